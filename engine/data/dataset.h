@@ -1,0 +1,50 @@
+// Dataset: n examples as a dense float feature matrix (n x d, row-major) and one target per
+// example. For classification the target is the class index 0..num_classes-1 stored as float
+// (exact up to 2^24 classes); for regression (num_classes == 0) it is the real-valued target.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+
+namespace dplab::data {
+
+struct Dataset {
+  std::string name;
+  Matrix features;                         // n x d
+  Vector targets;                          // n
+  int num_classes = 0;                     // 0 = regression
+  std::vector<std::string> feature_names;  // optional, d entries when known
+  std::vector<std::string> class_names;    // optional, num_classes entries when known
+
+  Index size() const { return features.rows(); }
+  Index dim() const { return features.cols(); }
+  bool is_regression() const { return num_classes == 0; }
+  // Checks shapes, finiteness and label range; throws InvalidArgument naming the problem.
+  void validate() const;
+};
+
+struct TrainValidationSplit {
+  Dataset train;
+  Dataset validation;
+};
+
+// Seeded random split (paper appendix H: 80% train, 20% validation). Same seed => same split.
+TrainValidationSplit split_train_validation(const Dataset& all, double validation_fraction,
+                                            std::uint64_t seed);
+
+// Per-feature min-max scaling to [0, 1] (paper appendix H). The ranges are fitted on `fit_on`
+// and applied to every dataset in `apply_to` (constant features map to 0).
+struct MinMaxScaler {
+  Vector minimum;
+  Vector range;  // max - min, 0 for constant features
+  static MinMaxScaler fit(const Dataset& fit_on);
+  void apply(Dataset& data) const;
+};
+
+// A subset of rows, in the given order (used for splits and tests).
+Dataset select_rows(const Dataset& all, const std::vector<Index>& rows);
+
+}  // namespace dplab::data

@@ -1,0 +1,77 @@
+// Model: a differentiable model with all parameters in one flat vector, so optimizers work on
+// plain vectors. The DP-critical entry point is clipped_gradient_sum, which returns the sum of
+// per-example gradients each clipped to norm C *without materialising them*:
+// for a dense layer with inputs a_i and back-propagated errors e_i the per-example weight
+// gradient is the rank-1 matrix a_i e_i^T, so ||g_i||^2 = ||a_i||^2 ||e_i||^2 (+ ||e_i||^2 for
+// the bias), and the clipped sum is A^T diag(c) E with c_i = min(1, C / ||g_i||) (DESIGN.md).
+//
+// Loss convention: per-example losses; batch functions return the *sum* over the batch rows
+// (the optimizer divides by the expected lot size L, as the papers do).
+//
+// Thread-safety: a Model owns scratch buffers and is not thread-safe; use one instance per job
+// (clone()).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "core/types.h"
+#include "data/dataset.h"
+
+namespace dplab::models {
+
+inline constexpr double kNoClipping = std::numeric_limits<double>::infinity();
+
+struct Evaluation {
+  double mean_loss = 0;  // mean per-example loss (MSE/2 for linear, cross-entropy otherwise)
+  double accuracy = 0;   // fraction correct; for regression: NaN
+  double mse = 0;        // mean squared error for regression; NaN for classification
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  virtual std::string name() const = 0;
+  Index num_params() const { return params_.size(); }
+  Vector& params() { return params_; }
+  const Vector& params() const { return params_; }
+
+  // Sets the initial parameters (zeros for linear models, seeded random for networks).
+  virtual void initialize(std::uint64_t seed) = 0;
+
+  // Sum of per-example losses over the rows of (x, y).
+  virtual double loss_sum(const MatrixView& x, const VectorView& y) = 0;
+
+  // Computes the per-example gradient norms ||g_i|| (into norms, size = rows of x) and the
+  // clipped gradient sum sum_i min(1, clip/||g_i||) g_i (into gradient_sum, size num_params).
+  // clip = kNoClipping gives the plain gradient sum. Returns the sum of per-example losses.
+  virtual double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
+                                      VectorSpan gradient_sum, VectorSpan norms) = 0;
+
+  // Loss and accuracy (or MSE) over a whole data set, evaluated in blocks.
+  virtual Evaluation evaluate(const data::Dataset& data) = 0;
+
+  virtual std::unique_ptr<Model> clone() const = 0;
+
+ protected:
+  Vector params_;
+};
+
+enum class ModelKind { kLinearRegression, kLogisticRegression, kTwoLayerNetwork };
+
+struct ModelSpec {
+  ModelKind kind = ModelKind::kLogisticRegression;
+  int hidden_units = 100;  // TLNN only (paper: one hidden layer of 100 units)
+};
+
+// Builds a model for a data set's shape: linear (regression), logistic (binary: one output with
+// sigmoid; multiclass: softmax) or TLNN (ReLU hidden layer, softmax/sigmoid output).
+std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int num_classes);
+
+ModelKind parse_model_kind(const std::string& text);  // "linear" | "logistic" | "tlnn"
+std::string to_string(ModelKind kind);
+
+}  // namespace dplab::models

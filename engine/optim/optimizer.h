@@ -1,0 +1,63 @@
+// Optimizer: updates a model's flat parameter vector from noisy gradients (main paper appendix
+// A.1, J). An optimizer asks the NoisyGradientOracle for gradients, so adaptive schemes that
+// query twice per step (ADADP) pay for both queries in the accountant.
+//
+// One configured optimizer runs one job; reset() prepares its state for num_params parameters.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "core/types.h"
+#include "models/model.h"
+#include "privacy/noisy_gradient.h"
+
+namespace dplab::optim {
+
+enum class OptimizerKind {
+  kDpSgd,        // theta -= alpha * g
+  kDpMomentum,   // heavy ball: v = m v + g; theta -= alpha v
+  kDpAdam,       // Kingma & Ba 2014 on noisy gradients
+  kAdaDp,        // Koskela & Honkela 2020, step-size adaptation by extrapolation error
+  kDpAdamWosm,   // main paper Alg. 2: Adam without second moment, step = ESS
+};
+
+struct OptimizerSpec {
+  OptimizerKind kind = OptimizerKind::kDpSgd;
+  double learning_rate = 0.01;  // alpha (ADADP: initial step size; DPAdamWOSM: ignored, uses ESS)
+  double momentum = 0.9;        // m, DPMomentum
+  double beta1 = 0.9;           // DPAdam, DPAdamWOSM
+  double beta2 = 0.999;         // DPAdam
+  double epsilon = 1e-8;        // xi, DPAdam / DPAdamWOSM denominators
+  double adadp_tolerance = 0;   // tau; 0 = default sqrt(d / (2T))
+};
+
+// What an optimizer may need to know about the run it is part of.
+struct RunShape {
+  Index num_params = 0;           // d
+  std::int64_t total_queries = 0; // T, noisy-gradient queries in the run
+  privacy::DpSettings dp;         // sigma, C, L (DPAdamWOSM's ESS uses them)
+};
+
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  virtual std::string name() const = 0;
+  // Takes one update; returns the mean training loss of the (first) lot it sampled.
+  virtual double step(models::Model& model, privacy::NoisyGradientOracle& oracle) = 0;
+  // Noisy-gradient queries one step makes; the accountant counts queries.
+  virtual int queries_per_step() const { return 1; }
+  // A representative current step size (mean over coordinates of the per-coordinate step for
+  // adaptive methods; alpha for SGD), for the paper's Theorem 3 chart. NaN before the first step.
+  virtual double effective_step_size() const = 0;
+};
+
+std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec, const RunShape& shape);
+
+// "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm"; the CLI maps the non-private
+// baselines "sgd", "momentum", "adam" to the same kinds with sigma = 0 and no clipping.
+OptimizerKind parse_optimizer_kind(const std::string& text);
+std::string to_string(OptimizerKind kind);
+
+}  // namespace dplab::optim

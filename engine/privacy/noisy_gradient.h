@@ -1,0 +1,63 @@
+// NoisyGradientOracle: the one privacy-costing query of DP training (Abadi et al. 2016, Alg. 1;
+// main paper appendix A/J). At the model's current parameters:
+//   1. Poisson-sample a lot: each training example joins independently with q = L/n;
+//   2. per-example gradients clipped to norm C (Model::clipped_gradient_sum, no materialising);
+//   3. add N(0, sigma^2 C^2 I) to the clipped *sum*;
+//   4. divide by the *expected* lot size L (not the realised |lot|), as in the papers.
+// Each call is one step for the accountant (sampling_rate q, noise_multiplier sigma).
+// A non-private baseline uses clip = kNoClipping and noise_multiplier = 0 (same sampling, /L).
+//
+// Thread-safety: one oracle per training job. No heap allocation per query after construction.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/random.h"
+#include "core/types.h"
+#include "data/dataset.h"
+#include "models/model.h"
+
+namespace dplab::privacy {
+
+struct DpSettings {
+  double clip = 1.0;              // C, per-example L2 clipping norm (kNoClipping = none)
+  double noise_multiplier = 1.0;  // sigma; noise std on the sum is sigma * C
+  double lot_size = 250;          // L, expected lot size; q = L / n
+  bool is_private() const { return noise_multiplier > 0; }
+};
+
+class NoisyGradientOracle {
+ public:
+  // Validates settings against the data (L in (0, n], C > 0, sigma >= 0; sigma > 0 needs finite C)
+  // and throws InvalidArgument naming the field.
+  NoisyGradientOracle(const data::Dataset& train, models::Model& model, const DpSettings& settings,
+                      std::uint64_t seed);
+
+  // One query at model.params(): writes the noisy mean gradient into `gradient`
+  // (size num_params) and returns the mean per-example loss over the sampled lot (0 if empty).
+  double query(VectorSpan gradient);
+
+  std::int64_t queries_made() const { return queries_; }
+  double sampling_rate() const { return sampling_rate_; }
+  const DpSettings& settings() const { return settings_; }
+  Index last_lot_size() const { return last_lot_size_; }
+  models::Model& model() { return model_; }
+
+ private:
+  const data::Dataset& train_;
+  models::Model& model_;
+  DpSettings settings_;
+  double sampling_rate_;
+  Rng rng_;
+  std::int64_t queries_ = 0;
+  Index last_lot_size_ = 0;
+  // Pre-allocated buffers (capacity grows only on a rare oversized lot).
+  std::vector<Index> lot_indices_;
+  Matrix lot_features_;
+  Vector lot_targets_;
+  Vector norms_;
+  Vector noise_;
+};
+
+}  // namespace dplab::privacy
