@@ -28,6 +28,9 @@ constexpr std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t a, std::ui
   return splitmix64(state);
 }
 
+// GCC/Clang 128-bit integer; __extension__ keeps -Wpedantic quiet about it.
+__extension__ using Uint128 = unsigned __int128;
+
 class Rng {
  public:
   using result_type = std::uint64_t;
@@ -56,12 +59,12 @@ class Rng {
   double uniform_open_zero() { return (static_cast<double>((*this)() >> 11) + 1.0) * 0x1.0p-53; }
   // Uniform integer in [0, n), n > 0 (Lemire's nearly divisionless method, unbiased).
   std::uint64_t below(std::uint64_t n) {
-    unsigned __int128 m = static_cast<unsigned __int128>((*this)()) * n;
+    Uint128 m = static_cast<Uint128>((*this)()) * n;
     std::uint64_t low = static_cast<std::uint64_t>(m);
     if (low < n) {
       const std::uint64_t threshold = (0 - n) % n;
       while (low < threshold) {
-        m = static_cast<unsigned __int128>((*this)()) * n;
+        m = static_cast<Uint128>((*this)()) * n;
         low = static_cast<std::uint64_t>(m);
       }
     }

@@ -1,0 +1,120 @@
+#include "privacy/tuning_cost_series.h"
+
+#include <algorithm>
+
+#include "core/validate.h"
+#include "privacy/default_delta.h"
+
+namespace dplab::privacy {
+namespace {
+
+SubsampledGaussian run_for(const TuningCostSetting& setting, std::int64_t n) {
+  if (setting.lot_size < 1) fail_field("lot_size", static_cast<double>(setting.lot_size), "must be >= 1");
+  if (n < setting.lot_size) {
+    fail_field("dataset_size", static_cast<double>(n),
+               "must be >= lot_size = " + format_number(static_cast<double>(setting.lot_size)));
+  }
+  return SubsampledGaussian{setting.noise_multiplier,
+                            static_cast<double>(setting.lot_size) / static_cast<double>(n),
+                            setting.steps};
+}
+
+}  // namespace
+
+std::vector<std::int64_t> default_figure1_dataset_sizes() {
+  return {5'000, 10'000, 20'000, 30'000, 60'000, 100'000, 200'000, 500'000, 950'000};
+}
+
+std::vector<LtBlowupPoint> lt_blowup_series(const TuningCostSetting& setting,
+                                            const std::vector<std::int64_t>& dataset_sizes) {
+  std::vector<LtBlowupPoint> points;
+  for (std::int64_t n : dataset_sizes) {
+    const SubsampledGaussian run = run_for(setting, n);
+    LtBlowupPoint p;
+    p.dataset_size = n;
+    p.sampling_rate = run.sampling_rate;
+    p.delta = default_delta(n);
+    p.epsilon_single_run = epsilon_for_delta(run, p.delta, setting.accounting).epsilon;
+    p.epsilon_lt = liu_talwar_selection(run, 1.0, p.delta, setting.delta2, setting.log_base,
+                                        setting.accounting).epsilon;
+    p.blowup = p.epsilon_single_run > 0 ? p.epsilon_lt / p.epsilon_single_run : 0.0;
+    points.push_back(p);
+  }
+  return points;
+}
+
+std::vector<LtGammaPoint> lt_epsilon_vs_gamma_series(const TuningCostSetting& setting,
+                                                     const std::vector<std::int64_t>& dataset_sizes,
+                                                     const std::vector<double>& gammas) {
+  std::vector<LtGammaPoint> points;
+  for (std::int64_t n : dataset_sizes) {
+    const SubsampledGaussian run = run_for(setting, n);
+    const double delta = default_delta(n);
+    for (double gamma : gammas) {
+      LtGammaPoint p;
+      p.dataset_size = n;
+      p.gamma = gamma;
+      p.epsilon_lt = liu_talwar_selection(run, gamma, delta, setting.delta2, setting.log_base,
+                                          setting.accounting).epsilon;
+      p.expected_candidates = 1.0 / gamma;
+      points.push_back(p);
+    }
+  }
+  return points;
+}
+
+std::vector<MaCandidatesPoint> ma_candidates_series(const TuningCostSetting& setting,
+                                                    const std::vector<std::int64_t>& dataset_sizes) {
+  std::vector<MaCandidatesPoint> points;
+  for (std::int64_t n : dataset_sizes) {
+    const SubsampledGaussian run = run_for(setting, n);
+    MaCandidatesPoint p;
+    p.dataset_size = n;
+    p.delta = default_delta(n);
+    p.epsilon_lt = liu_talwar_selection(run, 1.0, p.delta, setting.delta2, setting.log_base,
+                                        setting.accounting).epsilon;
+    p.candidates = ma_candidates_at_lt_cost(run, p.delta, setting.delta2, setting.log_base,
+                                            setting.accounting);
+    if (p.candidates > 0) {
+      p.epsilon_ma =
+          moments_accountant_selection(run, p.candidates, p.delta, setting.accounting).epsilon;
+    }
+    points.push_back(p);
+  }
+  return points;
+}
+
+std::vector<CandidatesPoint> epsilon_vs_candidates(const SubsampledGaussian& run, double delta,
+                                                   int first, int last, double delta2,
+                                                   LogBase log_base,
+                                                   const AccountingOptions& options) {
+  if (first < 1) fail_field("first", first, "must be >= 1");
+  if (last < first) fail_field("last", last, "must be >= first = " + format_number(first));
+  std::vector<CandidatesPoint> points;
+  points.reserve(static_cast<std::size_t>(last - first + 1));
+  for (int k = first; k <= last; ++k) {
+    CandidatesPoint p;
+    p.candidates = k;
+    p.epsilon_ma = moments_accountant_selection(run, k, delta, options).epsilon;
+    p.epsilon_lt = liu_talwar_selection(run, 1.0 / k, delta, delta2, log_base, options).epsilon;
+    points.push_back(p);
+  }
+  return points;
+}
+
+std::vector<CandidatesPoint> figure6_series(const TuningCostSetting& setting,
+                                            std::int64_t dataset_size, int max_candidates) {
+  return epsilon_vs_candidates(run_for(setting, dataset_size), default_delta(dataset_size), 1,
+                               max_candidates, setting.delta2, setting.log_base,
+                               setting.accounting);
+}
+
+int ma_lt_crossover(const std::vector<CandidatesPoint>& points) {
+  int last = 0;
+  for (const auto& p : points) {
+    if (p.epsilon_ma <= p.epsilon_lt) last = std::max(last, p.candidates);
+  }
+  return last;
+}
+
+}  // namespace dplab::privacy
