@@ -47,4 +47,11 @@ struct MinMaxScaler {
 // A subset of rows, in the given order (used for splits and tests).
 Dataset select_rows(const Dataset& all, const std::vector<Index>& rows);
 
+// Rows of `first` followed by rows of `second` (same dim and label kind; e.g. a train and a test
+// file loaded with a shared encoding). Names come from `first`; num_classes is the larger one.
+Dataset concatenate(const Dataset& first, const Dataset& second, const std::string& name);
+
+// Number of examples per class (num_classes entries); throws InvalidArgument for regression.
+std::vector<Index> class_counts(const Dataset& data);
+
 }  // namespace dplab::data

@@ -1,0 +1,355 @@
+// CSV parsing and the column encoder (see csv_loader.h for the rules).
+#include "data/csv_loader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "data/file_reader.h"
+#include "data/large_buffer.h"
+#include "data/text_number.h"
+
+namespace dplab::data {
+namespace {
+
+[[noreturn]] void fail_line(const std::string& path, long line, const std::string& what) {
+  throw ParseError(path + ":" + std::to_string(line) + ": " + what);
+}
+
+// A cursor over the file text that splits records into fields and tracks the line number.
+class RecordReader {
+ public:
+  RecordReader(const std::string& path, std::string_view text, char delimiter)
+      : path_(path), text_(text), delimiter_(delimiter) {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte order mark
+  }
+
+  // Reads the next non-blank record into `fields`; false at the end of the text.
+  bool next(std::vector<std::string>& fields, long& start_line) {
+    while (pos_ < text_.size()) {
+      fields.clear();
+      start_line = line_;
+      read_record(fields);
+      if (!(fields.size() == 1 && fields[0].empty())) return true;  // skip blank lines
+    }
+    return false;
+  }
+
+ private:
+  bool blank(char c) const { return c != delimiter_ && (c == ' ' || c == '\t' || c == '\r'); }
+
+  void read_record(std::vector<std::string>& fields) {
+    for (;;) {
+      while (pos_ < text_.size() && blank(text_[pos_])) ++pos_;
+      std::string field;
+      if (pos_ < text_.size() && text_[pos_] == '"') {
+        read_quoted(field);
+      } else {
+        const std::size_t start = pos_;
+        while (pos_ < text_.size() && text_[pos_] != delimiter_ && text_[pos_] != '\n') ++pos_;
+        std::size_t end = pos_;
+        while (end > start && blank(text_[end - 1])) --end;
+        field.assign(text_.data() + start, end - start);
+      }
+      fields.push_back(std::move(field));
+      if (pos_ >= text_.size()) return;
+      if (text_[pos_] == '\n') {
+        ++pos_;
+        ++line_;
+        return;
+      }
+      ++pos_;  // the delimiter
+    }
+  }
+
+  void read_quoted(std::string& field) {
+    const long opened_on = line_;
+    ++pos_;
+    for (;;) {
+      if (pos_ >= text_.size()) fail_line(path_, opened_on, "unterminated quoted field");
+      const char c = text_[pos_++];
+      if (c == '"') {
+        if (pos_ < text_.size() && text_[pos_] == '"') {
+          field.push_back('"');
+          ++pos_;
+          continue;
+        }
+        break;
+      }
+      if (c == '\n') ++line_;
+      field.push_back(c);
+    }
+    while (pos_ < text_.size() && blank(text_[pos_])) ++pos_;
+    if (pos_ < text_.size() && text_[pos_] != delimiter_ && text_[pos_] != '\n') {
+      fail_line(path_, line_, std::string("unexpected character '") + text_[pos_] +
+                                  "' after a closing quote");
+    }
+  }
+
+  const std::string& path_;
+  std::string_view text_;
+  char delimiter_;
+  std::size_t pos_ = 0;
+  long line_ = 1;
+};
+
+// Class label text: surrounding spaces already trimmed; a trailing '.' removed.
+std::string_view label_key(std::string_view text) {
+  if (!text.empty() && text.back() == '.') text.remove_suffix(1);
+  return trim(text);
+}
+
+// Sorted numerically when every entry is a number, else lexicographically.
+void sort_labels(std::vector<std::string>& labels) {
+  const bool numeric = std::all_of(labels.begin(), labels.end(),
+                                   [](const std::string& s) { return parse_number(s).has_value(); });
+  if (numeric) {
+    std::sort(labels.begin(), labels.end(), [](const std::string& a, const std::string& b) {
+      return *parse_number(a) < *parse_number(b);
+    });
+  } else {
+    std::sort(labels.begin(), labels.end());
+  }
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "'" : ", '") + name + "'";
+  return out;
+}
+
+}  // namespace
+
+CsvTable read_csv_table(const std::string& path, char delimiter) {
+  const std::string text = read_file_text(path);
+  RecordReader reader(path, text, delimiter);
+  CsvTable table;
+  table.path = path;
+  long line = 0;
+  if (!reader.next(table.header, line)) throw ParseError(path + ": no header row (empty file)");
+  const std::size_t width = table.header.size();
+  // Rough row estimate from the header's length, to reserve once.
+  const std::size_t guess = text.size() / std::max<std::size_t>(40, width * 4);
+  table.cells.reserve(guess * width);
+  table.line_numbers.reserve(guess);
+  std::vector<std::string> fields;
+  while (reader.next(fields, line)) {
+    if (fields.size() != width) {
+      fail_line(path, line, "expected " + std::to_string(width) + " fields, got " +
+                                std::to_string(fields.size()));
+    }
+    for (auto& field : fields) table.cells.push_back(std::move(field));
+    table.line_numbers.push_back(line);
+  }
+  return table;
+}
+
+bool CsvEncoder::is_missing(const std::string& cell) const {
+  return std::find(options_.missing_markers.begin(), options_.missing_markers.end(), cell) !=
+         options_.missing_markers.end();
+}
+
+bool CsvEncoder::row_has_missing(const CsvTable& table, Index row) const {
+  for (Index c = 0; c < table.columns(); ++c) {
+    if (is_missing(table.cell(row, c))) {
+      if (options_.missing == MissingValues::fail) {
+        fail_line(table.path, table.line_numbers[static_cast<std::size_t>(row)],
+                  "missing value '" + table.cell(row, c) + "' in column '" + table.header[static_cast<std::size_t>(c)] + "'");
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
+  CsvEncoder encoder;
+  encoder.options_ = options;
+  encoder.fitted_path_ = table.path;
+  encoder.header_ = table.header;
+  const Index width = table.columns();
+  if (width < 2) {
+    throw ParseError(table.path + ":1: needs at least one feature column and a label column");
+  }
+  if (options.label_column.empty()) {
+    encoder.label_index_ = width - 1;
+  } else {
+    const auto it = std::find(table.header.begin(), table.header.end(), options.label_column);
+    if (it == table.header.end()) {
+      throw InvalidArgument("label column '" + options.label_column + "' is not in the header of " +
+                            table.path + " (columns: " + quoted_list(table.header) + ")");
+    }
+    encoder.label_index_ = it - table.header.begin();
+  }
+
+  // Column kinds and categories over the rows that will be kept.
+  encoder.columns_.assign(static_cast<std::size_t>(width), Column{});
+  std::vector<std::unordered_set<std::string>> seen(static_cast<std::size_t>(width));
+  std::unordered_set<std::string> labels;
+  bool label_integers = true;
+  Index kept = 0;
+  for (Index r = 0; r < table.rows(); ++r) {
+    if (encoder.row_has_missing(table, r)) continue;
+    ++kept;
+    for (Index c = 0; c < width; ++c) {
+      const std::string& cell = table.cell(r, c);
+      if (c == encoder.label_index_) {
+        const std::string key(label_key(cell));
+        const auto value = parse_number(options.regression ? std::string_view(cell) : key);
+        if (options.regression && !value) {
+          fail_line(table.path, table.line_numbers[static_cast<std::size_t>(r)],
+                    "label '" + cell + "' in column '" + encoder.label_column() +
+                        "' is not a number (regression needs numeric labels)");
+        }
+        if (!options.regression) {
+          if (value && *value != std::floor(*value)) label_integers = false;
+          labels.insert(key);
+        }
+        continue;
+      }
+      auto& column = encoder.columns_[static_cast<std::size_t>(c)];
+      if (column.numeric && !parse_number(cell)) column.numeric = false;
+      seen[static_cast<std::size_t>(c)].insert(cell);
+    }
+  }
+  if (kept == 0) {
+    throw ParseError(table.path + ": no data rows" +
+                     (table.rows() > 0 ? " without a missing value" : std::string()));
+  }
+  if (!options.regression) {
+    std::vector<std::string> classes(labels.begin(), labels.end());
+    const bool numeric = std::all_of(classes.begin(), classes.end(), [](const std::string& s) {
+      return parse_number(s).has_value();
+    });
+    if (numeric && !label_integers) {
+      throw InvalidArgument("label column '" + encoder.label_column() + "' of " + table.path +
+                            " holds non-integer numbers; load it as regression");
+    }
+    sort_labels(classes);
+    encoder.class_names_ = std::move(classes);
+  }
+
+  // Feature layout in column order.
+  for (Index c = 0; c < width; ++c) {
+    if (c == encoder.label_index_) continue;
+    auto& column = encoder.columns_[static_cast<std::size_t>(c)];
+    const std::string& name = table.header[static_cast<std::size_t>(c)];
+    column.first_feature = static_cast<Index>(encoder.feature_names_.size());
+    if (column.numeric) {
+      encoder.feature_names_.push_back(name);
+      continue;
+    }
+    auto& values = seen[static_cast<std::size_t>(c)];
+    column.categories.assign(values.begin(), values.end());
+    std::sort(column.categories.begin(), column.categories.end());
+    for (const auto& category : column.categories) encoder.feature_names_.push_back(name + "=" + category);
+  }
+  return encoder;
+}
+
+Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
+  if (table.header != header_) {
+    for (std::size_t c = 0; c < std::max(table.header.size(), header_.size()); ++c) {
+      const std::string got = c < table.header.size() ? table.header[c] : "(none)";
+      const std::string want = c < header_.size() ? header_[c] : "(none)";
+      if (got != want) {
+        fail_line(table.path, 1, "header differs from '" + fitted_path_ + "': column " +
+                                     std::to_string(c + 1) + " is '" + got + "', expected '" +
+                                     want + "'");
+      }
+    }
+  }
+  const Index width = table.columns();
+  // Lookup tables: category -> feature offset, label key -> class index.
+  std::vector<std::unordered_map<std::string_view, Index>> category_index(static_cast<std::size_t>(width));
+  for (Index c = 0; c < width; ++c) {
+    const auto& column = columns_[static_cast<std::size_t>(c)];
+    for (std::size_t k = 0; k < column.categories.size(); ++k) {
+      category_index[static_cast<std::size_t>(c)].emplace(column.categories[k], static_cast<Index>(k));
+    }
+  }
+  std::unordered_map<std::string_view, float> class_index;
+  for (std::size_t k = 0; k < class_names_.size(); ++k) class_index.emplace(class_names_[k], static_cast<float>(k));
+
+  std::vector<Index> kept_rows;
+  kept_rows.reserve(static_cast<std::size_t>(table.rows()));
+  for (Index r = 0; r < table.rows(); ++r) {
+    if (!row_has_missing(table, r)) kept_rows.push_back(r);
+  }
+  if (stats) {
+    stats->rows_read = table.rows();
+    stats->rows_dropped_missing = table.rows() - static_cast<Index>(kept_rows.size());
+  }
+  if (kept_rows.empty()) throw ParseError(table.path + ": no data rows without a missing value");
+
+  Dataset data;
+  data.name = std::filesystem::path(table.path).filename().string();
+  data.feature_names = feature_names_;
+  data.class_names = class_names_;
+  data.num_classes = static_cast<int>(class_names_.size());
+  const auto n = static_cast<Index>(kept_rows.size());
+  resize_zero(data.features, n, static_cast<Index>(feature_names_.size()));
+  data.targets.resize(n);
+  for (Index i = 0; i < n; ++i) {
+    const Index r = kept_rows[static_cast<std::size_t>(i)];
+    const long line = table.line_numbers[static_cast<std::size_t>(r)];
+    for (Index c = 0; c < width; ++c) {
+      const std::string& cell = table.cell(r, c);
+      if (c == label_index_) {
+        if (options_.regression) {
+          const auto value = parse_number(cell);
+          if (!value) {
+            fail_line(table.path, line, "label '" + cell + "' in column '" + label_column() +
+                                            "' is not a number (regression needs numeric labels)");
+          }
+          data.targets[i] = static_cast<float>(*value);
+        } else {
+          const auto it = class_index.find(label_key(cell));
+          if (it == class_index.end()) {
+            fail_line(table.path, line, "label '" + cell + "' is not one of the classes of '" +
+                                            fitted_path_ + "' (" + quoted_list(class_names_) + ")");
+          }
+          data.targets[i] = it->second;
+        }
+        continue;
+      }
+      const auto& column = columns_[static_cast<std::size_t>(c)];
+      if (column.numeric) {
+        const auto value = parse_number(cell);
+        if (!value) {
+          fail_line(table.path, line, "'" + cell + "' in numeric column '" +
+                                          header_[static_cast<std::size_t>(c)] + "' is not a number");
+        }
+        data.features(i, column.first_feature) = static_cast<float>(*value);
+      } else {
+        const auto& index = category_index[static_cast<std::size_t>(c)];
+        const auto it = index.find(cell);
+        if (it != index.end()) data.features(i, column.first_feature + it->second) = 1.0f;
+        // An unseen category stays all zeros.
+      }
+    }
+  }
+  return data;
+}
+
+Dataset load_csv(const std::string& path, const CsvOptions& options, CsvStats* stats) {
+  const CsvTable table = read_csv_table(path, options.delimiter);
+  return CsvEncoder::fit(table, options).encode(table, stats);
+}
+
+CsvPair load_csv_pair(const std::string& first_path, const std::string& second_path,
+                      const CsvOptions& options) {
+  const CsvTable first = read_csv_table(first_path, options.delimiter);
+  const CsvTable second = read_csv_table(second_path, options.delimiter);
+  const CsvEncoder encoder = CsvEncoder::fit(first, options);
+  CsvPair pair;
+  pair.first = encoder.encode(first, &pair.first_stats);
+  pair.second = encoder.encode(second, &pair.second_stats);
+  return pair;
+}
+
+}  // namespace dplab::data

@@ -1,0 +1,106 @@
+// CSV tables -> Dataset, for tabular data such as Adult (paper appendix B: 45,222 rows).
+//
+// Format: a header row; one record per line; fields separated by the delimiter (comma by default)
+// and trimmed of surrounding spaces ("39, State-gov, ..."); a field may be double-quoted ("" is
+// a literal quote, a quoted field may span lines). Files may be gzip-compressed.
+//
+// Encoding, decided on the table the encoder is fitted on (so a train and a test file share it):
+// - a column whose every present value is a number stays one numeric feature;
+// - any other column is one-hot encoded, categories in sorted order, features named "col=value";
+//   a category the fitted table never had encodes as all zeros;
+// - the label column (by name, default the last) gives class indices 0..k-1 in sorted order of
+//   the label strings (numerically if all are numbers), a trailing '.' stripped (Adult's test file
+//   writes "<=50K."); with `regression` set it must be numeric and is used as the target;
+// - a missing value ("?" or empty by default) drops the row (counted), or fails if asked.
+// Features are not scaled here: fit a MinMaxScaler (dataset.h) where the paper says to.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+
+namespace dplab::data {
+
+enum class MissingValues { drop_row, fail };
+
+struct CsvOptions {
+  char delimiter = ',';
+  std::string label_column;  // header name; empty = the last column
+  bool regression = false;   // numeric label used as a real-valued target
+  MissingValues missing = MissingValues::drop_row;
+  std::vector<std::string> missing_markers = {"?", ""};
+};
+
+// The raw table: header and trimmed, unquoted fields, and the line on which each row starts.
+struct CsvTable {
+  std::string path;
+  std::vector<std::string> header;
+  std::vector<std::string> cells;  // rows() x columns(), row-major
+  std::vector<long> line_numbers;  // 1-based, one per row
+
+  Index columns() const { return static_cast<Index>(header.size()); }
+  Index rows() const { return static_cast<Index>(line_numbers.size()); }
+  const std::string& cell(Index row, Index column) const {
+    return cells[static_cast<std::size_t>(row * columns() + column)];
+  }
+};
+
+// Parses a CSV file. ParseError "FILE:LINE: expected 15 fields, got 14" on a ragged record,
+// "FILE:LINE: unterminated quoted field", and "FILE: no header row" for an empty file.
+CsvTable read_csv_table(const std::string& path, char delimiter = ',');
+
+struct CsvStats {
+  Index rows_read = 0;            // data records in the file
+  Index rows_dropped_missing = 0; // of those, dropped for a missing value
+};
+
+// The column encoding of one table, reusable on others with the same header.
+class CsvEncoder {
+ public:
+  // Throws InvalidArgument if the label column is unknown (naming it and listing the columns),
+  // ParseError "FILE:LINE: ..." for a missing value under MissingValues::fail or a non-numeric
+  // label under `regression`.
+  static CsvEncoder fit(const CsvTable& table, const CsvOptions& options = {});
+
+  // Encodes a table with the same header. ParseError "FILE:LINE: ..." for a label class or a
+  // non-number in a numeric column that the fitted table did not have.
+  Dataset encode(const CsvTable& table, CsvStats* stats = nullptr) const;
+
+  const std::vector<std::string>& feature_names() const { return feature_names_; }
+  const std::vector<std::string>& class_names() const { return class_names_; }  // empty: regression
+  const std::string& label_column() const { return header_[static_cast<std::size_t>(label_index_)]; }
+
+ private:
+  struct Column {
+    bool numeric = true;
+    Index first_feature = 0;
+    std::vector<std::string> categories;  // sorted; empty for numeric columns
+  };
+  bool is_missing(const std::string& cell) const;
+  bool row_has_missing(const CsvTable& table, Index row) const;
+
+  CsvOptions options_;
+  std::string fitted_path_;
+  std::vector<std::string> header_;
+  Index label_index_ = 0;
+  std::vector<Column> columns_;  // one per header column (the label's entry is unused)
+  std::vector<std::string> feature_names_;
+  std::vector<std::string> class_names_;
+};
+
+// One file: fit and encode. The data set's name is the file name.
+Dataset load_csv(const std::string& path, const CsvOptions& options = {},
+                 CsvStats* stats = nullptr);
+
+// Two files (e.g. Adult's train and test) with the encoding fitted on the first.
+struct CsvPair {
+  Dataset first;
+  Dataset second;
+  CsvStats first_stats;
+  CsvStats second_stats;
+};
+CsvPair load_csv_pair(const std::string& first_path, const std::string& second_path,
+                      const CsvOptions& options = {});
+
+}  // namespace dplab::data

@@ -1,0 +1,136 @@
+// Whole-file reading, plain (stdio) or gzip (zlib gzopen/gzread), see file_reader.h.
+#include "data/file_reader.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "core/error.h"
+#include "data/large_buffer.h"
+
+namespace dplab::data {
+namespace {
+
+constexpr std::size_t kChunkBytes = std::size_t{1} << 22;  // 4 MiB per gzread call
+constexpr unsigned kZlibBufferBytes = 1u << 20;             // zlib's input buffer (default 8 KiB)
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+struct GzCloser {
+  void operator()(gzFile_s* g) const { gzclose(g); }
+};
+using GzPtr = std::unique_ptr<gzFile_s, GzCloser>;
+
+FilePtr open_or_throw(const std::string& path) {
+  FilePtr file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+  return file;
+}
+
+// The gzip trailer's ISIZE (uncompressed size mod 2^32) of the last member: a size hint only.
+std::size_t gzip_size_hint(std::FILE* file) {
+  unsigned char tail[4];
+  if (std::fseek(file, -4, SEEK_END) != 0 || std::fread(tail, 1, 4, file) != 4) return 0;
+  return static_cast<std::size_t>(tail[0]) | static_cast<std::size_t>(tail[1]) << 8 |
+         static_cast<std::size_t>(tail[2]) << 16 | static_cast<std::size_t>(tail[3]) << 24;
+}
+
+bool starts_with_gzip_magic(std::FILE* file) {
+  unsigned char magic[2] = {0, 0};
+  const bool gzip = std::fread(magic, 1, 2, file) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  std::rewind(file);
+  return gzip;
+}
+
+// Grows `out` to `size` bytes, advising huge pages before the new memory is first written.
+template <class Buffer>
+void grow(Buffer& out, std::size_t size) {
+  if (size > out.capacity()) {
+    out.reserve(size);
+    advise_huge_pages(out.data(), out.capacity());
+  }
+  out.resize(size);
+}
+
+// Reads up to `limit` decompressed bytes into `out` (a std::string or std::vector<uint8_t>).
+template <class Buffer>
+void read_into(const std::string& path, Buffer& out, std::size_t limit) {
+  FilePtr file = open_or_throw(path);
+  if (!starts_with_gzip_magic(file.get())) {
+    std::fseek(file.get(), 0, SEEK_END);
+    const long size = std::ftell(file.get());
+    std::rewind(file.get());
+    if (size < 0) throw IoError("cannot read '" + path + "': " + std::strerror(errno));
+    const std::size_t wanted = std::min(static_cast<std::size_t>(size), limit);
+    grow(out, wanted);
+    if (std::fread(out.data(), 1, wanted, file.get()) != wanted) {
+      throw IoError("cannot read '" + path + "': " + std::strerror(errno));
+    }
+    return;
+  }
+
+  const std::size_t hint = std::min(gzip_size_hint(file.get()), limit);
+  file.reset();
+  GzPtr gz(gzopen(path.c_str(), "rb"));
+  if (!gz) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+  gzbuffer(gz.get(), kZlibBufferBytes);
+  // One spare byte past the hint lets a single pass notice the end of the stream.
+  std::size_t size = 0;
+  grow(out, std::min(limit, std::max<std::size_t>(hint + 1, 1024)));
+  while (size < limit) {
+    if (size == out.size()) grow(out, std::min(limit, out.size() * 2));
+    const std::size_t want = std::min({out.size() - size, kChunkBytes, std::size_t{INT_MAX}});
+    const int got = gzread(gz.get(), reinterpret_cast<char*>(out.data()) + size,
+                           static_cast<unsigned>(want));
+    if (got < 0) {
+      int code = Z_OK;
+      const char* message = gzerror(gz.get(), &code);
+      throw ParseError(path + ": byte offset " + std::to_string(size) +
+                       " (decompressed): corrupt gzip data: " + message);
+    }
+    if (got == 0) break;
+    size += static_cast<std::size_t>(got);
+  }
+  int code = Z_OK;
+  const char* message = gzerror(gz.get(), &code);
+  if (code != Z_OK && code != Z_STREAM_END) {
+    throw ParseError(path + ": byte offset " + std::to_string(size) +
+                     " (decompressed): gzip stream is truncated or corrupt: " + message);
+  }
+  out.resize(size);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
+  std::vector<std::uint8_t> bytes;
+  read_into(path, bytes, SIZE_MAX);
+  return bytes;
+}
+
+std::string read_file_text(const std::string& path) {
+  std::string text;
+  read_into(path, text, SIZE_MAX);
+  return text;
+}
+
+std::vector<std::uint8_t> read_file_prefix(const std::string& path, std::size_t count) {
+  std::vector<std::uint8_t> bytes;
+  read_into(path, bytes, count);
+  return bytes;
+}
+
+bool is_gzip_file(const std::string& path) {
+  FilePtr file = open_or_throw(path);
+  return starts_with_gzip_magic(file.get());
+}
+
+}  // namespace dplab::data

@@ -1,0 +1,114 @@
+// IDX reading and the images+labels -> Dataset conversion (see idx_loader.h).
+#include "data/idx_loader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/error.h"
+#include "data/file_reader.h"
+#include "data/large_buffer.h"
+
+namespace dplab::data {
+namespace {
+
+constexpr std::uint8_t kTypeUnsignedByte = 0x08;
+
+std::string hex32(std::uint32_t value) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%08X", value);
+  return buffer;
+}
+
+std::uint32_t big_endian_u32(const std::uint8_t* p) {
+  return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 |
+         std::uint32_t{p[3]};
+}
+
+[[noreturn]] void fail_at(const std::string& path, std::size_t offset, const std::string& what) {
+  throw ParseError(path + ": byte offset " + std::to_string(offset) + ": " + what);
+}
+
+}  // namespace
+
+IdxArray read_idx_u8(const std::string& path, int expected_dims) {
+  std::vector<std::uint8_t> bytes = read_file_bytes(path);
+  const std::string kind = expected_dims == 1 ? "labels" : "images";
+  if (bytes.size() < 4) {
+    fail_at(path, bytes.size(), "file ends inside the 4-byte IDX magic number (" +
+                                    std::to_string(bytes.size()) + " bytes)");
+  }
+  const std::uint32_t magic = big_endian_u32(bytes.data());
+  const int ndims = bytes[3];
+  const bool dims_ok = ndims == expected_dims || (expected_dims == 3 && ndims == 2);
+  if (bytes[0] != 0 || bytes[1] != 0 || bytes[2] != kTypeUnsignedByte || !dims_ok) {
+    fail_at(path, 0, "bad magic number " + hex32(magic) + ", expected " +
+                         hex32(0x0800u | static_cast<std::uint32_t>(expected_dims)) +
+                         " (IDX " + kind + " of unsigned bytes)");
+  }
+  const std::size_t header = 4 + 4 * static_cast<std::size_t>(ndims);
+  if (bytes.size() < header) {
+    fail_at(path, bytes.size(), "file ends inside the IDX header (" + std::to_string(header) +
+                                    " bytes expected)");
+  }
+  IdxArray array;
+  std::size_t item_bytes = 1;
+  for (int k = 0; k < ndims; ++k) {
+    const std::uint32_t dim = big_endian_u32(bytes.data() + 4 + 4 * k);
+    if (dim == 0) fail_at(path, 4 + 4 * static_cast<std::size_t>(k), "dimension " + std::to_string(k) + " is 0");
+    array.dims.push_back(dim);
+    if (k > 0) item_bytes *= dim;
+  }
+  const std::size_t expected = header + std::size_t{array.dims[0]} * item_bytes;
+  if (bytes.size() < expected) {
+    const std::size_t complete = (bytes.size() - header) / item_bytes;
+    fail_at(path, bytes.size(),
+            "file is truncated: header announces " + std::to_string(array.dims[0]) + " " + kind +
+                " of " + std::to_string(item_bytes) + " bytes (" + std::to_string(expected) +
+                " bytes in all) but it ends after item " + std::to_string(complete));
+  }
+  if (bytes.size() > expected) {
+    fail_at(path, expected, std::to_string(bytes.size() - expected) +
+                                " unexpected bytes after the last of " +
+                                std::to_string(array.dims[0]) + " " + kind);
+  }
+  // Drop the header in place rather than copying 47 MB.
+  bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(header));
+  array.values = std::move(bytes);
+  return array;
+}
+
+Dataset load_idx_pair(const std::string& images_path, const std::string& labels_path,
+                      const std::string& name) {
+  const IdxArray images = read_idx_u8(images_path, 3);
+  const IdxArray labels = read_idx_u8(labels_path, 1);
+  if (images.dims[0] != labels.dims[0]) {
+    // Offset 4: the item count in the labels header.
+    fail_at(labels_path, 4, "header announces " + std::to_string(labels.dims[0]) +
+                                " labels but '" + images_path + "' has " +
+                                std::to_string(images.dims[0]) + " images");
+  }
+  const auto n = static_cast<Index>(images.dims[0]);
+  const auto d = static_cast<Index>(images.values.size() / images.dims[0]);
+
+  Dataset data;
+  data.name = name.empty() ? std::filesystem::path(images_path).filename().string() : name;
+  resize_for_overwrite(data.features, n, d);
+  // One vectorisable pass; division (not multiplication by 1/255) so 255 maps to exactly 1.
+  const std::uint8_t* src = images.values.data();
+  float* dst = data.features.data();
+  const std::size_t total = images.values.size();
+  for (std::size_t k = 0; k < total; ++k) dst[k] = static_cast<float>(src[k]) / 255.0f;
+
+  data.targets.resize(n);
+  std::uint8_t max_label = 0;
+  for (Index i = 0; i < n; ++i) {
+    const std::uint8_t label = labels.values[static_cast<std::size_t>(i)];
+    data.targets[i] = static_cast<float>(label);
+    max_label = std::max(max_label, label);
+  }
+  data.num_classes = max_label + 1;
+  return data;
+}
+
+}  // namespace dplab::data

@@ -1,0 +1,169 @@
+// LIBSVM parsing into sparse triplets, then one dense fill (see libsvm_loader.h).
+#include "data/libsvm_loader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string_view>
+
+#include "core/error.h"
+#include "core/validate.h"
+#include "data/file_reader.h"
+#include "data/large_buffer.h"
+#include "data/text_number.h"
+
+namespace dplab::data {
+namespace {
+
+struct Entry {
+  Index row;
+  Index column;  // 0-based
+  float value;
+};
+
+struct SparseFile {
+  std::string path;
+  std::vector<double> labels;
+  std::vector<long> lines;
+  std::vector<Entry> entries;
+  Index max_index = 0;  // 1-based, 0 if no features at all
+};
+
+[[noreturn]] void fail_token(const std::string& path, long line, std::string_view token,
+                             const std::string& what) {
+  throw ParseError(path + ":" + std::to_string(line) + ": " + what + " in token '" +
+                   std::string(token) + "'");
+}
+
+SparseFile parse_file(const std::string& path, const LibsvmOptions& options) {
+  const std::string text = read_file_text(path);
+  SparseFile file;
+  file.path = path;
+  long line_number = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    ++line_number;
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+
+    Index previous = 0;
+    bool have_label = false;
+    std::size_t k = 0;
+    while (k < line.size()) {
+      while (k < line.size() && is_blank(line[k])) ++k;
+      if (k >= line.size()) break;
+      std::size_t stop = k;
+      while (stop < line.size() && !is_blank(line[stop])) ++stop;
+      const std::string_view token = line.substr(k, stop - k);
+      k = stop;
+      if (!have_label) {
+        const auto label = parse_number(token);
+        if (!label) fail_token(path, line_number, token, "label is not a number");
+        file.labels.push_back(*label);
+        file.lines.push_back(line_number);
+        have_label = true;
+        continue;
+      }
+      const auto colon = token.find(':');
+      if (colon == std::string_view::npos) {
+        fail_token(path, line_number, token, "expected index:value");
+      }
+      const std::string_view index_text = token.substr(0, colon);
+      if (index_text == "qid") continue;
+      const auto index = parse_number(index_text);
+      const auto value = parse_number(token.substr(colon + 1));
+      if (!index || *index != std::floor(*index)) {
+        fail_token(path, line_number, token, "feature index is not an integer");
+      }
+      if (!value) fail_token(path, line_number, token, "feature value is not a finite number");
+      const auto column = static_cast<Index>(*index);
+      if (column < 1) fail_token(path, line_number, token, "feature index < 1 (indices are 1-based)");
+      if (column <= previous) {
+        fail_token(path, line_number, token,
+                   "feature index " + std::to_string(column) +
+                       " is not greater than the previous index " + std::to_string(previous));
+      }
+      if (options.num_features > 0 && column > options.num_features) {
+        fail_token(path, line_number, token,
+                   "feature index " + std::to_string(column) + " exceeds num_features = " +
+                       std::to_string(options.num_features));
+      }
+      previous = column;
+      file.max_index = std::max(file.max_index, column);
+      file.entries.push_back({static_cast<Index>(file.labels.size()) - 1, column - 1,
+                              static_cast<float>(*value)});
+    }
+  }
+  if (file.labels.empty()) throw ParseError(path + ": no data lines");
+  return file;
+}
+
+// Sorted distinct labels of a classification file; non-integers mean it is regression data.
+std::vector<double> class_values(const SparseFile& file) {
+  std::vector<double> values = file.labels;
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  for (double v : values) {
+    if (v != std::floor(v)) {
+      throw InvalidArgument(file.path + ": label " + format_number(v) +
+                            " is not an integer class label; load it as regression");
+    }
+  }
+  return values;
+}
+
+Dataset to_dense(const SparseFile& file, Index dim, const std::vector<double>& classes,
+                 bool regression) {
+  Dataset data;
+  data.name = std::filesystem::path(file.path).filename().string();
+  const auto n = static_cast<Index>(file.labels.size());
+  resize_zero(data.features, n, dim);
+  for (const Entry& e : file.entries) data.features(e.row, e.column) = e.value;
+  data.targets.resize(n);
+  if (regression) {
+    for (Index i = 0; i < n; ++i) data.targets[i] = static_cast<float>(file.labels[static_cast<std::size_t>(i)]);
+    return data;
+  }
+  data.num_classes = static_cast<int>(classes.size());
+  for (double c : classes) data.class_names.push_back(format_number(c));
+  for (Index i = 0; i < n; ++i) {
+    const double label = file.labels[static_cast<std::size_t>(i)];
+    const auto it = std::lower_bound(classes.begin(), classes.end(), label);
+    if (it == classes.end() || *it != label) {
+      throw ParseError(file.path + ":" + std::to_string(file.lines[static_cast<std::size_t>(i)]) +
+                       ": label " + format_number(label) + " is not a class of the first file");
+    }
+    data.targets[i] = static_cast<float>(it - classes.begin());
+  }
+  return data;
+}
+
+Index choose_dim(const LibsvmOptions& options, Index max_index, const std::string& path) {
+  const Index dim = options.num_features > 0 ? options.num_features : max_index;
+  if (dim == 0) throw ParseError(path + ": no feature appears in any line (d = 0)");
+  return dim;
+}
+
+}  // namespace
+
+Dataset load_libsvm(const std::string& path, const LibsvmOptions& options) {
+  const SparseFile file = parse_file(path, options);
+  const std::vector<double> classes = options.regression ? std::vector<double>{} : class_values(file);
+  return to_dense(file, choose_dim(options, file.max_index, path), classes, options.regression);
+}
+
+LibsvmPair load_libsvm_pair(const std::string& first_path, const std::string& second_path,
+                            const LibsvmOptions& options) {
+  const SparseFile first = parse_file(first_path, options);
+  const SparseFile second = parse_file(second_path, options);
+  const std::vector<double> classes = options.regression ? std::vector<double>{} : class_values(first);
+  const Index dim = choose_dim(options, std::max(first.max_index, second.max_index), first_path);
+  return {to_dense(first, dim, classes, options.regression),
+          to_dense(second, dim, classes, options.regression)};
+}
+
+}  // namespace dplab::data
