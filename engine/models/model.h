@@ -24,6 +24,10 @@ namespace dplab::models {
 
 inline constexpr double kNoClipping = std::numeric_limits<double>::infinity();
 
+// Rows processed per block by loss_sum, evaluate and clipped_gradient_sum: bounds the models'
+// scratch memory whatever the number of rows passed in (a lot of L = 250 is a single block).
+inline constexpr Index kBlockRows = 1024;
+
 struct Evaluation {
   double mean_loss = 0;  // mean per-example loss (MSE/2 for linear, cross-entropy otherwise)
   double accuracy = 0;   // fraction correct; for regression: NaN
@@ -35,6 +39,8 @@ class Model {
   virtual ~Model() = default;
 
   virtual std::string name() const = 0;
+  // Name with the layer shapes for people, e.g. "tlnn 784-100-10". Defaults to name().
+  virtual std::string description() const { return name(); }
   Index num_params() const { return params_.size(); }
   Vector& params() { return params_; }
   const Vector& params() const { return params_; }
@@ -48,6 +54,8 @@ class Model {
   // Computes the per-example gradient norms ||g_i|| (into norms, size = rows of x) and the
   // clipped gradient sum sum_i min(1, clip/||g_i||) g_i (into gradient_sum, size num_params).
   // clip = kNoClipping gives the plain gradient sum. Returns the sum of per-example losses.
+  // clip must be > 0 (or kNoClipping). With clip = kNoClipping, norms may also be empty (size 0):
+  // the norms are then not computed (a non-private step). Shapes are checked (InvalidArgument).
   virtual double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
                                       VectorSpan gradient_sum, VectorSpan norms) = 0;
 

@@ -1,0 +1,82 @@
+// Model factory: maps a ModelSpec and a data set's shape to a model. Linear regression needs
+// regression data (num_classes = 0); logistic regression and the TLNN need classification data
+// (num_classes >= 2; 2 classes use one sigmoid output, more a softmax).
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "core/error.h"
+#include "models/linear_regression.h"
+#include "models/logistic_regression.h"
+#include "models/model.h"
+#include "models/two_layer_network.h"
+
+namespace dplab::models {
+
+namespace {
+
+constexpr const char* kValidNames = "linear, logistic, tlnn";
+
+}  // namespace
+
+std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int num_classes) {
+  const std::string kind = to_string(spec.kind);
+  if (input_dim < 1) {
+    throw InvalidArgument(kind + ": input_dim = " + std::to_string(input_dim) +
+                          " must be >= 1 (the data set has no features)");
+  }
+  if (num_classes < 0 || num_classes == 1) {
+    throw InvalidArgument(kind + ": num_classes = " + std::to_string(num_classes) +
+                          " must be 0 (regression) or >= 2 (classification)");
+  }
+  switch (spec.kind) {
+    case ModelKind::kLinearRegression:
+      if (num_classes != 0) {
+        throw InvalidArgument("linear: linear regression needs a regression data set "
+                              "(num_classes = 0) but the data set has " +
+                              std::to_string(num_classes) +
+                              " classes; use 'logistic' or 'tlnn' for classification");
+      }
+      return std::make_unique<LinearRegression>(input_dim);
+    case ModelKind::kLogisticRegression:
+    case ModelKind::kTwoLayerNetwork:
+      if (num_classes == 0) {
+        throw InvalidArgument(kind + ": " +
+                              (spec.kind == ModelKind::kLogisticRegression
+                                   ? std::string("logistic regression")
+                                   : std::string("the two-layer network")) +
+                              " needs a classification data set (num_classes >= 2) but the "
+                              "data set has regression targets; use 'linear' for regression");
+      }
+      if (spec.kind == ModelKind::kLogisticRegression) {
+        return std::make_unique<LogisticRegression>(input_dim, num_classes);
+      }
+      return std::make_unique<TwoLayerNetwork>(input_dim, num_classes, spec.hidden_units);
+  }
+  throw InvalidArgument("unknown model kind " + std::to_string(static_cast<int>(spec.kind)));
+}
+
+ModelKind parse_model_kind(const std::string& text) {
+  std::string key = text;
+  std::transform(key.begin(), key.end(), key.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (key == "linear") return ModelKind::kLinearRegression;
+  if (key == "logistic") return ModelKind::kLogisticRegression;
+  if (key == "tlnn") return ModelKind::kTwoLayerNetwork;
+  throw InvalidArgument("model = \"" + text + "\" is not a known model; valid models: " +
+                        kValidNames);
+}
+
+std::string to_string(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::kLinearRegression:
+      return "linear";
+    case ModelKind::kLogisticRegression:
+      return "logistic";
+    case ModelKind::kTwoLayerNetwork:
+      return "tlnn";
+  }
+  return "unknown";
+}
+
+}  // namespace dplab::models

@@ -1,0 +1,125 @@
+// TLNN d -> h (ReLU) -> k: e1 = (e2 W2^T) .* relu'(z1);
+// ||g_i||^2 = (||x_i||^2 + 1) ||e1_i||^2 + (||a1_i||^2 + 1) ||e2_i||^2 (see two_layer_network.h).
+#include "models/two_layer_network.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "models/dense_layer.h"
+
+namespace dplab::models {
+
+namespace {
+
+detail::OutputHead head_for(int num_classes) {
+  if (num_classes < 2) {
+    throw InvalidArgument("tlnn: num_classes = " + std::to_string(num_classes) +
+                          " must be >= 2 (the network needs classification data)");
+  }
+  return num_classes == 2 ? detail::OutputHead::kSigmoidCrossEntropy
+                          : detail::OutputHead::kSoftmaxCrossEntropy;
+}
+
+Index checked_hidden_units(int hidden_units) {
+  if (hidden_units < 1) {
+    throw InvalidArgument("tlnn: hidden_units = " + std::to_string(hidden_units) +
+                          " must be >= 1");
+  }
+  return hidden_units;
+}
+
+// Fills values with independent U(-limit, limit) draws.
+void fill_uniform(float* values, Index count, double limit, Rng& rng) {
+  for (Index i = 0; i < count; ++i) {
+    values[i] = static_cast<float>(limit * (2.0 * rng.uniform() - 1.0));
+  }
+}
+
+}  // namespace
+
+TwoLayerNetwork::TwoLayerNetwork(Index input_dim, int num_classes, int hidden_units)
+    : ModelBase("tlnn", input_dim, num_classes, head_for(num_classes)),
+      hidden_(checked_hidden_units(hidden_units)) {
+  params_ = Vector::Zero(bias2_offset() + num_outputs());
+  initialize(0);
+}
+
+std::string TwoLayerNetwork::description() const {
+  return name() + " " + std::to_string(input_dim()) + "-" + std::to_string(hidden_) + "-" +
+         std::to_string(num_outputs());
+}
+
+void TwoLayerNetwork::initialize(std::uint64_t seed) {
+  Rng rng(seed);
+  params_.setZero();  // biases 0
+  // He-uniform for the ReLU layer: Var(W1) = 2 / fan_in = limit^2 / 3.
+  fill_uniform(params_.data(), input_dim() * hidden_,
+               std::sqrt(6.0 / static_cast<double>(input_dim())), rng);
+  // Glorot-uniform for the output layer: Var(W2) = 2 / (fan_in + fan_out) = limit^2 / 3.
+  fill_uniform(params_.data() + weights2_offset(), hidden_ * num_outputs(),
+               std::sqrt(6.0 / static_cast<double>(hidden_ + num_outputs())), rng);
+}
+
+std::unique_ptr<Model> TwoLayerNetwork::clone() const {
+  return std::make_unique<TwoLayerNetwork>(*this);
+}
+
+void TwoLayerNetwork::reserve_rows(Index rows) {
+  detail::ensure_rows(activations_, rows, hidden_);
+  detail::ensure_rows(hidden_error_, rows, hidden_);
+  detail::ensure_rows(logits_, rows, num_outputs());
+}
+
+float* TwoLayerNetwork::forward(const MatrixView& x) {
+  const Index m = x.rows();
+  const Index d = input_dim();
+  const Index k = num_outputs();
+  const Eigen::Map<const Matrix> weights1(params_.data(), d, hidden_);
+  const Eigen::Map<const Eigen::RowVectorXf> bias1(params_.data() + bias1_offset(), hidden_);
+  const Eigen::Map<const Matrix> weights2(params_.data() + weights2_offset(), hidden_, k);
+  const Eigen::Map<const Eigen::RowVectorXf> bias2(params_.data() + bias2_offset(), k);
+  auto a1 = activations_.topRows(m);
+  a1.noalias() = x * weights1;  // z1 = x W1 + b1
+  a1.rowwise() += bias1;
+  a1 = a1.cwiseMax(0.f);        // a1 = relu(z1)
+  auto z2 = logits_.topRows(m);
+  z2.noalias() = a1 * weights2;  // z2 = a1 W2 + b2
+  z2.rowwise() += bias2;
+  return z2.data();
+}
+
+double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, double clip,
+                                       bool need_norms, float* norms, float* grad,
+                                       bool accumulate) {
+  const Index m = x.rows();
+  const Index k = num_outputs();
+  float* z2 = forward(x);
+  const double loss = head_loss_and_error(z2, m, y);
+  auto e2 = logits_.topRows(m);
+  auto a1 = activations_.topRows(m);
+  auto e1 = hidden_error_.topRows(m);
+  const Eigen::Map<const Matrix> weights2(params_.data() + weights2_offset(), hidden_, k);
+  e1.noalias() = e2 * weights2.transpose();  // e1 = (e2 W2^T) .* relu'(z1)
+  e1.array() *= (a1.array() > 0.f).cast<float>();
+  const float* factors = nullptr;
+  if (need_norms) {
+    // ||g_i||^2 = (||x_i||^2 + 1) ||e1_i||^2 + (||a1_i||^2 + 1) ||e2_i||^2
+    Eigen::Map<Vector> squared(squared_norms_.data(), m);
+    detail::row_squared_norms(x, squared.data());
+    squared.array() = (squared.array() + 1.f) * e1.rowwise().squaredNorm().array() +
+                      (a1.rowwise().squaredNorm().array() + 1.f) *
+                          e2.rowwise().squaredNorm().array();
+    if (detail::clip_factors(squared.data(), m, clip, norms, factors_.data())) {
+      factors = factors_.data();
+    }
+  }
+  detail::add_dense_gradient(x, e1, factors, scaled_input_, grad, grad + bias1_offset(),
+                             accumulate);
+  detail::add_dense_gradient(a1, e2, factors, scaled_hidden_, grad + weights2_offset(),
+                             grad + bias2_offset(), accumulate);
+  return loss;
+}
+
+}  // namespace dplab::models

@@ -1,0 +1,337 @@
+// The models' hand-checkable behaviour: loss and gradient values on 2-example toys (zero
+// weights give ln 2, ln k, 1/2 y^2 per example), stability at extreme logits, evaluate() on
+// data with known predictions, the factory, seeded initialisation, and the error messages for
+// shape mismatches and invalid names.
+#include <QTest>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "core/error.h"
+#include "engine/models_reference.h"
+#include "models/model.h"
+#include "models/two_layer_network.h"
+#include "support/numeric_compare.h"
+
+using namespace dplab;
+
+namespace {
+
+// Hand-computed toys are exact up to float rounding of the inputs' arithmetic.
+constexpr double kToy = 1e-6;
+
+std::unique_ptr<models::Model> make(models::ModelKind kind, Index d, int classes, int hidden = 100) {
+  models::ModelSpec spec;
+  spec.kind = kind;
+  spec.hidden_units = hidden;
+  return models::make_model(spec, d, classes);
+}
+
+Matrix rows2(float a, float b, float c, float d) {
+  Matrix x(2, 2);
+  x << a, b, c, d;
+  return x;
+}
+
+Vector vec(std::initializer_list<float> values) {
+  Vector v(static_cast<Index>(values.size()));
+  Index i = 0;
+  for (float value : values) v[i++] = value;
+  return v;
+}
+
+// The InvalidArgument message thrown by f, or "(no error)".
+QString error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InvalidArgument& e) {
+    return QString::fromStdString(e.what());
+  } catch (const std::exception& e) {
+    return "(wrong exception type) " + QString::fromStdString(e.what());
+  }
+  return "(no error)";
+}
+
+#define DPLAB_VERIFY_ERROR(call, ...)                                                        \
+  do {                                                                                       \
+    const QString dplab_msg_ = error_of([&] { call; });                                      \
+    for (const char* dplab_part_ : {__VA_ARGS__}) {                                          \
+      QVERIFY2(dplab_msg_.contains(dplab_part_),                                             \
+               qPrintable("message \"" + dplab_msg_ + "\" lacks \"" + dplab_part_ + "\"")); \
+    }                                                                                        \
+  } while (0)
+
+data::Dataset dataset(const Matrix& x, const Vector& y, int classes) {
+  data::Dataset d;
+  d.name = "toy";
+  d.features = x;
+  d.targets = y;
+  d.num_classes = classes;
+  return d;
+}
+
+double log_sum_exp(std::initializer_list<double> z) {
+  double top = -std::numeric_limits<double>::infinity(), total = 0;
+  for (double v : z) top = std::max(top, v);
+  for (double v : z) total += std::exp(v - top);
+  return top + std::log(total);
+}
+
+}  // namespace
+
+class TestModelsApi : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // x1 = (1, 2), y = 1; x2 = (3, -1), y = 0; w = 0: p = 1/2, loss ln 2 each, e = (-1/2, 1/2),
+  // sum of gradients w: -1/2 x1 + 1/2 x2 = (1, -3/2), b: 0; ||g_i|| = 1/2 sqrt(||x_i||^2 + 1).
+  void binaryLogisticToy() {
+    auto model = make(models::ModelKind::kLogisticRegression, 2, 2);
+    QCOMPARE(model->num_params(), Index{3});
+    const Matrix x = rows2(1, 2, 3, -1);
+    const Vector y = vec({1, 0});
+    Vector g(3), norms(2);
+    DPLAB_COMPARE_REL(model->clipped_gradient_sum(x, y, models::kNoClipping, g, norms),
+                      2 * std::log(2.0), kToy);
+    DPLAB_COMPARE_ABS(g[0], 1.0, kToy);
+    DPLAB_COMPARE_ABS(g[1], -1.5, kToy);
+    DPLAB_COMPARE_ABS(g[2], 0.0, kToy);
+    DPLAB_COMPARE_REL(norms[0], 0.5 * std::sqrt(6.0), kToy);
+    DPLAB_COMPARE_REL(norms[1], 0.5 * std::sqrt(11.0), kToy);
+    DPLAB_COMPARE_REL(model->loss_sum(x, y), 2 * std::log(2.0), kToy);
+    // C = 1: both clipped to norm C' = 1 - 1e-5 (the float safety margin that keeps every
+    // clipped norm <= C): g = (C'/||g1||) g1 + (C'/||g2||) g2.
+    model->clipped_gradient_sum(x, y, 1.0, g, norms);
+    const double clipped_to = 1.0 - 1e-5;
+    const double c1 = clipped_to / (0.5 * std::sqrt(6.0)), c2 = clipped_to / (0.5 * std::sqrt(11.0));
+    DPLAB_COMPARE_REL(g[0], c1 * -0.5 * 1 + c2 * 0.5 * 3, kToy);
+    DPLAB_COMPARE_REL(g[1], c1 * -0.5 * 2 + c2 * 0.5 * -1, kToy);
+    DPLAB_COMPARE_REL(g[2], c1 * -0.5 + c2 * 0.5, kToy);
+  }
+
+  // k = 3, W = 0: p = 1/3, loss ln 3 each; y = (0, 2): e1 = (-2/3, 1/3, 1/3), e2 = (1/3, 1/3, -2/3).
+  void multinomialLogisticToy() {
+    auto model = make(models::ModelKind::kLogisticRegression, 2, 3);
+    QCOMPARE(model->num_params(), Index{9});
+    const Matrix x = rows2(1, 2, 3, -1);
+    const Vector y = vec({0, 2});
+    Vector g(9), norms(2);
+    DPLAB_COMPARE_REL(model->clipped_gradient_sum(x, y, models::kNoClipping, g, norms),
+                      2 * std::log(3.0), kToy);
+    // W row-major: row r = x1_r e1 + x2_r e2; then b = e1 + e2.
+    const double expected[9] = {1. / 3, 4. / 3, -5. / 3, -5. / 3, 1. / 3, 4. / 3,
+                                -1. / 3, 2. / 3, -1. / 3};
+    for (int j = 0; j < 9; ++j) DPLAB_COMPARE_ABS(g[j], expected[j], kToy);
+    // ||g_i||^2 = (||x_i||^2 + 1) ||e_i||^2 = 6 * 6/9 and 11 * 6/9.
+    DPLAB_COMPARE_REL(norms[0], 2.0, kToy);
+    DPLAB_COMPARE_REL(norms[1], std::sqrt(66.0) / 3, kToy);
+  }
+
+  // w = 0: y_hat = 0, loss 1/2 y^2; e = -y = (-2, 3): g_w = -2 x1 + 3 x2 = (7, -7), g_b = 1.
+  void linearToy() {
+    auto model = make(models::ModelKind::kLinearRegression, 2, 0);
+    const Matrix x = rows2(1, 2, 3, -1);
+    const Vector y = vec({2, -3});
+    Vector g(3), norms(2);
+    DPLAB_COMPARE_REL(model->clipped_gradient_sum(x, y, models::kNoClipping, g, norms), 6.5,
+                      kToy);
+    DPLAB_COMPARE_ABS(g[0], 7.0, kToy);
+    DPLAB_COMPARE_ABS(g[1], -7.0, kToy);
+    DPLAB_COMPARE_ABS(g[2], 1.0, kToy);
+    DPLAB_COMPARE_REL(norms[0], 2 * std::sqrt(6.0), kToy);
+    DPLAB_COMPARE_REL(norms[1], 3 * std::sqrt(11.0), kToy);
+  }
+
+  // All-zero TLNN: output 0, loss ln k; only b2 has a gradient (a1 = relu(0) = 0, W2 = 0).
+  void zeroNetworkToy() {
+    auto model = make(models::ModelKind::kTwoLayerNetwork, 2, 3, 4);
+    model->params().setZero();
+    const Matrix x = rows2(1, 2, 3, -1);
+    const Vector y = vec({0, 2});
+    Vector g(model->num_params()), norms(2);
+    DPLAB_COMPARE_REL(model->clipped_gradient_sum(x, y, models::kNoClipping, g, norms),
+                      2 * std::log(3.0), kToy);
+    const Index b2 = model->num_params() - 3;
+    QVERIFY(g.head(b2).isZero(0));
+    DPLAB_COMPARE_ABS(g[b2 + 0], -1. / 3, kToy);
+    DPLAB_COMPARE_ABS(g[b2 + 1], 2. / 3, kToy);
+    DPLAB_COMPARE_ABS(g[b2 + 2], -1. / 3, kToy);
+    DPLAB_COMPARE_REL(norms[0], std::sqrt(6.0) / 3, kToy);  // ||e_i|| (a1 = 0: factor 1)
+  }
+
+  // |z| = 1000: no overflow, loss = |z| for the wrong class, ~0 for the right one.
+  void extremeLogitsAreStable() {
+    auto binary = make(models::ModelKind::kLogisticRegression, 2, 2);
+    binary->params() = vec({1000, 0, 0});
+    const Matrix x = rows2(1, 0, -1, 0);
+    Vector g(3), norms(2);
+    const double loss = binary->clipped_gradient_sum(x, vec({0, 0}), models::kNoClipping, g, norms);
+    DPLAB_COMPARE_REL(loss, 1000.0, kToy);  // 1000 + log1p(e^-1000) + log1p(e^-1000)
+    QVERIFY(g.allFinite());
+    DPLAB_COMPARE_ABS(g[0], 1.0, kToy);  // e = (1, 0)
+    DPLAB_COMPARE_ABS(g[2], 1.0, kToy);
+
+    auto multi = make(models::ModelKind::kLogisticRegression, 2, 3);
+    multi->params().setZero();
+    multi->params().head(3) = vec({1000, 0, -1000});  // W row 0
+    Vector gm(9), nm(2);
+    // Row 1: z = (1000, 0, -1000), y = 2: loss 2000; row 2: z = (-1000, 0, 1000), y = 2: ~0.
+    const double mloss = multi->clipped_gradient_sum(x, vec({2, 2}), models::kNoClipping, gm, nm);
+    DPLAB_COMPARE_REL(mloss, 2000.0, kToy);
+    QVERIFY(gm.allFinite() && nm.allFinite());
+    DPLAB_COMPARE_REL(nm[0], std::sqrt(2.0) * std::sqrt(2.0), kToy);  // e = (1, 0, -1), ||x||^2 + 1 = 2
+    DPLAB_COMPARE_ABS(nm[1], 0.0, kToy);
+  }
+
+  // W = [[1, 0, 0], [0, 1, 0]], b = (0, 0, 1/2): predictions 0, 1, 2, 0 for labels 0, 1, 2, 2.
+  void evaluateMultinomial() {
+    auto model = make(models::ModelKind::kLogisticRegression, 2, 3);
+    model->params() = vec({1, 0, 0, 0, 1, 0, 0, 0, 0.5f});
+    Matrix x(4, 2);
+    x << 2, 0, 0, 2, 0, 0, 1, 0;
+    const models::Evaluation e = model->evaluate(dataset(x, vec({0, 1, 2, 2}), 3));
+    DPLAB_COMPARE_REL(e.accuracy, 0.75, 1e-15);
+    QVERIFY(std::isnan(e.mse));
+    const double expected = (log_sum_exp({2, 0, 0.5}) - 2 + log_sum_exp({0, 2, 0.5}) - 2 +
+                             log_sum_exp({0, 0, 0.5}) - 0.5 + log_sum_exp({1, 0, 0.5}) - 0.5) /
+                            4;
+    DPLAB_COMPARE_REL(e.mean_loss, expected, kToy);
+
+    // The same decision function as a TLNN 2-2-3 with W1 = I (inputs are >= 0, so relu = id).
+    auto net = make(models::ModelKind::kTwoLayerNetwork, 2, 3, 2);
+    net->params() = vec({1, 0, 0, 1, /*b1*/ 0, 0, /*W2*/ 1, 0, 0, 0, 1, 0, /*b2*/ 0, 0, 0.5f});
+    const models::Evaluation n = net->evaluate(dataset(x, vec({0, 1, 2, 2}), 3));
+    DPLAB_COMPARE_REL(n.accuracy, 0.75, 1e-15);
+    DPLAB_COMPARE_REL(n.mean_loss, expected, kToy);
+  }
+
+  // w = (1, -1), b = 1/4: z = 1.25, -0.75, 0.25, -0.75 -> predicted 1, 0, 1, 0 for 1, 1, 1, 0.
+  void evaluateBinary() {
+    auto model = make(models::ModelKind::kLogisticRegression, 2, 2);
+    model->params() = vec({1, -1, 0.25f});
+    Matrix x(4, 2);
+    x << 1, 0, 0, 1, 0, 0, -1, 0;
+    const models::Evaluation e = model->evaluate(dataset(x, vec({1, 1, 1, 0}), 2));
+    DPLAB_COMPARE_REL(e.accuracy, 0.75, 1e-15);
+    auto softplus = [](double z) { return std::log1p(std::exp(z)); };  // -log sigmoid(-z)
+    const double expected =
+        (softplus(-1.25) + softplus(0.75) + softplus(-0.25) + softplus(-0.75)) / 4;
+    DPLAB_COMPARE_REL(e.mean_loss, expected, kToy);
+    // z = 0 (sigmoid exactly 1/2) predicts class 0.
+    model->params().setZero();
+    DPLAB_COMPARE_REL(model->evaluate(dataset(x, vec({0, 1, 0, 1}), 2)).accuracy, 0.5, 1e-15);
+  }
+
+  // w = (1, 2), b = 1/2: residuals 0.5, -0.5, 0 -> MSE 1/6, mean loss 1/12, accuracy NaN.
+  void evaluateLinear() {
+    auto model = make(models::ModelKind::kLinearRegression, 2, 0);
+    model->params() = vec({1, 2, 0.5f});
+    Matrix x(3, 2);
+    x << 1, 1, 0, -1, 2, 0;
+    const models::Evaluation e = model->evaluate(dataset(x, vec({3, -1, 2.5f}), 0));
+    DPLAB_COMPARE_REL(e.mse, 1.0 / 6, kToy);
+    DPLAB_COMPARE_REL(e.mean_loss, 1.0 / 12, kToy);
+    QVERIFY(std::isnan(e.accuracy));
+  }
+
+  void factoryShapesAndNames() {
+    using K = models::ModelKind;
+    for (K kind : {K::kLinearRegression, K::kLogisticRegression, K::kTwoLayerNetwork}) {
+      QCOMPARE(models::parse_model_kind(models::to_string(kind)), kind);
+    }
+    QCOMPARE(models::parse_model_kind("TLNN"), K::kTwoLayerNetwork);
+    // Fashion-MNIST shapes: 784 * 10 + 10; 784 * 100 + 100 + 100 * 10 + 10; binary: one output.
+    QCOMPARE(make(K::kLogisticRegression, 784, 10)->num_params(), Index{7850});
+    QCOMPARE(make(K::kTwoLayerNetwork, 784, 10)->num_params(), Index{79510});
+    QCOMPARE(make(K::kLogisticRegression, 5, 2)->num_params(), Index{6});
+    QCOMPARE(make(K::kTwoLayerNetwork, 5, 2, 3)->num_params(), Index{5 * 3 + 3 + 3 + 1});
+    QCOMPARE(make(K::kLinearRegression, 5, 0)->num_params(), Index{6});
+    QCOMPARE(make(K::kTwoLayerNetwork, 784, 10)->name(), std::string("tlnn"));
+    QCOMPARE(make(K::kTwoLayerNetwork, 784, 10)->description(), std::string("tlnn 784-100-10"));
+    QCOMPARE(make(K::kLogisticRegression, 784, 10)->description(), std::string("logistic 784-10"));
+    QCOMPARE(make(K::kLinearRegression, 3, 0)->description(), std::string("linear 3-1"));
+  }
+
+  // Linear models start at zero; the TLNN is seeded (same seed, same parameters) and He/Glorot
+  // scaled with zero biases; clones are independent copies.
+  void initializationAndClone() {
+    auto logistic = make(models::ModelKind::kLogisticRegression, 4, 3);
+    logistic->params().setOnes();
+    logistic->initialize(5);
+    QVERIFY(logistic->params().isZero(0));
+
+    models::TwoLayerNetwork net(10, 3, 8);
+    const Vector fresh = net.params();
+    QVERIFY(!fresh.isZero(0));  // constructor initialises with seed 0
+    net.initialize(7);
+    const Vector seven = net.params();
+    net.initialize(7);
+    QVERIFY(net.params() == seven);
+    net.initialize(8);
+    QVERIFY(net.params() != seven);
+    net.initialize(0);
+    QVERIFY(net.params() == fresh);
+    const Index w1 = 10 * 8, b1 = 8, w2 = 8 * 3;
+    QVERIFY(seven.segment(w1, b1).isZero(0));
+    QVERIFY(seven.tail(3).isZero(0));
+    QVERIFY(seven.head(w1).cwiseAbs().maxCoeff() <= std::sqrt(6.0 / 10));
+    QVERIFY(seven.segment(w1 + b1, w2).cwiseAbs().maxCoeff() <= std::sqrt(6.0 / (8 + 3)));
+    // Uniform(-a, a) has variance a^2 / 3 = 2 / fan_in (He); 80 draws: within 40%.
+    const double variance = seven.head(w1).cast<double>().squaredNorm() / w1;
+    QVERIFY2(std::abs(variance - 0.2) < 0.08, qPrintable(QString::number(variance)));
+
+    auto copy = net.clone();
+    QVERIFY(copy->params() == net.params());
+    copy->params().setZero();
+    QVERIFY(net.params() != copy->params());
+  }
+
+  void invalidKindAndShapes() {
+    using K = models::ModelKind;
+    DPLAB_VERIFY_ERROR(models::parse_model_kind("svm"), "svm", "linear, logistic, tlnn");
+    DPLAB_VERIFY_ERROR(make(K::kLinearRegression, 5, 10), "linear", "regression", "10 classes");
+    DPLAB_VERIFY_ERROR(make(K::kLogisticRegression, 5, 0), "logistic", "classification");
+    DPLAB_VERIFY_ERROR(make(K::kTwoLayerNetwork, 5, 0), "tlnn", "classification");
+    DPLAB_VERIFY_ERROR(make(K::kLogisticRegression, 5, 1), "num_classes = 1");
+    DPLAB_VERIFY_ERROR(make(K::kLogisticRegression, 0, 3), "input_dim = 0");
+    DPLAB_VERIFY_ERROR(make(K::kTwoLayerNetwork, 5, 3, 0), "hidden_units = 0");
+
+    auto model = make(K::kLogisticRegression, 3, 3);
+    Matrix x = Matrix::Zero(2, 3);
+    Vector y = vec({0, 2});
+    Vector g(model->num_params()), norms(2);
+    const Matrix wide = Matrix::Zero(2, 4);
+    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(wide, y, 1.0, g, norms), "logistic",
+                       "4 columns", "input_dim = 3");
+    DPLAB_VERIFY_ERROR(model->loss_sum(wide, y), "4 columns");
+    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(x, vec({0}), 1.0, g, norms), "1 targets",
+                       "2 rows");
+    Vector short_g(5);
+    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(x, y, 1.0, short_g, norms), "5 entries",
+                       "12 parameters");
+    Vector no_norms(0);
+    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(x, y, 1.0, g, no_norms), "norms", "2 rows");
+    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(x, y, 0.0, g, norms), "clip = 0", "> 0");
+    DPLAB_VERIFY_ERROR(
+        model->clipped_gradient_sum(x, y, std::numeric_limits<double>::quiet_NaN(), g, norms),
+        "clip = nan");
+    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(x, vec({0, 3}), 1.0, g, norms), "target 3",
+                       "row 1", "0..2");
+    DPLAB_VERIFY_ERROR(model->loss_sum(x, vec({0.5f, 1})), "target 0.5", "row 0");
+    auto binary = make(K::kLogisticRegression, 3, 2);
+    DPLAB_VERIFY_ERROR(binary->loss_sum(x, vec({1, 2})), "target 2", "0..1");
+    auto linear = make(K::kLinearRegression, 3, 0);
+    DPLAB_VERIFY_ERROR(linear->loss_sum(x, vec({1, std::numeric_limits<float>::quiet_NaN()})),
+                       "linear", "not a finite number");
+
+    DPLAB_VERIFY_ERROR(model->evaluate(dataset(x, y, 4)), "'toy'", "4 classes",
+                       "built for 3 classes");
+    DPLAB_VERIFY_ERROR(model->evaluate(dataset(wide, y, 3)), "4 features", "input_dim = 3");
+    DPLAB_VERIFY_ERROR(linear->evaluate(dataset(x, y, 3)), "3 classes", "regression");
+    DPLAB_VERIFY_ERROR(model->evaluate(dataset(Matrix(0, 3), Vector(0), 3)), "empty");
+  }
+};
+
+QTEST_APPLESS_MAIN(TestModelsApi)
+#include "test_models_api.moc"
