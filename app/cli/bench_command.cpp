@@ -1,13 +1,257 @@
-// Placeholder until the bench command lands (being built in this session).
+// dplab-cli bench: where dplab's speed claims come from (DESIGN.md "Performance targets").
+// In one run, on the same data, it measures per model (logistic 784->10, TLNN 784->100->10,
+// Fashion-MNIST shapes, lot size L = 250, one thread):
+//   - the DP step (Poisson lot, per-example clipping by the rank-1 norm identity, noise, DPSGD),
+//   - the non-private step of the same model (same sampling, no clipping, no noise),
+//   - a naive DP step that materialises every per-example gradient (one backward per example),
+//   - the step's own GEMMs alone (the ceiling), and a square SGEMM for the machine's peak,
+// and reports steps/s, examples/s, GFLOP/s and ratios against the baselines of the same run.
+// Then the accountant: time of one epsilon cold and warm (see bench_accounting.h).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "cli/arguments.h"
+#include "cli/bench_accounting.h"
 #include "cli/commands.h"
+#include "core/error.h"
+#include "core/random.h"
+#include "data/dataset.h"
+#include "data/dataset_catalog.h"
+#include "models/model.h"
+#include "optim/optimizer.h"
+#include "privacy/noisy_gradient.h"
 
 namespace dplab::cli {
+namespace {
 
-int run_bench(int, char**, int) {
-  std::cerr << "dplab-cli bench: not available in this build\n";
-  return 1;
+constexpr const char* kBenchUsage =
+    "usage: dplab-cli bench [--seconds S] [--lot-size L] [--json] [--skip-accounting]\n"
+    "  --seconds S   measuring time per variant (default 1.0)\n"
+    "  --lot-size L  expected lot size (default 250)\n"
+    "  --json        print one JSON object instead of the table\n";
+
+using Clock = std::chrono::steady_clock;
+
+// Runs `body` repeatedly for about `seconds` (after a warm-up) and returns seconds per call,
+// the best of 3 rounds (least disturbed by other load on the machine).
+template <typename Body>
+double seconds_per_call(double seconds, Body&& body) {
+  for (int i = 0; i < 3; ++i) body();  // warm-up: sizes buffers, caches
+  double best = 1e300;
+  for (int round = 0; round < 3; ++round) {
+    long calls = 0;
+    const auto start = Clock::now();
+    double elapsed = 0;
+    do {
+      body();
+      ++calls;
+      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    } while (elapsed < seconds / 3);
+    best = std::min(best, elapsed / static_cast<double>(calls));
+  }
+  return best;
+}
+
+// Fashion-MNIST when the Debian package is installed, else random data of the same shape.
+data::Dataset bench_data(std::string& description) {
+  try {
+    data::DatasetSource source;
+    source.name = "fashion-mnist";
+    data::Dataset real = data::load_dataset(source);
+    description = "Fashion-MNIST train (" + std::to_string(real.size()) + " x " +
+                  std::to_string(real.dim()) + ")";
+    return real;
+  } catch (const Error&) {
+  }
+  const Index n = 60000, d = 784;
+  data::Dataset fake;
+  fake.name = "random 60000 x 784";
+  fake.num_classes = 10;
+  fake.features.resize(n, d);
+  fake.targets.resize(n);
+  Rng rng(7);
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < d; ++j) fake.features(i, j) = static_cast<float>(rng.uniform());
+    fake.targets(i) = static_cast<float>(rng.below(10));
+  }
+  description = "random data of Fashion-MNIST shape (dataset-fashion-mnist not installed)";
+  return fake;
+}
+
+struct ModelBench {
+  std::string model;
+  Index params = 0;
+  double dp_step = 0, nonprivate_step = 0, naive_step = 0, gemm_only = 0;
+  double step_flops = 0;  // flops of the step's GEMMs (forward + backward)
+};
+
+// Naive per-example DP gradient: one backward pass per example (m = 1), explicit clip, sum.
+class NaiveDpStep {
+ public:
+  NaiveDpStep(models::Model& model, const data::Dataset& train, double lot_size, double clip)
+      : model_(model), train_(train), q_(lot_size / static_cast<double>(train.size())),
+        clip_(clip), sum_(model.num_params()), single_(model.num_params()), norm_(1), rng_(11) {}
+
+  void step() {
+    sum_.setZero();
+    const Index n = train_.size();
+    Index i = -1;
+    const double log_keep = std::log1p(-q_);
+    while (true) {  // Poisson lot by geometric skipping, as the real sampler does
+      i += 1 + static_cast<Index>(std::floor(std::log(rng_.uniform_open_zero()) / log_keep));
+      if (i >= n) break;
+      model_.clipped_gradient_sum(train_.features.row(i), train_.targets.segment(i, 1),
+                                  models::kNoClipping, single_, norm_);
+      const double norm = single_.norm();
+      const float scale = norm > clip_ ? static_cast<float>(clip_ / norm) : 1.0f;
+      sum_.noalias() += scale * single_;
+    }
+    model_.params().noalias() -= 1e-3f * sum_;
+  }
+
+ private:
+  models::Model& model_;
+  const data::Dataset& train_;
+  double q_, clip_;
+  Vector sum_, single_, norm_;
+  Rng rng_;
+};
+
+ModelBench bench_model(models::ModelKind kind, const data::Dataset& train, double lot_size,
+                       double seconds) {
+  ModelBench bench;
+  models::ModelSpec spec;
+  spec.kind = kind;
+  auto model = models::make_model(spec, train.dim(), train.num_classes);
+  model->initialize(1);
+  bench.model = model->name();
+  bench.params = model->num_params();
+
+  optim::OptimizerSpec sgd;
+  sgd.kind = optim::OptimizerKind::kDpSgd;
+  sgd.learning_rate = 1e-3;
+
+  auto time_oracle = [&](const privacy::DpSettings& dp) {
+    auto copy = model->clone();
+    privacy::NoisyGradientOracle oracle(train, *copy, dp, 3);
+    auto optimizer = optim::make_optimizer(sgd, {copy->num_params(), 1000000, dp});
+    return seconds_per_call(seconds, [&] { optimizer->step(*copy, oracle); });
+  };
+  bench.dp_step = time_oracle({1.0, 1.0, lot_size});
+  bench.nonprivate_step = time_oracle({models::kNoClipping, 0.0, lot_size});
+  {
+    auto copy = model->clone();
+    NaiveDpStep naive(*copy, train, lot_size, 1.0);
+    bench.naive_step = seconds_per_call(seconds / 2, [&] { naive.step(); });
+  }
+
+  // The step's own GEMMs on a lot of exactly L rows: forward X W and backward X^T E per layer.
+  const Index m = static_cast<Index>(lot_size), d = train.dim(), k = train.num_classes;
+  std::vector<std::pair<Index, Index>> layers;  // (in, out)
+  if (kind == models::ModelKind::kTwoLayerNetwork) {
+    layers = {{d, spec.hidden_units}, {spec.hidden_units, k}};
+  } else {
+    layers = {{d, k}};
+  }
+  std::vector<Matrix> inputs, weights, outputs, errors, grads;
+  for (auto [in, out] : layers) {
+    inputs.push_back(Matrix::Random(m, in));
+    weights.push_back(Matrix::Random(in, out));
+    outputs.push_back(Matrix(m, out));
+    errors.push_back(Matrix::Random(m, out));
+    grads.push_back(Matrix(in, out));
+    bench.step_flops += 2.0 * 2.0 * static_cast<double>(m * in * out);
+  }
+  bench.gemm_only = seconds_per_call(seconds / 2, [&] {
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+      outputs[l].noalias() = inputs[l] * weights[l];
+      grads[l].noalias() = inputs[l].transpose() * errors[l];
+    }
+  });
+  return bench;
+}
+
+double square_sgemm_gflops(double seconds) {
+  const Index size = 512;
+  Matrix a = Matrix::Random(size, size), b = Matrix::Random(size, size), c(size, size);
+  const double t = seconds_per_call(seconds / 2, [&] { c.noalias() = a * b; });
+  return 2.0 * static_cast<double>(size * size * size) / t / 1e9;
+}
+
+}  // namespace
+
+int run_bench(int argc, char** argv, int first) {
+  Arguments args(argc, argv, first, {"json", "help", "skip-accounting"});
+  if (args.has("help")) {
+    std::cout << kBenchUsage;
+    return 0;
+  }
+  args.reject_unknown({"json", "help", "skip-accounting", "seconds", "lot-size"});
+  const double seconds = args.number_or("seconds", 1.0);
+  const double lot_size = args.number_or("lot-size", 250);
+  if (!(seconds > 0)) throw UsageError("--seconds must be > 0");
+  if (!(lot_size >= 1)) throw UsageError("--lot-size must be >= 1");
+  const bool as_json = args.has("json");
+
+  std::string data_description;
+  const data::Dataset train = bench_data(data_description);
+  if (lot_size > static_cast<double>(train.size())) throw UsageError("--lot-size exceeds n");
+  nlohmann::json report;
+  report["data"] = data_description;
+  report["lot_size"] = lot_size;
+  report["threads"] = 1;
+  report["eigen_simd"] = Eigen::SimdInstructionSetsInUse();
+  const double peak = square_sgemm_gflops(seconds);
+  report["sgemm_512_gflops"] = peak;
+
+  if (!as_json) {
+    std::printf("dplab bench — %s, L = %.0f, one thread, SIMD: %s\n", data_description.c_str(),
+                lot_size, Eigen::SimdInstructionSetsInUse());
+    std::printf("Eigen SGEMM 512x512: %.1f GFLOP/s\n\n", peak);
+    std::printf("%-22s %9s %12s %12s %12s %12s %9s %10s %10s %9s\n", "model", "params",
+                "DP steps/s", "DP ex/s", "nonpriv st/s", "naive st/s", "DP/nonp", "DP/naive",
+                "GEMM-only", "of ceil");
+  }
+  for (auto kind : {models::ModelKind::kLogisticRegression, models::ModelKind::kTwoLayerNetwork}) {
+    const ModelBench b = bench_model(kind, train, lot_size, seconds);
+    nlohmann::json row;
+    row["model"] = b.model;
+    row["params"] = b.params;
+    row["dp_steps_per_second"] = 1 / b.dp_step;
+    row["dp_examples_per_second"] = lot_size / b.dp_step;
+    row["nonprivate_steps_per_second"] = 1 / b.nonprivate_step;
+    row["naive_dp_steps_per_second"] = 1 / b.naive_step;
+    row["dp_cost_vs_nonprivate"] = b.dp_step / b.nonprivate_step;
+    row["speedup_vs_naive"] = b.naive_step / b.dp_step;
+    row["gemm_only_steps_per_second"] = 1 / b.gemm_only;
+    row["fraction_of_gemm_ceiling"] = b.gemm_only / b.dp_step;
+    row["dp_step_gflops"] = b.step_flops / b.dp_step / 1e9;
+    row["gemm_only_gflops"] = b.step_flops / b.gemm_only / 1e9;
+    report["models"].push_back(row);
+    if (!as_json) {
+      std::printf("%-22s %9lld %12.0f %12.0f %12.0f %12.1f %8.2fx %9.1fx %10.0f %8.0f%%\n",
+                  b.model.c_str(), static_cast<long long>(b.params), 1 / b.dp_step,
+                  lot_size / b.dp_step, 1 / b.nonprivate_step, 1 / b.naive_step,
+                  b.dp_step / b.nonprivate_step, b.naive_step / b.dp_step, 1 / b.gemm_only,
+                  100 * b.gemm_only / b.dp_step);
+    }
+  }
+  if (!as_json) {
+    std::printf(
+        "\nDP/nonp: cost of a DP step relative to the non-private step (target ~2x).\n"
+        "of ceil: DP step speed as a share of the step's own GEMMs alone (target >= 70%%).\n\n");
+  }
+  if (!args.has("skip-accounting")) {
+    report["accounting"] = bench_accounting(as_json ? std::cerr : std::cout);
+  }
+  if (as_json) std::cout << report.dump(2) << "\n";
+  return 0;
 }
 
 }  // namespace dplab::cli

@@ -1,0 +1,50 @@
+#include "cli/output_files.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <system_error>
+
+#include "core/error.h"
+
+namespace dplab::cli {
+
+void write_text_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) throw IoError("cannot create folder '" + path.parent_path().string() + "': " + ec.message());
+  const std::filesystem::path temp = path.string() + ".partial";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw IoError("cannot write '" + temp.string() + "'");
+    out << text;
+    out.flush();
+    if (!out) throw IoError("write failed for '" + temp.string() + "'");
+  }
+  std::filesystem::rename(temp, path, ec);
+  if (ec) throw IoError("cannot replace '" + path.string() + "': " + ec.message());
+}
+
+void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {
+  write_text_file_atomically(path, value.dump(2) + "\n");
+}
+
+std::string csv_number(double value) {
+  if (!std::isfinite(value)) return "";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", value);
+  return buffer;
+}
+
+void write_curve_csv(const std::filesystem::path& path,
+                     const std::vector<training::CurvePoint>& curve) {
+  std::string text = "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size\n";
+  for (const auto& p : curve) {
+    text += std::to_string(p.iteration) + ',' + csv_number(p.train_loss) + ',' +
+            csv_number(p.val_loss) + ',' + csv_number(p.val_accuracy) + ',' +
+            csv_number(p.epsilon) + ',' + csv_number(p.step_size) + '\n';
+  }
+  write_text_file_atomically(path, text);
+}
+
+}  // namespace dplab::cli

@@ -1,0 +1,191 @@
+#include "cli/run_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace dplab::cli {
+namespace {
+
+bool is_nonprivate_name(const std::string& name) {
+  return name == "sgd" || name == "momentum" || name == "adam";
+}
+
+// Maps a non-private baseline to the optimizer it runs with sigma = 0 and no clipping.
+std::string optimizer_kind_name(const std::string& name) {
+  if (name == "sgd") return "dpsgd";
+  if (name == "momentum") return "dpmomentum";
+  if (name == "adam") return "dpadam";
+  return name;
+}
+
+std::string to_flag(std::string key) {
+  std::replace(key.begin(), key.end(), '_', '-');
+  return key;
+}
+
+// A JSON value as the text a flag would carry, so both paths share one set of checks.
+std::string json_as_text(const std::string& key, const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer()) return std::to_string(value.get<long long>());
+  if (value.is_number()) {
+    std::ostringstream out;
+    out.precision(17);
+    out << value.get<double>();
+    return out.str();
+  }
+  throw UsageError("--config: key \"" + key + "\" must be a string or a number, got " +
+                   value.dump());
+}
+
+}  // namespace
+
+const std::set<std::string>& run_config_flags() {
+  static const std::set<std::string> flags = {
+      "dataset", "format", "label-column", "validation-fraction", "model", "hidden-units",
+      "optimizer", "lr", "clip", "noise-multiplier", "lot-size", "steps", "momentum", "beta1",
+      "beta2", "eval-every", "seed", "delta", "out"};
+  return flags;
+}
+
+bool RunConfig::is_private() const { return !is_nonprivate_name(optimizer); }
+
+training::TrainingConfig RunConfig::training_config() const {
+  training::TrainingConfig config;
+  config.model.kind = models::parse_model_kind(model);
+  config.model.hidden_units = hidden_units;
+  config.optimizer.kind = optim::parse_optimizer_kind(optimizer_kind_name(optimizer));
+  config.optimizer.learning_rate = learning_rate;
+  config.optimizer.momentum = momentum;
+  config.optimizer.beta1 = beta1;
+  config.optimizer.beta2 = beta2;
+  config.dp.lot_size = lot_size;
+  config.dp.clip = is_private() ? clip : models::kNoClipping;
+  config.dp.noise_multiplier = is_private() ? noise_multiplier : 0.0;
+  config.steps = steps;
+  config.eval_every = eval_every;
+  config.seed = seed;
+  return config;
+}
+
+nlohmann::json RunConfig::to_json() const {
+  nlohmann::json j;
+  j["dataset"] = dataset;
+  j["format"] = format;
+  if (!label_column.empty()) j["label_column"] = label_column;
+  j["validation_fraction"] = validation_fraction;
+  j["model"] = model;
+  if (model == "tlnn") j["hidden_units"] = hidden_units;
+  j["optimizer"] = optimizer;
+  j["lr"] = learning_rate;
+  j["clip"] = is_private() ? nlohmann::json(clip) : nlohmann::json("none");
+  j["noise_multiplier"] = is_private() ? noise_multiplier : 0.0;
+  j["lot_size"] = lot_size;
+  j["steps"] = steps;
+  if (optimizer == "dpmomentum" || optimizer == "momentum") j["momentum"] = momentum;
+  if (optimizer == "dpadam" || optimizer == "adam" || optimizer == "dpadamwosm") j["beta1"] = beta1;
+  if (optimizer == "dpadam" || optimizer == "adam") j["beta2"] = beta2;
+  j["eval_every"] = eval_every;
+  j["seed"] = seed;
+  return j;
+}
+
+RunConfig parse_run_config(const Arguments& args) {
+  // Collect every setting as text: first from the file, then the flags on top.
+  std::map<std::string, std::string> settings;
+  if (auto path = args.text("config")) {
+    std::ifstream in(*path);
+    if (!in) throw UsageError("--config: cannot open '" + *path + "'");
+    nlohmann::json file;
+    try {
+      file = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw UsageError("--config: '" + *path + "' is not valid JSON at byte " +
+                       std::to_string(e.byte) + "");
+    }
+    if (!file.is_object()) throw UsageError("--config: '" + *path + "' must hold a JSON object");
+    for (const auto& [key, value] : file.items()) {
+      const std::string flag = to_flag(key);
+      if (!run_config_flags().count(flag)) {
+        throw UsageError("--config: unknown key \"" + key + "\" in '" + *path + "'");
+      }
+      settings[flag] = json_as_text(key, value);
+    }
+  }
+  for (const auto& flag : run_config_flags()) {
+    if (auto value = args.text(flag)) settings[flag] = *value;
+  }
+  auto text = [&](const std::string& flag) -> const std::string* {
+    auto it = settings.find(flag);
+    return it == settings.end() ? nullptr : &it->second;
+  };
+
+  RunConfig config;
+  if (auto v = text("dataset")) config.dataset = *v;
+  if (auto v = text("format")) config.format = *v;
+  if (auto v = text("label-column")) config.label_column = *v;
+  if (auto v = text("model")) config.model = *v;
+  if (auto v = text("optimizer")) config.optimizer = *v;
+  if (auto v = text("out")) config.out = *v;
+  if (auto v = text("validation-fraction")) config.validation_fraction = parse_number("validation-fraction", *v);
+  if (auto v = text("hidden-units")) config.hidden_units = static_cast<int>(parse_integer("hidden-units", *v));
+  if (auto v = text("lr")) config.learning_rate = parse_number("lr", *v);
+  if (auto v = text("clip")) config.clip = parse_number("clip", *v);
+  if (auto v = text("noise-multiplier")) config.noise_multiplier = parse_number("noise-multiplier", *v);
+  if (auto v = text("lot-size")) config.lot_size = parse_number("lot-size", *v);
+  if (auto v = text("steps")) config.steps = parse_integer("steps", *v);
+  if (auto v = text("momentum")) config.momentum = parse_number("momentum", *v);
+  if (auto v = text("beta1")) config.beta1 = parse_number("beta1", *v);
+  if (auto v = text("beta2")) config.beta2 = parse_number("beta2", *v);
+  if (auto v = text("eval-every")) config.eval_every = parse_integer("eval-every", *v);
+  if (auto v = text("delta")) config.delta = parse_number("delta", *v);
+  if (auto v = text("seed")) {
+    const std::int64_t seed = parse_integer("seed", *v);
+    if (seed < 0) throw UsageError("--seed = " + *v + " must be >= 0");
+    config.seed = static_cast<std::uint64_t>(seed);
+  }
+
+  // Checks that need no data; the data-dependent ones (L <= n) happen after loading.
+  auto bad = [](const std::string& flag, const std::string& rule) {
+    throw UsageError("--" + flag + " " + rule);
+  };
+  try {
+    (void)models::parse_model_kind(config.model);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--model: ") + e.what());
+  }
+  if (!is_nonprivate_name(config.optimizer)) {
+    try {
+      (void)optim::parse_optimizer_kind(config.optimizer);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--optimizer: ") + e.what() + " (or a non-private baseline: sgd, momentum, adam)");
+    }
+  }
+  if (!(config.learning_rate > 0)) bad("lr", "must be > 0");
+  if (!(config.clip > 0)) bad("clip", "must be > 0");
+  if (config.noise_multiplier < 0) bad("noise-multiplier", "must be >= 0");
+  if (config.is_private() && !(config.noise_multiplier > 0)) {
+    bad("noise-multiplier", "must be > 0 for a private optimizer (use sgd/momentum/adam for a non-private baseline)");
+  }
+  if (!(config.lot_size >= 1)) bad("lot-size", "must be >= 1");
+  if (config.steps < 1) bad("steps", "must be >= 1");
+  if (config.eval_every < 1) bad("eval-every", "must be >= 1");
+  if (!(config.momentum >= 0 && config.momentum < 1)) bad("momentum", "must be in [0, 1)");
+  if (!(config.beta1 >= 0 && config.beta1 < 1)) bad("beta1", "must be in [0, 1)");
+  if (!(config.beta2 >= 0 && config.beta2 < 1)) bad("beta2", "must be in [0, 1)");
+  if (!(config.validation_fraction > 0 && config.validation_fraction < 1)) {
+    bad("validation-fraction", "must be strictly between 0 and 1");
+  }
+  if (config.hidden_units < 1) bad("hidden-units", "must be >= 1");
+  if (config.delta != 0 && !(config.delta > 0 && config.delta < 1)) {
+    bad("delta", "must be strictly between 0 and 1");
+  }
+  static const std::set<std::string> formats = {"auto", "idx", "csv", "libsvm"};
+  if (!formats.count(config.format)) bad("format", "must be one of auto, idx, csv, libsvm");
+  return config;
+}
+
+}  // namespace dplab::cli

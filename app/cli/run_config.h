@@ -1,0 +1,48 @@
+// RunConfig: everything `dplab-cli train` needs for one run, from flags and/or a JSON file
+// (`--config FILE`, keys = the flag names with '_' for '-'; flags override the file).
+// Every problem names the flag or key (UsageError → exit status 2).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli/arguments.h"
+#include "training/trainer.h"
+
+namespace dplab::cli {
+
+struct RunConfig {
+  std::string dataset = "fashion-mnist";  // built-in name or a path
+  std::string format = "auto";            // auto | idx | csv | libsvm
+  std::string label_column;               // CSV only; default: last column
+  double validation_fraction = 0.2;       // paper appendix H: 80/20
+  std::string model = "logistic";         // linear | logistic | tlnn
+  int hidden_units = 100;
+  std::string optimizer = "dpsgd";        // dpsgd ... | sgd | momentum | adam (non-private)
+  double learning_rate = 0.01;
+  double clip = 1.0;
+  double noise_multiplier = 1.0;
+  double lot_size = 250;
+  std::int64_t steps = 1000;
+  double momentum = 0.9;
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  std::int64_t eval_every = 100;
+  std::uint64_t seed = 0;
+  double delta = 0;  // 0: 1/n rounded down to a power of ten
+  std::string out;
+
+  bool is_private() const;  // false for the non-private baselines sgd | momentum | adam
+  // The trainer's config (for non-private baselines: sigma = 0 and no clipping).
+  training::TrainingConfig training_config() const;
+  nlohmann::json to_json() const;
+};
+
+// The flags `train` accepts (and the JSON keys, with '_' for '-').
+const std::set<std::string>& run_config_flags();
+
+// Reads --config (if any), then applies the flags; checks every value and names the flag.
+RunConfig parse_run_config(const Arguments& args);
+
+}  // namespace dplab::cli

@@ -1,0 +1,90 @@
+#include "training/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/random.h"
+#include "core/validate.h"
+
+namespace dplab::training {
+namespace {
+
+// Stream ids for derive_seed: one per stochastic component of a job.
+constexpr std::uint64_t kInitStream = 1;
+constexpr std::uint64_t kOracleStream = 2;
+
+void validate(const data::TrainValidationSplit& data, const TrainingConfig& config) {
+  require_at_least("steps", static_cast<double>(config.steps), 1);
+  require_at_least("eval_every", static_cast<double>(config.eval_every), 1);
+  if (data.train.size() == 0) throw InvalidArgument("the training set is empty");
+  if (data.validation.size() == 0) throw InvalidArgument("the validation set is empty");
+  if (data.train.dim() != data.validation.dim()) {
+    throw InvalidArgument("training and validation sets have different feature counts");
+  }
+}
+
+}  // namespace
+
+TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfig& config,
+                     const TrainingHooks& hooks) {
+  validate(data, config);
+  const auto started = std::chrono::steady_clock::now();
+
+  auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
+  model->initialize(derive_seed(config.seed, kInitStream));
+  privacy::NoisyGradientOracle oracle(data.train, *model, config.dp,
+                                      derive_seed(config.seed, kOracleStream));
+  const optim::RunShape shape{model->num_params(), config.steps, config.dp};
+  auto optimizer = optim::make_optimizer(config.optimizer, shape);
+
+  TrainingResult result;
+  result.curve.reserve(static_cast<std::size_t>(config.steps / config.eval_every + 2));
+  double window_loss = 0;
+  std::int64_t window_steps = 0;
+  std::int64_t next_point = config.eval_every;
+
+  auto record_point = [&](std::int64_t queries) {
+    const models::Evaluation validation = model->evaluate(data.validation);
+    CurvePoint point;
+    point.iteration = queries;
+    point.train_loss = window_steps > 0 ? window_loss / static_cast<double>(window_steps)
+                                        : std::numeric_limits<double>::quiet_NaN();
+    point.val_loss = validation.mean_loss;
+    point.val_accuracy = validation.accuracy;
+    point.epsilon = hooks.epsilon_after ? hooks.epsilon_after(queries)
+                                        : std::numeric_limits<double>::quiet_NaN();
+    point.step_size = optimizer->effective_step_size();
+    result.curve.push_back(point);
+    if (hooks.on_point) hooks.on_point(point);
+    window_loss = 0;
+    window_steps = 0;
+  };
+
+  const int queries_per_step = optimizer->queries_per_step();
+  while (oracle.queries_made() + queries_per_step <= config.steps) {
+    if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed)) {
+      result.cancelled = true;
+      break;
+    }
+    window_loss += optimizer->step(*model, oracle);
+    ++window_steps;
+    const std::int64_t queries = oracle.queries_made();
+    if (hooks.on_step) hooks.on_step(queries);
+    if (queries >= next_point) {
+      record_point(queries);
+      while (next_point <= queries) next_point += config.eval_every;
+    }
+  }
+  result.queries = oracle.queries_made();
+  if (!result.cancelled && (result.curve.empty() || result.curve.back().iteration != result.queries)) {
+    record_point(result.queries);
+  }
+  result.final_validation = model->evaluate(data.validation);
+  result.final_train_loss = model->evaluate(data.train).mean_loss;
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace dplab::training

@@ -1,0 +1,67 @@
+// Trainer: runs one DP training job — T noisy-gradient queries of an optimizer on a model —
+// and reports a learning curve. This is the unit of work of the tuning runner and of
+// `dplab-cli train`.
+//
+// Iterations are counted in noisy-gradient queries, which is what the accountant composes:
+// an ADADP adaptation step makes two queries and so advances the curve by two (DESIGN.md).
+// The curve's train_loss is the mean lot loss since the previous point (free: the oracle
+// computes it anyway); the final training loss over the whole training set is computed once.
+//
+// Determinism: model initialisation and the oracle's sampling/noise streams are derived from
+// TrainingConfig::seed only, so the same config and seed give bit-identical curves on any thread.
+// Thread-safety: train() touches only its arguments; run many jobs concurrently on shared data.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "data/dataset.h"
+#include "models/model.h"
+#include "optim/optimizer.h"
+#include "privacy/noisy_gradient.h"
+
+namespace dplab::training {
+
+struct CurvePoint {
+  std::int64_t iteration = 0;  // noisy-gradient queries made so far
+  double train_loss = 0;       // mean lot loss since the previous point
+  double val_loss = 0;         // mean loss on the validation set
+  double val_accuracy = 0;     // validation accuracy (NaN for regression)
+  double epsilon = 0;          // privacy spent so far (NaN when no accountant hook is given)
+  double step_size = 0;        // optimizer's effective step size (paper Theorem 3 chart)
+};
+
+struct TrainingConfig {
+  models::ModelSpec model;
+  optim::OptimizerSpec optimizer;
+  privacy::DpSettings dp;
+  std::int64_t steps = 1000;      // T, noisy-gradient queries
+  std::int64_t eval_every = 100;  // a curve point every this many queries (and at the end)
+  std::uint64_t seed = 0;
+};
+
+struct TrainingHooks {
+  std::function<void(const CurvePoint&)> on_point;            // called on the job's thread
+  std::function<double(std::int64_t queries)> epsilon_after;  // accountant; may be empty
+  std::function<void(std::int64_t queries)> on_step;          // progress; may be empty
+  const std::atomic<bool>* cancel = nullptr;                  // checked before every step
+};
+
+struct TrainingResult {
+  std::vector<CurvePoint> curve;
+  models::Evaluation final_validation;
+  double final_train_loss = 0;  // mean loss over the whole training set at the end
+  std::int64_t queries = 0;
+  double wall_seconds = 0;
+  bool cancelled = false;
+};
+
+// Validates the config (steps >= 1, eval_every >= 1, model/data compatibility, DP settings) and
+// throws InvalidArgument naming the field. Cancellation takes effect before the next step; the
+// partial curve is returned with cancelled = true.
+TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfig& config,
+                     const TrainingHooks& hooks = {});
+
+}  // namespace dplab::training

@@ -1,0 +1,121 @@
+// dplab-cli train, end to end through the real binary: output files, determinism, the
+// JSON config path, and exit status 2 with the flag named for bad input.
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  QString out, err;
+};
+
+CliRun run_cli(const QStringList& arguments) {
+  QProcess process;
+  process.start(DPLAB_CLI_PATH, arguments);
+  if (!process.waitForFinished(120000)) {
+    process.kill();
+    return {};
+  }
+  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
+}
+
+QByteArray read_file(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QStringList quick_binary_run(const QString& out) {
+  return {"train", "--dataset", "synthetic-binary", "--model", "logistic", "--optimizer", "dpadam",
+          "--lr", "0.01", "--clip", "1", "--noise-multiplier", "1", "--lot-size", "100",
+          "--steps", "200", "--eval-every", "50", "--seed", "5", "--out", out};
+}
+
+}  // namespace
+
+class CliTrainTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void writesCurveAndSummary() {
+    QTemporaryDir dir;
+    const CliRun run = run_cli(quick_binary_run(dir.path() + "/a"));
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    const QList<QByteArray> lines = read_file(dir.path() + "/a/curve.csv").trimmed().split('\n');
+    QCOMPARE(lines.front(), QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size"));
+    QCOMPARE(lines.size(), 1 + 4);  // points at 50, 100, 150, 200
+    QVERIFY(lines.back().startsWith("200,"));
+    const QJsonObject summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/a/summary.json")).object();
+    const double accuracy = summary["final"].toObject()["validation_accuracy"].toDouble(-1);
+    QVERIFY2(accuracy > 0.6 && accuracy <= 1.0, qPrintable(QString::number(accuracy)));
+    const QJsonObject privacy = summary["privacy"].toObject();
+    QCOMPARE(privacy["noise_gradient_queries"].toInt(), 200);
+    QVERIFY(privacy["epsilon"].toDouble() > 0);
+    QCOMPARE(summary["config"].toObject()["optimizer"].toString(), QString("dpadam"));
+    QVERIFY(summary["wall_seconds"].toDouble() > 0);
+  }
+
+  void sameSeedGivesIdenticalCurves() {
+    QTemporaryDir dir;
+    QCOMPARE(run_cli(quick_binary_run(dir.path() + "/a")).exit_code, 0);
+    QCOMPARE(run_cli(quick_binary_run(dir.path() + "/b")).exit_code, 0);
+    const QByteArray a = read_file(dir.path() + "/a/curve.csv");
+    QVERIFY(!a.isEmpty());
+    QCOMPARE(a, read_file(dir.path() + "/b/curve.csv"));
+    QStringList other_seed = quick_binary_run(dir.path() + "/c");
+    other_seed[other_seed.indexOf("--seed") + 1] = "6";
+    QCOMPARE(run_cli(other_seed).exit_code, 0);
+    QVERIFY(a != read_file(dir.path() + "/c/curve.csv"));
+  }
+
+  void configFileEqualsFlags() {
+    QTemporaryDir dir;
+    QFile config(dir.path() + "/run.json");
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write(R"({"dataset": "synthetic-binary", "model": "logistic", "optimizer": "dpadam",
+                     "lr": 0.01, "clip": 1, "noise_multiplier": 1, "lot_size": 100,
+                     "steps": 200, "eval_every": 50, "seed": 5})");
+    config.close();
+    QCOMPARE(run_cli({"train", "--config", config.fileName(), "--out", dir.path() + "/json"}).exit_code, 0);
+    QCOMPARE(run_cli(quick_binary_run(dir.path() + "/flags")).exit_code, 0);
+    QCOMPARE(read_file(dir.path() + "/json/curve.csv"), read_file(dir.path() + "/flags/curve.csv"));
+  }
+
+  void badInputExitsTwoNamingTheFlag_data() {
+    QTest::addColumn<QStringList>("change");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("negative sigma") << QStringList{"--noise-multiplier", "-1"} << "--noise-multiplier";
+    QTest::newRow("lot larger than n") << QStringList{"--lot-size", "1000000"} << "--lot-size";
+    QTest::newRow("unknown optimizer") << QStringList{"--optimizer", "rmsprop"} << "--optimizer";
+    QTest::newRow("unreadable file") << QStringList{"--dataset", "/nonexistent/data.csv"} << "--dataset";
+    QTest::newRow("not a number") << QStringList{"--lr", "fast"} << "--lr";
+    QTest::newRow("unknown flag") << QStringList{"--learning-rate", "0.1"} << "--learning-rate";
+    QTest::newRow("zero steps") << QStringList{"--steps", "0"} << "--steps";
+  }
+  void badInputExitsTwoNamingTheFlag() {
+    QFETCH(QStringList, change);
+    QFETCH(QString, named);
+    QTemporaryDir dir;
+    QStringList arguments = quick_binary_run(dir.path() + "/x");
+    const int at = arguments.indexOf(change[0]);
+    if (at >= 0) {
+      arguments[at + 1] = change[1];
+    } else {
+      arguments << change;
+    }
+    const CliRun run = run_cli(arguments);
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    QVERIFY(!QFile::exists(dir.path() + "/x/summary.json"));
+  }
+};
+
+QTEST_GUILESS_MAIN(CliTrainTest)
+#include "test_cli_train.moc"
