@@ -1,13 +1,254 @@
-// Placeholder until the tune command lands (being built in this session).
-#include <iostream>
+// dplab-cli tune: run an honest hyperparameter search from an experiment file (main paper
+// sections 3-5). Trains every (candidate, repeat) job in parallel, shows progress, optionally
+// records the run history in SQLite (--db), and writes CSVs and summary.json into --out:
+// per optimizer the best candidate, its accuracy, the "dishonest" epsilon of the single best run,
+// the honest epsilon under MA and LT (K = that optimizer's candidate count, gamma = 1/K), the
+// LT algorithm's pick, and the section 5.2 random-subset table.
+// Ctrl-C cancels cleanly (within one optimizer step), keeps what finished, and exits 130.
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/arguments.h"
 #include "cli/commands.h"
+#include "core/error.h"
+#include "experiment/experiment_config.h"
+#include "store/csv_export.h"
+#include "store/store.h"
+#include "tuning/honest_selection.h"
+#include "tuning/runner.h"
 
 namespace dplab::cli {
+namespace {
 
-int run_tune(int, char**, int) {
-  std::cerr << "dplab-cli tune: not available in this build\n";
-  return 1;
+constexpr const char* kHelp =
+    "usage: dplab-cli tune --config EXPERIMENT.json [--threads N] [--db FILE] [--out DIR]\n"
+    "  --config   experiment file (see resources/presets/)\n"
+    "  --threads  worker threads (default: all cores)\n"
+    "  --db       SQLite run history to append this run to (created if missing)\n"
+    "  --out      folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json\n"
+    "             (default: <experiment name>-results)\n"
+    "Ctrl-C cancels, keeps the finished jobs, and exits with status 130.\n";
+
+// The runner's cancel flag, reachable from the SIGINT handler (an atomic store is signal-safe).
+std::atomic<tuning::Runner*> g_runner{nullptr};
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_sigint(int) {
+  g_interrupted.store(true);
+  if (tuning::Runner* runner = g_runner.load()) runner->cancel();
+}
+
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "--:--";
+  const long s = std::lround(seconds);
+  char buffer[32];
+  if (s >= 3600) std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else std::snprintf(buffer, sizeof buffer, "%ld:%02ld", s / 60, s % 60);
+  return buffer;
+}
+
+void print_progress(const tuning::Progress& p, bool tty, bool final_line) {
+  const double fraction = p.steps_total > 0 ? static_cast<double>(p.steps_done) / p.steps_total : 0;
+  char line[256];
+  if (tty) {
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(fraction * kWidth);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(kWidth, '.');
+    std::snprintf(line, sizeof line, "\r[%s] %3.0f%%  jobs %lld/%lld  %.0f steps/s  ETA %s   ",
+                  bar.c_str(), 100 * fraction, static_cast<long long>(p.jobs_done),
+                  static_cast<long long>(p.jobs_total), p.steps_per_second,
+                  format_duration(p.eta_seconds).c_str());
+    std::fputs(line, stderr);
+    if (final_line) std::fputs("\n", stderr);
+  } else {
+    std::snprintf(line, sizeof line, "progress: %.1f%%, jobs %lld/%lld, %.0f steps/s, elapsed %s, ETA %s\n",
+                  100 * fraction, static_cast<long long>(p.jobs_done),
+                  static_cast<long long>(p.jobs_total), p.steps_per_second,
+                  format_duration(p.elapsed_seconds).c_str(), format_duration(p.eta_seconds).c_str());
+    std::fputs(line, stderr);
+  }
+  std::fflush(stderr);
+}
+
+nlohmann::json candidate_json(const tuning::SearchResults& results, int index) {
+  if (index < 0) return nullptr;
+  const auto& c = results.candidates.at(static_cast<std::size_t>(index));
+  nlohmann::json j{{"index", c.index}, {"label", c.label()}, {"optimizer", optim::to_string(c.optimizer.kind)},
+                   {"learning_rate", c.optimizer.learning_rate}, {"clip", c.clip}};
+  if (c.optimizer.kind == optim::OptimizerKind::kDpMomentum) j["momentum"] = c.optimizer.momentum;
+  if (c.optimizer.kind == optim::OptimizerKind::kDpAdam || c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
+    j["beta1"] = c.optimizer.beta1;
+    j["beta2"] = c.optimizer.beta2;
+    j["adam_epsilon"] = c.optimizer.epsilon;
+  }
+  return j;
+}
+
+nlohmann::json report_json(const tuning::SearchResults& results, const tuning::SelectionReport& r) {
+  nlohmann::json protocol = nlohmann::json::array();
+  for (const auto& row : r.protocol) {
+    protocol.push_back({{"k", row.k}, {"mean", row.mean}, {"ci_low", row.ci_low},
+                        {"ci_high", row.ci_high}, {"trials", row.trials}});
+  }
+  return {{"optimizer", r.scope},
+          {"num_candidates", r.num_candidates},
+          {"best_candidate", candidate_json(results, r.best_candidate)},
+          {"best_accuracy", r.best_accuracy},
+          {"best_train_loss", r.best_train_loss},
+          {"delta", r.delta},
+          {"gamma", r.gamma},
+          {"delta2", r.delta2},
+          {"epsilon_single_run", r.epsilon_single_run},
+          {"epsilon_ma", r.epsilon_ma},
+          {"epsilon_lt", r.epsilon_lt},
+          {"lt_run", {{"selected_candidate", candidate_json(results, r.lt.selected_candidate)},
+                      {"selected_metric", r.lt.selected_metric},
+                      {"draws", r.lt.draws},
+                      {"hard_stop", r.lt.hard_stop},
+                      {"stopped_by_hard_limit", r.lt.stopped_by_hard_limit}}},
+          {"protocol_5_2", protocol}};
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw IoError(path.string() + ": cannot write");
+}
+
+}  // namespace
+
+int run_tune(int argc, char** argv, int first) {
+  const Arguments args(argc, argv, first, {"help"});
+  if (args.has("help")) {
+    std::cout << kHelp;
+    return 0;
+  }
+  args.reject_unknown({"config", "threads", "db", "out", "help"});
+  const std::string config_path = args.required_text("config");
+  const std::int64_t threads = args.integer_or("threads", 0);
+  if (threads < 0 || threads > 1024) throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+
+  experiment::ExperimentConfig config;
+  try {
+    config = experiment::load_experiment_file(config_path);
+  } catch (const ParseError& e) {
+    std::cerr << "dplab-cli tune: " << e.what() << "\n";
+    return 2;
+  }
+  const std::string out_dir = args.text_or("out", config.name + "-results");
+  const bool tty = isatty(STDERR_FILENO) != 0;
+
+  const auto data = tuning::load_experiment_data(config);
+  tuning::RunOptions options;
+  options.threads = static_cast<int>(threads);
+  tuning::Runner runner(config, data, options);
+
+  std::unique_ptr<store::Store> db;
+  std::unique_ptr<store::StoreWriter> writer;
+  if (auto db_path = args.text("db")) {
+    db = std::make_unique<store::Store>(*db_path);
+    writer = std::make_unique<store::StoreWriter>(*db);
+    runner.add_listener(writer.get());
+  }
+
+  std::fprintf(stderr, "tune %s: %zu candidates x %d repeats = %lld jobs of %lld steps, n = %lld, delta = %g\n",
+               config.name.c_str(), runner.candidates().size(), config.repeats,
+               static_cast<long long>(runner.total_jobs()), static_cast<long long>(config.privacy.steps),
+               static_cast<long long>(data->train.size()), runner.mechanism().delta);
+
+  g_runner.store(&runner);
+  struct sigaction action {};
+  action.sa_handler = on_sigint;
+  sigemptyset(&action.sa_mask);
+  struct sigaction previous {};
+  sigaction(SIGINT, &action, &previous);
+
+  tuning::SearchResults results;
+  std::exception_ptr failure;
+  std::atomic<bool> done{false};
+  const auto started = std::chrono::steady_clock::now();
+  std::thread worker([&] {
+    try {
+      results = runner.run();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    done.store(true);
+  });
+  // Progress: a redrawn bar on a terminal; otherwise a plain line every few seconds.
+  auto last_line = std::chrono::steady_clock::now();
+  while (!done.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const auto now = std::chrono::steady_clock::now();
+    if (tty || now - last_line >= std::chrono::seconds(5)) {
+      print_progress(runner.progress(), tty, false);
+      last_line = now;
+    }
+  }
+  worker.join();
+  sigaction(SIGINT, &previous, nullptr);
+  g_runner.store(nullptr);
+  if (failure) std::rethrow_exception(failure);
+  print_progress(runner.progress(), tty, true);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const bool cancelled = runner.cancel_requested();
+
+  // Selection and exports use only the finished jobs.
+  const auto reports = tuning::honest_selection_per_optimizer(results);
+  const auto overall = tuning::honest_selection_all(results);
+  const auto written = store::export_csv(results, out_dir);
+  std::int64_t finished = 0;
+  for (const auto& job : results.jobs) finished += job.status == tuning::JobStatus::kFinished;
+
+  nlohmann::json summary{{"experiment", config.name},
+                         {"config", config_path},
+                         {"cancelled", cancelled},
+                         {"wall_seconds", wall},
+                         {"threads", threads},
+                         {"training_size", results.training_size},
+                         {"delta", results.mechanism.delta},
+                         {"noise_multiplier", results.mechanism.noise_multiplier},
+                         {"sampling_rate", results.mechanism.sampling_rate},
+                         {"steps", results.mechanism.steps},
+                         {"jobs", {{"total", results.jobs.size()}, {"finished", finished}}}};
+  summary["optimizers"] = nlohmann::json::array();
+  for (const auto& r : reports) summary["optimizers"].push_back(report_json(results, r));
+  summary["all"] = report_json(results, overall);
+  const std::filesystem::path summary_path = std::filesystem::path(out_dir) / "summary.json";
+  write_text(summary_path, summary.dump(2) + "\n");
+  if (writer) {
+    db->save_summary(writer->experiment_id(), "summary", summary.dump());
+    if (auto error = writer->first_error()) std::cerr << "dplab-cli tune: run history: " << *error << "\n";
+  }
+
+  for (const auto& r : reports) {
+    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %.3f | MA %.3f | LT %.3f (delta %g)\n",
+                r.scope.c_str(), r.num_candidates,
+                r.best_candidate >= 0 ? results.candidates[static_cast<std::size_t>(r.best_candidate)].label().c_str() : "(none finished)",
+                r.regression ? "train loss" : "accuracy",
+                r.regression ? r.best_train_loss : r.best_accuracy, r.epsilon_single_run, r.epsilon_ma,
+                r.epsilon_lt, r.delta);
+  }
+  std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s\n",
+              summary_path.string().c_str(), written.size(), static_cast<long long>(finished),
+              results.jobs.size(), wall);
+  if (cancelled) {
+    std::cerr << "dplab-cli tune: cancelled; kept the " << finished << " finished jobs\n";
+    return 130;
+  }
+  return 0;
 }
 
 }  // namespace dplab::cli

@@ -1,0 +1,616 @@
+// Experiment JSON parsing and validation with key-path errors, serialisation, and candidate
+// expansion (grid = Cartesian product, random = seeded draws). See experiment_config.h.
+#include "experiment/experiment_config.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "core/validate.h"
+
+namespace dplab::experiment {
+namespace {
+
+using nlohmann::json;
+
+// Stream id for derive_seed: random-search draws (per optimizer index).
+constexpr std::uint64_t kRandomSearchStream = 0x52414E44;  // "RAND"
+
+constexpr const char* kParamNames[kNumParams] = {"learning_rate", "clip",  "momentum",
+                                                 "beta1",         "beta2", "epsilon"};
+
+std::string show(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+// The offending value as JSON text: `got "abc"`, `got [1,2]`.
+std::string type_name(const json& value) { return show(value); }
+
+[[noreturn]] void fail(const std::string& path, const std::string& message) {
+  throw ParseError(path + ": " + message);
+}
+
+// A JSON object being read: remembers which keys were consumed so unknown ones are reported.
+class ObjectReader {
+ public:
+  ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
+    if (!j_.is_object()) fail(path_.empty() ? "(top level)" : path_, "expected an object, got " + type_name(j_));
+  }
+  std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const json* find(const std::string& key) {
+    seen_.insert(key);
+    auto it = j_.find(key);
+    return it == j_.end() ? nullptr : &*it;
+  }
+  const json& require(const std::string& key) {
+    const json* v = find(key);
+    if (!v) fail(key_path(key), "missing (required)");
+    return *v;
+  }
+  std::string string_or(const std::string& key, const std::string& fallback) {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_string()) fail(key_path(key), "expected a string, got " + type_name(*v));
+    return v->get<std::string>();
+  }
+  std::string required_string(const std::string& key) {
+    const json& v = require(key);
+    if (!v.is_string()) fail(key_path(key), "expected a string, got " + type_name(v));
+    return v.get<std::string>();
+  }
+  double number(const json& v, const std::string& key) const {
+    if (!v.is_number()) fail(key_path(key), "expected a number, got " + type_name(v));
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) fail(key_path(key), "expected a finite number");
+    return x;
+  }
+  std::optional<double> optional_number(const std::string& key) {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    return number(*v, key);
+  }
+  double number_or(const std::string& key, double fallback) {
+    return optional_number(key).value_or(fallback);
+  }
+  double required_number(const std::string& key) { return number(require(key), key); }
+  std::optional<std::int64_t> optional_integer(const std::string& key) {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (v->is_number_integer()) return v->get<std::int64_t>();
+    if (v->is_number_float()) {
+      const double x = v->get<double>();
+      if (std::isfinite(x) && x == std::floor(x) && std::abs(x) < 9e15) return static_cast<std::int64_t>(x);
+    }
+    fail(key_path(key), "expected an integer, got " + type_name(*v));
+  }
+  std::optional<std::uint64_t> optional_seed(const std::string& key) {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (v->is_number_unsigned()) return v->get<std::uint64_t>();
+    if (v->is_number_integer() && v->get<std::int64_t>() >= 0) return v->get<std::uint64_t>();
+    fail(key_path(key), "expected a non-negative integer, got " + type_name(*v));
+  }
+  void reject_unknown() const {
+    for (auto it = j_.begin(); it != j_.end(); ++it) {
+      if (!seen_.count(it.key())) fail(key_path(it.key()), "unknown key");
+    }
+  }
+
+ private:
+  const json& j_;
+  std::string path_;
+  std::set<std::string> seen_;
+};
+
+void check(bool ok, const std::string& path, const std::string& message) {
+  if (!ok) fail(path, message);
+}
+
+ParamSpec parse_param(const json& v, const std::string& path) {
+  ParamSpec spec;
+  auto finite_number = [&](const json& x, const std::string& where) {
+    if (!x.is_number() || !std::isfinite(x.get<double>())) {
+      fail(where, "expected a number, got " + type_name(x));
+    }
+    return x.get<double>();
+  };
+  if (v.is_number()) {
+    spec.values = {finite_number(v, path)};
+    return spec;
+  }
+  if (v.is_array()) {
+    check(!v.empty(), path, "the list is empty");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      spec.values.push_back(finite_number(v[i], path + "[" + std::to_string(i) + "]"));
+    }
+    return spec;
+  }
+  if (!v.is_object()) fail(path, "expected a number or list, got " + type_name(v));
+  ObjectReader r(v, path);
+  auto pair = [&](const json& x, const std::string& key) {
+    const std::string where = r.key_path(key);
+    if (!x.is_array() || x.size() != 2) fail(where, "expected [low, high], got " + type_name(x));
+    const double lo = finite_number(x[0], where + "[0]");
+    const double hi = finite_number(x[1], where + "[1]");
+    check(lo <= hi, where, "low must be <= high");
+    return std::pair{lo, hi};
+  };
+  int forms = 0;
+  if (const json* x = r.find("log10")) {
+    ++forms;
+    spec.kind = ParamSpec::Kind::kLog10Grid;
+    std::tie(spec.low, spec.high) = pair(*x, "log10");
+    const auto num = r.optional_integer("num");
+    if (!num) fail(r.key_path("num"), "missing (required with log10)");
+    check(*num >= 1 && *num <= 100000, r.key_path("num"), "must be between 1 and 100000");
+    check(*num > 1 || spec.low == spec.high, r.key_path("num"), "must be >= 2 when low < high");
+    spec.num = static_cast<int>(*num);
+  }
+  if (const json* x = r.find("uniform")) {
+    ++forms;
+    spec.kind = ParamSpec::Kind::kUniform;
+    std::tie(spec.low, spec.high) = pair(*x, "uniform");
+  }
+  if (const json* x = r.find("log_uniform")) {
+    ++forms;
+    spec.kind = ParamSpec::Kind::kLogUniform;
+    std::tie(spec.low, spec.high) = pair(*x, "log_uniform");
+    check(spec.low > 0, r.key_path("log_uniform"), "the range must be positive");
+  }
+  if (forms == 0) {
+    r.find("num");
+    r.reject_unknown();
+    fail(path, "expected one of \"log10\", \"uniform\", \"log_uniform\"");
+  }
+  check(forms == 1, path, "give only one of \"log10\", \"uniform\", \"log_uniform\"");
+  r.reject_unknown();
+  return spec;
+}
+
+json param_to_json(const ParamSpec& spec) {
+  switch (spec.kind) {
+    case ParamSpec::Kind::kValues:
+      return spec.values.size() == 1 ? json(spec.values[0]) : json(spec.values);
+    case ParamSpec::Kind::kLog10Grid:
+      return {{"log10", {spec.low, spec.high}}, {"num", spec.num}};
+    case ParamSpec::Kind::kUniform:
+      return {{"uniform", {spec.low, spec.high}}};
+    case ParamSpec::Kind::kLogUniform:
+      return {{"log_uniform", {spec.low, spec.high}}};
+  }
+  return {};
+}
+
+// Which hyperparameters an optimizer has (appendix A.1, J).
+bool applies(optim::OptimizerKind kind, Param p) {
+  using K = optim::OptimizerKind;
+  switch (p) {
+    case Param::kClip: return true;
+    case Param::kLearningRate: return kind != K::kDpAdamWosm;  // ESS fixes its step size
+    case Param::kMomentum: return kind == K::kDpMomentum;
+    case Param::kBeta1: return kind == K::kDpAdam || kind == K::kDpAdamWosm;
+    case Param::kBeta2: return kind == K::kDpAdam;
+    case Param::kEpsilon: return kind == K::kDpAdam || kind == K::kDpAdamWosm;
+  }
+  return false;
+}
+
+// Domain of each hyperparameter, checked on every value a grid or a range can produce.
+void check_param_value(Param p, double x, const std::string& path) {
+  switch (p) {
+    case Param::kLearningRate:
+    case Param::kClip:
+    case Param::kEpsilon:
+      check(x > 0, path, "values must be > 0, got " + format_number(x));
+      break;
+    case Param::kMomentum:
+    case Param::kBeta1:
+    case Param::kBeta2:
+      check(x >= 0 && x < 1, path, "values must be in [0, 1), got " + format_number(x));
+      break;
+  }
+}
+
+OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
+  ObjectReader r(v, path);
+  OptimizerConfig config;
+  const std::string name = r.required_string("name");
+  try {
+    config.kind = optim::parse_optimizer_kind(name);
+  } catch (const Error&) {
+    fail(r.key_path("name"), "unknown optimizer \"" + name + "\" (expected dpsgd, dpmomentum, dpadam, adadp or dpadamwosm)");
+  }
+  if (const json* grid = r.find("grid")) {
+    ObjectReader g(*grid, r.key_path("grid"));
+    for (int i = 0; i < kNumParams; ++i) {
+      const Param p = static_cast<Param>(i);
+      const json* x = g.find(kParamNames[i]);
+      if (!x) continue;
+      const std::string where = g.key_path(kParamNames[i]);
+      if (!applies(config.kind, p)) {
+        fail(where, std::string("not a hyperparameter of ") + name);
+      }
+      ParamSpec spec = parse_param(*x, where);
+      if (spec.kind == ParamSpec::Kind::kUniform || spec.kind == ParamSpec::Kind::kLogUniform) {
+        check_param_value(p, spec.low, where);
+        check_param_value(p, spec.high, where);
+      } else {
+        for (double value : spec.grid_values()) check_param_value(p, value, where);
+      }
+      config.grid[i] = std::move(spec);
+    }
+    g.reject_unknown();
+  }
+  if (auto count = r.optional_integer("count")) {
+    check(*count >= 1 && *count <= 1000000, r.key_path("count"), "must be between 1 and 1000000");
+    config.count = static_cast<int>(*count);
+  }
+  r.reject_unknown();
+  return config;
+}
+
+Strategy parse_strategy(const std::string& text, const std::string& path) {
+  if (text == "grid") return Strategy::kGrid;
+  if (text == "random") return Strategy::kRandom;
+  if (text == "lt") return Strategy::kLt;
+  fail(path, "unknown strategy \"" + text + "\" (expected grid, random or lt)");
+}
+
+// Whether this optimizer's candidates are random draws under the strategy.
+bool draws_randomly(const ExperimentConfig& config, const OptimizerConfig& o) {
+  return config.tuning.strategy == Strategy::kRandom ||
+         (config.tuning.strategy == Strategy::kLt && o.count.has_value());
+}
+
+void check_consistency(const ExperimentConfig& config) {
+  for (std::size_t i = 0; i < config.optimizers.size(); ++i) {
+    const auto& o = config.optimizers[i];
+    const std::string path = "optimizers[" + std::to_string(i) + "]";
+    if (config.tuning.strategy == Strategy::kRandom) {
+      check(o.count.has_value(), path + ".count", "missing (required by tuning.strategy \"random\")");
+    }
+    if (config.tuning.strategy == Strategy::kGrid) {
+      check(!o.count.has_value(), path + ".count", "only used by tuning.strategy \"random\" or \"lt\"");
+    }
+    if (!draws_randomly(config, o)) {
+      for (int p = 0; p < kNumParams; ++p) {
+        const auto& spec = o.grid[p];
+        if (spec && (spec->kind == ParamSpec::Kind::kUniform || spec->kind == ParamSpec::Kind::kLogUniform)) {
+          fail(path + ".grid." + kParamNames[p], "a continuous range needs random draws (tuning.strategy \"random\", or a count)");
+        }
+      }
+    }
+  }
+}
+
+std::int64_t grid_size(const OptimizerConfig& o) {
+  std::int64_t size = 1;
+  for (const auto& spec : o.grid) {
+    if (spec) size *= static_cast<std::int64_t>(spec->grid_values().size());
+  }
+  return size;
+}
+
+void set_value(Candidate& c, Param p, double x) {
+  switch (p) {
+    case Param::kLearningRate: c.optimizer.learning_rate = x; break;
+    case Param::kClip: c.clip = x; break;
+    case Param::kMomentum: c.optimizer.momentum = x; break;
+    case Param::kBeta1: c.optimizer.beta1 = x; break;
+    case Param::kBeta2: c.optimizer.beta2 = x; break;
+    case Param::kEpsilon: c.optimizer.epsilon = x; break;
+  }
+}
+
+double draw(const ParamSpec& spec, Rng& rng) {
+  switch (spec.kind) {
+    case ParamSpec::Kind::kUniform: return spec.low + (spec.high - spec.low) * rng.uniform();
+    case ParamSpec::Kind::kLogUniform:
+      return std::exp(std::log(spec.low) + (std::log(spec.high) - std::log(spec.low)) * rng.uniform());
+    default: {
+      const auto values = spec.grid_values();
+      return values[rng.below(values.size())];
+    }
+  }
+}
+
+}  // namespace
+
+const char* param_name(Param p) { return kParamNames[static_cast<int>(p)]; }
+
+std::string to_string(Strategy s) {
+  switch (s) {
+    case Strategy::kGrid: return "grid";
+    case Strategy::kRandom: return "random";
+    case Strategy::kLt: return "lt";
+  }
+  return "?";
+}
+
+std::vector<double> ParamSpec::grid_values() const {
+  switch (kind) {
+    case Kind::kValues: return values;
+    case Kind::kLog10Grid: {
+      std::vector<double> out;
+      for (int i = 0; i < num; ++i) {
+        const double exponent = num == 1 ? low : low + (high - low) * i / (num - 1);
+        out.push_back(std::pow(10.0, exponent));
+      }
+      return out;
+    }
+    default: throw InvalidArgument("a continuous hyperparameter range has no grid values");
+  }
+}
+
+bool OptimizerConfig::operator==(const OptimizerConfig& other) const {
+  if (kind != other.kind || count != other.count) return false;
+  for (int i = 0; i < kNumParams; ++i) {
+    if (grid[i] != other.grid[i]) return false;
+  }
+  return true;
+}
+
+double Candidate::value(Param p) const {
+  switch (p) {
+    case Param::kLearningRate: return optimizer.learning_rate;
+    case Param::kClip: return clip;
+    case Param::kMomentum: return optimizer.momentum;
+    case Param::kBeta1: return optimizer.beta1;
+    case Param::kBeta2: return optimizer.beta2;
+    case Param::kEpsilon: return optimizer.epsilon;
+  }
+  return 0;
+}
+
+std::string Candidate::label() const {
+  std::string text = optim::to_string(optimizer.kind);
+  if (applies(optimizer.kind, Param::kLearningRate)) text += " lr=" + format_number(optimizer.learning_rate);
+  text += " C=" + format_number(clip);
+  if (optimizer.kind == optim::OptimizerKind::kDpMomentum) text += " m=" + format_number(optimizer.momentum);
+  if (optimizer.kind == optim::OptimizerKind::kDpAdam) {
+    text += " b1=" + format_number(optimizer.beta1) + " b2=" + format_number(optimizer.beta2);
+  }
+  return text;
+}
+
+ExperimentConfig parse_experiment(const json& j) {
+  ObjectReader r(j, "");
+  ExperimentConfig config;
+  config.name = r.string_or("name", "experiment");
+  if (auto seed = r.optional_seed("seed")) config.seed = *seed;
+  if (auto repeats = r.optional_integer("repeats")) {
+    check(*repeats >= 1 && *repeats <= 1000, "repeats", "must be between 1 and 1000");
+    config.repeats = static_cast<int>(*repeats);
+  }
+  if (auto every = r.optional_integer("eval_every")) {
+    check(*every >= 1, "eval_every", "must be >= 1");
+    config.eval_every = *every;
+  }
+
+  {
+    ObjectReader d(r.require("dataset"), "dataset");
+    config.dataset.source = d.required_string("source");
+    check(!config.dataset.source.empty(), "dataset.source", "must not be empty");
+    config.dataset.format = d.string_or("format", "auto");
+    static const std::set<std::string> formats{"auto", "idx", "csv", "libsvm"};
+    check(formats.count(config.dataset.format) > 0, "dataset.format",
+          "unknown format \"" + config.dataset.format + "\" (expected auto, idx, csv or libsvm)");
+    if (const json* label = d.find("label_column")) {
+      if (label->is_string()) config.dataset.label_column = label->get<std::string>();
+      else if (label->is_number_unsigned()) config.dataset.label_column = std::to_string(label->get<std::uint64_t>());
+      else fail("dataset.label_column", "expected a column name or index, got " + type_name(*label));
+    }
+    config.dataset.validation_fraction = d.number_or("validation_fraction", 0.2);
+    check(config.dataset.validation_fraction > 0 && config.dataset.validation_fraction < 1,
+          "dataset.validation_fraction", "must be strictly between 0 and 1, got " + format_number(config.dataset.validation_fraction));
+    config.dataset.split_seed = d.optional_seed("split_seed");
+    config.dataset.path = d.string_or("path", "");
+    config.dataset.num_samples = d.optional_integer("num_samples");
+    if (config.dataset.num_samples) {
+      check(*config.dataset.num_samples >= 2, "dataset.num_samples", "must be >= 2");
+    }
+    config.dataset.dim = d.optional_integer("dim");
+    if (config.dataset.dim) check(*config.dataset.dim >= 1, "dataset.dim", "must be >= 1");
+    d.reject_unknown();
+  }
+  {
+    ObjectReader m(r.require("model"), "model");
+    const std::string kind = m.required_string("kind");
+    try {
+      config.model.kind = models::parse_model_kind(kind);
+    } catch (const Error&) {
+      fail("model.kind", "unknown model \"" + kind + "\" (expected linear, logistic or tlnn)");
+    }
+    if (auto hidden = m.optional_integer("hidden_units")) {
+      check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units", "must be between 1 and 100000");
+      config.model.hidden_units = static_cast<int>(*hidden);
+    }
+    m.reject_unknown();
+  }
+  {
+    ObjectReader p(r.require("privacy"), "privacy");
+    config.privacy.noise_multiplier = p.required_number("noise_multiplier");
+    check(config.privacy.noise_multiplier > 0, "privacy.noise_multiplier",
+          "must be > 0, got " + format_number(config.privacy.noise_multiplier));
+    config.privacy.lot_size = p.required_number("lot_size");
+    check(config.privacy.lot_size >= 1, "privacy.lot_size", "must be >= 1, got " + format_number(config.privacy.lot_size));
+    const auto steps = p.optional_integer("steps");
+    if (!steps) fail("privacy.steps", "missing (required)");
+    check(*steps >= 1, "privacy.steps", "must be >= 1");
+    config.privacy.steps = *steps;
+    config.privacy.delta = p.optional_number("delta");
+    if (config.privacy.delta) {
+      check(*config.privacy.delta > 0 && *config.privacy.delta < 1, "privacy.delta",
+            "must be strictly between 0 and 1, got " + format_number(*config.privacy.delta));
+    }
+    p.reject_unknown();
+  }
+  {
+    const json& list = r.require("optimizers");
+    if (!list.is_array()) fail("optimizers", "expected a list, got " + type_name(list));
+    check(!list.empty(), "optimizers", "the list is empty");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      config.optimizers.push_back(parse_optimizer(list[i], "optimizers[" + std::to_string(i) + "]"));
+    }
+  }
+  if (const json* t = r.find("tuning")) {
+    ObjectReader tr(*t, "tuning");
+    config.tuning.strategy = parse_strategy(tr.string_or("strategy", "grid"), "tuning.strategy");
+    config.tuning.gamma = tr.optional_number("gamma");
+    if (config.tuning.gamma) {
+      check(*config.tuning.gamma > 0 && *config.tuning.gamma <= 1, "tuning.gamma",
+            "must be in (0, 1], got " + format_number(*config.tuning.gamma));
+    }
+    config.tuning.delta2 = tr.number_or("delta2", 1e-20);
+    check(config.tuning.delta2 > 0 && config.tuning.delta2 < 1, "tuning.delta2",
+          "must be strictly between 0 and 1, got " + format_number(config.tuning.delta2));
+    tr.reject_unknown();
+  }
+  r.reject_unknown();
+  check_consistency(config);
+  for (std::size_t i = 0; i < config.optimizers.size(); ++i) {
+    if (!draws_randomly(config, config.optimizers[i])) {
+      check(grid_size(config.optimizers[i]) <= 1000000, "optimizers[" + std::to_string(i) + "].grid",
+            "more than 1,000,000 candidates");
+    }
+  }
+  return config;
+}
+
+json to_json(const ExperimentConfig& config) {
+  json dataset{{"source", config.dataset.source},
+               {"format", config.dataset.format},
+               {"validation_fraction", config.dataset.validation_fraction}};
+  if (!config.dataset.label_column.empty()) dataset["label_column"] = config.dataset.label_column;
+  if (config.dataset.split_seed) dataset["split_seed"] = *config.dataset.split_seed;
+  if (!config.dataset.path.empty()) dataset["path"] = config.dataset.path;
+  if (config.dataset.num_samples) dataset["num_samples"] = *config.dataset.num_samples;
+  if (config.dataset.dim) dataset["dim"] = *config.dataset.dim;
+  json model{{"kind", models::to_string(config.model.kind)}};
+  if (config.model.kind == models::ModelKind::kTwoLayerNetwork) model["hidden_units"] = config.model.hidden_units;
+  json privacy{{"noise_multiplier", config.privacy.noise_multiplier},
+               {"lot_size", config.privacy.lot_size},
+               {"steps", config.privacy.steps}};
+  if (config.privacy.delta) privacy["delta"] = *config.privacy.delta;
+  json optimizers = json::array();
+  for (const auto& o : config.optimizers) {
+    json grid = json::object();
+    for (int i = 0; i < kNumParams; ++i) {
+      if (o.grid[i]) grid[kParamNames[i]] = param_to_json(*o.grid[i]);
+    }
+    json entry{{"name", optim::to_string(o.kind)}, {"grid", grid}};
+    if (o.count) entry["count"] = *o.count;
+    optimizers.push_back(entry);
+  }
+  json tuning{{"strategy", to_string(config.tuning.strategy)}, {"delta2", config.tuning.delta2}};
+  if (config.tuning.gamma) tuning["gamma"] = *config.tuning.gamma;
+  return json{{"name", config.name},   {"dataset", dataset},
+              {"model", model},        {"privacy", privacy},
+              {"optimizers", optimizers}, {"repeats", config.repeats},
+              {"eval_every", config.eval_every}, {"tuning", tuning},
+              {"seed", config.seed}};
+}
+
+ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // Translate the byte offset into line and column for humans.
+    const std::size_t byte = std::min<std::size_t>(e.byte, text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i + 1 < byte; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    if (const auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
+    throw ParseError(origin + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+                     " (byte " + std::to_string(e.byte) + "): invalid JSON: " + what);
+  }
+  try {
+    return parse_experiment(j);
+  } catch (const ParseError& e) {
+    throw ParseError(origin + ": " + e.what());
+  }
+}
+
+ExperimentConfig load_experiment_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(path + ": cannot open the experiment file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw IoError(path + ": read error");
+  return parse_experiment_text(buffer.str(), path);
+}
+
+std::vector<Candidate> expand_candidates(const ExperimentConfig& config) {
+  std::vector<Candidate> out;
+  for (std::size_t oi = 0; oi < config.optimizers.size(); ++oi) {
+    const OptimizerConfig& o = config.optimizers[oi];
+    Candidate base;
+    base.optimizer_index = static_cast<int>(oi);
+    base.optimizer.kind = o.kind;
+    // The optimizers' defaults: DPAdam alpha = 1e-3 etc. (paper section 4.2); OptimizerSpec's
+    // learning_rate default (0.01) is for SGD-like methods.
+    if (o.kind == optim::OptimizerKind::kDpAdam || o.kind == optim::OptimizerKind::kDpAdamWosm) {
+      base.optimizer.learning_rate = 1e-3;
+    }
+    int made = 0;
+    if (draws_randomly(config, o)) {
+      Rng rng(derive_seed(config.seed, kRandomSearchStream, oi));
+      for (int k = 0; k < *o.count; ++k) {
+        Candidate c = base;
+        for (int p = 0; p < kNumParams; ++p) {
+          if (o.grid[p]) set_value(c, static_cast<Param>(p), draw(*o.grid[p], rng));
+        }
+        c.index_in_optimizer = made++;
+        c.index = static_cast<int>(out.size());
+        out.push_back(c);
+      }
+      continue;
+    }
+    std::vector<std::pair<Param, std::vector<double>>> axes;
+    for (int p = 0; p < kNumParams; ++p) {
+      if (o.grid[p]) axes.emplace_back(static_cast<Param>(p), o.grid[p]->grid_values());
+    }
+    std::vector<std::size_t> digit(axes.size(), 0);
+    bool done = false;
+    while (!done) {
+      Candidate c = base;
+      for (std::size_t a = 0; a < axes.size(); ++a) set_value(c, axes[a].first, axes[a].second[digit[a]]);
+      c.index_in_optimizer = made++;
+      c.index = static_cast<int>(out.size());
+      out.push_back(c);
+      // Odometer increment, last axis fastest; done when every axis wrapped around.
+      done = true;
+      for (std::size_t a = axes.size(); a-- > 0;) {
+        if (++digit[a] < axes[a].second.size()) {
+          done = false;
+          break;
+        }
+        digit[a] = 0;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<int> candidates_of(const std::vector<Candidate>& candidates, int optimizer_index) {
+  std::vector<int> out;
+  for (const auto& c : candidates) {
+    if (c.optimizer_index == optimizer_index) out.push_back(c.index);
+  }
+  return out;
+}
+
+}  // namespace dplab::experiment

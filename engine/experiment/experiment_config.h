@@ -1,0 +1,135 @@
+// ExperimentConfig: the JSON description of an honest hyperparameter search (data, model,
+// privacy mechanism, optimizers with their hyperparameter grids, tuning strategy, seed), and its
+// expansion into candidates.
+//
+// Schema (all keys checked; an unknown key is an error so that typos cannot pass silently):
+//   name, seed, repeats (1), eval_every (100)
+//   dataset   {source, format: auto|idx|csv|libsvm, label_column, validation_fraction (0.2),
+//              split_seed (default: seed), path (folder of a built-in such as "adult"),
+//              num_samples, dim (synthetic generators)}
+//   model     {kind: linear|logistic|tlnn, hidden_units (100)}
+//   privacy   {noise_multiplier sigma, lot_size L, steps T, delta (default 1/n rounded down to a
+//              power of ten, main paper appendix A)}
+//   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm, grid: {param: spec}, count}
+//              param: learning_rate, clip, momentum, beta1, beta2, epsilon
+//              spec: number | [numbers] | {"log10": [lo, hi], "num": n} |
+//                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
+//   tuning    {strategy: grid|random|lt, gamma (LT; default 1/K), delta2 (1e-20)}
+// Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,
+// got "abc"`; file errors also name the file (and line/column for JSON syntax errors).
+//
+// Candidates: grid strategy => the Cartesian product of each optimizer's grid (paper appendix C,
+// Table 3), parameters in the fixed order learning_rate, clip, momentum, beta1, beta2, epsilon
+// (the last varies fastest); random strategy => `count` seeded draws per optimizer; lt => the
+// grid (or `count` random draws when given) is the pool the LT algorithm samples from (appendix E).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model.h"
+#include "optim/optimizer.h"
+
+namespace dplab::experiment {
+
+struct DatasetConfig {
+  std::string source;          // built-in catalog name or a file path
+  std::string format = "auto"; // auto | idx | csv | libsvm
+  std::string label_column;    // CSV: name or 0-based index; empty = last column
+  double validation_fraction = 0.2;
+  std::optional<std::uint64_t> split_seed;  // empty => the experiment seed
+  std::string path;                          // built-ins that read files ("adult"): their folder
+  std::optional<std::int64_t> num_samples;   // synthetic generators: n (default 10,000)
+  std::optional<std::int64_t> dim;           // synthetic generators: d (default 10)
+};
+
+struct ModelConfig {
+  models::ModelKind kind = models::ModelKind::kLogisticRegression;
+  int hidden_units = 100;
+};
+
+struct PrivacyConfig {
+  double noise_multiplier = 1.0;  // sigma (noise std on the clipped sum is sigma * C)
+  double lot_size = 250;          // L, expected lot size; q = L / n
+  std::int64_t steps = 1000;      // T, noisy-gradient queries per run
+  std::optional<double> delta;    // empty => default_delta(n)
+};
+
+// How one hyperparameter is searched.
+struct ParamSpec {
+  enum class Kind { kValues, kLog10Grid, kUniform, kLogUniform };
+  Kind kind = Kind::kValues;
+  std::vector<double> values;  // kValues
+  double low = 0, high = 0;    // kLog10Grid: exponents; kUniform/kLogUniform: the range
+  int num = 0;                 // kLog10Grid: number of points (>= 1)
+
+  // The finite list a grid search walks (kValues, kLog10Grid); throws for continuous ranges.
+  std::vector<double> grid_values() const;
+  bool operator==(const ParamSpec&) const = default;
+};
+
+// The hyperparameters dplab tunes, in their canonical order.
+enum class Param { kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kEpsilon };
+inline constexpr int kNumParams = 6;
+const char* param_name(Param p);  // "learning_rate", "clip", ...
+
+struct OptimizerConfig {
+  optim::OptimizerKind kind = optim::OptimizerKind::kDpSgd;
+  // One optional spec per Param (index = static_cast<int>(Param)); unset => the default value.
+  std::optional<ParamSpec> grid[kNumParams];
+  std::optional<int> count;  // random draws (random strategy, or lt with a random pool)
+  bool operator==(const OptimizerConfig& other) const;
+};
+
+enum class Strategy { kGrid, kRandom, kLt };
+std::string to_string(Strategy s);
+
+struct TuningConfig {
+  Strategy strategy = Strategy::kGrid;
+  std::optional<double> gamma;  // LT stopping probability; empty => 1/K
+  double delta2 = 1e-20;        // LT delta_2 (main paper section 3.1)
+};
+
+struct ExperimentConfig {
+  std::string name;
+  DatasetConfig dataset;
+  ModelConfig model;
+  PrivacyConfig privacy;
+  std::vector<OptimizerConfig> optimizers;
+  int repeats = 1;
+  std::int64_t eval_every = 100;
+  TuningConfig tuning;
+  std::uint64_t seed = 0;
+};
+
+// One point of the search: an optimizer with concrete hyperparameters.
+struct Candidate {
+  int index = 0;                // global, 0..K_total-1, in expansion order
+  int optimizer_index = 0;      // into ExperimentConfig::optimizers
+  int index_in_optimizer = 0;   // 0..K_opt-1
+  optim::OptimizerSpec optimizer;
+  double clip = 1.0;            // C
+  double value(Param p) const;  // the candidate's value of a hyperparameter
+  std::string label() const;    // "dpsgd lr=0.01 C=0.5"
+};
+
+// JSON <-> config. parse_experiment throws ParseError naming the key path; to_json(parse(j)) is
+// a fixed point of parse (round trip).
+ExperimentConfig parse_experiment(const nlohmann::json& j);
+nlohmann::json to_json(const ExperimentConfig& config);
+// Reads and parses a file; errors name the file (and line/column for syntax errors).
+ExperimentConfig load_experiment_file(const std::string& path);
+// Parses JSON text; `origin` names the source in error messages.
+ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin = "<text>");
+
+// Expands the optimizers' grids (or random draws, seeded by config.seed) into candidates.
+std::vector<Candidate> expand_candidates(const ExperimentConfig& config);
+
+// The indices of the candidates that belong to optimizer `optimizer_index`.
+std::vector<int> candidates_of(const std::vector<Candidate>& candidates, int optimizer_index);
+
+}  // namespace dplab::experiment

@@ -1,0 +1,95 @@
+// CSV writers for searches and their aggregates. See csv_export.h.
+#include "store/csv_export.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace dplab::store {
+namespace {
+
+std::string num(double v) {
+  if (std::isnan(v)) return "";
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+template <typename Writer>
+std::string write_file(const std::filesystem::path& path, Writer&& writer) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw IoError(path.string() + ": cannot open for writing");
+  writer(out);
+  out.flush();
+  if (!out) throw IoError(path.string() + ": write error");
+  return path.string();
+}
+
+}  // namespace
+
+void write_curves_csv(const tuning::SearchResults& results, std::ostream& out) {
+  out << "candidate,repeat,optimizer,learning_rate,clip,momentum,beta1,beta2,adam_epsilon,seed,status,"
+         "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size\n";
+  for (const auto& job : results.jobs) {
+    const auto& c = results.candidates.at(static_cast<std::size_t>(job.candidate));
+    const std::string prefix = std::to_string(job.candidate) + "," + std::to_string(job.repeat) + "," +
+                               optim::to_string(c.optimizer.kind) + "," + num(c.optimizer.learning_rate) +
+                               "," + num(c.clip) + "," + num(c.optimizer.momentum) + "," +
+                               num(c.optimizer.beta1) + "," + num(c.optimizer.beta2) + "," +
+                               num(c.optimizer.epsilon) + "," + std::to_string(job.seed) + "," +
+                               tuning::to_string(job.status) + ",";
+    for (const auto& p : job.curve) {
+      out << prefix << p.iteration << ',' << num(p.train_loss) << ',' << num(p.val_loss) << ','
+          << num(p.val_accuracy) << ',' << num(p.epsilon) << ',' << num(p.step_size) << '\n';
+    }
+  }
+}
+
+void write_aggregate_curves_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
+                                bool regression, std::ostream& out) {
+  out << "optimizer,iteration,best,median,best_candidate,metric\n";
+  const char* metric = regression ? "train_loss" : "val_accuracy";
+  for (const auto& a : aggregates) {
+    for (std::size_t i = 0; i < a.curves.iterations.size(); ++i) {
+      out << a.optimizer << ',' << a.curves.iterations[i] << ',' << num(a.curves.best[i]) << ','
+          << num(a.curves.median[i]) << ',' << a.curves.best_candidate[i] << ',' << metric << '\n';
+    }
+  }
+}
+
+void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
+                               std::ostream& out) {
+  out << "optimizer,learning_rate,clip,final_train_loss,final_accuracy,times_best\n";
+  for (const auto& a : aggregates) {
+    const auto& g = a.grid;
+    for (std::size_t i = 0; i < g.learning_rates.size(); ++i) {
+      for (std::size_t j = 0; j < g.clips.size(); ++j) {
+        const std::size_t cell = g.cell(i, j);
+        out << a.optimizer << ',' << num(g.learning_rates[i]) << ',' << num(g.clips[j]) << ','
+            << num(g.final_train_loss[cell]) << ',' << num(g.final_accuracy[cell]) << ','
+            << g.times_best[cell] << '\n';
+      }
+    }
+  }
+}
+
+std::vector<std::string> export_csv(const tuning::SearchResults& results, const std::string& directory) {
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec) throw IoError(directory + ": cannot create the output folder: " + ec.message());
+  const std::filesystem::path dir(directory);
+  const auto aggregates = tuning::aggregate_all(results);
+  std::vector<std::string> written;
+  written.push_back(write_file(dir / "curves.csv", [&](std::ostream& o) { write_curves_csv(results, o); }));
+  written.push_back(write_file(dir / "aggregate_curves.csv", [&](std::ostream& o) {
+    write_aggregate_curves_csv(aggregates, results.is_regression, o);
+  }));
+  written.push_back(write_file(dir / "alpha_clip_grid.csv",
+                               [&](std::ostream& o) { write_alpha_clip_grid_csv(aggregates, o); }));
+  return written;
+}
+
+}  // namespace dplab::store

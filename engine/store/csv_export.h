@@ -1,0 +1,31 @@
+// CSV export of a search (for papers and slides): long format, one row per learning-curve point
+// with every hyperparameter as a column, and the per-optimizer aggregates behind the paper's
+// Figures 2, 4/5 and 7. Numbers are written with 17 significant digits; NaN is an empty field.
+// Errors: IoError naming the file.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tuning/aggregates.h"
+#include "tuning/results.h"
+
+namespace dplab::store {
+
+// Columns: candidate, repeat, optimizer, learning_rate, clip, momentum, beta1, beta2,
+// adam_epsilon, seed, status, iteration, train_loss, val_loss, val_accuracy, epsilon, step_size.
+// Every job with points is written (cancelled jobs too: see `status`).
+void write_curves_csv(const tuning::SearchResults& results, std::ostream& out);
+// Columns: optimizer, iteration, best, median, best_candidate, metric (val_accuracy|train_loss).
+void write_aggregate_curves_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
+                                bool regression, std::ostream& out);
+// Columns: optimizer, learning_rate, clip, final_train_loss, final_accuracy, times_best.
+void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
+                               std::ostream& out);
+
+// Writes curves.csv, aggregate_curves.csv and alpha_clip_grid.csv into `directory` (created if
+// missing). Returns the paths written.
+std::vector<std::string> export_csv(const tuning::SearchResults& results, const std::string& directory);
+
+}  // namespace dplab::store

@@ -1,0 +1,426 @@
+// SQLite run history. See store.h for the schema and the crash-safety contract.
+#include "store/store.h"
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/error.h"
+#include "tuning/accounting.h"
+
+namespace dplab::store {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* const kSchemaV1 = R"SQL(
+CREATE TABLE experiments(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+  status TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  training_size INTEGER NOT NULL,
+  is_regression INTEGER NOT NULL,
+  noise_multiplier REAL NOT NULL,
+  sampling_rate REAL NOT NULL,
+  steps INTEGER NOT NULL,
+  delta REAL NOT NULL);
+CREATE TABLE candidates(
+  experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  candidate INTEGER NOT NULL,
+  optimizer_index INTEGER NOT NULL,
+  index_in_optimizer INTEGER NOT NULL,
+  optimizer TEXT NOT NULL,
+  learning_rate REAL, clip REAL, momentum REAL, beta1 REAL, beta2 REAL, epsilon REAL,
+  PRIMARY KEY(experiment_id, candidate));
+CREATE TABLE jobs(
+  id INTEGER PRIMARY KEY,
+  experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  candidate INTEGER NOT NULL,
+  repeat INTEGER NOT NULL,
+  seed INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  final_val_accuracy REAL, final_val_loss REAL, final_train_loss REAL,
+  queries INTEGER, wall_seconds REAL, error TEXT,
+  noise_multiplier REAL NOT NULL, sampling_rate REAL NOT NULL, steps INTEGER NOT NULL,
+  selection_rule TEXT NOT NULL, num_candidates INTEGER NOT NULL, gamma REAL NOT NULL,
+  delta REAL NOT NULL, delta2 REAL NOT NULL,
+  UNIQUE(experiment_id, candidate, repeat));
+CREATE TABLE curve_points(
+  job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  train_loss REAL, val_loss REAL, val_accuracy REAL, epsilon REAL, step_size REAL,
+  PRIMARY KEY(job_id, iteration)) WITHOUT ROWID;
+CREATE TABLE summaries(
+  experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY(experiment_id, kind));
+)SQL";
+
+// A prepared statement with RAII finalisation; errors name the file and SQLite's message.
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& path, const char* sql) : db_(db), path_(path) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail("prepare");
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, double v) {
+    // SQLite stores NaN as NULL; NULL reads back as NaN (see real()).
+    check(std::isnan(v) ? sqlite3_bind_null(stmt_, i) : sqlite3_bind_double(stmt_, i, v));
+    return *this;
+  }
+  Statement& bind(int i, std::int64_t v) { check(sqlite3_bind_int64(stmt_, i, v)); return *this; }
+  Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  Statement& bind(int i, const std::string& v) {
+    check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    return *this;
+  }
+  // True while rows come; false when done.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail("step");
+  }
+  void run() {
+    while (step()) {
+    }
+  }
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  double real(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL ? kNaN : sqlite3_column_double(stmt_, col);
+  }
+  std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+  }
+
+ private:
+  void check(int rc) {
+    if (rc != SQLITE_OK) fail("bind");
+  }
+  [[noreturn]] void fail(const char* what) const {
+    throw IoError(path_ + ": SQLite " + what + " failed: " + sqlite3_errmsg(db_));
+  }
+  sqlite3* db_;
+  const std::string& path_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+std::string selection_rule(const experiment::ExperimentConfig& config) {
+  return config.tuning.strategy == experiment::Strategy::kLt ? "lt" : "ma";
+}
+
+}  // namespace
+
+Store::Store(const std::string& path) : path_(path) {
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw IoError(path + ": cannot open the run history: " + message);
+  }
+  try {
+    sqlite3_busy_timeout(db_, 5000);
+    exec("PRAGMA foreign_keys = ON");
+    exec("PRAGMA journal_mode = WAL");
+    // WAL + NORMAL: a committed transaction survives a process crash or kill (not a power cut).
+    exec("PRAGMA synchronous = NORMAL");
+    migrate();
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+void Store::exec(const char* sql) const {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string text = message ? message : sqlite3_errmsg(db_);
+    sqlite3_free(message);
+    throw IoError(path_ + ": SQLite: " + text);
+  }
+}
+
+void Store::migrate() {
+  auto read_version = [&] {
+    Statement version(db_, path_, "PRAGMA user_version");
+    version.step();
+    return version.integer(0);
+  };
+  auto check_not_newer = [&](std::int64_t v) {
+    if (v > kSchemaVersion) {
+      throw IoError(path_ + ": run history schema version " + std::to_string(v) +
+                    " is newer than this dplab understands (" + std::to_string(kSchemaVersion) + ")");
+    }
+  };
+  std::int64_t current = read_version();
+  check_not_newer(current);
+  if (current == kSchemaVersion) return;
+  // Another process may be creating the same new file: take the write lock, then look again.
+  exec("BEGIN IMMEDIATE");
+  try {
+    current = read_version();
+    check_not_newer(current);
+    if (current < 1) exec(kSchemaV1);
+    exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
+  std::lock_guard lock(mutex_);
+  exec("BEGIN IMMEDIATE");
+  try {
+    Statement e(db_, path_,
+                "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
+                "noise_multiplier, sampling_rate, steps, delta) VALUES(?,?,?,?,?,?,?,?,?)");
+    e.bind(1, plan.config.name).bind(2, std::string("running"))
+        .bind(3, experiment::to_json(plan.config).dump())
+        .bind(4, plan.training_size).bind(5, plan.is_regression ? 1 : 0)
+        .bind(6, plan.mechanism.noise_multiplier).bind(7, plan.mechanism.sampling_rate)
+        .bind(8, plan.mechanism.steps).bind(9, plan.mechanism.delta);
+    e.run();
+    const std::int64_t id = sqlite3_last_insert_rowid(db_);
+    Statement c(db_, path_,
+                "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+    for (const auto& cand : plan.candidates) {
+      c.reset();
+      c.bind(1, id).bind(2, cand.index).bind(3, cand.optimizer_index).bind(4, cand.index_in_optimizer)
+          .bind(5, optim::to_string(cand.optimizer.kind)).bind(6, cand.optimizer.learning_rate)
+          .bind(7, cand.clip).bind(8, cand.optimizer.momentum).bind(9, cand.optimizer.beta1)
+          .bind(10, cand.optimizer.beta2).bind(11, cand.optimizer.epsilon);
+      c.run();
+    }
+    exec("COMMIT");
+    return id;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
+                       const tuning::JobResult& job) {
+  const auto& cand = plan.candidates.at(static_cast<std::size_t>(job.candidate));
+  const int k = static_cast<int>(experiment::candidates_of(plan.candidates, cand.optimizer_index).size());
+  const double gamma = plan.config.tuning.gamma ? *plan.config.tuning.gamma : 1.0 / k;
+  std::lock_guard lock(mutex_);
+  exec("BEGIN IMMEDIATE");
+  try {
+    Statement j(db_, path_,
+                "INSERT OR REPLACE INTO jobs(experiment_id, candidate, repeat, seed, status, "
+                "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
+                "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
+                "delta2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    j.bind(1, experiment_id).bind(2, job.candidate).bind(3, job.repeat)
+        .bind(4, static_cast<std::int64_t>(job.seed))  // bit pattern of the uint64
+        .bind(5, tuning::to_string(job.status)).bind(6, job.final_val_accuracy)
+        .bind(7, job.final_val_loss).bind(8, job.final_train_loss).bind(9, job.queries)
+        .bind(10, job.wall_seconds).bind(11, job.error)
+        .bind(12, plan.mechanism.noise_multiplier).bind(13, plan.mechanism.sampling_rate)
+        .bind(14, plan.mechanism.steps).bind(15, selection_rule(plan.config)).bind(16, k)
+        .bind(17, gamma).bind(18, plan.mechanism.delta).bind(19, plan.config.tuning.delta2);
+    j.run();
+    const std::int64_t job_id = sqlite3_last_insert_rowid(db_);
+    Statement p(db_, path_, "INSERT INTO curve_points VALUES(?,?,?,?,?,?,?)");
+    for (const auto& point : job.curve) {
+      p.reset();
+      p.bind(1, job_id).bind(2, point.iteration).bind(3, point.train_loss).bind(4, point.val_loss)
+          .bind(5, point.val_accuracy).bind(6, point.epsilon).bind(7, point.step_size);
+      p.run();
+    }
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void Store::finish_experiment(std::int64_t experiment_id, const std::string& status) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "UPDATE experiments SET status = ? WHERE id = ?");
+  s.bind(1, status).bind(2, experiment_id);
+  s.run();
+}
+
+void Store::save_summary(std::int64_t experiment_id, const std::string& kind, const std::string& json) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "INSERT OR REPLACE INTO summaries VALUES(?,?,?)");
+  s.bind(1, experiment_id).bind(2, kind).bind(3, json);
+  s.run();
+}
+
+std::optional<std::string> Store::load_summary(std::int64_t experiment_id, const std::string& kind) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "SELECT json FROM summaries WHERE experiment_id = ? AND kind = ?");
+  s.bind(1, experiment_id).bind(2, kind);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+void Store::delete_experiment(std::int64_t experiment_id) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "DELETE FROM experiments WHERE id = ?");
+  s.bind(1, experiment_id);
+  s.run();
+}
+
+std::vector<ExperimentRecord> Store::list_experiments() const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_,
+              "SELECT e.id, e.name, e.created_at, e.status, "
+              "(SELECT COUNT(*) FROM candidates c WHERE c.experiment_id = e.id), "
+              "e.config_json, "
+              "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = 'finished') "
+              "FROM experiments e ORDER BY e.id DESC");
+  std::vector<ExperimentRecord> out;
+  while (s.step()) {
+    ExperimentRecord r;
+    r.id = s.integer(0);
+    r.name = s.text(1);
+    r.created_at = s.text(2);
+    r.status = s.text(3);
+    r.num_candidates = s.integer(4);
+    int repeats = 1;
+    try {
+      repeats = nlohmann::json::parse(s.text(5)).value("repeats", 1);
+    } catch (const std::exception&) {
+    }
+    r.jobs_total = r.num_candidates * repeats;
+    r.jobs_finished = s.integer(6);
+    out.push_back(r);
+  }
+  return out;
+}
+
+tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
+  std::lock_guard lock(mutex_);
+  tuning::SearchResults res;
+  {
+    Statement e(db_, path_,
+                "SELECT config_json, training_size, is_regression, noise_multiplier, sampling_rate, "
+                "steps, delta FROM experiments WHERE id = ?");
+    e.bind(1, experiment_id);
+    if (!e.step()) throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
+    try {
+      res.config = experiment::parse_experiment(nlohmann::json::parse(e.text(0)));
+    } catch (const std::exception& ex) {
+      throw IoError(path_ + ": experiment " + std::to_string(experiment_id) + " has a bad config: " + ex.what());
+    }
+    res.training_size = e.integer(1);
+    res.is_regression = e.integer(2) != 0;
+    res.mechanism = {e.real(3), e.real(4), e.integer(5), e.real(6)};
+  }
+  {
+    Statement c(db_, path_,
+                "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, clip, "
+                "momentum, beta1, beta2, epsilon FROM candidates WHERE experiment_id = ? ORDER BY candidate");
+    c.bind(1, experiment_id);
+    while (c.step()) {
+      experiment::Candidate cand;
+      cand.index = static_cast<int>(c.integer(0));
+      cand.optimizer_index = static_cast<int>(c.integer(1));
+      cand.index_in_optimizer = static_cast<int>(c.integer(2));
+      cand.optimizer.kind = optim::parse_optimizer_kind(c.text(3));
+      cand.optimizer.learning_rate = c.real(4);
+      cand.clip = c.real(5);
+      cand.optimizer.momentum = c.real(6);
+      cand.optimizer.beta1 = c.real(7);
+      cand.optimizer.beta2 = c.real(8);
+      cand.optimizer.epsilon = c.real(9);
+      res.candidates.push_back(cand);
+    }
+  }
+  const int repeats = res.config.repeats;
+  res.jobs.resize(res.candidates.size() * static_cast<std::size_t>(repeats));
+  for (std::size_t i = 0; i < res.jobs.size(); ++i) {
+    res.jobs[i].candidate = static_cast<int>(i) / repeats;
+    res.jobs[i].repeat = static_cast<int>(i) % repeats;
+  }
+  Statement j(db_, path_,
+              "SELECT id, candidate, repeat, seed, status, final_val_accuracy, final_val_loss, "
+              "final_train_loss, queries, wall_seconds, error FROM jobs WHERE experiment_id = ?");
+  j.bind(1, experiment_id);
+  Statement p(db_, path_,
+              "SELECT iteration, train_loss, val_loss, val_accuracy, epsilon, step_size FROM curve_points "
+              "WHERE job_id = ? ORDER BY iteration");
+  while (j.step()) {
+    const auto c = j.integer(1), r = j.integer(2);
+    if (c < 0 || r < 0 || r >= repeats || static_cast<std::size_t>(c) >= res.candidates.size()) continue;
+    tuning::JobResult& job = res.jobs[static_cast<std::size_t>(c * repeats + r)];
+    job.seed = static_cast<std::uint64_t>(j.integer(3));
+    job.status = tuning::parse_job_status(j.text(4));
+    job.final_val_accuracy = j.real(5);
+    job.final_val_loss = j.real(6);
+    job.final_train_loss = j.real(7);
+    job.queries = j.integer(8);
+    job.wall_seconds = j.real(9);
+    job.error = j.text(10);
+    p.reset();
+    p.bind(1, j.integer(0));
+    while (p.step()) {
+      training::CurvePoint point;
+      point.iteration = p.integer(0);
+      point.train_loss = p.real(1);
+      point.val_loss = p.real(2);
+      point.val_accuracy = p.real(3);
+      point.epsilon = p.real(4);
+      point.step_size = p.real(5);
+      job.curve.push_back(point);
+    }
+  }
+  return res;
+}
+
+std::optional<std::string> StoreWriter::first_error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+void StoreWriter::on_start(const tuning::SearchResults& plan) {
+  plan_.config = plan.config;
+  plan_.candidates = plan.candidates;
+  plan_.mechanism = plan.mechanism;
+  plan_.training_size = plan.training_size;
+  plan_.is_regression = plan.is_regression;
+  experiment_id_ = store_.begin_experiment(plan_);
+}
+
+void StoreWriter::on_job_finished(const tuning::JobResult& job) {
+  try {
+    store_.record_job(experiment_id_, plan_, job);
+  } catch (const Error& e) {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = e.what();
+  }
+}
+
+void StoreWriter::on_finished(const tuning::SearchResults&, bool cancelled) {
+  try {
+    store_.finish_experiment(experiment_id_, cancelled ? "cancelled" : "finished");
+  } catch (const Error& e) {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = e.what();
+  }
+}
+
+}  // namespace dplab::store

@@ -1,0 +1,37 @@
+// load_experiment_data: maps an experiment's `dataset` section onto the data catalog and the
+// paper's preprocessing (seeded 80/20 split, features in [0, 1]; appendix H).
+#include <algorithm>
+
+#include "data/dataset_catalog.h"
+#include "data/prepare_split.h"
+#include "tuning/runner.h"
+
+namespace dplab::tuning {
+
+std::shared_ptr<const data::TrainValidationSplit> load_experiment_data(
+    const experiment::ExperimentConfig& config) {
+  const auto& d = config.dataset;
+  data::DatasetSource source;
+  const auto builtins = data::builtin_datasets();
+  const bool builtin = std::any_of(builtins.begin(), builtins.end(),
+                                   [&](const auto& info) { return info.name == d.source; });
+  if (builtin) {
+    source.name = d.source;
+    source.path = d.path;
+  } else {
+    source.path = d.source;
+  }
+  source.format = data::parse_data_format(d.format);
+  source.label_column = d.label_column;
+  // A linear model is a regression: CSV/LIBSVM targets are then real-valued.
+  source.regression = config.model.kind == models::ModelKind::kLinearRegression;
+  if (d.num_samples) source.num_samples = *d.num_samples;
+  if (d.dim) source.dim = *d.dim;
+  const std::uint64_t split_seed = d.split_seed.value_or(config.seed);
+  source.seed = split_seed;
+  const data::Dataset all = data::load_dataset(source);
+  return std::make_shared<const data::TrainValidationSplit>(
+      data::prepare_split(all, d.validation_fraction, split_seed));
+}
+
+}  // namespace dplab::tuning

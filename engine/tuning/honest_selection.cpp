@@ -1,0 +1,207 @@
+// Honest selection: candidate scores, the LT random-stopping algorithm, the section 5.2
+// random-subset protocol, and the epsilons of the search. See honest_selection.h.
+#include "tuning/honest_selection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "tuning/accounting.h"
+
+namespace dplab::tuning {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Stream ids for derive_seed (experiment seed, stream, scope index).
+constexpr std::uint64_t kLtStream = 0x4C54;         // "LT"
+constexpr std::uint64_t kProtocolStream = 0x5052;   // "PR"
+// Two-sided 95% normal quantile for the protocol's confidence interval.
+constexpr double kZ95 = 1.959963984540054;
+
+bool finished(const JobResult& job) { return job.status == JobStatus::kFinished; }
+
+double job_score(const SearchResults& results, const JobResult& job) {
+  return results.is_regression ? -job.final_train_loss : job.final_val_accuracy;
+}
+double job_metric(const SearchResults& results, const JobResult& job) {
+  return results.is_regression ? job.final_train_loss : job.final_val_accuracy;
+}
+
+}  // namespace
+
+double CandidateScore::metric() const {
+  return std::isnan(mean_final_accuracy) ? mean_final_train_loss : mean_final_accuracy;
+}
+
+std::vector<CandidateScore> score_candidates(const SearchResults& results, const std::vector<int>& pool) {
+  std::vector<CandidateScore> out;
+  for (int c : pool) {
+    CandidateScore s;
+    s.candidate = c;
+    double accuracy = 0, loss = 0;
+    for (int r = 0; r < results.config.repeats; ++r) {
+      const JobResult& job = results.job(c, r);
+      if (!finished(job)) continue;
+      ++s.repeats_finished;
+      accuracy += job.final_val_accuracy;
+      loss += job.final_train_loss;
+    }
+    if (s.repeats_finished == 0) continue;
+    s.mean_final_accuracy = results.is_regression ? kNaN : accuracy / s.repeats_finished;
+    s.mean_final_train_loss = loss / s.repeats_finished;
+    s.score = results.is_regression ? -s.mean_final_train_loss : s.mean_final_accuracy;
+    // A diverged run (NaN loss) must never win.
+    if (std::isnan(s.score)) s.score = -std::numeric_limits<double>::infinity();
+    out.push_back(s);
+  }
+  return out;
+}
+
+LtRun run_liu_talwar(const SearchResults& results, const std::vector<int>& pool, double gamma,
+                     double delta2, std::uint64_t seed) {
+  if (!(gamma > 0 && gamma <= 1)) throw InvalidArgument("gamma must be in (0, 1]");
+  if (!(delta2 > 0 && delta2 < 1)) throw InvalidArgument("delta2 must be strictly between 0 and 1");
+  LtRun run;
+  run.hard_stop = static_cast<std::int64_t>(std::ceil(std::log(1.0 / delta2) / gamma));
+  // Q(D): the finished (candidate, repeat) runs, grouped by candidate.
+  std::vector<std::vector<const JobResult*>> runs;
+  std::vector<int> ids;
+  for (int c : pool) {
+    std::vector<const JobResult*> done;
+    for (int r = 0; r < results.config.repeats; ++r) {
+      if (finished(results.job(c, r))) done.push_back(&results.job(c, r));
+    }
+    if (!done.empty()) {
+      runs.push_back(std::move(done));
+      ids.push_back(c);
+    }
+  }
+  if (runs.empty()) return run;
+  Rng rng(seed);
+  double best = -std::numeric_limits<double>::infinity();
+  for (std::int64_t j = 1; j <= run.hard_stop; ++j) {
+    const std::size_t pick = rng.below(runs.size());
+    const auto& repeats = runs[pick];
+    const JobResult& job = *repeats[rng.below(repeats.size())];
+    ++run.draws;
+    run.drawn.push_back(ids[pick]);
+    double score = job_score(results, job);
+    if (std::isnan(score)) score = -std::numeric_limits<double>::infinity();
+    if (run.selected_candidate < 0 || score > best) {
+      best = score;
+      run.selected_candidate = ids[pick];
+      run.selected_metric = job_metric(results, job);
+    }
+    if (rng.uniform() < gamma) return run;  // the gamma-biased coin says stop
+  }
+  run.stopped_by_hard_limit = true;
+  return run;
+}
+
+std::vector<ProtocolRow> random_subset_protocol(const SearchResults& results,
+                                                const std::vector<int>& pool, int trials,
+                                                std::uint64_t seed) {
+  if (trials < 2) throw InvalidArgument("protocol trials = " + std::to_string(trials) + " must be >= 2");
+  const std::vector<CandidateScore> scores = score_candidates(results, pool);
+  std::vector<ProtocolRow> rows;
+  if (scores.empty()) return rows;
+  Rng rng(seed);
+  std::vector<std::size_t> order(scores.size());
+  for (std::size_t k = 1; k <= scores.size(); ++k) {
+    double sum = 0, sum_sq = 0;
+    for (int t = 0; t < trials; ++t) {
+      // Partial Fisher-Yates: the first k entries are a uniform k-subset.
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::size_t best = 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::size_t j = i + rng.below(order.size() - i);
+        std::swap(order[i], order[j]);
+        if (i == 0 || scores[order[i]].score > scores[best].score) best = order[i];
+      }
+      const double value = scores[best].metric();
+      sum += value;
+      sum_sq += value * value;
+    }
+    ProtocolRow row;
+    row.k = static_cast<int>(k);
+    row.trials = trials;
+    row.mean = sum / trials;
+    const double variance = std::max(0.0, (sum_sq - trials * row.mean * row.mean) / (trials - 1));
+    const double half = kZ95 * std::sqrt(variance / trials);
+    row.ci_low = row.mean - half;
+    row.ci_high = row.mean + half;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+namespace {
+
+SelectionReport select(const SearchResults& results, const std::vector<int>& pool,
+                       const std::string& scope, std::uint64_t scope_id, const SelectionOptions& options) {
+  SelectionReport report;
+  report.scope = scope;
+  report.pool = pool;
+  report.num_candidates = static_cast<int>(pool.size());
+  report.regression = results.is_regression;
+  if (pool.empty()) throw InvalidArgument("honest selection over an empty pool (" + scope + ")");
+  const RunMechanism& m = results.mechanism;
+  report.delta = m.delta;
+  report.delta2 = results.config.tuning.delta2;
+  report.gamma = options.gamma ? *options.gamma
+                 : results.config.tuning.gamma ? *results.config.tuning.gamma
+                                               : 1.0 / report.num_candidates;
+
+  const auto scores = score_candidates(results, pool);
+  report.best_accuracy = kNaN;
+  report.best_train_loss = kNaN;
+  for (const auto& s : scores) {
+    if (report.best_candidate < 0 || s.score > report.best_score) {
+      report.best_candidate = s.candidate;
+      report.best_score = s.score;
+      report.best_accuracy = s.mean_final_accuracy;
+      report.best_train_loss = s.mean_final_train_loss;
+    }
+  }
+  report.epsilon_single_run = epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
+  report.epsilon_ma = epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
+                                                 report.num_candidates, m.delta);
+  report.epsilon_lt = epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps, report.gamma,
+                                         m.delta, report.delta2);
+  report.lt = run_liu_talwar(results, pool, report.gamma, report.delta2,
+                             derive_seed(results.config.seed, kLtStream, scope_id));
+  if (options.run_protocol) {
+    report.protocol = random_subset_protocol(results, pool, options.protocol_trials,
+                                             derive_seed(results.config.seed, kProtocolStream, scope_id));
+  }
+  return report;
+}
+
+}  // namespace
+
+SelectionReport honest_selection(const SearchResults& results, const std::vector<int>& pool,
+                                 const std::string& scope, const SelectionOptions& options) {
+  return select(results, pool, scope, 0xFFFF, options);
+}
+
+std::vector<SelectionReport> honest_selection_per_optimizer(const SearchResults& results,
+                                                            const SelectionOptions& options) {
+  std::vector<SelectionReport> out;
+  for (std::size_t oi = 0; oi < results.config.optimizers.size(); ++oi) {
+    const auto pool = experiment::candidates_of(results.candidates, static_cast<int>(oi));
+    const std::string scope = optim::to_string(results.config.optimizers[oi].kind);
+    out.push_back(select(results, pool, scope, oi, options));
+  }
+  return out;
+}
+
+SelectionReport honest_selection_all(const SearchResults& results, const SelectionOptions& options) {
+  std::vector<int> pool(results.candidates.size());
+  std::iota(pool.begin(), pool.end(), 0);
+  return select(results, pool, "all", 0xFFFF, options);
+}
+
+}  // namespace dplab::tuning

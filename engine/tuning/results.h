@@ -1,0 +1,55 @@
+// Plain result records of a tuning run: what each (candidate, repeat) job produced. The runner
+// fills them live; the store saves and reloads them; honest selection, aggregates and CSV export
+// are pure functions of a SearchResults, so a search reloaded from the run history gives the
+// same numbers as the live one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "experiment/experiment_config.h"
+#include "training/trainer.h"
+
+namespace dplab::tuning {
+
+enum class JobStatus { kPending, kRunning, kFinished, kCancelled, kFailed };
+std::string to_string(JobStatus s);
+JobStatus parse_job_status(const std::string& text);
+
+struct JobResult {
+  int candidate = 0;
+  int repeat = 0;
+  std::uint64_t seed = 0;  // derive_seed(experiment seed, candidate, repeat)
+  JobStatus status = JobStatus::kPending;
+  std::vector<training::CurvePoint> curve;
+  double final_val_accuracy = 0;  // NaN for regression
+  double final_val_loss = 0;
+  double final_train_loss = 0;    // mean loss over the whole training set at the end
+  std::int64_t queries = 0;       // noisy-gradient queries made (what the accountant composes)
+  double wall_seconds = 0;
+  std::string error;              // kFailed: the message
+};
+
+// The privacy mechanism of one run, enough to recompute any epsilon later.
+struct RunMechanism {
+  double noise_multiplier = 0;  // sigma
+  double sampling_rate = 0;     // q = L / n
+  std::int64_t steps = 0;       // T (queries)
+  double delta = 0;             // delta_f of the search
+};
+
+struct SearchResults {
+  experiment::ExperimentConfig config;
+  std::vector<experiment::Candidate> candidates;
+  std::vector<JobResult> jobs;       // index = candidate * repeats + repeat
+  RunMechanism mechanism;
+  std::int64_t training_size = 0;    // n
+  bool is_regression = false;        // scores: lowest final training loss instead of accuracy
+
+  const JobResult& job(int candidate, int repeat) const {
+    return jobs[static_cast<std::size_t>(candidate * config.repeats + repeat)];
+  }
+};
+
+}  // namespace dplab::tuning

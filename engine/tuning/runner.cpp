@@ -1,0 +1,226 @@
+// Runner implementation: one oneTBB task per (candidate, repeat) job inside an arena capped at
+// the requested thread count. TBB is included here only (see runner.h on Qt's `emit`).
+#include "tuning/runner.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "core/validate.h"
+#include "tuning/accounting.h"
+
+namespace dplab::tuning {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void validate_against_data(const experiment::ExperimentConfig& config,
+                           const data::TrainValidationSplit& data) {
+  const Index n = data.train.size();
+  if (n == 0) throw InvalidArgument("the training set is empty (dataset.source = " + config.dataset.source + ")");
+  if (data.validation.size() == 0) {
+    throw InvalidArgument("the validation set is empty (dataset.validation_fraction too small?)");
+  }
+  if (config.privacy.lot_size > static_cast<double>(n)) {
+    throw InvalidArgument("privacy.lot_size = " + format_number(config.privacy.lot_size) +
+                          " must be <= the training-set size n = " + std::to_string(n));
+  }
+  const bool regression = data.train.is_regression();
+  if (config.model.kind == models::ModelKind::kLinearRegression && !regression) {
+    throw InvalidArgument("model.kind = linear needs a regression data set, but " + config.dataset.source +
+                          " has " + std::to_string(data.train.num_classes) + " classes");
+  }
+  if (config.model.kind != models::ModelKind::kLinearRegression && regression) {
+    throw InvalidArgument("model.kind = " + models::to_string(config.model.kind) +
+                          " needs a classification data set, but " + config.dataset.source +
+                          " is a regression data set (use model.kind = linear)");
+  }
+}
+
+}  // namespace
+
+struct Runner::Impl {
+  experiment::ExperimentConfig config;
+  std::shared_ptr<const data::TrainValidationSplit> data;
+  RunOptions options;
+  std::vector<experiment::Candidate> candidates;
+  RunMechanism mechanism;
+  std::vector<RunListener*> listeners;
+  SearchResults results;
+
+  std::atomic<bool> cancel{false};
+  std::atomic<std::int64_t> steps_done{0};
+  std::atomic<std::int64_t> jobs_done{0};
+  std::atomic<Clock::rep> started_ns{-1};  // steady clock ticks at run() start; -1 before
+  std::atomic<bool> ran{false};
+
+  std::int64_t total_jobs() const {
+    return static_cast<std::int64_t>(candidates.size()) * config.repeats;
+  }
+
+  Progress progress() const {
+    Progress p;
+    p.jobs_total = total_jobs();
+    p.steps_total = p.jobs_total * config.privacy.steps;
+    p.jobs_done = jobs_done.load();
+    p.steps_done = steps_done.load();
+    const Clock::rep start = started_ns.load();
+    if (start >= 0) {
+      const Clock::rep now = Clock::now().time_since_epoch().count();
+      p.elapsed_seconds = std::chrono::duration<double>(Clock::duration(now - start)).count();
+    }
+    p.steps_per_second = p.elapsed_seconds > 0 ? static_cast<double>(p.steps_done) / p.elapsed_seconds : 0;
+    p.eta_seconds = p.steps_per_second > 0
+                        ? static_cast<double>(p.steps_total - p.steps_done) / p.steps_per_second
+                        : std::numeric_limits<double>::quiet_NaN();
+    return p;
+  }
+
+  void notify_progress() {
+    if (listeners.empty()) return;
+    const Progress p = progress();
+    for (auto* l : listeners) l->on_progress(p);
+  }
+
+  void run_job(std::size_t job_index) {
+    JobResult& out = results.jobs[job_index];  // each task writes only its own slot
+    if (cancel.load(std::memory_order_relaxed)) return;  // stays kPending
+    const int c = out.candidate;
+    const int r = out.repeat;
+    out.status = JobStatus::kRunning;
+    const training::TrainingConfig tc = job_training_config(config, candidates[static_cast<std::size_t>(c)], r);
+
+    training::TrainingHooks hooks;
+    hooks.cancel = &cancel;
+    std::int64_t counted = 0;
+    hooks.on_step = [&](std::int64_t queries) {
+      steps_done.fetch_add(queries - counted, std::memory_order_relaxed);
+      counted = queries;
+    };
+    if (options.track_epsilon) {
+      const RunMechanism m = mechanism;
+      hooks.epsilon_after = [m](std::int64_t queries) {
+        return epsilon_single_run(m.noise_multiplier, m.sampling_rate, queries, m.delta);
+      };
+    }
+    hooks.on_point = [&](const training::CurvePoint& point) {
+      const PointEvent event{c, r, point};
+      for (auto* l : listeners) l->on_point(event);
+      notify_progress();
+    };
+    try {
+      training::TrainingResult trained = training::train(*data, tc, hooks);
+      out.curve = std::move(trained.curve);
+      out.final_val_accuracy = trained.final_validation.accuracy;
+      out.final_val_loss = trained.final_validation.mean_loss;
+      out.final_train_loss = trained.final_train_loss;
+      out.queries = trained.queries;
+      out.wall_seconds = trained.wall_seconds;
+      out.status = trained.cancelled ? JobStatus::kCancelled : JobStatus::kFinished;
+    } catch (const std::exception& e) {
+      out.status = JobStatus::kFailed;
+      out.error = e.what();
+    }
+    jobs_done.fetch_add(1);
+    for (auto* l : listeners) l->on_job_finished(out);
+    notify_progress();
+  }
+};
+
+Runner::Runner(experiment::ExperimentConfig config,
+               std::shared_ptr<const data::TrainValidationSplit> data, RunOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  if (!data) throw InvalidArgument("Runner: no data");
+  validate_against_data(config, *data);
+  if (options.threads < 0) throw InvalidArgument("threads = " + std::to_string(options.threads) + " must be >= 0");
+  impl_->candidates = experiment::expand_candidates(config);
+  if (impl_->candidates.empty()) throw InvalidArgument("the experiment has no candidates");
+  const std::int64_t n = data->train.size();
+  impl_->mechanism.noise_multiplier = config.privacy.noise_multiplier;
+  impl_->mechanism.sampling_rate = config.privacy.lot_size / static_cast<double>(n);
+  impl_->mechanism.steps = config.privacy.steps;
+  impl_->mechanism.delta = config.privacy.delta ? *config.privacy.delta : default_delta_for(n);
+  impl_->config = std::move(config);
+  impl_->data = std::move(data);
+  impl_->options = options;
+
+  SearchResults& res = impl_->results;
+  res.config = impl_->config;
+  res.candidates = impl_->candidates;
+  res.mechanism = impl_->mechanism;
+  res.training_size = n;
+  res.is_regression = impl_->data->train.is_regression();
+  const int repeats = impl_->config.repeats;
+  res.jobs.resize(static_cast<std::size_t>(impl_->total_jobs()));
+  for (std::size_t i = 0; i < res.jobs.size(); ++i) {
+    JobResult& job = res.jobs[i];
+    job.candidate = static_cast<int>(i) / repeats;
+    job.repeat = static_cast<int>(i) % repeats;
+    job.seed = derive_seed(impl_->config.seed, static_cast<std::uint64_t>(job.candidate),
+                           static_cast<std::uint64_t>(job.repeat));
+  }
+}
+
+Runner::~Runner() = default;
+
+const experiment::ExperimentConfig& Runner::config() const { return impl_->config; }
+const std::vector<experiment::Candidate>& Runner::candidates() const { return impl_->candidates; }
+const RunMechanism& Runner::mechanism() const { return impl_->mechanism; }
+std::int64_t Runner::total_jobs() const { return impl_->total_jobs(); }
+void Runner::add_listener(RunListener* listener) {
+  if (listener) impl_->listeners.push_back(listener);
+}
+void Runner::cancel() { impl_->cancel.store(true); }
+bool Runner::cancel_requested() const { return impl_->cancel.load(); }
+Progress Runner::progress() const { return impl_->progress(); }
+
+SearchResults Runner::run() {
+  if (impl_->ran.exchange(true)) throw InvalidArgument("Runner::run() may be called only once");
+  Impl& im = *impl_;
+  im.started_ns.store(Clock::now().time_since_epoch().count());
+  for (auto* l : im.listeners) l->on_start(im.results);
+
+  const int threads = im.options.threads > 0 ? im.options.threads : tbb::this_task_arena::max_concurrency();
+  tbb::task_arena arena(threads);
+  const std::size_t jobs = im.results.jobs.size();
+  arena.execute([&] {
+    // Grain 1 with the simple partitioner: each job is its own task (jobs are long).
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, jobs, 1),
+        [&](const tbb::blocked_range<std::size_t>& range) {
+          for (std::size_t i = range.begin(); i != range.end(); ++i) im.run_job(i);
+        },
+        tbb::simple_partitioner());
+  });
+
+  const bool cancelled = im.cancel.load();
+  for (auto* l : im.listeners) l->on_finished(im.results, cancelled);
+  return im.results;
+}
+
+training::TrainingConfig job_training_config(const experiment::ExperimentConfig& config,
+                                             const experiment::Candidate& candidate, int repeat) {
+  training::TrainingConfig tc;
+  tc.model.kind = config.model.kind;
+  tc.model.hidden_units = config.model.hidden_units;
+  tc.optimizer = candidate.optimizer;
+  tc.dp.clip = candidate.clip;
+  tc.dp.noise_multiplier = config.privacy.noise_multiplier;
+  tc.dp.lot_size = config.privacy.lot_size;
+  tc.steps = config.privacy.steps;
+  tc.eval_every = config.eval_every;
+  tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(candidate.index),
+                        static_cast<std::uint64_t>(repeat));
+  return tc;
+}
+
+}  // namespace dplab::tuning

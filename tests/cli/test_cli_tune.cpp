@@ -1,0 +1,113 @@
+// dplab-cli tune, end to end through the real binary: the quick-demo preset runs (exit 0) and
+// writes summary.json with per-optimizer honest-selection fields and the CSVs; a bad config
+// exits 2 naming the key; SIGINT cancels, keeps finished jobs and exits 130.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <signal.h>
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  QString out, err;
+};
+
+CliRun run_cli(const QStringList& arguments) {
+  QProcess process;
+  process.start(DPLAB_CLI_PATH, arguments);
+  if (!process.waitForFinished(120000)) {
+    process.kill();
+    return {};
+  }
+  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
+}
+
+QByteArray read_file(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString preset(const char* name) {
+  return QString(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/" + name;
+}
+
+}  // namespace
+
+class CliTuneTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void quickDemo() {
+    QTemporaryDir dir;
+    const CliRun run = run_cli({"tune", "--config", preset("quick-demo.json"), "--threads", "2",
+                                "--out", dir.path() + "/out", "--db", dir.path() + "/runs.sqlite"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    const QJsonObject summary = QJsonDocument::fromJson(read_file(dir.path() + "/out/summary.json")).object();
+    QCOMPARE(summary["cancelled"].toBool(true), false);
+    QCOMPARE(summary["jobs"].toObject()["finished"].toInt(), 6);
+    const QJsonArray optimizers = summary["optimizers"].toArray();
+    QCOMPARE(optimizers.size(), 2);
+    const QJsonObject sgd = optimizers[0].toObject();
+    QCOMPARE(sgd["optimizer"].toString(), QString("dpsgd"));
+    QCOMPARE(sgd["num_candidates"].toInt(), 4);
+    QCOMPARE(sgd["gamma"].toDouble(), 0.25);
+    const double accuracy = sgd["best_accuracy"].toDouble(-1);
+    QVERIFY(accuracy > 0.5 && accuracy <= 1);
+    QVERIFY(sgd["best_candidate"].toObject().contains("learning_rate"));
+    const double single = sgd["epsilon_single_run"].toDouble(), ma = sgd["epsilon_ma"].toDouble(),
+                 lt = sgd["epsilon_lt"].toDouble();
+    QVERIFY(single > 0 && single < ma && ma < lt);  // small K: MA beats LT (paper section 3.2)
+    QCOMPARE(sgd["protocol_5_2"].toArray().size(), 4);
+    QCOMPARE(optimizers[1].toObject()["num_candidates"].toInt(), 2);
+    // 6 jobs x 6 points + header.
+    QCOMPARE(read_file(dir.path() + "/out/curves.csv").trimmed().split('\n').size(), 1 + 36);
+    QVERIFY(QFile::exists(dir.path() + "/out/alpha_clip_grid.csv"));
+    QVERIFY(QFile::exists(dir.path() + "/runs.sqlite"));
+  }
+
+  void badConfigExits2NamingKey() {
+    QTemporaryDir dir;
+    QFile file(dir.path() + "/bad.json");
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(read_file(preset("quick-demo.json")).replace("\"dpadam\", \"grid\": {\"clip\": [0.5, 1]}", "\"dpadam\", \"grid\": {\"clip\": \"big\"}"));
+    file.close();
+    const CliRun run = run_cli({"tune", "--config", dir.path() + "/bad.json", "--out", dir.path() + "/o"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("optimizers[1].grid.clip: expected a number or list, got \"big\""), qPrintable(run.err));
+    const CliRun missing = run_cli({"tune", "--out", dir.path() + "/o"});
+    QCOMPARE(missing.exit_code, 2);
+    QVERIFY(missing.err.contains("--config"));
+  }
+
+  void sigintCancelsWith130() {
+    QTemporaryDir dir;
+    // A longer run: 6 jobs of 20,000 steps on one thread.
+    QByteArray text = read_file(preset("quick-demo.json"));
+    text.replace("\"steps\": 300", "\"steps\": 20000").replace("\"eval_every\": 50", "\"eval_every\": 1000");
+    QFile file(dir.path() + "/long.json");
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    QProcess process;
+    process.start(DPLAB_CLI_PATH, {"tune", "--config", dir.path() + "/long.json", "--threads", "1",
+                                   "--out", dir.path() + "/o"});
+    QVERIFY(process.waitForStarted());
+    QTest::qWait(700);
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 130);
+    const QJsonObject summary = QJsonDocument::fromJson(read_file(dir.path() + "/o/summary.json")).object();
+    QCOMPARE(summary["cancelled"].toBool(false), true);
+    QVERIFY(summary["jobs"].toObject()["finished"].toInt() < 6);
+  }
+};
+
+QTEST_MAIN(CliTuneTest)
+#include "test_cli_tune.moc"

@@ -1,0 +1,89 @@
+// Run history: a run written through StoreWriter reloads identically (curves bit for bit, NaN
+// included), experiments are listed, summaries kept, a non-SQLite file gives an IoError naming it.
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <bit>
+#include <fstream>
+
+#include "core/error.h"
+#include "store/store.h"
+#include "support/tiny_experiment.h"
+#include "tuning/honest_selection.h"
+
+using namespace dplab;
+using namespace dplab::tuning;
+
+namespace {
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+}  // namespace
+
+class TestStore : public QObject {
+  Q_OBJECT
+ private slots:
+  void round_trip() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("runs.sqlite").toStdString();
+    const auto config = testing::tiny_experiment();
+    SearchResults live;
+    std::int64_t id = 0;
+    {
+      store::Store db(path);
+      store::StoreWriter writer(db);
+      Runner runner(config, load_experiment_data(config), RunOptions{2, true});
+      runner.add_listener(&writer);
+      live = runner.run();
+      id = writer.experiment_id();
+      QVERIFY(!writer.first_error());
+      db.save_summary(id, "summary", "{\"x\": 1}");
+    }
+    store::Store db(path);
+    const auto list = db.list_experiments();
+    QCOMPARE(list.size(), std::size_t{1});
+    QCOMPARE(list[0].name, std::string("tiny"));
+    QCOMPARE(list[0].status, std::string("finished"));
+    QCOMPARE(list[0].num_candidates, std::int64_t{5});
+    QCOMPARE(list[0].jobs_total, std::int64_t{10});
+    QCOMPARE(list[0].jobs_finished, std::int64_t{10});
+    QCOMPARE(db.load_summary(id, "summary").value(), std::string("{\"x\": 1}"));
+
+    const SearchResults back = db.load_results(id);
+    QCOMPARE(back.candidates.size(), live.candidates.size());
+    QCOMPARE(back.training_size, live.training_size);
+    QCOMPARE(back.mechanism.sampling_rate, live.mechanism.sampling_rate);
+    QCOMPARE(back.mechanism.delta, live.mechanism.delta);
+    for (std::size_t i = 0; i < live.jobs.size(); ++i) {
+      const auto& a = live.jobs[i];
+      const auto& b = back.jobs[i];
+      QVERIFY(b.status == JobStatus::kFinished);
+      QCOMPARE(b.seed, a.seed);
+      QVERIFY(same_bits(a.final_val_accuracy, b.final_val_accuracy));
+      QCOMPARE(b.curve.size(), a.curve.size());
+      for (std::size_t k = 0; k < a.curve.size(); ++k) {
+        QVERIFY(same_bits(a.curve[k].train_loss, b.curve[k].train_loss));
+        QVERIFY(same_bits(a.curve[k].epsilon, b.curve[k].epsilon));
+      }
+    }
+    QCOMPARE(back.candidates[2].clip, live.candidates[2].clip);
+    // The same honest-selection numbers from the history as from the live run.
+    QCOMPARE(honest_selection_all(back).best_candidate, honest_selection_all(live).best_candidate);
+    QCOMPARE(honest_selection_all(back).epsilon_ma, honest_selection_all(live).epsilon_ma);
+    db.delete_experiment(id);
+    QVERIFY(db.list_experiments().empty());
+  }
+
+  void not_a_database() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("junk.sqlite").toStdString();
+    std::ofstream(path) << "this is not a database, just some text that is long enough............";
+    try {
+      store::Store db(path);
+      QFAIL("no error");
+    } catch (const IoError& e) {
+      QVERIFY(std::string(e.what()).find(path) != std::string::npos);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestStore)
+#include "test_store.moc"
