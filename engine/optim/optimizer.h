@@ -25,7 +25,9 @@ enum class OptimizerKind {
 
 struct OptimizerSpec {
   OptimizerKind kind = OptimizerKind::kDpSgd;
-  double learning_rate = 0.01;  // alpha (ADADP: initial step size; DPAdamWOSM: ignored, uses ESS)
+  double learning_rate = 0.01;  // alpha (ADADP: initial step size eta_0; DPAdamWOSM: the alpha in
+                                // ESS = alpha / (sigma C / L + xi), the paper fixes 1e-3 — see
+                                // default_spec(), which gives each kind its paper default)
   double momentum = 0.9;        // m, DPMomentum
   double beta1 = 0.9;           // DPAdam, DPAdamWOSM
   double beta2 = 0.999;         // DPAdam
@@ -53,7 +55,19 @@ class Optimizer {
   virtual double effective_step_size() const = 0;
 };
 
+// Builds the optimizer for spec.kind with its state sized for shape.num_params; validates the
+// spec (throws InvalidArgument naming the field).
 std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec, const RunShape& shape);
+
+// A spec with the papers' defaults for `kind`: DPSGD/DPMomentum alpha = 0.01, m = 0.9;
+// DPAdam alpha = 1e-3, beta1 = 0.9, beta2 = 0.999, xi = 1e-8 (Kingma & Ba); DPAdamWOSM alpha =
+// 1e-3 (main paper Alg. 2 line 3); ADADP eta_0 = 1e-3 (Koskela & Honkela's code), tau default.
+OptimizerSpec default_spec(OptimizerKind kind);
+
+// All kinds, in the order of the enum (for menus and round-trip tests).
+inline constexpr OptimizerKind kAllOptimizerKinds[] = {
+    OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
+    OptimizerKind::kAdaDp, OptimizerKind::kDpAdamWosm};
 
 // "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm"; the CLI maps the non-private
 // baselines "sgd", "momentum", "adam" to the same kinds with sigma = 0 and no clipping.

@@ -7,6 +7,13 @@
 // Each call is one step for the accountant (sampling_rate q, noise_multiplier sigma).
 // A non-private baseline uses clip = kNoClipping and noise_multiplier = 0 (same sampling, /L).
 //
+// Implementation notes (noisy_gradient.cpp): q = L / n is computed once here and is the single
+// source of truth for the sampler and for the accountant (sampling_rate()). The lot's rows are
+// gathered into a row-major buffer sized for qn + 10 sqrt(qn) + 64 rows, which grows only if a
+// rarer, bigger lot appears; q = 1 uses the training matrix directly (no copy). The noise is
+// added after the division, as N(0, (sigma C / L)^2) on the mean — the same distribution as
+// (sum + N(0, sigma^2 C^2)) / L. Sampling and noise use two streams derived from `seed`.
+//
 // Thread-safety: one oracle per training job. No heap allocation per query after construction.
 #pragma once
 
@@ -17,6 +24,8 @@
 #include "core/types.h"
 #include "data/dataset.h"
 #include "models/model.h"
+#include "privacy/gaussian_noise.h"
+#include "privacy/poisson_sampler.h"
 
 namespace dplab::privacy {
 
@@ -42,6 +51,11 @@ class NoisyGradientOracle {
   double sampling_rate() const { return sampling_rate_; }
   const DpSettings& settings() const { return settings_; }
   Index last_lot_size() const { return last_lot_size_; }
+  // Indices (into the training set, sorted) of the lot sampled by the last query.
+  const std::vector<Index>& last_lot_indices() const { return lot_indices_; }
+  // Standard deviation of the noise on each coordinate of the returned mean: sigma C / L
+  // (0 when not private).
+  double noise_std_of_mean() const;
   models::Model& model() { return model_; }
 
  private:
@@ -49,7 +63,9 @@ class NoisyGradientOracle {
   models::Model& model_;
   DpSettings settings_;
   double sampling_rate_;
-  Rng rng_;
+  PoissonSampler sampler_;
+  Rng rng_;          // drives the sampler
+  GaussianNoise noise_;
   std::int64_t queries_ = 0;
   Index last_lot_size_ = 0;
   // Pre-allocated buffers (capacity grows only on a rare oversized lot).
@@ -57,7 +73,6 @@ class NoisyGradientOracle {
   Matrix lot_features_;
   Vector lot_targets_;
   Vector norms_;
-  Vector noise_;
 };
 
 }  // namespace dplab::privacy

@@ -1,0 +1,33 @@
+// Validation shared by the optimizers (internal to engine/optim): every check throws
+// InvalidArgument naming the field, e.g. "beta2 = 1 must be in [0, 1)".
+#pragma once
+
+#include <string>
+
+#include "core/error.h"
+#include "core/types.h"
+#include "core/validate.h"
+#include "models/model.h"
+
+namespace dplab::optim::detail {
+
+inline void require_num_params(Index num_params) {
+  require_positive("num_params", static_cast<double>(num_params));
+}
+
+// value in [0, 1): momentum and decay rates (1 would never forget, and 1 - beta^t = 0).
+inline void require_unit_interval(std::string_view field, double value) {
+  require_finite(field, value);
+  if (!(value >= 0 && value < 1)) fail_field(field, value, "must be in [0, 1)");
+}
+
+// The model stepped must be the one the optimizer was sized for.
+inline void require_model_size(const models::Model& model, Index num_params) {
+  if (model.num_params() != num_params) {
+    throw InvalidArgument("the model has " + std::to_string(model.num_params()) +
+                          " parameters but the optimizer was built for num_params = " +
+                          std::to_string(num_params));
+  }
+}
+
+}  // namespace dplab::optim::detail
