@@ -559,12 +559,9 @@ std::vector<Candidate> expand_candidates(const ExperimentConfig& config) {
     const OptimizerConfig& o = config.optimizers[oi];
     Candidate base;
     base.optimizer_index = static_cast<int>(oi);
-    base.optimizer.kind = o.kind;
-    // The optimizers' defaults: DPAdam alpha = 1e-3 etc. (paper section 4.2); OptimizerSpec's
-    // learning_rate default (0.01) is for SGD-like methods.
-    if (o.kind == optim::OptimizerKind::kDpAdam || o.kind == optim::OptimizerKind::kDpAdamWosm) {
-      base.optimizer.learning_rate = 1e-3;
-    }
+    // Parameters the grid leaves out take each optimizer's paper default (DPAdam alpha = 1e-3,
+    // section 4.2; ADADP's initial step 1e-3 as in its authors' code; ...).
+    base.optimizer = optim::default_spec(o.kind);
     int made = 0;
     if (draws_randomly(config, o)) {
       Rng rng(derive_seed(config.seed, kRandomSearchStream, oi));
