@@ -1,14 +1,109 @@
-// MainWindow: the dplab desktop window (experiment set-up, live charts, results).
+// MainWindow: wires the small parts together and owns nothing clever. Left: the experiment form;
+// top of the centre: Run/Cancel, progress (jobs, steps/s, ETA); centre: tabs of charts (accuracy
+// curves, α–C heatmap, privacy of tuning, DPAdam step size, results table); bottom: messages and
+// run history. Menus: File (open/save experiment JSON, recent files, export report), Run, and
+// shortcuts Ctrl+R, Esc / Ctrl+., Ctrl+S, Ctrl+E. Settings persist in QSettings. A StallMeter
+// measures the GUI thread's longest stall (status bar; longestStallMs()).
 #pragma once
 
 #include <QMainWindow>
 
+#include "experiment/experiment_config.h"
+
+class QAction;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QMenu;
+
 namespace dplab::ui {
+
+class AccuracyTab;
+class ChartView;
+class ExperimentForm;
+class HeatmapTab;
+class HistoryPanel;
+class PrivacyTab;
+class ResultsTab;
+class RunController;
+class RunData;
+class StallMeter;
+class StatusPanel;
+class StepSizeTab;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // The experiment shown on start: Fashion-MNIST when installed, else synthetic data.
+  static experiment::ExperimentConfig defaultExperiment();
+
+  bool openExperiment(const QString& path, QString* error);
+  bool saveExperiment(const QString& path, QString* error);
+  // Writes experiment.json, every chart (PNG, PDF, SVG, CSV) and results.csv into `dir`.
+  bool exportReport(const QString& dir, QString* error);
+  bool startRun();  // false if the form is invalid or a run is going on
+
+  double longestStallMs() const;
+  ExperimentForm* form() const { return form_; }
+  RunController* runController() const { return controller_; }
+  RunData* runData() const { return data_; }
+  QTabWidget* tabs() const { return tabs_; }
+  AccuracyTab* accuracyTab() const { return accuracy_; }
+  HeatmapTab* heatmapTab() const { return heatmap_; }
+  PrivacyTab* privacyTab() const { return privacy_; }
+  StepSizeTab* stepSizeTab() const { return step_size_; }
+  ResultsTab* resultsTab() const { return results_; }
+  StatusPanel* statusPanel() const { return status_; }
+  StallMeter* stallMeter() const { return stall_; }
+  QAction* runAction() const { return run_action_; }
+  QAction* cancelAction() const { return cancel_action_; }
+  QList<ChartView*> charts() const;
+
+ signals:
+  void runFinished(bool ok, bool cancelled);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  QWidget* buildRunBar();
+  void updateActions();
+  void onProgress();
+  void onRunFinished(bool ok, bool cancelled);
+  void openDialog();
+  void saveDialog(bool save_as);
+  void exportReportDialog();
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void syncPrivacyTab();
+
+  ExperimentForm* form_;
+  RunData* data_;
+  RunController* controller_;
+  StatusPanel* status_;
+  HistoryPanel* history_;
+  StallMeter* stall_;
+  QTabWidget* tabs_;
+  AccuracyTab* accuracy_;
+  HeatmapTab* heatmap_;
+  PrivacyTab* privacy_;
+  StepSizeTab* step_size_;
+  ResultsTab* results_;
+  QPushButton* run_button_;
+  QPushButton* cancel_button_;
+  QProgressBar* progress_;
+  QLabel* progress_text_;
+  QLabel* status_text_;
+  QLabel* stall_text_;
+  QAction* run_action_;
+  QAction* cancel_action_;
+  QMenu* recent_menu_;
+  QString current_path_;
 };
 
 }  // namespace dplab::ui

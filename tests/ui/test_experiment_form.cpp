@@ -1,0 +1,134 @@
+// The experiment form: invalid values disable Run, fixing them enables it, and the live ε of one
+// run equals the engine accountant's epsilon_for_delta for the form's values.
+#include <QAction>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include "experiment_form.h"
+#include "grid_field.h"
+#include "main_window.h"
+#include "number_field.h"
+#include "optimizer_editor.h"
+#include "privacy/default_delta.h"
+#include "privacy/rdp_accountant.h"
+#include "privacy_section.h"
+#include "ui_test_support.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+
+class TestExperimentForm : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    window_ = new MainWindow;
+    window_->form()->setConfig(test::tinyExperiment());
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady(), 30000);
+    QTRY_VERIFY(window_->runAction()->isEnabled());
+  }
+  void cleanupTestCase() { delete window_; }
+
+  void invalidValuesDisableRun_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("bad");
+    QTest::addColumn<QString>("good");
+    QTest::newRow("sigma zero") << "sigma" << "0" << "2";
+    QTest::newRow("sigma negative") << "sigma" << "-1" << "2";
+    QTest::newRow("L zero") << "lot" << "0" << "100";
+    QTest::newRow("L above n") << "lot" << "1e9" << "100";
+    QTest::newRow("T fractional") << "steps" << "10.5" << "100";
+    QTest::newRow("delta one") << "delta" << "1" << "";
+    QTest::newRow("delta above one") << "delta" << "2" << "1e-5";
+    QTest::newRow("not a number") << "sigma" << "abc" << "2";
+    QTest::newRow("empty alpha grid") << "alpha" << "" << "0.1, 0.5, 2";
+    QTest::newRow("negative clip") << "clip" << "-1" << "1";
+    QTest::newRow("bad logspace") << "alpha" << "logspace(1, 2)" << "0.1, 0.5, 2";
+    QTest::newRow("logspace accepted") << "alpha" << "logspace(1, 0, 3)" << "0.1, 0.5, 2";
+  }
+  void invalidValuesDisableRun() {
+    QFETCH(QString, field);
+    QFETCH(QString, bad);
+    QFETCH(QString, good);
+    QLineEdit* edit = lineEdit(field);
+    QVERIFY(edit);
+    edit->setText(bad);
+    QVERIFY(!window_->form()->isValid());
+    QVERIFY(!window_->runAction()->isEnabled());
+    QVERIFY2(edit->styleSheet().contains(QStringLiteral("border")), "invalid field is not marked");
+    QVERIFY(edit->toolTip().contains(QStringLiteral("⚠")));
+    edit->setText(good);
+    QVERIFY2(window_->form()->isValid(), qPrintable(window_->form()->errors().join("; ")));
+    QVERIFY(window_->runAction()->isEnabled());
+    QVERIFY(edit->styleSheet().isEmpty());
+  }
+
+  void noOptimizerDisablesRun() {
+    auto* sgd = window_->form()->optimizerEditor(optim::OptimizerKind::kDpSgd);
+    auto* adam = window_->form()->optimizerEditor(optim::OptimizerKind::kDpAdam);
+    sgd->setChecked(false);
+    adam->setChecked(false);
+    QVERIFY(!window_->runAction()->isEnabled());
+    sgd->setChecked(true);
+    adam->setChecked(true);
+    QVERIFY(window_->runAction()->isEnabled());
+  }
+
+  void liveEpsilonMatchesEngine_data() {
+    QTest::addColumn<double>("sigma");
+    QTest::addColumn<double>("lot");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<QString>("delta");
+    QTest::newRow("default delta") << 2.0 << 100.0 << 100 << "";
+    QTest::newRow("paper sigma") << 4.0 << 250.0 << 2000 << "1e-5";
+    QTest::newRow("low noise") << 0.8 << 50.0 << 500 << "1e-6";
+  }
+  void liveEpsilonMatchesEngine() {
+    QFETCH(double, sigma);
+    QFETCH(double, lot);
+    QFETCH(int, steps);
+    QFETCH(QString, delta);
+    PrivacySection* p = window_->form()->privacy();
+    p->sigmaField()->setValue(sigma);
+    p->lotField()->setValue(lot);
+    p->stepsField()->setValue(steps);
+    p->deltaField()->setText(delta);
+    const qint64 n = p->trainingSize();
+    QVERIFY(n > 0);
+    const double d = delta.isEmpty() ? privacy::default_delta(n) : delta.toDouble();
+    const double expected = privacy::epsilon_for_delta({sigma, lot / static_cast<double>(n), steps}, d).epsilon;
+    QVERIFY(test::closeRel(p->liveEpsilon(), expected, 1e-12));
+    QVERIFY2(p->liveText().contains(QString::number(expected, 'g', 4)), qPrintable(p->liveText()));
+    // restore the tiny experiment's values
+    p->sigmaField()->setValue(2.0);
+    p->lotField()->setValue(100);
+    p->stepsField()->setValue(100);
+    p->deltaField()->setText(QString());
+  }
+
+  void configRoundTrip() {
+    const auto expected = experiment::to_json(test::tinyExperiment());
+    auto actual = experiment::to_json(window_->form()->config());
+    QCOMPARE(QString::fromStdString(actual["privacy"].dump()), QString::fromStdString(expected["privacy"].dump()));
+    QCOMPARE(QString::fromStdString(actual["optimizers"].dump()), QString::fromStdString(expected["optimizers"].dump()));
+  }
+
+ private:
+  QLineEdit* lineEdit(const QString& field) {
+    PrivacySection* p = window_->form()->privacy();
+    if (field == "sigma") return p->sigmaField();
+    if (field == "lot") return p->lotField();
+    if (field == "steps") return p->stepsField();
+    if (field == "delta") return p->deltaField();
+    auto* sgd = window_->form()->optimizerEditor(optim::OptimizerKind::kDpSgd);
+    const auto grids = sgd->findChildren<GridField*>();
+    if (field == "alpha") return grids.value(0);
+    if (field == "clip") return grids.value(1);
+    return nullptr;
+  }
+  MainWindow* window_ = nullptr;
+};
+
+QTEST_MAIN(TestExperimentForm)
+#include "test_experiment_form.moc"

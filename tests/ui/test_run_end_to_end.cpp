@@ -1,0 +1,150 @@
+// A tiny experiment through the real engine Runner from the main window: the charts receive data,
+// the results table has one row per candidate, every export writes a valid file, and the GUI
+// thread's longest stall during the run is recorded (and small).
+#include <QAction>
+#include <QXmlStreamReader>
+#include <QFile>
+#include <QImage>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "accuracy_tab.h"
+#include "chart_view.h"
+#include "experiment_form.h"
+#include "heatmap_tab.h"
+#include "main_window.h"
+#include "results_model.h"
+#include "results_tab.h"
+#include "run_controller.h"
+#include "run_data.h"
+#include "step_size_tab.h"
+#include "ui_test_support.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+
+namespace {
+constexpr double kMaxStallMs = 200;  // offscreen, 2 cores, training on worker threads
+
+int totalDataPoints(QCustomPlot* plot) {
+  int n = 0;
+  for (int i = 0; i < plot->graphCount(); ++i) n += plot->graph(i)->dataCount();
+  return n;
+}
+}  // namespace
+
+class TestRunEndToEnd : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    window_ = new MainWindow;
+    window_->runController()->setHistoryPath(dir_.filePath("history.sqlite"));
+    window_->resize(1400, 900);
+    window_->show();
+    window_->form()->setConfig(test::tinyExperiment());
+    QTRY_VERIFY_WITH_TIMEOUT(window_->runAction()->isEnabled() && window_->form()->dataReady(), 30000);
+  }
+  void cleanupTestCase() { delete window_; }
+
+  void runFillsChartsAndTable() {
+    QSignalSpy finished(window_, &MainWindow::runFinished);
+    window_->runAction()->trigger();
+    QVERIFY(window_->runController()->running());
+    QVERIFY(window_->cancelAction()->isEnabled());
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.first().at(0).toBool(), true);   // ok
+    QCOMPARE(finished.first().at(1).toBool(), false);  // not cancelled
+    const double stall = window_->longestStallMs();
+    qInfo("longest GUI stall during the run: %.1f ms (GUI ticks: %d)", stall, window_->runController()->ticks());
+    QVERIFY(stall > 0);
+    QVERIFY2(stall < kMaxStallMs, qPrintable(QString::number(stall)));
+
+    const auto& results = window_->runData()->results();
+    QCOMPARE(static_cast<int>(results.candidates.size()), 5);
+    QVERIFY(totalDataPoints(window_->accuracyTab()->curvesChart()->plot()) > 0);
+    QVERIFY(totalDataPoints(window_->accuracyTab()->protocolChart()->plot()) > 0);
+    QVERIFY(totalDataPoints(window_->stepSizeTab()->chart()->plot()) > 0);
+    QVERIFY(window_->heatmapTab()->colorMap()->data()->keySize() > 0);
+    // One row per candidate, all finished.
+    ResultsModel* model = window_->resultsTab()->model();
+    QCOMPARE(model->rowCount(), 5);
+    for (int r = 0; r < model->rowCount(); ++r) {
+      QCOMPARE(model->data(model->index(r, ResultsModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("finished"));
+      const double acc = model->data(model->index(r, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble();
+      QVERIFY(acc >= 0 && acc <= 1);
+    }
+    // Sorting by final accuracy (descending) puts the best row first.
+    window_->resultsTab()->proxy()->sort(ResultsModel::kFinalAccuracy, Qt::DescendingOrder);
+    QSortFilterProxyModel* proxy = window_->resultsTab()->proxy();
+    for (int r = 1; r < proxy->rowCount(); ++r) {
+      QVERIFY(proxy->data(proxy->index(r - 1, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble() >=
+              proxy->data(proxy->index(r, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble());
+    }
+  }
+
+  void exportsWriteValidFiles() {
+    ChartView* chart = window_->accuracyTab()->curvesChart();
+    const ImageExportOptions options{800, 500, 120};
+    QString error;
+    const QString png = dir_.filePath("a.png"), pdf = dir_.filePath("a.pdf"), svg = dir_.filePath("a.svg"),
+                  csv = dir_.filePath("a.csv");
+    QVERIFY2(chart->exportImage(png, options, &error), qPrintable(error));
+    QVERIFY2(chart->exportImage(pdf, options, &error), qPrintable(error));
+    QVERIFY2(chart->exportImage(svg, options, &error), qPrintable(error));
+    QVERIFY2(chart->exportCsv(csv, &error), qPrintable(error));
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.width(), static_cast<int>(800 * 120 / 96.0));
+    QFile pdf_file(pdf);
+    QVERIFY(pdf_file.open(QIODevice::ReadOnly));
+    QVERIFY(pdf_file.read(5).startsWith("%PDF"));
+    QFile svg_file(svg);
+    QVERIFY(svg_file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&svg_file);
+    QString root;
+    while (!xml.atEnd()) {
+      xml.readNext();
+      if (xml.isStartElement() && root.isEmpty()) root = xml.name().toString();
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(root, QStringLiteral("svg"));
+    QFile csv_file(csv);
+    QVERIFY(csv_file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv_file.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QStringLiteral("series,x,y,value"));
+    QVERIFY(lines.size() > 1);
+    // The results table and the whole report.
+    QVERIFY2(window_->resultsTab()->exportCsv(dir_.filePath("results.csv"), &error), qPrintable(error));
+    const QString report = dir_.filePath("report");
+    QVERIFY2(window_->exportReport(report, &error), qPrintable(error));
+    for (const char* name : {"experiment.json", "results.csv", "accuracy_curves.png", "accuracy_curves.svg",
+                             "accuracy_curves.pdf", "privacy_fig6_eps_vs_candidates.csv", "alpha_clip_heatmap.png",
+                             "dpadam_step_size.png"}) {
+      QVERIFY2(QFileInfo(QDir(report).filePath(name)).size() > 0, name);
+    }
+    QFile results(QDir(report).filePath("results.csv"));
+    QVERIFY(results.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(results.readAll()).split('\n', Qt::SkipEmptyParts).size(), 1 + 5);
+  }
+
+  void saveAndReopenExperiment() {
+    QString error;
+    const QString path = dir_.filePath("saved.json");
+    QVERIFY2(window_->saveExperiment(path, &error), qPrintable(error));
+    QVERIFY2(window_->openExperiment(path, &error), qPrintable(error));
+    QCOMPARE(QString::fromStdString(experiment::to_json(window_->form()->config()).dump()),
+             QString::fromStdString(experiment::to_json(experiment::load_experiment_file(path.toStdString())).dump()));
+  }
+
+ private:
+  QTemporaryDir dir_;
+  MainWindow* window_ = nullptr;
+};
+
+QTEST_MAIN(TestRunEndToEnd)
+#include "test_run_end_to_end.moc"

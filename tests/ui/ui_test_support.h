@@ -1,0 +1,36 @@
+// Shared helpers of the UI test suites: a tiny synthetic experiment and tolerance checks.
+#pragma once
+
+#include <QtTest>
+#include <cmath>
+
+#include "experiment/experiment_config.h"
+
+namespace dplab::ui::test {
+
+// Synthetic binary data, 5 candidates (3 DPSGD + 2 DPAdam), 100 steps: runs in well under a second.
+inline experiment::ExperimentConfig tinyExperiment() {
+  return experiment::parse_experiment_text(R"({
+    "name": "ui test tiny",
+    "seed": 5,
+    "repeats": 1,
+    "eval_every": 10,
+    "dataset": {"source": "synthetic-binary"},
+    "model": {"kind": "logistic"},
+    "privacy": {"noise_multiplier": 2.0, "lot_size": 100, "steps": 100},
+    "optimizers": [
+      {"name": "dpsgd", "grid": {"learning_rate": [0.1, 0.5, 2.0], "clip": [1.0]}},
+      {"name": "dpadam", "grid": {"learning_rate": 0.001, "clip": [0.5, 1.0]}}
+    ],
+    "tuning": {"strategy": "grid"}
+  })", "tiny");
+}
+
+// Relative comparison that prints 17 digits on failure (QCOMPARE on doubles is fuzzy).
+inline bool closeRel(double actual, double expected, double rel_tol) {
+  const bool ok = std::abs(actual - expected) <= rel_tol * std::max(std::abs(expected), 1e-300);
+  if (!ok) qWarning("actual %.17g expected %.17g (rel tol %g)", actual, expected, rel_tol);
+  return ok;
+}
+
+}  // namespace dplab::ui::test

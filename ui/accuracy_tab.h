@@ -1,0 +1,43 @@
+// AccuracyTab: the paper's Figures 4/5 live. Top chart: per optimizer the max (solid) and median
+// (dashed) validation accuracy over its candidates versus iteration — engine
+// tuning::aggregate_all on RunData (each candidate = mean over its repeats); optionally every job's
+// curve, faint. Bottom chart: section 5.2's protocol — mean accuracy of the best of k random
+// candidates with its 95% CI band, per optimizer (engine tuning::random_subset_protocol), over the
+// finished jobs. For regression the curves show the training loss (lower is better).
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+
+namespace dplab::ui {
+
+class ChartView;
+class RunData;
+
+class AccuracyTab : public QWidget {
+  Q_OBJECT
+ public:
+  AccuracyTab(RunData* data, QWidget* parent = nullptr);
+  QList<ChartView*> charts() const;
+  ChartView* curvesChart() const { return curves_; }
+  ChartView* protocolChart() const { return protocol_; }
+
+ public slots:
+  void refresh(bool structural);
+
+ signals:
+  void message(const QString& text, bool is_error);
+
+ private:
+  void drawCurves();
+  void drawProtocol();
+
+  RunData* data_;
+  ChartView* curves_;
+  ChartView* protocol_;
+  QCheckBox* show_candidates_;
+  int protocol_finished_ = -1;  // finished jobs when the protocol was last drawn
+};
+
+}  // namespace dplab::ui

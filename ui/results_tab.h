@@ -1,0 +1,37 @@
+// ResultsTab: the sortable results table (ResultsModel behind a QSortFilterProxyModel sorting on
+// unrounded numbers) with a text filter and CSV export; double-clicking a row opens a chart of
+// that candidate's learning curves (validation accuracy and training loss of every repeat).
+#pragma once
+
+#include <QWidget>
+
+class QTableView;
+class QSortFilterProxyModel;
+
+namespace dplab::ui {
+
+class ResultsModel;
+class RunData;
+
+class ResultsTab : public QWidget {
+  Q_OBJECT
+ public:
+  ResultsTab(RunData* data, QWidget* parent = nullptr);
+  ResultsModel* model() const { return model_; }
+  QSortFilterProxyModel* proxy() const { return proxy_; }
+  QTableView* view() const { return view_; }
+  bool exportCsv(const QString& path, QString* error) const;
+  // Opens the curves of a candidate (non-modal).
+  void showCandidate(int candidate);
+
+ signals:
+  void message(const QString& text, bool is_error);
+
+ private:
+  RunData* data_;
+  ResultsModel* model_;
+  QSortFilterProxyModel* proxy_;
+  QTableView* view_;
+};
+
+}  // namespace dplab::ui

@@ -1,0 +1,84 @@
+// RunController: starts the engine tuning::Runner for an experiment on a worker std::thread (the
+// GUI thread never blocks: data loading, candidate expansion and training all happen there),
+// records the run in the SQLite history (store::StoreWriter), and polls the engine RunMonitor on
+// a ~120 ms GUI timer, handing what is new to RunData — one redraw per tick. Cancel sets the
+// Runner's atomic flag. Errors are reported through message(), collected by the status panel.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "experiment/experiment_config.h"
+#include "tuning/run_monitor.h"
+
+namespace dplab::tuning {
+class Runner;
+}
+namespace dplab::store {
+class Store;
+}
+
+namespace dplab::ui {
+
+class RunData;
+
+class RunController : public QObject {
+  Q_OBJECT
+ public:
+  RunController(RunData* data, QObject* parent = nullptr);
+  ~RunController() override;
+
+  // The history database (opened lazily; empty path = no history).
+  void setHistoryPath(const QString& path);
+  QString historyPath() const { return history_path_; }
+  store::Store* history();
+
+  // Starts a run; preloaded data (may be null) avoids loading the data set again.
+  bool start(const experiment::ExperimentConfig& config,
+             std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads);
+  bool running() const { return running_; }
+  tuning::Progress progress() const { return progress_; }
+  int pollIntervalMs() const { return timer_.interval(); }
+  int ticks() const { return ticks_; }
+
+ public slots:
+  void cancel();
+
+ signals:
+  void started();
+  void progressChanged(const dplab::tuning::Progress& progress);
+  void finished(bool ok, bool cancelled);
+  void message(const QString& text, bool is_error);
+  void historyChanged();
+
+ private:
+  void tick();
+  void onPlan(const tuning::SearchResults& plan);
+  void onWorkerDone();
+
+  RunData* data_;
+  QTimer timer_;
+  std::thread worker_;
+  std::shared_ptr<tuning::RunMonitor> monitor_;
+  std::mutex mutex_;
+  tuning::Runner* runner_ = nullptr;  // guarded by mutex_, valid while the worker runs
+  std::atomic<bool> cancel_requested_{false};
+  std::atomic<bool> worker_done_{false};
+  std::optional<tuning::SearchResults> final_;  // guarded by mutex_
+  QString worker_error_;                        // guarded by mutex_
+  QString store_error_;                         // guarded by mutex_
+  bool plan_received_ = false;
+  bool running_ = false;
+  tuning::Progress progress_;
+  int ticks_ = 0;
+  QString history_path_;
+  std::unique_ptr<store::Store> store_;
+};
+
+}  // namespace dplab::ui
