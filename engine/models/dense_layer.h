@@ -32,6 +32,19 @@ void ensure_rows(Buffer& buffer, Index rows, Index cols) {
 }
 void ensure_size(Vector& buffer, Index size);
 
+// Forward pass of a dense layer: the top a.rows() rows of out = A W + b, where the layer's
+// parameters are W (a.cols() x d_out, row-major) at params followed by b (d_out). Returns the
+// rows written (a view of out).
+template <class A, class Buffer>
+auto dense_forward(const Eigen::MatrixBase<A>& a, const float* params, Index d_out, Buffer& out) {
+  const Eigen::Map<const Matrix> weights(params, a.cols(), d_out);
+  const Eigen::Map<const Eigen::RowVectorXf> bias(params + a.cols() * d_out, d_out);
+  auto z = out.topRows(a.rows());
+  z.noalias() = a * weights;  // GEMM (GEMV for d_out = 1)
+  z.rowwise() += bias;
+  return z;
+}
+
 // From per-example squared gradient norms: writes ||g_i|| into norms_out (if not null) and the
 // clip factors c_i = min(1, clip / ||g_i||) into factors (c_i = 1 when ||g_i|| = 0 or
 // clip = kNoClipping). Returns true when some c_i < 1 (otherwise the sum needs no scaling).

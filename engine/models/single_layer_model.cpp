@@ -22,13 +22,7 @@ std::string SingleLayerModel::description() const {
 void SingleLayerModel::reserve_rows(Index rows) { ensure_rows(logits_, rows, num_outputs()); }
 
 float* SingleLayerModel::forward(const MatrixView& x) {
-  const Index k = num_outputs();
-  const Eigen::Map<const Matrix> weights(params_.data(), input_dim(), k);
-  const Eigen::Map<const Eigen::RowVectorXf> bias(params_.data() + input_dim() * k, k);
-  auto z = logits_.topRows(x.rows());
-  z.noalias() = x * weights;  // GEMM (GEMV for k = 1)
-  z.rowwise() += bias;
-  return z.data();
+  return dense_forward(x, params_.data(), num_outputs(), logits_).data();  // z = x W + b
 }
 
 double SingleLayerModel::block_gradient(const MatrixView& x, const float* y, double clip,

@@ -73,21 +73,11 @@ void TwoLayerNetwork::reserve_rows(Index rows) {
 }
 
 float* TwoLayerNetwork::forward(const MatrixView& x) {
-  const Index m = x.rows();
-  const Index d = input_dim();
-  const Index k = num_outputs();
-  const Eigen::Map<const Matrix> weights1(params_.data(), d, hidden_);
-  const Eigen::Map<const Eigen::RowVectorXf> bias1(params_.data() + bias1_offset(), hidden_);
-  const Eigen::Map<const Matrix> weights2(params_.data() + weights2_offset(), hidden_, k);
-  const Eigen::Map<const Eigen::RowVectorXf> bias2(params_.data() + bias2_offset(), k);
-  auto a1 = activations_.topRows(m);
-  a1.noalias() = x * weights1;  // z1 = x W1 + b1
-  a1.rowwise() += bias1;
-  a1 = a1.cwiseMax(0.f);        // a1 = relu(z1)
-  auto z2 = logits_.topRows(m);
-  z2.noalias() = a1 * weights2;  // z2 = a1 W2 + b2
-  z2.rowwise() += bias2;
-  return z2.data();
+  // Layer 1 is W1 then b1 at the start of params_, layer 2 is W2 then b2 from weights2_offset().
+  auto a1 = detail::dense_forward(x, params_.data(), hidden_, activations_);  // z1 = x W1 + b1
+  a1 = a1.cwiseMax(0.f);                                                      // a1 = relu(z1)
+  return detail::dense_forward(a1, params_.data() + weights2_offset(), num_outputs(), logits_)
+      .data();  // z2 = a1 W2 + b2
 }
 
 double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, double clip,

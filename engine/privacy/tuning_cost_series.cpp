@@ -19,6 +19,15 @@ SubsampledGaussian run_for(const TuningCostSetting& setting, std::int64_t n) {
                             setting.steps};
 }
 
+// Liu-Talwar epsilon for run with stopping probability gamma, under the setting's delta2, log
+// base and accounting options.
+double lt_epsilon(const TuningCostSetting& setting, const SubsampledGaussian& run, double gamma,
+                  double delta) {
+  return liu_talwar_selection(run, gamma, delta, setting.delta2, setting.log_base,
+                              setting.accounting)
+      .epsilon;
+}
+
 }  // namespace
 
 std::vector<std::int64_t> default_figure1_dataset_sizes() {
@@ -35,8 +44,7 @@ std::vector<LtBlowupPoint> lt_blowup_series(const TuningCostSetting& setting,
     p.sampling_rate = run.sampling_rate;
     p.delta = default_delta(n);
     p.epsilon_single_run = epsilon_for_delta(run, p.delta, setting.accounting).epsilon;
-    p.epsilon_lt = liu_talwar_selection(run, 1.0, p.delta, setting.delta2, setting.log_base,
-                                        setting.accounting).epsilon;
+    p.epsilon_lt = lt_epsilon(setting, run, 1.0, p.delta);
     p.blowup = p.epsilon_single_run > 0 ? p.epsilon_lt / p.epsilon_single_run : 0.0;
     points.push_back(p);
   }
@@ -54,8 +62,7 @@ std::vector<LtGammaPoint> lt_epsilon_vs_gamma_series(const TuningCostSetting& se
       LtGammaPoint p;
       p.dataset_size = n;
       p.gamma = gamma;
-      p.epsilon_lt = liu_talwar_selection(run, gamma, delta, setting.delta2, setting.log_base,
-                                          setting.accounting).epsilon;
+      p.epsilon_lt = lt_epsilon(setting, run, gamma, delta);
       p.expected_candidates = 1.0 / gamma;
       points.push_back(p);
     }
@@ -71,8 +78,7 @@ std::vector<MaCandidatesPoint> ma_candidates_series(const TuningCostSetting& set
     MaCandidatesPoint p;
     p.dataset_size = n;
     p.delta = default_delta(n);
-    p.epsilon_lt = liu_talwar_selection(run, 1.0, p.delta, setting.delta2, setting.log_base,
-                                        setting.accounting).epsilon;
+    p.epsilon_lt = lt_epsilon(setting, run, 1.0, p.delta);
     p.candidates = ma_candidates_at_lt_cost(run, p.delta, setting.delta2, setting.log_base,
                                             setting.accounting);
     if (p.candidates > 0) {

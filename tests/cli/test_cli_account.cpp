@@ -1,30 +1,16 @@
 // Tests of `dplab-cli account` and `dplab-cli calibrate`, run as a process: JSON fields and
 // values for reference cases, the sweep CSV, and exit status 2 with the flag named in stderr
 // for each invalid input. The binary is DPLAB_CLI_PATH (override with the DPLAB_CLI variable).
-#include <QProcess>
 #include <QTest>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/cli_runner.h"
 #include "support/numeric_compare.h"
 
+using dplab::testing::run_cli;
+
 namespace {
-
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-Result run_cli(const QStringList& arguments) {
-  QProcess process;
-  process.start(qEnvironmentVariable("DPLAB_CLI", DPLAB_CLI_PATH), arguments);
-  if (!process.waitForFinished(120'000)) qFatal("dplab-cli did not finish");
-  Result r;
-  r.exit_code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  r.out = process.readAllStandardOutput().toStdString();
-  r.err = process.readAllStandardError().toStdString();
-  return r;
-}
 
 const QStringList kRun5k{"account", "--noise-multiplier", "4", "--sample-rate", "0.05",
                          "--steps", "10000", "--delta", "1e-4"};
@@ -38,7 +24,7 @@ class TestCliAccount : public QObject {
   void single_run_json() {
     const auto r = run_cli(kRun5k);
     QCOMPARE(r.exit_code, 0);
-    const auto j = nlohmann::json::parse(r.out);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
     // shared/reference/accounting.json fig1_n5000: rdp 5.5632455963733, pld 5.0799726494.
     QVERIFY(j["epsilon"].get<double>() <= 5.563245596373326 * (1 + 1e-4));
     QVERIFY(j["epsilon"].get<double>() >= 5.079972649402302 * (1 - 1e-3));
@@ -53,7 +39,7 @@ class TestCliAccount : public QObject {
   void paper_conversion() {
     auto args = kRun5k;
     args << "--conversion" << "classic";
-    const auto j = nlohmann::json::parse(run_cli(args).out);
+    const auto j = nlohmann::json::parse(run_cli(args).out.toStdString());
     DPLAB_COMPARE_REL(j["epsilon"].get<double>(), 6.281904505709237, 1e-3);
   }
 
@@ -62,7 +48,7 @@ class TestCliAccount : public QObject {
     args << "--selection" << "lt" << "--gamma" << "1";
     const auto r = run_cli(args);
     QCOMPARE(r.exit_code, 0);
-    const auto j = nlohmann::json::parse(r.out);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["selection"].get<std::string>(), std::string("lt"));
     QVERIFY(j["epsilon"].get<double>() <= 29.025580491018182 * (1 + 1e-4));
     DPLAB_COMPARE_REL(j["delta_per_run"].get<double>(), 2.357646212645174e-12, 1e-9);
@@ -72,7 +58,7 @@ class TestCliAccount : public QObject {
     // Default gamma = 1/K, log base 2 gives a larger Upsilon.
     auto args2 = kRun5k;
     args2 << "--selection" << "lt" << "--candidates" << "10" << "--lt-log-base" << "2";
-    const auto j2 = nlohmann::json::parse(run_cli(args2).out);
+    const auto j2 = nlohmann::json::parse(run_cli(args2).out.toStdString());
     DPLAB_COMPARE_REL(j2["gamma"].get<double>(), 0.1, 1e-15);
     DPLAB_COMPARE_REL(j2["upsilon"].get<double>(), 10 * 20 * std::log2(10.0), 1e-12);
   }
@@ -81,7 +67,7 @@ class TestCliAccount : public QObject {
     const auto r = run_cli({"account", "--noise-multiplier", "4", "--sample-rate", "0.004166666666666667",
                             "--steps", "10000", "--delta", "1e-5", "--candidates", "4"});
     QCOMPARE(r.exit_code, 0);
-    const auto j = nlohmann::json::parse(r.out);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["selection"].get<std::string>(), std::string("ma"));
     QCOMPARE(j["candidates"].get<int>(), 4);
     // kfold_n60000_floor_1_over_n_K4: rdp 0.84707591941996, pld 0.77362216751
@@ -94,7 +80,7 @@ class TestCliAccount : public QObject {
     args << "--sweep-candidates" << "1:200";
     const auto r = run_cli(args);
     QCOMPARE(r.exit_code, 0);
-    const QStringList lines = QString::fromStdString(r.out).trimmed().split('\n');
+    const QStringList lines = r.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 201);
     QCOMPARE(lines[0], QString("K,eps_ma,eps_lt"));
     QVERIFY(lines[1].startsWith("1,"));
@@ -112,7 +98,7 @@ class TestCliAccount : public QObject {
     const auto r = run_cli({"calibrate", "--epsilon", "2", "--delta", "1e-5", "--sample-rate", "0.01",
                             "--steps", "1000"});
     QCOMPARE(r.exit_code, 0);
-    const auto j = nlohmann::json::parse(r.out);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
     QVERIFY(j["noise_multiplier"].get<double>() > 0.5 && j["noise_multiplier"].get<double>() < 2.0);
     QVERIFY(j["epsilon"].get<double>() <= 2.0);
     QVERIFY(j["epsilon"].get<double>() >= 2.0 * (1 - 1e-3));
@@ -121,7 +107,7 @@ class TestCliAccount : public QObject {
   void help_exits_zero() {
     const auto r = run_cli({"account", "--help"});
     QCOMPARE(r.exit_code, 0);
-    QVERIFY(r.out.find("--noise-multiplier") != std::string::npos);
+    QVERIFY(r.out.contains("--noise-multiplier"));
     QCOMPARE(run_cli({"calibrate", "--help"}).exit_code, 0);
   }
 
@@ -163,8 +149,8 @@ class TestCliAccount : public QObject {
     QFETCH(QString, flag);
     const auto r = run_cli(arguments);
     QCOMPARE(r.exit_code, 2);
-    QVERIFY2(QString::fromStdString(r.err).contains(flag), r.err.c_str());
-    QVERIFY(r.out.empty());
+    QVERIFY2(r.err.contains(flag), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
   }
 };
 

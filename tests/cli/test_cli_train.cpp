@@ -4,32 +4,16 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/cli_runner.h"
+
+using dplab::testing::CliRun;
+using dplab::testing::read_file;
+using dplab::testing::run_cli;
+
 namespace {
-
-struct CliRun {
-  int exit_code = -1;
-  QString out, err;
-};
-
-CliRun run_cli(const QStringList& arguments) {
-  QProcess process;
-  process.start(DPLAB_CLI_PATH, arguments);
-  if (!process.waitForFinished(120000)) {
-    process.kill();
-    return {};
-  }
-  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
-
-QByteArray read_file(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 QStringList quick_binary_run(const QString& out) {
   return {"train", "--dataset", "synthetic-binary", "--model", "logistic", "--optimizer", "dpadam",

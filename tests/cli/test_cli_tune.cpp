@@ -11,28 +11,13 @@
 
 #include <signal.h>
 
+#include "support/cli_runner.h"
+
+using dplab::testing::CliRun;
+using dplab::testing::read_file;
+using dplab::testing::run_cli;
+
 namespace {
-
-struct CliRun {
-  int exit_code = -1;
-  QString out, err;
-};
-
-CliRun run_cli(const QStringList& arguments) {
-  QProcess process;
-  process.start(DPLAB_CLI_PATH, arguments);
-  if (!process.waitForFinished(120000)) {
-    process.kill();
-    return {};
-  }
-  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
-
-QByteArray read_file(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 QString preset(const char* name) {
   return QString(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/" + name;
@@ -96,8 +81,8 @@ class CliTuneTest : public QObject {
     file.write(text);
     file.close();
     QProcess process;
-    process.start(DPLAB_CLI_PATH, {"tune", "--config", dir.path() + "/long.json", "--threads", "1",
-                                   "--out", dir.path() + "/o"});
+    process.start(dplab::testing::cli_program(), {"tune", "--config", dir.path() + "/long.json",
+                                                  "--threads", "1", "--out", dir.path() + "/o"});
     QVERIFY(process.waitForStarted());
     QTest::qWait(700);
     ::kill(static_cast<pid_t>(process.processId()), SIGINT);

@@ -9,9 +9,11 @@
 #include "core/error.h"
 #include "data/csv_loader.h"
 #include "data/dataset_catalog.h"
+#include "support/expect_error.h"
 
 using namespace dplab;
 using namespace dplab::data;
+using dplab::testing::error_of;
 
 namespace {
 
@@ -22,16 +24,6 @@ float max_of(const dplab::Matrix& m) { return *std::max_element(m.data(), m.data
 
 std::string fixture(const char* name) { return std::string(DPLAB_TEST_DATA_DIR) + "/" + name; }
 std::string adult_dir() { return std::string(DPLAB_SHARED_DIR) + "/datasets/adult"; }
-
-template <class E, class F>
-QString error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return QString::fromStdString(e.what());
-  }
-  return QStringLiteral("<no exception>");
-}
 
 Index feature_index(const Dataset& data, const std::string& name) {
   const auto it = std::find(data.feature_names.begin(), data.feature_names.end(), name);

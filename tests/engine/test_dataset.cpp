@@ -12,9 +12,11 @@
 #include "core/random.h"
 #include "data/dataset.h"
 #include "data/dataset_catalog.h"
+#include "support/expect_error.h"
 
 using namespace dplab;
 using namespace dplab::data;
+using dplab::testing::error_of;
 
 namespace {
 
@@ -33,16 +35,6 @@ Dataset indexed(Index n, int num_classes = 0) {
   return data;
 }
 
-template <class F>
-QString invalid_argument(F&& f) {
-  try {
-    f();
-  } catch (const InvalidArgument& e) {
-    return QString::fromStdString(e.what());
-  }
-  return QStringLiteral("<no exception>");
-}
-
 }  // namespace
 
 class TestDataset : public QObject {
@@ -56,34 +48,34 @@ class TestDataset : public QObject {
 
   void validate_errors() {
     Dataset empty;
-    QVERIFY(invalid_argument([&] { empty.validate(); }).contains("empty"));
+    QVERIFY(error_of<InvalidArgument>([&] { empty.validate(); }).contains("empty"));
 
     Dataset short_targets = indexed(5);
     short_targets.targets.resize(4);
-    QVERIFY(invalid_argument([&] { short_targets.validate(); }).contains("5 feature rows but 4 targets"));
+    QVERIFY(error_of<InvalidArgument>([&] { short_targets.validate(); }).contains("5 feature rows but 4 targets"));
 
     Dataset nan_feature = indexed(5);
     nan_feature.features(3, 1) = std::numeric_limits<float>::quiet_NaN();
-    const QString nan_message = invalid_argument([&] { nan_feature.validate(); });
+    const QString nan_message = error_of<InvalidArgument>([&] { nan_feature.validate(); });
     QVERIFY2(nan_message.contains("row 3, column 1") && nan_message.contains("not finite"),
              qPrintable(nan_message));
 
     Dataset bad_label = indexed(5, 2);
     bad_label.targets[4] = 2.0f;
-    QVERIFY(invalid_argument([&] { bad_label.validate(); }).contains("row 4 = 2 is not a class index in 0..1"));
+    QVERIFY(error_of<InvalidArgument>([&] { bad_label.validate(); }).contains("row 4 = 2 is not a class index in 0..1"));
     bad_label.targets[4] = 0.5f;
-    QVERIFY(invalid_argument([&] { bad_label.validate(); }).contains("row 4 = 0.5"));
+    QVERIFY(error_of<InvalidArgument>([&] { bad_label.validate(); }).contains("row 4 = 0.5"));
 
     Dataset one_class = indexed(5, 1);
-    QVERIFY(invalid_argument([&] { one_class.validate(); }).contains("num_classes = 1"));
+    QVERIFY(error_of<InvalidArgument>([&] { one_class.validate(); }).contains("num_classes = 1"));
 
     Dataset names = indexed(5);
     names.feature_names = {"only one"};
-    QVERIFY(invalid_argument([&] { names.validate(); }).contains("1 feature names for d = 2"));
+    QVERIFY(error_of<InvalidArgument>([&] { names.validate(); }).contains("1 feature names for d = 2"));
 
     Dataset inf_target = indexed(5);
     inf_target.targets[2] = std::numeric_limits<float>::infinity();
-    QVERIFY(invalid_argument([&] { inf_target.validate(); }).contains("target of row 2"));
+    QVERIFY(error_of<InvalidArgument>([&] { inf_target.validate(); }).contains("target of row 2"));
   }
 
   void split_sizes() {
@@ -135,9 +127,9 @@ class TestDataset : public QObject {
   }
 
   void split_errors() {
-    QVERIFY(invalid_argument([] { split_train_validation(indexed(10), 0.0, 1); }).contains("validation_fraction = 0"));
-    QVERIFY(invalid_argument([] { split_train_validation(indexed(10), 1.0, 1); }).contains("validation_fraction = 1"));
-    QVERIFY(invalid_argument([] { split_train_validation(indexed(1), 0.2, 1); }).contains("at least 2"));
+    QVERIFY(error_of<InvalidArgument>([] { split_train_validation(indexed(10), 0.0, 1); }).contains("validation_fraction = 0"));
+    QVERIFY(error_of<InvalidArgument>([] { split_train_validation(indexed(10), 1.0, 1); }).contains("validation_fraction = 1"));
+    QVERIFY(error_of<InvalidArgument>([] { split_train_validation(indexed(1), 0.2, 1); }).contains("at least 2"));
   }
 
   void min_max_scaler() {
@@ -164,8 +156,8 @@ class TestDataset : public QObject {
     QCOMPARE(other.features(0, 1), 0.0f);  // constant feature -> 0 whatever the value
     QCOMPARE(other.features(0, 2), 0.5f);
     Dataset wrong = indexed(3);
-    QVERIFY(invalid_argument([&] { scaler.apply(wrong); }).contains("d = 3"));
-    QVERIFY(invalid_argument([] { MinMaxScaler::fit(Dataset{}); }).contains("empty"));
+    QVERIFY(error_of<InvalidArgument>([&] { scaler.apply(wrong); }).contains("d = 3"));
+    QVERIFY(error_of<InvalidArgument>([] { MinMaxScaler::fit(Dataset{}); }).contains("empty"));
   }
 
   void select_and_concatenate() {
@@ -175,12 +167,12 @@ class TestDataset : public QObject {
     QCOMPARE(picked.features(0, 0), 5.0f);
     QCOMPARE(picked.features(1, 0), 0.0f);
     QCOMPARE(picked.targets[2], 2.0f);
-    QVERIFY(invalid_argument([&] { select_rows(all, {6}); }).contains("row index 6"));
+    QVERIFY(error_of<InvalidArgument>([&] { select_rows(all, {6}); }).contains("row index 6"));
     const Dataset both = concatenate(all, picked, "both");
     QCOMPARE(both.size(), Index{9});
     QCOMPARE(both.features(6, 0), 5.0f);
     QCOMPARE(class_counts(both), (std::vector<Index>{3, 2, 4}));
-    QVERIFY(invalid_argument([&] { class_counts(indexed(3)); }).contains("regression"));
+    QVERIFY(error_of<InvalidArgument>([&] { class_counts(indexed(3)); }).contains("regression"));
   }
 
   void catalog_names() {
@@ -194,11 +186,11 @@ class TestDataset : public QObject {
                                               "synthetic-binary", "adult"}));
     DatasetSource source;
     source.name = "cifar";
-    const QString message = invalid_argument([&] { load_dataset(source); });
+    const QString message = error_of<InvalidArgument>([&] { load_dataset(source); });
     QVERIFY2(message.contains("'cifar'") && message.contains("synthetic-linear"), qPrintable(message));
     QCOMPARE(parse_data_format("LIBSVM"), DataFormat::libsvm);
     QCOMPARE(parse_data_format("auto"), DataFormat::automatic);
-    QVERIFY(invalid_argument([] { parse_data_format("xlsx"); }).contains("'xlsx'"));
+    QVERIFY(error_of<InvalidArgument>([] { parse_data_format("xlsx"); }).contains("'xlsx'"));
     QCOMPARE(QString(to_string(DataFormat::csv)), QStringLiteral("csv"));
   }
 };

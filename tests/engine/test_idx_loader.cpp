@@ -1,6 +1,5 @@
 // IDX loader: exact values from small hand-made files (plain and gzip), every malformed-file
 // error naming the file and byte offset, and the real Fashion-MNIST when its package is installed.
-#include <QTemporaryDir>
 #include <QTest>
 #include <zlib.h>
 
@@ -13,9 +12,13 @@
 #include "core/error.h"
 #include "data/dataset_catalog.h"
 #include "data/idx_loader.h"
+#include "support/expect_error.h"
+#include "support/temp_files.h"
 
 using namespace dplab;
 using namespace dplab::data;
+using dplab::testing::error_of;
+using dplab::testing::write_file;
 
 namespace {
 
@@ -38,11 +41,6 @@ Bytes idx_bytes(std::uint32_t magic, const std::vector<std::uint32_t>& dims, con
   return out;
 }
 
-void write_plain(const std::string& path, const Bytes& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
-}
-
 void write_gzip(const std::string& path, const Bytes& bytes) {
   gzFile gz = gzopen(path.c_str(), "wb");
   QVERIFY(gz != nullptr);
@@ -59,24 +57,14 @@ Bytes read_plain(const std::string& path) {
 const Bytes kPixels = {0, 255, 51, 1, 2, 3, 10, 20, 30, 40, 50, 60, 255, 254, 128, 127, 0, 7};
 const Bytes kLabels = {2, 0, 1};
 
-template <class E, class F>
-QString error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return QString::fromStdString(e.what());
-  }
-  return QStringLiteral("<no exception>");
-}
-
 }  // namespace
 
 class TestIdxLoader : public QObject {
   Q_OBJECT
 
  private:
-  QTemporaryDir dir_;
-  std::string path(const char* name) const { return dir_.filePath(name).toStdString(); }
+  testing::TempFiles files_;
+  std::string path(const char* name) const { return files_.path(name); }
 
   void check_small(const Dataset& data) {
     QCOMPARE(data.size(), Index{3});
@@ -94,11 +82,11 @@ class TestIdxLoader : public QObject {
   }
 
  private slots:
-  void initTestCase() { QVERIFY(dir_.isValid()); }
+  void initTestCase() { QVERIFY(files_.isValid()); }
 
   void plain_files() {
-    write_plain(path("a-images-idx3-ubyte"), idx_bytes(0x803, {3, 2, 3}, kPixels));
-    write_plain(path("a-labels-idx1-ubyte"), idx_bytes(0x801, {3}, kLabels));
+    write_file(path("a-images-idx3-ubyte"), idx_bytes(0x803, {3, 2, 3}, kPixels));
+    write_file(path("a-labels-idx1-ubyte"), idx_bytes(0x801, {3}, kLabels));
     const Dataset data = load_idx_pair(path("a-images-idx3-ubyte"), path("a-labels-idx1-ubyte"));
     check_small(data);
     QCOMPARE(QString::fromStdString(data.name), QStringLiteral("a-images-idx3-ubyte"));
@@ -108,7 +96,7 @@ class TestIdxLoader : public QObject {
   // ".gz" both load.
   void gzip_detected_by_content() {
     write_gzip(path("b-images.idx"), idx_bytes(0x803, {3, 2, 3}, kPixels));
-    write_plain(path("b-labels.gz"), idx_bytes(0x801, {3}, kLabels));
+    write_file(path("b-labels.gz"), idx_bytes(0x801, {3}, kLabels));
     QCOMPARE(read_plain(path("b-images.idx"))[0], std::uint8_t{0x1f});
     check_small(load_idx_pair(path("b-images.idx"), path("b-labels.gz")));
   }
@@ -126,8 +114,8 @@ class TestIdxLoader : public QObject {
   }
 
   void bad_magic() {
-    write_plain(path("bad-magic"), idx_bytes(0x00000903, {3, 2, 3}, kPixels));
-    write_plain(path("labels-ok"), idx_bytes(0x801, {3}, kLabels));
+    write_file(path("bad-magic"), idx_bytes(0x00000903, {3, 2, 3}, kPixels));
+    write_file(path("labels-ok"), idx_bytes(0x801, {3}, kLabels));
     const QString message = error_of<ParseError>([&] { load_idx_pair(path("bad-magic"), path("labels-ok")); });
     QVERIFY2(message.contains("bad-magic") && message.contains("byte offset 0") &&
                  message.contains("0x00000903") && message.contains("0x00000803"),
@@ -140,7 +128,7 @@ class TestIdxLoader : public QObject {
   void truncated_data() {
     Bytes bytes = idx_bytes(0x803, {3, 2, 3}, kPixels);
     bytes.resize(bytes.size() - 4);  // 16 + 18 - 4 = 30 bytes left
-    write_plain(path("short-images"), bytes);
+    write_file(path("short-images"), bytes);
     const QString message = error_of<ParseError>([&] { load_idx_pair(path("short-images"), path("labels-ok")); });
     QVERIFY2(message.contains("short-images") && message.contains("byte offset 30") &&
                  message.contains("truncated") && message.contains("after item 2"),
@@ -148,7 +136,7 @@ class TestIdxLoader : public QObject {
   }
 
   void truncated_header() {
-    write_plain(path("short-header"), Bytes{0, 0, 8, 3, 0, 0, 0, 3, 0, 0});
+    write_file(path("short-header"), Bytes{0, 0, 8, 3, 0, 0, 0, 3, 0, 0});
     const QString message = error_of<ParseError>([&] { read_idx_u8(path("short-header"), 3); });
     QVERIFY2(message.contains("short-header") && message.contains("byte offset 10"), qPrintable(message));
   }
@@ -156,7 +144,7 @@ class TestIdxLoader : public QObject {
   void trailing_bytes() {
     Bytes bytes = idx_bytes(0x801, {3}, kLabels);
     bytes.push_back(9);
-    write_plain(path("long-labels"), bytes);
+    write_file(path("long-labels"), bytes);
     const QString message = error_of<ParseError>([&] { read_idx_u8(path("long-labels"), 1); });
     QVERIFY2(message.contains("long-labels") && message.contains("byte offset 11"), qPrintable(message));
   }
@@ -166,14 +154,14 @@ class TestIdxLoader : public QObject {
     write_gzip(path("full.gz"), idx_bytes(0x803, {3, 2, 3}, kPixels));
     Bytes compressed = read_plain(path("full.gz"));
     compressed.resize(compressed.size() / 2);
-    write_plain(path("cut.gz"), compressed);
+    write_file(path("cut.gz"), compressed);
     const QString message = error_of<ParseError>([&] { read_idx_u8(path("cut.gz"), 3); });
     QVERIFY2(message.contains("cut.gz") && message.contains("byte offset"), qPrintable(message));
   }
 
   void count_mismatch() {
-    write_plain(path("two-labels"), idx_bytes(0x801, {2}, {0, 1}));
-    write_plain(path("imgs"), idx_bytes(0x803, {3, 2, 3}, kPixels));
+    write_file(path("two-labels"), idx_bytes(0x801, {2}, {0, 1}));
+    write_file(path("imgs"), idx_bytes(0x803, {3, 2, 3}, kPixels));
     const QString message = error_of<ParseError>([&] { load_idx_pair(path("imgs"), path("two-labels")); });
     QVERIFY2(message.contains("two-labels") && message.contains("byte offset 4") &&
                  message.contains("2 labels") && message.contains("3 images"),

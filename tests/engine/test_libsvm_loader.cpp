@@ -1,31 +1,22 @@
 // LIBSVM loader: exact dense values and label mapping from a fixture with comments and blank
 // lines, a given d, a shared pair, and errors naming FILE:LINE and the token.
-#include <QTemporaryDir>
 #include <QTest>
 
-#include <fstream>
 #include <string>
 
 #include "core/error.h"
 #include "data/dataset_catalog.h"
 #include "data/libsvm_loader.h"
+#include "support/expect_error.h"
+#include "support/temp_files.h"
 
 using namespace dplab;
 using namespace dplab::data;
+using dplab::testing::error_of;
 
 namespace {
 
 std::string fixture(const char* name) { return std::string(DPLAB_TEST_DATA_DIR) + "/" + name; }
-
-template <class E, class F>
-QString error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return QString::fromStdString(e.what());
-  }
-  return QStringLiteral("<no exception>");
-}
 
 }  // namespace
 
@@ -33,15 +24,11 @@ class TestLibsvmLoader : public QObject {
   Q_OBJECT
 
  private:
-  QTemporaryDir dir_;
-  std::string write(const char* name, const char* text) {
-    const std::string path = dir_.filePath(name).toStdString();
-    std::ofstream(path) << text;
-    return path;
-  }
+  testing::TempFiles files_;
+  std::string write(const char* name, const char* text) { return files_.write(name, text); }
 
  private slots:
-  void initTestCase() { QVERIFY(dir_.isValid()); }
+  void initTestCase() { QVERIFY(files_.isValid()); }
 
   // "+1 1:0.5 3:2 / -1 2:1.5 / +1 3:-1 / -1" (comments and a blank line between).
   void dense_values_and_labels() {

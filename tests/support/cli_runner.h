@@ -1,0 +1,42 @@
+// Runs dplab-cli as a process for the CLI suites. The binary is DPLAB_CLI_PATH (set by
+// tests/CMakeLists.txt), or the DPLAB_CLI environment variable when that is set.
+#pragma once
+
+#include <QByteArray>
+#include <QFile>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace dplab::testing {
+
+// The binary the CLI suites run.
+inline QString cli_program() { return qEnvironmentVariable("DPLAB_CLI", DPLAB_CLI_PATH); }
+
+struct CliRun {
+  int exit_code = -1;  // -1: crashed, or killed after the time limit
+  QString out, err;
+};
+
+// Runs the CLI with arguments and waits up to two minutes. A run that does not finish by then is
+// killed and reported as exit_code -1 with a note in err, so the caller's check fails.
+inline CliRun run_cli(const QStringList& arguments) {
+  QProcess process;
+  process.start(cli_program(), arguments);
+  if (!process.waitForFinished(120'000)) {
+    process.kill();
+    process.waitForFinished();
+    return {-1, {}, QStringLiteral("dplab-cli did not finish within 120 s")};
+  }
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+          QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
+}
+
+// The whole file, or an empty array when it cannot be opened.
+inline QByteArray read_file(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace dplab::testing
