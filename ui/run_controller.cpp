@@ -72,6 +72,7 @@ bool RunController::start(const experiment::ExperimentConfig& config,
       auto data = preloaded ? preloaded : tuning::load_experiment_data(config);
       tuning::RunOptions options;
       options.threads = threads;
+      options.background_priority = true;  // the GUI thread must never wait for a core
       tuning::Runner runner(config, data, options);
       std::unique_ptr<store::StoreWriter> writer;
       if (store) {

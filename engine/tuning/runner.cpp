@@ -8,6 +8,11 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -183,6 +188,20 @@ void Runner::cancel() { impl_->cancel.store(true); }
 bool Runner::cancel_requested() const { return impl_->cancel.load(); }
 Progress Runner::progress() const { return impl_->progress(); }
 
+namespace {
+
+// nice +10 for the calling thread only (on Linux setpriority with a thread id acts per thread).
+// Idempotent; failures are harmless (the job simply runs at normal priority).
+void lower_this_thread_priority() {
+#ifdef __linux__
+  constexpr int kBackgroundNice = 10;
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  if (getpriority(PRIO_PROCESS, tid) < kBackgroundNice) setpriority(PRIO_PROCESS, tid, kBackgroundNice);
+#endif
+}
+
+}  // namespace
+
 SearchResults Runner::run() {
   if (impl_->ran.exchange(true)) throw InvalidArgument("Runner::run() may be called only once");
   Impl& im = *impl_;
@@ -197,6 +216,7 @@ SearchResults Runner::run() {
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, jobs, 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
+          if (im.options.background_priority) lower_this_thread_priority();
           for (std::size_t i = range.begin(); i != range.end(); ++i) im.run_job(i);
         },
         tbb::simple_partitioner());
