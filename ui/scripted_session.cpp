@@ -94,9 +94,10 @@ void ScriptedSession::takeScreenshots() {
     tabs->setCurrentIndex(i);
     // Let layouts settle and queued replots run before grabbing.
     for (int k = 0; k < 5; ++k) QApplication::processEvents();
-    const QString name = QStringLiteral("%1_%2.png")
-                             .arg(i + 1, 2, 10, QLatin1Char('0'))
-                             .arg(tabs->tabText(i).toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("_")));
+    // File-name-safe tab title: Greek symbols spelled out ("α–C heatmap" -> alpha_c_heatmap).
+    QString slug = tabs->tabText(i).toLower().replace(QChar(0x03B1), QStringLiteral("alpha"));
+    slug.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("_"));
+    const QString name = QStringLiteral("%1_%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug);
     const QString path = dir.filePath(name);
     if (!window_->grab().save(path, "PNG")) {
       finish(1, tr("cannot write screenshot %1").arg(path));
