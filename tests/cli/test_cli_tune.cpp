@@ -73,9 +73,11 @@ class CliTuneTest : public QObject {
 
   void sigintCancelsWith130() {
     QTemporaryDir dir;
-    // A longer run: 6 jobs of 20,000 steps on one thread.
+    // A run far longer than the wait before SIGINT on any machine: 6 jobs of 3,000,000 steps on
+    // one thread (a step of this tiny model takes >= 1 us, so >= 18 s in all; cancel takes
+    // effect within one step, so the test itself stays short).
     QByteArray text = read_file(preset("quick-demo.json"));
-    text.replace("\"steps\": 300", "\"steps\": 20000").replace("\"eval_every\": 50", "\"eval_every\": 1000");
+    text.replace("\"steps\": 300", "\"steps\": 3000000").replace("\"eval_every\": 50", "\"eval_every\": 100000");
     QFile file(dir.path() + "/long.json");
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(text);

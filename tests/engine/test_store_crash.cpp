@@ -26,7 +26,9 @@ class TestStoreCrash : public QObject {
   void kill_mid_run() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("runs.sqlite").toStdString();
-    constexpr int kSteps = 1000;  // 100 points per job; 10 jobs
+    // 2,000 points per job, 10 jobs: each job takes long enough (~0.1 s) that the parent sees
+    // two committed jobs and kills the child well before the tenth, even on an idle machine.
+    constexpr int kSteps = 20000;
     const pid_t child = fork();
     QVERIFY(child >= 0);
     if (child == 0) {
