@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <filesystem>
+#include <stdexcept>
 
 #include "accuracy_tab.h"
 #include "chart_view.h"
@@ -38,6 +39,10 @@
 #include "stall_meter.h"
 #include "status_panel.h"
 #include "step_size_tab.h"
+
+// Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
+// resources (presets) are registered explicitly.
+static void initDplabResources() { Q_INIT_RESOURCE(resources); }
 
 namespace dplab::ui {
 
@@ -83,7 +88,18 @@ experiment::ExperimentConfig MainWindow::defaultExperiment() {
   return c;
 }
 
+QStringList MainWindow::presetPaths() {
+  initDplabResources();
+  QStringList paths;
+  const QDir dir(QStringLiteral(":/presets"));
+  for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+    paths << dir.filePath(name);
+  }
+  return paths;
+}
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  initDplabResources();
   setWindowTitle(tr("dplab — honest private hyperparameter selection"));
   data_ = new RunData(this);
   controller_ = new RunController(data_, this);
@@ -220,6 +236,11 @@ void MainWindow::buildMenus() {
     form_->setConfig(defaultExperiment());
   });
   file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openDialog);
+  preset_menu_ = file->addMenu(tr("Open &preset"));
+  for (const QString& path : presetPaths()) {
+    preset_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openExperiment(path, nullptr); });
+  }
+  preset_menu_->setEnabled(!preset_menu_->isEmpty());
   recent_menu_ = file->addMenu(tr("Open &recent"));
   file->addAction(tr("&Save experiment"), QKeySequence::Save, this, [this] { saveDialog(false); });
   file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { saveDialog(true); });
@@ -320,11 +341,19 @@ void MainWindow::onRunFinished(bool ok, bool cancelled) {
 }
 
 bool MainWindow::openExperiment(const QString& path, QString* error) {
+  const bool resource = path.startsWith(QStringLiteral(":/"));
   try {
-    const auto config = experiment::load_experiment_file(path.toStdString());
-    current_path_ = path;
+    experiment::ExperimentConfig config;
+    if (resource) {
+      QFile file(path);
+      if (!file.open(QIODevice::ReadOnly)) throw std::runtime_error(tr("cannot read %1").arg(path).toStdString());
+      config = experiment::parse_experiment_text(file.readAll().toStdString(), path.toStdString());
+    } else {
+      config = experiment::load_experiment_file(path.toStdString());
+    }
+    current_path_ = resource ? QString() : path;
     form_->setConfig(config);
-    addRecent(path);
+    if (!resource) addRecent(path);
     setWindowTitle(tr("dplab — %1").arg(QFileInfo(path).fileName()));
     status_->addMessage(tr("Opened %1").arg(path), false);
     return true;

@@ -1,7 +1,8 @@
 // MainWindow: wires the small parts together and owns nothing clever. Left: the experiment form;
 // top of the centre: Run/Cancel, progress (jobs, steps/s, ETA); centre: tabs of charts (accuracy
 // curves, α–C heatmap, privacy of tuning, DPAdam step size, results table); bottom: messages and
-// run history. Menus: File (open/save experiment JSON, recent files, export report), Run, and
+// run history. Menus: File (open/save experiment JSON, built-in presets, recent files, export
+// report), Run, and
 // shortcuts Ctrl+R, Esc / Ctrl+., Ctrl+S, Ctrl+E. Settings persist in QSettings. A StallMeter
 // measures the GUI thread's longest stall (status bar; longestStallMs()).
 #pragma once
@@ -41,7 +42,12 @@ class MainWindow : public QMainWindow {
   // The experiment shown on start: Fashion-MNIST when installed, else synthetic data.
   static experiment::ExperimentConfig defaultExperiment();
 
+  // `path` may be a resource (":/presets/…"): then it is neither remembered as the save path nor
+  // added to the recent files.
   bool openExperiment(const QString& path, QString* error);
+  // The built-in presets (resources/presets/*.json embedded under :/presets), sorted by name.
+  static QStringList presetPaths();
+  QMenu* presetMenu() const { return preset_menu_; }
   bool saveExperiment(const QString& path, QString* error);
   // Writes experiment.json, every chart (PNG, PDF, SVG, CSV) and results.csv into `dir`.
   bool exportReport(const QString& dir, QString* error);
@@ -103,6 +109,7 @@ class MainWindow : public QMainWindow {
   QAction* run_action_;
   QAction* cancel_action_;
   QMenu* recent_menu_;
+  QMenu* preset_menu_;
   QString current_path_;
 };
 

@@ -2,6 +2,7 @@
 // the results table has one row per candidate, every export writes a valid file, and the GUI
 // thread's longest stall during the run is recorded (and small).
 #include <QAction>
+#include <QMenu>
 #include <QXmlStreamReader>
 #include <QFile>
 #include <QImage>
@@ -139,6 +140,24 @@ class TestRunEndToEnd : public QObject {
     QVERIFY2(window_->openExperiment(path, &error), qPrintable(error));
     QCOMPARE(QString::fromStdString(experiment::to_json(window_->form()->config()).dump()),
              QString::fromStdString(experiment::to_json(experiment::load_experiment_file(path.toStdString())).dump()));
+  }
+
+  void presetMenuLoadsQuickDemo() {
+    QMenu* menu = window_->presetMenu();
+    QVERIFY(menu);
+    QStringList names;
+    QAction* quick = nullptr;
+    for (QAction* action : menu->actions()) {
+      names << action->text();
+      if (action->text() == QStringLiteral("quick-demo.json")) quick = action;
+    }
+    QCOMPARE(names, QStringList({QStringLiteral("figure2-synthetic-linear.json"), QStringLiteral("quick-demo.json"),
+                                 QStringLiteral("table3-dpsgd-dpadam-fashion-mnist.json")}));
+    QVERIFY(quick);
+    window_->form()->setConfig(test::tinyExperiment());
+    quick->trigger();
+    QCOMPARE(QString::fromStdString(window_->form()->config().name), QStringLiteral("quick-demo"));
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->isValid() && window_->runAction()->isEnabled(), 30000);
   }
 
  private:
