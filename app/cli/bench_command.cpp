@@ -26,6 +26,7 @@
 #include "models/model.h"
 #include "optim/optimizer.h"
 #include "privacy/noisy_gradient.h"
+#include "privacy/poisson_sampler.h"
 
 namespace dplab::cli {
 namespace {
@@ -95,17 +96,16 @@ struct ModelBench {
 class NaiveDpStep {
  public:
   NaiveDpStep(models::Model& model, const data::Dataset& train, double lot_size, double clip)
-      : model_(model), train_(train), q_(lot_size / static_cast<double>(train.size())),
-        clip_(clip), sum_(model.num_params()), single_(model.num_params()), norm_(1), rng_(11) {}
+      : model_(model), train_(train),
+        sampler_(train.size(), lot_size / static_cast<double>(train.size())), clip_(clip),
+        sum_(model.num_params()), single_(model.num_params()), norm_(1), rng_(11) {
+    lot_.reserve(static_cast<std::size_t>(sampler_.suggested_capacity()));
+  }
 
   void step() {
     sum_.setZero();
-    const Index n = train_.size();
-    Index i = -1;
-    const double log_keep = std::log1p(-q_);
-    while (true) {  // Poisson lot by geometric skipping, as the real sampler does
-      i += 1 + static_cast<Index>(std::floor(std::log(rng_.uniform_open_zero()) / log_keep));
-      if (i >= n) break;
+    sampler_.sample(rng_, lot_);
+    for (const Index i : lot_) {
       model_.clipped_gradient_sum(train_.features.row(i), train_.targets.segment(i, 1),
                                   models::kNoClipping, single_, norm_);
       const double norm = single_.norm();
@@ -118,9 +118,11 @@ class NaiveDpStep {
  private:
   models::Model& model_;
   const data::Dataset& train_;
-  double q_, clip_;
+  privacy::PoissonSampler sampler_;
+  double clip_;
   Vector sum_, single_, norm_;
   Rng rng_;
+  std::vector<Index> lot_;
 };
 
 ModelBench bench_model(models::ModelKind kind, const data::Dataset& train, double lot_size,

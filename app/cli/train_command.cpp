@@ -1,5 +1,4 @@
 // dplab-cli train: one DP training run; writes DIR/curve.csv and DIR/summary.json.
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -43,11 +42,7 @@ constexpr const char* kTrainUsage = R"(usage: dplab-cli train [--config FILE] [f
 
 // For a path-like --dataset the loader's error names the file; say which flag brought it.
 data::Dataset load_for_flag(const RunConfig& config) {
-  data::DatasetSource source;
-  const auto builtins = data::builtin_datasets();
-  const bool is_builtin = std::any_of(builtins.begin(), builtins.end(),
-                                      [&](const auto& info) { return info.name == config.dataset; });
-  (is_builtin ? source.name : source.path) = config.dataset;
+  data::DatasetSource source = data::source_for(config.dataset);
   try {
     source.format = data::parse_data_format(config.format);
   } catch (const Error& e) {

@@ -228,4 +228,16 @@ Dataset load_dataset(const DatasetSource& source) {
   return data;
 }
 
+bool is_builtin_dataset(const std::string& name) {
+  const auto builtins = builtin_datasets();
+  return std::any_of(builtins.begin(), builtins.end(),
+                     [&](const BuiltinDatasetInfo& info) { return info.name == name; });
+}
+
+DatasetSource source_for(const std::string& name_or_path) {
+  DatasetSource source;
+  (is_builtin_dataset(name_or_path) ? source.name : source.path) = name_or_path;
+  return source;
+}
+
 }  // namespace dplab::data

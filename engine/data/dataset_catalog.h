@@ -53,6 +53,11 @@ struct BuiltinDatasetInfo {
 };
 std::vector<BuiltinDatasetInfo> builtin_datasets();
 
+// True when `name` is one of builtin_datasets().
+bool is_builtin_dataset(const std::string& name);
+// A source for what a user typed: a built-in name goes to `name`, anything else to `path`.
+DatasetSource source_for(const std::string& name_or_path);
+
 // The folder holding Fashion-MNIST's {train,t10k}-{images-idx3,labels-idx1}-ubyte(.gz):
 // $DPLAB_FASHION_MNIST_DIR if set, else /usr/share/datasets/fashion-mnist. Throws IoError saying
 // to install the Debian package dataset-fashion-mnist when neither has the files.

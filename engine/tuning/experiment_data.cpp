@@ -1,7 +1,5 @@
 // load_experiment_data: maps an experiment's `dataset` section onto the data catalog and the
 // paper's preprocessing (seeded 80/20 split, features in [0, 1]; appendix H).
-#include <algorithm>
-
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
 #include "tuning/runner.h"
@@ -11,16 +9,8 @@ namespace dplab::tuning {
 std::shared_ptr<const data::TrainValidationSplit> load_experiment_data(
     const experiment::ExperimentConfig& config) {
   const auto& d = config.dataset;
-  data::DatasetSource source;
-  const auto builtins = data::builtin_datasets();
-  const bool builtin = std::any_of(builtins.begin(), builtins.end(),
-                                   [&](const auto& info) { return info.name == d.source; });
-  if (builtin) {
-    source.name = d.source;
-    source.path = d.path;
-  } else {
-    source.path = d.source;
-  }
+  data::DatasetSource source = data::source_for(d.source);
+  if (!source.name.empty()) source.path = d.path;  // a built-in's folder ("adult")
   source.format = data::parse_data_format(d.format);
   source.label_column = d.label_column;
   // A linear model is a regression: CSV/LIBSVM targets are then real-valued.
