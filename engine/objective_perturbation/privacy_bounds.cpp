@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "core/error.h"
 #include "core/validate.h"
@@ -18,6 +19,25 @@ constexpr double kRelativePrecision = 1e-10;
 // H_{e^t}(N(L, sigma^2) || N(0, sigma^2)), t >= 0 (scale invariance: noise multiplier sigma/L).
 double gaussian_hockey_stick(const ObjPertPrivacy& p, double t) {
   return privacy::analytic_gaussian_delta(p.noise_std / p.gradient_bound, t);
+}
+
+// RDP orders for the closed-form curves: 1 + 10^t, t in [-3, 5], 1601 points (dense near 1 for
+// large epsilon, up to 1e5 for tiny epsilon). Every order gives a valid bound (rdp_conversion.h).
+const std::vector<double>& conversion_orders() {
+  static const std::vector<double> orders = [] {
+    std::vector<double> o;
+    for (int i = 0; i <= 1600; ++i) o.push_back(1.0 + std::pow(10.0, -3.0 + 8.0 * i / 1600));
+    return o;
+  }();
+  return orders;
+}
+
+template <class F>
+double epsilon_of_curve(F rdp, double delta) {
+  const std::vector<double>& orders = conversion_orders();
+  std::vector<double> values(orders.size());
+  for (std::size_t i = 0; i < orders.size(); ++i) values[i] = rdp(orders[i]);
+  return privacy::epsilon_from_rdp(orders, values, delta).epsilon;
 }
 
 // Smallest eps >= 0 with delta_of(eps) <= delta, delta_of decreasing; rounded up.
@@ -118,14 +138,12 @@ double objpert_profile_epsilon(const ObjPertPrivacy& p, double delta) {
 
 double objpert_rdp_epsilon(const ObjPertPrivacy& p, double delta) {
   validate(p);
-  return privacy::epsilon_from_rdp_curve([&](double a) { return objpert_rdp(p, a); }, delta)
-      .epsilon;
+  return epsilon_of_curve([&](double a) { return objpert_rdp(p, a); }, delta);
 }
 
 double algorithm1_rdp_epsilon(const ObjPertPrivacy& p, double delta) {
   validate(p);
-  return privacy::epsilon_from_rdp_curve([&](double a) { return algorithm1_rdp(p, a); }, delta)
-      .epsilon;
+  return epsilon_of_curve([&](double a) { return algorithm1_rdp(p, a); }, delta);
 }
 
 double kifer_epsilon(const ObjPertPrivacy& p, double delta) {

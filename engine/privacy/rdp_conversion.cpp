@@ -1,8 +1,8 @@
 #include "privacy/rdp_conversion.h"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "core/error.h"
 #include "core/validate.h"
@@ -10,54 +10,78 @@
 namespace dplab::privacy {
 namespace {
 
-double converted(const std::function<double(double)>& rdp, double alpha, double log_delta) {
-  const double r = rdp(alpha);
-  if (std::isnan(r)) throw Error("RDP curve is NaN at order " + format_number(alpha));
-  return r + std::log1p(-1.0 / alpha) - (log_delta + std::log(alpha)) / (alpha - 1.0);
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// log of Bretagnolle-Huber's delta <= sqrt(1 - exp(-KL)); KL <= rdp at the smallest order.
+double log_delta_total_variation(const std::vector<double>& rdp) {
+  const double kl = rdp.front();
+  if (kl <= 0.0) return -kInf;
+  if (!std::isfinite(kl)) return 0.0;
+  return 0.5 * std::log(-std::expm1(-kl));
 }
 
 }  // namespace
 
-RdpConversion epsilon_from_rdp_curve(const std::function<double(double)>& rdp, double delta,
-                                     double max_order) {
+void validate_rdp_curve(const std::vector<double>& orders, const std::vector<double>& rdp,
+                        const char* what) {
+  const std::string name(what);
+  if (orders.empty()) throw InvalidArgument(name + ": the list of orders is empty");
+  if (orders.size() != rdp.size()) {
+    throw InvalidArgument(name + ": " + std::to_string(orders.size()) + " orders but " +
+                          std::to_string(rdp.size()) + " RDP values");
+  }
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    require_finite(name + ".orders[" + std::to_string(i) + "]", orders[i]);
+    if (!(orders[i] > 1.0))
+      fail_field(name + ".orders[" + std::to_string(i) + "]", orders[i], "must be > 1");
+    if (i > 0 && !(orders[i] > orders[i - 1])) {
+      fail_field(name + ".orders[" + std::to_string(i) + "]", orders[i],
+                 "must exceed the previous order");
+    }
+    if (std::isnan(rdp[i]) || rdp[i] < 0.0) {
+      fail_field(name + ".rdp[" + std::to_string(i) + "]", rdp[i], "must be >= 0");
+    }
+  }
+}
+
+EpsilonResult epsilon_from_rdp(const std::vector<double>& orders, const std::vector<double>& rdp,
+                               double delta) {
+  validate_rdp_curve(orders, rdp);
   require_open_interval("delta", delta, 0.0, 1.0);
-  require_at_least("max_order", max_order, 1.5);
+  EpsilonResult result;
+  result.delta = delta;
   const double log_delta = std::log(delta);
-  // Orders 1 + 10^t, t from -3 to log10(max_order - 1): dense near 1 (large epsilon) and up to
-  // max_order (tiny epsilon).
-  constexpr int kGrid = 600;
-  const double t_lo = -3.0, t_hi = std::log10(max_order - 1.0);
-  double best = std::numeric_limits<double>::infinity();
-  int best_index = 0;
-  auto order_at = [&](double t) { return 1.0 + std::pow(10.0, t); };
-  for (int i = 0; i <= kGrid; ++i) {
-    const double value = converted(rdp, order_at(t_lo + (t_hi - t_lo) * i / kGrid), log_delta);
-    if (value < best) {
-      best = value;
+  if (log_delta >= log_delta_total_variation(rdp)) {
+    result.best_order = 1.0;  // the KL bound: epsilon = 0
+    return result;
+  }
+  double best = kInf;
+  std::size_t best_index = 0;
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const double a = orders[i];
+    const double eps = rdp[i] + std::log1p(-1.0 / a) - (log_delta + std::log(a)) / (a - 1.0);
+    if (eps < best) {
+      best = eps;
       best_index = i;
     }
   }
-  // Golden section on t between the neighbours of the best grid point.
-  double a = t_lo + (t_hi - t_lo) * std::max(best_index - 1, 0) / kGrid;
-  double b = t_lo + (t_hi - t_lo) * std::min(best_index + 1, kGrid) / kGrid;
-  double best_t = t_lo + (t_hi - t_lo) * best_index / kGrid;
-  const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
-  double c = b - ratio * (b - a), d = a + ratio * (b - a);
-  double fc = converted(rdp, order_at(c), log_delta), fd = converted(rdp, order_at(d), log_delta);
-  for (int it = 0; it < 60; ++it) {
-    if (fc < best) best = fc, best_t = c;
-    if (fd < best) best = fd, best_t = d;
-    if (fc < fd) {
-      b = d, d = c, fd = fc;
-      c = b - ratio * (b - a);
-      fc = converted(rdp, order_at(c), log_delta);
-    } else {
-      a = c, c = d, fc = fd;
-      d = a + ratio * (b - a);
-      fd = converted(rdp, order_at(d), log_delta);
-    }
+  result.epsilon = std::max(best, 0.0);
+  result.best_order = std::isfinite(best) ? orders[best_index] : 0.0;
+  result.order_at_grid_edge = best_index == 0 || best_index + 1 == orders.size();
+  return result;
+}
+
+double delta_from_rdp(const std::vector<double>& orders, const std::vector<double>& rdp,
+                      double epsilon) {
+  validate_rdp_curve(orders, rdp);
+  require_non_negative("epsilon", epsilon);
+  double log_delta = std::min(0.0, log_delta_total_variation(rdp));
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const double a = orders[i];
+    const double value = (a - 1.0) * (rdp[i] - epsilon + std::log1p(-1.0 / a)) - std::log(a);
+    log_delta = std::min(log_delta, value);
   }
-  return {std::max(best, 0.0), order_at(best_t)};
+  return std::exp(log_delta);
 }
 
 }  // namespace dplab::privacy
