@@ -1,14 +1,19 @@
 // Tests of engine/objective_perturbation/{honest_comparison, synthetic_glm}: the Poisson mean of
 // the honest baseline, the certified epsilons of the three methods, determinism by seed, and the
 // synthetic generator's label-noise law.
-#include <QTest>
 #include <Eigen/QR>
+#include <QTest>
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "core/error.h"
+#include "objective_perturbation/bound_curves.h"
+#include "objective_perturbation/comparison_preset.h"
 #include "objective_perturbation/glm_data.h"
 #include "objective_perturbation/honest_comparison.h"
 #include "objective_perturbation/synthetic_glm.h"
+#include "support/expect_error.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab::objpert;
@@ -78,6 +83,56 @@ class TestObjpertComparison : public QObject {
     const ComparisonResult again = run_comparison(data, c);
     QCOMPARE(again.rows[0].honest.accuracy, row.honest.accuracy);
     QCOMPARE(again.rows[0].algorithm1.accuracy, row.algorithm1.accuracy);
+  }
+
+  void shipped_table2_preset_parses() {
+    const std::string path =
+        std::string(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/objpert-vs-dpsgd-adult.json";
+    const ComparisonPreset p = load_comparison_preset(path);
+    QCOMPARE(p.dataset_source, std::string("adult"));
+    QVERIFY(std::filesystem::exists(p.dataset_path + "/adult.data.csv"));
+    QCOMPARE(p.config.epsilons, (std::vector<double>{0.1, 1.0, 8.0}));
+    QCOMPARE(p.config.trials, 10);
+    QCOMPARE(p.config.grid_size, 10);
+    QCOMPARE(p.config.lot_size, 256.0);
+    QCOMPARE(p.config.learning_rate_low, 1e-8);
+    QCOMPARE(p.config.tau, 0.01);
+    QCOMPARE(p.config.output_noise_std, 0.15);
+    QCOMPARE(p.config.solver, SolverKind::kLbfgs);
+  }
+
+  void preset_errors_name_the_key() {
+    using dplab::testing::error_of;
+    const auto bad = [](const char* text) {
+      return error_of<dplab::ParseError>(
+          [&] { parse_comparison_preset(nlohmann::json::parse(text), "p.json"); });
+    };
+    QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "dpsgd": {"lot": 3}})")
+                .contains("p.json: dpsgd.lot"));
+    QVERIFY(bad(R"({"experiment": "tune"})").contains("experiment"));
+    QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "epsilons": [0]})").contains("epsilons"));
+    QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "algorithm1": {"solver": "adam"}})")
+                .contains("algorithm1.solver"));
+  }
+
+  void figure1_curves_csv() {
+    ObjPertPrivacy p;
+    p.noise_std = 5;
+    p.gradient_bound = 1;
+    p.smoothness = 1;
+    p.regularization = 20;
+    const auto curve = bound_curves(p, 1e-10, 1e-1, 10);
+    QCOMPARE(curve.size(), std::size_t(10));
+    DPLAB_COMPARE_REL(curve.front().delta, 1e-10, 1e-12);
+    DPLAB_COMPARE_REL(curve.back().delta, 1e-1, 1e-12);
+    for (std::size_t i = 0; i < curve.size(); ++i) {
+      const auto& c = curve[i];
+      QVERIFY(c.gaussian_lower_bound <= c.profile && c.profile <= c.rdp && c.rdp <= c.kifer);
+      if (i) QVERIFY(c.profile <= curve[i - 1].profile);  // epsilon falls as delta grows
+    }
+    const std::string csv = bound_curves_csv(curve);
+    QVERIFY(csv.rfind("delta,gaussian_lower_bound,profile_thm31,rdp_thm32,kifer_thm28\n", 0) == 0);
+    QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 11L);
   }
 
   void rejects_multiclass_and_bad_config() {
