@@ -22,4 +22,8 @@ std::vector<BoundCurvePoint> bound_curves(const ObjPertPrivacy& p, double delta_
 
 std::string bound_curves_csv(const std::vector<BoundCurvePoint>& curve);
 
+// The same curves as a self-contained SVG line chart (x: log10 delta, y: epsilon), for docs and
+// the README (no plotting library needed). `title` is drawn on top (plain text, escaped).
+std::string bound_curves_svg(const std::vector<BoundCurvePoint>& curve, const std::string& title);
+
 }  // namespace dplab::objpert

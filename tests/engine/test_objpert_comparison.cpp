@@ -133,6 +133,14 @@ class TestObjpertComparison : public QObject {
     const std::string csv = bound_curves_csv(curve);
     QVERIFY(csv.rfind("delta,gaussian_lower_bound,profile_thm31,rdp_thm32,kifer_thm28\n", 0) == 0);
     QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 11L);
+    const std::string svg = bound_curves_svg(curve, "sigma <5>");
+    QVERIFY(svg.rfind("<svg", 0) == 0);
+    QVERIFY(svg.find("sigma &lt;5&gt;") != std::string::npos);
+    std::size_t lines = 0;
+    for (std::size_t at = svg.find("<polyline"); at != std::string::npos;
+         at = svg.find("<polyline", at + 1))
+      ++lines;
+    QCOMPARE(lines, std::size_t(4));
   }
 
   void rejects_multiclass_and_bad_config() {
