@@ -22,8 +22,13 @@ Eigen::VectorXd gaussian_vector(Eigen::Index d, double stddev, std::uint64_t see
 }  // namespace
 
 double smoothness_of(GlmLoss loss, const GlmData& data) {
-  const double r = data.max_row_norm();
-  return second_derivative_bound(loss) * r * r;
+  // The PUBLIC bound on the row norm (unit-norm features + bias), not the data's own maximum,
+  // which could leak (a set whose rows are all zero would get a smaller beta).
+  if (data.max_row_norm() > kDesignRowNormBound * (1 + 1e-12)) {
+    throw InvalidArgument("the design has a row of norm " + format_number(data.max_row_norm()) +
+                          " > sqrt 2: build it with make_glm_data");
+  }
+  return second_derivative_bound(loss) * kDesignRowNormBound * kDesignRowNormBound;
 }
 
 ObjPertPrivacy privacy_of(const Algorithm1Settings& settings, const GlmData& data) {

@@ -5,9 +5,9 @@
 //   3. L^P_C(theta) = sum_z l_C(theta; z) + lambda/2 ||theta||^2 + b^T theta
 //   4. solve until ||grad L^P_C(theta_hat)|| <= tau               -> solver.h (any solver)
 //   5. release theta_hat + N(0, sigma_out^2 I_d).
-// Privacy: Theorem 4.1 (privacy_bounds.h) with L = C and beta = f''_max * max ||x||^2; the data
-// passed in must already be the GLM design (glm_data.h: unit-norm rows + bias).
-// If the solver does not reach tau, NOTHING is released: run() throws dplab::Error (releasing a
+// Privacy: Theorem 4.1 (privacy_bounds.h) with L = C and beta = f''_max * 2 (rows of norm <= sqrt
+// 2); the data passed in must already be the GLM design (glm_data.h: unit-norm rows + bias). If the
+// solver does not reach tau, NOTHING is released: run() throws dplab::Error (releasing a
 // non-converged point would void the guarantee).
 // Seeds: b from derive_seed(seed, 1), the output noise from derive_seed(seed, 2).
 #pragma once
@@ -44,7 +44,8 @@ struct Algorithm1Result {
 // The privacy parameters of a run on `data` (beta from the loss and the design's row norms).
 ObjPertPrivacy privacy_of(const Algorithm1Settings& settings, const GlmData& data);
 
-// beta = f''_max * max ||x||^2 of the design.
+// beta = f''_max * R^2 with R = sqrt 2, the public row-norm bound of make_glm_data's design
+// (throws InvalidArgument if a row exceeds it).
 double smoothness_of(GlmLoss loss, const GlmData& data);
 
 // Runs Algorithm 1. Throws InvalidArgument (bad settings, lambda <= beta) or Error (no

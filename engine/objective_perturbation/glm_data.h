@@ -12,6 +12,9 @@
 
 namespace dplab::objpert {
 
+// Every design row has norm <= this (exactly this unless its feature row was 0): public.
+inline constexpr double kDesignRowNormBound = 1.4142135623730951;
+
 using DesignMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 struct GlmData {
