@@ -15,6 +15,16 @@ class TestCliObjpert : public QObject {
   Q_OBJECT
 
  private slots:
+  void listed_with_help() {
+    const auto top = run_cli({"--help"});
+    QCOMPARE(top.exit_code, 0);
+    QVERIFY2(top.out.contains("\n  objpert "), qPrintable(top.out));
+    const auto r = run_cli({"objpert", "--help"});
+    QCOMPARE(r.exit_code, 0);
+    QVERIFY(r.out.contains("Usage: dplab-cli objpert"));
+    QVERIFY(r.out.contains("--compare"));
+  }
+
   void single_run_reports_every_bound() {
     const auto r = run_cli({"objpert", "--dataset", "synthetic-l", "--epsilon", "1", "--delta",
                             "1e-5", "--seed", "3"});
