@@ -17,8 +17,8 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/validate.h"
+#include "data/dataset.h"
 #include "data/dataset_catalog.h"
-#include "data/prepare_split.h"
 #include "objective_perturbation/algorithm1.h"
 #include "objective_perturbation/bound_curves.h"
 #include "objective_perturbation/calibration.h"
@@ -155,7 +155,8 @@ int run_single(const Arguments& args) {
     throw UsageError("--dataset: the logistic loss needs a binary data set ('" + all.name +
                      "' has " + std::to_string(all.num_classes) + " classes)");
   }
-  const auto split = data::prepare_split(all, test_fraction, args.seed_or("split-seed", 0));
+  const auto split =
+      data::split_train_validation(all, test_fraction, args.seed_or("split-seed", 0));
   objpert::GlmData train;
   objpert::GlmData test;
   try {

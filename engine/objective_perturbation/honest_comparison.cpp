@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
-#include "data/prepare_split.h"
+#include "data/dataset.h"
 #include "objective_perturbation/algorithm1.h"
 #include "objective_perturbation/calibration.h"
 #include "objective_perturbation/glm_data.h"
@@ -123,7 +123,7 @@ ComparisonResult run_comparison(const data::Dataset& all, const ComparisonConfig
   };
 
   const data::TrainValidationSplit split =
-      data::prepare_split(all, config.test_fraction, config.split_seed);
+      data::split_train_validation(all, config.test_fraction, config.split_seed);
   const data::TrainValidationSplit dpsgd_data{unit_rows(split.train), unit_rows(split.validation)};
   const GlmData glm_train = make_glm_data(split.train);
   const GlmData glm_test = make_glm_data(split.validation);

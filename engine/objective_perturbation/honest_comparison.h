@@ -15,6 +15,9 @@
 // - Algorithm 1: sigma = f sigma_G and the smallest lambda (calibration.h, f = 1.3),
 //   tau = 0.01, sigma_out = 0.15, clip sqrt 2, logistic loss, one L-BFGS solve (L-BFGS has no
 //   learning rate; any solver setting is free, the guarantee is Theorem 4.1).
+// Split: a plain seeded split (data::split_train_validation), no min-max scaling fitted on the
+// data: row normalisation makes it unnecessary, and for centred data (synthetic_glm.h) a shift
+// would break the linear structure that survives normalisation.
 // Preprocessing for all three (free, per row): feature rows scaled to unit L2 norm; DP-SGD's
 // logistic model has its own bias, Algorithm 1's design gets a bias column (glm_data.h), so every
 // per-example gradient has norm <= sqrt 2 for both.
