@@ -41,6 +41,11 @@ data::Dataset load_objpert_dataset(const std::string& name, const std::string& p
   }
   data::DatasetSource source = data::source_for(name);
   if (!path.empty()) source.path = path;
+  if (name == "adult" && path.empty()) {
+    throw UsageError(flag +
+                     " adult needs --dataset-path: the folder holding adult.data.csv and "
+                     "adult.test.csv (in this repository: datasets/adult)");
+  }
   try {
     return data::load_dataset(source);
   } catch (const ParseError&) {
