@@ -1,6 +1,6 @@
 // Privacy of objective perturbation for GLMs and of Algorithm 1 (computational objective
 // perturbation) of Redberg, Koskela & Wang, "Improving the Privacy and Practicality of Objective
-// Perturbation for Differentially Private Linear Learners" (NeurIPS 2023);
+// Perturbation for Differentially Private Linear Learners";
 // docs/objective_perturbation.md.
 //
 // Setting: per-example loss l(theta; z) = f(x^T theta; y), ||grad l|| <= L (L = the clip C of
