@@ -165,7 +165,7 @@ constexpr std::size_t kMaxCells = std::size_t{1} << 24;
 // the tolerance, jumping to the d it predicts (between d/16 and d/2).
 template <typename Value>
 auto refine(const std::vector<Group>& groups, const PldOptions& options, Value value,
-            double floor) {
+            double floor, double tolerance_factor = 1.0) {
   struct Out {
     double fine, coarse, d;
     Composed composed;
@@ -178,7 +178,7 @@ auto refine(const std::vector<Group>& groups, const PldOptions& options, Value v
     const double v = value(fine);
     return Out{v, value(at(2.0 * d)), d, std::move(fine), 0};
   }
-  const double tolerance = pld_relative_tolerance(options.precision);
+  const double tolerance = tolerance_factor * pld_relative_tolerance(options.precision);
   const double finest = finest_grid(options.precision);
   double d = initial_discretization(groups, options.precision);
   double coarse = value(at(2.0 * d));
@@ -266,8 +266,10 @@ PldDelta pld_delta_for_epsilon(std::span<const SubsampledGaussian> runs, double 
     return result;
   }
   if (g.groups.empty()) return result;
+  // delta is refined 10x tighter than epsilon: a relative error of delta is a much smaller one
+  // of epsilon, and delta is what this query reports.
   auto r = refine(
-      g.groups, options, [&](const Composed& c) { return delta_of(c, epsilon); }, 1e-12);
+      g.groups, options, [&](const Composed& c) { return delta_of(c, epsilon); }, 1e-12, 0.1);
   result.delta = r.fine;
   result.error_bound = std::max(0.0, r.coarse - r.fine);
   result.discretization = r.d;
