@@ -103,7 +103,8 @@ struct Composed {
   double infinity_mass() const { return std::max(remove.pmf.infinity_mass, add.pmf.infinity_mass); }
 };
 
-Composed compose_at(const std::vector<Group>& groups, double d, double tail_mass) {
+Composed compose_at(const std::vector<Group>& groups, double d, double tail_mass,
+                    pld::FftPrecision precision) {
   Composed out;
   for (const Adjacency a : {Adjacency::kRemove, Adjacency::kAdd}) {
     std::vector<std::shared_ptr<const PrivacyLossPmf>> keep;
@@ -112,7 +113,7 @@ Composed compose_at(const std::vector<Group>& groups, double d, double tail_mass
       keep.push_back(cache().get(g.sigma, g.q, a, d));
       factors.push_back({keep.back().get(), g.steps});
     }
-    (a == Adjacency::kRemove ? out.remove : out.add) = pld::compose(factors, tail_mass);
+    (a == Adjacency::kRemove ? out.remove : out.add) = pld::compose(factors, tail_mass, precision);
   }
   return out;
 }
@@ -157,6 +158,7 @@ double initial_discretization(const std::vector<Group>& groups, PldPrecision pre
 }
 
 constexpr int kMaxRefinements = 12;
+constexpr double kExtendedBelow = 1e-11;  // deltas below: long double FFT
 constexpr std::size_t kMaxCells = std::size_t{1} << 24;
 
 // The quantity value(composition) at grid steps d and 2d. The connect-the-dots error is
@@ -164,14 +166,14 @@ constexpr std::size_t kMaxCells = std::size_t{1} << 24;
 // value(2d) - value(d) ~ 3 x the error of value(d); we refine until that difference is within
 // the tolerance, jumping to the d it predicts (between d/16 and d/2).
 template <typename Value>
-auto refine(const std::vector<Group>& groups, const PldOptions& options, Value value,
-            double floor, double tolerance_factor = 1.0) {
+auto refine(const std::vector<Group>& groups, const PldOptions& options, double tail_mass,
+            pld::FftPrecision fft, Value value, double floor, double tolerance_factor = 1.0) {
   struct Out {
     double fine, coarse, d;
     Composed composed;
     int refinements = 0;
   };
-  auto at = [&](double d) { return compose_at(groups, d, options.tail_mass); };
+  auto at = [&](double d) { return compose_at(groups, d, tail_mass, fft); };
   if (options.discretization > 0.0) {
     const double d = options.discretization;
     Composed fine = at(d);
@@ -236,13 +238,19 @@ PldEpsilon pld_epsilon_for_delta(std::span<const SubsampledGaussian> runs, doubl
     return result;
   }
   if (g.groups.empty()) return result;
+  // Tiny deltas (Liu-Talwar's per-run delta is ~1e-16): truncate 1000x below delta and run the
+  // FFT in long double, whose round-off floor stays below delta.
+  const double tail_mass = std::min(options.tail_mass, 1e-3 * delta);
+  const auto fft =
+      delta < kExtendedBelow ? pld::FftPrecision::kExtended : pld::FftPrecision::kDouble;
   auto r = refine(
-      g.groups, options, [&](const Composed& c) { return epsilon_of(c, delta); }, 1e-3);
+      g.groups, options, tail_mass, fft, [&](const Composed& c) { return epsilon_of(c, delta); },
+      1e-3);
   result.epsilon = r.fine;
   result.error_bound = std::max(0.0, r.coarse - r.fine);
   if (!std::isfinite(result.error_bound)) result.error_bound = kInf;
   result.discretization = r.d;
-  result.tail_mass = options.tail_mass;
+  result.tail_mass = tail_mass;
   result.infinity_mass = r.composed.infinity_mass();
   result.grid_cells = r.composed.cells();
   result.refinements = r.refinements;
@@ -269,7 +277,8 @@ PldDelta pld_delta_for_epsilon(std::span<const SubsampledGaussian> runs, double 
   // delta is refined 10x tighter than epsilon: a relative error of delta is a much smaller one
   // of epsilon, and delta is what this query reports.
   auto r = refine(
-      g.groups, options, [&](const Composed& c) { return delta_of(c, epsilon); }, 1e-12, 0.1);
+      g.groups, options, options.tail_mass, pld::FftPrecision::kDouble,
+      [&](const Composed& c) { return delta_of(c, epsilon); }, 1e-12, 0.1);
   result.delta = r.fine;
   result.error_bound = std::max(0.0, r.coarse - r.fine);
   result.discretization = r.d;

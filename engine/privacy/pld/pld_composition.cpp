@@ -23,10 +23,6 @@ std::mutex& planner_mutex() {
   return m;
 }
 
-struct FftwFree {
-  void operator()(void* p) const { fftw_free(p); }
-};
-
 // Smallest n >= want whose prime factors are 2, 3, 5, 7 (FFTW's fast sizes).
 std::size_t fast_size(std::size_t want) {
   std::size_t best = std::numeric_limits<std::size_t>::max();
@@ -63,9 +59,109 @@ double log_mgf(const std::vector<double>& p, double t) {
   return static_cast<double>(std::log(sum));
 }
 
+// FFTW's double and long double interfaces behind one name.
+struct FftwDouble {
+  using Real = double;
+  using Complex = fftw_complex;
+  using Plan = fftw_plan;
+  static Real* alloc_real(std::size_t n) { return fftw_alloc_real(n); }
+  static Complex* alloc_complex(std::size_t n) { return fftw_alloc_complex(n); }
+  static Plan r2c(int n, Real* in, Complex* out) {
+    return fftw_plan_dft_r2c_1d(n, in, out, FFTW_ESTIMATE);
+  }
+  static Plan c2r(int n, Complex* in, Real* out) {
+    return fftw_plan_dft_c2r_1d(n, in, out, FFTW_ESTIMATE);
+  }
+  static void execute(Plan p) { fftw_execute(p); }
+  static void destroy(Plan p) { fftw_destroy_plan(p); }
+  static void free(void* p) { fftw_free(p); }
+};
+struct FftwLong {
+  using Real = long double;
+  using Complex = fftwl_complex;
+  using Plan = fftwl_plan;
+  static Real* alloc_real(std::size_t n) { return fftwl_alloc_real(n); }
+  static Complex* alloc_complex(std::size_t n) { return fftwl_alloc_complex(n); }
+  static Plan r2c(int n, Real* in, Complex* out) {
+    return fftwl_plan_dft_r2c_1d(n, in, out, FFTW_ESTIMATE);
+  }
+  static Plan c2r(int n, Complex* in, Real* out) {
+    return fftwl_plan_dft_c2r_1d(n, in, out, FFTW_ESTIMATE);
+  }
+  static void execute(Plan p) { fftwl_execute(p); }
+  static void destroy(Plan p) { fftwl_destroy_plan(p); }
+  static void free(void* p) { fftwl_free(p); }
+};
+
+// prod_i DFT(p_i)^{T_i} on the cyclic grid of n cells, transformed back; returns the cells of
+// the window s = lo .. lo + window - 1 (offsets from the sum of lower indices).
+template <typename F>
+std::vector<double> cyclic_product(const std::vector<Factor>& factors, std::size_t n,
+                                   std::int64_t lo, std::size_t window) {
+  using Real = typename F::Real;
+  using C = std::complex<Real>;
+  const std::size_t nc = n / 2 + 1;
+  auto deleter = [](void* p) { F::free(p); };
+  std::unique_ptr<Real, decltype(deleter)> real(F::alloc_real(n), deleter);
+  std::unique_ptr<typename F::Complex, decltype(deleter)> spectrum(F::alloc_complex(nc), deleter);
+  std::unique_ptr<typename F::Complex, decltype(deleter)> product(F::alloc_complex(nc), deleter);
+  if (!real || !spectrum || !product) throw Error("PLD composition: out of memory for the FFT");
+  typename F::Plan forward, backward;
+  {
+    std::lock_guard lock(planner_mutex());
+    forward = F::r2c(static_cast<int>(n), real.get(), spectrum.get());
+    backward = F::c2r(static_cast<int>(n), product.get(), real.get());
+  }
+  auto* prod = reinterpret_cast<C*>(product.get());
+  auto* spec = reinterpret_cast<C*>(spectrum.get());
+  std::fill(prod, prod + nc, C(1.0, 0.0));
+  std::int64_t shift = 0;  // sum_i T_i centre_i: the offset of cyclic position 0
+  const auto ni = static_cast<std::int64_t>(n);
+  const Real two_pi = 2 * std::numbers::pi_v<Real>;
+  for (const auto& f : factors) {
+    // Centred at round(mean) so the phases raised to the power T stay small (accuracy).
+    std::fill(real.get(), real.get() + n, Real(0));
+    const auto& p = f.pmf->probs;
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      std::int64_t pos = (static_cast<std::int64_t>(j) - f.centre) % ni;
+      if (pos < 0) pos += ni;
+      real.get()[pos] += p[j];
+    }
+    F::execute(forward);
+    const Real times = f.times;
+    for (std::size_t k = 0; k < nc; ++k) {
+      if (prod[k] == Real(0)) continue;
+      // |F|^T underflows for most high frequencies once T is large: skip their phases.
+      const Real log_r = Real(0.5) * std::log(std::norm(spec[k])) * times;
+      if (!(log_r > Real(-745))) {
+        prod[k] = 0;
+        continue;
+      }
+      const Real phase = std::remainder(std::arg(spec[k]) * times, two_pi);
+      prod[k] *= std::polar(std::exp(log_r), phase);
+    }
+    shift += static_cast<std::int64_t>(f.times) * f.centre;
+  }
+  F::execute(backward);
+  {
+    std::lock_guard lock(planner_mutex());
+    F::destroy(forward);
+    F::destroy(backward);
+  }
+  std::vector<double> out(window);
+  const Real scale = Real(1) / static_cast<Real>(n);
+  for (std::size_t s = 0; s < window; ++s) {
+    std::int64_t pos = (lo + static_cast<std::int64_t>(s) - shift) % ni;
+    if (pos < 0) pos += ni;
+    out[s] = std::max(0.0, static_cast<double>(real.get()[pos] * scale));
+  }
+  return out;
+}
+
 }  // namespace
 
-ComposedPmf compose(std::span<const PmfPower> factors_in, double tail_mass) {
+ComposedPmf compose(std::span<const PmfPower> factors_in, double tail_mass,
+                    FftPrecision precision) {
   require_open_interval("tail_mass", tail_mass, 0.0, 1.0);
   std::vector<Factor> factors;
   double d = 0.0;
@@ -131,65 +227,12 @@ ComposedPmf compose(std::span<const PmfPower> factors_in, double tail_mass) {
                 " grid cells (more than 2^27): use a coarser discretization");
   }
   const std::size_t n = fast_size(std::max<std::size_t>(window, 2));
-  const std::size_t nc = n / 2 + 1;
   out.fft_size = n;
-
-  std::unique_ptr<double, FftwFree> real(fftw_alloc_real(n));
-  std::unique_ptr<fftw_complex, FftwFree> spectrum(fftw_alloc_complex(nc));
-  std::unique_ptr<fftw_complex, FftwFree> product(fftw_alloc_complex(nc));
-  if (!real || !spectrum || !product) throw Error("PLD composition: out of memory for the FFT");
-  fftw_plan forward, backward;
-  {
-    std::lock_guard lock(planner_mutex());
-    forward = fftw_plan_dft_r2c_1d(static_cast<int>(n), real.get(), spectrum.get(), FFTW_ESTIMATE);
-    backward = fftw_plan_dft_c2r_1d(static_cast<int>(n), product.get(), real.get(), FFTW_ESTIMATE);
-  }
-  auto destroy = [&] {
-    std::lock_guard lock(planner_mutex());
-    fftw_destroy_plan(forward);
-    fftw_destroy_plan(backward);
-  };
-
-  auto* prod = reinterpret_cast<std::complex<double>*>(product.get());
-  auto* spec = reinterpret_cast<std::complex<double>*>(spectrum.get());
-  std::fill(prod, prod + nc, std::complex<double>(1.0, 0.0));
-  std::int64_t shift = 0;  // sum_i T_i centre_i: the offset of cyclic position 0
-  const auto ni = static_cast<std::int64_t>(n);
-  for (const auto& f : factors) {
-    // Centred at round(mean) so the phases raised to the power T stay small (accuracy).
-    std::fill(real.get(), real.get() + n, 0.0);
-    const auto& p = f.pmf->probs;
-    for (std::size_t j = 0; j < p.size(); ++j) {
-      std::int64_t pos = (static_cast<std::int64_t>(j) - f.centre) % ni;
-      if (pos < 0) pos += ni;
-      real.get()[pos] += p[j];
-    }
-    fftw_execute(forward);
-    for (std::size_t k = 0; k < nc; ++k) {
-      if (prod[k] == 0.0) continue;
-      // |F|^T underflows for most high frequencies once T is large: skip their phases.
-      const double log_r = 0.5 * std::log(std::norm(spec[k])) * f.times;
-      if (!(log_r > -745.0)) {
-        prod[k] = 0.0;
-        continue;
-      }
-      const double phase = std::remainder(std::arg(spec[k]) * f.times, 2.0 * std::numbers::pi);
-      prod[k] *= std::polar(std::exp(log_r), phase);
-    }
-    shift += static_cast<std::int64_t>(f.times) * f.centre;
-  }
-  fftw_execute(backward);
-  destroy();
-
   const auto lo_i = static_cast<std::int64_t>(lo);
   out.pmf.lower_index = base_index + lo_i;
-  out.pmf.probs.resize(window);
-  const double scale = 1.0 / static_cast<double>(n);
-  for (std::size_t s = 0; s < window; ++s) {
-    std::int64_t pos = (lo_i + static_cast<std::int64_t>(s) - shift) % ni;
-    if (pos < 0) pos += ni;
-    out.pmf.probs[s] = std::max(0.0, real.get()[pos] * scale);
-  }
+  out.pmf.probs = precision == FftPrecision::kExtended
+                      ? cyclic_product<FftwLong>(factors, n, lo_i, window)
+                      : cyclic_product<FftwDouble>(factors, n, lo_i, window);
   out.truncated_mass = tail_mass;
   out.pmf.infinity_mass = std::min(1.0, -std::expm1(log_finite) + tail_mass);
   return out;

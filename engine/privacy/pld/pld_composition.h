@@ -37,6 +37,11 @@ struct ComposedPmf {
   std::size_t fft_size = 0;     // N
 };
 
-ComposedPmf compose(std::span<const PmfPower> factors, double tail_mass = kDefaultTailMass);
+// kExtended runs the FFT in long double (fftw3l): its round-off floor, ~1e-16 of the largest
+// cell in double, spread over every cell, would otherwise dominate deltas below ~1e-12.
+enum class FftPrecision { kDouble, kExtended };
+
+ComposedPmf compose(std::span<const PmfPower> factors, double tail_mass = kDefaultTailMass,
+                    FftPrecision precision = FftPrecision::kDouble);
 
 }  // namespace dplab::privacy::pld
