@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
+#include "privacy/rdp_conversion.h"
 
 namespace dplab::privacy {
 namespace {
@@ -73,7 +74,7 @@ AccountedEpsilon runs_epsilon(std::span<const SubsampledGaussian> runs, double d
   require_open_interval("delta", delta, 0.0, 1.0);
   if (accountant == Accountant::kPld) return from_pld(pld_epsilon_for_delta(runs, delta, pld));
   // RDP: eps_RDP,total(alpha) = sum_i T_i eps_i(alpha) (Mironov 2017, Prop. 1) on the shared
-  // order grid, converted with the improved bound at every grid order (each a valid bound).
+  // order grid, converted by rdp_conversion.h (improved conversion over those orders).
   const auto orders = rdp_orders(rdp.max_order);
   std::vector<double> total(orders.size(), 0.0);
   bool any = false;
@@ -92,20 +93,8 @@ AccountedEpsilon runs_epsilon(std::span<const SubsampledGaussian> runs, double d
     const auto r = epsilon_for_delta(runs[0], delta, rdp);
     return from_rdp(r.epsilon, delta, r.best_order);
   }
-  double best = std::numeric_limits<double>::infinity(), best_order = 0.0;
-  const double log_delta = std::log(delta);
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    const double a = orders[i];
-    const double eps =
-        rdp.conversion == Conversion::kClassic
-            ? total[i] - log_delta / (a - 1.0)
-            : total[i] + std::log1p(-1.0 / a) - (log_delta + std::log(a)) / (a - 1.0);
-    if (eps < best) {
-      best = eps;
-      best_order = a;
-    }
-  }
-  return from_rdp(std::max(best, 0.0), delta, best_order);
+  const auto r = epsilon_from_rdp(orders, total, delta);
+  return from_rdp(r.epsilon, delta, r.best_order);
 }
 
 LtSelectionCost liu_talwar_selection_with(const SubsampledGaussian& run, double gamma, double delta,
