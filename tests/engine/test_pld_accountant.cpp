@@ -128,7 +128,7 @@ class TestPldAccountant : public QObject {
   // --- pessimism ----------------------------------------------------------------------------
   void pld_epsilon_is_never_below_the_exact_gaussian_epsilon() {
     for (const auto& [sigma, steps] :
-         std::vector<std::pair<double, std::int64_t>>{{1.0, 1}, {3.0, 50}, {0.7, 4}}) {
+         std::vector<std::pair<double, std::int64_t>>{{1.0, 1}, {3.0, 50}, {0.7, 4}, {0.3, 1000}}) {
       for (double delta : {1e-3, 1e-5, 1e-8}) {
         for (auto precision : {PldPrecision::kFast, PldPrecision::kDefault, PldPrecision::kTight}) {
           PldOptions options;

@@ -23,23 +23,25 @@ double epsilon_for_delta(const PrivacyLossPmf& pmf, double delta) {
   // lower = sum_{loss_j > eps} p_j e^{-loss_j}, delta(eps) = upper - e^eps lower on the piece
   // between two consecutive losses; its root there is eps = ln((upper - delta)/lower).
   long double upper = pmf.infinity_mass, lower = 0.0L;
-  // e^{-loss} by recurrence (one exp, then one multiplication per cell).
+  // lower is held scaled by e^{top}, top = the largest loss (e^{-loss} underflows for losses of
+  // thousands, e.g. 10^6 steps without noise to speak of); e^{top - loss} by recurrence.
+  const double top = pmf.loss_at(pmf.probs.size() - 1);
   const long double step = std::exp(static_cast<long double>(pmf.discretization));
-  long double exp_minus_loss =
-      std::exp(-static_cast<long double>(pmf.loss_at(pmf.probs.size() - 1)));
-  for (std::size_t i = pmf.probs.size(); i-- > 0; exp_minus_loss *= step) {
+  long double scaled_exp = 1.0L;  // e^{top - loss}
+  for (std::size_t i = pmf.probs.size(); i-- > 0; scaled_exp *= step) {
     const double loss = pmf.loss_at(i);
     if (loss <= 0.0) break;  // epsilon is clamped at 0 below
     if (upper > delta && lower > 0.0L &&
-        std::log(static_cast<double>((upper - delta) / lower)) >= loss) {
+        static_cast<double>(std::log((upper - delta) / lower)) + top >= loss) {
       break;  // the root lies above this loss: the piece above it holds it
     }
+    if (std::isinf(scaled_exp)) break;  // 11,000 loss units below the top: the root is above
     upper += pmf.probs[i];
-    lower += pmf.probs[i] * exp_minus_loss;
+    lower += pmf.probs[i] * scaled_exp;
   }
   if (upper <= delta) return 0.0;
   if (lower <= 0.0L) return std::numeric_limits<double>::infinity();
-  return std::max(0.0, static_cast<double>(std::log((upper - delta) / lower)));
+  return std::max(0.0, static_cast<double>(std::log((upper - delta) / lower)) + top);
 }
 
 }  // namespace dplab::privacy::pld
