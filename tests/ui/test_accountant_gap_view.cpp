@@ -4,8 +4,8 @@
 #include <QDoubleSpinBox>
 #include <QtTest>
 
-#include "accountant_gap_view.h"
-#include "chart_view.h"
+#include "views/accountant_gap_view.h"
+#include "charts/chart_view.h"
 #include "privacy/accountant_comparison.h"
 #include "ui_test_support.h"
 

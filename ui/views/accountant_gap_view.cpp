@@ -1,4 +1,4 @@
-#include "accountant_gap_view.h"
+#include "views/accountant_gap_view.h"
 
 #include <qcustomplot.h>
 #include <QComboBox>
@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "chart_view.h"
+#include "charts/chart_view.h"
 
 namespace dplab::ui {
 namespace {
