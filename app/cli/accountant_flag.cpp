@@ -1,5 +1,7 @@
 #include "cli/accountant_flag.h"
 
+#include <cmath>
+
 #include "cli/arguments.h"
 #include "core/error.h"
 
@@ -25,6 +27,33 @@ privacy::PldOptions parse_pld_precision_flag(const std::string& text) {
     throw UsageError("--pld-precision must be 'fast', 'default' or 'tight', got '" + text + "'");
   }
   return options;
+}
+
+AccountantFlags parse_accountant_flags(const std::string& accountant_text,
+                                       const std::string& precision_text) {
+  AccountantFlags flags;
+  flags.given = !accountant_text.empty();
+  flags.run = parse_accountant_flag(accountant_text, privacy::kDefaultRunAccountant);
+  flags.lt = parse_accountant_flag(accountant_text, privacy::kDefaultLtAccountant);
+  flags.pld = parse_pld_precision_flag(precision_text);
+  return flags;
+}
+
+void put_selection_epsilons(nlohmann::json& out, const privacy::SubsampledGaussian& run,
+                            int candidates, double delta, double gamma, double delta2,
+                            const AccountantFlags& flags) {
+  auto number = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
+  const auto single = privacy::run_epsilon(run, 1, delta, flags.run, flags.pld);
+  const auto ma = privacy::run_epsilon(run, candidates, delta, flags.run, flags.pld);
+  const auto lt = privacy::liu_talwar_selection_with(run, gamma, delta, flags.lt, delta2,
+                                                     privacy::LogBase::kNatural, flags.pld);
+  out["epsilon_single_run"] = number(single.epsilon);
+  out["epsilon_ma"] = number(ma.epsilon);
+  out["epsilon_lt"] = number(lt.epsilon);
+  put_accountant_fields(out, ma);
+  out["accountant_lt"] = privacy::to_string(flags.lt);
 }
 
 void put_accountant_fields(nlohmann::json& out, const privacy::AccountedEpsilon& epsilon) {

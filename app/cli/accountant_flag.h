@@ -22,6 +22,22 @@ inline constexpr const char* kPldPrecisionHelp =
 privacy::Accountant parse_accountant_flag(const std::string& text, privacy::Accountant fallback);
 privacy::PldOptions parse_pld_precision_flag(const std::string& text);
 
+// Both flags resolved: the accountant of single runs / MA and of LT (PLD for LT only when asked).
+struct AccountantFlags {
+  privacy::Accountant run = privacy::kDefaultRunAccountant;
+  privacy::Accountant lt = privacy::kDefaultLtAccountant;
+  bool given = false;  // --accountant was on the command line
+  privacy::PldOptions pld;
+};
+AccountantFlags parse_accountant_flags(const std::string& accountant_text,
+                                       const std::string& precision_text);
+
+// A search's three epsilons under the flags: epsilon_single_run, epsilon_ma (K runs composed) and
+// epsilon_lt (gamma, delta2), each with its accountant fields (accountant, accountant_lt, ...).
+void put_selection_epsilons(nlohmann::json& out, const privacy::SubsampledGaussian& run,
+                            int candidates, double delta, double gamma, double delta2,
+                            const AccountantFlags& flags);
+
 // Adds accountant, accountant_label and (PLD) pld_error_bound, pld_discretization,
 // pld_tail_mass to out.
 void put_accountant_fields(nlohmann::json& out, const privacy::AccountedEpsilon& epsilon);
