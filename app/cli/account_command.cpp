@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/validate.h"
@@ -25,6 +26,7 @@ constexpr const char* kAccountUsage =
     "                         [--candidates K] [--selection none|ma|lt|ps] [--gamma G] [--delta2 D2]\n"
     "                         [--ps-distribution poisson|tnb] [--ps-mu MU] [--ps-eta E] [--ps-gamma G]\n"
     "                         [--conversion improved|classic] [--lt-log-base e|2]\n"
+    "                         [--accountant rdp|pld] [--pld-precision fast|default|tight]\n"
     "       dplab-cli account --noise-multiplier S --sample-rate Q --steps T --delta D\n"
     "                         --sweep-candidates A:B   (CSV on stdout: K,eps_ma,eps_lt)\n"
     "  --noise-multiplier  sigma > 0, noise std relative to the clipping norm\n"
@@ -46,7 +48,9 @@ constexpr const char* kAccountUsage =
     "                      (the paper's accountant: eps_RDP - ln(delta)/(alpha-1), continuous\n"
     "                      alpha in (1, 512])\n"
     "  --lt-log-base       e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma\n"
-    "Output: one JSON object (epsilon, delta, best_order, selection, candidates, ...).\n";
+    "  --accountant        rdp or pld (default pld for one run and MA, rdp for LT; ps is rdp)\n"
+    "  --pld-precision     fast, default or tight: PLD speed vs tightness\n"
+    "Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, ...).\n";
 
 // Validation messages name the FLAG ("--noise-multiplier = -1 must be > 0").
 void check_positive(const std::string& flag, double value) { require_positive("--" + flag, value); }
@@ -78,6 +82,21 @@ int parse_candidates(const std::string& flag, const std::string& text) {
   return static_cast<int>(k);
 }
 
+// Single run / MA under the chosen accountant: with PLD, epsilon is the PLD value and the RDP
+// one stays beside it as epsilon_rdp.
+void put_run_epsilon(nlohmann::json& out, const privacy::SubsampledGaussian& run, int candidates,
+                     double delta, const AccountantFlags& flags, double rdp_epsilon) {
+  if (flags.run == privacy::Accountant::kRdp) {
+    out["accountant"] = "rdp";
+    out["accountant_label"] = "accountant: rdp";
+    return;
+  }
+  const auto e = privacy::run_epsilon(run, candidates, delta, flags.run, flags.pld);
+  out["epsilon"] = number(e.epsilon);
+  out["epsilon_rdp"] = number(rdp_epsilon);
+  put_accountant_fields(out, e);
+}
+
 }  // namespace
 
 int run_account(int argc, char** argv, int first) {
@@ -88,7 +107,8 @@ int run_account(int argc, char** argv, int first) {
   }
   args.reject_unknown({"help", "noise-multiplier", "sample-rate", "steps", "delta", "candidates",
                        "selection", "gamma", "delta2", "conversion", "lt-log-base",
-                       "sweep-candidates", "ps-distribution", "ps-mu", "ps-eta", "ps-gamma"});
+                       "sweep-candidates", "ps-distribution", "ps-mu", "ps-eta", "ps-gamma", "accountant",
+                       "pld-precision"});
 
   privacy::SubsampledGaussian run;
   run.noise_multiplier = args.required_number("noise-multiplier");
@@ -104,10 +124,22 @@ int run_account(int argc, char** argv, int first) {
   const privacy::AccountingOptions options = parse_conversion(args);
   const privacy::LogBase log_base = parse_log_base(args);
   const std::string conversion_name = args.text_or("conversion", "improved");
+  AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
+  // --conversion is an RDP setting: without --accountant it selects RDP (paper reproduction).
+  if (!accountants.given && args.has("conversion")) {
+    accountants.run = privacy::Accountant::kRdp;
+  }
+  if (accountants.given && accountants.run == privacy::Accountant::kPld && args.has("conversion")) {
+    throw UsageError("--conversion is an RDP setting; it needs --accountant rdp");
+  }
 
   if (auto sweep = args.text("sweep-candidates")) {
-    for (const char* flag : {"candidates", "selection", "gamma"}) {
+    for (const char* flag : {"candidates", "selection", "gamma", "pld-precision"}) {
       if (args.has(flag)) throw UsageError(std::string("--") + flag + " cannot be combined with --sweep-candidates");
+    }
+    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
+      throw UsageError("--accountant pld: --sweep-candidates is an RDP sweep (use the GUI's Accountants view)");
     }
     const auto colon = sweep->find(':');
     if (colon == std::string::npos) {
@@ -149,23 +181,36 @@ int run_account(int argc, char** argv, int first) {
     const auto r = privacy::epsilon_for_delta(run, delta, options);
     out["epsilon"] = number(r.epsilon);
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    out["best_order"] = r.best_order;  // of the RDP bound
     out["order_at_grid_edge"] = r.order_at_grid_edge;
+    put_run_epsilon(out, run, 1, delta, accountants, r.epsilon);
   } else if (selection == "ma") {
     const auto r = privacy::moments_accountant_selection(run, candidates, delta, options);
     out["epsilon"] = number(r.epsilon);
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    out["best_order"] = r.best_order;  // of the RDP bound
     out["order_at_grid_edge"] = r.order_at_grid_edge;
     out["total_steps"] = r.total_steps;
     out["epsilon_single_run"] = number(r.epsilon_per_run);
+    put_run_epsilon(out, run, candidates, delta, accountants, r.epsilon);
+    if (accountants.run == privacy::Accountant::kPld) {
+      out["epsilon_single_run"] = number(privacy::pld_epsilon_for_delta(run, delta, accountants.pld).epsilon);
+    }
   } else if (selection == "lt") {
     const double gamma = args.number_or("gamma", 1.0 / candidates);
     require_left_open_interval("--gamma", gamma, 0.0, 1.0);
-    const auto r = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+    const auto r = privacy::liu_talwar_selection_with(run, gamma, delta, accountants.lt, delta2,
+                                                      log_base, accountants.pld, options);
     out["epsilon"] = number(r.epsilon);
+    out["accountant"] = privacy::to_string(accountants.lt);
+    out["accountant_label"] = std::string("accountant: ") + privacy::to_string(accountants.lt) + " (base run)";
+    if (accountants.lt == privacy::Accountant::kPld) {  // how much the PLD base run buys
+      const auto rdp = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+      out["epsilon_with_rdp_base_run"] = number(rdp.epsilon);
+      out["epsilon_per_run_rdp"] = number(rdp.epsilon_per_run);
+    }
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    if (accountants.lt == privacy::Accountant::kRdp) out["best_order"] = r.best_order;
     out["order_at_grid_edge"] = r.order_at_grid_edge;
     out["epsilon_per_run"] = number(r.epsilon_per_run);
     out["delta_per_run"] = r.delta_per_run;
@@ -180,6 +225,10 @@ int run_account(int argc, char** argv, int first) {
     if (args.has("conversion") && conversion_name != "improved") {
       throw UsageError("--conversion: --selection ps uses the improved conversion only");
     }
+    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
+      throw UsageError("--accountant pld: --selection ps is an RDP theorem (Papernot-Steinke); use rdp");
+    }
+    out["accountant"] = "rdp";
     const std::string distribution = args.required_text("ps-distribution");
     privacy::PapernotSteinkeCost r;
     out["ps_distribution"] = distribution;

@@ -1,10 +1,11 @@
 // dplab-cli calibrate: the smallest noise multiplier whose run reaches a target (epsilon, delta)
-// under dplab's RDP accountant (bisection from the safe side: the printed epsilon never exceeds
+// under the chosen accountant, PLD by default (bisection from the safe side: the printed epsilon never exceeds
 // the target). Prints one JSON object. The math lives in engine/privacy/rdp_accountant.h.
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/validate.h"
@@ -15,12 +16,15 @@ namespace {
 
 constexpr const char* kCalibrateUsage =
     "usage: dplab-cli calibrate --epsilon E --delta D --sample-rate Q --steps T\n"
-    "                           [--conversion improved|classic]\n"
+    "                           [--conversion improved|classic] [--accountant rdp|pld]\n"
+    "                           [--pld-precision fast|default|tight]\n"
     "  --epsilon      target epsilon > 0\n"
     "  --delta        target delta in (0, 1)\n"
     "  --sample-rate  q in (0, 1], Poisson sampling rate L/n\n"
     "  --steps        T >= 1\n"
-    "  --conversion   improved (default) or classic (the paper's accountant)\n"
+    "  --conversion   improved (default) or classic (the paper's accountant; implies rdp)\n"
+    "  --accountant   pld (default) or rdp: the accountant the target epsilon is met under\n"
+    "  --pld-precision fast, default or tight\n"
     "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it achieves.\n";
 
 }  // namespace
@@ -31,7 +35,8 @@ int run_calibrate(int argc, char** argv, int first) {
     std::cout << kCalibrateUsage;
     return 0;
   }
-  args.reject_unknown({"help", "epsilon", "delta", "sample-rate", "steps", "conversion"});
+  args.reject_unknown({"help", "epsilon", "delta", "sample-rate", "steps", "conversion", "accountant",
+                       "pld-precision"});
   const double epsilon = args.required_number("epsilon");
   require_positive("--epsilon", epsilon);
   const double delta = args.required_number("delta");
@@ -48,11 +53,38 @@ int run_calibrate(int argc, char** argv, int first) {
     throw UsageError("--conversion must be 'improved' or 'classic', got '" + conversion + "'");
   }
 
-  const double sigma = privacy::calibrate_noise_multiplier(epsilon, delta, q, steps, options);
-  const auto achieved = privacy::epsilon_for_delta({sigma, q, steps}, delta, options);
+  AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
+  if (args.has("conversion")) {  // an RDP setting
+    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
+      throw UsageError("--conversion is an RDP setting; it needs --accountant rdp");
+    }
+    accountants.run = privacy::Accountant::kRdp;
+  }
+
+  const double sigma_rdp = privacy::calibrate_noise_multiplier(epsilon, delta, q, steps, options);
+  const auto achieved = privacy::epsilon_for_delta({sigma_rdp, q, steps}, delta, options);
   nlohmann::json out;
-  out["noise_multiplier"] = sigma;
+  out["noise_multiplier"] = sigma_rdp;
   out["epsilon"] = achieved.epsilon;
+  out["accountant"] = "rdp";
+  out["accountant_label"] = "accountant: rdp";
+  if (accountants.run == privacy::Accountant::kPld) {
+    // The same search on the PLD accountant; it never overshoots the target either.
+    const auto cal = privacy::calibrate_noise_multiplier_pld(epsilon, delta, q, steps, accountants.pld);
+    privacy::AccountedEpsilon pld;
+    pld.epsilon = cal.epsilon.epsilon;
+    pld.delta = delta;
+    pld.accountant = privacy::Accountant::kPld;
+    pld.pld_error_bound = cal.epsilon.error_bound;
+    pld.pld_discretization = cal.epsilon.discretization;
+    pld.pld_tail_mass = cal.epsilon.tail_mass;
+    out["noise_multiplier"] = cal.noise_multiplier;
+    out["epsilon"] = pld.epsilon;
+    out["noise_multiplier_rdp"] = sigma_rdp;  // what RDP would have needed
+    out.erase("best_order");
+    put_accountant_fields(out, pld);
+  }
   out["target_epsilon"] = epsilon;
   out["delta"] = delta;
   out["sample_rate"] = q;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
@@ -36,6 +37,8 @@ constexpr const char* kTrainUsage = R"(usage: dplab-cli train [--config FILE] [f
   --beta1 B1 --beta2 B2   DPAdam (defaults 0.9, 0.999)
   --eval-every K          a curve point every K queries (default 100)
   --delta D               delta for the epsilon column (default 1/n rounded down to a power of 10)
+  --accountant A          pld (default) or rdp: the accountant of the epsilon column and summary
+  --pld-precision P       fast | default | tight (PLD speed vs tightness)
   --seed N                seed of initialisation, sampling and noise (default 0)
   --out DIR               output folder (created)
 )";
@@ -68,10 +71,12 @@ int run_train(int argc, char** argv, int first) {
     return 0;
   }
   std::set<std::string> known = run_config_flags();
-  known.insert({"config", "help"});
+  known.insert({"config", "help", "accountant", "pld-precision"});
   args.reject_unknown(known);
   const RunConfig config = parse_run_config(args);
   if (config.out.empty()) throw UsageError("missing required flag --out");
+  const AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
 
   const data::Dataset all = load_for_flag(config);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
@@ -92,7 +97,8 @@ int run_train(int argc, char** argv, int first) {
   training::TrainingHooks hooks;
   if (config.is_private()) {
     hooks.epsilon_after = [&](std::int64_t queries) {
-      return privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, queries}, delta)
+      return privacy::run_epsilon({config.noise_multiplier, sampling_rate, queries}, 1, delta,
+                                  accountants.run, accountants.pld)
           .epsilon;
     };
   }
@@ -119,7 +125,14 @@ int run_train(int argc, char** argv, int first) {
   if (config.is_private()) {
     const auto eps = privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, result.queries}, delta);
     summary["privacy"]["epsilon"] = eps.epsilon;
-    summary["privacy"]["best_order"] = eps.best_order;
+    summary["privacy"]["best_order"] = eps.best_order;  // of the RDP bound
+    const auto chosen = privacy::run_epsilon({config.noise_multiplier, sampling_rate, result.queries}, 1,
+                                             delta, accountants.run, accountants.pld);
+    if (chosen.accountant == privacy::Accountant::kPld) {
+      summary["privacy"]["epsilon"] = chosen.epsilon;
+      summary["privacy"]["epsilon_rdp"] = eps.epsilon;
+    }
+    put_accountant_fields(summary["privacy"], chosen);
   }
   summary["final"] = {{"validation_loss", result.final_validation.mean_loss},
                       {"train_loss", result.final_train_loss}};

@@ -115,7 +115,8 @@ double calibrate_noise_multiplier_with(double target_epsilon, double delta, doub
                                        std::int64_t steps, Accountant accountant,
                                        const PldOptions& pld, const AccountingOptions& rdp) {
   if (accountant == Accountant::kPld) {
-    return calibrate_noise_multiplier_pld(target_epsilon, delta, sampling_rate, steps, pld);
+    return calibrate_noise_multiplier_pld(target_epsilon, delta, sampling_rate, steps, pld)
+        .noise_multiplier;
   }
   return calibrate_noise_multiplier(target_epsilon, delta, sampling_rate, steps, rdp);
 }

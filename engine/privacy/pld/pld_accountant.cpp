@@ -302,43 +302,49 @@ PldEpsilon pld_selection_epsilon(const SubsampledGaussian& run, int candidates, 
   return pld_epsilon_for_delta(all, delta, options);
 }
 
-double calibrate_noise_multiplier_pld(double target_epsilon, double delta, double sampling_rate,
-                                      std::int64_t steps, const PldOptions& options) {
+PldCalibration calibrate_noise_multiplier_pld(double target_epsilon, double delta,
+                                              double sampling_rate, std::int64_t steps,
+                                              const PldOptions& options) {
   require_positive("target_epsilon", target_epsilon);
   require_open_interval("delta", delta, 0.0, 1.0);
   require_left_open_interval("sampling_rate", sampling_rate, 0.0, 1.0);
   if (steps < 1) fail_field("steps", static_cast<double>(steps), "must be >= 1");
   validate_options(options);
-  auto epsilon_at = [&](double sigma) {
-    return pld_epsilon_for_delta(SubsampledGaussian{sigma, sampling_rate, steps}, delta, options)
-        .epsilon;
-  };
-  // RDP's sigma is safe for PLD (PLD epsilon <= RDP epsilon): start the bracket there.
-  constexpr double kMaxSigma = 1e4, kMinSigma = 1e-3;
+  // RDP's sigma is safe for PLD (PLD epsilon <= RDP epsilon): start the bracket there, and fix
+  // the grid there, so that epsilon(sigma) is one continuous curve for the bisection (an
+  // adaptive grid could jump between levels across it).
   double hi = calibrate_noise_multiplier(target_epsilon, delta, sampling_rate, steps);
-  while (epsilon_at(hi) > target_epsilon) {
+  PldCalibration result;
+  result.options = options;
+  if (options.discretization <= 0.0) {
+    result.options.discretization =
+        pld_epsilon_for_delta(SubsampledGaussian{hi, sampling_rate, steps}, delta, options).discretization;
+  }
+  auto at = [&](double sigma) {
+    return pld_epsilon_for_delta(SubsampledGaussian{sigma, sampling_rate, steps}, delta, result.options);
+  };
+  constexpr double kMaxSigma = 1e4, kMinSigma = 1e-3;
+  while (at(hi).epsilon > target_epsilon) {
     hi *= 1.5;
     if (hi > kMaxSigma) {
-      throw Error(
-          "calibrate_noise_multiplier_pld: no noise multiplier up to 1e4 reaches epsilon = " +
-          format_number(target_epsilon) + " at delta = " + format_number(delta));
+      throw Error("calibrate_noise_multiplier_pld: no noise multiplier up to 1e4 reaches epsilon = " +
+                  format_number(target_epsilon) + " at delta = " + format_number(delta));
     }
   }
   double lo = hi / 1.5;
-  while (epsilon_at(lo) <= target_epsilon) {
+  while (at(lo).epsilon <= target_epsilon) {
     hi = lo;
     lo /= 1.5;
-    if (lo < kMinSigma) return hi;
+    if (lo < kMinSigma) break;
   }
-  // Invariant: epsilon_at(hi) <= target < epsilon_at(lo).
-  while (hi - lo > 1e-4 * hi) {
+  // Invariant: epsilon(hi) <= target < epsilon(lo).
+  while (lo >= kMinSigma && hi - lo > 1e-4 * hi) {
     const double mid = 0.5 * (lo + hi);
-    if (epsilon_at(mid) <= target_epsilon)
-      hi = mid;
-    else
-      lo = mid;
+    (at(mid).epsilon <= target_epsilon ? hi : lo) = mid;
   }
-  return hi;
+  result.noise_multiplier = hi;
+  result.epsilon = at(hi);
+  return result;
 }
 
 void clear_pld_cache() {

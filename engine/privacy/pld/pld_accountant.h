@@ -83,9 +83,18 @@ PldDelta pld_delta_for_epsilon(const SubsampledGaussian& run, double epsilon,
 PldEpsilon pld_selection_epsilon(const SubsampledGaussian& run, int candidates, double delta,
                                  const PldOptions& options = {});
 
-// Smallest sigma whose PLD epsilon at delta is <= target_epsilon (never above it).
-double calibrate_noise_multiplier_pld(double target_epsilon, double delta, double sampling_rate,
-                                      std::int64_t steps, const PldOptions& options = {});
+// Smallest sigma (to 1e-4 relative, from the safe side) whose PLD epsilon at delta is <= the
+// target. The bisection runs on one grid (options.discretization, or the adaptive grid's choice
+// at RDP's sigma), returned in options; epsilon is the value at the returned sigma under those
+// options, <= target_epsilon.
+struct PldCalibration {
+  double noise_multiplier = 0.0;
+  PldEpsilon epsilon;
+  PldOptions options;
+};
+PldCalibration calibrate_noise_multiplier_pld(double target_epsilon, double delta,
+                                              double sampling_rate, std::int64_t steps,
+                                              const PldOptions& options = {});
 
 // Per-step distribution cache housekeeping (benchmarks and tests).
 void clear_pld_cache();
