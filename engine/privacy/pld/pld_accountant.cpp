@@ -318,17 +318,20 @@ PldCalibration calibrate_noise_multiplier_pld(double target_epsilon, double delt
   result.options = options;
   if (options.discretization <= 0.0) {
     result.options.discretization =
-        pld_epsilon_for_delta(SubsampledGaussian{hi, sampling_rate, steps}, delta, options).discretization;
+        pld_epsilon_for_delta(SubsampledGaussian{hi, sampling_rate, steps}, delta, options)
+            .discretization;
   }
   auto at = [&](double sigma) {
-    return pld_epsilon_for_delta(SubsampledGaussian{sigma, sampling_rate, steps}, delta, result.options);
+    return pld_epsilon_for_delta(SubsampledGaussian{sigma, sampling_rate, steps}, delta,
+                                 result.options);
   };
   constexpr double kMaxSigma = 1e4, kMinSigma = 1e-3;
   while (at(hi).epsilon > target_epsilon) {
     hi *= 1.5;
     if (hi > kMaxSigma) {
-      throw Error("calibrate_noise_multiplier_pld: no noise multiplier up to 1e4 reaches epsilon = " +
-                  format_number(target_epsilon) + " at delta = " + format_number(delta));
+      throw Error(
+          "calibrate_noise_multiplier_pld: no noise multiplier up to 1e4 reaches epsilon = " +
+          format_number(target_epsilon) + " at delta = " + format_number(delta));
     }
   }
   double lo = hi / 1.5;
@@ -342,8 +345,26 @@ PldCalibration calibrate_noise_multiplier_pld(double target_epsilon, double delt
     const double mid = 0.5 * (lo + hi);
     (at(mid).epsilon <= target_epsilon ? hi : lo) = mid;
   }
+  // The caller will evaluate sigma with its own options (an adaptive grid may land on another
+  // level than the fixed one, up to its error bound higher): step sigma up until that is within
+  // the target too. epsilon decreases with sigma, so this ends after a few steps.
+  auto caller = [&](double sigma) {
+    return pld_epsilon_for_delta(SubsampledGaussian{sigma, sampling_rate, steps}, delta, options);
+  };
+  PldEpsilon final_epsilon = caller(hi);
+  for (int i = 0;
+       i < 400 && (final_epsilon.epsilon > target_epsilon || at(hi).epsilon > target_epsilon);
+       ++i) {
+    hi *= 1.0 + 2e-4;
+    final_epsilon = caller(hi);
+  }
+  if (final_epsilon.epsilon > target_epsilon) {
+    throw Error("calibrate_noise_multiplier_pld: the PLD epsilon does not settle below " +
+                format_number(target_epsilon) + " (try --pld-precision tight)");
+  }
   result.noise_multiplier = hi;
-  result.epsilon = at(hi);
+  result.epsilon = final_epsilon;
+  result.options = options;
   return result;
 }
 

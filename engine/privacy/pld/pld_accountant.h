@@ -83,10 +83,12 @@ PldDelta pld_delta_for_epsilon(const SubsampledGaussian& run, double epsilon,
 PldEpsilon pld_selection_epsilon(const SubsampledGaussian& run, int candidates, double delta,
                                  const PldOptions& options = {});
 
-// Smallest sigma (to 1e-4 relative, from the safe side) whose PLD epsilon at delta is <= the
-// target. The bisection runs on one grid (options.discretization, or the adaptive grid's choice
-// at RDP's sigma), returned in options; epsilon is the value at the returned sigma under those
-// options, <= target_epsilon.
+// Smallest sigma (bisection to 1e-4 relative, from the safe side) whose PLD epsilon at delta is
+// <= the target. The bisection runs on one fixed grid (options.discretization, or the adaptive
+// grid's choice at RDP's sigma) so that epsilon(sigma) is one continuous curve; then sigma is
+// stepped up (x 1.0002) until the epsilon under the caller's options is <= the target as well.
+// epsilon is that value (what pld_epsilon_for_delta(sigma, options) returns), never above the
+// target; options are the caller's.
 struct PldCalibration {
   double noise_multiplier = 0.0;
   PldEpsilon epsilon;
