@@ -2,7 +2,7 @@
 // calibrate, train and tune, and the JSON fields that say which accountant produced an epsilon
 // ("accountant": "pld", "accountant_label": "accountant: pld (error <= ..., grid ..., tail ...)",
 // the PLD error bound, grid and tail mass). Parsing errors are UsageErrors naming the flag.
-// Defaults (engine/privacy/accountant_choice.h): PLD for single runs and MA, RDP for LT.
+// Defaults (engine/privacy/accountant_choice.h): RDP; PLD on request.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -13,8 +13,8 @@
 namespace dplab::cli {
 
 inline constexpr const char* kAccountantHelp =
-    "rdp or pld: the accountant behind epsilon (default pld for one run and MA, rdp for LT; "
-    "Papernot-Steinke is always rdp)";
+    "rdp (default) or pld: the accountant behind epsilon (pld: tight numerical composition with "
+    "an error bound; Papernot-Steinke is always rdp)";
 inline constexpr const char* kPldPrecisionHelp =
     "PLD speed/tightness: fast (1e-2 relative error estimate), default (1e-3) or tight (1e-4)";
 

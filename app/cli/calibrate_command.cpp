@@ -1,5 +1,5 @@
 // dplab-cli calibrate: the smallest noise multiplier whose run reaches a target (epsilon, delta)
-// under the chosen accountant, PLD by default (bisection from the safe side: the printed epsilon
+// under the chosen accountant, RDP by default (bisection from the safe side: the printed epsilon
 // never exceeds the target). Prints one JSON object. The math lives in engine/privacy
 // (rdp_accountant.h, pld/pld_accountant.h).
 #include <iostream>

@@ -210,7 +210,7 @@ int run_tune(const Arguments& args) {
                          {"steps", results.mechanism.steps},
                          {"jobs", {{"total", results.jobs.size()}, {"finished", finished}}}};
   summary["optimizers"] = nlohmann::json::array();
-  // The three epsilons under the chosen accountant (PLD for single run and MA by default).
+  // The three epsilons under the chosen accountant (RDP by default, PLD with --accountant pld).
   const privacy::SubsampledGaussian mechanism{results.mechanism.noise_multiplier,
                                               results.mechanism.sampling_rate, results.mechanism.steps};
   auto accounted = [&](const tuning::SelectionReport& r) {

@@ -3,9 +3,10 @@
 // place decides which one a release uses and how its label reads, so the CLI, the training and
 // tuning summaries and the GUI cannot disagree.
 //
-// Defaults: PLD for single runs and the moments-accountant (MA) release, because on every
-// reference case of tests/data/accounting.json PLD is within 1% of Google dp_accounting and
-// never below it by more than its error bound, and <= RDP (tests/engine/test_pld_accountant.cpp).
+// Defaults: RDP everywhere. PLD is within 1% of Google dp_accounting and never below it by more
+// than its error bound on every public reference case (tests/engine/test_pld_accountant.cpp), but
+// issue #13 makes PLD the default only once the held-back reference cases have been checked too;
+// until then PLD is opt-in (--accountant pld) and every epsilon says which accountant made it.
 // Liu-Talwar (LT) accepts any (eps, delta)-DP base run: with PLD, eps1 of the run at LT's tiny
 // delta1 comes from the PLD (tighter); its default stays RDP, matching the paper's Theorem 1 as
 // published. Papernot-Steinke is an RDP theorem and always uses RDP.
@@ -23,7 +24,7 @@ namespace dplab::privacy {
 
 enum class Accountant { kRdp, kPld };
 
-inline constexpr Accountant kDefaultRunAccountant = Accountant::kPld;  // single runs and MA
+inline constexpr Accountant kDefaultRunAccountant = Accountant::kRdp;  // single runs and MA
 inline constexpr Accountant kDefaultLtAccountant = Accountant::kRdp;
 
 const char* to_string(Accountant accountant);  // "rdp" | "pld"

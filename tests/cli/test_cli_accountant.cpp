@@ -1,4 +1,4 @@
-// dplab-cli --accountant rdp|pld on account and calibrate: PLD is the default for one run and
+// dplab-cli --accountant rdp|pld on account and calibrate: RDP is the default, PLD on request for one run and
 // MA and agrees with dp_accounting's reference to 1%; LT takes a PLD base run when asked and gets
 // tighter; Papernot-Steinke refuses PLD; bad values are usage errors naming the flag.
 #include <QTest>
@@ -35,8 +35,17 @@ constexpr double kRdp = 0.4010421255243527, kDpAccounting = 0.3639756768088734;
 class TestCliAccountant : public QObject {
   Q_OBJECT
  private slots:
-  void single_run_defaults_to_pld() {
+  void single_run_defaults_to_rdp() {
     const auto j = json_of(kRun);
+    QCOMPARE(j["accountant"].get<std::string>(), std::string("rdp"));
+    DPLAB_COMPARE_REL(j["epsilon"].get<double>(), kRdp, 1e-4);
+  }
+
+  void single_run_with_pld() {
+    auto args = kRun;
+    args << "--accountant"
+         << "pld";
+    const auto j = json_of(args);
     QCOMPARE(j["accountant"].get<std::string>(), std::string("pld"));
     QVERIFY(j["accountant_label"].get<std::string>().rfind("accountant: pld", 0) == 0);
     DPLAB_COMPARE_REL(j["epsilon"].get<double>(), kDpAccounting, 1e-2);
@@ -59,10 +68,13 @@ class TestCliAccountant : public QObject {
     QCOMPARE(json_of(paper)["accountant"].get<std::string>(), std::string("rdp"));
   }
 
-  void ma_defaults_to_pld() {
+  void ma_with_pld() {
     auto args = kRun;
     args << "--candidates"
          << "4";
+    QCOMPARE(json_of(args)["accountant"].get<std::string>(), std::string("rdp"));  // default
+    args << "--accountant"
+         << "pld";
     const auto j = json_of(args);
     QCOMPARE(j["accountant"].get<std::string>(), std::string("pld"));
     DPLAB_COMPARE_REL(j["epsilon"].get<double>(), 0.773622167514496, 1e-2);  // kfold K4 reference
@@ -87,7 +99,7 @@ class TestCliAccountant : public QObject {
 
   void calibrate_with_pld_never_overshoots() {
     const auto j = json_of({"calibrate", "--epsilon", "1", "--delta", "1e-5", "--sample-rate",
-                            "0.004", "--steps", "5000"});
+                            "0.004", "--steps", "5000", "--accountant", "pld"});
     QCOMPARE(j["accountant"].get<std::string>(), std::string("pld"));
     QVERIFY(j["epsilon"].get<double>() <= 1.0);
     QVERIFY(j["epsilon"].get<double>() >= 1.0 * (1 - 2e-3));
