@@ -8,6 +8,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
@@ -46,6 +47,8 @@ constexpr const char* kAccountUsage =
     "                      (the paper's accountant: eps_RDP - ln(delta)/(alpha-1), continuous\n"
     "                      alpha in (1, 512])\n"
     "  --lt-log-base       e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma\n"
+    "  --lt-integer-hard-stop  LT with the integer Upsilon = ceil(ln(1/delta2)/gamma) that\n"
+    "                      `tune --release private --strategy lt` enforces (improved conversion)\n"
     "Output: one JSON object (epsilon, delta, best_order, selection, candidates, ...).\n";
 
 // Validation messages name the FLAG ("--noise-multiplier = -1 must be > 0").
@@ -81,14 +84,14 @@ int parse_candidates(const std::string& flag, const std::string& text) {
 }  // namespace
 
 int run_account(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
+  const Arguments args(argc, argv, first, {"help", "lt-integer-hard-stop"});
   if (args.has("help")) {
     std::cout << kAccountUsage;
     return 0;
   }
   args.reject_unknown({"help", "noise-multiplier", "sample-rate", "steps", "delta", "candidates",
                        "selection", "gamma", "delta2", "conversion", "lt-log-base",
-                       "sweep-candidates", "ps-distribution", "ps-mu", "ps-eta", "ps-gamma"});
+                       "sweep-candidates", "lt-integer-hard-stop", "ps-distribution", "ps-mu", "ps-eta", "ps-gamma"});
 
   privacy::SubsampledGaussian run;
   run.noise_multiplier = args.required_number("noise-multiplier");
@@ -135,6 +138,9 @@ int run_account(int argc, char** argv, int first) {
   out["candidates"] = candidates;
   out["selection"] = selection;
   if (selection != "lt" && args.has("gamma")) throw UsageError("--gamma needs --selection lt");
+  if (selection != "lt" && args.has("lt-integer-hard-stop")) {
+    throw UsageError("--lt-integer-hard-stop needs --selection lt");
+  }
   for (const char* flag : {"ps-distribution", "ps-mu", "ps-eta", "ps-gamma"}) {
     if (selection != "ps" && args.has(flag)) {
       throw UsageError(std::string("--") + flag + " needs --selection ps");
@@ -162,7 +168,19 @@ int run_account(int argc, char** argv, int first) {
   } else if (selection == "lt") {
     const double gamma = args.number_or("gamma", 1.0 / candidates);
     require_left_open_interval("--gamma", gamma, 0.0, 1.0);
-    const auto r = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+    privacy::LtSelectionCost r;
+    if (args.has("lt-integer-hard-stop")) {
+      if (args.has("lt-log-base") || args.has("conversion")) {
+        throw UsageError("--lt-integer-hard-stop uses ln and the improved conversion; drop --lt-log-base/--conversion");
+      }
+      const auto curve = privacy::rdp_curve(run.noise_multiplier, run.sampling_rate);
+      std::vector<double> rdp(curve->rdp_per_step);
+      for (double& v : rdp) v *= static_cast<double>(run.steps);
+      r = privacy::liu_talwar_selection_enforced(curve->orders, rdp, gamma, delta, delta2);
+      out["lt_integer_hard_stop"] = true;
+    } else {
+      r = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+    }
     out["epsilon"] = number(r.epsilon);
     out["delta"] = r.delta;
     out["best_order"] = r.best_order;

@@ -15,17 +15,23 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/tune_release.h"
 #include "core/error.h"
+#include "core/os_entropy.h"
+#include "privacy/epsilon_display.h"
 #include "experiment/experiment_config.h"
 #include "store/csv_export.h"
 #include "store/store.h"
 #include "tuning/honest_selection.h"
+#include "tuning/private_search.h"
+#include "tuning/release_cost.h"
 #include "tuning/runner.h"
 
 namespace dplab::cli {
@@ -38,6 +44,7 @@ constexpr const char* kHelp =
     "  --db       SQLite run history to append this run to (created if missing)\n"
     "  --out      folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json\n"
     "             (default: <experiment name>-results)\n"
+    "Release (what the printed epsilon covers; default: the experiment's \"release\", else explore):\n"
     "Ctrl-C cancels, keeps the finished jobs, and exits with status 130.\n";
 
 // The runner's cancel flag, reachable from the SIGINT handler (an atomic store is signal-safe).
@@ -130,12 +137,17 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }  // namespace
 
 int run_tune(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
+  std::set<std::string> switches{"help"};
+  switches.insert(release_switches().begin(), release_switches().end());
+  const Arguments args(argc, argv, first, switches);
   if (args.has("help")) {
-    std::cout << kHelp;
+    std::cout << kHelp << kReleaseHelp;
     return 0;
   }
-  args.reject_unknown({"config", "threads", "db", "out", "help"});
+  std::set<std::string> known{"config", "threads", "db", "out", "help"};
+  known.insert(release_flags().begin(), release_flags().end());
+  known.insert(release_switches().begin(), release_switches().end());
+  args.reject_unknown(known);
   const std::string config_path = args.required_text("config");
   const std::int64_t threads = args.integer_or("threads", 0);
   if (threads < 0 || threads > 1024) throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
@@ -147,12 +159,31 @@ int run_tune(int argc, char** argv, int first) {
     std::cerr << "dplab-cli tune: " << e.what() << "\n";
     return 2;
   }
+  apply_release_flags(args, config);
+  const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
+  if (config.release.secure) config.seed = os_random_u64();  // never printed nor written
   const std::string out_dir = args.text_or("out", config.name + "-results");
   const bool tty = isatty(STDERR_FILENO) != 0;
 
   const auto data = tuning::load_experiment_data(config);
   tuning::RunOptions options;
   options.threads = static_cast<int>(threads);
+  options.secure = config.release.secure;
+  tuning::PrivatePlan plan;
+  if (private_release) {
+    if (data->train.is_regression()) {
+      throw UsageError("--release private needs a classification data set: the regression score (final "
+                       "training loss) is computed on the private training set and is not covered by epsilon");
+    }
+    // The stopping time and candidate draws do not depend on the data: drawn up front.
+    plan = tuning::draw_private_plan(config, static_cast<int>(experiment::expand_candidates(config).size()),
+                                     config.seed);
+    options.plan = plan.jobs;
+    if (options.plan.empty()) {
+      std::fprintf(stderr, "tune %s: %s drew 0 runs: nothing is trained or released\n", config.name.c_str(),
+                   experiment::describe_release(config.release).c_str());
+    }
+  }
   tuning::Runner runner(config, data, options);
 
   std::unique_ptr<store::Store> db;
@@ -163,10 +194,18 @@ int run_tune(int argc, char** argv, int first) {
     runner.add_listener(writer.get());
   }
 
-  std::fprintf(stderr, "tune %s: %zu candidates x %d repeats = %lld jobs of %lld steps, n = %lld, delta = %g\n",
-               config.name.c_str(), runner.candidates().size(), config.repeats,
-               static_cast<long long>(runner.total_jobs()), static_cast<long long>(config.privacy.steps),
-               static_cast<long long>(data->train.size()), runner.mechanism().delta);
+  if (private_release) {
+    std::fprintf(stderr, "tune %s: %s, %d replicate search(es) over %zu candidates: %lld runs drawn of %lld steps, n = %lld, delta = %g\n",
+                 config.name.c_str(), experiment::describe_release(config.release).c_str(), config.repeats,
+                 runner.candidates().size(), static_cast<long long>(runner.total_jobs()),
+                 static_cast<long long>(config.privacy.steps), static_cast<long long>(data->train.size()),
+                 runner.mechanism().delta);
+  } else {
+    std::fprintf(stderr, "tune %s: %zu candidates x %d repeats = %lld jobs of %lld steps, n = %lld, delta = %g\n",
+                 config.name.c_str(), runner.candidates().size(), config.repeats,
+                 static_cast<long long>(runner.total_jobs()), static_cast<long long>(config.privacy.steps),
+                 static_cast<long long>(data->train.size()), runner.mechanism().delta);
+  }
 
   g_runner.store(&runner);
   struct sigaction action {};
@@ -205,6 +244,12 @@ int run_tune(int argc, char** argv, int first) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const bool cancelled = runner.cancel_requested();
 
+  if (private_release) {
+    return finish_private_tune(results, plan, out_dir, config_path, wall, cancelled, db.get(),
+                               writer ? writer->experiment_id() : 0);
+  }
+  // Explore: every run is exported, so the search costs the composition of all runs trained.
+  const tuning::ReleaseCost cost = tuning::explore_release_cost(results);
   // Selection and exports use only the finished jobs.
   const auto reports = tuning::honest_selection_per_optimizer(results);
   const auto overall = tuning::honest_selection_all(results);
@@ -226,6 +271,11 @@ int run_tune(int argc, char** argv, int first) {
   summary["optimizers"] = nlohmann::json::array();
   for (const auto& r : reports) summary["optimizers"].push_back(report_json(results, r));
   summary["all"] = report_json(results, overall);
+  summary["release"] = release_cost_json(cost, results);
+  summary["planning_figures"] =
+      "optimizers[].epsilon_ma / epsilon_lt are PLANNING figures (if you ran MA over that optimizer's K "
+      "candidates once each / LT with gamma, releasing only the winner), not the cost of this search: "
+      "see release.epsilon";
   const std::filesystem::path summary_path = std::filesystem::path(out_dir) / "summary.json";
   write_text(summary_path, summary.dump(2) + "\n");
   if (writer) {
@@ -234,13 +284,17 @@ int run_tune(int argc, char** argv, int first) {
   }
 
   for (const auto& r : reports) {
-    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %.3f | MA %.3f | LT %.3f (delta %g)\n",
+    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %s | planning: MA over K %s, LT gamma=%g %s\n",
                 r.scope.c_str(), r.num_candidates,
                 r.best_candidate >= 0 ? results.candidates[static_cast<std::size_t>(r.best_candidate)].label().c_str() : "(none finished)",
                 r.regression ? "train loss" : "accuracy",
-                r.regression ? r.best_train_loss : r.best_accuracy, r.epsilon_single_run, r.epsilon_ma,
-                r.epsilon_lt, r.delta);
+                r.regression ? r.best_train_loss : r.best_accuracy,
+                privacy::format_epsilon_up(r.epsilon_single_run).c_str(),
+                privacy::format_epsilon_up(r.epsilon_ma).c_str(), r.gamma,
+                privacy::format_epsilon_up(r.epsilon_lt).c_str());
   }
+  std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
+  std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
   std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s\n",
               summary_path.string().c_str(), written.size(), static_cast<long long>(finished),
               results.jobs.size(), wall);
