@@ -77,7 +77,7 @@ struct RunOptions {
   bool background_priority = false;
   // Empty: every (candidate, repeat) of the config. Otherwise exactly these jobs (the runs a
   // private selection drew up front), trained in parallel like any others.
-  std::vector<PlannedJob> plan;
+  std::vector<PlannedJob> plan = {};
   // Secure noise (release.secure): lots and noise from OS entropy, not from the job seeds.
   bool secure = false;
 };
