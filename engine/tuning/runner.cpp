@@ -61,6 +61,7 @@ struct Runner::Impl {
   RunMechanism mechanism;
   std::vector<RunListener*> listeners;
   SearchResults results;
+  std::vector<std::uint64_t> job_seeds;  // parallel to results.jobs (secure mode hides them)
 
   std::atomic<bool> cancel{false};
   std::atomic<std::int64_t> steps_done{0};
@@ -101,7 +102,7 @@ struct Runner::Impl {
     const int r = out.repeat;
     out.status = JobStatus::kRunning;
     training::TrainingConfig tc = job_training_config(config, candidates[static_cast<std::size_t>(c)], r);
-    tc.seed = out.seed;  // = derive_seed(seed, c, r) for the full grid; the plan's seed otherwise
+    tc.seed = job_seeds[job_index];  // = derive_seed(seed, c, r) for the full grid; else the plan's
     tc.secure = options.secure;
 
     training::TrainingHooks hooks;
@@ -177,15 +178,20 @@ Runner::Runner(experiment::ExperimentConfig config,
       job.seed = planned.seed;
       res.jobs.push_back(job);
     }
-    return;
+  } else {
+    res.jobs.resize(impl_->candidates.size() * static_cast<std::size_t>(repeats));
+    for (std::size_t i = 0; i < res.jobs.size(); ++i) {
+      JobResult& job = res.jobs[i];
+      job.candidate = static_cast<int>(i) / repeats;
+      job.repeat = static_cast<int>(i) % repeats;
+      job.seed = derive_seed(impl_->config.seed, static_cast<std::uint64_t>(job.candidate),
+                             static_cast<std::uint64_t>(job.repeat));
+    }
   }
-  res.jobs.resize(impl_->candidates.size() * static_cast<std::size_t>(repeats));
-  for (std::size_t i = 0; i < res.jobs.size(); ++i) {
-    JobResult& job = res.jobs[i];
-    job.candidate = static_cast<int>(i) / repeats;
-    job.repeat = static_cast<int>(i) % repeats;
-    job.seed = derive_seed(impl_->config.seed, static_cast<std::uint64_t>(job.candidate),
-                           static_cast<std::uint64_t>(job.repeat));
+  // Secure mode: the seeds stay inside the runner; results (and so every export) carry 0.
+  for (JobResult& job : res.jobs) {
+    impl_->job_seeds.push_back(job.seed);
+    if (impl_->options.secure) job.seed = 0;
   }
 }
 
