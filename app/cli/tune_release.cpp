@@ -45,26 +45,26 @@ nlohmann::json candidate_json(const tuning::SearchResults& results, int index) {
 
 }  // namespace
 
-const char* const kReleaseHelp =
-    "  --release  explore (every run shown; eps = composition of ALL runs trained) or private\n"
-    "             (a selection runs for real and releases only its winner)\n"
-    "  --strategy private selection: ma (each candidate once), lt (Liu-Talwar random stopping,\n"
-    "             tuning.gamma / tuning.delta2) or ps (Papernot-Steinke); grid = explore\n"
-    "  --validation public (default: the validation set is not protected) or private (the score\n"
-    "             is released with Gaussian noise of std S/n_val, charged in every run)\n"
-    "  --validation-noise S   noise multiplier of the private score\n"
-    "  --ps-distribution poisson|tnb, --ps-mu MU, --ps-eta E, --ps-gamma G   for --strategy ps\n"
-    "  --secure   private modes: lots and noise from getrandom + ChaCha20; no seed is written\n";
-
-const std::set<std::string>& release_flags() {
-  static const std::set<std::string> flags{"release",          "strategy",        "validation",
-                                           "validation-noise", "ps-distribution", "ps-mu",
-                                           "ps-eta",           "ps-gamma"};
-  return flags;
-}
-const std::set<std::string>& release_switches() {
-  static const std::set<std::string> switches{"secure"};
-  return switches;
+void add_release_flags(CLI::App& command, Arguments& args) {
+  add_value(command, args, "release",
+            "explore (default: every run shown; eps = composition of ALL runs trained) or private "
+            "(a selection runs for real and releases only its winner)",
+            "explore|private");
+  add_value(command, args, "strategy",
+            "private selection: ma (each candidate once), lt (Liu-Talwar random stopping with "
+            "tuning.gamma, tuning.delta2) or ps (Papernot-Steinke); grid = explore",
+            "grid|ma|lt|ps");
+  add_value(command, args, "validation",
+            "public (default: the validation set is not protected) or private (the score is "
+            "released with Gaussian noise of std S/n_val, charged in every run)",
+            "public|private");
+  add_value(command, args, "validation-noise", "noise multiplier S of the private validation score", "S");
+  add_value(command, args, "ps-distribution", "ps: poisson (default) or tnb", "poisson|tnb");
+  add_value(command, args, "ps-mu", "ps poisson: mean number of runs mu >= 1 (default 10)", "MU");
+  add_value(command, args, "ps-eta", "ps tnb: shape eta > -1 (default 1 = geometric)", "E");
+  add_value(command, args, "ps-gamma", "ps tnb: gamma in (0, 1) (default 0.1)", "G");
+  add_switch(command, args, "secure",
+             "private modes: lots and noise from getrandom + ChaCha20; no seed is written anywhere");
 }
 
 void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& config) {

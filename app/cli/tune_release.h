@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/arguments.h"
+#include "cli/commands.h"
 #include "experiment/experiment_config.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
@@ -20,10 +21,8 @@ class Store;
 
 namespace dplab::cli {
 
-// Flags (values) and switches this file reads.
-const std::set<std::string>& release_flags();
-const std::set<std::string>& release_switches();
-extern const char* const kReleaseHelp;
+// Declares --release, --strategy, --validation, --validation-noise, --ps-* and --secure on `tune`.
+void add_release_flags(CLI::App& command, Arguments& args);
 
 // --release explore|private, --strategy grid|ma|lt|ps, --validation public|private,
 // --validation-noise S, --ps-distribution/--ps-mu/--ps-eta/--ps-gamma, --secure: override the
