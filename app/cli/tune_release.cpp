@@ -63,6 +63,10 @@ void add_release_flags(CLI::App& command, Arguments& args) {
   add_value(command, args, "ps-mu", "ps poisson: mean number of runs mu >= 1 (default 10)", "MU");
   add_value(command, args, "ps-eta", "ps tnb: shape eta > -1 (default 1 = geometric)", "E");
   add_value(command, args, "ps-gamma", "ps tnb: gamma in (0, 1) (default 0.1)", "G");
+  add_value(command, args, "repeats",
+            "override the experiment's repeats: explore = runs per candidate (all charged); "
+            "private = independent replicate searches (each costs the printed eps)",
+            "R");
   add_switch(command, args, "secure",
              "private modes: lots and noise from getrandom + ChaCha20; no seed is written anywhere");
 }
@@ -118,6 +122,13 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
   if (args.has("ps-eta")) r.ps_eta = args.required_number("ps-eta");
   if (args.has("ps-gamma")) r.ps_gamma = args.required_number("ps-gamma");
   if (args.has("secure")) r.secure = true;
+  if (args.has("repeats")) {
+    const std::int64_t repeats = args.required_integer("repeats");
+    if (repeats < 1 || repeats > 1000) {
+      throw UsageError("--repeats = " + std::to_string(repeats) + " must be an integer in [1, 1000]");
+    }
+    config.repeats = static_cast<int>(repeats);
+  }
   try {
     experiment::check_release(r, "release");
   } catch (const ParseError& e) {
