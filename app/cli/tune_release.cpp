@@ -157,7 +157,7 @@ std::string recompute_command(const tuning::ReleaseCost& cost,
   const auto& m = results.mechanism;
   const auto& r = cost.release;
   std::string base = "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) +
-                     " --sample-rate " + g(m.sampling_rate) + " --delta " + g(cost.delta);
+                     " --sampling-rate " + g(m.sampling_rate) + " --delta " + g(cost.delta);
   if (r.mode == ReleaseMode::kExplore)
     return base + " --steps " + std::to_string(cost.total_queries);
   if (r.validation == ValidationAssumption::kPrivate)
