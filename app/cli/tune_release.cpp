@@ -159,13 +159,13 @@ std::string recompute_command(const tuning::ReleaseCost& cost,
   std::string base = "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) +
                      " --sampling-rate " + g(m.sampling_rate) + " --delta " + g(cost.delta);
   if (r.mode == ReleaseMode::kExplore)
-    return base + " --steps " + std::to_string(cost.total_queries);
+    return base + " --steps " + std::to_string(cost.total_queries) + " --accountant rdp";
   if (r.validation == ValidationAssumption::kPrivate)
     return "";  // the score mechanism is not in `account`
   base += " --steps " + std::to_string(m.steps);
   switch (r.selection) {
     case PrivateSelection::kMa:
-      return base + " --selection ma --candidates " + std::to_string(cost.num_candidates);
+      return base + " --selection ma --candidates " + std::to_string(cost.num_candidates) + " --accountant rdp";
     case PrivateSelection::kLt:
       return base + " --selection lt --gamma " + g(cost.gamma) + " --delta2 " + g(cost.delta2) +
              " --lt-integer-hard-stop";

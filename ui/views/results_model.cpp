@@ -37,11 +37,11 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "final validation accuracy, mean over finished repeats",
       "best validation accuracy along the curve, mean over repeats",
       "final training loss (whole training set), mean over repeats",
-      "ε of this one run at δ (what a paper reports when tuning is ignored)",
+      "ε of this one run at δ (what a paper reports when tuning is ignored); accountant: rdp",
       "planning figure: ε IF you trained this optimizer's K candidates once each and released only "
-      "the best (moments accountant); not the cost of this search (see the ε above the table)",
+      "the best (moments accountant; accountant: rdp); not the cost of this search (see the ε above the table)",
       "planning figure: ε IF you ran Liu–Talwar random stopping (γ = 1/K or set) over this optimizer's "
-      "K candidates; not the cost of this search (see the ε above the table)"};
+      "K candidates (accountant: rdp); not the cost of this search (see the ε above the table)"};
   if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
   if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
   return {};
