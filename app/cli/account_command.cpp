@@ -8,6 +8,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
@@ -124,6 +125,9 @@ int run_account(const Arguments& args) {
   out["candidates"] = candidates;
   out["selection"] = selection;
   if (selection != "lt" && args.has("gamma")) throw UsageError("--gamma needs --selection lt");
+  if (selection != "lt" && args.has("lt-integer-hard-stop")) {
+    throw UsageError("--lt-integer-hard-stop needs --selection lt");
+  }
   for (const char* flag : {"ps-distribution", "ps-mu", "ps-eta", "ps-gamma"}) {
     if (selection != "ps" && args.has(flag)) {
       throw UsageError(std::string("--") + flag + " needs --selection ps");
@@ -156,8 +160,21 @@ int run_account(const Arguments& args) {
   } else if (selection == "lt") {
     const double gamma = args.number_or("gamma", 1.0 / candidates);
     require_left_open_interval("--gamma", gamma, 0.0, 1.0);
-    const auto r = privacy::liu_talwar_selection_with(run, gamma, delta, accountants.lt, delta2,
-                                                      log_base, accountants.pld, options);
+    privacy::LtSelectionCost r;
+    if (args.has("lt-integer-hard-stop")) {
+      if (args.has("lt-log-base") || args.has("conversion") || accountants.lt != privacy::Accountant::kRdp) {
+        throw UsageError("--lt-integer-hard-stop uses ln, the RDP accountant and the improved conversion; "
+                         "drop --lt-log-base/--conversion/--accountant");
+      }
+      const auto curve = privacy::rdp_curve(run.noise_multiplier, run.sampling_rate);
+      std::vector<double> rdp(curve->rdp_per_step);
+      for (double& v : rdp) v *= static_cast<double>(run.steps);
+      r = privacy::liu_talwar_selection_enforced(curve->orders, rdp, gamma, delta, delta2);
+      out["lt_integer_hard_stop"] = true;
+    } else {
+      r = privacy::liu_talwar_selection_with(run, gamma, delta, accountants.lt, delta2, log_base,
+                                             accountants.pld, options);
+    }
     out["epsilon"] = number(r.epsilon);
     out["accountant"] = privacy::to_string(accountants.lt);
     out["accountant_label"] = std::string("accountant: ") + privacy::to_string(accountants.lt) + " (base run)";
@@ -256,6 +273,9 @@ void add_account_command(CLI::App& cli) {
             "improved|classic");
   add_value(*cmd, *args, "lt-log-base", "e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma",
             "e|2");
+  add_switch(*cmd, *args, "lt-integer-hard-stop",
+             "LT with the integer Upsilon = ceil(ln(1/delta2)/gamma) that `tune --release private "
+             "--strategy lt` enforces (improved conversion)");
   add_value(*cmd, *args, "sweep-candidates",
             "print CSV K,eps_ma,eps_lt for K = A..B instead of one JSON object", "A:B");
   add_value(*cmd, *args, "accountant", kAccountantHelp, "rdp|pld");

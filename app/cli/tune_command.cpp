@@ -22,11 +22,16 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/tune_release.h"
 #include "core/error.h"
+#include "core/os_entropy.h"
+#include "privacy/epsilon_display.h"
 #include "experiment/experiment_config.h"
 #include "store/csv_export.h"
 #include "store/store.h"
 #include "tuning/honest_selection.h"
+#include "tuning/private_search.h"
+#include "tuning/release_cost.h"
 #include "tuning/runner.h"
 
 namespace dplab::cli {
@@ -133,12 +138,31 @@ int run_tune(const Arguments& args) {
     std::cerr << "dplab-cli tune: " << e.what() << "\n";
     return 2;
   }
+  apply_release_flags(args, config);
+  const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
+  if (config.release.secure) config.seed = os_random_u64();  // never printed nor written
   const std::string out_dir = args.text_or("out", config.name + "-results");
   const bool tty = isatty(STDERR_FILENO) != 0;
 
   const auto data = tuning::load_experiment_data(config);
   tuning::RunOptions options;
   options.threads = static_cast<int>(threads);
+  options.secure = config.release.secure;
+  tuning::PrivatePlan plan;
+  if (private_release) {
+    if (data->train.is_regression()) {
+      throw UsageError("--release private needs a classification data set: the regression score (final "
+                       "training loss) is computed on the private training set and is not covered by epsilon");
+    }
+    // The stopping time and candidate draws do not depend on the data: drawn up front.
+    plan = tuning::draw_private_plan(config, static_cast<int>(experiment::expand_candidates(config).size()),
+                                     config.seed);
+    options.plan = plan.jobs;
+    if (options.plan.empty()) {
+      std::fprintf(stderr, "tune %s: %s drew 0 runs: nothing is trained or released\n", config.name.c_str(),
+                   experiment::describe_release(config.release).c_str());
+    }
+  }
   tuning::Runner runner(config, data, options);
 
   std::unique_ptr<store::Store> db;
@@ -149,10 +173,18 @@ int run_tune(const Arguments& args) {
     runner.add_listener(writer.get());
   }
 
-  std::fprintf(stderr, "tune %s: %zu candidates x %d repeats = %lld jobs of %lld steps, n = %lld, delta = %g\n",
-               config.name.c_str(), runner.candidates().size(), config.repeats,
-               static_cast<long long>(runner.total_jobs()), static_cast<long long>(config.privacy.steps),
-               static_cast<long long>(data->train.size()), runner.mechanism().delta);
+  if (private_release) {
+    std::fprintf(stderr, "tune %s: %s, %d replicate search(es) over %zu candidates: %lld runs drawn of %lld steps, n = %lld, delta = %g\n",
+                 config.name.c_str(), experiment::describe_release(config.release).c_str(), config.repeats,
+                 runner.candidates().size(), static_cast<long long>(runner.total_jobs()),
+                 static_cast<long long>(config.privacy.steps), static_cast<long long>(data->train.size()),
+                 runner.mechanism().delta);
+  } else {
+    std::fprintf(stderr, "tune %s: %zu candidates x %d repeats = %lld jobs of %lld steps, n = %lld, delta = %g\n",
+                 config.name.c_str(), runner.candidates().size(), config.repeats,
+                 static_cast<long long>(runner.total_jobs()), static_cast<long long>(config.privacy.steps),
+                 static_cast<long long>(data->train.size()), runner.mechanism().delta);
+  }
 
   g_runner.store(&runner);
   struct sigaction action {};
@@ -191,6 +223,12 @@ int run_tune(const Arguments& args) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const bool cancelled = runner.cancel_requested();
 
+  if (private_release) {
+    return finish_private_tune(results, plan, out_dir, config_path, wall, cancelled, db.get(),
+                               writer ? writer->experiment_id() : 0);
+  }
+  // Explore: every run is exported, so the search costs the composition of all runs trained.
+  const tuning::ReleaseCost cost = tuning::explore_release_cost(results);
   // Selection and exports use only the finished jobs.
   const auto reports = tuning::honest_selection_per_optimizer(results);
   const auto overall = tuning::honest_selection_all(results);
@@ -220,6 +258,11 @@ int run_tune(const Arguments& args) {
   };
   for (const auto& r : reports) summary["optimizers"].push_back(accounted(r));
   summary["all"] = accounted(overall);
+  summary["release"] = release_cost_json(cost, results);
+  summary["planning_figures"] =
+      "optimizers[].epsilon_ma / epsilon_lt are PLANNING figures (if you ran MA over that optimizer's K "
+      "candidates once each / LT with gamma, releasing only the winner), not the cost of this search: "
+      "see release.epsilon";
   const std::filesystem::path summary_path = std::filesystem::path(out_dir) / "summary.json";
   write_text(summary_path, summary.dump(2) + "\n");
   if (writer) {
@@ -230,15 +273,19 @@ int run_tune(const Arguments& args) {
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const auto& r = reports[i];
     const auto& j = summary["optimizers"][i];
-    auto eps = [&](const char* key) { return j[key].is_number() ? j[key].get<double>() : INFINITY; };
-    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %.3f | MA %.3f (accountant: %s) | LT %.3f (accountant: %s) (delta %g)\n",
+    auto eps = [&](const char* key) {
+      return privacy::format_epsilon_up(j[key].is_number() ? j[key].get<double>() : INFINITY);
+    };
+    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %s | planning: MA over K %s (accountant: %s), LT gamma=%g %s (accountant: %s)\n",
                 r.scope.c_str(), r.num_candidates,
                 r.best_candidate >= 0 ? results.candidates[static_cast<std::size_t>(r.best_candidate)].label().c_str() : "(none finished)",
                 r.regression ? "train loss" : "accuracy",
-                r.regression ? r.best_train_loss : r.best_accuracy, eps("epsilon_single_run"), eps("epsilon_ma"),
-                j["accountant"].get<std::string>().c_str(), eps("epsilon_lt"),
-                j["accountant_lt"].get<std::string>().c_str(), r.delta);
+                r.regression ? r.best_train_loss : r.best_accuracy, eps("epsilon_single_run").c_str(),
+                eps("epsilon_ma").c_str(), j["accountant"].get<std::string>().c_str(), r.gamma,
+                eps("epsilon_lt").c_str(), j["accountant_lt"].get<std::string>().c_str());
   }
+  std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
+  std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
   std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s\n",
               summary_path.string().c_str(), written.size(), static_cast<long long>(finished),
               results.jobs.size(), wall);
@@ -261,6 +308,7 @@ void add_tune_command(CLI::App& cli) {
             "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
             "(default: <experiment name>-results)",
             "DIR");
+  add_release_flags(*cmd, *args);
   add_value(*cmd, *args, "accountant",
             "rdp or pld: epsilon of the single run and of MA (default pld); LT's base run (default rdp)",
             "rdp|pld");

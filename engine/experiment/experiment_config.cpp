@@ -471,6 +471,7 @@ ExperimentConfig parse_experiment(const json& j) {
           "must be strictly between 0 and 1, got " + format_number(config.tuning.delta2));
     tr.reject_unknown();
   }
+  if (const json* rel = r.find("release")) config.release = parse_release(*rel);
   r.reject_unknown();
   check_consistency(config);
   for (std::size_t i = 0; i < config.optimizers.size(); ++i) {
@@ -509,11 +510,16 @@ json to_json(const ExperimentConfig& config) {
   }
   json tuning{{"strategy", to_string(config.tuning.strategy)}, {"delta2", config.tuning.delta2}};
   if (config.tuning.gamma) tuning["gamma"] = *config.tuning.gamma;
-  return json{{"name", config.name},   {"dataset", dataset},
-              {"model", model},        {"privacy", privacy},
-              {"optimizers", optimizers}, {"repeats", config.repeats},
-              {"eval_every", config.eval_every}, {"tuning", tuning},
-              {"seed", config.seed}};
+  json out{{"name", config.name},   {"dataset", dataset},
+           {"model", model},        {"privacy", privacy},
+           {"optimizers", optimizers}, {"repeats", config.repeats},
+           {"eval_every", config.eval_every}, {"tuning", tuning},
+           {"seed", config.seed}};
+  // Default release: no key, so files and stored configs from before release modes stay equal.
+  if (config.release != ReleaseConfig{}) out["release"] = release_to_json(config.release);
+  // Secure mode writes no seed anywhere (the seed came from the OS and must stay secret).
+  if (config.release.secure) out.erase("seed");
+  return out;
 }
 
 ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin) {

@@ -15,6 +15,7 @@
 //              spec: number | [numbers] | {"log10": [lo, hi], "num": n} |
 //                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
 //   tuning    {strategy: grid|random|lt, gamma (LT; default 1/K), delta2 (1e-20)}
+//   release   {mode: explore|private, selection: ma|lt|ps, validation, ...} (release_config.h)
 // Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,
 // got "abc"`; file errors also name the file (and line/column for JSON syntax errors).
 //
@@ -31,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiment/release_config.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
 
@@ -104,6 +106,7 @@ struct ExperimentConfig {
   std::int64_t eval_every = 100;
   TuningConfig tuning;
   std::uint64_t seed = 0;
+  ReleaseConfig release;  // what the search releases (release_config.h); "release" in JSON
 };
 
 // One point of the search: an optimizer with concrete hyperparameters.

@@ -43,7 +43,19 @@ GaussianNoise::GaussianNoise(std::uint64_t seed) {
   }
 }
 
+GaussianNoise GaussianNoise::secure() {
+  GaussianNoise noise(0);  // lanes unused
+  noise.secure_.emplace(ChaCha20::from_os_entropy());
+  return noise;
+}
+
 void GaussianNoise::next_block(float* block) {
+  if (secure_) {
+    alignas(64) std::uint64_t words[kWords];
+    secure_->fill(words, kWords);
+    transform_block(words, block);
+    return;
+  }
   // 1. Random words: one xoshiro256++ step on all kLanes lanes at once (GCC/Clang vector
   //    extension: one AVX-512 instruction per operation, two with AVX2). Plain arrays with a
   //    lane loop are scalarised by GCC 12 and cost 8x more.

@@ -19,11 +19,17 @@
 // bit-identical output across differently compiled binaries is not promised. A call for n
 // values consumes ceil(n / kBlock) whole blocks.
 //
+// Secure mode (GaussianNoise::secure()): the words come from ChaCha20 (core/chacha20.h) keyed
+// from getrandom. Floating-point caveat (Mironov 2012): the noise is a float Box–Muller sample,
+// not an exact real Gaussian; see docs/secure-noise.md for what dplab does and does not claim.
+//
 // Thread-safety: one instance per thread (it owns its generator state). No heap allocation.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
+#include "core/chacha20.h"
 #include "core/random.h"
 #include "core/types.h"
 
@@ -37,6 +43,9 @@ class GaussianNoise {
   static constexpr Index kWordsPerBlock = kBlock / 2 + kBlock / 4;
 
   explicit GaussianNoise(std::uint64_t seed);
+  // Secure mode: the random words come from a ChaCha20 stream keyed by OS entropy (no seed
+  // exists, nothing can be replayed); the Box–Muller map is the same.
+  static GaussianNoise secure();
 
   // out[i] = stddev * z_i with z_i ~ N(0, 1) i.i.d.; stddev >= 0 and finite.
   void fill(double stddev, VectorSpan out);
@@ -60,6 +69,7 @@ class GaussianNoise {
   alignas(64) std::uint64_t s1_[kLanes];
   alignas(64) std::uint64_t s2_[kLanes];
   alignas(64) std::uint64_t s3_[kLanes];
+  std::optional<ChaCha20> secure_;  // set: words from ChaCha20 instead of the xoshiro lanes
 };
 
 }  // namespace dplab::privacy

@@ -6,6 +6,8 @@
 // returns the mean per-example loss over the lot (0 for an empty lot).
 #include "privacy/noisy_gradient.h"
 
+#include "core/os_entropy.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -43,14 +45,14 @@ const DpSettings& validated(const DpSettings& settings, const data::Dataset& tra
 }  // namespace
 
 NoisyGradientOracle::NoisyGradientOracle(const data::Dataset& train, models::Model& model,
-                                         const DpSettings& settings, std::uint64_t seed)
+                                         const DpSettings& settings, std::uint64_t seed, bool secure)
     : train_(train),
       model_(model),
       settings_(validated(settings, train)),
       sampling_rate_(std::min(1.0, settings_.lot_size / static_cast<double>(train.size()))),
       sampler_(train.size(), sampling_rate_),
-      rng_(derive_seed(seed, 0)),
-      noise_(derive_seed(seed, 1)) {
+      rng_(secure ? os_random_u64() : derive_seed(seed, 0)),
+      noise_(secure ? GaussianNoise::secure() : GaussianNoise(derive_seed(seed, 1))) {
   const Index n = train.size();
   if (sampling_rate_ >= 1.0) {
     // Every example in every lot: the training matrix itself is the lot (no gather).

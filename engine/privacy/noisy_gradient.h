@@ -38,10 +38,12 @@ struct DpSettings {
 
 class NoisyGradientOracle {
  public:
+  // secure: the lot sampler is seeded from getrandom and the noise is GaussianNoise::secure()
+  // (ChaCha20 keyed by OS entropy); `seed` is then not used for anything privacy-relevant.
   // Validates settings against the data (L in (0, n], C > 0, sigma >= 0; sigma > 0 needs finite C)
   // and throws InvalidArgument naming the field.
   NoisyGradientOracle(const data::Dataset& train, models::Model& model, const DpSettings& settings,
-                      std::uint64_t seed);
+                      std::uint64_t seed, bool secure = false);
 
   // One query at model.params(): writes the noisy mean gradient into `gradient`
   // (size num_params) and returns the mean per-example loss over the sampled lot (0 if empty).

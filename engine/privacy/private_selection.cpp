@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
+#include "privacy/rdp_conversion.h"
 
 namespace dplab::privacy {
 
@@ -46,6 +47,28 @@ LtSelectionCost liu_talwar_selection(const SubsampledGaussian& run, double gamma
   const double root = (delta - delta2) / cost.upsilon;  // sqrt(2 delta1)
   cost.delta_per_run = root * root / 2.0;
   const EpsilonResult per_run = epsilon_for_delta(run, cost.delta_per_run, options);
+  cost.epsilon_per_run = per_run.epsilon;
+  cost.best_order = per_run.best_order;
+  cost.order_at_grid_edge = per_run.order_at_grid_edge;
+  cost.epsilon = 3.0 * per_run.epsilon + 3.0 * root;  // 3 eps1 + 3 sqrt(2 delta1)
+  return cost;
+}
+
+LtSelectionCost liu_talwar_selection_enforced(const std::vector<double>& orders,
+                                              const std::vector<double>& rdp_per_run,
+                                              double gamma, double delta, double delta2) {
+  require_left_open_interval("gamma", gamma, 0.0, 1.0);
+  require_open_interval("delta", delta, 0.0, 1.0);
+  require_open_interval("delta2", delta2, 0.0, delta);
+  LtSelectionCost cost;
+  cost.delta = delta;
+  cost.gamma = gamma;
+  cost.delta2 = delta2;
+  cost.log_base = LogBase::kNatural;
+  cost.upsilon = std::ceil(-std::log(delta2) / gamma);  // the integer hard stop enforced
+  const double root = (delta - delta2) / cost.upsilon;  // sqrt(2 delta1)
+  cost.delta_per_run = root * root / 2.0;
+  const EpsilonResult per_run = epsilon_from_rdp(orders, rdp_per_run, cost.delta_per_run);
   cost.epsilon_per_run = per_run.epsilon;
   cost.best_order = per_run.best_order;
   cost.order_at_grid_edge = per_run.order_at_grid_edge;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "privacy/rdp_accountant.h"
 
@@ -58,6 +59,15 @@ LtSelectionCost liu_talwar_selection(const SubsampledGaussian& run, double gamma
                                      double delta2 = kDefaultDelta2,
                                      LogBase log_base = LogBase::kNatural,
                                      const AccountingOptions& options = {});
+
+// LT as dplab RUNS it (private release mode): the hard stop is the INTEGER
+// Upsilon = ceil(ln(1/delta2)/gamma) that the algorithm enforces, so delta1 is solved with that
+// Upsilon; each run's (eps1, delta1) comes from its RDP curve `rdp_per_run` (any valid per-run
+// curve, e.g. DP-SGD plus a noisy validation score) by the improved conversion over its orders.
+LtSelectionCost liu_talwar_selection_enforced(const std::vector<double>& orders,
+                                              const std::vector<double>& rdp_per_run,
+                                              double gamma, double delta,
+                                              double delta2 = kDefaultDelta2);
 
 // Largest K in [0, max_candidates] with MA cost(K) <= LT cost(gamma = 1) at the same delta.
 int ma_candidates_at_lt_cost(const SubsampledGaussian& run, double delta,

@@ -34,7 +34,7 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
   model->initialize(derive_seed(config.seed, kInitStream));
   privacy::NoisyGradientOracle oracle(data.train, *model, config.dp,
-                                      derive_seed(config.seed, kOracleStream));
+                                      derive_seed(config.seed, kOracleStream), config.secure);
   const optim::RunShape shape{model->num_params(), config.steps, config.dp};
   auto optimizer = optim::make_optimizer(config.optimizer, shape);
 

@@ -40,6 +40,9 @@ struct TrainingConfig {
   std::int64_t steps = 1000;      // T, noisy-gradient queries
   std::int64_t eval_every = 100;  // a curve point every this many queries (and at the end)
   std::uint64_t seed = 0;
+  // Secure noise: the lots and the Gaussian noise come from OS entropy (getrandom) and a ChaCha20
+  // stream instead of `seed` (which then only initialises the model).
+  bool secure = false;
 };
 
 struct TrainingHooks {

@@ -45,6 +45,7 @@ struct SearchResults {
   std::vector<JobResult> jobs;       // index = candidate * repeats + repeat
   RunMechanism mechanism;
   std::int64_t training_size = 0;    // n
+  std::int64_t validation_size = 0;  // n_val (the sensitivity of the accuracy is 1/n_val)
   bool is_regression = false;        // scores: lowest final training loss instead of accuracy
 
   const JobResult& job(int candidate, int repeat) const {

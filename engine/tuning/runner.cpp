@@ -61,6 +61,7 @@ struct Runner::Impl {
   RunMechanism mechanism;
   std::vector<RunListener*> listeners;
   SearchResults results;
+  std::vector<std::uint64_t> job_seeds;  // parallel to results.jobs (secure mode hides them)
 
   std::atomic<bool> cancel{false};
   std::atomic<std::int64_t> steps_done{0};
@@ -68,9 +69,7 @@ struct Runner::Impl {
   std::atomic<Clock::rep> started_ns{-1};  // steady clock ticks at run() start; -1 before
   std::atomic<bool> ran{false};
 
-  std::int64_t total_jobs() const {
-    return static_cast<std::int64_t>(candidates.size()) * config.repeats;
-  }
+  std::int64_t total_jobs() const { return static_cast<std::int64_t>(results.jobs.size()); }
 
   Progress progress() const {
     Progress p;
@@ -102,7 +101,9 @@ struct Runner::Impl {
     const int c = out.candidate;
     const int r = out.repeat;
     out.status = JobStatus::kRunning;
-    const training::TrainingConfig tc = job_training_config(config, candidates[static_cast<std::size_t>(c)], r);
+    training::TrainingConfig tc = job_training_config(config, candidates[static_cast<std::size_t>(c)], r);
+    tc.seed = job_seeds[job_index];  // = derive_seed(seed, c, r) for the full grid; else the plan's
+    tc.secure = options.secure;
 
     training::TrainingHooks hooks;
     hooks.cancel = &cancel;
@@ -164,14 +165,33 @@ Runner::Runner(experiment::ExperimentConfig config,
   res.mechanism = impl_->mechanism;
   res.training_size = n;
   res.is_regression = impl_->data->train.is_regression();
+  res.validation_size = impl_->data->validation.size();
   const int repeats = impl_->config.repeats;
-  res.jobs.resize(static_cast<std::size_t>(impl_->total_jobs()));
-  for (std::size_t i = 0; i < res.jobs.size(); ++i) {
-    JobResult& job = res.jobs[i];
-    job.candidate = static_cast<int>(i) / repeats;
-    job.repeat = static_cast<int>(i) % repeats;
-    job.seed = derive_seed(impl_->config.seed, static_cast<std::uint64_t>(job.candidate),
-                           static_cast<std::uint64_t>(job.repeat));
+  if (!impl_->options.plan.empty()) {
+    for (const PlannedJob& planned : impl_->options.plan) {
+      if (planned.candidate < 0 || planned.candidate >= static_cast<int>(impl_->candidates.size())) {
+        throw InvalidArgument("planned job: candidate " + std::to_string(planned.candidate) + " out of range");
+      }
+      JobResult job;
+      job.candidate = planned.candidate;
+      job.repeat = planned.repeat;
+      job.seed = planned.seed;
+      res.jobs.push_back(job);
+    }
+  } else {
+    res.jobs.resize(impl_->candidates.size() * static_cast<std::size_t>(repeats));
+    for (std::size_t i = 0; i < res.jobs.size(); ++i) {
+      JobResult& job = res.jobs[i];
+      job.candidate = static_cast<int>(i) / repeats;
+      job.repeat = static_cast<int>(i) % repeats;
+      job.seed = derive_seed(impl_->config.seed, static_cast<std::uint64_t>(job.candidate),
+                             static_cast<std::uint64_t>(job.repeat));
+    }
+  }
+  // Secure mode: the seeds stay inside the runner; results (and so every export) carry 0.
+  for (JobResult& job : res.jobs) {
+    impl_->job_seeds.push_back(job.seed);
+    if (impl_->options.secure) job.seed = 0;
   }
 }
 

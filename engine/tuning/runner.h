@@ -60,6 +60,14 @@ class RunListener {
   }
 };
 
+// One job of an explicit plan: train `candidate` afresh with this seed. `repeat` is the job's
+// slot: in private release modes the global run index (private_search.h).
+struct PlannedJob {
+  int candidate = 0;
+  int repeat = 0;
+  std::uint64_t seed = 0;
+};
+
 struct RunOptions {
   int threads = 0;             // worker threads; 0 = all hardware threads
   bool track_epsilon = true;   // fill CurvePoint::epsilon from the RDP accountant
@@ -67,6 +75,11 @@ struct RunOptions {
   // so that an interactive thread — the GUI's — gets a core at once even when every core
   // trains. Throughput is unchanged on an otherwise idle machine.
   bool background_priority = false;
+  // Empty: every (candidate, repeat) of the config. Otherwise exactly these jobs (the runs a
+  // private selection drew up front), trained in parallel like any others.
+  std::vector<PlannedJob> plan = {};
+  // Secure noise (release.secure): lots and noise from OS entropy, not from the job seeds.
+  bool secure = false;
 };
 
 class Runner {

@@ -1,5 +1,6 @@
-// Honest selection: MA epsilon = K-fold RDP composition computed directly with the accountant;
-// LT epsilon = liu_talwar_selection; the LT algorithm respects Upsilon and is seeded; the
+// Honest selection: the MA / LT PLANNING figures of a pool (MA = K-fold RDP composition computed
+// directly with the accountant; LT = liu_talwar_selection) — what selecting over K candidates
+// WOULD cost; the cost of a search as run is release_cost (test_release_modes.cpp); the LT algorithm respects Upsilon and is seeded; the
 // section 5.2 protocol's end points; best candidate by mean accuracy over repeats.
 #include <QTest>
 
@@ -54,7 +55,7 @@ class TestHonestSelection : public QObject {
     DPLAB_COMPARE_ABS(sgd.best_accuracy, 0.805, 1e-12);
     DPLAB_COMPARE_REL(sgd.gamma, 0.25, 1e-15);
     const privacy::SubsampledGaussian run{4.0, 250.0 / 48000.0, 2500};
-    // MA: K runs compose in RDP = one run of K*T steps (RDP is additive), computed directly.
+    // Planning figure MA: K runs compose in RDP = one run of K*T steps, computed directly.
     const double direct = privacy::epsilon_for_delta({4.0, 250.0 / 48000.0, 4 * 2500}, 1e-5).epsilon;
     DPLAB_COMPARE_REL(sgd.epsilon_ma, direct, 1e-9);
     DPLAB_COMPARE_REL(sgd.epsilon_ma, privacy::moments_accountant_selection(run, 4, 1e-5).epsilon, 1e-12);
@@ -119,7 +120,7 @@ class TestHonestSelection : public QObject {
     QCOMPARE(scores.size(), std::size_t{3});
     const SelectionReport r = honest_selection(res, {0, 1, 2, 3}, "dpsgd");
     QCOMPARE(r.best_candidate, 2);
-    QCOMPARE(r.num_candidates, 4);  // every planned candidate is still charged
+    QCOMPARE(r.num_candidates, 4);  // the pool size of the planning figures
   }
 
   void default_delta() {

@@ -67,7 +67,16 @@ bool RunController::start(const experiment::ExperimentConfig& config,
   emit started();
   timer_.start();
   auto monitor = monitor_;
-  worker_ = std::thread([this, config, preloaded, threads, monitor, store] {
+  // The GUI runs and shows every run (explore). A private release mode runs from
+  // `dplab-cli tune --release private`; here it would be mislabelled, so the GUI says so and explores.
+  experiment::ExperimentConfig run_config = config;
+  if (run_config.release.mode != experiment::ReleaseMode::kExplore) {
+    emit message(tr("The GUI explores: every run is shown and charged. Private release modes "
+                    "(only the winner released) run from dplab-cli tune --release private."),
+                 false);
+    run_config.release = experiment::ReleaseConfig{};
+  }
+  worker_ = std::thread([this, config = run_config, preloaded, threads, monitor, store] {
     try {
       auto data = preloaded ? preloaded : tuning::load_experiment_data(config);
       tuning::RunOptions options;

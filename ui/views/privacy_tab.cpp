@@ -349,7 +349,7 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
       ymin = std::min(ymin, p.epsilon_lt);
       ymax = std::max(ymax, p.epsilon_lt);
     }
-    plot->yAxis->setLabel(tr("ε_LT (δ = 1/n)"));
+    plot->yAxis->setLabel(tr("ε_LT (δ = 10^-⌈log10 n⌉)"));
     if (ymax > 0) plot->yAxis->setRange(ymin / 1.5, ymax * 6);  // headroom for the legend
     plot->legend->setVisible(true);
     // The lines fall from top-left to bottom-right: the top-right corner is free.

@@ -1,5 +1,7 @@
 #include "views/results_model.h"
 
+#include "privacy/epsilon_display.h"
+
 #include <cmath>
 #include <limits>
 
@@ -28,7 +30,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
   if (orientation != Qt::Horizontal) return {};
   static const char* names[] = {"#",        "optimizer", "α",          "C",        "m",
                                 "β1",       "β2",        "repeats",    "status",   "final acc.",
-                                "best acc.", "final train loss", "ε one run", "ε MA (K)", "ε LT (K)"};
+                                "best acc.", "final train loss", "ε one run", "plan: ε MA (K)", "plan: ε LT (K)"};
   static const char* tips[] = {
       "candidate index", "DP optimizer", "learning rate α", "clipping norm C", "momentum m",
       "Adam β1", "Adam β2", "finished repeats", "job status",
@@ -36,9 +38,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "best validation accuracy along the curve, mean over repeats",
       "final training loss (whole training set), mean over repeats",
       "ε of this one run at δ (what a paper reports when tuning is ignored); accountant: rdp",
-      "honest ε of selecting among this optimizer's K candidates, moments accountant; accountant: rdp",
-      "honest ε of selecting among this optimizer's K candidates, Liu–Talwar (γ = 1/K or set); "
-      "accountant: rdp"};
+      "planning figure: ε IF you trained this optimizer's K candidates once each and released only "
+      "the best (moments accountant; accountant: rdp); not the cost of this search (see the ε above the table)",
+      "planning figure: ε IF you ran Liu–Talwar random stopping (γ = 1/K or set) over this optimizer's "
+      "K candidates (accountant: rdp); not the cost of this search (see the ε above the table)"};
   if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
   if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
   return {};
@@ -52,6 +55,11 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'g', digits);
     if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
+  };
+  // ε is shown rounded UP (engine/privacy/epsilon_display.h), never to nearest.
+  auto epsilon = [role, &number](double v) -> QVariant {
+    if (role == Qt::DisplayRole && !std::isnan(v)) return QString::fromStdString(privacy::format_epsilon_up(v));
+    return number(v, 4);
   };
   switch (index.column()) {
     case kIndex:
@@ -74,9 +82,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case kFinalAccuracy: return number(r.final_acc, 4);
     case kBestAccuracy: return number(r.best_acc, 4);
     case kFinalTrainLoss: return number(r.final_loss, 4);
-    case kEpsilonRun: return number(r.eps_run, 4);
-    case kEpsilonMa: return number(r.eps_ma, 4);
-    case kEpsilonLt: return number(r.eps_lt, 4);
+    case kEpsilonRun: return epsilon(r.eps_run);
+    case kEpsilonMa: return epsilon(r.eps_ma);
+    case kEpsilonLt: return epsilon(r.eps_lt);
     default: return {};
   }
 }

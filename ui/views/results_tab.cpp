@@ -15,14 +15,23 @@
 #include "charts/chart_view.h"
 #include "views/results_model.h"
 #include "run/run_data.h"
+#include "tuning/release_cost.h"
 
 namespace dplab::ui {
 
 ResultsTab::ResultsTab(RunData* data, QWidget* parent)
     : QWidget(parent), data_(data), model_(new ResultsModel(data, this)),
-      proxy_(new QSortFilterProxyModel(this)) {
+      proxy_(new QSortFilterProxyModel(this)), release_label_(new QLabel(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
+  release_label_->setWordWrap(true);
+  release_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  release_label_->setToolTip(tr("What the ε of this search covers: the release mode, δ and the "
+                                "validation assumption (ε rounded up). The MA/LT columns below are "
+                                "planning figures, not the cost of this search."));
+  layout->addWidget(release_label_);
+  connect(model_, &QAbstractItemModel::modelReset, this, &ResultsTab::updateReleaseLabel);
+  connect(model_, &QAbstractItemModel::dataChanged, this, &ResultsTab::updateReleaseLabel);
   auto* bar = new QHBoxLayout;
   auto* filter = new QLineEdit(this);
   filter->setPlaceholderText(tr("filter rows (e.g. DPAdam)"));
@@ -64,6 +73,21 @@ ResultsTab::ResultsTab(RunData* data, QWidget* parent)
       emit message(error, true);
     }
   });
+}
+
+QString ResultsTab::releaseLabel() const { return release_label_->text(); }
+
+void ResultsTab::updateReleaseLabel() {
+  if (!data_->hasRun()) {
+    release_label_->clear();
+    return;
+  }
+  try {
+    // A few microseconds once the accountant's curve is cached (engine/privacy/rdp_accountant.h).
+    release_label_->setText(QString::fromStdString(tuning::epsilon_label(tuning::release_cost(data_->results()))));
+  } catch (const std::exception& e) {
+    release_label_->setText(tr("ε not available: %1").arg(QString::fromStdString(e.what())));
+  }
 }
 
 bool ResultsTab::exportCsv(const QString& path, QString* error) const {

@@ -3,6 +3,8 @@
 // that candidate's learning curves (validation accuracy and training loss of every repeat).
 #pragma once
 
+#include <QLabel>
+
 #include <QWidget>
 
 class QTableView;
@@ -21,6 +23,9 @@ class ResultsTab : public QWidget {
   QSortFilterProxyModel* proxy() const { return proxy_; }
   QTableView* view() const { return view_; }
   bool exportCsv(const QString& path, QString* error) const;
+  // The epsilon of what this search released, with its mode, delta and validation assumption
+  // (engine: tuning::epsilon_label of tuning::release_cost), shown above the table.
+  QString releaseLabel() const;
   // Opens the curves of a candidate (non-modal).
   void showCandidate(int candidate);
 
@@ -32,6 +37,8 @@ class ResultsTab : public QWidget {
   ResultsModel* model_;
   QSortFilterProxyModel* proxy_;
   QTableView* view_;
+  QLabel* release_label_;
+  void updateReleaseLabel();
 };
 
 }  // namespace dplab::ui

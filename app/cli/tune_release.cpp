@@ -1,0 +1,323 @@
+#include "cli/tune_release.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "core/validate.h"
+#include "privacy/epsilon_display.h"
+#include "store/store.h"
+
+namespace dplab::cli {
+namespace {
+
+using experiment::PrivateSelection;
+using experiment::ReleaseMode;
+using experiment::RunCountDistribution;
+using experiment::ValidationAssumption;
+
+// Shortest text that reads back as exactly `value`.
+std::string g(double value) {
+  char text[64];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  return std::string(text, end);
+}
+
+nlohmann::json number(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json candidate_json(const tuning::SearchResults& results, int index) {
+  if (index < 0) return nullptr;
+  const auto& c = results.candidates.at(static_cast<std::size_t>(index));
+  return {{"index", c.index},
+          {"label", c.label()},
+          {"optimizer", optim::to_string(c.optimizer.kind)},
+          {"learning_rate", c.optimizer.learning_rate},
+          {"clip", c.clip}};
+}
+
+}  // namespace
+
+void add_release_flags(CLI::App& command, Arguments& args) {
+  add_value(command, args, "release",
+            "explore (default: every run shown; eps = composition of ALL runs trained) or private "
+            "(a selection runs for real and releases only its winner)",
+            "explore|private");
+  add_value(command, args, "strategy",
+            "private selection: ma (each candidate once), lt (Liu-Talwar random stopping with "
+            "tuning.gamma, tuning.delta2) or ps (Papernot-Steinke); grid = explore",
+            "grid|ma|lt|ps");
+  add_value(command, args, "validation",
+            "public (default: the validation set is not protected) or private (the score is "
+            "released with Gaussian noise of std S/n_val, charged in every run)",
+            "public|private");
+  add_value(command, args, "validation-noise", "noise multiplier S of the private validation score", "S");
+  add_value(command, args, "ps-distribution", "ps: poisson (default) or tnb", "poisson|tnb");
+  add_value(command, args, "ps-mu", "ps poisson: mean number of runs mu >= 1 (default 10)", "MU");
+  add_value(command, args, "ps-eta", "ps tnb: shape eta > -1 (default 1 = geometric)", "E");
+  add_value(command, args, "ps-gamma", "ps tnb: gamma in (0, 1) (default 0.1)", "G");
+  add_value(command, args, "repeats",
+            "override the experiment's repeats: explore = runs per candidate (all charged); "
+            "private = independent replicate searches (each costs the printed eps)",
+            "R");
+  add_switch(command, args, "secure",
+             "private modes: lots and noise from getrandom + ChaCha20; no seed is written anywhere");
+}
+
+void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& config) {
+  auto& r = config.release;
+  if (auto mode = args.text("release")) {
+    if (*mode == "explore")
+      r.mode = ReleaseMode::kExplore;
+    else if (*mode == "private")
+      r.mode = ReleaseMode::kPrivate;
+    else
+      throw UsageError("--release must be 'explore' or 'private', got '" + *mode + "'");
+  }
+  if (auto strategy = args.text("strategy")) {
+    if (*strategy == "grid") {
+      if (r.mode == ReleaseMode::kPrivate) {
+        throw UsageError("--strategy grid trains and shows every run: it is --release explore");
+      }
+    } else {
+      if (r.mode != ReleaseMode::kPrivate) {
+        throw UsageError("--strategy " + *strategy + " selects privately: add --release private");
+      }
+      if (*strategy == "ma")
+        r.selection = PrivateSelection::kMa;
+      else if (*strategy == "lt")
+        r.selection = PrivateSelection::kLt;
+      else if (*strategy == "ps")
+        r.selection = PrivateSelection::kPs;
+      else
+        throw UsageError("--strategy must be grid, ma, lt or ps, got '" + *strategy + "'");
+    }
+  }
+  if (auto v = args.text("validation")) {
+    if (*v == "public")
+      r.validation = ValidationAssumption::kPublic;
+    else if (*v == "private")
+      r.validation = ValidationAssumption::kPrivate;
+    else
+      throw UsageError("--validation must be 'public' or 'private', got '" + *v + "'");
+  }
+  if (args.has("validation-noise"))
+    r.validation_noise_multiplier = args.required_number("validation-noise");
+  if (auto d = args.text("ps-distribution")) {
+    if (*d == "poisson")
+      r.ps_distribution = RunCountDistribution::kPoisson;
+    else if (*d == "tnb")
+      r.ps_distribution = RunCountDistribution::kTruncatedNegativeBinomial;
+    else
+      throw UsageError("--ps-distribution must be 'poisson' or 'tnb', got '" + *d + "'");
+  }
+  if (args.has("ps-mu")) r.ps_mu = args.required_number("ps-mu");
+  if (args.has("ps-eta")) r.ps_eta = args.required_number("ps-eta");
+  if (args.has("ps-gamma")) r.ps_gamma = args.required_number("ps-gamma");
+  if (args.has("secure")) r.secure = true;
+  if (args.has("repeats")) {
+    const std::int64_t repeats = args.required_integer("repeats");
+    if (repeats < 1 || repeats > 1000) {
+      throw UsageError("--repeats = " + std::to_string(repeats) + " must be an integer in [1, 1000]");
+    }
+    config.repeats = static_cast<int>(repeats);
+  }
+  try {
+    experiment::check_release(r, "release");
+  } catch (const ParseError& e) {
+    // Name the flag rather than the JSON key when the flags made the combination.
+    std::string message = e.what();
+    for (const auto& [key, flag] : std::vector<std::pair<std::string, std::string>>{
+             {"release.validation_noise_multiplier", "--validation-noise"},
+             {"release.validation", "--validation"},
+             {"release.secure", "--secure"},
+             {"release.ps_mu", "--ps-mu"},
+             {"release.ps_eta", "--ps-eta"},
+             {"release.ps_gamma", "--ps-gamma"}}) {
+      if (message.rfind(key, 0) == 0) {
+        message = flag + " (" + key + ")" + message.substr(key.size());
+        break;
+      }
+    }
+    throw UsageError(message);
+  }
+  if (r.mode == ReleaseMode::kPrivate && config.repeats < 1)
+    throw UsageError("repeats must be >= 1");
+}
+
+std::string recompute_command(const tuning::ReleaseCost& cost,
+                              const tuning::SearchResults& results) {
+  const auto& m = results.mechanism;
+  const auto& r = cost.release;
+  std::string base = "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) +
+                     " --sampling-rate " + g(m.sampling_rate) + " --delta " + g(cost.delta);
+  if (r.mode == ReleaseMode::kExplore)
+    return base + " --steps " + std::to_string(cost.total_queries) + " --accountant rdp";
+  if (r.validation == ValidationAssumption::kPrivate)
+    return "";  // the score mechanism is not in `account`
+  base += " --steps " + std::to_string(m.steps);
+  switch (r.selection) {
+    case PrivateSelection::kMa:
+      return base + " --selection ma --candidates " + std::to_string(cost.num_candidates) + " --accountant rdp";
+    case PrivateSelection::kLt:
+      return base + " --selection lt --gamma " + g(cost.gamma) + " --delta2 " + g(cost.delta2) +
+             " --lt-integer-hard-stop";
+    case PrivateSelection::kPs:
+      return r.ps_distribution == RunCountDistribution::kPoisson
+                 ? base + " --selection ps --ps-distribution poisson --ps-mu " + g(r.ps_mu)
+                 : base + " --selection ps --ps-distribution tnb --ps-eta " + g(r.ps_eta) +
+                       " --ps-gamma " + g(r.ps_gamma);
+  }
+  return "";
+}
+
+nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
+                                 const tuning::SearchResults& results) {
+  nlohmann::json j = experiment::release_to_json(cost.release);
+  j["label"] = tuning::epsilon_label(cost, privacy::kEpsilonDigits);
+  j["epsilon"] = number(cost.epsilon);
+  j["epsilon_rounded_up"] = privacy::format_epsilon_up(cost.epsilon, privacy::kEpsilonDigits);
+  j["epsilon_digits"] = privacy::kEpsilonDigits;
+  j["delta"] = cost.delta;
+  j["covers"] = cost.covers;
+  j["num_candidates"] = cost.num_candidates;
+  j["epsilon_single_run"] = number(cost.epsilon_per_run);
+  if (cost.release.mode == ReleaseMode::kExplore) {
+    j["runs_trained"] = cost.runs_charged;
+    j["total_queries"] = cost.total_queries;
+  } else {
+    j["epsilon_is_per"] = "replicate search";
+    j["expected_runs_per_replicate"] = cost.expected_runs;
+    if (cost.release.selection == PrivateSelection::kLt) {
+      j["gamma"] = cost.gamma;
+      j["delta2"] = cost.delta2;
+      j["hard_stop"] = cost.hard_stop;
+    }
+  }
+  const std::string command = recompute_command(cost, results);
+  j["recompute"] = command.empty() ? nlohmann::json(nullptr) : nlohmann::json(command);
+  if (cost.release.secure) {
+    j["secure_noise"] =
+        "lots and noise drawn from the OS (getrandom) and ChaCha20; no seed was written";
+  }
+  return j;
+}
+
+int finish_private_tune(const tuning::SearchResults& results, const tuning::PrivatePlan& plan,
+                        const std::string& out_dir, const std::string& config_path,
+                        double wall_seconds, bool cancelled, store::Store* db,
+                        std::int64_t experiment_id) {
+  namespace fs = std::filesystem;
+  const auto& config = results.config;
+  const tuning::ReleaseCost cost = tuning::private_release_cost(results);
+  const tuning::PrivateRelease release = tuning::select_private_winners(
+      results, plan, derive_seed(config.seed, 0x53434F52 /* "SCOR" */));
+  const bool accuracy_public = config.release.validation == ValidationAssumption::kPublic;
+
+  nlohmann::json replicates = nlohmann::json::array();
+  for (const auto& rep : release.replicates) {
+    nlohmann::json item{{"runs_trained", rep.runs_trained},
+                        {"complete", rep.complete},
+                        {"released_candidate", candidate_json(results, rep.winner_candidate)},
+                        {"released_accuracy", rep.winner_job >= 0 ? number(rep.released_score)
+                                                                  : nlohmann::json(nullptr)}};
+    if (plan.selection == PrivateSelection::kLt) item["hit_hard_stop"] = rep.hit_hard_stop;
+    replicates.push_back(item);
+  }
+  nlohmann::json summary{
+      {"experiment", config.name},
+      {"config", config_path},
+      {"cancelled", cancelled},
+      {"wall_seconds", wall_seconds},
+      {"training_size", results.training_size},
+      {"validation_size", results.validation_size},
+      {"noise_multiplier", results.mechanism.noise_multiplier},
+      {"sampling_rate", results.mechanism.sampling_rate},
+      {"steps", results.mechanism.steps},
+      {"release", release_cost_json(cost, results)},
+      {"replicates", replicates},
+      {"runs_trained", release.runs_trained},
+      {"released_accuracy",
+       {{"replicates_released", release.released},
+        {"mean", number(release.mean_score)},
+        {"ci95_low", number(release.ci_low)},
+        {"ci95_high", number(release.ci_high)},
+        {"score", accuracy_public ? "validation accuracy (validation: public)"
+                                  : "validation accuracy + Gaussian noise (validation: private)"}}},
+      {"not_released",
+       "per-run curves, scores and the lot losses of every run; only each replicate's winner is "
+       "released (winners.csv)"}};
+  fs::create_directories(out_dir);
+  const fs::path summary_path = fs::path(out_dir) / "summary.json";
+  {
+    std::ofstream out(summary_path, std::ios::binary | std::ios::trunc);
+    out << summary.dump(2) << "\n";
+    if (!out) throw IoError(summary_path.string() + ": cannot write");
+  }
+  // The winners' validation curves (validation public only: with a private score the curve
+  // would be an unprotected statistic). No training losses: the lot losses are not covered.
+  const fs::path winners_path = fs::path(out_dir) / "winners.csv";
+  {
+    std::ofstream out(winners_path, std::ios::binary | std::ios::trunc);
+    out << "replicate,candidate,label,iteration,val_accuracy\n";
+    for (std::size_t r = 0; r < release.replicates.size(); ++r) {
+      const auto& rep = release.replicates[r];
+      if (rep.winner_job < 0) continue;
+      const auto& job = results.jobs[static_cast<std::size_t>(rep.winner_job)];
+      const std::string label =
+          results.candidates[static_cast<std::size_t>(rep.winner_candidate)].label();
+      if (accuracy_public) {
+        for (const auto& point : job.curve) {
+          out << r << ',' << rep.winner_candidate << ",\"" << label << "\"," << point.iteration
+              << ',' << g(point.val_accuracy) << '\n';
+        }
+      } else {
+        out << r << ',' << rep.winner_candidate << ",\"" << label << "\"," << job.queries << ','
+            << g(rep.released_score) << '\n';
+      }
+    }
+    if (!out) throw IoError(winners_path.string() + ": cannot write");
+  }
+  if (db) db->save_summary(experiment_id, "summary", summary.dump());
+
+  std::printf("%s: %zu replicate search(es) over %d candidates, %lld runs trained in all\n",
+              experiment::describe_release(config.release).c_str(), release.replicates.size(),
+              cost.num_candidates, static_cast<long long>(release.runs_trained));
+  for (std::size_t r = 0; r < release.replicates.size(); ++r) {
+    const auto& rep = release.replicates[r];
+    std::printf(
+        "  replicate %zu: trained %lld runs%s -> released %s", r + 1,
+        static_cast<long long>(rep.runs_trained), rep.hit_hard_stop ? " (hard stop)" : "",
+        rep.winner_candidate >= 0
+            ? results.candidates[static_cast<std::size_t>(rep.winner_candidate)].label().c_str()
+            : "nothing");
+    if (rep.winner_job >= 0) std::printf(", accuracy %.4f", rep.released_score);
+    std::printf("\n");
+  }
+  if (release.released >= 2) {
+    std::printf("released accuracy over %d replicates: mean %.4f, 95%% CI [%.4f, %.4f]\n",
+                release.released, release.mean_score, release.ci_low, release.ci_high);
+  }
+  std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
+  const std::string command = recompute_command(cost, results);
+  if (!command.empty()) std::printf("recompute: %s\n", command.c_str());
+  if (config.release.secure)
+    std::printf("secure noise: OS entropy + ChaCha20; no seed was written anywhere\n");
+  std::printf("wrote %s and %s in %.1f s\n", summary_path.string().c_str(),
+              winners_path.string().c_str(), wall_seconds);
+  if (cancelled) {
+    std::cerr << "dplab-cli tune: cancelled; a replicate whose runs did not all finish is not the "
+                 "algorithm and releases nothing\n";
+    return 130;
+  }
+  return 0;
+}
+
+}  // namespace dplab::cli

@@ -1,0 +1,48 @@
+// The release-mode side of `dplab-cli tune` (engine/experiment/release_config.h): the flags that
+// choose it, and the outputs of a PRIVATE search (only each replicate's winner is written).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "experiment/experiment_config.h"
+#include "tuning/private_search.h"
+#include "tuning/release_cost.h"
+#include "tuning/results.h"
+
+namespace dplab::store {
+class Store;
+}
+
+namespace dplab::cli {
+
+// Declares --release, --strategy, --validation, --validation-noise, --ps-* and --secure on `tune`.
+void add_release_flags(CLI::App& command, Arguments& args);
+
+// --release explore|private, --strategy grid|ma|lt|ps, --validation public|private,
+// --validation-noise S, --ps-distribution/--ps-mu/--ps-eta/--ps-gamma, --secure: override the
+// experiment's "release". Throws UsageError naming the flag.
+void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& config);
+
+// summary.json's "release" object: mode, epsilon (exact and rounded up), delta, validation,
+// what it covers, the command that recomputes it.
+nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
+                                 const tuning::SearchResults& results);
+
+// `dplab-cli account ...` that reproduces cost.epsilon, or "" if no single command does.
+std::string recompute_command(const tuning::ReleaseCost& cost,
+                              const tuning::SearchResults& results);
+
+// Writes summary.json and winners.csv into out_dir, prints the released winners and the epsilon;
+// returns the exit status (130 when cancelled: nothing is released then).
+int finish_private_tune(const tuning::SearchResults& results, const tuning::PrivatePlan& plan,
+                        const std::string& out_dir, const std::string& config_path,
+                        double wall_seconds, bool cancelled, store::Store* db,
+                        std::int64_t experiment_id);
+
+}  // namespace dplab::cli

@@ -1,0 +1,66 @@
+// What a search releases, and therefore what its epsilon must cover (the "release mode").
+//
+//   explore  every run of every candidate and repeat is shown (curves, table, heatmaps), so the
+//            epsilon of the search is the RDP composition of ALL runs trained. MA / LT numbers
+//            of the pool are shown only as planning figures.
+//   private  a selection algorithm runs for real and releases only its winner:
+//            ma  each candidate trained once, best released; eps = RDP composition of K runs;
+//            lt  Liu & Talwar random stopping (main paper Theorem 1 / Alg. 1): uniform candidate
+//                draws, stop with probability gamma after each, hard stop Upsilon;
+//            ps  Papernot & Steinke 2022: K ~ Poisson(mu) or truncated negative binomial
+//                (eta, gamma) uniform candidate draws (engine/privacy/papernot_steinke.h).
+//            `repeats` R means R independent replicate searches, each costing the mode's eps.
+//   validation  public (default, as the main paper: the validation set is not protected) or
+//            private: the selection score is released with Gaussian noise of std
+//            validation_noise_multiplier / n_val on the accuracy (sensitivity 1/n_val), and that
+//            mechanism is composed into the cost of each run. Only in private modes (explore
+//            releases every validation curve, which the score noise would not cover).
+//   secure   noise and lots from the operating system's entropy (getrandom) and a ChaCha20
+//            stream for the noise; no seed is written anywhere. Not allowed with explore.
+// JSON: "release": {"mode": "explore"|"private", "selection": "ma"|"lt"|"ps",
+//   "validation": "public"|"private", "validation_noise_multiplier": s,
+//   "ps_distribution": "poisson"|"tnb", "ps_mu": mu, "ps_eta": eta, "ps_gamma": g, "secure": bool}
+// The LT parameters gamma and delta2 stay in "tuning".
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace dplab::experiment {
+
+enum class ReleaseMode { kExplore, kPrivate };
+enum class PrivateSelection { kMa, kLt, kPs };
+enum class ValidationAssumption { kPublic, kPrivate };
+enum class RunCountDistribution { kPoisson, kTruncatedNegativeBinomial };
+
+std::string to_string(ReleaseMode m);
+std::string to_string(PrivateSelection s);
+std::string to_string(ValidationAssumption v);
+std::string to_string(RunCountDistribution d);
+
+struct ReleaseConfig {
+  ReleaseMode mode = ReleaseMode::kExplore;
+  PrivateSelection selection = PrivateSelection::kMa;  // private mode only
+  ValidationAssumption validation = ValidationAssumption::kPublic;
+  double validation_noise_multiplier = 0.0;  // > 0 when validation is private
+  RunCountDistribution ps_distribution = RunCountDistribution::kPoisson;
+  double ps_mu = 10.0;    // Poisson mean, >= 1
+  double ps_eta = 1.0;    // TNB shape, > -1
+  double ps_gamma = 0.1;  // TNB gamma, in (0, 1)
+  bool secure = false;
+
+  bool operator==(const ReleaseConfig& other) const = default;
+};
+
+// Parses the "release" object (`path` names it in errors) and checks its consistency; throws
+// ParseError naming the key, e.g. `release.ps_mu: must be >= 1, got 0.5`.
+ReleaseConfig parse_release(const nlohmann::json& j, const std::string& path = "release");
+// Throws ParseError (path "release...") when the combination is not allowed.
+void check_release(const ReleaseConfig& release, const std::string& path = "release");
+nlohmann::json release_to_json(const ReleaseConfig& release);
+
+// "explore", "private lt", "private ps (poisson mu=10)", ... for labels.
+std::string describe_release(const ReleaseConfig& release);
+
+}  // namespace dplab::experiment

@@ -1,0 +1,142 @@
+#include "tuning/private_search.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "tuning/run_count_laws.h"
+
+namespace dplab::tuning {
+namespace {
+
+using experiment::PrivateSelection;
+using experiment::RunCountDistribution;
+
+constexpr std::uint64_t kCountStream = 0x50434E54;  // "PCNT": the number of runs
+constexpr std::uint64_t kDrawStream = 0x50445257;   // "PDRW": the candidate of each run
+constexpr std::uint64_t kRunStream = 0x5052554E;    // "PRUN": the seed of each run
+constexpr double kZ95 = 1.959963984540054;
+constexpr double kTwoPi = 6.283185307179586;
+
+}  // namespace
+
+PrivatePlan draw_private_plan(const experiment::ExperimentConfig& config, int num_candidates,
+                              std::uint64_t seed) {
+  const auto& release = config.release;
+  if (release.mode != experiment::ReleaseMode::kPrivate) {
+    throw InvalidArgument("draw_private_plan: release.mode must be private");
+  }
+  if (num_candidates < 1) throw InvalidArgument("draw_private_plan: no candidates");
+  PrivatePlan plan;
+  plan.selection = release.selection;
+  if (plan.selection == PrivateSelection::kLt) {
+    plan.gamma = config.tuning.gamma ? *config.tuning.gamma : 1.0 / num_candidates;
+    plan.hard_stop = lt_hard_stop(plan.gamma, config.tuning.delta2);
+  }
+  for (int r = 0; r < config.repeats; ++r) {
+    ReplicatePlan rep;
+    rep.first_job = static_cast<std::int64_t>(plan.jobs.size());
+    Rng count_rng(derive_seed(seed, kCountStream, static_cast<std::uint64_t>(r)));
+    Rng draw_rng(derive_seed(seed, kDrawStream, static_cast<std::uint64_t>(r)));
+    std::int64_t runs = 0;
+    switch (plan.selection) {
+      case PrivateSelection::kMa:
+        runs = num_candidates;
+        break;
+      case PrivateSelection::kLt:
+        runs = sample_truncated_geometric(count_rng, plan.gamma, plan.hard_stop);
+        rep.hit_hard_stop = runs == plan.hard_stop;
+        break;
+      case PrivateSelection::kPs:
+        runs =
+            release.ps_distribution == RunCountDistribution::kPoisson
+                ? sample_poisson(count_rng, release.ps_mu)
+                : sample_truncated_negative_binomial(count_rng, release.ps_eta, release.ps_gamma);
+        break;
+    }
+    if (runs > 1'000'000) throw InvalidArgument("the selection drew more than 1,000,000 runs");
+    for (std::int64_t j = 0; j < runs; ++j) {
+      const int candidate =
+          plan.selection == PrivateSelection::kMa
+              ? static_cast<int>(j)
+              : static_cast<int>(draw_rng.below(static_cast<std::uint64_t>(num_candidates)));
+      rep.candidates.push_back(candidate);
+      PlannedJob job;
+      job.candidate = candidate;
+      job.repeat = static_cast<int>(plan.jobs.size());
+      job.seed = derive_seed(seed, kRunStream, plan.jobs.size());
+      plan.jobs.push_back(job);
+    }
+    plan.replicates.push_back(std::move(rep));
+  }
+  return plan;
+}
+
+PrivateRelease select_private_winners(const SearchResults& results, const PrivatePlan& plan,
+                                      std::uint64_t score_noise_seed) {
+  const auto& release = results.config.release;
+  const bool noisy = release.validation == experiment::ValidationAssumption::kPrivate;
+  if (noisy && results.validation_size <= 0)
+    throw InvalidArgument("validation private needs n_val > 0");
+  const double noise_std =
+      noisy ? release.validation_noise_multiplier / static_cast<double>(results.validation_size)
+            : 0.0;
+  PrivateRelease out;
+  double sum = 0.0, sum_sq = 0.0;
+  for (std::size_t r = 0; r < plan.replicates.size(); ++r) {
+    const ReplicatePlan& rep = plan.replicates[r];
+    ReplicateRelease rel;
+    rel.runs_trained = static_cast<std::int64_t>(rep.candidates.size());
+    rel.hit_hard_stop = rep.hit_hard_stop;
+    rel.complete = true;
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < rep.candidates.size(); ++j) {
+      const std::int64_t index = rep.first_job + static_cast<std::int64_t>(j);
+      const JobResult& job = results.jobs.at(static_cast<std::size_t>(index));
+      if (job.status == JobStatus::kFailed) continue;  // trained (charged), but has no score
+      if (job.status != JobStatus::kFinished) {
+        rel.complete = false;
+        continue;
+      }
+      double score = job.final_val_accuracy;
+      if (noisy) {
+        Rng rng(derive_seed(score_noise_seed, static_cast<std::uint64_t>(index)));
+        const double u = rng.uniform_open_zero(), v = rng.uniform();
+        score += noise_std * std::sqrt(-2.0 * std::log(u)) * std::cos(kTwoPi * v);  // Box-Muller
+      }
+      if (std::isnan(score)) score = -std::numeric_limits<double>::infinity();
+      if (rel.winner_job < 0 || score > best) {
+        best = score;
+        rel.winner_job = index;
+        rel.winner_candidate = job.candidate;
+        rel.released_score = score;
+      }
+    }
+    out.runs_trained += rel.runs_trained;
+    if (!rel.complete) {
+      rel.winner_job = -1;
+      rel.winner_candidate = -1;
+    }
+    if (rel.winner_job >= 0) {
+      ++out.released;
+      sum += rel.released_score;
+      sum_sq += rel.released_score * rel.released_score;
+    }
+    out.replicates.push_back(rel);
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  out.mean_score = out.released > 0 ? sum / out.released : nan;
+  out.ci_low = out.ci_high = nan;
+  if (out.released >= 2) {
+    const double n = out.released;
+    const double variance =
+        std::max(0.0, (sum_sq - n * out.mean_score * out.mean_score) / (n - 1.0));
+    const double half = kZ95 * std::sqrt(variance / n);
+    out.ci_low = out.mean_score - half;
+    out.ci_high = out.mean_score + half;
+  }
+  return out;
+}
+
+}  // namespace dplab::tuning

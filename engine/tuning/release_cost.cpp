@@ -1,0 +1,169 @@
+#include "tuning/release_cost.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.h"
+#include "privacy/epsilon_display.h"
+#include "privacy/papernot_steinke.h"
+#include "privacy/private_selection.h"
+#include "privacy/rdp_accountant.h"
+#include "privacy/rdp_conversion.h"
+
+namespace dplab::tuning {
+namespace {
+
+using experiment::PrivateSelection;
+using experiment::ReleaseMode;
+using experiment::RunCountDistribution;
+using experiment::ValidationAssumption;
+
+// Adds `times` x the T-step curve of (sigma, q) to `total` (orders: the default grid).
+void add_run(std::vector<double>& total, double sigma, double q, std::int64_t steps, double times) {
+  if (steps <= 0 || times <= 0) return;
+  const auto curve = privacy::rdp_curve(sigma, q);
+  if (total.empty()) total.assign(curve->orders.size(), 0.0);
+  for (std::size_t i = 0; i < total.size(); ++i) {
+    total[i] += times * static_cast<double>(steps) * curve->rdp_per_step[i];
+  }
+}
+
+ReleaseCost base(const SearchResults& results) {
+  ReleaseCost cost;
+  cost.release = results.config.release;
+  cost.delta = results.mechanism.delta;
+  cost.num_candidates = static_cast<int>(results.candidates.size());
+  return cost;
+}
+
+}  // namespace
+
+void per_run_rdp(const SearchResults& results, std::vector<double>& orders,
+                 std::vector<double>& rdp) {
+  const RunMechanism& m = results.mechanism;
+  orders = privacy::rdp_orders();
+  rdp.clear();
+  add_run(rdp, m.noise_multiplier, m.sampling_rate, m.steps, 1.0);
+  if (rdp.empty()) rdp.assign(orders.size(), 0.0);
+  const auto& release = results.config.release;
+  if (release.validation == ValidationAssumption::kPrivate) {
+    // Gaussian mechanism on the accuracy: sensitivity 1/n_val, std s/n_val -> alpha/(2 s^2).
+    const double s = release.validation_noise_multiplier;
+    for (std::size_t i = 0; i < orders.size(); ++i) rdp[i] += orders[i] / (2.0 * s * s);
+  }
+}
+
+ReleaseCost explore_release_cost(const SearchResults& results) {
+  ReleaseCost cost = base(results);
+  if (results.config.release.validation == ValidationAssumption::kPrivate) {
+    throw InvalidArgument("release.validation = private is not available in explore mode");
+  }
+  // Every run of one experiment has the same (sigma, q); runs differ only in their number of
+  // queries (a cancelled run stopped early). Composition adds the per-order curves, so the
+  // total is the curve of ONE run of sum(queries) steps: exactly what `dplab-cli account
+  // --steps <sum>` computes.
+  const RunMechanism& m = results.mechanism;
+  std::int64_t runs = 0, queries = 0;
+  for (const JobResult& job : results.jobs) {
+    if (job.queries <= 0) continue;  // never touched the data
+    ++runs;
+    queries += job.queries;
+  }
+  cost.runs_charged = runs;
+  cost.total_queries = queries;
+  cost.expected_runs = static_cast<double>(runs);
+  cost.covers = "all " + std::to_string(runs) + " runs trained (" +
+                std::to_string(cost.num_candidates) + " candidates x " +
+                std::to_string(results.config.repeats) + " repeats)";
+  cost.epsilon_per_run =
+      privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, m.steps}, cost.delta)
+          .epsilon;
+  if (runs > 0) {
+    cost.epsilon =
+        privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, queries}, cost.delta)
+            .epsilon;
+  }
+  return cost;
+}
+
+ReleaseCost private_release_cost(const SearchResults& results) {
+  ReleaseCost cost = base(results);
+  const auto& release = results.config.release;
+  std::vector<double> orders, one;
+  per_run_rdp(results, orders, one);
+  cost.epsilon_per_run = privacy::epsilon_from_rdp(orders, one, cost.delta).epsilon;
+  const int k = cost.num_candidates;
+  switch (release.selection) {
+    case PrivateSelection::kMa: {
+      if (release.validation == ValidationAssumption::kPublic) {
+        // K runs of T steps = one run of K*T steps (what `account --selection ma` computes).
+        const RunMechanism& m = results.mechanism;
+        cost.epsilon = privacy::moments_accountant_selection(
+                           {m.noise_multiplier, m.sampling_rate, m.steps}, k, cost.delta)
+                           .epsilon;
+      } else {
+        std::vector<double> total(one);
+        for (double& r : total) r *= k;
+        cost.epsilon = privacy::epsilon_from_rdp(orders, total, cost.delta).epsilon;
+      }
+      cost.runs_charged = k;
+      cost.expected_runs = k;
+      cost.covers = "the best of " + std::to_string(k) +
+                    " runs (one per candidate), only the winner released";
+      break;
+    }
+    case PrivateSelection::kLt: {
+      cost.gamma = results.config.tuning.gamma ? *results.config.tuning.gamma : 1.0 / k;
+      cost.delta2 = results.config.tuning.delta2;
+      const auto lt =
+          privacy::liu_talwar_selection_enforced(orders, one, cost.gamma, cost.delta, cost.delta2);
+      cost.epsilon = lt.epsilon;
+      cost.hard_stop = static_cast<std::int64_t>(lt.upsilon);
+      cost.runs_charged = cost.hard_stop;
+      // E[min(Geometric(gamma), Upsilon)] = (1 - (1-gamma)^Upsilon) / gamma.
+      cost.expected_runs =
+          -std::expm1(static_cast<double>(cost.hard_stop) * std::log1p(-cost.gamma)) / cost.gamma;
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "LT random stopping over %d candidates (gamma = %g, hard stop %lld), only the "
+                    "winner released",
+                    k, cost.gamma, static_cast<long long>(cost.hard_stop));
+      cost.covers = text;
+      break;
+    }
+    case PrivateSelection::kPs: {
+      privacy::PapernotSteinkeCost ps;
+      if (release.ps_distribution == RunCountDistribution::kPoisson) {
+        ps = privacy::papernot_steinke_poisson(orders, one, release.ps_mu, cost.delta);
+      } else {
+        ps = privacy::papernot_steinke_tnb(orders, one, release.ps_eta, release.ps_gamma,
+                                           cost.delta);
+      }
+      cost.epsilon = ps.epsilon;
+      cost.expected_runs = ps.expected_runs;
+      cost.covers = "Papernot-Steinke random stopping over " + std::to_string(k) + " candidates (" +
+                    experiment::describe_release(release).substr(11) +
+                    "), only the winner released";
+      break;
+    }
+  }
+  return cost;
+}
+
+ReleaseCost release_cost(const SearchResults& results) {
+  return results.config.release.mode == ReleaseMode::kExplore ? explore_release_cost(results)
+                                                              : private_release_cost(results);
+}
+
+std::string epsilon_label(const ReleaseCost& cost, int digits) {
+  char delta[32];
+  std::snprintf(delta, sizeof delta, "%g", cost.delta);
+  std::string text = "eps <= " + privacy::format_epsilon_up(cost.epsilon, digits) + " (" +
+                     experiment::describe_release(cost.release) + ": " + cost.covers +
+                     "; delta = " + delta +
+                     "; validation: " + experiment::to_string(cost.release.validation);
+  if (cost.release.mode == ReleaseMode::kPrivate) text += "; per replicate search";
+  return text + ")";
+}
+
+}  // namespace dplab::tuning

@@ -1,0 +1,56 @@
+// The epsilon of what a search RELEASED (release_config.h), in one place:
+//
+//   explore      RDP composition of every run trained (each job's queries, curves added order
+//                by order; Mironov 2017 Prop. 1; one (sigma, q) per experiment, so this is one
+//                run of sum(queries) steps), converted at delta.
+//   private ma   composition of the K candidate runs (one per candidate).
+//   private lt   Liu & Talwar with the integer hard stop it enforces
+//                (privacy::liu_talwar_selection_enforced), gamma = tuning.gamma or 1/K.
+//   private ps   Papernot & Steinke Theorem 6 (Poisson) or 2 (TNB), privacy/papernot_steinke.h.
+// Private modes: the cost is PER REPLICATE search (each replicate releases its own winner).
+// validation private adds, to each run's curve, the Gaussian mechanism on the accuracy with
+// noise std validation_noise_multiplier / n_val and sensitivity 1/n_val: eps_RDP = alpha/(2 s^2)
+// (Mironov 2017, Prop. 7), s = validation_noise_multiplier.
+// Every ReleaseCost carries its label: mode, delta, validation assumption (epsilon_label).
+// Pure functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "experiment/release_config.h"
+#include "tuning/results.h"
+
+namespace dplab::tuning {
+
+struct ReleaseCost {
+  experiment::ReleaseConfig release;
+  double epsilon = 0.0;
+  double delta = 0.0;
+  std::string covers;              // e.g. "all 120 runs trained (40 candidates x 3 repeats)"
+  std::int64_t runs_charged = 0;   // explore: runs trained; ma: K; lt: hard stop; ps: 0 (random)
+  std::int64_t total_queries = 0;  // explore: noisy-gradient queries of all runs trained
+  double expected_runs = 0.0;      // explore/ma: runs; lt: E[min(Geom(gamma), Upsilon)]; ps: E[K]
+  int num_candidates = 0;          // K, the pool
+  double gamma = 0.0;              // lt
+  double delta2 = 0.0;             // lt
+  std::int64_t hard_stop = 0;      // lt: the integer Upsilon
+  double epsilon_per_run = 0.0;    // one run (with its score mechanism) at delta
+};
+
+// The per-run RDP curve on the default orders: T steps of (sigma, q) plus the noisy score when
+// validation is private.
+void per_run_rdp(const SearchResults& results, std::vector<double>& orders,
+                 std::vector<double>& rdp);
+
+ReleaseCost explore_release_cost(const SearchResults& results);
+ReleaseCost private_release_cost(const SearchResults& results);
+// Dispatches on results.config.release.mode.
+ReleaseCost release_cost(const SearchResults& results);
+
+// "eps <= 3.29 (explore: all 120 runs trained ...; delta = 1e-05; validation: public)", epsilon
+// rounded UP to `digits` decimals.
+std::string epsilon_label(const ReleaseCost& cost, int digits = 2);
+
+}  // namespace dplab::tuning

@@ -1,0 +1,74 @@
+// The GUI says what its epsilon covers: after a run, the results tab shows the engine's release
+// label (mode explore, every run trained, delta, validation assumption, rounded up) above the
+// table, the MA/LT columns are headed as planning figures and show epsilon rounded up, and a
+// private release mode is not silently mislabelled (the GUI explores and says so).
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "privacy/epsilon_display.h"
+#include "run/run_controller.h"
+#include "run/run_data.h"
+#include "shell/main_window.h"
+#include "tuning/release_cost.h"
+#include "ui_test_support.h"
+#include "views/results_model.h"
+#include "views/results_tab.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+
+class TestReleaseLabel : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    window_ = new MainWindow;
+    window_->runController()->setHistoryPath(dir_.filePath("history.sqlite"));
+    window_->resize(1400, 900);
+    window_->show();
+  }
+  void cleanupTestCase() { delete window_; }
+
+  void explore_label_beside_every_epsilon() {
+    auto config = test::tinyExperiment();
+    config.release.mode = experiment::ReleaseMode::kPrivate;  // the GUI must not claim this
+    QSignalSpy messages(window_->runController(), &RunController::message);
+    QSignalSpy finished(window_, &MainWindow::runFinished);
+    QVERIFY(window_->runController()->start(config, nullptr, 2));
+    QVERIFY(finished.wait(120000));
+    bool told = false;
+    for (const auto& m : messages) told |= m.at(0).toString().contains("The GUI explores");
+    QVERIFY(told);
+
+    const auto& results = window_->runData()->results();
+    QCOMPARE(results.config.release.mode, experiment::ReleaseMode::kExplore);
+    const QString label = window_->resultsTab()->releaseLabel();
+    QCOMPARE(label, QString::fromStdString(tuning::epsilon_label(tuning::release_cost(results))));
+    QVERIFY2(label.contains("explore: all 5 runs trained"), qPrintable(label));
+    QVERIFY(label.contains("validation: public"));
+    QVERIFY(label.contains("delta = "));
+    ResultsModel* model = window_->resultsTab()->model();
+    QVERIFY(model->headerData(ResultsModel::kEpsilonMa, Qt::Horizontal, Qt::DisplayRole)
+                .toString()
+                .startsWith("plan:"));
+    QVERIFY(model->headerData(ResultsModel::kEpsilonLt, Qt::Horizontal, Qt::DisplayRole)
+                .toString()
+                .startsWith("plan:"));
+    const double ma =
+        model->data(model->index(0, ResultsModel::kEpsilonMa), Qt::UserRole).toDouble();
+    const QString shown =
+        model->data(model->index(0, ResultsModel::kEpsilonMa), Qt::DisplayRole).toString();
+    QCOMPARE(shown, QString::fromStdString(privacy::format_epsilon_up(ma)));
+    QVERIFY(shown.toDouble() >= ma);
+  }
+
+ private:
+  QTemporaryDir dir_;
+  MainWindow* window_ = nullptr;
+};
+
+QTEST_MAIN(TestReleaseLabel)
+#include "test_release_label.moc"
