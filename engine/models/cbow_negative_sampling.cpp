@@ -43,7 +43,8 @@ CbowNegativeSampling::CbowNegativeSampling(int vocabulary_size, int embedding_di
 }
 
 void CbowNegativeSampling::initialize(std::uint64_t seed, double init_std) {
-  require_positive("init_std", init_std);
+  require_non_negative("init_std", init_std);
+  if (init_std == 0) init_std = 0.5 * std::pow(static_cast<double>(dim_), -0.25);
   privacy::GaussianNoise normal(seed);
   normal.fill(init_std, params_);
 }

@@ -10,7 +10,8 @@
 // Language-model view used by the canary audit (audit/canary.h): the next word given a context
 // set C is  Pr(w | C) = softmax_w(e_w . h),  h = mean_{x in C} e_x.
 //
-// Initialisation: E_ij ~ N(0, init_std^2), seeded (the default 0.3 gives e.e' of order 1).
+// Initialisation: E_ij ~ N(0, init_std^2), seeded; the default init_std = 0.5 d^(-1/4) gives
+// initial scores e.e' with standard deviation init_std^2 sqrt(d) = 0.25 for every d.
 // Not thread-safe (binds one example set).
 #pragma once
 
@@ -24,7 +25,8 @@ namespace dplab::models {
 class CbowNegativeSampling final : public RowSparseModel {
  public:
   CbowNegativeSampling(int vocabulary_size, int embedding_dim);
-  void initialize(std::uint64_t seed, double init_std = 0.3);
+  // init_std <= 0 picks the default 0.5 d^(-1/4).
+  void initialize(std::uint64_t seed, double init_std = 0);
   // The training examples used by example_gradient (must outlive the model's use).
   void bind(const text::CbowExamples& examples);
 

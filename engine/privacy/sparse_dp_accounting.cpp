@@ -7,6 +7,7 @@
 
 #include "core/validate.h"
 #include "privacy/log_space.h"
+#include "privacy/rdp_conversion.h"
 
 namespace dplab::privacy {
 namespace {
@@ -113,17 +114,15 @@ RdpEpsilon sparse_dp_rdp_epsilon(const SparseDpRdpInput& in, double delta) {
                                  : 0.0;
     rdp[l] = selection + l * rho_gaussian;
   }
-  out.epsilon = std::numeric_limits<double>::infinity();
   const double t = static_cast<double>(in.steps);
+  std::vector<double> orders, total;
   for (int a = 2; a <= kMaxOrder; ++a) {
-    const double total = t * poisson_subsampled_rdp_bound(rdp.data(), a, in.sampling_rate);
-    const double eps = total + std::log1p(-1.0 / a) - (std::log(delta) + std::log(a)) / (a - 1.0);
-    if (eps < out.epsilon) {
-      out.epsilon = eps;
-      out.best_order = a;
-    }
+    orders.push_back(a);
+    total.push_back(t * poisson_subsampled_rdp_bound(rdp.data(), a, in.sampling_rate));
   }
-  out.epsilon = std::max(out.epsilon, 0.0);
+  const EpsilonResult converted = epsilon_from_rdp(orders, total, delta);
+  out.epsilon = converted.epsilon;
+  out.best_order = converted.best_order;
   return out;
 }
 

@@ -32,8 +32,8 @@
 //    Zhu & Wang 2019 ("Poisson subsampled Rényi DP", Thm 6), at integer orders a >= 2:
 //      eps_q(a) <= 1/(a-1) log[ (1-q)^{a-1} (a q - q + 1) + C(a,2) q^2 (1-q)^{a-2} e^{eps(2)}
 //                               + 3 sum_{l=3..a} C(a,l) (1-q)^{a-l} q^l e^{(l-1) eps(l)} ],
-//    composed over T steps and converted with the improved conversion (Balle et al. 2020),
-//      eps = min_a  T eps_q(a) + log((a-1)/a) - (log delta + log a)/(a-1).
+//    composed over T steps and converted by privacy/rdp_conversion.h (the improved conversion of
+//    Balle et al. 2020, eps = min_a T eps_q(a) + log((a-1)/a) - (log delta + log a)/(a-1)).
 //    Orders 2..256. All in log space. Pure functions, thread-safe.
 #pragma once
 
