@@ -1,4 +1,4 @@
-#include "main_window.h"
+#include "shell/main_window.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,20 +25,20 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "accuracy_tab.h"
-#include "chart_view.h"
-#include "experiment_form.h"
-#include "export_dialog.h"
-#include "heatmap_tab.h"
-#include "history_panel.h"
-#include "privacy_section.h"
-#include "privacy_tab.h"
-#include "results_tab.h"
-#include "run_controller.h"
-#include "run_data.h"
-#include "stall_meter.h"
-#include "status_panel.h"
-#include "step_size_tab.h"
+#include "views/accuracy_tab.h"
+#include "charts/chart_view.h"
+#include "form/experiment_form.h"
+#include "charts/export_dialog.h"
+#include "views/heatmap_tab.h"
+#include "run/history_panel.h"
+#include "form/privacy_section.h"
+#include "views/privacy_tab.h"
+#include "views/results_tab.h"
+#include "run/run_controller.h"
+#include "run/run_data.h"
+#include "shell/stall_meter.h"
+#include "shell/status_panel.h"
+#include "views/step_size_tab.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
 // resources (presets) are registered explicitly.

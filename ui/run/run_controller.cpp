@@ -1,10 +1,10 @@
-#include "run_controller.h"
+#include "run/run_controller.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QMetaObject>
 
-#include "run_data.h"
+#include "run/run_data.h"
 #include "store/store.h"
 #include "tuning/runner.h"
 

@@ -1,4 +1,4 @@
-#include "accuracy_tab.h"
+#include "views/accuracy_tab.h"
 
 #include <QCheckBox>
 #include <QSplitter>
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <qcustomplot.h>
 
-#include "chart_view.h"
-#include "optimizer_editor.h"
-#include "run_data.h"
+#include "charts/chart_view.h"
+#include "form/optimizer_editor.h"
+#include "run/run_data.h"
 #include "tuning/honest_selection.h"
 
 namespace dplab::ui {

@@ -1,4 +1,4 @@
-#include "data_loader.h"
+#include "form/data_loader.h"
 
 #include <QMetaObject>
 #include <QPointer>

@@ -1,10 +1,10 @@
-#include "results_model.h"
+#include "views/results_model.h"
 
 #include <cmath>
 #include <limits>
 
-#include "optimizer_editor.h"
-#include "run_data.h"
+#include "form/optimizer_editor.h"
+#include "run/run_data.h"
 #include "tuning/accounting.h"
 
 namespace dplab::ui {

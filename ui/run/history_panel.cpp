@@ -1,4 +1,4 @@
-#include "history_panel.h"
+#include "run/history_panel.h"
 
 #include <QDialog>
 #include <QHBoxLayout>
@@ -7,10 +7,10 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include "chart_view.h"
-#include "optimizer_editor.h"
-#include "run_controller.h"
-#include "run_data.h"
+#include "charts/chart_view.h"
+#include "form/optimizer_editor.h"
+#include "run/run_controller.h"
+#include "run/run_data.h"
 #include "store/store.h"
 #include "tuning/aggregates.h"
 

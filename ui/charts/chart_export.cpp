@@ -1,4 +1,4 @@
-#include "chart_export.h"
+#include "charts/chart_export.h"
 
 #include <QAbstractItemModel>
 #include <QBuffer>

@@ -1,4 +1,4 @@
-#include "stall_meter.h"
+#include "shell/stall_meter.h"
 
 namespace dplab::ui {
 

@@ -1,4 +1,4 @@
-#include "privacy_tab.h"
+#include "views/privacy_tab.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,7 +18,7 @@
 #include <map>
 #include <qcustomplot.h>
 
-#include "chart_view.h"
+#include "charts/chart_view.h"
 #include "privacy/default_delta.h"
 
 namespace dplab::ui {

@@ -1,12 +1,12 @@
-#include "privacy_section.h"
+#include "form/privacy_section.h"
 
 #include <QFormLayout>
 #include <QLabel>
 #include <cmath>
 #include <limits>
 
-#include "chart_export.h"
-#include "number_field.h"
+#include "charts/chart_export.h"
+#include "form/number_field.h"
 #include "privacy/rdp_accountant.h"
 #include "tuning/accounting.h"
 

@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <functional>
 
-#include "chart_export.h"
+#include "charts/chart_export.h"
 
 class QCustomPlot;
 class QCPAxis;

@@ -1,4 +1,4 @@
-#include "import_dialog.h"
+#include "form/import_dialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

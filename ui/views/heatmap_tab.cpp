@@ -1,4 +1,4 @@
-#include "heatmap_tab.h"
+#include "views/heatmap_tab.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -8,10 +8,10 @@
 #include <cmath>
 #include <qcustomplot.h>
 
-#include "chart_export.h"
-#include "chart_view.h"
-#include "optimizer_editor.h"
-#include "run_data.h"
+#include "charts/chart_export.h"
+#include "charts/chart_view.h"
+#include "form/optimizer_editor.h"
+#include "run/run_data.h"
 
 namespace dplab::ui {
 

@@ -1,8 +1,8 @@
-#include "number_field.h"
+#include "form/number_field.h"
 
 #include <cmath>
 
-#include "chart_export.h"
+#include "charts/chart_export.h"
 
 namespace dplab::ui {
 

@@ -1,4 +1,4 @@
-#include "chart_view.h"
+#include "charts/chart_view.h"
 
 #include <QContextMenuEvent>
 #include <QDir>
@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include "export_dialog.h"
+#include "charts/export_dialog.h"
 
 namespace dplab::ui {
 

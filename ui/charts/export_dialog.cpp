@@ -1,4 +1,4 @@
-#include "export_dialog.h"
+#include "charts/export_dialog.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

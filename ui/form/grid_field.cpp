@@ -1,10 +1,10 @@
-#include "grid_field.h"
+#include "form/grid_field.h"
 
 #include <QRegularExpression>
 #include <cmath>
 
-#include "chart_export.h"
-#include "number_field.h"
+#include "charts/chart_export.h"
+#include "form/number_field.h"
 
 namespace dplab::ui {
 

@@ -1,4 +1,4 @@
-#include "status_panel.h"
+#include "shell/status_panel.h"
 
 #include <QLabel>
 #include <QPlainTextEdit>

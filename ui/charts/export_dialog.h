@@ -4,7 +4,7 @@
 
 #include <QDialog>
 
-#include "chart_export.h"
+#include "charts/chart_export.h"
 
 class QSpinBox;
 

@@ -9,7 +9,7 @@
 
 #include <QWidget>
 
-#include "data_loader.h"
+#include "form/data_loader.h"
 #include "experiment/experiment_config.h"
 
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "run_data.h"
+#include "run/run_data.h"
 
 namespace dplab::ui {
 

@@ -1,4 +1,4 @@
-#include "results_tab.h"
+#include "views/results_tab.h"
 
 #include <QDialog>
 #include <QFileDialog>
@@ -11,10 +11,10 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include "chart_export.h"
-#include "chart_view.h"
-#include "results_model.h"
-#include "run_data.h"
+#include "charts/chart_export.h"
+#include "charts/chart_view.h"
+#include "views/results_model.h"
+#include "run/run_data.h"
 
 namespace dplab::ui {
 

@@ -1,4 +1,4 @@
-#include "experiment_form.h"
+#include "form/experiment_form.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -13,10 +13,10 @@
 #include <cmath>
 
 #include "data/dataset_catalog.h"
-#include "import_dialog.h"
-#include "number_field.h"
-#include "optimizer_editor.h"
-#include "privacy_section.h"
+#include "form/import_dialog.h"
+#include "form/number_field.h"
+#include "form/optimizer_editor.h"
+#include "form/privacy_section.h"
 #include "tuning/accounting.h"
 
 namespace dplab::ui {

@@ -1,11 +1,11 @@
-#include "step_size_tab.h"
+#include "views/step_size_tab.h"
 
 #include <QVBoxLayout>
 #include <cmath>
 #include <qcustomplot.h>
 
-#include "chart_view.h"
-#include "run_data.h"
+#include "charts/chart_view.h"
+#include "run/run_data.h"
 
 namespace dplab::ui {
 

@@ -1,4 +1,4 @@
-#include "scripted_session.h"
+#include "shell/scripted_session.h"
 
 #include <QApplication>
 #include <QDir>
@@ -11,9 +11,9 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "experiment_form.h"
-#include "main_window.h"
-#include "status_panel.h"
+#include "form/experiment_form.h"
+#include "shell/main_window.h"
+#include "shell/status_panel.h"
 
 namespace dplab::ui {
 

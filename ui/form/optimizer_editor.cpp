@@ -1,11 +1,11 @@
-#include "optimizer_editor.h"
+#include "form/optimizer_editor.h"
 
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
 
-#include "grid_field.h"
-#include "number_field.h"
+#include "form/grid_field.h"
+#include "form/number_field.h"
 
 namespace dplab::ui {
 
