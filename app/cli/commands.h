@@ -9,5 +9,7 @@ int run_bench(int argc, char** argv, int first);
 int run_account(int argc, char** argv, int first);
 int run_calibrate(int argc, char** argv, int first);
 int run_tune(int argc, char** argv, int first);
+int run_sparse_train(int argc, char** argv, int first);
+int run_canary(int argc, char** argv, int first);
 
 }  // namespace dplab::cli

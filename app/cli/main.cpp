@@ -17,6 +17,8 @@ constexpr const char* kUsage =
     "  account    privacy of one run or of a search over K candidates (MA / LT)\n"
     "  calibrate  smallest noise multiplier reaching a target (epsilon, delta)\n"
     "  bench      measure DP step throughput against non-private and naive baselines\n"
+    "  sparse-train  word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV\n"
+    "  canary     word2vec canary memorisation audit (rank histograms, chi-square), Table 2 CSV\n"
     "run 'dplab-cli <command> --help' for the flags of a command\n";
 
 }  // namespace
@@ -33,6 +35,8 @@ int main(int argc, char** argv) {
     if (command == "account") return dplab::cli::run_account(argc, argv, 2);
     if (command == "calibrate") return dplab::cli::run_calibrate(argc, argv, 2);
     if (command == "bench") return dplab::cli::run_bench(argc, argv, 2);
+    if (command == "sparse-train") return dplab::cli::run_sparse_train(argc, argv, 2);
+    if (command == "canary") return dplab::cli::run_canary(argc, argv, 2);
     std::cerr << "dplab-cli: unknown command '" << command << "'\n" << kUsage;
     return 2;
   } catch (const dplab::cli::UsageError& e) {
