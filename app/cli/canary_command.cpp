@@ -16,22 +16,7 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kCanaryUsage =
-    "usage: dplab-cli canary [--canaries M] [--repeats LIST] [preset flags]\n"
-    "  --canaries M         number of canaries (default 200; the paper 1,000)\n"
-    "  --repeats LIST       comma-separated n_c values (default 3,9,15)\n";
-
-}  // namespace
-
-int run_canary(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kCanaryUsage << kSparsePresetHelp;
-    return 0;
-  }
-  auto known = sparse_preset_flags();
-  known.insert({"canaries", "repeats"});
-  args.reject_unknown(known);
+int run_canary(const Arguments& args) {
   experiment::SparsePreset preset = sparse_preset_from(args);
   preset.canaries = static_cast<int>(args.integer_or("canaries", preset.canaries));
   if (preset.canaries < 10) throw UsageError("--canaries must be >= 10 (10 histogram bins)");
@@ -69,6 +54,19 @@ int run_canary(int argc, char** argv, int first) {
   }
   std::cout << "wrote " << out_dir << "/table2.csv, " << out_dir << "/histograms.csv\n";
   return 0;
+}
+
+}  // namespace
+
+void add_canary_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "canary", "word2vec canary memorisation audit (rank histograms, chi-square), Table 2 CSV");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "canaries", "number of canaries m >= 10 (default 200; the paper 1,000)", "M");
+  add_value(*cmd, *args, "repeats", "comma-separated insertion counts n_c (default 3,9,15)", "LIST");
+  add_sparse_preset_flags(*cmd, *args);
+  cmd->footer(kSparsePresetFooter);
+  on_run(*cmd, [args] { return run_canary(*args); });
 }
 
 }  // namespace dplab::cli

@@ -7,20 +7,9 @@
 
 namespace dplab::cli {
 
-const char* const kSparsePresetHelp =
-    "  --corpus PATH        plain-text corpus (default datasets/kjv/kjv.txt, written by\n"
-    "                       scripts/make-kjv-corpus.sh from Debian's bible-kjv-text)\n"
-    "  --out DIR            output directory for the CSV files (created; default '.')\n"
-    "  --epochs E           passes over the training pairs (default 8; the paper 20)\n"
-    "  --train-tokens N     training tokens, x 8 window pairs each (default 6250 = ~50K pairs)\n"
-    "  --test-tokens N      test tokens (default 3125)\n"
-    "  --vocabulary V       words kept after dropping stop words (default 1000, the paper's)\n"
-    "  --dim D              embedding size (default 100, the paper's)\n"
-    "  --eval-points K      loss evaluations per run (default 16)\n"
-    "  --eval-examples N    examples per loss evaluation (default 5000)\n"
-    "  --seed S             seed of the data, canaries, initialisation and runs (default 1)\n"
+const char* const kSparsePresetFooter =
     "Fixed at the paper's Table 1: b = 20, Adam lr 0.001, S1 = 15, S2 = 0.05, gamma = 0.001,\n"
-    "S0 = 0.1, epsilon = 20 (noise) + 10 (selection), delta = 1e-5.\n";
+    "S0 = 0.1, epsilon = 20 (noise) + 10 (selection), delta = 1e-5.";
 
 std::string default_kjv_corpus() {
   return "datasets/kjv/kjv.txt";

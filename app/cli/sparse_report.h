@@ -9,8 +9,8 @@
 
 namespace dplab::cli {
 
-// Flag name -> help line, common to both commands.
-extern const char* const kSparsePresetHelp;
+// Footer for --help: what is fixed at the paper's Table 1.
+extern const char* const kSparsePresetFooter;
 
 // The default corpus path (scripts/make-kjv-corpus.sh writes it).
 std::string default_kjv_corpus();

@@ -17,10 +17,6 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kSparseTrainUsage =
-    "usage: dplab-cli sparse-train [--methods LIST] [preset flags]\n"
-    "  --methods LIST       comma-separated of nonprivate,dpsgd,em,svt,random (default all)\n";
-
 std::vector<training::WideMethod> parse_methods(const std::string& list) {
   std::vector<training::WideMethod> methods;
   std::stringstream stream(list);
@@ -36,17 +32,7 @@ std::vector<training::WideMethod> parse_methods(const std::string& list) {
   return methods;
 }
 
-}  // namespace
-
-int run_sparse_train(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kSparseTrainUsage << kSparsePresetHelp;
-    return 0;
-  }
-  auto known = sparse_preset_flags();
-  known.insert("methods");
-  args.reject_unknown(known);
+int run_sparse_train(const Arguments& args) {
   const auto methods = parse_methods(args.text_or("methods", "nonprivate,dpsgd,em,svt,random"));
   const experiment::SparsePreset preset = sparse_preset_from(args);
   const std::string out_dir = args.text_or("out", ".");
@@ -76,6 +62,19 @@ int run_sparse_train(int argc, char** argv, int first) {
   }
   std::cout << "wrote " << out_dir << "/figure1.csv, " << out_dir << "/calibration.csv\n";
   return 0;
+}
+
+}  // namespace
+
+void add_sparse_train_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "sparse-train", "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "methods", "comma-separated of nonprivate,dpsgd,em,svt,random (default all)",
+            "LIST");
+  add_sparse_preset_flags(*cmd, *args);
+  cmd->footer(kSparsePresetFooter);
+  on_run(*cmd, [args] { return run_sparse_train(*args); });
 }
 
 }  // namespace dplab::cli
