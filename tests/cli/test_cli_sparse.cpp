@@ -48,6 +48,25 @@ class TestCliSparse : public QObject {
     QCOMPARE(QString::fromUtf8(read_file(dir.path() + "/histograms.csv")).count('\n'), 1 + 4 * 10);
   }
 
+  void label_canary_detects_memorisation() {
+    // Non-private TLNN on the built-in synthetic-binary set: n_c = 30 is memorised, n_c = 0 is not.
+    QTemporaryDir dir;
+    const auto r = run_cli({"label-canary", "--dataset", "synthetic-binary", "--model", "tlnn",
+                            "--optimizer", "adam", "--lr", "0.01", "--steps", "2000", "--lot-size",
+                            "50", "--canaries", "30", "--repeats", "0,30", "--out", dir.path()});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QStringList lines = QString::fromUtf8(read_file(dir.path() + "/label_canary.csv"))
+                                  .split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith("n_c,canaries,chi2_distance,chi2_statistic,p_value,bin0"));
+    QVERIFY(lines[1].split(',')[4].toDouble() > 0.01);  // never inserted: uniform
+    QVERIFY(lines[2].split(',')[4].toDouble() < 1e-6);  // n_c = 30: memorised
+    const auto bad = run_cli(
+        {"label-canary", "--dataset", "synthetic-binary", "--canaries", "5", "--out", dir.path()});
+    QCOMPARE(bad.exit_code, 2);
+    QVERIFY(bad.err.contains("--canaries"));
+  }
+
   void bad_input_is_reported() {
     auto r = run_cli({"sparse-train", "--methods", "em,bogus", "--corpus", kCorpus});
     QCOMPARE(r.exit_code, 2);
