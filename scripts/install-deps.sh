@@ -6,6 +6,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
   libeigen3-dev libtbb-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libcli11-dev libfftw3-dev
   dataset-fashion-mnist
+  bible-kjv-text bible-kjv
   liblbfgspp-dev  # L-BFGS for objective perturbation (header-only, on Eigen)
 )
 missing=()

@@ -35,6 +35,9 @@ void add_tune_command(CLI::App& cli);
 void add_account_command(CLI::App& cli);
 void add_calibrate_command(CLI::App& cli);
 void add_bench_command(CLI::App& cli);
+void add_sparse_train_command(CLI::App& cli);
+void add_canary_command(CLI::App& cli);
+void add_label_canary_command(CLI::App& cli);
 void add_objpert_command(CLI::App& cli);
 
 }  // namespace dplab::cli

@@ -20,6 +20,9 @@ void add_commands(CLI::App& cli) {
   add_account_command(cli);
   add_calibrate_command(cli);
   add_bench_command(cli);
+  add_sparse_train_command(cli);
+  add_canary_command(cli);
+  add_label_canary_command(cli);
   add_objpert_command(cli);
 }
 

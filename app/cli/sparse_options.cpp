@@ -1,0 +1,52 @@
+#include "cli/sparse_options.h"
+
+#include <filesystem>
+
+#include "cli/sparse_report.h"
+#include "core/error.h"
+#include "core/validate.h"
+
+namespace dplab::cli {
+
+void add_sparse_preset_flags(CLI::App& cmd, Arguments& args) {
+  add_value(cmd, args, "corpus",
+            "plain-text corpus (default datasets/kjv/kjv.txt, written by scripts/make-kjv-corpus.sh "
+            "from Debian's bible-kjv-text)",
+            "FILE");
+  add_value(cmd, args, "out", "output directory for the CSV files, created (default .)", "DIR");
+  add_value(cmd, args, "epochs", "passes over the training pairs (default 8; the paper 20)", "E");
+  add_value(cmd, args, "train-tokens", "training tokens, 8 window pairs each (default 6250 = ~50K pairs)", "N");
+  add_value(cmd, args, "test-tokens", "test tokens (default 3125)", "N");
+  add_value(cmd, args, "vocabulary", "words kept after dropping stop words (default 1000, the paper's)", "V");
+  add_value(cmd, args, "dim", "embedding size (default 100, the paper's)", "D");
+  add_value(cmd, args, "eval-points", "loss evaluations per run (default 16)", "K");
+  add_value(cmd, args, "eval-examples", "examples per loss evaluation (default 5000)", "N");
+  add_value(cmd, args, "seed", "seed of data, canaries, initialisation and runs (default 1)", "S");
+}
+
+experiment::SparsePreset sparse_preset_from(const Arguments& args) {
+  auto preset = experiment::sparse_paper_preset(args.text_or("corpus", default_kjv_corpus()));
+  if (!args.has("corpus") && !std::filesystem::exists(preset.corpus_path)) {
+    throw IoError("the default corpus " + preset.corpus_path +
+                  " does not exist: run scripts/make-kjv-corpus.sh (needs the Debian packages "
+                  "bible-kjv-text and bible-kjv) or pass --corpus FILE");
+  }
+  preset.epochs = args.number_or("epochs", preset.epochs);
+  require_positive("--epochs", preset.epochs);
+  preset.train_tokens = args.integer_or("train-tokens", preset.train_tokens);
+  require_at_least("--train-tokens", static_cast<double>(preset.train_tokens), 10);
+  preset.test_tokens = args.integer_or("test-tokens", preset.test_tokens);
+  require_at_least("--test-tokens", static_cast<double>(preset.test_tokens), 10);
+  preset.vocabulary_size = static_cast<int>(args.integer_or("vocabulary", preset.vocabulary_size));
+  require_at_least("--vocabulary", preset.vocabulary_size, 2);
+  preset.embedding_dim = static_cast<int>(args.integer_or("dim", preset.embedding_dim));
+  require_at_least("--dim", preset.embedding_dim, 1);
+  preset.eval_points = args.integer_or("eval-points", preset.eval_points);
+  require_at_least("--eval-points", static_cast<double>(preset.eval_points), 1);
+  preset.eval_examples = args.integer_or("eval-examples", preset.eval_examples);
+  require_at_least("--eval-examples", static_cast<double>(preset.eval_examples), 1);
+  preset.seed = args.seed_or("seed", preset.seed);
+  return preset;
+}
+
+}  // namespace dplab::cli

@@ -1,0 +1,18 @@
+// The preset flags shared by `dplab-cli sparse-train` and `dplab-cli canary`.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/arguments.h"
+#include "experiment/sparse_reproduction.h"
+
+namespace dplab::cli {
+
+// Declares the preset flags (--corpus, --out, --epochs, ...) on a command.
+void add_sparse_preset_flags(CLI::App& command, Arguments& args);
+// The paper preset with the flags applied; UsageError/InvalidArgument name the flag.
+experiment::SparsePreset sparse_preset_from(const Arguments& args);
+
+}  // namespace dplab::cli

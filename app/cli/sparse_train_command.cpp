@@ -1,0 +1,80 @@
+// dplab-cli sparse-train: the sparse-DP reproduction's Figure 1 (Zhang, Mironov & Hejazinia):
+// word2vec CBOW trained non-privately, with DP-SGD and with sparse DP (exponential mechanism,
+// sparse vector, random selection) at the same total epsilon; writes figure1.csv (loss curves)
+// and calibration.csv (sigma, eps', Theorem 3 and dplab's RDP account per method) and prints
+// the privacy report and final losses. The work is engine/experiment/sparse_reproduction.h.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/sparse_options.h"
+#include "cli/sparse_report.h"
+#include "core/error.h"
+
+namespace dplab::cli {
+namespace {
+
+std::vector<training::WideMethod> parse_methods(const std::string& list) {
+  std::vector<training::WideMethod> methods;
+  std::stringstream stream(list);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    try {
+      methods.push_back(training::parse_wide_method(item));
+    } catch (const InvalidArgument& e) {
+      throw UsageError(std::string("--methods: ") + e.what());
+    }
+  }
+  if (methods.empty()) throw UsageError("--methods: empty list");
+  return methods;
+}
+
+int run_sparse_train(const Arguments& args) {
+  const auto methods = parse_methods(args.text_or("methods", "nonprivate,dpsgd,em,svt,random"));
+  const experiment::SparsePreset preset = sparse_preset_from(args);
+  const std::string out_dir = args.text_or("out", ".");
+  std::filesystem::create_directories(out_dir);
+
+  const auto data = experiment::prepare_text(preset);
+  const auto calibration = experiment::calibrate(preset, data.train.size());
+  std::cout << "corpus " << preset.corpus_path << ": " << data.corpus.raw_tokens << " tokens, "
+            << data.corpus.kept_tokens << " kept (vocabulary " << data.corpus.vocabulary.size()
+            << ")\n";
+  print_calibration(std::cout, calibration, preset);
+  const auto curves =
+      experiment::run_figure1(preset, data, calibration, methods,
+                              [](const std::string& what) { std::cerr << what << "\n"; });
+  experiment::write_figure1_csv(out_dir + "/figure1.csv", curves, preset.lot_size,
+                                data.train.size());
+  experiment::write_calibration_csv(out_dir + "/calibration.csv", calibration, preset.delta);
+  std::cout << "method      train_loss  test_loss  (start "
+            << curves.front().run.curve.front().train_loss << " / "
+            << curves.front().run.curve.front().test_loss << ")  wall_s\n";
+  for (const auto& c : curves) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%-10s  %10.4f  %9.4f  %8.1f\n",
+                  training::to_string(c.method).c_str(), c.run.curve.back().train_loss,
+                  c.run.curve.back().test_loss, c.run.wall_seconds);
+    std::cout << line;
+  }
+  std::cout << "wrote " << out_dir << "/figure1.csv, " << out_dir << "/calibration.csv\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_sparse_train_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "sparse-train", "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "methods", "comma-separated of nonprivate,dpsgd,em,svt,random (default all)",
+            "LIST");
+  add_sparse_preset_flags(*cmd, *args);
+  cmd->footer(kSparsePresetFooter);
+  on_run(*cmd, [args] { return run_sparse_train(*args); });
+}
+
+}  // namespace dplab::cli

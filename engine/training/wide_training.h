@@ -1,0 +1,62 @@
+// One training run of the word2vec CBOW model (models/cbow_negative_sampling.h) by one of the
+// methods compared in Zhang, Mironov & Hejazinia, Figure 1: non-private, DP-SGD, or sparse DP
+// (Algorithm 3) with exponential-mechanism, sparse-vector or uniform-random selection; base
+// update Adam (the paper's) or SGD. Reports train/test loss curves (mean example loss on fixed
+// evaluation subsets) every eval_every steps and at the end.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/cbow_negative_sampling.h"
+#include "optim/sparse_update.h"
+#include "text/cbow_examples.h"
+
+namespace dplab::training {
+
+enum class WideMethod { kNonPrivate, kDpSgd, kSparseExponential, kSparseVector, kSparseRandom };
+
+WideMethod parse_wide_method(const std::string& text);  // nonprivate|dpsgd|em|svt|random
+std::string to_string(WideMethod method);
+
+struct WideRunConfig {
+  WideMethod method = WideMethod::kSparseExponential;
+  optim::BaseUpdateKind base = optim::BaseUpdateKind::kAdam;
+  double learning_rate = 0.001;    // eta
+  double lot_size = 20;            // b
+  std::int64_t steps = 1000;       // T
+  double clip1 = 15;               // S1
+  double clip2 = 0.05;             // S2
+  double gamma = 0.001;            // k = floor(gamma p)
+  double clip0 = 0.1;              // S0 (selection's per-coordinate clip)
+  double noise_multiplier = 0.5;   // sigma
+  double selection_epsilon = 1.0;  // eps' per step (em, svt)
+  double selection_delta = 1e-7;   // delta' (em's advanced composition, svt)
+  std::int64_t eval_every = 500;
+  std::int64_t eval_examples = 5000;
+  std::uint64_t seed = 1;
+};
+
+struct WidePoint {
+  std::int64_t step = 0;
+  double train_loss = 0;  // mean loss on the first eval_examples training examples
+  double test_loss = 0;   // same on the test examples
+};
+
+struct WideRunResult {
+  std::vector<WidePoint> curve;
+  double wall_seconds = 0;
+  std::int64_t selected_per_step = 0;  // k (0 for dense methods)
+};
+
+// Trains `model` (already initialised) on `train`; evaluates on `train`/`test` prefixes.
+WideRunResult run_wide_training(models::CbowNegativeSampling& model,
+                                const text::CbowExamples& train, const text::CbowExamples& test,
+                                const WideRunConfig& config,
+                                const std::atomic<bool>* cancel = nullptr,
+                                const std::function<void(const WidePoint&)>& on_point = {});
+
+}  // namespace dplab::training

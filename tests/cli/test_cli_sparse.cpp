@@ -1,0 +1,90 @@
+// Tests of `dplab-cli sparse-train` and `dplab-cli canary` on the small test corpus
+// (tests/data/small_corpus.txt, not the KJV): exit status, the CSV files and their columns, the
+// privacy report's lines, and exit status 2 / 1 with the flag or file named for bad input.
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "support/cli_runner.h"
+
+using dplab::testing::read_file;
+using dplab::testing::run_cli;
+
+namespace {
+const QString kCorpus = QStringLiteral(DPLAB_TEST_DATA_DIR "/small_corpus.txt");
+const QStringList kSmall{"--corpus",        kCorpus, "--vocabulary",  "50",  "--dim",    "8",
+                         "--train-tokens",  "400",   "--test-tokens", "200", "--epochs", "1",
+                         "--eval-examples", "300",   "--eval-points", "2"};
+}  // namespace
+
+class TestCliSparse : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void sparse_train_writes_figure1_and_calibration() {
+    QTemporaryDir dir;
+    const auto r = run_cli(QStringList{"sparse-train", "--out", dir.path()} + kSmall);
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("paper Theorem 3: epsilon <="));
+    QVERIFY(r.out.contains("dplab RDP"));
+    QVERIFY(r.out.contains("dpsgd       sigma ="));
+    const QString figure = QString::fromUtf8(read_file(dir.path() + "/figure1.csv"));
+    QVERIFY(figure.startsWith("method,step,epoch,train_loss,test_loss\n"));
+    for (const char* m : {"nonprivate,", "dpsgd,", "em,", "svt,", "random,"})
+      QVERIFY(figure.contains(m));
+    QVERIFY(read_file(dir.path() + "/calibration.csv").startsWith("method,noise_multiplier"));
+  }
+
+  void canary_writes_table2() {
+    QTemporaryDir dir;
+    const auto r = run_cli(
+        QStringList{"canary", "--out", dir.path(), "--canaries", "20", "--repeats", "3"} + kSmall);
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QString table = QString::fromUtf8(read_file(dir.path() + "/table2.csv"));
+    QVERIFY(table.startsWith(
+        "n_c,method,chi2_distance,chi2_statistic,p_value,canaries,train_wall_seconds\n"));
+    for (const char* m : {"3,nonprivate,", "3,dpsgd,", "3,em,", "3,never-inserted,"})
+      QVERIFY(table.contains(m));
+    QCOMPARE(QString::fromUtf8(read_file(dir.path() + "/histograms.csv")).count('\n'), 1 + 4 * 10);
+  }
+
+  void label_canary_detects_memorisation() {
+    // Non-private TLNN on the built-in synthetic-binary set: n_c = 30 is memorised, n_c = 0 is not.
+    QTemporaryDir dir;
+    const auto r = run_cli({"label-canary", "--dataset", "synthetic-binary", "--model", "tlnn",
+                            "--optimizer", "adam", "--lr", "0.01", "--steps", "2000", "--lot-size",
+                            "50", "--canaries", "30", "--repeats", "0,30", "--out", dir.path()});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QStringList lines = QString::fromUtf8(read_file(dir.path() + "/label_canary.csv"))
+                                  .split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith("n_c,canaries,chi2_distance,chi2_statistic,p_value,bin0"));
+    QVERIFY(lines[1].split(',')[4].toDouble() > 0.01);  // never inserted: uniform
+    QVERIFY(lines[2].split(',')[4].toDouble() < 1e-6);  // n_c = 30: memorised
+    const auto bad = run_cli(
+        {"label-canary", "--dataset", "synthetic-binary", "--canaries", "5", "--out", dir.path()});
+    QCOMPARE(bad.exit_code, 2);
+    QVERIFY(bad.err.contains("--canaries"));
+  }
+
+  void bad_input_is_reported() {
+    auto r = run_cli({"sparse-train", "--methods", "em,bogus", "--corpus", kCorpus});
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY(r.err.contains("--methods"));
+    r = run_cli({"canary", "--repeats", "3,x", "--corpus", kCorpus});
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY(r.err.contains("repeats"));
+    r = run_cli({"sparse-train", "--epochs", "-1", "--corpus", kCorpus});
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY(r.err.contains("--epochs"));
+    r = run_cli({"sparse-train", "--corpus", "/nonexistent/text.txt"});
+    QCOMPARE(r.exit_code, 1);
+    QVERIFY(r.err.contains("/nonexistent/text.txt"));
+    r = run_cli({"canary", "--bogus-flag", "1"});
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY(r.err.contains("bogus-flag"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliSparse)
+#include "test_cli_sparse.moc"
