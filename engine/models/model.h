@@ -59,6 +59,13 @@ class Model {
   virtual double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
                                       VectorSpan gradient_sum, VectorSpan norms) = 0;
 
+  // sum_i weights[i] g_i (weights: one per row of x, any real value; no clipping, no norms) into
+  // gradient_sum; returns the sum of per-example losses. OSO-DPSGD's clipped-direction sum uses
+  // weights 1/||g_i|| on the clipped examples. The default calls clipped_gradient_sum row by row
+  // (correct for any model); the real models override it with one weighted backward pass.
+  virtual double weighted_gradient_sum(const MatrixView& x, const VectorView& y,
+                                       const VectorView& weights, VectorSpan gradient_sum);
+
   // Loss and accuracy (or MSE) over a whole data set, evaluated in blocks.
   virtual Evaluation evaluate(const data::Dataset& data) = 0;
 
@@ -66,6 +73,10 @@ class Model {
 
  protected:
   Vector params_;
+
+ private:
+  Vector row_gradient_;  // scratch of the default weighted_gradient_sum
+  Vector row_norm_;
 };
 
 enum class ModelKind { kLinearRegression, kLogisticRegression, kTwoLayerNetwork };
