@@ -79,7 +79,13 @@ class Model {
   Vector row_norm_;
 };
 
-enum class ModelKind { kLinearRegression, kLogisticRegression, kTwoLayerNetwork };
+enum class ModelKind {
+  kLinearRegression,
+  kLogisticRegression,
+  kTwoLayerNetwork,
+  kCnn,              // conv network, network_description.h (Opacus / OSO MNIST classifier)
+  kConvAutoencoder,  // the OSO appendix's Fashion-MNIST autoencoder (reconstruction MSE)
+};
 
 struct ModelSpec {
   ModelKind kind = ModelKind::kLogisticRegression;
@@ -90,7 +96,8 @@ struct ModelSpec {
 // sigmoid; multiclass: softmax) or TLNN (ReLU hidden layer, softmax/sigmoid output).
 std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int num_classes);
 
-ModelKind parse_model_kind(const std::string& text);  // "linear" | "logistic" | "tlnn"
+// "linear" | "logistic" | "tlnn" | "cnn" | "conv-autoencoder"
+ModelKind parse_model_kind(const std::string& text);
 std::string to_string(ModelKind kind);
 
 }  // namespace dplab::models
