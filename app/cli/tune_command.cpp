@@ -31,15 +31,6 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kHelp =
-    "usage: dplab-cli tune --config EXPERIMENT.json [--threads N] [--db FILE] [--out DIR]\n"
-    "  --config   experiment file (see resources/presets/)\n"
-    "  --threads  worker threads (default: all cores)\n"
-    "  --db       SQLite run history to append this run to (created if missing)\n"
-    "  --out      folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json\n"
-    "             (default: <experiment name>-results)\n"
-    "Ctrl-C cancels, keeps the finished jobs, and exits with status 130.\n";
-
 // The runner's cancel flag, reachable from the SIGINT handler (an atomic store is signal-safe).
 std::atomic<tuning::Runner*> g_runner{nullptr};
 std::atomic<bool> g_interrupted{false};
@@ -127,15 +118,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw IoError(path.string() + ": cannot write");
 }
 
-}  // namespace
-
-int run_tune(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kHelp;
-    return 0;
-  }
-  args.reject_unknown({"config", "threads", "db", "out", "help"});
+int run_tune(const Arguments& args) {
   const std::string config_path = args.required_text("config");
   const std::int64_t threads = args.integer_or("threads", 0);
   if (threads < 0 || threads > 1024) throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
@@ -249,6 +232,22 @@ int run_tune(int argc, char** argv, int first) {
     return 130;
   }
   return 0;
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand("tune", "run an honest hyperparameter search from an experiment file");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "config", "experiment file (see resources/presets/)", "EXPERIMENT.json")->required();
+  add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
+  add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)", "FILE");
+  add_value(*cmd, *args, "out",
+            "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
+            "(default: <experiment name>-results)",
+            "DIR");
+  cmd->footer("Ctrl-C cancels, keeps the finished jobs, and exits with status 130.");
+  on_run(*cmd, [args] { return run_tune(*args); });
 }
 
 }  // namespace dplab::cli
