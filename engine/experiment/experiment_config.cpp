@@ -432,7 +432,7 @@ ExperimentConfig parse_experiment(const json& j) {
     try {
       config.model.kind = models::parse_model_kind(kind);
     } catch (const Error&) {
-      fail("model.kind", "unknown model \"" + kind + "\" (expected linear, logistic or tlnn)");
+      fail("model.kind", "unknown model \"" + kind + "\" (expected linear, logistic, tlnn, cnn or conv-autoencoder)");
     }
     if (auto hidden = m.optional_integer("hidden_units")) {
       check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units", "must be between 1 and 100000");
