@@ -1,6 +1,7 @@
 // FixedQuantile step (Andrew et al. 2021, Alg. 1; see fixed_quantile.h).
 #include "optim/fixed_quantile.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,7 +25,10 @@ FixedQuantile::FixedQuantile(const OptimizerSpec& spec, const RunShape& shape)
   const double z = shape.dp.noise_multiplier;
   if (z > 0) {
     require_positive("lot_size", shape.dp.lot_size);
-    count_noise_std_ = spec.count_noise_std > 0 ? spec.count_noise_std : shape.dp.lot_size / 20;
+    // Default sigma_b: Andrew et al.'s L / 20, but at least z, so that Theorem 1's split exists
+    // (2 sigma_b > z) for small lots or heavy noise; z_Delta is then at most z / sqrt(3/4).
+    count_noise_std_ =
+        spec.count_noise_std > 0 ? spec.count_noise_std : std::max(shape.dp.lot_size / 20, z);
     gradient_multiplier_ = privacy::quantile_gradient_noise_multiplier(z, count_noise_std_);
   }
   gradient_.setZero(shape.num_params);

@@ -6,8 +6,9 @@
 //   theta <- theta - alpha g~
 //   C    <- C exp(-eta_C (b~ - gamma))                                 (geometric update)
 // gamma = target_quantile (the OSO grid: 0.1, 0.3, 0.5, 0.7, 0.9), eta_C = quantile_learning_rate
-// (0.2, Andrew et al. and the OSO paper), sigma_b = count_noise_std (0 = L/20, Andrew et al.'s
-// recommendation of expected clients per round / 20), C_0 = RunShape::dp.clip.
+// (0.2, Andrew et al. and the OSO paper), sigma_b = count_noise_std (0 = max(L/20, z): Andrew et
+// al.'s recommendation of expected clients per round / 20, raised to z when that is too small for
+// their Theorem 1's split), C_0 = RunShape::dp.clip.
 // Privacy (their Theorem 1): z_Delta = (z^-2 - (2 sigma_b)^-2)^(-1/2) makes the pair one Gaussian
 // mechanism with multiplier z = RunShape::dp.noise_multiplier: ONE query for the accountant.
 #pragma once

@@ -250,8 +250,12 @@ class TestAdaptiveClipping : public QObject {
     spec.count_noise_std = 1.0;
     optim::FixedQuantile opt(spec, f.shape());
     DPLAB_COMPARE_REL(opt.gradient_noise_multiplier(), 2.0 / std::sqrt(3.0), 1e-12);
-    spec.count_noise_std = 0;  // default L / 20 = 0.1 < z / 2: the split is impossible
+    spec.count_noise_std = 0.4;  // < z / 2: the split is impossible
     QVERIFY_THROWS_EXCEPTION(InvalidArgument, optim::FixedQuantile(spec, f.shape()));
+    spec.count_noise_std = 0;  // default max(L / 20, z) = max(0.1, 1) = 1
+    optim::FixedQuantile defaulted(spec, f.shape());
+    DPLAB_COMPARE_REL(defaulted.count_noise_std(), 1.0, 1e-15);
+    DPLAB_COMPARE_REL(defaulted.gradient_noise_multiplier(), 2.0 / std::sqrt(3.0), 1e-12);
     spec.target_quantile = 1.0;
     QVERIFY_THROWS_EXCEPTION(InvalidArgument, optim::FixedQuantile(spec, f.shape()));
   }
