@@ -183,7 +183,7 @@ class TestConvNetwork : public QObject {
     const int model_classes = classes > 0 ? classes : 10;
     auto reference = models::make_network(text, dim, model_classes);
     reference->initialize(5);
-    const Batch b = random_batch(70, dim, classes, 9);  // 70 > kNetworkBlockRows: two blocks
+    const Batch b = random_batch(70, dim, classes, 9);  // 70 > kNetworkBlockRows: several blocks
     const auto g = per_example(*reference, b);
     double median_norm = 0;
     {
