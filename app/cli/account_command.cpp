@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/validate.h"
@@ -50,6 +51,21 @@ int parse_candidates(const std::string& flag, const std::string& text) {
   return static_cast<int>(k);
 }
 
+// Single run / MA under the chosen accountant: with PLD, epsilon is the PLD value and the RDP
+// one stays beside it as epsilon_rdp.
+void put_run_epsilon(nlohmann::json& out, const privacy::SubsampledGaussian& run, int candidates,
+                     double delta, const AccountantFlags& flags, double rdp_epsilon) {
+  if (flags.run == privacy::Accountant::kRdp) {
+    out["accountant"] = "rdp";
+    out["accountant_label"] = "accountant: rdp";
+    return;
+  }
+  const auto e = privacy::run_epsilon(run, candidates, delta, flags.run, flags.pld);
+  out["epsilon"] = number(e.epsilon);
+  out["epsilon_rdp"] = number(rdp_epsilon);
+  put_accountant_fields(out, e);
+}
+
 int run_account(const Arguments& args) {
   privacy::SubsampledGaussian run;
   run.noise_multiplier = args.required_number("noise-multiplier");
@@ -65,10 +81,22 @@ int run_account(const Arguments& args) {
   const privacy::AccountingOptions options = parse_conversion(args);
   const privacy::LogBase log_base = parse_log_base(args);
   const std::string conversion_name = args.text_or("conversion", "improved");
+  AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
+  // --conversion is an RDP setting: without --accountant it selects RDP (paper reproduction).
+  if (!accountants.given && args.has("conversion")) {
+    accountants.run = privacy::Accountant::kRdp;
+  }
+  if (accountants.given && accountants.run == privacy::Accountant::kPld && args.has("conversion")) {
+    throw UsageError("--conversion is an RDP setting; it needs --accountant rdp");
+  }
 
   if (auto sweep = args.text("sweep-candidates")) {
-    for (const char* flag : {"candidates", "selection", "gamma"}) {
+    for (const char* flag : {"candidates", "selection", "gamma", "pld-precision"}) {
       if (args.has(flag)) throw UsageError(std::string("--") + flag + " cannot be combined with --sweep-candidates");
+    }
+    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
+      throw UsageError("--accountant pld: --sweep-candidates is an RDP sweep (use the GUI's Accountants view)");
     }
     const auto colon = sweep->find(':');
     if (colon == std::string::npos) {
@@ -110,23 +138,36 @@ int run_account(const Arguments& args) {
     const auto r = privacy::epsilon_for_delta(run, delta, options);
     out["epsilon"] = number(r.epsilon);
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    out["best_order"] = r.best_order;  // of the RDP bound
     out["order_at_grid_edge"] = r.order_at_grid_edge;
+    put_run_epsilon(out, run, 1, delta, accountants, r.epsilon);
   } else if (selection == "ma") {
     const auto r = privacy::moments_accountant_selection(run, candidates, delta, options);
     out["epsilon"] = number(r.epsilon);
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    out["best_order"] = r.best_order;  // of the RDP bound
     out["order_at_grid_edge"] = r.order_at_grid_edge;
     out["total_steps"] = r.total_steps;
     out["epsilon_single_run"] = number(r.epsilon_per_run);
+    put_run_epsilon(out, run, candidates, delta, accountants, r.epsilon);
+    if (accountants.run == privacy::Accountant::kPld) {
+      out["epsilon_single_run"] = number(privacy::pld_epsilon_for_delta(run, delta, accountants.pld).epsilon);
+    }
   } else if (selection == "lt") {
     const double gamma = args.number_or("gamma", 1.0 / candidates);
     require_left_open_interval("--gamma", gamma, 0.0, 1.0);
-    const auto r = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+    const auto r = privacy::liu_talwar_selection_with(run, gamma, delta, accountants.lt, delta2,
+                                                      log_base, accountants.pld, options);
     out["epsilon"] = number(r.epsilon);
+    out["accountant"] = privacy::to_string(accountants.lt);
+    out["accountant_label"] = std::string("accountant: ") + privacy::to_string(accountants.lt) + " (base run)";
+    if (accountants.lt == privacy::Accountant::kPld) {  // how much the PLD base run buys
+      const auto rdp = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+      out["epsilon_with_rdp_base_run"] = number(rdp.epsilon);
+      out["epsilon_per_run_rdp"] = number(rdp.epsilon_per_run);
+    }
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    if (accountants.lt == privacy::Accountant::kRdp) out["best_order"] = r.best_order;
     out["order_at_grid_edge"] = r.order_at_grid_edge;
     out["epsilon_per_run"] = number(r.epsilon_per_run);
     out["delta_per_run"] = r.delta_per_run;
@@ -141,6 +182,10 @@ int run_account(const Arguments& args) {
     if (args.has("conversion") && conversion_name != "improved") {
       throw UsageError("--conversion: --selection ps uses the improved conversion only");
     }
+    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
+      throw UsageError("--accountant pld: --selection ps is an RDP theorem (Papernot-Steinke); use rdp");
+    }
+    out["accountant"] = "rdp";
     const std::string distribution = args.required_text("ps-distribution");
     privacy::PapernotSteinkeCost r;
     out["ps_distribution"] = distribution;
@@ -213,7 +258,9 @@ void add_account_command(CLI::App& cli) {
             "e|2");
   add_value(*cmd, *args, "sweep-candidates",
             "print CSV K,eps_ma,eps_lt for K = A..B instead of one JSON object", "A:B");
-  cmd->footer("Output: one JSON object (epsilon, delta, best_order, selection, candidates, ...).");
+  add_value(*cmd, *args, "accountant", kAccountantHelp, "rdp|pld");
+  add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+  cmd->footer("Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, ...).");
   on_run(*cmd, [args] { return run_account(*args); });
 }
 

@@ -36,5 +36,6 @@ void add_account_command(CLI::App& cli);
 void add_calibrate_command(CLI::App& cli);
 void add_bench_command(CLI::App& cli);
 void add_oso_protocol_command(CLI::App& cli);
+void add_objpert_command(CLI::App& cli);
 
 }  // namespace dplab::cli

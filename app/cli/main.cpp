@@ -21,6 +21,7 @@ void add_commands(CLI::App& cli) {
   add_calibrate_command(cli);
   add_bench_command(cli);
   add_oso_protocol_command(cli);
+  add_objpert_command(cli);
 }
 
 // "dplab-cli train" for messages: the selected command, or just the program.

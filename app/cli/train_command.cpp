@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
@@ -40,6 +41,8 @@ data::Dataset load_for_flag(const RunConfig& config) {
 int run_train(const Arguments& args) {
   const RunConfig config = parse_run_config(args);
   if (config.out.empty()) throw UsageError("missing required flag --out");
+  const AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
 
   const data::Dataset all = load_for_flag(config);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
@@ -60,7 +63,8 @@ int run_train(const Arguments& args) {
   training::TrainingHooks hooks;
   if (config.is_private()) {
     hooks.epsilon_after = [&](std::int64_t queries) {
-      return privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, queries}, delta)
+      return privacy::run_epsilon({config.noise_multiplier, sampling_rate, queries}, 1, delta,
+                                  accountants.run, accountants.pld)
           .epsilon;
     };
   }
@@ -87,7 +91,14 @@ int run_train(const Arguments& args) {
   if (config.is_private()) {
     const auto eps = privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, result.queries}, delta);
     summary["privacy"]["epsilon"] = eps.epsilon;
-    summary["privacy"]["best_order"] = eps.best_order;
+    summary["privacy"]["best_order"] = eps.best_order;  // of the RDP bound
+    const auto chosen = privacy::run_epsilon({config.noise_multiplier, sampling_rate, result.queries}, 1,
+                                             delta, accountants.run, accountants.pld);
+    if (chosen.accountant == privacy::Accountant::kPld) {
+      summary["privacy"]["epsilon"] = chosen.epsilon;
+      summary["privacy"]["epsilon_rdp"] = eps.epsilon;
+    }
+    put_accountant_fields(summary["privacy"], chosen);
   }
   summary["final"] = {{"validation_loss", result.final_validation.mean_loss},
                       {"train_loss", result.final_train_loss}};
@@ -112,6 +123,9 @@ void add_train_command(CLI::App& cli) {
             "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
             "FILE");
   for (const auto& flag : run_config_flag_list()) add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  add_value(*cmd, *args, "accountant",
+            "pld (default) or rdp: the accountant of the epsilon column and of the summary", "rdp|pld");
+  add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   on_run(*cmd, [args] { return run_train(*args); });
 }
 
