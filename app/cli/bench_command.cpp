@@ -18,6 +18,7 @@
 
 #include "cli/arguments.h"
 #include "cli/bench_accounting.h"
+#include "cli/bench_conv.h"
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/random.h"
@@ -235,6 +236,7 @@ int run_bench(const Arguments& args) {
         "\nDP/nonp: cost of a DP step relative to the non-private step (target ~2x).\n"
         "of ceil: DP step speed as a share of the step's own GEMMs alone (target >= 70%%).\n\n");
   }
+  report["conv_models"] = bench_conv(train, lot_size, seconds, as_json ? nullptr : &std::cout);
   if (!args.has("skip-accounting")) {
     report["accounting"] = bench_accounting(as_json ? std::cerr : std::cout);
   }

@@ -38,6 +38,7 @@ void add_bench_command(CLI::App& cli);
 void add_sparse_train_command(CLI::App& cli);
 void add_canary_command(CLI::App& cli);
 void add_label_canary_command(CLI::App& cli);
+void add_oso_protocol_command(CLI::App& cli);
 void add_objpert_command(CLI::App& cli);
 
 }  // namespace dplab::cli

@@ -51,10 +51,11 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
       {"format", "F", "auto | idx | csv | libsvm (for a PATH; default auto)"},
       {"label-column", "NAME", "CSV label column (default: the last column)"},
       {"validation-fraction", "F", "share held out for validation (default 0.2, paper appendix H)"},
-      {"model", "M", "linear | logistic | tlnn (default logistic)"},
+      {"model", "M", "linear | logistic | tlnn | cnn | conv-autoencoder (default logistic)"},
       {"hidden-units", "H", "TLNN hidden layer width (default 100)"},
       {"optimizer", "O",
-       "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm, or the non-private baselines sgd | "
+       "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm | oso-dpsgd | fixed-quantile (--clip "
+       "is then C_0), or the non-private baselines sgd | "
        "momentum | adam (sigma = 0, no clipping) (default dpsgd)"},
       {"lr", "A", "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default 0.01)"},
       {"clip", "C", "per-example clipping norm C (default 1)"},
@@ -64,6 +65,7 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
       {"momentum", "M", "DPMomentum (default 0.9)"},
       {"beta1", "B1", "DPAdam (default 0.9)"},
       {"beta2", "B2", "DPAdam (default 0.999)"},
+      {"target-quantile", "G", "FixedQuantile's target quantile gamma of the gradient norms (default 0.5)"},
       {"eval-every", "K", "a curve point every K queries (default 100)"},
       {"seed", "N", "seed of initialisation, sampling and noise (default 0)"},
       {"delta", "D", "delta for the epsilon column (default 1/n rounded down to a power of 10)"},
@@ -91,6 +93,7 @@ training::TrainingConfig RunConfig::training_config() const {
   config.optimizer.momentum = momentum;
   config.optimizer.beta1 = beta1;
   config.optimizer.beta2 = beta2;
+  config.optimizer.target_quantile = target_quantile;
   config.dp.lot_size = lot_size;
   config.dp.clip = is_private() ? clip : models::kNoClipping;
   config.dp.noise_multiplier = is_private() ? noise_multiplier : 0.0;
@@ -117,6 +120,7 @@ nlohmann::json RunConfig::to_json() const {
   if (optimizer == "dpmomentum" || optimizer == "momentum") j["momentum"] = momentum;
   if (optimizer == "dpadam" || optimizer == "adam" || optimizer == "dpadamwosm") j["beta1"] = beta1;
   if (optimizer == "dpadam" || optimizer == "adam") j["beta2"] = beta2;
+  if (optimizer == "fixed-quantile") j["target_quantile"] = target_quantile;
   j["eval_every"] = eval_every;
   j["seed"] = seed;
   return j;
@@ -169,6 +173,7 @@ RunConfig parse_run_config(const Arguments& args) {
   if (auto v = text("momentum")) config.momentum = parse_number("momentum", *v);
   if (auto v = text("beta1")) config.beta1 = parse_number("beta1", *v);
   if (auto v = text("beta2")) config.beta2 = parse_number("beta2", *v);
+  if (auto v = text("target-quantile")) config.target_quantile = parse_number("target-quantile", *v);
   if (auto v = text("eval-every")) config.eval_every = parse_integer("eval-every", *v);
   if (auto v = text("delta")) config.delta = parse_number("delta", *v);
   if (auto v = text("seed")) {
@@ -205,6 +210,7 @@ RunConfig parse_run_config(const Arguments& args) {
   if (!(config.momentum >= 0 && config.momentum < 1)) bad("momentum", "must be in [0, 1)");
   if (!(config.beta1 >= 0 && config.beta1 < 1)) bad("beta1", "must be in [0, 1)");
   if (!(config.beta2 >= 0 && config.beta2 < 1)) bad("beta2", "must be in [0, 1)");
+  if (!(config.target_quantile > 0 && config.target_quantile < 1)) bad("target-quantile", "must be in (0, 1)");
   if (!(config.validation_fraction > 0 && config.validation_fraction < 1)) {
     bad("validation-fraction", "must be strictly between 0 and 1");
   }

@@ -19,7 +19,7 @@ struct RunConfig {
   std::string format = "auto";            // auto | idx | csv | libsvm
   std::string label_column;               // CSV only; default: last column
   double validation_fraction = 0.2;       // paper appendix H: 80/20
-  std::string model = "logistic";         // linear | logistic | tlnn
+  std::string model = "logistic";         // linear | logistic | tlnn | cnn | conv-autoencoder
   int hidden_units = 100;
   std::string optimizer = "dpsgd";        // dpsgd ... | sgd | momentum | adam (non-private)
   double learning_rate = 0.01;
@@ -30,6 +30,7 @@ struct RunConfig {
   double momentum = 0.9;
   double beta1 = 0.9;
   double beta2 = 0.999;
+  double target_quantile = 0.5;  // FixedQuantile's gamma
   std::int64_t eval_every = 100;
   std::uint64_t seed = 0;
   double delta = 0;  // 0: 1/n rounded down to a power of ten

@@ -20,7 +20,8 @@ using nlohmann::json;
 constexpr std::uint64_t kRandomSearchStream = 0x52414E44;  // "RAND"
 
 constexpr const char* kParamNames[kNumParams] = {"learning_rate", "clip",  "momentum",
-                                                 "beta1",         "beta2", "epsilon"};
+                                                 "beta1",         "beta2", "epsilon",
+                                                 "target_quantile"};
 
 std::string show(const json& value) {
   std::string text = value.dump();
@@ -196,6 +197,7 @@ bool applies(optim::OptimizerKind kind, Param p) {
     case Param::kBeta1: return kind == K::kDpAdam || kind == K::kDpAdamWosm;
     case Param::kBeta2: return kind == K::kDpAdam;
     case Param::kEpsilon: return kind == K::kDpAdam || kind == K::kDpAdamWosm;
+    case Param::kTargetQuantile: return kind == K::kFixedQuantile;
   }
   return false;
 }
@@ -213,6 +215,9 @@ void check_param_value(Param p, double x, const std::string& path) {
     case Param::kBeta2:
       check(x >= 0 && x < 1, path, "values must be in [0, 1), got " + format_number(x));
       break;
+    case Param::kTargetQuantile:
+      check(x > 0 && x < 1, path, "values must be in (0, 1), got " + format_number(x));
+      break;
   }
 }
 
@@ -223,7 +228,7 @@ OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
   try {
     config.kind = optim::parse_optimizer_kind(name);
   } catch (const Error&) {
-    fail(r.key_path("name"), "unknown optimizer \"" + name + "\" (expected dpsgd, dpmomentum, dpadam, adadp or dpadamwosm)");
+    fail(r.key_path("name"), "unknown optimizer \"" + name + "\" (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, oso-dpsgd or fixed-quantile)");
   }
   if (const json* grid = r.find("grid")) {
     ObjectReader g(*grid, r.key_path("grid"));
@@ -304,6 +309,7 @@ void set_value(Candidate& c, Param p, double x) {
     case Param::kBeta1: c.optimizer.beta1 = x; break;
     case Param::kBeta2: c.optimizer.beta2 = x; break;
     case Param::kEpsilon: c.optimizer.epsilon = x; break;
+    case Param::kTargetQuantile: c.optimizer.target_quantile = x; break;
   }
 }
 
@@ -363,6 +369,7 @@ double Candidate::value(Param p) const {
     case Param::kBeta1: return optimizer.beta1;
     case Param::kBeta2: return optimizer.beta2;
     case Param::kEpsilon: return optimizer.epsilon;
+    case Param::kTargetQuantile: return optimizer.target_quantile;
   }
   return 0;
 }
@@ -371,6 +378,7 @@ std::string Candidate::label() const {
   std::string text = optim::to_string(optimizer.kind);
   if (applies(optimizer.kind, Param::kLearningRate)) text += " lr=" + format_number(optimizer.learning_rate);
   text += " C=" + format_number(clip);
+  if (optimizer.kind == optim::OptimizerKind::kFixedQuantile) text += " q=" + format_number(optimizer.target_quantile);
   if (optimizer.kind == optim::OptimizerKind::kDpMomentum) text += " m=" + format_number(optimizer.momentum);
   if (optimizer.kind == optim::OptimizerKind::kDpAdam) {
     text += " b1=" + format_number(optimizer.beta1) + " b2=" + format_number(optimizer.beta2);
@@ -424,7 +432,7 @@ ExperimentConfig parse_experiment(const json& j) {
     try {
       config.model.kind = models::parse_model_kind(kind);
     } catch (const Error&) {
-      fail("model.kind", "unknown model \"" + kind + "\" (expected linear, logistic or tlnn)");
+      fail("model.kind", "unknown model \"" + kind + "\" (expected linear, logistic, tlnn, cnn or conv-autoencoder)");
     }
     if (auto hidden = m.optional_integer("hidden_units")) {
       check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units", "must be between 1 and 100000");

@@ -10,7 +10,9 @@
 //   model     {kind: linear|logistic|tlnn, hidden_units (100)}
 //   privacy   {noise_multiplier sigma, lot_size L, steps T, delta (default 1/n rounded down to a
 //              power of ten, main paper appendix A)}
-//   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm, grid: {param: spec}, count}
+//   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm|oso-dpsgd|fixed-quantile,
+//                 grid: {param: spec}, count}  (oso-dpsgd / fixed-quantile: clip is C_0;
+//                 fixed-quantile also has target_quantile, gamma in (0, 1))
 //              param: learning_rate, clip, momentum, beta1, beta2, epsilon
 //              spec: number | [numbers] | {"log10": [lo, hi], "num": n} |
 //                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
@@ -75,8 +77,8 @@ struct ParamSpec {
 };
 
 // The hyperparameters dplab tunes, in their canonical order.
-enum class Param { kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kEpsilon };
-inline constexpr int kNumParams = 6;
+enum class Param { kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kEpsilon, kTargetQuantile };
+inline constexpr int kNumParams = 7;
 const char* param_name(Param p);  // "learning_rate", "clip", ...
 
 struct OptimizerConfig {

@@ -59,6 +59,13 @@ class Model {
   virtual double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
                                       VectorSpan gradient_sum, VectorSpan norms) = 0;
 
+  // sum_i weights[i] g_i (weights: one per row of x, any real value; no clipping, no norms) into
+  // gradient_sum; returns the sum of per-example losses. OSO-DPSGD's clipped-direction sum uses
+  // weights 1/||g_i|| on the clipped examples. The default calls clipped_gradient_sum row by row
+  // (correct for any model); the real models override it with one weighted backward pass.
+  virtual double weighted_gradient_sum(const MatrixView& x, const VectorView& y,
+                                       const VectorView& weights, VectorSpan gradient_sum);
+
   // Loss and accuracy (or MSE) over a whole data set, evaluated in blocks.
   virtual Evaluation evaluate(const data::Dataset& data) = 0;
 
@@ -66,9 +73,19 @@ class Model {
 
  protected:
   Vector params_;
+
+ private:
+  Vector row_gradient_;  // scratch of the default weighted_gradient_sum
+  Vector row_norm_;
 };
 
-enum class ModelKind { kLinearRegression, kLogisticRegression, kTwoLayerNetwork };
+enum class ModelKind {
+  kLinearRegression,
+  kLogisticRegression,
+  kTwoLayerNetwork,
+  kCnn,              // conv network, network_description.h (Opacus / OSO MNIST classifier)
+  kConvAutoencoder,  // the OSO appendix's Fashion-MNIST autoencoder (reconstruction MSE)
+};
 
 struct ModelSpec {
   ModelKind kind = ModelKind::kLogisticRegression;
@@ -79,7 +96,8 @@ struct ModelSpec {
 // sigmoid; multiclass: softmax) or TLNN (ReLU hidden layer, softmax/sigmoid output).
 std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int num_classes);
 
-ModelKind parse_model_kind(const std::string& text);  // "linear" | "logistic" | "tlnn"
+// "linear" | "logistic" | "tlnn" | "cnn" | "conv-autoencoder"
+ModelKind parse_model_kind(const std::string& text);
 std::string to_string(ModelKind kind);
 
 }  // namespace dplab::models

@@ -71,6 +71,32 @@ double ModelBase::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
   return loss;
 }
 
+double ModelBase::weighted_gradient_sum(const MatrixView& x, const VectorView& y,
+                                        const VectorView& weights, VectorSpan gradient_sum) {
+  check_batch(name_, input_dim_, x, y);
+  if (weights.size() != x.rows()) {
+    throw InvalidArgument(name_ + ": weights has " + std::to_string(weights.size()) +
+                          " entries but the batch has " + std::to_string(x.rows()) + " rows");
+  }
+  Vector no_norms;  // empty: the weighted sum computes no norms (no allocation for size 0)
+  check_gradient_outputs(name_, num_params(), x.rows(), kNoClipping, gradient_sum, no_norms);
+  check_targets(head_, num_classes_, y, name());
+  if (x.rows() == 0) {
+    gradient_sum.setZero();
+    return 0.0;
+  }
+  reserve(x.rows());
+  double loss = 0;
+  for (Index start = 0; start < x.rows(); start += kBlockRows) {
+    const Index m = std::min(kBlockRows, x.rows() - start);
+    explicit_factors_ = weights.data() + start;
+    loss += block_gradient(x.middleRows(start, m), y.data() + start, kNoClipping, false, nullptr,
+                           gradient_sum.data(), start > 0);
+  }
+  explicit_factors_ = nullptr;
+  return loss;
+}
+
 Evaluation ModelBase::evaluate(const data::Dataset& data) {
   check_dataset(name_, input_dim_, num_classes_, data);
   check_targets(head_, num_classes_, data.targets, name());

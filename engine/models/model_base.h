@@ -27,6 +27,8 @@ class ModelBase : public Model {
   double loss_sum(const MatrixView& x, const VectorView& y) final;
   double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
                               VectorSpan gradient_sum, VectorSpan norms) final;
+  double weighted_gradient_sum(const MatrixView& x, const VectorView& y, const VectorView& weights,
+                               VectorSpan gradient_sum) final;
   Evaluation evaluate(const data::Dataset& data) final;
 
  protected:
@@ -51,6 +53,9 @@ class ModelBase : public Model {
   // Per-block scratch shared with subclasses: squared norms and clip factors (>= m entries).
   Vector squared_norms_;
   Vector factors_;
+  // Set only inside weighted_gradient_sum: the block's weights, used by block_gradient instead
+  // of clip factors (block_gradient is then called with need_norms = false).
+  const float* explicit_factors_ = nullptr;
 
  private:
   void reserve(Index rows);

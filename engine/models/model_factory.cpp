@@ -9,13 +9,14 @@
 #include "models/linear_regression.h"
 #include "models/logistic_regression.h"
 #include "models/model.h"
+#include "models/network_description.h"
 #include "models/two_layer_network.h"
 
 namespace dplab::models {
 
 namespace {
 
-constexpr const char* kValidNames = "linear, logistic, tlnn";
+constexpr const char* kValidNames = "linear, logistic, tlnn, cnn, conv-autoencoder";
 
 }  // namespace
 
@@ -30,6 +31,9 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int nu
                           " must be 0 (regression) or >= 2 (classification)");
   }
   switch (spec.kind) {
+    case ModelKind::kCnn:
+    case ModelKind::kConvAutoencoder:
+      return make_network(builtin_network_json(kind), input_dim, num_classes);
     case ModelKind::kLinearRegression:
       if (num_classes != 0) {
         throw InvalidArgument("linear: linear regression needs a regression data set "
@@ -63,6 +67,8 @@ ModelKind parse_model_kind(const std::string& text) {
   if (key == "linear") return ModelKind::kLinearRegression;
   if (key == "logistic") return ModelKind::kLogisticRegression;
   if (key == "tlnn") return ModelKind::kTwoLayerNetwork;
+  if (key == "cnn") return ModelKind::kCnn;
+  if (key == "conv-autoencoder") return ModelKind::kConvAutoencoder;
   throw InvalidArgument("model = \"" + text + "\" is not a known model; valid models: " +
                         kValidNames);
 }
@@ -75,6 +81,10 @@ std::string to_string(ModelKind kind) {
       return "logistic";
     case ModelKind::kTwoLayerNetwork:
       return "tlnn";
+    case ModelKind::kCnn:
+      return "cnn";
+    case ModelKind::kConvAutoencoder:
+      return "conv-autoencoder";
   }
   return "unknown";
 }

@@ -42,6 +42,7 @@ double SingleLayerModel::block_gradient(const MatrixView& x, const float* y, dou
     }
     if (clip_factors(squared, m, clip, norms, factors_.data())) factors = factors_.data();
   }
+  if (explicit_factors_ != nullptr) factors = explicit_factors_;  // weighted_gradient_sum
   add_dense_gradient(x, errors, factors, scaled_input_, grad, grad + input_dim() * k, accumulate);
   return loss;
 }

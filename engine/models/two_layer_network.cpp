@@ -105,6 +105,7 @@ double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, doub
       factors = factors_.data();
     }
   }
+  if (explicit_factors_ != nullptr) factors = explicit_factors_;  // weighted_gradient_sum
   detail::add_dense_gradient(x, e1, factors, scaled_input_, grad, grad + bias1_offset(),
                              accumulate);
   detail::add_dense_gradient(a1, e2, factors, scaled_hidden_, grad + weights2_offset(),

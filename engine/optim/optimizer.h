@@ -21,6 +21,8 @@ enum class OptimizerKind {
   kDpAdam,       // Kingma & Ba 2014 on noisy gradients
   kAdaDp,        // Koskela & Honkela 2020, step-size adaptation by extrapolation error
   kDpAdamWosm,   // main paper Alg. 2: Adam without second moment, step = ESS
+  kOsoDpSgd,     // Galli et al. 2023 Alg. 1: C_t and rho_t adapted online (oso_dpsgd.h)
+  kFixedQuantile,// Andrew et al. 2021: C_t tracks a target quantile of the norms (fixed_quantile.h)
 };
 
 struct OptimizerSpec {
@@ -33,6 +35,14 @@ struct OptimizerSpec {
   double beta2 = 0.999;         // DPAdam
   double epsilon = 1e-8;        // xi, DPAdam / DPAdamWOSM denominators
   double adadp_tolerance = 0;   // tau; 0 = default sqrt(d / (2T))
+  // OSO-DPSGD (Galli et al. 2023): rho_c, rho_r of eqs. 20-21 and nu_q / nu (0 = the 1% rule).
+  double clip_adaptation_rate = 2.5e-3;
+  double learning_rate_adaptation_rate = 2.5e-3;
+  double direction_noise_ratio = 0;
+  // FixedQuantile (Andrew et al. 2021): gamma, eta_C, sigma_b (0 = L / 20).
+  double target_quantile = 0.5;
+  double quantile_learning_rate = 0.2;
+  double count_noise_std = 0;
 };
 
 // What an optimizer may need to know about the run it is part of.
@@ -53,6 +63,9 @@ class Optimizer {
   // A representative current step size (mean over coordinates of the per-coordinate step for
   // adaptive methods; alpha for SGD), for the paper's Theorem 3 chart. NaN before the first step.
   virtual double effective_step_size() const = 0;
+  // The clipping threshold the next step uses, for adaptive clipping (OSO-DPSGD C_t,
+  // FixedQuantile); NaN for optimizers that use the run's fixed C.
+  virtual double clip_threshold() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 // Builds the optimizer for spec.kind with its state sized for shape.num_params; validates the
@@ -67,9 +80,10 @@ OptimizerSpec default_spec(OptimizerKind kind);
 // All kinds, in the order of the enum (for menus and round-trip tests).
 inline constexpr OptimizerKind kAllOptimizerKinds[] = {
     OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
-    OptimizerKind::kAdaDp, OptimizerKind::kDpAdamWosm};
+    OptimizerKind::kAdaDp, OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
+    OptimizerKind::kFixedQuantile};
 
-// "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm"; the CLI maps the non-private
+// "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm" | "oso-dpsgd" | "fixed-quantile"; the CLI maps the non-private
 // baselines "sgd", "momentum", "adam" to the same kinds with sigma = 0 and no clipping.
 OptimizerKind parse_optimizer_kind(const std::string& text);
 std::string to_string(OptimizerKind kind);

@@ -8,6 +8,7 @@
 #include "core/types.h"
 #include "core/validate.h"
 #include "models/model.h"
+#include "privacy/noisy_gradient.h"
 
 namespace dplab::optim::detail {
 
@@ -28,6 +29,13 @@ inline void require_model_size(const models::Model& model, Index num_params) {
                           " parameters but the optimizer was built for num_params = " +
                           std::to_string(num_params));
   }
+}
+
+// C_0 of the adaptive-clipping optimizers: > 0; +infinity (kNoClipping) only without noise
+// (the non-private baseline then never clips and C stays infinite).
+inline void require_initial_clip(const privacy::DpSettings& dp) {
+  if (!(dp.clip > 0)) fail_field("clip", dp.clip, "must be > 0");
+  if (dp.noise_multiplier > 0) require_finite("clip", dp.clip);
 }
 
 }  // namespace dplab::optim::detail

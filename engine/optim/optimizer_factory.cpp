@@ -10,6 +10,8 @@
 #include "optim/dp_adam_wosm.h"
 #include "optim/dp_momentum.h"
 #include "optim/dp_sgd.h"
+#include "optim/fixed_quantile.h"
+#include "optim/oso_dpsgd.h"
 #include "optim/optimizer.h"
 
 namespace dplab::optim {
@@ -21,6 +23,8 @@ std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec, const RunSh
     case OptimizerKind::kDpAdam: return std::make_unique<DpAdam>(spec, shape);
     case OptimizerKind::kAdaDp: return std::make_unique<AdaDp>(spec, shape);
     case OptimizerKind::kDpAdamWosm: return std::make_unique<DpAdamWosm>(spec, shape);
+    case OptimizerKind::kOsoDpSgd: return std::make_unique<OsoDpSgd>(spec, shape);
+    case OptimizerKind::kFixedQuantile: return std::make_unique<FixedQuantile>(spec, shape);
   }
   throw InvalidArgument("unknown optimizer kind " + std::to_string(static_cast<int>(spec.kind)));
 }
@@ -30,7 +34,9 @@ OptimizerSpec default_spec(OptimizerKind kind) {
   spec.kind = kind;
   switch (kind) {
     case OptimizerKind::kDpSgd:
-    case OptimizerKind::kDpMomentum: break;
+    case OptimizerKind::kDpMomentum:
+    case OptimizerKind::kOsoDpSgd:       // rho_0 is tuned (the OSO grid)
+    case OptimizerKind::kFixedQuantile: break;
     case OptimizerKind::kDpAdam:      // Kingma & Ba's default alpha
     case OptimizerKind::kDpAdamWosm:  // main paper Alg. 2 line 3: 1e-3 in the ESS
     case OptimizerKind::kAdaDp:       // Koskela & Honkela's initial eta
@@ -47,6 +53,8 @@ std::string to_string(OptimizerKind kind) {
     case OptimizerKind::kDpAdam: return "dpadam";
     case OptimizerKind::kAdaDp: return "adadp";
     case OptimizerKind::kDpAdamWosm: return "dpadamwosm";
+    case OptimizerKind::kOsoDpSgd: return "oso-dpsgd";
+    case OptimizerKind::kFixedQuantile: return "fixed-quantile";
   }
   return "unknown";
 }

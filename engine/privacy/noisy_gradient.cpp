@@ -58,13 +58,16 @@ NoisyGradientOracle::NoisyGradientOracle(const data::Dataset& train, models::Mod
     // Every example in every lot: the training matrix itself is the lot (no gather).
     lot_indices_.reserve(static_cast<std::size_t>(n));
     norms_.resize(n);
+    weights_.resize(n);
   } else {
     const Index capacity = sampler_.suggested_capacity();
     lot_indices_.reserve(static_cast<std::size_t>(capacity));
     lot_features_.resize(capacity, train.dim());
     lot_targets_.resize(capacity);
     norms_.resize(capacity);
+    weights_.resize(capacity);
   }
+  count_noise_.resize(1);
 }
 
 double NoisyGradientOracle::noise_std_of_mean() const {
@@ -72,54 +75,131 @@ double NoisyGradientOracle::noise_std_of_mean() const {
   return settings_.noise_multiplier * settings_.clip / settings_.lot_size;
 }
 
-double NoisyGradientOracle::query(VectorSpan gradient) {
-  if (gradient.size() != model_.num_params()) {
-    throw InvalidArgument("gradient has " + std::to_string(gradient.size()) +
+void NoisyGradientOracle::check_output(VectorSpan out, const char* what) const {
+  if (out.size() != model_.num_params()) {
+    throw InvalidArgument(std::string(what) + " has " + std::to_string(out.size()) +
                           " entries but the model has " + std::to_string(model_.num_params()) +
                           " parameters");
   }
+}
+
+Index NoisyGradientOracle::sample_lot() {
   ++queries_;
   sampler_.sample(rng_, lot_indices_);
   const Index lot = static_cast<Index>(lot_indices_.size());
   last_lot_size_ = lot;
+  if (lot == 0 || sampling_rate_ >= 1.0) return lot;
+  if (lot > lot_features_.rows()) {
+    // A lot more than 10 standard deviations above its mean: grow (the only allocation).
+    const Index rows = std::max(lot, lot_features_.rows() + lot_features_.rows() / 2);
+    lot_features_.resize(rows, train_.dim());
+    lot_targets_.resize(rows);
+    norms_.resize(rows);
+    weights_.resize(rows);
+  }
+  // Gather: the rows are scattered over a training matrix much larger than the caches, so
+  // each copy waits on DRAM; prefetching the row kPrefetchAhead positions ahead overlaps
+  // those misses (measured ~25% faster for 250 x 784 floats out of 60,000 rows).
+  constexpr Index kPrefetchAhead = 2;
+  constexpr Index kCacheLine = 64;
+  const Index row_bytes = train_.dim() * static_cast<Index>(sizeof(float));
+  for (Index k = 0; k < lot; ++k) {
+    if (k + kPrefetchAhead < lot) {
+      const char* next = reinterpret_cast<const char*>(
+          train_.features.row(lot_indices_[static_cast<std::size_t>(k + kPrefetchAhead)]).data());
+      for (Index b = 0; b < row_bytes; b += kCacheLine) __builtin_prefetch(next + b);
+    }
+    const Index row = lot_indices_[static_cast<std::size_t>(k)];
+    lot_features_.row(k) = train_.features.row(row);
+    lot_targets_[k] = train_.targets[row];
+  }
+  return lot;
+}
 
-  double loss_sum = 0;
+MatrixView NoisyGradientOracle::lot_features(Index lot) const {
+  return sampling_rate_ >= 1.0 ? MatrixView(train_.features) : MatrixView(lot_features_.topRows(lot));
+}
+
+VectorView NoisyGradientOracle::lot_targets(Index lot) const {
+  return sampling_rate_ >= 1.0 ? VectorView(train_.targets) : VectorView(lot_targets_.head(lot));
+}
+
+double NoisyGradientOracle::clipped_sum_on_lot(Index lot, double clip, VectorSpan gradient) {
   if (lot == 0) {
     gradient.setZero();
-  } else if (sampling_rate_ >= 1.0) {
-    loss_sum = model_.clipped_gradient_sum(train_.features, train_.targets, settings_.clip,
-                                           gradient, norms_);
-  } else {
-    if (lot > lot_features_.rows()) {
-      // A lot more than 10 standard deviations above its mean: grow (the only allocation).
-      const Index rows = std::max(lot, lot_features_.rows() + lot_features_.rows() / 2);
-      lot_features_.resize(rows, train_.dim());
-      lot_targets_.resize(rows);
-      norms_.resize(rows);
-    }
-    // Gather: the rows are scattered over a training matrix much larger than the caches, so
-    // each copy waits on DRAM; prefetching the row kPrefetchAhead positions ahead overlaps
-    // those misses (measured ~25% faster for 250 x 784 floats out of 60,000 rows).
-    constexpr Index kPrefetchAhead = 2;
-    constexpr Index kCacheLine = 64;
-    const Index row_bytes = train_.dim() * static_cast<Index>(sizeof(float));
-    for (Index k = 0; k < lot; ++k) {
-      if (k + kPrefetchAhead < lot) {
-        const char* next = reinterpret_cast<const char*>(
-            train_.features.row(lot_indices_[static_cast<std::size_t>(k + kPrefetchAhead)]).data());
-        for (Index b = 0; b < row_bytes; b += kCacheLine) __builtin_prefetch(next + b);
-      }
-      const Index row = lot_indices_[static_cast<std::size_t>(k)];
-      lot_features_.row(k) = train_.features.row(row);
-      lot_targets_[k] = train_.targets[row];
-    }
-    loss_sum = model_.clipped_gradient_sum(lot_features_.topRows(lot), lot_targets_.head(lot),
-                                           settings_.clip, gradient, norms_.head(lot));
+    return 0.0;
   }
+  return model_.clipped_gradient_sum(lot_features(lot), lot_targets(lot), clip, gradient,
+                                     norms_.head(lot));
+}
+
+double NoisyGradientOracle::query(VectorSpan gradient) {
+  check_output(gradient, "gradient");
+  const Index lot = sample_lot();
+  const double loss_sum = clipped_sum_on_lot(lot, settings_.clip, gradient);
   // Divide by the expected lot size L (not |lot|), then add the noise of the mean.
   gradient *= static_cast<float>(1.0 / settings_.lot_size);
   noise_.add(noise_std_of_mean(), gradient);
   return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+}
+
+double NoisyGradientOracle::query_with_directions(double clip, double gradient_noise_multiplier,
+                                                  double direction_noise_multiplier,
+                                                  VectorSpan gradient,
+                                                  VectorSpan clipped_directions) {
+  check_output(gradient, "gradient");
+  check_output(clipped_directions, "clipped_directions");
+  check_adaptive_clip(clip, gradient_noise_multiplier);
+  require_non_negative("direction_noise_multiplier", direction_noise_multiplier);
+  const Index lot = sample_lot();
+  const double loss_sum = clipped_sum_on_lot(lot, clip, gradient);
+  if (lot == 0) {
+    clipped_directions.setZero();
+  } else {
+    // q_i = g_i / ||g_i|| if ||g_i|| > C else 0 (Galli et al. eq. 11): unit norm or zero.
+    for (Index i = 0; i < lot; ++i) {
+      const double norm = norms_[i];
+      weights_[i] = std::isfinite(norm) && norm > clip ? static_cast<float>(1.0 / norm) : 0.f;
+    }
+    model_.weighted_gradient_sum(lot_features(lot), lot_targets(lot), weights_.head(lot),
+                                 clipped_directions);
+  }
+  const double inverse_lot = 1.0 / settings_.lot_size;
+  gradient *= static_cast<float>(inverse_lot);
+  noise_.add(gradient_noise_multiplier * clip * inverse_lot, gradient);
+  clipped_directions *= static_cast<float>(inverse_lot);
+  noise_.add(direction_noise_multiplier * inverse_lot, clipped_directions);
+  return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+}
+
+double NoisyGradientOracle::query_with_unclipped_count(double clip,
+                                                       double gradient_noise_multiplier,
+                                                       double count_noise_std, VectorSpan gradient,
+                                                       double& noisy_unclipped_fraction) {
+  check_output(gradient, "gradient");
+  check_adaptive_clip(clip, gradient_noise_multiplier);
+  require_non_negative("count_noise_std", count_noise_std);
+  const Index lot = sample_lot();
+  const double loss_sum = clipped_sum_on_lot(lot, clip, gradient);
+  // b = #{i : ||g_i|| <= C} (Andrew et al. 2021, Alg. 1); each example moves it by at most 1.
+  double unclipped = 0;
+  for (Index i = 0; i < lot; ++i) {
+    if (norms_[i] <= clip) unclipped += 1;
+  }
+  const double inverse_lot = 1.0 / settings_.lot_size;
+  gradient *= static_cast<float>(inverse_lot);
+  noise_.add(gradient_noise_multiplier * clip * inverse_lot, gradient);
+  count_noise_[0] = 0.f;
+  noise_.add(count_noise_std, count_noise_);
+  noisy_unclipped_fraction = (unclipped + static_cast<double>(count_noise_[0])) * inverse_lot;
+  return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+}
+
+void NoisyGradientOracle::check_adaptive_clip(double clip, double gradient_noise_multiplier) const {
+  require_non_negative("noise_multiplier", gradient_noise_multiplier);
+  // clip may be +infinity (kNoClipping) only without noise, as in the constructor.
+  if (!(clip > 0)) fail_field("clip", clip, "must be > 0");
+  if (gradient_noise_multiplier > 0) require_finite("clip", clip);
 }
 
 }  // namespace dplab::privacy

@@ -49,6 +49,23 @@ class NoisyGradientOracle {
   // (size num_params) and returns the mean per-example loss over the sampled lot (0 if empty).
   double query(VectorSpan gradient);
 
+  // Adaptive clipping: ONE lot, two noisy releases, counted as ONE query (the accountant charges
+  // the joint Gaussian multiplier, privacy/joint_gaussian.h; here the caller passes the split).
+  // OSO-DPSGD (Galli et al. 2023, Alg. 1 lines 4-13) at clip C_t:
+  //   gradient           = (sum_i g_i min(1, C/||g_i||) + N(0, (nu_g C)^2 I)) / L
+  //   clipped_directions = (sum_{i: ||g_i|| > C} g_i / ||g_i||  + N(0, nu_q^2 I)) / L
+  // Returns the mean lot loss.
+  double query_with_directions(double clip, double gradient_noise_multiplier,
+                               double direction_noise_multiplier, VectorSpan gradient,
+                               VectorSpan clipped_directions);
+  // FixedQuantile (Andrew et al. 2021, Alg. 1, one example per "client") at clip C:
+  //   gradient = (sum_i g_i min(1, C/||g_i||) + N(0, (z_Delta C)^2 I)) / L
+  //   noisy_unclipped_fraction = (#{i : ||g_i|| <= C} + N(0, sigma_b^2)) / L
+  // Returns the mean lot loss.
+  double query_with_unclipped_count(double clip, double gradient_noise_multiplier,
+                                    double count_noise_std, VectorSpan gradient,
+                                    double& noisy_unclipped_fraction);
+
   std::int64_t queries_made() const { return queries_; }
   double sampling_rate() const { return sampling_rate_; }
   const DpSettings& settings() const { return settings_; }
@@ -61,6 +78,15 @@ class NoisyGradientOracle {
   models::Model& model() { return model_; }
 
  private:
+  void check_output(VectorSpan out, const char* what) const;
+  void check_adaptive_clip(double clip, double gradient_noise_multiplier) const;
+  // Poisson-samples the next lot (counts one query) and gathers it; returns |lot|.
+  Index sample_lot();
+  MatrixView lot_features(Index lot) const;
+  VectorView lot_targets(Index lot) const;
+  // Clipped gradient sum over the sampled lot into gradient (norms_ filled); returns loss sum.
+  double clipped_sum_on_lot(Index lot, double clip, VectorSpan gradient);
+
   const data::Dataset& train_;
   models::Model& model_;
   DpSettings settings_;
@@ -75,6 +101,8 @@ class NoisyGradientOracle {
   Matrix lot_features_;
   Vector lot_targets_;
   Vector norms_;
+  Vector weights_;      // per-example weights of the clipped-direction sum
+  Vector count_noise_;  // one normal for the noisy count
 };
 
 }  // namespace dplab::privacy

@@ -55,6 +55,8 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
     point.epsilon = hooks.epsilon_after ? hooks.epsilon_after(queries)
                                         : std::numeric_limits<double>::quiet_NaN();
     point.step_size = optimizer->effective_step_size();
+    const double live_clip = optimizer->clip_threshold();
+    point.clip = std::isnan(live_clip) ? config.dp.clip : live_clip;
     result.curve.push_back(point);
     if (hooks.on_point) hooks.on_point(point);
     window_loss = 0;

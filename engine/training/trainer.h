@@ -31,6 +31,8 @@ struct CurvePoint {
   double val_accuracy = 0;     // validation accuracy (NaN for regression)
   double epsilon = 0;          // privacy spent so far (NaN when no accountant hook is given)
   double step_size = 0;        // optimizer's effective step size (paper Theorem 3 chart)
+  double clip = 0;             // clipping threshold C of the next step: the live C_t of the
+                               // adaptive optimizers (OSO-DPSGD, FixedQuantile), else the run's C
 };
 
 struct TrainingConfig {

@@ -32,7 +32,7 @@ class CliTrainTest : public QObject {
     const CliRun run = run_cli(quick_binary_run(dir.path() + "/a"));
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QList<QByteArray> lines = read_file(dir.path() + "/a/curve.csv").trimmed().split('\n');
-    QCOMPARE(lines.front(), QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size"));
+    QCOMPARE(lines.front(), QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip"));
     QCOMPARE(lines.size(), 1 + 4);  // points at 50, 100, 150, 200
     QVERIFY(lines.back().startsWith("200,"));
     const QJsonObject summary =

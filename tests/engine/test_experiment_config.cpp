@@ -56,7 +56,7 @@ class TestExperimentConfig : public QObject {
     row("steps float", edited("/privacy/steps", 2.5), "privacy.steps: expected an integer");
     row("delta", edited("/privacy/delta", 1.5), "privacy.delta: must be strictly between 0 and 1");
     row("optimizer name", edited("/optimizers/0/name", "sgdx"), "optimizers[0].name: unknown optimizer \"sgdx\"");
-    row("model kind", edited("/model/kind", "cnn"), "model.kind: unknown model \"cnn\"");
+    row("model kind", edited("/model/kind", "resnet"), "model.kind: unknown model \"resnet\"");
     row("format", edited("/dataset/format", "xlsx"), "dataset.format: unknown format");
     row("validation", edited("/dataset/validation_fraction", 1), "dataset.validation_fraction");
     row("strategy", edited("/tuning", {{"strategy", "bayes"}}), "tuning.strategy: unknown strategy");

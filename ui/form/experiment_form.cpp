@@ -46,7 +46,8 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent), loader_(new D
   opt_layout->setContentsMargins(4, 4, 4, 4);
   for (OptimizerKind kind : {OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum,
                              OptimizerKind::kDpAdam, OptimizerKind::kAdaDp,
-                             OptimizerKind::kDpAdamWosm}) {
+                             OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
+                             OptimizerKind::kFixedQuantile}) {
     auto* editor = new OptimizerEditor(kind, opt_box);
     optimizers_ << editor;
     opt_layout->addWidget(editor);
@@ -92,6 +93,8 @@ QWidget* ExperimentForm::buildDataBox() {
   model_ = new QComboBox(box);
   model_->addItem(tr("logistic regression"), QStringLiteral("logistic"));
   model_->addItem(tr("two-layer network (TLNN)"), QStringLiteral("tlnn"));
+  model_->addItem(tr("CNN (28×28 images)"), QStringLiteral("cnn"));
+  model_->addItem(tr("conv autoencoder (28×28 images, MSE)"), QStringLiteral("conv-autoencoder"));
   model_->addItem(tr("linear regression"), QStringLiteral("linear"));
   model_->setToolTip(tr("The model trained by every candidate: logistic regression (LR), a "
                         "one-hidden-layer ReLU network (TLNN), or linear regression for "

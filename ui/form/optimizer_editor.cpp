@@ -19,6 +19,8 @@ QString OptimizerEditor::displayName(OptimizerKind kind) {
     case OptimizerKind::kDpAdam: return QStringLiteral("DPAdam");
     case OptimizerKind::kAdaDp: return QStringLiteral("ADADP");
     case OptimizerKind::kDpAdamWosm: return QStringLiteral("DPAdamWOSM");
+    case OptimizerKind::kOsoDpSgd: return QStringLiteral("OSO-DPSGD (online C and ρ)");
+    case OptimizerKind::kFixedQuantile: return QStringLiteral("FixedQuantile (adaptive C)");
   }
   return QStringLiteral("?");
 }
@@ -44,10 +46,22 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
     addGrid(Param::kLearningRate, tr("α (learning rate)"),
             adaptive ? help + tr(" Empty = the default (DPAdam: 0.001).") : help, positive, !adaptive);
   }
-  addGrid(Param::kClip, tr("C (clipping norm)"),
-          tr("C: each per-example gradient is clipped to L2 norm ≤ C; the noise std on the sum is "
-             "σ·C."),
+  const bool adaptive_clip =
+      kind == OptimizerKind::kOsoDpSgd || kind == OptimizerKind::kFixedQuantile;
+  addGrid(Param::kClip, adaptive_clip ? tr("C₀ (initial clipping norm)") : tr("C (clipping norm)"),
+          adaptive_clip
+              ? tr("C₀: the clipping norm of the first step; the optimizer then adapts C_t "
+                   "(OSO-DPSGD: sign of the hypergradient, Galli et al.; FixedQuantile: toward a "
+                   "quantile of the norms, Andrew et al.). The OSO paper uses 0.1.")
+              : tr("C: each per-example gradient is clipped to L2 norm ≤ C; the noise std on the "
+                   "sum is σ·C."),
           positive, true);
+  if (kind == OptimizerKind::kFixedQuantile) {
+    addGrid(Param::kTargetQuantile, tr("γ (target quantile)"),
+            tr("γ: the share of per-example gradients left unclipped that C_t tracks. Empty = "
+               "0.5; the OSO paper's grid: 0.1, 0.3, 0.5, 0.7, 0.9."),
+            NumberField::openInterval(0, 1), false);
+  }
   if (kind == OptimizerKind::kDpMomentum) {
     addGrid(Param::kMomentum, tr("m (momentum)"),
             tr("m: heavy-ball momentum, v ← m·v + g̃, θ ← θ − α·v. Empty = 0.9."), unit, false);

@@ -1,0 +1,38 @@
+// Network descriptions: a small JSON text naming the input shape, the loss and the layers in
+// order, e.g.
+//   {"name": "cnn", "input": [28, 28, 1], "loss": "cross_entropy",
+//    "layers": [{"type": "conv", "channels": 16, "kernel": 8, "stride": 2, "padding": 3},
+//               {"type": "relu"}, {"type": "max_pool", "kernel": 2, "stride": 1}, ...,
+//               {"type": "dense", "units": 10}]}
+// Layer types: conv, conv_transpose (channels, kernel, stride = 1, padding = 0), max_pool,
+// avg_pool (kernel, stride = kernel), relu, leaky_relu, sigmoid, dense (units; flattens its input).
+// loss: "cross_entropy" (the last layer has num_classes units) or "reconstruction" (mean
+// squared error of the output against the input; the output has the input's size).
+// "norms": "auto" (default) | "ghost" | "direct" forces the per-example norm method of every
+// conv layer (tests compare them).
+//
+// Built-ins:
+// - "cnn": Opacus's MNIST example and the OSO appendix's classifier (Table 5 lists stride 1; we
+//   follow Opacus and the issue): conv 16x8x8 /2 pad 3, ReLU, max-pool 2/1, conv 32x4x4 /2, ReLU,
+//   max-pool 2/1, dense 32, ReLU, dense 10 (26,010 parameters on 28x28x1).
+// - "conv-autoencoder": the OSO appendix's Fashion-MNIST autoencoder (Table 6): conv 8, 16, 32,
+//   64 (3x3, stride 1, no padding, LeakyReLU), conv_transpose 32, 16, 8 (LeakyReLU) and 1
+//   (sigmoid); 48,705 parameters, exactly Table 1's model size.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "models/conv_network.h"
+
+namespace dplab::models {
+
+// The JSON text of a built-in ("cnn", "conv-autoencoder"); throws InvalidArgument otherwise.
+std::string builtin_network_json(const std::string& name);
+
+// Parses a description (ParseError-style InvalidArgument naming the layer index and key) and
+// builds the network for data with input_dim features and num_classes classes.
+std::unique_ptr<ConvNetwork> make_network(const std::string& json_text, Index input_dim,
+                                          int num_classes);
+
+}  // namespace dplab::models

@@ -1,0 +1,48 @@
+// FixedQuantile — DPSGD with adaptive clipping to a target quantile of the per-example gradient
+// norms (Andrew, Thakkar, McMahan & Ramaswamy 2021, "Differentially private learning with
+// adaptive clipping", Alg. 1 with one example per client, as the OSO paper runs it):
+//   b~   = (#{i in lot : ||g_i|| <= C} + N(0, sigma_b^2)) / L        (noisy unclipped fraction)
+//   g~   = (sum_i clip_C(g_i) + N(0, (z_Delta C)^2 I)) / L
+//   theta <- theta - alpha g~
+//   C    <- C exp(-eta_C (b~ - gamma))                                 (geometric update)
+// gamma = target_quantile (the OSO grid: 0.1, 0.3, 0.5, 0.7, 0.9), eta_C = quantile_learning_rate
+// (0.2, Andrew et al. and the OSO paper), sigma_b = count_noise_std (0 = max(L/20, z): Andrew et
+// al.'s recommendation of expected clients per round / 20, raised to z when that is too small for
+// their Theorem 1's split), C_0 = RunShape::dp.clip.
+// Privacy (their Theorem 1): z_Delta = (z^-2 - (2 sigma_b)^-2)^(-1/2) makes the pair one Gaussian
+// mechanism with multiplier z = RunShape::dp.noise_multiplier: ONE query for the accountant.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "optim/optimizer.h"
+
+namespace dplab::optim {
+
+class FixedQuantile final : public Optimizer {
+ public:
+  FixedQuantile(const OptimizerSpec& spec, const RunShape& shape);
+  std::string name() const override;
+  double step(models::Model& model, privacy::NoisyGradientOracle& oracle) override;
+  double effective_step_size() const override;  // alpha (NaN before the first step)
+  double clip_threshold() const override { return clip_; }
+
+  double gradient_noise_multiplier() const { return gradient_multiplier_; }  // z_Delta
+  double count_noise_std() const { return count_noise_std_; }                // sigma_b
+  double last_unclipped_fraction() const { return last_fraction_; }          // b~
+
+ private:
+  double learning_rate_;
+  double clip_;
+  double target_quantile_;
+  double quantile_learning_rate_;
+  double count_noise_std_ = 0;
+  double gradient_multiplier_ = 0;
+  double last_fraction_ = std::numeric_limits<double>::quiet_NaN();
+  Vector gradient_;
+  std::int64_t steps_ = 0;
+};
+
+}  // namespace dplab::optim

@@ -1,0 +1,252 @@
+// The OSO paper's grid protocol (see oso_protocol.h).
+#include "tuning/oso_protocol.h"
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "data/dataset_catalog.h"
+#include "data/prepare_split.h"
+#include "privacy/rdp_accountant.h"
+#include "training/trainer.h"
+
+namespace dplab::tuning {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& origin, const std::string& key, const std::string& what) {
+  throw InvalidArgument(origin + ": " + key + ": " + what);
+}
+
+std::vector<double> log_grid(double low_log10, double high_log10, int k) {
+  std::vector<double> values;
+  for (int i = 0; i < k; ++i) {
+    const double exponent = k == 1 ? low_log10 : low_log10 + (high_log10 - low_log10) * i / (k - 1);
+    values.push_back(std::pow(10.0, exponent));
+  }
+  return values;
+}
+
+struct Configuration {
+  double learning_rate = 0, clip = 0, target_quantile = 0;
+};
+
+std::vector<Configuration> grid_of(const OsoProtocolConfig& c, optim::OptimizerKind kind, int k) {
+  const auto rates = log_grid(c.learning_rate_log10_low, c.learning_rate_log10_high, k);
+  const auto clips = log_grid(std::log10(c.clip_low), std::log10(c.clip_high), k);
+  std::vector<Configuration> grid;
+  switch (kind) {
+    case optim::OptimizerKind::kOsoDpSgd:
+      for (double r : rates) grid.push_back({r, c.initial_clip, 0});
+      break;
+    case optim::OptimizerKind::kFixedQuantile:
+      for (double r : rates)
+        for (double g : c.target_quantiles) grid.push_back({r, c.initial_clip, g});
+      break;
+    case optim::OptimizerKind::kDpAdamWosm:
+      for (double clip : clips) grid.push_back({1e-3, clip, 0});
+      break;
+    default:  // FixedThreshold and the other fixed-C optimizers: rho x C
+      for (double r : rates)
+        for (double clip : clips) grid.push_back({r, clip, 0});
+      break;
+  }
+  return grid;
+}
+
+// Best checkpoint of a run's curve: max accuracy or min MSE; NaN points (divergence) skipped.
+double best_checkpoint(const training::TrainingResult& run, bool higher) {
+  double best = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& p : run.curve) {
+    const double v = higher ? p.val_accuracy : p.val_loss;
+    if (!std::isfinite(v)) continue;
+    if (std::isnan(best) || (higher ? v > best : v < best)) best = v;
+  }
+  return best;
+}
+
+}  // namespace
+
+bool higher_is_better(models::ModelKind model) {
+  return model != models::ModelKind::kConvAutoencoder &&
+         model != models::ModelKind::kLinearRegression;
+}
+
+OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::string& origin) {
+  json j;
+  try {
+    j = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw InvalidArgument(origin + ": not valid JSON: " + e.what());
+  }
+  if (!j.is_object()) throw InvalidArgument(origin + ": expected a JSON object");
+  static const std::set<std::string> keys{"name",
+                                          "protocol",
+                                          "dataset",
+                                          "validation_fraction",
+                                          "train_subset",
+                                          "model",
+                                          "epsilons",
+                                          "delta",
+                                          "granularities",
+                                          "strategies",
+                                          "lot_size",
+                                          "steps",
+                                          "seeds",
+                                          "eval_every",
+                                          "clip_range",
+                                          "learning_rate_log10",
+                                          "target_quantiles",
+                                          "initial_clip",
+                                          "seed"};
+  for (const auto& item : j.items()) {
+    if (!keys.count(item.key())) fail(origin, item.key(), "unknown key");
+  }
+  OsoProtocolConfig c;
+  try {
+    if (j.value("protocol", std::string("oso")) != "oso")
+      fail(origin, "protocol", "must be \"oso\"");
+    c.name = j.value("name", c.name);
+    c.dataset = j.value("dataset", c.dataset);
+    c.validation_fraction = j.value("validation_fraction", c.validation_fraction);
+    if (j.contains("train_subset")) c.train_subset = j["train_subset"].get<std::int64_t>();
+    if (j.contains("model")) c.model = models::parse_model_kind(j["model"].get<std::string>());
+    if (j.contains("epsilons")) c.epsilons = j["epsilons"].get<std::vector<double>>();
+    c.delta = j.value("delta", c.delta);
+    if (j.contains("granularities")) c.granularities = j["granularities"].get<std::vector<int>>();
+    if (j.contains("strategies")) {
+      c.strategies.clear();
+      for (const auto& s : j["strategies"])
+        c.strategies.push_back(optim::parse_optimizer_kind(s.get<std::string>()));
+    }
+    c.lot_size = j.value("lot_size", c.lot_size);
+    c.steps = j.value("steps", c.steps);
+    c.seeds = j.value("seeds", c.seeds);
+    c.eval_every = j.value("eval_every", c.eval_every);
+    if (j.contains("clip_range")) {
+      const auto r = j["clip_range"].get<std::vector<double>>();
+      if (r.size() != 2 || !(r[0] > 0) || !(r[1] >= r[0]))
+        fail(origin, "clip_range", "expected [low, high], 0 < low <= high");
+      c.clip_low = r[0];
+      c.clip_high = r[1];
+    }
+    if (j.contains("learning_rate_log10")) {
+      const auto r = j["learning_rate_log10"].get<std::vector<double>>();
+      if (r.size() != 2 || !(r[1] >= r[0]))
+        fail(origin, "learning_rate_log10", "expected [low, high]");
+      c.learning_rate_log10_low = r[0];
+      c.learning_rate_log10_high = r[1];
+    }
+    if (j.contains("target_quantiles"))
+      c.target_quantiles = j["target_quantiles"].get<std::vector<double>>();
+    c.initial_clip = j.value("initial_clip", c.initial_clip);
+    c.seed = j.value("seed", c.seed);
+  } catch (const json::exception& e) {
+    throw InvalidArgument(origin + ": " + e.what());
+  }
+  for (double e : c.epsilons)
+    if (!(e > 0)) fail(origin, "epsilons", "must be > 0");
+  for (int k : c.granularities)
+    if (k < 1 || k > 50) fail(origin, "granularities", "must be in [1, 50]");
+  for (double g : c.target_quantiles)
+    if (!(g > 0 && g < 1)) fail(origin, "target_quantiles", "must be in (0, 1)");
+  if (!(c.delta > 0 && c.delta < 1)) fail(origin, "delta", "must be in (0, 1)");
+  if (!(c.lot_size >= 1)) fail(origin, "lot_size", "must be >= 1");
+  if (c.steps < 1) fail(origin, "steps", "must be >= 1");
+  if (c.seeds < 1) fail(origin, "seeds", "must be >= 1");
+  if (c.eval_every < 1) fail(origin, "eval_every", "must be >= 1");
+  if (!(c.initial_clip > 0)) fail(origin, "initial_clip", "must be > 0");
+  if (c.train_subset && *c.train_subset < 2) fail(origin, "train_subset", "must be >= 2");
+  return c;
+}
+
+data::TrainValidationSplit load_oso_protocol_data(const OsoProtocolConfig& config) {
+  data::DatasetSource source = data::source_for(config.dataset);
+  source.seed = config.seed;
+  const data::Dataset all = data::load_dataset(source);
+  data::TrainValidationSplit split =
+      data::prepare_split(all, config.validation_fraction, config.seed);
+  if (config.train_subset && *config.train_subset < split.train.size()) {
+    const Index n = *config.train_subset;
+    split.train.features.conservativeResize(n, Eigen::NoChange);
+    split.train.targets.conservativeResize(n);
+  }
+  return split;
+}
+
+std::vector<OsoGridResult> run_oso_protocol(
+    const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
+    const std::function<void(std::int64_t, std::int64_t)>& progress) {
+  const bool higher = higher_is_better(config.model);
+  const double n = static_cast<double>(data.train.size());
+  if (config.lot_size > n) throw InvalidArgument("lot_size exceeds the training set size");
+  const double q = config.lot_size / n;
+  std::int64_t total = 0;
+  for (int k : config.granularities)
+    for (auto s : config.strategies)
+      total += static_cast<std::int64_t>(grid_of(config, s, k).size()) * config.seeds;
+  total *= static_cast<std::int64_t>(config.epsilons.size());
+  std::int64_t done = 0;
+
+  std::vector<OsoGridResult> results;
+  for (int k : config.granularities) {
+    for (auto strategy : config.strategies) {
+      const auto grid = grid_of(config, strategy, k);
+      const auto runs = static_cast<std::int64_t>(grid.size());
+      for (double epsilon : config.epsilons) {
+        OsoGridResult r;
+        r.strategy = strategy;
+        r.epsilon = epsilon;
+        r.granularity = k;
+        r.runs = static_cast<int>(runs);
+        // The grid's K runs compose to K T steps of the same subsampled Gaussian (MA).
+        r.noise_multiplier =
+            privacy::calibrate_noise_multiplier(epsilon, config.delta, q, runs * config.steps);
+        r.score = std::numeric_limits<double>::quiet_NaN();
+        for (std::size_t g = 0; g < grid.size(); ++g) {
+          double sum = 0, sum_sq = 0;
+          int finite = 0;
+          for (int s = 0; s < config.seeds; ++s) {
+            training::TrainingConfig tc;
+            tc.model.kind = config.model;
+            tc.optimizer = optim::default_spec(strategy);
+            if (strategy != optim::OptimizerKind::kDpAdamWosm)
+              tc.optimizer.learning_rate = grid[g].learning_rate;
+            tc.optimizer.target_quantile =
+                grid[g].target_quantile > 0 ? grid[g].target_quantile : 0.5;
+            tc.dp = {grid[g].clip, r.noise_multiplier, config.lot_size};
+            tc.steps = config.steps;
+            tc.eval_every = config.eval_every;
+            tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(s));
+            const double score = best_checkpoint(training::train(data, tc), higher);
+            if (progress) progress(++done, total);
+            if (!std::isfinite(score)) continue;  // diverged: no finite checkpoint
+            sum += score;
+            sum_sq += score * score;
+            ++finite;
+          }
+          if (finite < config.seeds) continue;  // a configuration that diverges is not selected
+          const double mean = sum / finite;
+          if (std::isnan(r.score) || (higher ? mean > r.score : mean < r.score)) {
+            r.score = mean;
+            r.score_std =
+                finite > 1
+                    ? std::sqrt(std::max(0.0, (sum_sq - finite * mean * mean) / (finite - 1)))
+                    : 0;
+            r.learning_rate = grid[g].learning_rate;
+            r.clip = grid[g].clip;
+            r.target_quantile = grid[g].target_quantile;
+          }
+        }
+        results.push_back(r);
+      }
+    }
+  }
+  return results;
+}
+
+}  // namespace dplab::tuning

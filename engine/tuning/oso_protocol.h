@@ -1,0 +1,78 @@
+// The OSO paper's tuning protocol (Galli et al. 2023, "Experiments"): for each strategy a grid
+// search whose WHOLE grid meets a budget epsilon, per granularity k:
+//   FixedThreshold (dpsgd)      rho x C        k^2 runs
+//   FixedQuantile               rho x gamma    5k runs   (gamma in {0.1, 0.3, 0.5, 0.7, 0.9}, C_0)
+//   Online (oso-dpsgd)          rho            k runs    (C_0)
+//   AdamWOSM (dpadamwosm)       C              k runs    (alpha = 1e-3 in its ESS)
+// with rho k log-spaced values in [10^-2.5, 10^1.5], C in [1e-2, 1e2], C_0 = 0.1.
+// Budget: the K runs of a grid compose (moments accountant = RDP composition of K T steps of
+// the same subsampled Gaussian), so each run's sigma is the accountant's calibration for
+// (epsilon, delta) over K * T steps (privacy::calibrate_noise_multiplier). Seeds are not
+// charged (as in the paper: "Runs with different seeds are not accounted"), so the released
+// epsilon covers ONE seed's grid and the selection is over the non-private mean of the seeds:
+// dplab labels the numbers accordingly (a plan-level comparison, not an honest release).
+// Each run is validated every eval_every steps; its score is the best checkpoint (max accuracy
+// or min MSE); a configuration's score is the mean over seeds; the grid's result the best one.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "models/model.h"
+#include "optim/optimizer.h"
+
+namespace dplab::tuning {
+
+struct OsoProtocolConfig {
+  std::string name = "oso-protocol";
+  std::string dataset = "fashion-mnist";
+  double validation_fraction = 0.2;
+  std::optional<std::int64_t> train_subset;  // first n training rows only (a scaled run)
+  models::ModelKind model = models::ModelKind::kConvAutoencoder;
+  std::vector<double> epsilons{1, 2, 3, 4};
+  double delta = 1e-5;
+  std::vector<int> granularities{5, 7, 9};
+  std::vector<optim::OptimizerKind> strategies{
+      optim::OptimizerKind::kOsoDpSgd, optim::OptimizerKind::kDpSgd,
+      optim::OptimizerKind::kFixedQuantile, optim::OptimizerKind::kDpAdamWosm};
+  double lot_size = 512;
+  std::int64_t steps = 1170;  // 10 epochs of 60,000 at 512
+  int seeds = 5;
+  std::int64_t eval_every = 50;
+  double clip_low = 1e-2, clip_high = 1e2;
+  double learning_rate_log10_low = -2.5, learning_rate_log10_high = 1.5;
+  std::vector<double> target_quantiles{0.1, 0.3, 0.5, 0.7, 0.9};
+  double initial_clip = 0.1;
+  std::uint64_t seed = 1;
+};
+
+// Reads a preset (JSON object with the fields above; unknown keys rejected, errors name the key).
+OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::string& origin);
+
+struct OsoGridResult {
+  optim::OptimizerKind strategy = optim::OptimizerKind::kOsoDpSgd;
+  double epsilon = 0;
+  int granularity = 0;
+  int runs = 0;                 // K, runs charged to the grid's budget
+  double noise_multiplier = 0;  // sigma of every run of the grid (calibrated for K T steps)
+  double score = 0;      // best configuration's mean best-checkpoint metric (NaN: all diverged)
+  double score_std = 0;  // its standard deviation over seeds
+  double learning_rate = 0, clip = 0, target_quantile = 0;  // its hyperparameters
+};
+
+// Runs the protocol; progress(done, total) after each training run (may be empty).
+std::vector<OsoGridResult> run_oso_protocol(
+    const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
+    const std::function<void(std::int64_t, std::int64_t)>& progress = {});
+
+// Loads and splits the preset's data set (seeded by config.seed), trimming to train_subset.
+data::TrainValidationSplit load_oso_protocol_data(const OsoProtocolConfig& config);
+
+// Whether a larger score is better (accuracy) or a smaller one (MSE, for the autoencoder).
+bool higher_is_better(models::ModelKind model);
+
+}  // namespace dplab::tuning
