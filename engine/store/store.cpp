@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "tuning/accounting.h"
 
 namespace dplab::store {
@@ -302,7 +303,7 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
     r.num_candidates = s.integer(4);
     int repeats = 1;
     try {
-      repeats = nlohmann::json::parse(s.text(5)).value("repeats", 1);
+      repeats = parse_json_text(s.text(5), path_).value("repeats", 1);
     } catch (const std::exception&) {
     }
     r.jobs_total = r.num_candidates * repeats;
@@ -322,7 +323,7 @@ tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
     e.bind(1, experiment_id);
     if (!e.step()) throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
     try {
-      res.config = experiment::parse_experiment(nlohmann::json::parse(e.text(0)));
+      res.config = experiment::parse_experiment(parse_json_text(e.text(0), path_));
     } catch (const std::exception& ex) {
       throw IoError(path_ + ": experiment " + std::to_string(experiment_id) + " has a bad config: " + ex.what());
     }
