@@ -130,7 +130,10 @@ struct Runner::Impl {
       out.final_train_loss = trained.final_train_loss;
       out.queries = trained.queries;
       out.wall_seconds = trained.wall_seconds;
-      out.status = trained.cancelled ? JobStatus::kCancelled : JobStatus::kFinished;
+      out.status = trained.cancelled  ? JobStatus::kCancelled
+                   : trained.diverged ? JobStatus::kDiverged
+                                      : JobStatus::kFinished;
+      if (trained.diverged) out.error = "diverged: " + trained.divergence;
     } catch (const std::exception& e) {
       out.status = JobStatus::kFailed;
       out.error = e.what();
