@@ -12,6 +12,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/validate.h"
+#include "privacy/papernot_steinke.h"
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
 #include "privacy/tuning_cost_series.h"
@@ -21,7 +22,8 @@ namespace {
 
 constexpr const char* kAccountUsage =
     "usage: dplab-cli account --noise-multiplier S --sample-rate Q --steps T --delta D\n"
-    "                         [--candidates K] [--selection none|ma|lt] [--gamma G] [--delta2 D2]\n"
+    "                         [--candidates K] [--selection none|ma|lt|ps] [--gamma G] [--delta2 D2]\n"
+    "                         [--ps-distribution poisson|tnb] [--ps-mu MU] [--ps-eta E] [--ps-gamma G]\n"
     "                         [--conversion improved|classic] [--lt-log-base e|2]\n"
     "       dplab-cli account --noise-multiplier S --sample-rate Q --steps T --delta D\n"
     "                         --sweep-candidates A:B   (CSV on stdout: K,eps_ma,eps_lt)\n"
@@ -31,7 +33,13 @@ constexpr const char* kAccountUsage =
     "  --delta             target delta in (0, 1) of the whole release\n"
     "  --candidates        K >= 1 hyperparameter candidates (default 1)\n"
     "  --selection         none (one run; default for K = 1), ma (K runs composed in RDP;\n"
-    "                      default for K > 1) or lt (Liu-Talwar random stopping, paper Thm 1)\n"
+    "                      default for K > 1), lt (Liu-Talwar random stopping, paper Thm 1) or\n"
+    "                      ps (Papernot-Steinke 2022: a random number of runs, best released)\n"
+    "  --ps-distribution   ps: poisson (K ~ Poisson(mu), Thm 6) or tnb (truncated negative\n"
+    "                      binomial, Thm 2)\n"
+    "  --ps-mu             ps poisson: mean number of runs mu >= 1\n"
+    "  --ps-eta            ps tnb: shape eta > -1 (1 = geometric, 0 = logarithmic)\n"
+    "  --ps-gamma          ps tnb: gamma in (0, 1)\n"
     "  --gamma             LT stopping probability in (0, 1] (default 1/K)\n"
     "  --delta2            LT delta2 in (0, delta) (default 1e-20)\n"
     "  --conversion        improved (default: Balle et al. 2020, orders to 1024) or classic\n"
@@ -80,7 +88,7 @@ int run_account(int argc, char** argv, int first) {
   }
   args.reject_unknown({"help", "noise-multiplier", "sample-rate", "steps", "delta", "candidates",
                        "selection", "gamma", "delta2", "conversion", "lt-log-base",
-                       "sweep-candidates"});
+                       "sweep-candidates", "ps-distribution", "ps-mu", "ps-eta", "ps-gamma"});
 
   privacy::SubsampledGaussian run;
   run.noise_multiplier = args.required_number("noise-multiplier");
@@ -127,6 +135,11 @@ int run_account(int argc, char** argv, int first) {
   out["candidates"] = candidates;
   out["selection"] = selection;
   if (selection != "lt" && args.has("gamma")) throw UsageError("--gamma needs --selection lt");
+  for (const char* flag : {"ps-distribution", "ps-mu", "ps-eta", "ps-gamma"}) {
+    if (selection != "ps" && args.has(flag)) {
+      throw UsageError(std::string("--") + flag + " needs --selection ps");
+    }
+  }
 
   if (selection == "none") {
     if (candidates != 1) {
@@ -160,8 +173,46 @@ int run_account(int argc, char** argv, int first) {
     out["delta2"] = r.delta2;
     out["upsilon"] = r.upsilon;
     out["lt_log_base"] = log_base == privacy::LogBase::kTwo ? "2" : "e";
+  } else if (selection == "ps") {
+    if (args.has("candidates")) {
+      throw UsageError("--candidates: with --selection ps the number of runs is random; use --ps-mu or --ps-gamma");
+    }
+    if (args.has("conversion") && conversion_name != "improved") {
+      throw UsageError("--conversion: --selection ps uses the improved conversion only");
+    }
+    const std::string distribution = args.required_text("ps-distribution");
+    privacy::PapernotSteinkeCost r;
+    out["ps_distribution"] = distribution;
+    if (distribution == "poisson") {
+      if (args.has("ps-eta") || args.has("ps-gamma")) {
+        throw UsageError("--ps-eta/--ps-gamma need --ps-distribution tnb");
+      }
+      const double mu = args.required_number("ps-mu");
+      require_at_least("--ps-mu", mu, 1.0);
+      r = privacy::papernot_steinke_poisson(run, mu, delta);
+      out["ps_mu"] = mu;
+    } else if (distribution == "tnb") {
+      if (args.has("ps-mu")) throw UsageError("--ps-mu needs --ps-distribution poisson");
+      const double eta = args.required_number("ps-eta");
+      require_finite("--ps-eta", eta);
+      if (!(eta > -1.0)) fail_field("--ps-eta", eta, "must be > -1");
+      const double gamma = args.required_number("ps-gamma");
+      require_open_interval("--ps-gamma", gamma, 0.0, 1.0);
+      r = privacy::papernot_steinke_tnb(run, eta, gamma, delta);
+      out["ps_eta"] = eta;
+      out["ps_gamma"] = gamma;
+    } else {
+      throw UsageError("--ps-distribution must be 'poisson' or 'tnb', got '" + distribution + "'");
+    }
+    out.erase("candidates");
+    out["expected_runs"] = r.expected_runs;
+    out["epsilon"] = number(r.epsilon);
+    out["delta"] = r.delta;
+    out["best_order"] = r.best_order;
+    out["order_at_grid_edge"] = r.order_at_grid_edge;
+    out["epsilon_single_run"] = number(r.epsilon_per_run);
   } else {
-    throw UsageError("--selection must be 'none', 'ma' or 'lt', got '" + selection + "'");
+    throw UsageError("--selection must be 'none', 'ma', 'lt' or 'ps', got '" + selection + "'");
   }
   std::cout << out.dump(2) << '\n';
   return 0;

@@ -3,8 +3,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
-#include "main_window.h"
-#include "scripted_session.h"
+#include "shell/main_window.h"
+#include "shell/scripted_session.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);

@@ -25,7 +25,7 @@ class TestCliAccount : public QObject {
     const auto r = run_cli(kRun5k);
     QCOMPARE(r.exit_code, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
-    // shared/reference/accounting.json fig1_n5000: rdp 5.5632455963733, pld 5.0799726494.
+    // tests/data/accounting.json fig1_n5000: rdp 5.5632455963733, pld 5.0799726494.
     QVERIFY(j["epsilon"].get<double>() <= 5.563245596373326 * (1 + 1e-4));
     QVERIFY(j["epsilon"].get<double>() >= 5.079972649402302 * (1 - 1e-3));
     QCOMPARE(j["delta"].get<double>(), 1e-4);

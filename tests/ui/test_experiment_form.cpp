@@ -5,14 +5,14 @@
 #include <QStandardPaths>
 #include <QtTest>
 
-#include "experiment_form.h"
-#include "grid_field.h"
-#include "main_window.h"
-#include "number_field.h"
-#include "optimizer_editor.h"
+#include "form/experiment_form.h"
+#include "form/grid_field.h"
+#include "shell/main_window.h"
+#include "form/number_field.h"
+#include "form/optimizer_editor.h"
 #include "privacy/default_delta.h"
 #include "privacy/rdp_accountant.h"
-#include "privacy_section.h"
+#include "form/privacy_section.h"
 #include "ui_test_support.h"
 
 using namespace dplab;

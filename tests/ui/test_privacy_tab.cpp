@@ -6,11 +6,11 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
-#include "chart_view.h"
+#include "charts/chart_view.h"
 #include "privacy/default_delta.h"
 #include "privacy/private_selection.h"
 #include "privacy/tuning_cost_series.h"
-#include "privacy_tab.h"
+#include "views/privacy_tab.h"
 #include "ui_test_support.h"
 
 using namespace dplab;

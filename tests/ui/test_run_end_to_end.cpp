@@ -12,16 +12,16 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
-#include "accuracy_tab.h"
-#include "chart_view.h"
-#include "experiment_form.h"
-#include "heatmap_tab.h"
-#include "main_window.h"
-#include "results_model.h"
-#include "results_tab.h"
-#include "run_controller.h"
-#include "run_data.h"
-#include "step_size_tab.h"
+#include "views/accuracy_tab.h"
+#include "charts/chart_view.h"
+#include "form/experiment_form.h"
+#include "views/heatmap_tab.h"
+#include "shell/main_window.h"
+#include "views/results_model.h"
+#include "views/results_tab.h"
+#include "run/run_controller.h"
+#include "run/run_data.h"
+#include "views/step_size_tab.h"
 #include "ui_test_support.h"
 
 using namespace dplab;

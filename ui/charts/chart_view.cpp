@@ -1,0 +1,157 @@
+#include "charts/chart_view.h"
+
+#include <QContextMenuEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QMenu>
+#include <QSettings>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "charts/export_dialog.h"
+
+namespace dplab::ui {
+
+namespace {
+
+QString lastExportDir() {
+  return QSettings().value(QStringLiteral("export/lastDir"), QDir::homePath()).toString();
+}
+
+void rememberExportDir(const QString& file) {
+  QSettings().setValue(QStringLiteral("export/lastDir"), QFileInfo(file).absolutePath());
+}
+
+}  // namespace
+
+ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), file_stem_(file_stem) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plot_);
+  plot_->setObjectName(file_stem);
+  applyChartStyle(plot_);
+  plot_->plotLayout()->insertRow(0);
+  QFont title_font = font();
+  title_font.setPointSizeF(title_font.pointSizeF() + 1.5);
+  title_font.setBold(true);
+  title_element_ = new QCPTextElement(plot_, title, title_font);
+  plot_->plotLayout()->addElement(0, 0, title_element_);
+
+  export_button_ = new QToolButton(this);
+  export_button_->setText(tr("Export"));
+  export_button_->setToolTip(tr("Save this chart as PNG, PDF or SVG, or its data as CSV"));
+  export_button_->setPopupMode(QToolButton::InstantPopup);
+  export_button_->setAutoRaise(true);
+  auto* menu = new QMenu(export_button_);
+  menu->addAction(tr("Image as PNG…"), this, [this] { exportImageInteractive(ImageFormat::kPng); });
+  menu->addAction(tr("Image as PDF…"), this, [this] { exportImageInteractive(ImageFormat::kPdf); });
+  menu->addAction(tr("Image as SVG…"), this, [this] { exportImageInteractive(ImageFormat::kSvg); });
+  menu->addSeparator();
+  menu->addAction(tr("Data as CSV…"), this, [this] { exportCsvInteractive(); });
+  export_button_->setMenu(menu);
+  plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(plot_, &QWidget::customContextMenuRequested, this,
+          [this, menu](const QPoint& pos) { menu->popup(plot_->mapToGlobal(pos)); });
+}
+
+void ChartView::setTitle(const QString& title) {
+  title_element_->setText(title);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ChartView::title() const { return title_element_->text(); }
+
+CsvTable ChartView::csvData() const {
+  return csv_provider_ ? csv_provider_() : plotDataTable(plot_);
+}
+
+bool ChartView::exportImage(const QString& path, const ImageExportOptions& options,
+                            QString* error) {
+  return exportPlotBySuffix(plot_, path, options, error);
+}
+
+bool ChartView::exportCsv(const QString& path, QString* error) const {
+  return writeCsv(csvData(), path, error);
+}
+
+void ChartView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  export_button_->adjustSize();
+  export_button_->move(width() - export_button_->width() - 4, 2);
+  export_button_->raise();
+}
+
+void ChartView::exportImageInteractive(ImageFormat format) {
+  ExportImageDialog dialog(this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const char* suffix = format == ImageFormat::kPng ? "png" : format == ImageFormat::kPdf ? "pdf" : "svg";
+  const QString filter = QStringLiteral("%1 (*.%2)").arg(QString::fromLatin1(suffix).toUpper(),
+                                                        QString::fromLatin1(suffix));
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export chart"), QDir(lastExportDir()).filePath(file_stem_ + "." + suffix), filter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + QString::fromLatin1(suffix);
+  rememberExportDir(path);
+  QString error;
+  if (exportPlot(plot_, path, format, dialog.options(), &error)) {
+    emit message(tr("Saved %1").arg(QDir::toNativeSeparators(path)), false);
+  } else {
+    emit message(error, true);
+  }
+}
+
+void ChartView::exportCsvInteractive() {
+  QString path = QFileDialog::getSaveFileName(this, tr("Export chart data"),
+                                              QDir(lastExportDir()).filePath(file_stem_ + ".csv"),
+                                              tr("CSV (*.csv)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
+  rememberExportDir(path);
+  QString error;
+  if (exportCsv(path, &error)) {
+    emit message(tr("Saved %1").arg(QDir::toNativeSeparators(path)), false);
+  } else {
+    emit message(error, true);
+  }
+}
+
+void applyChartStyle(QCustomPlot* plot) {
+  plot->setNoAntialiasingOnDrag(true);
+  plot->setAntialiasedElements(QCP::aePlottables);
+  QFont label_font = plot->font();
+  label_font.setPointSizeF(std::max(9.0, label_font.pointSizeF()));
+  QFont tick_font = label_font;
+  tick_font.setPointSizeF(label_font.pointSizeF() - 1);
+  for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->xAxis2, plot->yAxis2}) {
+    axis->setLabelFont(label_font);
+    axis->setTickLabelFont(tick_font);
+    axis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
+  }
+  plot->legend->setFont(tick_font);
+  plot->legend->setBrush(QBrush(QColor(255, 255, 255, 220)));
+  plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
+}
+
+void setLogAxis(QCPAxis* axis) {
+  axis->setScaleType(QCPAxis::stLogarithmic);
+  QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+  ticker->setLogBase(10);
+  ticker->setSubTickCount(8);
+  axis->setTicker(ticker);
+  axis->setNumberFormat(QStringLiteral("g"));
+  axis->setNumberPrecision(3);
+}
+
+QColor optimizerColor(const QString& optimizer) {
+  const QString key = optimizer.toLower();
+  if (key.contains(QLatin1String("wosm"))) return QColor(0x2c, 0xa0, 0x2c);   // green
+  if (key.contains(QLatin1String("adadp"))) return QColor(0x94, 0x67, 0xbd);  // purple
+  if (key.contains(QLatin1String("adam"))) return QColor(0xd6, 0x27, 0x28);   // red
+  if (key.contains(QLatin1String("momentum"))) return QColor(0xff, 0x7f, 0x0e);  // orange
+  if (key.contains(QLatin1String("sgd"))) return QColor(0x1f, 0x77, 0xb4);    // blue
+  return QColor(0x55, 0x55, 0x55);
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,61 @@
+// ChartView: one QCustomPlot with its title drawn inside the plot (so exported images carry it)
+// and an "Export" button (also the right-click menu) that writes the chart as PNG, PDF or SVG at a
+// chosen size/DPI and the chart's numbers as CSV. What the numbers are is up to the owner: by
+// default every graph's data points (plotDataTable), or a provider set with setCsvProvider.
+// Export errors are reported through message(), never by a dialog per event.
+#pragma once
+
+#include <QWidget>
+#include <functional>
+
+#include "charts/chart_export.h"
+
+class QCustomPlot;
+class QCPAxis;
+class QCPTextElement;
+class QToolButton;
+
+namespace dplab::ui {
+
+class ChartView : public QWidget {
+  Q_OBJECT
+ public:
+  // file_stem names exported files ("accuracy_curves" -> accuracy_curves.png ...).
+  ChartView(const QString& title, const QString& file_stem, QWidget* parent = nullptr);
+
+  QCustomPlot* plot() const { return plot_; }
+  void setTitle(const QString& title);
+  QString title() const;
+  QString fileStem() const { return file_stem_; }
+
+  void setCsvProvider(std::function<CsvTable()> provider) { csv_provider_ = std::move(provider); }
+  CsvTable csvData() const;
+
+  bool exportImage(const QString& path, const ImageExportOptions& options, QString* error);
+  bool exportCsv(const QString& path, QString* error) const;
+
+ signals:
+  void message(const QString& text, bool is_error);
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void exportImageInteractive(ImageFormat format);
+  void exportCsvInteractive();
+
+  QCustomPlot* plot_;
+  QCPTextElement* title_element_;
+  QToolButton* export_button_;
+  QString file_stem_;
+  std::function<CsvTable()> csv_provider_;
+};
+
+// Shared look: fonts, grid, legend; applied to every plot so that charts read alike.
+void applyChartStyle(QCustomPlot* plot);
+// Logarithmic axis with powers-of-ten labels.
+void setLogAxis(QCPAxis* axis);
+// A fixed colour per optimizer name (DPSGD blue, DPAdam red, ...), stable across charts.
+QColor optimizerColor(const QString& optimizer);
+
+}  // namespace dplab::ui

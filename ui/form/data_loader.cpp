@@ -1,0 +1,115 @@
+#include "form/data_loader.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+#include "tuning/runner.h"
+
+namespace dplab::ui {
+
+DataLoader::DataLoader(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<dplab::ui::DataSummary>("dplab::ui::DataSummary");
+}
+
+DataLoader::~DataLoader() {
+  // A load in progress finishes (it cannot be interrupted); its queued result is dropped with us.
+  std::thread t;
+  {
+    std::lock_guard lock(mutex_);
+    t = std::move(thread_);
+    has_pending_ = false;
+  }
+  if (t.joinable()) t.join();
+}
+
+QString DataLoader::keyFor(const experiment::ExperimentConfig& config) {
+  nlohmann::json j = experiment::to_json(config);
+  nlohmann::json key = {{"dataset", j.value("dataset", nlohmann::json())}, {"seed", config.seed}};
+  return QString::fromStdString(key.dump());
+}
+
+void DataLoader::request(const experiment::ExperimentConfig& config) {
+  const QString key = keyFor(config);
+  std::lock_guard lock(mutex_);
+  if (key == loaded_key_ || key == loading_key_) {
+    has_pending_ = false;
+    return;
+  }
+  if (!loading_key_.isEmpty()) {
+    pending_ = config;
+    has_pending_ = true;
+    return;
+  }
+  startLocked(config, key);
+}
+
+void DataLoader::startLocked(const experiment::ExperimentConfig& config, const QString& key) {
+  if (thread_.joinable()) thread_.join();  // the previous load has already finished
+  loading_key_ = key;
+  thread_ = std::thread([this, config, key] {
+    std::shared_ptr<const data::TrainValidationSplit> data;
+    QString error;
+    try {
+      data = tuning::load_experiment_data(config);
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this, [this, key, data, error] { onThreadDone(key, data, error); }, Qt::QueuedConnection);
+  });
+}
+
+void DataLoader::onThreadDone(const QString& key,
+                              std::shared_ptr<const data::TrainValidationSplit> data,
+                              const QString& error) {
+  {
+    std::lock_guard lock(mutex_);
+    loading_key_.clear();
+    if (data) {
+      loaded_key_ = key;
+      loaded_ = data;
+    }
+    if (has_pending_) {
+      has_pending_ = false;
+      const QString pending_key = keyFor(pending_);
+      if (pending_key != loaded_key_) startLocked(pending_, pending_key);
+    }
+  }
+  if (data) {
+    emit loaded(summarize(key, *data));
+  } else {
+    emit failed(key, error);
+  }
+}
+
+std::shared_ptr<const data::TrainValidationSplit> DataLoader::dataFor(
+    const experiment::ExperimentConfig& config) const {
+  std::lock_guard lock(mutex_);
+  return keyFor(config) == loaded_key_ ? loaded_ : nullptr;
+}
+
+bool DataLoader::busy() const {
+  std::lock_guard lock(mutex_);
+  return !loading_key_.isEmpty();
+}
+
+DataSummary summarize(const QString& key, const data::TrainValidationSplit& split) {
+  DataSummary s;
+  s.key = key;
+  s.train_size = split.train.size();
+  s.validation_size = split.validation.size();
+  s.dim = split.train.dim();
+  s.num_classes = split.train.num_classes;
+  if (s.num_classes > 0) {
+    QList<qint64> counts(s.num_classes, 0);
+    for (Index i = 0; i < split.train.targets.size(); ++i) {
+      const int c = static_cast<int>(split.train.targets[i]);
+      if (c >= 0 && c < s.num_classes) ++counts[c];
+    }
+    s.class_counts = counts;
+    for (const auto& name : split.train.class_names) s.class_names << QString::fromStdString(name);
+  }
+  return s;
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,388 @@
+#include "form/experiment_form.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "data/dataset_catalog.h"
+#include "form/import_dialog.h"
+#include "form/number_field.h"
+#include "form/optimizer_editor.h"
+#include "form/privacy_section.h"
+#include "tuning/accounting.h"
+
+namespace dplab::ui {
+
+using experiment::ExperimentConfig;
+using optim::OptimizerKind;
+
+namespace {
+constexpr int kSourceRole = Qt::UserRole;
+constexpr int kFormatRole = Qt::UserRole + 1;
+constexpr int kLabelRole = Qt::UserRole + 2;
+const char* const kDataHelp =
+    "The data set: built-in (Fashion-MNIST from the Debian package, synthetic sets) or a file "
+    "imported with Import… . It is split 80/20 into training (n examples) and validation sets.";
+}  // namespace
+
+ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent), loader_(new DataLoader(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(buildDataBox());
+  privacy_ = new PrivacySection(this);
+  layout->addWidget(privacy_);
+  auto* opt_box = new QGroupBox(tr("Optimizers to compare"), this);
+  opt_box->setToolTip(tr("Tick the DP optimizers to compare; each has its own hyperparameter grid. "
+                         "Every candidate of every optimizer is charged in the honest ε."));
+  auto* opt_layout = new QVBoxLayout(opt_box);
+  opt_layout->setContentsMargins(4, 4, 4, 4);
+  for (OptimizerKind kind : {OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum,
+                             OptimizerKind::kDpAdam, OptimizerKind::kAdaDp,
+                             OptimizerKind::kDpAdamWosm}) {
+    auto* editor = new OptimizerEditor(kind, opt_box);
+    optimizers_ << editor;
+    opt_layout->addWidget(editor);
+    connect(editor, &OptimizerEditor::edited, this, &ExperimentForm::onEdited);
+  }
+  layout->addWidget(opt_box);
+  layout->addWidget(buildTuningBox());
+  layout->addStretch(1);
+
+  connect(privacy_, &PrivacySection::edited, this, &ExperimentForm::onEdited);
+  connect(loader_, &DataLoader::loaded, this, &ExperimentForm::onDataLoaded);
+  connect(loader_, &DataLoader::failed, this, &ExperimentForm::onDataFailed);
+}
+
+QWidget* ExperimentForm::buildDataBox() {
+  auto* box = new QGroupBox(tr("Data and model"), this);
+  auto* form = new QFormLayout(box);
+  form->setContentsMargins(6, 4, 6, 4);
+  auto* row = new QHBoxLayout;
+  dataset_ = new QComboBox(box);
+  dataset_->setToolTip(tr(kDataHelp));
+  for (const auto& info : data::builtin_datasets()) {
+    if (info.needs_path) continue;  // e.g. Adult: import its folder/file instead
+    dataset_->addItem(QString::fromStdString(info.name), QString::fromStdString(info.name));
+    dataset_->setItemData(dataset_->count() - 1, QString::fromStdString(info.description),
+                          Qt::ToolTipRole);
+  }
+  auto* import_button = new QPushButton(tr("Import…"), box);
+  import_button->setToolTip(tr("Load an IDX, CSV or LIBSVM file (preview, label column, class "
+                               "balance)."));
+  row->addWidget(dataset_, 1);
+  row->addWidget(import_button);
+  form->addRow(tr("Data set"), row);
+  data_info_ = new QLabel(box);
+  data_info_->setWordWrap(true);
+  data_info_->setStyleSheet(QStringLiteral("color: #444;"));
+  form->addRow(data_info_);
+  validation_fraction_ = new NumberField(
+      tr("Fraction of the data held out for validation (paper appendix H: 0.2); validation "
+         "accuracy is what the charts show."),
+      NumberField::openInterval(0, 1), box);
+  form->addRow(tr("validation fraction"), validation_fraction_);
+  model_ = new QComboBox(box);
+  model_->addItem(tr("logistic regression"), QStringLiteral("logistic"));
+  model_->addItem(tr("two-layer network (TLNN)"), QStringLiteral("tlnn"));
+  model_->addItem(tr("linear regression"), QStringLiteral("linear"));
+  model_->setToolTip(tr("The model trained by every candidate: logistic regression (LR), a "
+                        "one-hidden-layer ReLU network (TLNN), or linear regression for "
+                        "real-valued targets."));
+  form->addRow(tr("Model"), model_);
+  hidden_units_ = new QSpinBox(box);
+  hidden_units_->setRange(1, 4096);
+  hidden_units_->setValue(100);
+  hidden_units_->setToolTip(tr("TLNN hidden units (paper: 100)."));
+  form->addRow(tr("hidden units"), hidden_units_);
+  connect(dataset_, &QComboBox::currentIndexChanged, this, &ExperimentForm::onEdited);
+  connect(import_button, &QPushButton::clicked, this, &ExperimentForm::importFile);
+  connect(validation_fraction_, &NumberField::edited, this, &ExperimentForm::onEdited);
+  connect(model_, &QComboBox::currentIndexChanged, this, [this] {
+    hidden_units_->setEnabled(model_->currentData().toString() == QLatin1String("tlnn"));
+    onEdited();
+  });
+  connect(hidden_units_, &QSpinBox::valueChanged, this, &ExperimentForm::onEdited);
+  return box;
+}
+
+QWidget* ExperimentForm::buildTuningBox() {
+  auto* box = new QGroupBox(tr("Tuning"), this);
+  auto* form = new QFormLayout(box);
+  form->setContentsMargins(6, 4, 6, 4);
+  strategy_ = new QComboBox(box);
+  strategy_->addItem(tr("grid (every combination)"), QStringLiteral("grid"));
+  strategy_->addItem(tr("random search"), QStringLiteral("random"));
+  strategy_->addItem(tr("Liu–Talwar (LT) random stopping"), QStringLiteral("lt"));
+  strategy_->setToolTip(tr("How candidates are chosen: the full grid, seeded random draws, or the "
+                           "pool that the LT algorithm samples from (paper section 3.1)."));
+  form->addRow(tr("Strategy"), strategy_);
+  gamma_ = new NumberField(tr("γ: LT's stopping probability after each draw; about 1/γ candidates "
+                              "are tried. Empty = 1/K (paper appendix F)."),
+                           NumberField::Rule([](double v) {
+                             return (v > 0 && v <= 1) ? QString() : tr("must be in (0, 1]");
+                           }),
+                           box);
+  gamma_->setAllowEmpty(true, tr("default: 1/K"));
+  form->addRow(tr("γ (LT)"), gamma_);
+  repeats_ = new QSpinBox(box);
+  repeats_->setRange(1, 100);
+  repeats_->setToolTip(tr("Runs per candidate with different seeds (paper: 3). Repeats are "
+                          "charged like separate runs."));
+  form->addRow(tr("repeats"), repeats_);
+  threads_ = new QSpinBox(box);
+  threads_->setRange(0, 256);
+  threads_->setSpecialValueText(tr("all cores"));
+  threads_->setValue(0);
+  threads_->setToolTip(tr("Worker threads for training jobs (0 = all hardware threads). Results do "
+                          "not depend on it."));
+  form->addRow(tr("threads"), threads_);
+  seed_ = new QSpinBox(box);
+  seed_->setRange(0, 2147483647);
+  seed_->setToolTip(tr("Experiment seed: same seed and config give bit-identical curves."));
+  form->addRow(tr("seed"), seed_);
+  eval_every_ = new QSpinBox(box);
+  eval_every_->setRange(1, 1000000);
+  eval_every_->setValue(100);
+  eval_every_->setToolTip(tr("A curve point (validation accuracy, ε so far) every this many "
+                             "noisy-gradient queries (paper: 100)."));
+  form->addRow(tr("evaluate every"), eval_every_);
+  summary_ = new QLabel(box);
+  summary_->setWordWrap(true);
+  summary_->setTextFormat(Qt::RichText);
+  summary_->setToolTip(tr("K candidates and the honest privacy cost of selecting among them: MA = "
+                          "K runs composed in RDP (section 3.2); LT = Liu–Talwar Theorem 1."));
+  form->addRow(summary_);
+  connect(strategy_, &QComboBox::currentIndexChanged, this, [this] {
+    const bool random = strategy_->currentData().toString() == QLatin1String("random");
+    for (OptimizerEditor* e : optimizers_) e->setRandomSearch(random);
+    onEdited();
+  });
+  connect(gamma_, &NumberField::edited, this, &ExperimentForm::onEdited);
+  for (QSpinBox* s : {repeats_, seed_, eval_every_}) {
+    connect(s, &QSpinBox::valueChanged, this, &ExperimentForm::onEdited);
+  }
+  return box;
+}
+
+OptimizerEditor* ExperimentForm::optimizerEditor(OptimizerKind kind) const {
+  for (OptimizerEditor* e : optimizers_) {
+    if (e->kind() == kind) return e;
+  }
+  return nullptr;
+}
+
+int ExperimentForm::addUserDataset(const QString& path, const QString& format,
+                                   const QString& label_column) {
+  for (int i = 0; i < dataset_->count(); ++i) {
+    if (dataset_->itemData(i, kSourceRole).toString() == path) return i;
+  }
+  dataset_->addItem(QFileInfo(path).fileName(), path);
+  const int index = dataset_->count() - 1;
+  dataset_->setItemData(index, format, kFormatRole);
+  dataset_->setItemData(index, label_column, kLabelRole);
+  dataset_->setItemData(index, path, Qt::ToolTipRole);
+  return index;
+}
+
+void ExperimentForm::importFile() {
+  ImportDialog dialog(this);
+  if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
+  dataset_->setCurrentIndex(addUserDataset(dialog.path(), dialog.format(), dialog.labelColumn()));
+  emit message(tr("Imported %1").arg(dialog.path()), false);
+}
+
+void ExperimentForm::setConfig(const ExperimentConfig& config) {
+  updating_ = true;
+  base_ = config;
+  name_ = QString::fromStdString(config.name);
+  const QString source = QString::fromStdString(config.dataset.source);
+  int index = dataset_->findData(source, kSourceRole);
+  if (index < 0) {
+    index = addUserDataset(source, QString::fromStdString(config.dataset.format),
+                           QString::fromStdString(config.dataset.label_column));
+  }
+  dataset_->setCurrentIndex(index);
+  validation_fraction_->setValue(config.dataset.validation_fraction);
+  model_->setCurrentIndex(
+      std::max(0, model_->findData(QString::fromStdString(models::to_string(config.model.kind)))));
+  hidden_units_->setValue(config.model.hidden_units);
+  hidden_units_->setEnabled(config.model.kind == models::ModelKind::kTwoLayerNetwork);
+  privacy_->setConfig(config.privacy);
+  for (OptimizerEditor* e : optimizers_) {
+    e->setChecked(false);
+    for (const auto& oc : config.optimizers) {
+      if (oc.kind == e->kind()) {
+        e->setChecked(true);
+        e->setConfig(oc);
+      }
+    }
+  }
+  strategy_->setCurrentIndex(std::max(
+      0, strategy_->findData(QString::fromStdString(experiment::to_string(config.tuning.strategy)))));
+  gamma_->setOptionalValue(config.tuning.gamma);
+  repeats_->setValue(config.repeats);
+  seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, 2147483647)));
+  eval_every_->setValue(static_cast<int>(config.eval_every));
+  updating_ = false;
+  onEdited();
+}
+
+ExperimentConfig ExperimentForm::config() const {
+  ExperimentConfig c = base_;
+  c.optimizers.clear();
+  c.name = name_.isEmpty() ? std::string("experiment") : name_.toStdString();
+  c.dataset.source = dataset_->currentData(kSourceRole).toString().toStdString();
+  if (c.dataset.source != base_.dataset.source) {  // options of another data set do not carry over
+    c.dataset = experiment::DatasetConfig{};
+    c.dataset.source = dataset_->currentData(kSourceRole).toString().toStdString();
+  }
+  c.dataset.format = dataset_->currentData(kFormatRole).toString().toStdString();
+  if (c.dataset.format.empty()) c.dataset.format = "auto";
+  c.dataset.label_column = dataset_->currentData(kLabelRole).toString().toStdString();
+  c.dataset.validation_fraction = validation_fraction_->value().value_or(0.2);
+  c.model.kind = models::parse_model_kind(model_->currentData().toString().toStdString());
+  c.model.hidden_units = hidden_units_->value();
+  c.privacy = privacy_->config();
+  for (OptimizerEditor* e : optimizers_) {
+    if (e->isChecked()) c.optimizers.push_back(e->config());
+  }
+  const QString strategy = strategy_->currentData().toString();
+  c.tuning.strategy = strategy == QLatin1String("random") ? experiment::Strategy::kRandom
+                      : strategy == QLatin1String("lt")   ? experiment::Strategy::kLt
+                                                          : experiment::Strategy::kGrid;
+  c.tuning.gamma = gamma_->value();
+  c.repeats = repeats_->value();
+  c.seed = static_cast<std::uint64_t>(seed_->value());
+  c.eval_every = eval_every_->value();
+  return c;
+}
+
+int ExperimentForm::threads() const { return threads_->value(); }
+void ExperimentForm::setThreads(int threads) { threads_->setValue(threads); }
+
+std::shared_ptr<const data::TrainValidationSplit> ExperimentForm::loadedData() const {
+  return loader_->dataFor(config());
+}
+
+qint64 ExperimentForm::trainingSize() const { return privacy_->trainingSize(); }
+
+bool ExperimentForm::dataReady() const { return loadedData() != nullptr; }
+
+QStringList ExperimentForm::errors() const {
+  QStringList list;
+  if (!data_error_.isEmpty()) list << tr("data set: %1").arg(data_error_);
+  if (!validation_fraction_->valid()) {
+    list << tr("validation fraction: %1").arg(validation_fraction_->error());
+  }
+  if (const QString e = privacy_->error(); !e.isEmpty()) list << e;
+  bool any = false;
+  for (OptimizerEditor* e : optimizers_) {
+    any = any || e->isChecked();
+    if (const QString err = e->error(); !err.isEmpty()) list << err;
+  }
+  if (!any) list << tr("tick at least one optimizer to compare");
+  if (!gamma_->valid()) list << tr("γ: %1").arg(gamma_->error());
+  if (list.isEmpty()) {
+    try {
+      if (experiment::expand_candidates(config()).empty()) list << tr("the grids give no candidate");
+    } catch (const std::exception& ex) {
+      list << QString::fromStdString(ex.what());
+    }
+  }
+  return list;
+}
+
+void ExperimentForm::onEdited() {
+  if (updating_) return;
+  // (Re)load the data when the data set or split changed; n feeds q, δ and L ≤ n.
+  const ExperimentConfig c = config();
+  const QString key = DataLoader::keyFor(c);
+  if (key != data_key_loaded_ && key != data_key_requested_) {
+    data_key_requested_ = key;
+    data_error_.clear();
+    markField(dataset_, tr(kDataHelp), QString());
+    data_info_->setText(tr("loading …"));
+    privacy_->setTrainingSize(0);
+    loader_->request(c);
+  }
+  updateSummary();
+  const bool valid = isValid();
+  if (valid != last_valid_) {
+    last_valid_ = valid;
+    emit validityChanged(valid);
+  }
+  emit edited();
+}
+
+void ExperimentForm::onDataLoaded(const DataSummary& s) {
+  if (s.key != DataLoader::keyFor(config())) return;  // a stale load
+  data_key_loaded_ = s.key;
+  data_error_.clear();
+  markField(dataset_, tr(kDataHelp), QString());
+  QString info = tr("n = %1 training, %2 validation · d = %3 · ")
+                     .arg(s.train_size)
+                     .arg(s.validation_size)
+                     .arg(s.dim);
+  if (s.num_classes == 0) {
+    info += tr("regression");
+  } else {
+    QStringList parts;
+    for (int c = 0; c < s.class_counts.size(); ++c) {
+      parts << QStringLiteral("%1%").arg(100.0 * s.class_counts[c] / std::max<qint64>(1, s.train_size), 0, 'f', 0);
+    }
+    info += tr("%1 classes (balance %2)").arg(s.num_classes).arg(parts.join(QStringLiteral(" / ")));
+  }
+  data_info_->setText(info);
+  privacy_->setTrainingSize(s.train_size);  // triggers onEdited via PrivacySection::edited
+}
+
+void ExperimentForm::onDataFailed(const QString& key, const QString& error) {
+  if (key != DataLoader::keyFor(config())) return;
+  data_key_loaded_ = key;
+  data_error_ = error;
+  markField(dataset_, tr(kDataHelp), error);
+  data_info_->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
+  emit message(tr("data set: %1").arg(error), true);
+  onEdited();
+}
+
+void ExperimentForm::updateSummary() {
+  const ExperimentConfig c = config();
+  int k = 0;
+  try {
+    k = static_cast<int>(experiment::expand_candidates(c).size());
+  } catch (const std::exception&) {
+    summary_->setText(tr("<i>fix the marked fields to see K</i>"));
+    return;
+  }
+  QString text = tr("<b>K = %1 candidates</b> × %2 repeats = %3 jobs").arg(k).arg(c.repeats).arg(k * c.repeats);
+  const qint64 n = privacy_->trainingSize();
+  if (n > 0 && privacy_->error().isEmpty() && k > 0) {
+    const double q = c.privacy.lot_size / static_cast<double>(n);
+    const double delta = privacy_->resolvedDelta();
+    const double gamma = c.tuning.gamma.value_or(1.0 / k);
+    try {
+      const double ma = tuning::epsilon_moments_accountant(c.privacy.noise_multiplier, q,
+                                                           c.privacy.steps, k, delta);
+      const double lt = tuning::epsilon_liu_talwar(c.privacy.noise_multiplier, q, c.privacy.steps,
+                                                   gamma, delta, c.tuning.delta2);
+      text += tr("<br>honest ε of the search: MA %1 · LT %2 (γ = %3)")
+                  .arg(ma, 0, 'g', 4)
+                  .arg(lt, 0, 'g', 4)
+                  .arg(gamma, 0, 'g', 3);
+    } catch (const std::exception& e) {
+      text += QStringLiteral("<br>") + QString::fromStdString(e.what()).toHtmlEscaped();
+    }
+  }
+  summary_->setText(text);
+}
+
+}  // namespace dplab::ui

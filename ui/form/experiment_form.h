@@ -1,0 +1,90 @@
+// ExperimentForm: the left-hand set-up panel. It edits an engine experiment::ExperimentConfig —
+// data set (built-in catalog or imported file), model, privacy mechanism (PrivacySection),
+// optimizers with their grids (OptimizerEditor), tuning strategy, repeats, seed — plus the
+// number of worker threads (a run option, not part of the experiment). Every field validates as
+// you type; isValid() is false while any field is marked, and validityChanged() drives Run.
+// The Tuning box shows K (engine expand_candidates) and the honest ε of the whole search for MA
+// and LT (engine tuning/accounting.h).
+#pragma once
+
+#include <QWidget>
+
+#include "form/data_loader.h"
+#include "experiment/experiment_config.h"
+
+class QComboBox;
+class QSpinBox;
+class QLabel;
+class QPushButton;
+class QGroupBox;
+
+namespace dplab::ui {
+
+class NumberField;
+class OptimizerEditor;
+class PrivacySection;
+
+class ExperimentForm : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ExperimentForm(QWidget* parent = nullptr);
+
+  void setConfig(const experiment::ExperimentConfig& config);
+  experiment::ExperimentConfig config() const;
+  int threads() const;
+  void setThreads(int threads);
+
+  bool isValid() const { return errors().isEmpty(); }
+  QStringList errors() const;
+  // The experiment's data, when it has been loaded (null otherwise).
+  std::shared_ptr<const data::TrainValidationSplit> loadedData() const;
+  qint64 trainingSize() const;
+  bool dataReady() const;
+
+  PrivacySection* privacy() const { return privacy_; }
+  OptimizerEditor* optimizerEditor(optim::OptimizerKind kind) const;
+  NumberField* gammaField() const { return gamma_; }
+  QComboBox* datasetCombo() const { return dataset_; }
+  QLabel* tuningSummary() const { return summary_; }
+
+ signals:
+  void validityChanged(bool valid);
+  void edited();
+  void message(const QString& text, bool is_error);
+
+ private:
+  QWidget* buildDataBox();
+  QWidget* buildTuningBox();
+  void onEdited();
+  void updateSummary();
+  void importFile();
+  int addUserDataset(const QString& path, const QString& format, const QString& label_column);
+  void onDataLoaded(const DataSummary& summary);
+  void onDataFailed(const QString& key, const QString& error);
+
+  DataLoader* loader_;
+  QComboBox* dataset_;
+  QLabel* data_info_;
+  NumberField* validation_fraction_;
+  QComboBox* model_;
+  QSpinBox* hidden_units_;
+  PrivacySection* privacy_;
+  QList<OptimizerEditor*> optimizers_;
+  QComboBox* strategy_;
+  NumberField* gamma_;
+  QSpinBox* repeats_;
+  QSpinBox* threads_;
+  QSpinBox* seed_;
+  QSpinBox* eval_every_;
+  QLabel* summary_;
+  QString name_;
+  // The last config set: keeps what the form does not edit (synthetic n/d, split seed, δ2, …).
+  experiment::ExperimentConfig base_;
+  QString data_error_;
+  QString data_key_loaded_;
+  QString data_key_requested_;
+  bool last_valid_ = false;
+  bool updating_ = false;
+};
+
+}  // namespace dplab::ui

@@ -1,0 +1,167 @@
+#include "form/import_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <map>
+
+#include "data/dataset_catalog.h"
+
+namespace dplab::ui {
+
+namespace {
+constexpr int kPreviewLines = 15;
+}
+
+ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent) {
+  setWindowTitle(tr("Import data set"));
+  resize(720, 520);
+  auto* form = new QFormLayout(this);
+  auto* row = new QHBoxLayout;
+  path_ = new QLineEdit(this);
+  path_->setToolTip(tr("The data file: IDX images (labels file found by name), CSV with a header "
+                       "row, or LIBSVM 'label index:value …' lines; .gz is read directly."));
+  auto* browse_button = new QPushButton(tr("Browse…"), this);
+  row->addWidget(path_, 1);
+  row->addWidget(browse_button);
+  form->addRow(tr("File"), row);
+  format_ = new QComboBox(this);
+  format_->addItems({"auto", "idx", "csv", "libsvm"});
+  format_->setToolTip(tr("File format; auto decides by the file name, then by its first bytes."));
+  form->addRow(tr("Format"), format_);
+  label_ = new QComboBox(this);
+  label_->setEditable(true);
+  label_->setToolTip(tr("CSV: the column holding the class label (empty = the last column)."));
+  form->addRow(tr("Label column"), label_);
+  preview_ = new QPlainTextEdit(this);
+  preview_->setReadOnly(true);
+  preview_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  preview_->setToolTip(tr("The first lines of the file, as stored."));
+  form->addRow(tr("First rows"), preview_);
+  check_ = new QLabel(tr("Choose a file."), this);
+  check_->setWordWrap(true);
+  check_->setToolTip(tr("Result of loading the file with dplab's loader: rows n, features d and "
+                        "the class balance (count per class)."));
+  form->addRow(tr("Loaded"), check_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  ok_button_ = buttons->button(QDialogButtonBox::Ok);
+  ok_button_->setEnabled(false);
+  form->addRow(buttons);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(browse_button, &QPushButton::clicked, this, &ImportDialog::browse);
+  connect(path_, &QLineEdit::editingFinished, this, [this] {
+    showPreview();
+    startCheck();
+  });
+  connect(format_, &QComboBox::currentTextChanged, this, &ImportDialog::startCheck);
+  connect(label_, &QComboBox::currentTextChanged, this, &ImportDialog::startCheck);
+}
+
+ImportDialog::~ImportDialog() {
+  if (thread_.joinable()) thread_.join();
+}
+
+QString ImportDialog::path() const { return path_->text().trimmed(); }
+QString ImportDialog::format() const { return format_->currentText(); }
+QString ImportDialog::labelColumn() const { return label_->currentText().trimmed(); }
+
+void ImportDialog::browse() {
+  QSettings settings;
+  const QString dir = settings.value(QStringLiteral("import/lastDir")).toString();
+  const QString file = QFileDialog::getOpenFileName(
+      this, tr("Import data set"), dir,
+      tr("Data files (*.csv *.svm *.libsvm *.svmlight *.txt *ubyte *.idx *.gz);;All files (*)"));
+  if (file.isEmpty()) return;
+  settings.setValue(QStringLiteral("import/lastDir"), QFileInfo(file).absolutePath());
+  path_->setText(file);
+  showPreview();
+  startCheck();
+}
+
+void ImportDialog::showPreview() {
+  QFile file(path());
+  if (!file.open(QIODevice::ReadOnly)) {
+    preview_->setPlainText(tr("cannot open: %1").arg(file.errorString()));
+    return;
+  }
+  const QByteArray head = file.read(64 * 1024);
+  const bool binary = head.contains('\0') || path().endsWith(QLatin1String(".gz"));
+  if (binary) {
+    preview_->setPlainText(tr("(binary or compressed file, %1 bytes: see the loaded summary below)")
+                               .arg(file.size()));
+    return;
+  }
+  const QList<QByteArray> lines = head.split('\n').mid(0, kPreviewLines);
+  QStringList text;
+  for (const QByteArray& l : lines) text << QString::fromUtf8(l);
+  preview_->setPlainText(text.join(QLatin1Char('\n')));
+  const QString first = text.value(0);
+  if (first.contains(QLatin1Char(',')) && label_->count() == 0) {
+    QSignalBlocker block(label_);
+    label_->addItem(QString());
+    for (const QString& col : first.split(QLatin1Char(','))) label_->addItem(col.trimmed());
+  }
+}
+
+void ImportDialog::startCheck() {
+  if (path().isEmpty()) return;
+  ok_button_->setEnabled(false);
+  check_->setText(tr("loading …"));
+  if (thread_.joinable()) thread_.join();  // a previous check finishes first (rarely long)
+  const int generation = ++generation_;
+  data::DatasetSource source;
+  source.path = path().toStdString();
+  source.label_column = labelColumn().toStdString();
+  try {
+    source.format = data::parse_data_format(format().toStdString());
+  } catch (const std::exception& e) {
+    onChecked(generation, QString::fromStdString(e.what()), false);
+    return;
+  }
+  thread_ = std::thread([this, source, generation] {
+    QString summary;
+    bool ok = false;
+    try {
+      const data::Dataset d = data::load_dataset(source);
+      summary = tr("n = %1 rows, d = %2 features, ").arg(d.size()).arg(d.dim());
+      if (d.is_regression()) {
+        summary += tr("regression target");
+      } else {
+        std::map<int, qint64> counts;
+        for (Index i = 0; i < d.targets.size(); ++i) ++counts[static_cast<int>(d.targets[i])];
+        QStringList parts;
+        for (const auto& [c, k] : counts) {
+          const QString name = c < static_cast<int>(d.class_names.size())
+                                   ? QString::fromStdString(d.class_names[c])
+                                   : QString::number(c);
+          parts << QStringLiteral("%1: %2 (%3%)").arg(name).arg(k).arg(100.0 * k / d.size(), 0, 'f', 1);
+        }
+        summary += tr("%1 classes — balance %2").arg(d.num_classes).arg(parts.join(QStringLiteral(", ")));
+      }
+      ok = true;
+    } catch (const std::exception& e) {
+      summary = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this, [this, generation, summary, ok] { onChecked(generation, summary, ok); },
+        Qt::QueuedConnection);
+  });
+}
+
+void ImportDialog::onChecked(int generation, const QString& summary, bool ok) {
+  if (generation != generation_) return;
+  check_->setText(ok ? summary
+                     : QStringLiteral("<span style='color:#b00020'>%1</span>").arg(summary.toHtmlEscaped()));
+  ok_button_->setEnabled(ok);
+}
+
+}  // namespace dplab::ui

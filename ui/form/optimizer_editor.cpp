@@ -1,0 +1,133 @@
+#include "form/optimizer_editor.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include "form/grid_field.h"
+#include "form/number_field.h"
+
+namespace dplab::ui {
+
+using experiment::Param;
+using optim::OptimizerKind;
+
+QString OptimizerEditor::displayName(OptimizerKind kind) {
+  switch (kind) {
+    case OptimizerKind::kDpSgd: return QStringLiteral("DPSGD");
+    case OptimizerKind::kDpMomentum: return QStringLiteral("DPMomentum");
+    case OptimizerKind::kDpAdam: return QStringLiteral("DPAdam");
+    case OptimizerKind::kAdaDp: return QStringLiteral("ADADP");
+    case OptimizerKind::kDpAdamWosm: return QStringLiteral("DPAdamWOSM");
+  }
+  return QStringLiteral("?");
+}
+
+OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
+    : QGroupBox(displayName(kind), parent), kind_(kind) {
+  setCheckable(true);
+  setChecked(false);
+  auto* form = new QFormLayout(this);
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->setContentsMargins(6, 4, 6, 4);
+  const auto positive = NumberField::positive();
+  const auto unit = NumberField::halfOpenInterval(0, 1);
+  if (kind != OptimizerKind::kDpAdamWosm) {
+    const QString help =
+        kind == OptimizerKind::kAdaDp
+            ? tr("α: initial step size; ADADP adapts it during training (Koskela & Honkela 2020).")
+            : tr("α: learning rate (step size) of the update θ ← θ − α·update. DPSGD needs a wide "
+                 "α grid because the best α scales like 1/C (paper Theorem 2).");
+    // Adaptive methods have a good default α (DPAdam: 1e-3, paper section 4.2); DPSGD and
+    // DPMomentum must be given their α grid.
+    const bool adaptive = kind == OptimizerKind::kDpAdam || kind == OptimizerKind::kAdaDp;
+    addGrid(Param::kLearningRate, tr("α (learning rate)"),
+            adaptive ? help + tr(" Empty = the default (DPAdam: 0.001).") : help, positive, !adaptive);
+  }
+  addGrid(Param::kClip, tr("C (clipping norm)"),
+          tr("C: each per-example gradient is clipped to L2 norm ≤ C; the noise std on the sum is "
+             "σ·C."),
+          positive, true);
+  if (kind == OptimizerKind::kDpMomentum) {
+    addGrid(Param::kMomentum, tr("m (momentum)"),
+            tr("m: heavy-ball momentum, v ← m·v + g̃, θ ← θ − α·v. Empty = 0.9."), unit, false);
+  }
+  if (kind == OptimizerKind::kDpAdam || kind == OptimizerKind::kDpAdamWosm) {
+    addGrid(Param::kBeta1, tr("β1"),
+            tr("β1: decay of Adam's first-moment (mean) estimate. Empty = 0.9 (paper's default)."),
+            unit, false);
+  }
+  if (kind == OptimizerKind::kDpAdam) {
+    addGrid(Param::kBeta2, tr("β2"),
+            tr("β2: decay of Adam's second-moment estimate. Empty = 0.999 (paper's default)."),
+            unit, false);
+  }
+  if (kind == OptimizerKind::kDpAdamWosm) {
+    auto* note = new QLabel(tr("step size fixed to α/(σC/L + ξ), α = 1e-3 (Theorem 3)"), this);
+    note->setWordWrap(true);
+    note->setStyleSheet(QStringLiteral("color: #555;"));
+    form->addRow(note);
+  }
+  count_ = new QSpinBox(this);
+  count_->setRange(1, 10000);
+  count_->setValue(10);
+  count_->setToolTip(tr("Random search: number of candidates drawn for this optimizer (seeded by "
+                        "the experiment seed)."));
+  count_->setEnabled(false);
+  form->addRow(tr("draws (random)"), count_);
+  connect(count_, &QSpinBox::valueChanged, this, &OptimizerEditor::edited);
+  connect(this, &QGroupBox::toggled, this, [this](bool on) {
+    // An unticked optimizer shows only its title, so the form stays short.
+    for (QWidget* child : findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+      child->setVisible(on);
+    }
+    emit edited();
+  });
+  for (QWidget* child : findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+    child->setVisible(false);
+  }
+  setToolTip(tr("Include %1 in the comparison; its candidates are the product of the grids below.")
+                 .arg(displayName(kind)));
+}
+
+GridField* OptimizerEditor::addGrid(Param param, const QString& label, const QString& help,
+                                    std::function<QString(double)> rule, bool required) {
+  auto* field = new GridField(help, std::move(rule), required, this);
+  fields_[static_cast<int>(param)] = field;
+  static_cast<QFormLayout*>(layout())->addRow(label, field);
+  connect(field, &GridField::edited, this, &OptimizerEditor::edited);
+  return field;
+}
+
+void OptimizerEditor::setConfig(const experiment::OptimizerConfig& config) {
+  for (int p = 0; p < experiment::kNumParams; ++p) {
+    if (fields_[p]) fields_[p]->setSpec(config.grid[p]);
+  }
+  if (config.count) count_->setValue(*config.count);
+}
+
+experiment::OptimizerConfig OptimizerEditor::config() const {
+  experiment::OptimizerConfig config;
+  config.kind = kind_;
+  for (int p = 0; p < experiment::kNumParams; ++p) {
+    if (fields_[p]) config.grid[p] = fields_[p]->spec();
+  }
+  if (count_->isEnabled()) config.count = count_->value();
+  return config;
+}
+
+QString OptimizerEditor::error() const {
+  if (!isChecked()) return QString();
+  static const char* names[] = {"α", "C", "m", "β1", "β2", "ξ"};
+  for (int p = 0; p < experiment::kNumParams; ++p) {
+    if (fields_[p] && !fields_[p]->valid()) {
+      return QStringLiteral("%1 %2: %3")
+          .arg(displayName(kind_), QString::fromUtf8(names[p]), fields_[p]->error());
+    }
+  }
+  return QString();
+}
+
+void OptimizerEditor::setRandomSearch(bool random) { count_->setEnabled(random); }
+
+}  // namespace dplab::ui

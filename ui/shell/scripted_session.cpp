@@ -1,0 +1,125 @@
+#include "shell/scripted_session.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QPixmap>
+#include <QRegularExpression>
+#include <QTabWidget>
+#include <QTextStream>
+#include <QThread>
+#include <QTimer>
+#include <cstdio>
+
+#include "form/experiment_form.h"
+#include "shell/main_window.h"
+#include "shell/status_panel.h"
+
+namespace dplab::ui {
+
+namespace {
+constexpr int kPollMs = 50;
+constexpr int kFormWaitMs = 120000;  // data loading (Fashion-MNIST: ~1 s) must finish by then
+
+void printErr(const QString& text) {
+  std::fprintf(stderr, "dplab: %s\n", text.toLocal8Bit().constData());
+  std::fflush(stderr);
+}
+}  // namespace
+
+ScriptedSession::ScriptedSession(MainWindow* window, ScriptOptions options, QObject* parent)
+    : QObject(parent), window_(window), options_(std::move(options)), poll_(new QTimer(this)) {
+  poll_->setInterval(kPollMs);
+  connect(poll_, &QTimer::timeout, this, &ScriptedSession::waitForForm);
+  connect(window_, &MainWindow::runFinished, this, &ScriptedSession::onRunFinished);
+  QTimer::singleShot(options_.timeout_seconds * 1000, this, [this] {
+    finish(1, tr("timed out after %1 s").arg(options_.timeout_seconds));
+  });
+}
+
+void ScriptedSession::start() {
+  if (!options_.open_path.isEmpty()) {
+    QString error;
+    if (!window_->openExperiment(options_.open_path, &error)) {
+      finish(1, tr("cannot open %1: %2").arg(options_.open_path, error));
+      return;
+    }
+  }
+  if (!options_.run) {
+    if (!options_.screenshot_dir.isEmpty()) takeScreenshots();
+    if (options_.quit_when_done) finish(0);
+    return;
+  }
+  poll_->start();
+}
+
+void ScriptedSession::waitForForm() {
+  waited_ms_ += kPollMs;
+  ExperimentForm* form = window_->form();
+  const QStringList errors = form->errors();
+  if (form->dataReady() && errors.isEmpty()) {
+    poll_->stop();
+    if (!window_->startRun()) finish(1, tr("the run could not start"));
+    return;
+  }
+  // A data set that failed to load, or a marked field once the data is there: report at once.
+  const bool data_failed = !errors.isEmpty() && errors.first().startsWith(QStringLiteral("data set:"));
+  const bool invalid = form->dataReady() && !errors.isEmpty();
+  if (data_failed || invalid || waited_ms_ > kFormWaitMs) {
+    poll_->stop();
+    finish(1, tr("the experiment is not runnable: %1").arg(errors.join(QStringLiteral("; "))));
+  }
+}
+
+void ScriptedSession::onRunFinished(bool ok, bool cancelled) {
+  if (done_) return;
+  if (!ok || cancelled) {
+    finish(1, ok ? tr("the run was cancelled") : tr("the run failed (see the messages above)"));
+    return;
+  }
+  std::printf("dplab: run finished; longest GUI stall during the run: %.1f ms\n", window_->longestStallMs());
+  std::fflush(stdout);
+  if (!options_.screenshot_dir.isEmpty()) takeScreenshots();
+  if (options_.quit_when_done) finish(0);
+}
+
+void ScriptedSession::takeScreenshots() {
+  if (!QDir().mkpath(options_.screenshot_dir)) {
+    finish(1, tr("cannot create %1").arg(options_.screenshot_dir));
+    return;
+  }
+  QTabWidget* tabs = window_->tabs();
+  const QDir dir(options_.screenshot_dir);
+  for (int i = 0; i < tabs->count(); ++i) {
+    tabs->setCurrentIndex(i);
+    // Let layouts settle and queued replots run before grabbing.
+    for (int k = 0; k < 5; ++k) QApplication::processEvents();
+    // File-name-safe tab title: Greek symbols spelled out ("α–C heatmap" -> alpha_c_heatmap).
+    QString slug = tabs->tabText(i).toLower().replace(QChar(0x03B1), QStringLiteral("alpha"));
+    slug.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("_"));
+    const QString name = QStringLiteral("%1_%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug);
+    const QString path = dir.filePath(name);
+    if (!window_->grab().save(path, "PNG")) {
+      finish(1, tr("cannot write screenshot %1").arg(path));
+      return;
+    }
+    std::printf("dplab: screenshot %s\n", path.toLocal8Bit().constData());
+  }
+  std::fflush(stdout);
+}
+
+void ScriptedSession::finish(int code, const QString& error) {
+  if (done_) return;
+  done_ = true;
+  if (!error.isEmpty()) printErr(error);
+  if (code != 0) {
+    for (const QString& e : window_->statusPanel()->errors()) printErr(e);
+  }
+  std::printf("dplab: longest GUI stall: %.1f ms\n", window_->longestStallMs());
+  std::fflush(stdout);
+  if (options_.quit_when_done || code != 0) {
+    QTimer::singleShot(0, qApp, [code] { QApplication::exit(code); });
+  }
+}
+
+}  // namespace dplab::ui

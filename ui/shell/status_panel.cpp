@@ -1,0 +1,83 @@
+#include "shell/status_panel.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTime>
+#include <QVBoxLayout>
+
+namespace dplab::ui {
+
+namespace {
+constexpr int kMaxEntries = 300;  // older lines are dropped; the count of errors is kept
+}
+
+StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  auto* header = new QHBoxLayout;
+  summary_ = new QLabel(tr("No messages"), this);
+  auto* clear_button = new QPushButton(tr("Clear"), this);
+  clear_button->setToolTip(tr("Forget the messages shown here"));
+  connect(clear_button, &QPushButton::clicked, this, &StatusPanel::clear);
+  header->addWidget(summary_, 1);
+  header->addWidget(clear_button);
+  layout->addLayout(header);
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(kMaxEntries + 1);
+  log_->setToolTip(tr("Messages and errors of this session; repeated messages are counted, not "
+                      "repeated."));
+  layout->addWidget(log_);
+}
+
+void StatusPanel::addMessage(const QString& text, bool is_error) {
+  if (is_error) {
+    ++error_count_;
+    errors_ << text;
+  }
+  const QString key = (is_error ? QStringLiteral("E:") : QStringLiteral("I:")) + text;
+  auto it = index_of_.find(key);
+  if (it != index_of_.end()) {
+    ++entries_[it.value()].count;
+  } else {
+    if (entries_.size() >= kMaxEntries) {
+      entries_.removeFirst();
+      index_of_.clear();
+      for (int i = 0; i < entries_.size(); ++i) {
+        index_of_.insert(entries_[i].key, i);
+      }
+    }
+    entries_.append(
+        {key, QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + text, is_error, 1});
+    index_of_.insert(key, static_cast<int>(entries_.size() - 1));
+  }
+  render();
+  emit latest(text, is_error);
+}
+
+void StatusPanel::clear() {
+  entries_.clear();
+  index_of_.clear();
+  errors_.clear();
+  error_count_ = 0;
+  render();
+}
+
+void StatusPanel::render() {
+  QString html;
+  for (const Entry& e : entries_) {
+    QString line = e.text.toHtmlEscaped();
+    if (e.count > 1) line += QStringLiteral(" <b>(×%1)</b>").arg(e.count);
+    if (e.is_error) line = QStringLiteral("<span style='color:#b00020'>%1</span>").arg(line);
+    html += line + QStringLiteral("<br>");
+  }
+  log_->clear();
+  log_->appendHtml(html);
+  log_->verticalScrollBar()->setValue(log_->verticalScrollBar()->maximum());
+  summary_->setText(error_count_ > 0 ? tr("%n error(s)", nullptr, error_count_)
+                                     : (entries_.isEmpty() ? tr("No messages") : tr("OK")));
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,378 @@
+#include "views/privacy_tab.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <qcustomplot.h>
+
+#include "charts/chart_view.h"
+#include "privacy/default_delta.h"
+
+namespace dplab::ui {
+
+using namespace privacy;
+
+namespace {
+
+constexpr int kSigmaSliderScale = 10;  // slider units per unit of σ (0.1 resolution)
+
+QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QColor& color, Qt::PenStyle style,
+                  double width = 2.0) {
+  QCPGraph* g = plot->addGraph();
+  g->setName(name);
+  g->setPen(QPen(color, width, style));
+  return g;
+}
+
+QString fmt(double v) { return QString::number(v, 'g', 4); }
+
+}  // namespace
+
+PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
+  auto* outer = new QHBoxLayout(this);
+  outer->setContentsMargins(4, 4, 4, 4);
+
+  // Controls on the left.
+  auto* controls = new QWidget(this);
+  controls->setMaximumWidth(330);
+  auto* form = new QFormLayout(controls);
+  sigma_ = new QDoubleSpinBox(controls);
+  sigma_->setRange(0.1, 50);
+  sigma_->setDecimals(2);
+  sigma_->setSingleStep(0.1);
+  sigma_->setValue(4.0);
+  sigma_->setToolTip(tr("σ, noise multiplier of every run (paper: 4)."));
+  sigma_slider_ = new QSlider(Qt::Horizontal, controls);
+  sigma_slider_->setRange(1, 200);
+  sigma_slider_->setValue(40);
+  sigma_slider_->setToolTip(sigma_->toolTip());
+  form->addRow(tr("σ"), sigma_);
+  form->addRow(QString(), sigma_slider_);
+  lot_ = new QSpinBox(controls);
+  lot_->setRange(1, 1000000);
+  lot_->setValue(250);
+  lot_->setToolTip(tr("L, expected lot size; q = L/n (paper: 250)."));
+  form->addRow(tr("L"), lot_);
+  steps_ = new QSpinBox(controls);
+  steps_->setRange(1, 10000000);
+  steps_->setSingleStep(1000);
+  steps_->setValue(10000);
+  steps_->setToolTip(tr("T, noisy-gradient queries per candidate (paper: 10,000)."));
+  form->addRow(tr("T"), steps_);
+  n_ = new QSpinBox(controls);
+  n_->setRange(2, 100000000);
+  n_->setSingleStep(5000);
+  n_->setValue(60000);
+  n_->setToolTip(tr("n, training-set size for Figure 6 (paper: 5,000 and 60,000). Figure 1 sweeps "
+                    "n and adds this value."));
+  form->addRow(tr("n"), n_);
+  delta_ = new QComboBox(controls);
+  delta_->addItem(tr("1/n rounded down"), 0.0);
+  for (int e = 3; e <= 10; ++e) delta_->addItem(QStringLiteral("1e-%1").arg(e), std::pow(10.0, -e));
+  delta_->setToolTip(tr("δ_f, the δ of the whole selection (Figure 1 always uses 1/n rounded "
+                        "down, as the paper)."));
+  form->addRow(tr("δ"), delta_);
+  gamma_ = new QDoubleSpinBox(controls);
+  gamma_->setRange(0.0, 1.0);
+  gamma_->setDecimals(3);
+  gamma_->setSingleStep(0.01);
+  gamma_->setSpecialValueText(tr("1/K"));
+  gamma_->setValue(0.0);
+  gamma_->setToolTip(tr("γ, LT's stopping probability. \"1/K\" = the paper's Figure 6 choice "
+                        "(K candidates in expectation); a fixed γ gives a flat LT line."));
+  form->addRow(tr("γ (LT)"), gamma_);
+  kmax_ = new QSpinBox(controls);
+  kmax_->setRange(2, 1000);
+  kmax_->setValue(40);
+  kmax_->setToolTip(tr("Largest number of candidates K on Figure 6's x-axis."));
+  form->addRow(tr("K max"), kmax_);
+  show_paper_ = new QCheckBox(tr("also draw the paper-compatible accountant"), controls);
+  show_paper_->setToolTip(tr("Dashed lines: classic RDP→(ε,δ) conversion and log2 in Υ, as the "
+                             "paper's code; solid lines: dplab's tighter default."));
+  form->addRow(show_paper_);
+  headline_ = new QLabel(controls);
+  headline_->setWordWrap(true);
+  headline_->setTextFormat(Qt::RichText);
+  form->addRow(headline_);
+  comparison_ = new QTableWidget(5, 2, controls);
+  comparison_->setHorizontalHeaderLabels({tr("tight"), tr("paper")});
+  comparison_->setVerticalHeaderLabels({tr("ε one run"), tr("ε LT, γ = 1"), tr("ε LT, γ of K max"),
+                                        tr("ε MA, K max"), tr("MA K at LT(γ=1) cost")});
+  comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  comparison_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  comparison_->setToolTip(tr("dplab's accountant (improved conversion, natural log in Υ) next to "
+                             "the paper-compatible one (classic conversion, log2 Υ)."));
+  comparison_->setFixedHeight(comparison_->verticalHeader()->length() + comparison_->horizontalHeader()->height() + 6);
+  form->addRow(comparison_);
+  outer->addWidget(controls);
+
+  // Charts on the right: Figure 6 on top, Figure 1's three panels below.
+  auto* charts = new QSplitter(Qt::Vertical, this);
+  figure6_ = new ChartView(tr("Privacy of tuning: ε vs number of candidates (Figure 6)"),
+                           QStringLiteral("privacy_fig6_eps_vs_candidates"), charts);
+  auto* fig1 = new QWidget(charts);
+  auto* fig1_layout = new QHBoxLayout(fig1);
+  fig1_layout->setContentsMargins(0, 0, 0, 0);
+  fig1_blowup_ = new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1);
+  fig1_gamma_ = new ChartView(tr("Fig. 1b: ε_LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
+  fig1_ma_ = new ChartView(tr("Fig. 1c: MA candidates"),
+                           QStringLiteral("privacy_fig1_ma_candidates"), fig1);
+  for (ChartView* c : {fig1_blowup_, fig1_gamma_, fig1_ma_}) fig1_layout->addWidget(c);
+  charts->addWidget(figure6_);
+  charts->addWidget(fig1);
+  charts->setStretchFactor(0, 3);
+  charts->setStretchFactor(1, 2);
+  outer->addWidget(charts, 1);
+  for (ChartView* c : this->charts()) connect(c, &ChartView::message, this, &PrivacyTab::message);
+
+  // Every control change coalesces into one redraw on the next event-loop pass.
+  redraw_timer_ = new QTimer(this);
+  redraw_timer_->setSingleShot(true);
+  redraw_timer_->setInterval(0);
+  connect(redraw_timer_, &QTimer::timeout, this, &PrivacyTab::redrawNow);
+  connect(sigma_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    QSignalBlocker block(sigma_slider_);
+    sigma_slider_->setValue(static_cast<int>(std::lround(v * kSigmaSliderScale)));
+    scheduleRedraw();
+  });
+  connect(sigma_slider_, &QSlider::valueChanged, this, [this](int v) {
+    sigma_->setValue(static_cast<double>(v) / kSigmaSliderScale);
+  });
+  for (QSpinBox* s : {lot_, steps_, n_, kmax_}) {
+    connect(s, &QSpinBox::valueChanged, this, &PrivacyTab::scheduleRedraw);
+  }
+  connect(gamma_, &QDoubleSpinBox::valueChanged, this, &PrivacyTab::scheduleRedraw);
+  connect(delta_, &QComboBox::currentIndexChanged, this, &PrivacyTab::scheduleRedraw);
+  connect(show_paper_, &QCheckBox::toggled, this, &PrivacyTab::scheduleRedraw);
+  redrawNow();
+}
+
+QList<ChartView*> PrivacyTab::charts() const { return {figure6_, fig1_blowup_, fig1_gamma_, fig1_ma_}; }
+
+void PrivacyTab::setSettings(double sigma, int lot_size, int steps, qint64 n, double delta_or_zero) {
+  sigma_->setValue(sigma);
+  lot_->setValue(lot_size);
+  steps_->setValue(steps);
+  n_->setValue(static_cast<int>(std::min<qint64>(n, n_->maximum())));
+  int index = 0;
+  for (int i = 1; i < delta_->count(); ++i) {
+    if (std::abs(delta_->itemData(i).toDouble() - delta_or_zero) <= 1e-3 * delta_or_zero) index = i;
+  }
+  delta_->setCurrentIndex(index);
+}
+
+double PrivacyTab::sigma() const { return sigma_->value(); }
+int PrivacyTab::lotSize() const { return lot_->value(); }
+int PrivacyTab::steps() const { return steps_->value(); }
+qint64 PrivacyTab::datasetSize() const { return n_->value(); }
+double PrivacyTab::gammaFixed() const { return gamma_->value(); }
+int PrivacyTab::maxCandidates() const { return kmax_->value(); }
+
+double PrivacyTab::delta() const {
+  const double chosen = delta_->currentData().toDouble();
+  return chosen > 0 ? chosen : default_delta(datasetSize());
+}
+
+void PrivacyTab::scheduleRedraw() { redraw_timer_->start(); }
+
+void PrivacyTab::redrawNow() {
+  ++redraws_;
+  const double q = std::min(1.0, static_cast<double>(lotSize()) / static_cast<double>(datasetSize()));
+  const SubsampledGaussian run{sigma(), q, steps()};
+  const double d = delta();
+  try {
+    drawFigure6(run, d);
+    fillComparison(run, d);
+    TuningCostSetting setting;
+    setting.noise_multiplier = sigma();
+    setting.lot_size = lotSize();
+    setting.steps = steps();
+    drawFigure1(setting);
+  } catch (const std::exception& e) {
+    emit message(tr("privacy charts: %1").arg(QString::fromStdString(e.what())), true);
+  }
+}
+
+void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
+  QCustomPlot* plot = figure6_->plot();
+  plot->clearGraphs();
+  plot->clearItems();
+  const int kmax = maxCandidates();
+  points_ = epsilon_vs_candidates(run, delta, 1, kmax);
+  const double gamma = gammaFixed();
+  if (gamma > 0) {  // a fixed γ: LT's cost does not depend on K
+    const double lt = liu_talwar_selection(run, gamma, delta).epsilon;
+    for (auto& p : points_) p.epsilon_lt = lt;
+  }
+  crossover_ = ma_lt_crossover(points_);
+  ma_at_lt_ = ma_candidates_at_lt_cost(run, delta);
+
+  const QString lt_name = gamma > 0 ? tr("LT (γ = %1)").arg(gamma) : tr("LT (γ = 1/K)");
+  QCPGraph* lt = addLine(plot, lt_name, QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
+  QCPGraph* ma = addLine(plot, tr("MA (K runs composed)"), QColor(0xff, 0x7f, 0x0e), Qt::SolidLine);
+  double ymax = 0;
+  for (const auto& p : points_) {
+    lt->addData(p.candidates, p.epsilon_lt);
+    ma->addData(p.candidates, p.epsilon_ma);
+    ymax = std::max({ymax, p.epsilon_lt, p.epsilon_ma});
+  }
+  if (show_paper_->isChecked()) {
+    const auto paper = epsilon_vs_candidates(run, delta, 1, kmax, kDefaultDelta2, LogBase::kTwo,
+                                             paper_compatible_options());
+    QCPGraph* lt_p = addLine(plot, lt_name + tr(", paper acct."), QColor(0x1f, 0x77, 0xb4), Qt::DashLine, 1.2);
+    QCPGraph* ma_p = addLine(plot, tr("MA, paper acct."), QColor(0xff, 0x7f, 0x0e), Qt::DashLine, 1.2);
+    const double lt_fixed = gamma > 0 ? liu_talwar_selection(run, gamma, delta, kDefaultDelta2,
+                                                             LogBase::kTwo, paper_compatible_options())
+                                            .epsilon
+                                      : 0.0;
+    for (const auto& p : paper) {
+      lt_p->addData(p.candidates, gamma > 0 ? lt_fixed : p.epsilon_lt);
+      ma_p->addData(p.candidates, p.epsilon_ma);
+      ymax = std::max({ymax, gamma > 0 ? lt_fixed : p.epsilon_lt, p.epsilon_ma});
+    }
+  }
+  plot->xAxis->setLabel(tr("number of candidates K"));
+  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1)").arg(delta, 0, 'g', 2));
+  plot->xAxis->setRange(0.5, kmax + 0.5);
+  plot->yAxis->setRange(0, ymax * 1.12);
+  if (crossover_ > 0 && crossover_ <= kmax) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(crossover_, 0);
+    line->point2->setCoords(crossover_, 1);
+    line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+    auto* label = new QCPItemText(plot);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->position->setType(QCPItemPosition::ptPlotCoords);
+    label->position->setCoords(crossover_ + 0.3, ymax * 1.08);
+    label->setText(crossover_ < kmax ? tr("MA is cheaper up to K = %1").arg(crossover_)
+                                     : tr("MA is cheaper at every K shown (≥ %1)").arg(kmax));
+    label->setFont(QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold));
+    label->setPadding(QMargins(3, 2, 3, 2));
+    label->setBrush(QBrush(QColor(255, 255, 255, 220)));
+    if (crossover_ > kmax * 0.6) {  // keep the label inside the plot
+      label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+      label->position->setCoords(crossover_ - 0.3, ymax * 1.08);
+    }
+  }
+  plot->legend->setVisible(true);
+  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
+  plot->replot();
+  headline_->setText(
+      tr("q = %1, one run ε = %2.<br><b>MA is cheaper than LT up to K = %3</b> (Figure 6). At LT's "
+         "minimum cost (γ = 1) MA can compose <b>%4</b> candidates.")
+          .arg(fmt(run.sampling_rate))
+          .arg(fmt(epsilon_for_delta(run, delta).epsilon))
+          .arg(crossover_)
+          .arg(ma_at_lt_));
+}
+
+void PrivacyTab::fillComparison(const SubsampledGaussian& run, double delta) {
+  const int kmax = maxCandidates();
+  const double gamma = gammaFixed() > 0 ? gammaFixed() : 1.0 / kmax;
+  auto set = [this](int row, int col, double v) {
+    comparison_->setItem(row, col, new QTableWidgetItem(fmt(v)));
+  };
+  const AccountingOptions tight{};
+  const AccountingOptions paper = paper_compatible_options();
+  for (int col = 0; col < 2; ++col) {
+    const AccountingOptions& o = col == 0 ? tight : paper;
+    const LogBase base = col == 0 ? LogBase::kNatural : LogBase::kTwo;
+    set(0, col, epsilon_for_delta(run, delta, o).epsilon);
+    set(1, col, liu_talwar_selection(run, 1.0, delta, kDefaultDelta2, base, o).epsilon);
+    set(2, col, liu_talwar_selection(run, gamma, delta, kDefaultDelta2, base, o).epsilon);
+    set(3, col, moments_accountant_selection(run, kmax, delta, o).epsilon);
+    set(4, col, ma_candidates_at_lt_cost(run, delta, kDefaultDelta2, base, o));
+  }
+}
+
+void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
+  std::vector<std::int64_t> sizes = default_figure1_dataset_sizes();
+  const qint64 n = datasetSize();
+  if (std::find(sizes.begin(), sizes.end(), n) == sizes.end() && n >= setting.lot_size) {
+    sizes.push_back(n);
+    std::sort(sizes.begin(), sizes.end());
+  }
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(),
+                             [&](std::int64_t s) { return s < setting.lot_size || s < 2; }),
+              sizes.end());
+  auto setup_x = [](QCustomPlot* plot) {
+    setLogAxis(plot->xAxis);
+    plot->xAxis->setLabel(QObject::tr("training-set size n"));
+    plot->xAxis->setRange(3000, 1.5e6);
+  };
+  // Left: blow-up.
+  {
+    QCustomPlot* plot = fig1_blowup_->plot();
+    plot->clearGraphs();
+    setup_x(plot);
+    QCPGraph* g = addLine(plot, tr("ε_LT(γ=1) / ε one run"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    double ymax = 1;
+    for (const auto& p : lt_blowup_series(setting, sizes)) {
+      g->addData(static_cast<double>(p.dataset_size), p.blowup);
+      ymax = std::max(ymax, p.blowup);
+    }
+    plot->yAxis->setLabel(tr("blow-up (×)"));
+    plot->yAxis->setRange(0, ymax * 1.15);
+    plot->replot();
+  }
+  // Middle: ε_LT vs n for several γ.
+  {
+    QCustomPlot* plot = fig1_gamma_->plot();
+    plot->clearGraphs();
+    setup_x(plot);
+    setLogAxis(plot->yAxis);
+    std::map<double, QCPGraph*> by_gamma;
+    const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                             QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28)};
+    double ymin = 1e300, ymax = 0;
+    for (const auto& p : lt_epsilon_vs_gamma_series(setting, sizes)) {
+      QCPGraph*& g = by_gamma[p.gamma];
+      if (!g) {
+        g = addLine(plot, QStringLiteral("γ = %1").arg(p.gamma),
+                    colors[by_gamma.size() % 4], Qt::SolidLine, 1.6);
+      }
+      g->addData(static_cast<double>(p.dataset_size), p.epsilon_lt);
+      ymin = std::min(ymin, p.epsilon_lt);
+      ymax = std::max(ymax, p.epsilon_lt);
+    }
+    plot->yAxis->setLabel(tr("ε_LT (δ = 1/n)"));
+    if (ymax > 0) plot->yAxis->setRange(ymin / 1.5, ymax * 6);  // headroom for the legend
+    plot->legend->setVisible(true);
+    // The lines fall from top-left to bottom-right: the top-right corner is free.
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignTop);
+    plot->replot();
+  }
+  // Right: MA candidates at LT's γ = 1 cost.
+  {
+    QCustomPlot* plot = fig1_ma_->plot();
+    plot->clearGraphs();
+    setup_x(plot);
+    setLogAxis(plot->yAxis);
+    QCPGraph* g = addLine(plot, tr("MA candidates"), QColor(0xff, 0x7f, 0x0e), Qt::SolidLine);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    double ymax = 1;
+    for (const auto& p : ma_candidates_series(setting, sizes)) {
+      g->addData(static_cast<double>(p.dataset_size), std::max(1, p.candidates));
+      ymax = std::max<double>(ymax, p.candidates);
+    }
+    plot->yAxis->setLabel(tr("MA candidates K"));
+    plot->yAxis->setRange(0.8, ymax * 2);
+    plot->replot();
+  }
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,161 @@
+#include "views/results_model.h"
+
+#include <cmath>
+#include <limits>
+
+#include "form/optimizer_editor.h"
+#include "run/run_data.h"
+#include "tuning/accounting.h"
+
+namespace dplab::ui {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}
+
+ResultsModel::ResultsModel(RunData* data, QObject* parent) : QAbstractTableModel(parent), data_(data) {
+  connect(data_, &RunData::changed, this, &ResultsModel::refresh);
+  rebuild();
+}
+
+int ResultsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int ResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumns; }
+
+QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  static const char* names[] = {"#",        "optimizer", "α",          "C",        "m",
+                                "β1",       "β2",        "repeats",    "status",   "final acc.",
+                                "best acc.", "final train loss", "ε one run", "ε MA (K)", "ε LT (K)"};
+  static const char* tips[] = {
+      "candidate index", "DP optimizer", "learning rate α", "clipping norm C", "momentum m",
+      "Adam β1", "Adam β2", "finished repeats", "job status",
+      "final validation accuracy, mean over finished repeats",
+      "best validation accuracy along the curve, mean over repeats",
+      "final training loss (whole training set), mean over repeats",
+      "ε of this one run at δ (what a paper reports when tuning is ignored)",
+      "honest ε of selecting among this optimizer's K candidates, moments accountant",
+      "honest ε of selecting among this optimizer's K candidates, Liu–Talwar (γ = 1/K or set)"};
+  if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
+  if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
+  return {};
+}
+
+QVariant ResultsModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
+  const Row& r = rows_[static_cast<std::size_t>(index.row())];
+  auto number = [role](double v, int digits) -> QVariant {
+    if (role == Qt::UserRole) return v;
+    if (role == Qt::DisplayRole) return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'g', digits);
+    if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+  };
+  switch (index.column()) {
+    case kIndex:
+      if (role == Qt::DisplayRole || role == Qt::UserRole) return r.candidate;
+      return {};
+    case kOptimizer:
+      if (role == Qt::DisplayRole) return r.optimizer;
+      return {};
+    case kLearningRate: return number(r.lr, 4);
+    case kClip: return number(r.clip, 4);
+    case kMomentum: return number(r.momentum, 3);
+    case kBeta1: return number(r.beta1, 3);
+    case kBeta2: return number(r.beta2, 4);
+    case kRepeatsDone:
+      if (role == Qt::DisplayRole || role == Qt::UserRole) return r.repeats_done;
+      return {};
+    case kStatus:
+      if (role == Qt::DisplayRole) return r.status;
+      return {};
+    case kFinalAccuracy: return number(r.final_acc, 4);
+    case kBestAccuracy: return number(r.best_acc, 4);
+    case kFinalTrainLoss: return number(r.final_loss, 4);
+    case kEpsilonRun: return number(r.eps_run, 4);
+    case kEpsilonMa: return number(r.eps_ma, 4);
+    case kEpsilonLt: return number(r.eps_lt, 4);
+    default: return {};
+  }
+}
+
+void ResultsModel::refresh(bool structural) {
+  if (structural || rows_.empty()) {
+    beginResetModel();
+    rebuild();
+    endResetModel();
+    return;
+  }
+  rebuild();
+  if (!rows_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, kColumns - 1));
+}
+
+void ResultsModel::rebuild() {
+  rows_.clear();
+  if (!data_->hasRun()) return;
+  const tuning::SearchResults& res = data_->results();
+  const auto& m = res.mechanism;
+  const int repeats = std::max(1, res.config.repeats);
+  // Privacy per optimizer pool: K candidates of that optimizer.
+  std::vector<double> eps_ma(res.config.optimizers.size(), kNaN), eps_lt(res.config.optimizers.size(), kNaN);
+  double eps_run = kNaN;
+  try {
+    if (m.sampling_rate > 0 && m.delta > 0) {
+      eps_run = tuning::epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
+      for (std::size_t o = 0; o < res.config.optimizers.size(); ++o) {
+        const int k = static_cast<int>(experiment::candidates_of(res.candidates, static_cast<int>(o)).size());
+        if (k == 0) continue;
+        eps_ma[o] = tuning::epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps, k, m.delta);
+        eps_lt[o] = tuning::epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps,
+                                               res.config.tuning.gamma.value_or(1.0 / k), m.delta,
+                                               res.config.tuning.delta2);
+      }
+    }
+  } catch (const std::exception&) {
+    // leave NaN: the table shows "–"
+  }
+  for (const auto& cand : res.candidates) {
+    Row row;
+    row.candidate = cand.index;
+    row.optimizer = OptimizerEditor::displayName(cand.optimizer.kind);
+    row.lr = cand.optimizer.learning_rate;
+    row.clip = cand.clip;
+    row.momentum = cand.optimizer.kind == optim::OptimizerKind::kDpMomentum ? cand.optimizer.momentum : kNaN;
+    const bool adam = cand.optimizer.kind == optim::OptimizerKind::kDpAdam ||
+                      cand.optimizer.kind == optim::OptimizerKind::kDpAdamWosm;
+    row.beta1 = adam ? cand.optimizer.beta1 : kNaN;
+    row.beta2 = cand.optimizer.kind == optim::OptimizerKind::kDpAdam ? cand.optimizer.beta2 : kNaN;
+    double sum_final = 0, sum_best = 0, sum_loss = 0;
+    int finished = 0, running = 0, failed = 0, diverged = 0;
+    for (int r = 0; r < repeats; ++r) {
+      const auto& job = res.job(cand.index, r);
+      if (job.status == tuning::JobStatus::kFinished) {
+        ++finished;
+        sum_final += job.final_val_accuracy;
+        sum_loss += job.final_train_loss;
+        double best = -1e300;
+        for (const auto& p : job.curve) best = std::max(best, p.val_accuracy);
+        sum_best += job.curve.empty() ? kNaN : best;
+      } else if (job.status == tuning::JobStatus::kRunning) {
+        ++running;
+      } else if (job.status == tuning::JobStatus::kFailed) {
+        ++failed;
+      } else if (job.status == tuning::JobStatus::kDiverged) {
+        ++diverged;
+      }
+    }
+    row.repeats_done = finished;
+    row.status = failed > 0 ? tr("failed") : diverged > 0 ? tr("diverged") : finished == repeats ? tr("finished")
+                 : running > 0 ? tr("running") : finished > 0 ? tr("partial") : tr("pending");
+    row.final_acc = finished ? sum_final / finished : kNaN;
+    row.best_acc = finished ? sum_best / finished : kNaN;
+    row.final_loss = finished ? sum_loss / finished : kNaN;
+    row.eps_run = eps_run;
+    row.eps_ma = eps_ma[static_cast<std::size_t>(cand.optimizer_index)];
+    row.eps_lt = eps_lt[static_cast<std::size_t>(cand.optimizer_index)];
+    rows_.push_back(row);
+  }
+}
+
+}  // namespace dplab::ui
