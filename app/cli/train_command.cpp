@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "cli/run_config.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
@@ -72,9 +73,11 @@ int run_train(int argc, char** argv, int first) {
   args.reject_unknown(known);
   const RunConfig config = parse_run_config(args);
   if (config.out.empty()) throw UsageError("missing required flag --out");
+  require_writable_folder(config.out, "--out");  // before training, not after
 
   const data::Dataset all = load_for_flag(config);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
+  for (const auto& note : split.notes) std::cerr << "dplab-cli train: note: " << note << "\n";
   const auto n = split.train.size();
   if (config.lot_size > static_cast<double>(n)) {
     throw UsageError("--lot-size = " + std::to_string(static_cast<long long>(config.lot_size)) +
@@ -129,8 +132,15 @@ int run_train(int argc, char** argv, int first) {
     summary["final"]["validation_accuracy"] = result.final_validation.accuracy;
   }
   summary["wall_seconds"] = result.wall_seconds;
+  summary["status"] = result.diverged ? "diverged" : result.cancelled ? "cancelled" : "finished";
+  if (result.diverged) summary["divergence"] = result.divergence;
   write_json_file(out_dir / "summary.json", summary);
   std::cout << summary.dump(2) << "\n";
+  if (result.diverged) {
+    std::cerr << "dplab-cli train: error: training diverged: " << result.divergence
+              << " (try a smaller --lr, --clip or --noise-multiplier)\n";
+    return 1;
+  }
   return 0;
 }
 
