@@ -20,34 +20,6 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kAccountUsage =
-    "usage: dplab-cli account --noise-multiplier S --sample-rate Q --steps T --delta D\n"
-    "                         [--candidates K] [--selection none|ma|lt|ps] [--gamma G] [--delta2 D2]\n"
-    "                         [--ps-distribution poisson|tnb] [--ps-mu MU] [--ps-eta E] [--ps-gamma G]\n"
-    "                         [--conversion improved|classic] [--lt-log-base e|2]\n"
-    "       dplab-cli account --noise-multiplier S --sample-rate Q --steps T --delta D\n"
-    "                         --sweep-candidates A:B   (CSV on stdout: K,eps_ma,eps_lt)\n"
-    "  --noise-multiplier  sigma > 0, noise std relative to the clipping norm\n"
-    "  --sample-rate       q in (0, 1], Poisson sampling rate L/n\n"
-    "  --steps             T >= 1 steps per run\n"
-    "  --delta             target delta in (0, 1) of the whole release\n"
-    "  --candidates        K >= 1 hyperparameter candidates (default 1)\n"
-    "  --selection         none (one run; default for K = 1), ma (K runs composed in RDP;\n"
-    "                      default for K > 1), lt (Liu-Talwar random stopping, paper Thm 1) or\n"
-    "                      ps (Papernot-Steinke 2022: a random number of runs, best released)\n"
-    "  --ps-distribution   ps: poisson (K ~ Poisson(mu), Thm 6) or tnb (truncated negative\n"
-    "                      binomial, Thm 2)\n"
-    "  --ps-mu             ps poisson: mean number of runs mu >= 1\n"
-    "  --ps-eta            ps tnb: shape eta > -1 (1 = geometric, 0 = logarithmic)\n"
-    "  --ps-gamma          ps tnb: gamma in (0, 1)\n"
-    "  --gamma             LT stopping probability in (0, 1] (default 1/K)\n"
-    "  --delta2            LT delta2 in (0, delta) (default 1e-20)\n"
-    "  --conversion        improved (default: Balle et al. 2020, orders to 1024) or classic\n"
-    "                      (the paper's accountant: eps_RDP - ln(delta)/(alpha-1), continuous\n"
-    "                      alpha in (1, 512])\n"
-    "  --lt-log-base       e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma\n"
-    "Output: one JSON object (epsilon, delta, best_order, selection, candidates, ...).\n";
-
 // Validation messages name the FLAG ("--noise-multiplier = -1 must be > 0").
 void check_positive(const std::string& flag, double value) { require_positive("--" + flag, value); }
 
@@ -78,23 +50,12 @@ int parse_candidates(const std::string& flag, const std::string& text) {
   return static_cast<int>(k);
 }
 
-}  // namespace
-
-int run_account(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kAccountUsage;
-    return 0;
-  }
-  args.reject_unknown({"help", "noise-multiplier", "sample-rate", "steps", "delta", "candidates",
-                       "selection", "gamma", "delta2", "conversion", "lt-log-base",
-                       "sweep-candidates", "ps-distribution", "ps-mu", "ps-eta", "ps-gamma"});
-
+int run_account(const Arguments& args) {
   privacy::SubsampledGaussian run;
   run.noise_multiplier = args.required_number("noise-multiplier");
   check_positive("noise-multiplier", run.noise_multiplier);
-  run.sampling_rate = args.required_number("sample-rate");
-  require_left_open_interval("--sample-rate", run.sampling_rate, 0.0, 1.0);
+  run.sampling_rate = args.required_number("sampling-rate");
+  require_left_open_interval("--sampling-rate", run.sampling_rate, 0.0, 1.0);
   run.steps = args.required_integer("steps");
   if (run.steps < 1) fail_field("--steps", static_cast<double>(run.steps), "must be >= 1");
   const double delta = args.required_number("delta");
@@ -129,7 +90,7 @@ int run_account(int argc, char** argv, int first) {
   const std::string selection = args.text_or("selection", candidates > 1 ? "ma" : "none");
   nlohmann::json out;
   out["noise_multiplier"] = run.noise_multiplier;
-  out["sample_rate"] = run.sampling_rate;
+  out["sampling_rate"] = run.sampling_rate;
   out["steps"] = run.steps;
   out["conversion"] = conversion_name;
   out["candidates"] = candidates;
@@ -216,6 +177,44 @@ int run_account(int argc, char** argv, int first) {
   }
   std::cout << out.dump(2) << '\n';
   return 0;
+}
+
+}  // namespace
+
+void add_account_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "account", "privacy of one run or of a search over K candidates (MA / LT / PS)");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "noise-multiplier", "sigma > 0, noise std relative to the clipping norm", "S")
+      ->required();
+  add_value(*cmd, *args, "sampling-rate", "required: q in (0, 1], Poisson sampling rate L/n", "Q");
+  add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
+  add_value(*cmd, *args, "steps", "T >= 1 steps per run", "T")->required();
+  add_value(*cmd, *args, "delta", "target delta in (0, 1) of the whole release", "D")->required();
+  add_value(*cmd, *args, "candidates", "K >= 1 hyperparameter candidates (default 1)", "K");
+  add_value(*cmd, *args, "selection",
+            "none (one run; default for K = 1), ma (K runs composed in RDP; default for K > 1) or "
+            "lt (Liu-Talwar random stopping, paper Thm 1) or ps (Papernot-Steinke 2022: a random "
+            "number of runs, best released)",
+            "none|ma|lt|ps");
+  add_value(*cmd, *args, "ps-distribution",
+            "ps: poisson (K ~ Poisson(mu), Thm 6) or tnb (truncated negative binomial, Thm 2)",
+            "poisson|tnb");
+  add_value(*cmd, *args, "ps-mu", "ps poisson: mean number of runs mu >= 1", "MU");
+  add_value(*cmd, *args, "ps-eta", "ps tnb: shape eta > -1 (1 = geometric, 0 = logarithmic)", "E");
+  add_value(*cmd, *args, "ps-gamma", "ps tnb: gamma in (0, 1)", "G");
+  add_value(*cmd, *args, "gamma", "LT stopping probability in (0, 1] (default 1/K)", "G");
+  add_value(*cmd, *args, "delta2", "LT delta2 in (0, delta) (default 1e-20)", "D2");
+  add_value(*cmd, *args, "conversion",
+            "improved (default: Balle et al. 2020, orders to 1024) or classic (the paper's "
+            "accountant: eps_RDP - ln(delta)/(alpha-1), continuous alpha in (1, 512])",
+            "improved|classic");
+  add_value(*cmd, *args, "lt-log-base", "e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma",
+            "e|2");
+  add_value(*cmd, *args, "sweep-candidates",
+            "print CSV K,eps_ma,eps_lt for K = A..B instead of one JSON object", "A:B");
+  cmd->footer("Output: one JSON object (epsilon, delta, best_order, selection, candidates, ...).");
+  on_run(*cmd, [args] { return run_account(*args); });
 }
 
 }  // namespace dplab::cli

@@ -82,7 +82,7 @@ nlohmann::json bench_accounting(std::ostream& table_out) {
   }
 
   nlohmann::json result;
-  result["setting"] = {{"noise_multiplier", 4.0}, {"sample_rate", q}, {"steps", steps}, {"delta", delta}};
+  result["setting"] = {{"noise_multiplier", 4.0}, {"sampling_rate", q}, {"steps", steps}, {"delta", delta}};
   result["epsilon_cold_us"] = median(cold);
   result["epsilon_warm_us"] = median(warm);
   result["sweep_1_200_ms"] = median(sweep);

@@ -13,31 +13,13 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kCalibrateUsage =
-    "usage: dplab-cli calibrate --epsilon E --delta D --sample-rate Q --steps T\n"
-    "                           [--conversion improved|classic]\n"
-    "  --epsilon      target epsilon > 0\n"
-    "  --delta        target delta in (0, 1)\n"
-    "  --sample-rate  q in (0, 1], Poisson sampling rate L/n\n"
-    "  --steps        T >= 1\n"
-    "  --conversion   improved (default) or classic (the paper's accountant)\n"
-    "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it achieves.\n";
-
-}  // namespace
-
-int run_calibrate(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kCalibrateUsage;
-    return 0;
-  }
-  args.reject_unknown({"help", "epsilon", "delta", "sample-rate", "steps", "conversion"});
+int run_calibrate(const Arguments& args) {
   const double epsilon = args.required_number("epsilon");
   require_positive("--epsilon", epsilon);
   const double delta = args.required_number("delta");
   require_open_interval("--delta", delta, 0.0, 1.0);
-  const double q = args.required_number("sample-rate");
-  require_left_open_interval("--sample-rate", q, 0.0, 1.0);
+  const double q = args.required_number("sampling-rate");
+  require_left_open_interval("--sampling-rate", q, 0.0, 1.0);
   const std::int64_t steps = args.required_integer("steps");
   if (steps < 1) fail_field("--steps", static_cast<double>(steps), "must be >= 1");
   const std::string conversion = args.text_or("conversion", "improved");
@@ -55,12 +37,30 @@ int run_calibrate(int argc, char** argv, int first) {
   out["epsilon"] = achieved.epsilon;
   out["target_epsilon"] = epsilon;
   out["delta"] = delta;
-  out["sample_rate"] = q;
+  out["sampling_rate"] = q;
   out["steps"] = steps;
   out["best_order"] = achieved.best_order;
   out["conversion"] = conversion;
   std::cout << out.dump(2) << '\n';
   return 0;
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "calibrate", "smallest noise multiplier reaching a target (epsilon, delta)");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "epsilon", "target epsilon > 0", "E")->required();
+  add_value(*cmd, *args, "delta", "target delta in (0, 1)", "D")->required();
+  add_value(*cmd, *args, "sampling-rate", "required: q in (0, 1], Poisson sampling rate L/n", "Q");
+  add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
+  add_value(*cmd, *args, "steps", "T >= 1", "T")->required();
+  add_value(*cmd, *args, "conversion", "improved (default) or classic (the paper's accountant)",
+            "improved|classic");
+  cmd->footer(
+      "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it achieves.");
+  on_run(*cmd, [args] { return run_calibrate(*args); });
 }
 
 }  // namespace dplab::cli

@@ -19,28 +19,6 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kTrainUsage = R"(usage: dplab-cli train [--config FILE] [flags] --out DIR
-  --dataset NAME|PATH     fashion-mnist | synthetic-linear | synthetic-binary | a file (default fashion-mnist)
-  --format F              auto | idx | csv | libsvm (for a PATH; default auto)
-  --label-column NAME     CSV label column (default: the last column)
-  --validation-fraction F share held out for validation (default 0.2, paper appendix H)
-  --model M               linear | logistic | tlnn (default logistic)
-  --hidden-units H        TLNN hidden layer width (default 100)
-  --optimizer O           dpsgd | dpmomentum | dpadam | adadp | dpadamwosm, or the non-private
-                          baselines sgd | momentum | adam (sigma = 0, no clipping)
-  --lr A                  learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS)
-  --clip C                per-example clipping norm C (default 1)
-  --noise-multiplier S    sigma; noise std on the clipped sum is sigma*C (default 1)
-  --lot-size L            expected lot size; each example joins a lot with q = L/n (default 250)
-  --steps T               noisy-gradient queries (default 1000)
-  --momentum M            DPMomentum (default 0.9)
-  --beta1 B1 --beta2 B2   DPAdam (defaults 0.9, 0.999)
-  --eval-every K          a curve point every K queries (default 100)
-  --delta D               delta for the epsilon column (default 1/n rounded down to a power of 10)
-  --seed N                seed of initialisation, sampling and noise (default 0)
-  --out DIR               output folder (created)
-)";
-
 // For a path-like --dataset the loader's error names the file; say which flag brought it.
 data::Dataset load_for_flag(const RunConfig& config) {
   data::DatasetSource source = data::source_for(config.dataset);
@@ -60,17 +38,7 @@ data::Dataset load_for_flag(const RunConfig& config) {
   }
 }
 
-}  // namespace
-
-int run_train(int argc, char** argv, int first) {
-  Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kTrainUsage;
-    return 0;
-  }
-  std::set<std::string> known = run_config_flags();
-  known.insert({"config", "help"});
-  args.reject_unknown(known);
+int run_train(const Arguments& args) {
   const RunConfig config = parse_run_config(args);
   if (config.out.empty()) throw UsageError("missing required flag --out");
   require_writable_folder(config.out, "--out");  // before training, not after
@@ -142,6 +110,19 @@ int run_train(int argc, char** argv, int first) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "train", "train one model with a DP optimizer, write curve.csv and summary.json");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "config",
+            "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
+            "FILE");
+  for (const auto& flag : run_config_flag_list()) add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  on_run(*cmd, [args] { return run_train(*args); });
 }
 
 }  // namespace dplab::cli

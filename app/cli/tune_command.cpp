@@ -34,21 +34,6 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kHelp =
-    "usage: dplab-cli tune --config EXPERIMENT.json [--threads N] [--db FILE] [--out DIR]\n"
-    "       dplab-cli tune --resume RUN_ID --db FILE [--threads N] [--out DIR]\n"
-    "  --config   experiment file (see resources/presets/)\n"
-    "  --resume   finish an interrupted or cancelled run of --db: only its missing jobs run\n"
-    "             (same seeds, so the result equals an uninterrupted run)\n"
-    "  --threads  worker threads (default: all cores)\n"
-    "  --db       SQLite run history to append this run to (created if missing)\n"
-    "  --db-retry seconds to keep retrying jobs --db could not take (locked, full; default 60)\n"
-    "  --out      folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json\n"
-    "             (default: <experiment name>-results)\n"
-    "Exit status: 0 ok; 1 a job failed (first reason on stderr), a finished job could not be\n"
-    "stored in --db, or a run-time error; 2 bad usage; 130 Ctrl-C, 143 SIGTERM (finished jobs\n"
-    "are kept; resume with --resume). Diverged candidates are reported, not an error.\n";
-
 // The runner's cancel flag, reachable from the SIGINT handler (an atomic store is signal-safe).
 std::atomic<tuning::Runner*> g_runner{nullptr};
 std::atomic<int> g_signal{0};
@@ -134,15 +119,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   write_file_atomically(path.string(), text);  // temp + rename; errno text on failure
 }
 
-}  // namespace
-
-int run_tune(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kHelp;
-    return 0;
-  }
-  args.reject_unknown({"config", "threads", "db", "out", "help", "resume", "db-retry"});
+int run_tune(const Arguments& args) {
   const double db_retry = args.number_or("db-retry", 60);
   if (!(db_retry >= 0 && db_retry <= 86400)) throw UsageError("--db-retry: expected 0..86400 seconds");
   const std::int64_t threads = args.integer_or("threads", 0);
@@ -328,6 +305,32 @@ int run_tune(int argc, char** argv, int first) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand("tune", "run an honest hyperparameter search from an experiment file");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "config", "experiment file (see resources/presets/); not with --resume",
+            "EXPERIMENT.json");
+  add_value(*cmd, *args, "resume",
+            "finish an interrupted or cancelled run of --db: only its missing jobs run, with the same "
+            "seeds, so the result equals an uninterrupted run",
+            "RUN_ID");
+  add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
+  add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)", "FILE");
+  add_value(*cmd, *args, "db-retry",
+            "seconds to keep retrying finished jobs --db could not take (locked, full; default 60)", "S");
+  add_value(*cmd, *args, "out",
+            "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
+            "(default: <experiment name>-results)",
+            "DIR");
+  cmd->footer(
+      "Exit status: 0 ok; 1 a job failed (the first reason on stderr), a finished job could not be "
+      "stored in --db, or another run-time error; 2 bad usage; 130 Ctrl-C, 143 SIGTERM (finished "
+      "jobs are kept; continue with --resume). Diverged candidates are reported, not an error.");
+  on_run(*cmd, [args] { return run_tune(*args); });
 }
 
 }  // namespace dplab::cli
