@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "cli/run_config.h"
+#include "core/validate.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "data/dataset_catalog.h"
@@ -48,7 +49,7 @@ int run_train(const Arguments& args) {
   for (const auto& note : split.notes) std::cerr << "dplab-cli train: note: " << note << "\n";
   const auto n = split.train.size();
   if (config.lot_size > static_cast<double>(n)) {
-    throw UsageError("--lot-size = " + std::to_string(static_cast<long long>(config.lot_size)) +
+    throw UsageError("--lot-size = " + format_number(config.lot_size) +
                      " exceeds the training set size n = " + std::to_string(n));
   }
   training::TrainingConfig training_config;

@@ -216,6 +216,49 @@ class CliReliabilityTest : public QObject {
         QJsonDocument::fromJson(read_file(dir.filePath("out/summary.json"))).object();
     QCOMPARE(summary["status"].toString(), QString("diverged"));
   }
+
+  // Items 9 and 10: values that used to change silently or print nonsense are rejected, and
+  // every message names its flag.
+  void trainRejectsSilentlyChangedValues_data() {
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("hidden units overflow")
+        << QStringList{"--lot-size", "50", "--model", "tlnn", "--hidden-units", "4294967297"}
+        << "--hidden-units = 4294967297 must be between 1 and 100000";
+    QTest::newRow("delta 0") << QStringList{"--lot-size", "50", "--delta", "0"}
+                             << "--delta = 0 must be strictly between 0 and 1";
+    QTest::newRow("lot size 1e300")
+        << QStringList{"--lot-size", "1e300"} << "--lot-size = 1e+300 exceeds";
+  }
+  void trainRejectsSilentlyChangedValues() {
+    QFETCH(QStringList, flags);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const CliRun run = run_cli(QStringList{"train", "--dataset", "synthetic-binary", "--steps",
+                                           "20", "--out", dir.filePath("out")} +
+                               flags);
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+  }
+
+  // Items 1 and 10 for train --config: a directory says so; 50,000 levels of nesting are
+  // rejected with the key path instead of crashing.
+  void trainConfigDirectoryAndDeepJson() {
+    QTemporaryDir dir;
+    const CliRun directory = run_cli({"train", "--config", dir.path()});
+    QCOMPARE(directory.exit_code, 2);
+    QVERIFY2(directory.err.contains("--config: '" + dir.path() + "' is a directory"),
+             qPrintable(directory.err));
+    const QString deep = write(dir, "deep.json",
+                               "{\"lr\": " + QByteArray(50000, '[') + QByteArray(50000, ']') + "}");
+    const CliRun nested = run_cli({"train", "--config", deep});
+    QCOMPARE(nested.exit_code, 2);
+    QVERIFY2(nested.err.contains("lr[0][0]") && nested.err.contains("nested more than 64 levels"),
+             qPrintable(nested.err));
+    const CliRun tune = run_cli({"tune", "--config", deep});
+    QCOMPARE(tune.exit_code, 2);
+    QVERIFY2(tune.err.contains("nested more than 64 levels"), qPrintable(tune.err));
+  }
 };
 
 QTEST_MAIN(CliReliabilityTest)
