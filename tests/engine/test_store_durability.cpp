@@ -13,6 +13,7 @@
 
 #include "store/store.h"
 #include "support/tiny_experiment.h"
+#include "tuning/aggregates.h"
 #include "tuning/honest_selection.h"
 #include "tuning/runner.h"
 
@@ -131,6 +132,14 @@ class TestStoreDurability : public QObject {
       }
     }
     QCOMPARE(diverged, 4);  // two candidates (C = 0.5, 1) x 2 repeats
+    // The alpha-C heatmap's data: the diverged cells are counted (and hold no value).
+    const auto grid = aggregate_all(results)[0].grid;
+    int in_grid = 0;
+    for (std::size_t cell = 0; cell < grid.diverged.size(); ++cell) {
+      in_grid += grid.diverged[cell];
+      if (grid.diverged[cell] > 0) QVERIFY(std::isnan(grid.final_train_loss[cell]));
+    }
+    QCOMPARE(in_grid, 4);
     const SearchResults back = db.load_results(writer.experiment_id());
     for (std::size_t i = 0; i < back.jobs.size(); ++i)
       QVERIFY(back.jobs[i].status == results.jobs[i].status);
