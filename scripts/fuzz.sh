@@ -45,7 +45,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus"
   log="$build/fuzz_$t.log"
   set +e
-  "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+  "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$build/findings/$t-" "$corpus" "tests/fuzz/corpus/$t" >"$log" 2>&1
   rc=$?
   set -e
