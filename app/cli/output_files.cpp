@@ -5,24 +5,13 @@
 #include <fstream>
 #include <system_error>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace dplab::cli {
 
 void write_text_file_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) throw IoError("cannot create folder '" + path.parent_path().string() + "': " + ec.message());
-  const std::filesystem::path temp = path.string() + ".partial";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw IoError("cannot write '" + temp.string() + "'");
-    out << text;
-    out.flush();
-    if (!out) throw IoError("write failed for '" + temp.string() + "'");
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) throw IoError("cannot replace '" + path.string() + "': " + ec.message());
+  write_file_atomically(path.string(), text);  // one implementation: core/atomic_file.h
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {

@@ -1,11 +1,15 @@
 #include "cli/run_config.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 
 namespace dplab::cli {
 namespace {
@@ -38,7 +42,7 @@ std::string json_as_text(const std::string& key, const nlohmann::json& value) {
     return out.str();
   }
   throw UsageError("--config: key \"" + key + "\" must be a string or a number, got " +
-                   value.dump());
+                   json_excerpt(value));
 }
 
 }  // namespace
@@ -130,14 +134,22 @@ RunConfig parse_run_config(const Arguments& args) {
   // Collect every setting as text: first from the file, then the flags on top.
   std::map<std::string, std::string> settings;
   if (auto path = args.text("config")) {
-    std::ifstream in(*path);
-    if (!in) throw UsageError("--config: cannot open '" + *path + "'");
+    std::error_code ec;
+    if (std::filesystem::is_directory(*path, ec)) throw UsageError("--config: '" + *path + "' is a directory");
+    errno = 0;
+    std::ifstream in(*path, std::ios::binary);
+    if (!in) {
+      throw UsageError("--config: cannot open '" + *path + "'" +
+                       (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
     nlohmann::json file;
     try {
-      file = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw UsageError("--config: '" + *path + "' is not valid JSON at byte " +
-                       std::to_string(e.byte) + "");
+      // Depth-capped, and errors name line, column and key (core/json_guard.h).
+      file = parse_json_text(text.str(), *path);
+    } catch (const ParseError& e) {
+      throw UsageError(std::string("--config: ") + e.what());
     }
     if (!file.is_object()) throw UsageError("--config: '" + *path + "' must hold a JSON object");
     for (const auto& [key, value] : file.items()) {
@@ -164,7 +176,12 @@ RunConfig parse_run_config(const Arguments& args) {
   if (auto v = text("optimizer")) config.optimizer = *v;
   if (auto v = text("out")) config.out = *v;
   if (auto v = text("validation-fraction")) config.validation_fraction = parse_number("validation-fraction", *v);
-  if (auto v = text("hidden-units")) config.hidden_units = static_cast<int>(parse_integer("hidden-units", *v));
+  if (auto v = text("hidden-units")) {
+    // Range-check before narrowing: 4294967297 used to become 1.
+    const std::int64_t hidden = parse_integer("hidden-units", *v);
+    if (hidden < 1 || hidden > 100000) throw UsageError("--hidden-units = " + *v + " must be between 1 and 100000");
+    config.hidden_units = static_cast<int>(hidden);
+  }
   if (auto v = text("lr")) config.learning_rate = parse_number("lr", *v);
   if (auto v = text("clip")) config.clip = parse_number("clip", *v);
   if (auto v = text("noise-multiplier")) config.noise_multiplier = parse_number("noise-multiplier", *v);
@@ -175,7 +192,13 @@ RunConfig parse_run_config(const Arguments& args) {
   if (auto v = text("beta2")) config.beta2 = parse_number("beta2", *v);
   if (auto v = text("target-quantile")) config.target_quantile = parse_number("target-quantile", *v);
   if (auto v = text("eval-every")) config.eval_every = parse_integer("eval-every", *v);
-  if (auto v = text("delta")) config.delta = parse_number("delta", *v);
+  if (auto v = text("delta")) {
+    config.delta = parse_number("delta", *v);
+    // 0 used to mean "the default" silently; a given delta must be a real one.
+    if (!(config.delta > 0 && config.delta < 1)) {
+      throw UsageError("--delta = " + *v + " must be strictly between 0 and 1 (omit it for the default 1/n)");
+    }
+  }
   if (auto v = text("seed")) {
     const std::int64_t seed = parse_integer("seed", *v);
     if (seed < 0) throw UsageError("--seed = " + *v + " must be >= 0");

@@ -10,6 +10,8 @@
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "cli/run_config.h"
+#include "core/validate.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
@@ -43,12 +45,14 @@ int run_train(const Arguments& args) {
   if (config.out.empty()) throw UsageError("missing required flag --out");
   const AccountantFlags accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
+  require_writable_folder(config.out, "--out");  // before training, not after
 
   const data::Dataset all = load_for_flag(config);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
+  for (const auto& note : split.notes) std::cerr << "dplab-cli train: note: " << note << "\n";
   const auto n = split.train.size();
   if (config.lot_size > static_cast<double>(n)) {
-    throw UsageError("--lot-size = " + std::to_string(static_cast<long long>(config.lot_size)) +
+    throw UsageError("--lot-size = " + format_number(config.lot_size) +
                      " exceeds the training set size n = " + std::to_string(n));
   }
   training::TrainingConfig training_config;
@@ -108,8 +112,15 @@ int run_train(const Arguments& args) {
     summary["final"]["validation_accuracy"] = result.final_validation.accuracy;
   }
   summary["wall_seconds"] = result.wall_seconds;
+  summary["status"] = result.diverged ? "diverged" : result.cancelled ? "cancelled" : "finished";
+  if (result.diverged) summary["divergence"] = result.divergence;
   write_json_file(out_dir / "summary.json", summary);
   std::cout << summary.dump(2) << "\n";
+  if (result.diverged) {
+    std::cerr << "dplab-cli train: error: training diverged: " << result.divergence
+              << " (try a smaller --lr, --clip or --noise-multiplier)\n";
+    return 1;
+  }
   return 0;
 }
 

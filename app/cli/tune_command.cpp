@@ -4,7 +4,9 @@
 // per optimizer the best candidate, its accuracy, the "dishonest" epsilon of the single best run,
 // the honest epsilon under MA and LT (K = that optimizer's candidate count, gamma = 1/K), the
 // LT algorithm's pick, and the section 5.2 random-subset table.
-// Ctrl-C cancels cleanly (within one optimizer step), keeps what finished, and exits 130.
+// Ctrl-C (SIGTERM alike) cancels cleanly (within one optimizer step), keeps what finished, and
+// exits 130 (143). Exit 1 when any job failed or a finished job could not be stored (--db);
+// --resume RUN_ID runs only the jobs an interrupted or cancelled run is missing.
 #include <unistd.h>
 
 #include <atomic>
@@ -23,6 +25,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/tune_release.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/os_entropy.h"
 #include "privacy/epsilon_display.h"
@@ -39,10 +42,10 @@ namespace {
 
 // The runner's cancel flag, reachable from the SIGINT handler (an atomic store is signal-safe).
 std::atomic<tuning::Runner*> g_runner{nullptr};
-std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_signal{0};
 
-extern "C" void on_sigint(int) {
-  g_interrupted.store(true);
+extern "C" void on_sigint(int signal) {
+  g_signal.store(signal);
   if (tuning::Runner* runner = g_runner.load()) runner->cancel();
 }
 
@@ -119,32 +122,55 @@ nlohmann::json report_json(const tuning::SearchResults& results, const tuning::S
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out) throw IoError(path.string() + ": cannot write");
+  write_file_atomically(path.string(), text);  // temp + rename; errno text on failure
 }
 
 int run_tune(const Arguments& args) {
   const AccountantFlags accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
-  const std::string config_path = args.required_text("config");
+  const double db_retry = args.number_or("db-retry", 60);
+  if (!(db_retry >= 0 && db_retry <= 86400)) throw UsageError("--db-retry: expected 0..86400 seconds");
   const std::int64_t threads = args.integer_or("threads", 0);
   if (threads < 0 || threads > 1024) throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+  std::optional<std::int64_t> resume_id;
+  if (args.text("resume")) resume_id = args.required_integer("resume");
+  if (resume_id && !args.text("db")) throw UsageError("--resume needs --db (the run history holding the run)");
+  if (resume_id && args.text("config")) throw UsageError("--resume takes the experiment from --db; drop --config");
 
+  std::unique_ptr<store::Store> db;
+  if (auto db_path = args.text("db")) db = std::make_unique<store::Store>(*db_path);
+  std::optional<tuning::SearchResults> earlier;
   experiment::ExperimentConfig config;
-  try {
-    config = experiment::load_experiment_file(config_path);
-  } catch (const ParseError& e) {
-    std::cerr << "dplab-cli tune: " << e.what() << "\n";
-    return 2;
+  std::string config_path;
+  if (resume_id) {
+    try {
+      earlier = db->load_results(*resume_id);
+    } catch (const IoError& e) {
+      throw UsageError(std::string("--resume: ") + e.what());
+    }
+    config = earlier->config;
+    config_path = *args.text("db") + "#" + std::to_string(*resume_id);
+  } else {
+    config_path = args.required_text("config");
+    try {
+      config = experiment::load_experiment_file(config_path);
+    } catch (const ParseError& e) {
+      std::cerr << "dplab-cli tune: --config: " << e.what() << "\n";
+      return 2;
+    } catch (const IoError& e) {
+      throw UsageError(std::string("--config: ") + e.what());
+    }
   }
   apply_release_flags(args, config);
   const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
   if (config.release.secure) config.seed = os_random_u64();  // never printed nor written
   const std::string out_dir = args.text_or("out", config.name + "-results");
+  // Before any job: a read-only or full --out must not be found out after hours of training.
+  require_writable_folder(out_dir, "--out");
   const bool tty = isatty(STDERR_FILENO) != 0;
 
   const auto data = tuning::load_experiment_data(config);
+  for (const auto& note : data->notes) std::cerr << "dplab-cli tune: note: " << note << "\n";
   tuning::RunOptions options;
   options.threads = static_cast<int>(threads);
   options.secure = config.release.secure;
@@ -164,12 +190,12 @@ int run_tune(const Arguments& args) {
     }
   }
   tuning::Runner runner(config, data, options);
+  if (earlier) runner.resume_from(*earlier);
 
-  std::unique_ptr<store::Store> db;
   std::unique_ptr<store::StoreWriter> writer;
-  if (auto db_path = args.text("db")) {
-    db = std::make_unique<store::Store>(*db_path);
-    writer = std::make_unique<store::StoreWriter>(*db);
+  if (db) {
+    writer = std::make_unique<store::StoreWriter>(*db, db_retry);
+    if (resume_id) writer->resume(*resume_id);
     runner.add_listener(writer.get());
   }
 
@@ -191,7 +217,9 @@ int run_tune(const Arguments& args) {
   action.sa_handler = on_sigint;
   sigemptyset(&action.sa_mask);
   struct sigaction previous {};
+  struct sigaction previous_term {};
   sigaction(SIGINT, &action, &previous);
+  sigaction(SIGTERM, &action, &previous_term);
 
   tuning::SearchResults results;
   std::exception_ptr failure;
@@ -217,6 +245,7 @@ int run_tune(const Arguments& args) {
   }
   worker.join();
   sigaction(SIGINT, &previous, nullptr);
+  sigaction(SIGTERM, &previous_term, nullptr);
   g_runner.store(nullptr);
   if (failure) std::rethrow_exception(failure);
   print_progress(runner.progress(), tty, true);
@@ -233,8 +262,16 @@ int run_tune(const Arguments& args) {
   const auto reports = tuning::honest_selection_per_optimizer(results);
   const auto overall = tuning::honest_selection_all(results);
   const auto written = store::export_csv(results, out_dir);
-  std::int64_t finished = 0;
-  for (const auto& job : results.jobs) finished += job.status == tuning::JobStatus::kFinished;
+  std::int64_t finished = 0, failed = 0, diverged = 0;
+  const tuning::JobResult* first_failure = nullptr;
+  for (const auto& job : results.jobs) {
+    finished += job.status == tuning::JobStatus::kFinished;
+    diverged += job.status == tuning::JobStatus::kDiverged;
+    if (job.status == tuning::JobStatus::kFailed) {
+      ++failed;
+      if (!first_failure) first_failure = &job;
+    }
+  }
 
   nlohmann::json summary{{"experiment", config.name},
                          {"config", config_path},
@@ -246,7 +283,9 @@ int run_tune(const Arguments& args) {
                          {"noise_multiplier", results.mechanism.noise_multiplier},
                          {"sampling_rate", results.mechanism.sampling_rate},
                          {"steps", results.mechanism.steps},
-                         {"jobs", {{"total", results.jobs.size()}, {"finished", finished}}}};
+                         {"jobs", {{"total", results.jobs.size()}, {"finished", finished},
+                                   {"failed", failed}, {"diverged", diverged}}}};
+  if (resume_id) summary["resumed_run"] = *resume_id;
   summary["optimizers"] = nlohmann::json::array();
   // The three epsilons under the chosen accountant (RDP by default, PLD with --accountant pld).
   const privacy::SubsampledGaussian mechanism{results.mechanism.noise_multiplier,
@@ -265,9 +304,14 @@ int run_tune(const Arguments& args) {
       "see release.epsilon";
   const std::filesystem::path summary_path = std::filesystem::path(out_dir) / "summary.json";
   write_text(summary_path, summary.dump(2) + "\n");
+  std::optional<std::string> store_error;
   if (writer) {
-    db->save_summary(writer->experiment_id(), "summary", summary.dump());
-    if (auto error = writer->first_error()) std::cerr << "dplab-cli tune: run history: " << *error << "\n";
+    store_error = writer->first_error();
+    try {
+      db->save_summary(writer->experiment_id(), "summary", summary.dump());
+    } catch (const Error& e) {
+      if (!store_error) store_error = e.what();
+    }
   }
 
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -286,12 +330,41 @@ int run_tune(const Arguments& args) {
   }
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
   std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
-  std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s\n",
+  std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s",
               summary_path.string().c_str(), written.size(), static_cast<long long>(finished),
               results.jobs.size(), wall);
+  if (failed > 0) std::printf(", %lld failed", static_cast<long long>(failed));
+  if (diverged > 0) std::printf(", %lld diverged (loss not finite; never selected)", static_cast<long long>(diverged));
+  std::printf("\n");
+  std::fflush(stdout);
+  if (writer) {
+    std::cerr << "dplab-cli tune: run " << writer->experiment_id() << " in " << db->path() << ": "
+              << db->stored_jobs(writer->experiment_id()) << " of " << results.jobs.size() << " jobs stored\n";
+  }
+  const auto resume_hint = [&] {
+    if (writer) {
+      std::cerr << "dplab-cli tune: resume with: dplab-cli tune --resume " << writer->experiment_id() << " --db "
+                << db->path() << "\n";
+    }
+  };
+  if (store_error) std::cerr << "dplab-cli tune: error: run history " << db->path() << ": " << *store_error << "\n";
   if (cancelled) {
-    std::cerr << "dplab-cli tune: cancelled; kept the " << finished << " finished jobs\n";
-    return 130;
+    std::cerr << "dplab-cli tune: " << (g_signal.load() == SIGTERM ? "terminated" : "cancelled") << "; kept the "
+              << finished << " finished jobs\n";
+    resume_hint();
+    return g_signal.load() == SIGTERM ? 143 : 130;
+  }
+  if (failed > 0) {
+    const auto& c = results.candidates[static_cast<std::size_t>(first_failure->candidate)];
+    std::cerr << "dplab-cli tune: error: " << failed << " of " << results.jobs.size()
+              << " jobs failed; the first: candidate " << c.index << " (" << c.label() << "), repeat "
+              << first_failure->repeat << ": " << first_failure->error << "\n";
+    return 1;
+  }
+  if (store_error) return 1;
+  if (finished == 0) {
+    std::cerr << "dplab-cli tune: error: no job finished (all diverged?): nothing to select\n";
+    return 1;
   }
   return 0;
 }
@@ -301,19 +374,29 @@ int run_tune(const Arguments& args) {
 void add_tune_command(CLI::App& cli) {
   CLI::App* cmd = cli.add_subcommand("tune", "run an honest hyperparameter search from an experiment file");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "config", "experiment file (see resources/presets/)", "EXPERIMENT.json")->required();
+  add_value(*cmd, *args, "config", "experiment file (see resources/presets/); not with --resume",
+            "EXPERIMENT.json");
+  add_value(*cmd, *args, "resume",
+            "finish an interrupted or cancelled run of --db: only its missing jobs run, with the same "
+            "seeds, so the result equals an uninterrupted run",
+            "RUN_ID");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
   add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)", "FILE");
+  add_value(*cmd, *args, "db-retry",
+            "seconds to keep retrying finished jobs --db could not take (locked, full; default 60)", "S");
   add_value(*cmd, *args, "out",
             "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
             "(default: <experiment name>-results)",
             "DIR");
   add_release_flags(*cmd, *args);
   add_value(*cmd, *args, "accountant",
-            "rdp or pld: epsilon of the single run and of MA (default pld); LT's base run (default rdp)",
+            "rdp or pld: epsilon of the single run and of MA and of LT's base run (default rdp)",
             "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
-  cmd->footer("Ctrl-C cancels, keeps the finished jobs, and exits with status 130.");
+  cmd->footer(
+      "Exit status: 0 ok; 1 a job failed (the first reason on stderr), a finished job could not be "
+      "stored in --db, or another run-time error; 2 bad usage; 130 Ctrl-C, 143 SIGTERM (finished "
+      "jobs are kept; continue with --resume). Diverged candidates are reported, not an error.");
   on_run(*cmd, [args] { return run_tune(*args); });
 }
 

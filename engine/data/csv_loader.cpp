@@ -190,6 +190,9 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
   encoder.columns_.assign(static_cast<std::size_t>(width), Column{});
   std::vector<std::unordered_set<std::string>> seen(static_cast<std::size_t>(width));
   std::unordered_set<std::string> labels;
+  // Per column: how many kept cells are numbers, and the first that is not (row index).
+  std::vector<Index> numeric_cells(static_cast<std::size_t>(width), 0);
+  std::vector<Index> first_text_row(static_cast<std::size_t>(width), -1);
   bool label_integers = true;
   Index kept = 0;
   for (Index r = 0; r < table.rows(); ++r) {
@@ -212,13 +215,31 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
         continue;
       }
       auto& column = encoder.columns_[static_cast<std::size_t>(c)];
-      if (column.numeric && !parse_number(cell)) column.numeric = false;
+      if (parse_number(cell)) {
+        ++numeric_cells[static_cast<std::size_t>(c)];
+      } else {
+        column.numeric = false;
+        if (first_text_row[static_cast<std::size_t>(c)] < 0) first_text_row[static_cast<std::size_t>(c)] = r;
+      }
       seen[static_cast<std::size_t>(c)].insert(cell);
     }
   }
   if (kept == 0) {
     throw ParseError(table.path + ": no data rows" +
                      (table.rows() > 0 ? " without a missing value" : std::string()));
+  }
+  // A column that is numeric in at least 90% of its rows is a numeric column with a typo or a
+  // "nan", not a categorical one: one bad cell must not turn 5 features into 42.
+  for (Index c = 0; c < width; ++c) {
+    const auto k = static_cast<std::size_t>(c);
+    if (c == encoder.label_index_ || encoder.columns_[k].numeric) continue;
+    if (numeric_cells[k] >= 2 && 10 * numeric_cells[k] >= 9 * kept) {
+      const Index r = first_text_row[k];
+      fail_line(table.path, table.line_numbers[static_cast<std::size_t>(r)],
+                "column '" + table.header[k] + "' is numeric except in " + std::to_string(kept - numeric_cells[k]) +
+                    " of " + std::to_string(kept) + " rows, first here: '" + table.cell(r, c) +
+                    "' (fix the value or mark it missing with '?')");
+    }
   }
   if (!options.regression) {
     std::vector<std::string> classes(labels.begin(), labels.end());
@@ -285,12 +306,18 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
     stats->rows_dropped_missing = table.rows() - static_cast<Index>(kept_rows.size());
   }
   if (kept_rows.empty()) throw ParseError(table.path + ": no data rows without a missing value");
+  const Index dropped = table.rows() - static_cast<Index>(kept_rows.size());
 
   Dataset data;
   data.name = std::filesystem::path(table.path).filename().string();
   data.feature_names = feature_names_;
   data.class_names = class_names_;
   data.num_classes = static_cast<int>(class_names_.size());
+  if (dropped > 0) {
+    data.notes.push_back(table.path + ": dropped " + std::to_string(dropped) + " of " +
+                         std::to_string(table.rows()) + " rows with a missing value (" +
+                         quoted_list(options_.missing_markers) + ")");
+  }
   const auto n = static_cast<Index>(kept_rows.size());
   resize_zero(data.features, n, static_cast<Index>(feature_names_.size()));
   data.targets.resize(n);

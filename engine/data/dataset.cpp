@@ -102,7 +102,7 @@ TrainValidationSplit split_train_validation(const Dataset& all, double validatio
   }
   const auto cut = order.begin() + (n - n_validation);
   TrainValidationSplit split{select_rows(all, std::vector<Index>(order.begin(), cut)),
-                             select_rows(all, std::vector<Index>(cut, order.end()))};
+                             select_rows(all, std::vector<Index>(cut, order.end())), all.notes};
   split.train.name = all.name + " (train)";
   split.validation.name = all.name + " (validation)";
   return split;
@@ -181,6 +181,8 @@ Dataset concatenate(const Dataset& first, const Dataset& second, const std::stri
   out.name = name;
   out.num_classes = std::max(first.num_classes, second.num_classes);
   out.feature_names = first.feature_names;
+  out.notes = first.notes;
+  out.notes.insert(out.notes.end(), second.notes.begin(), second.notes.end());
   out.class_names = first.num_classes >= second.num_classes ? first.class_names : second.class_names;
   resize_for_overwrite(out.features, first.size() + second.size(), first.dim());
   out.features.topRows(first.size()) = first.features;

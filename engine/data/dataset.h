@@ -18,6 +18,9 @@ struct Dataset {
   int num_classes = 0;                     // 0 = regression
   std::vector<std::string> feature_names;  // optional, d entries when known
   std::vector<std::string> class_names;    // optional, num_classes entries when known
+  // What loading changed that the user must hear about ("dropped 36 of 40 rows with a missing
+  // value"); the CLI prints these, the GUI shows them. Never silently changed data.
+  std::vector<std::string> notes;
 
   Index size() const { return features.rows(); }
   Index dim() const { return features.cols(); }
@@ -29,6 +32,7 @@ struct Dataset {
 struct TrainValidationSplit {
   Dataset train;
   Dataset validation;
+  std::vector<std::string> notes;  // the loaded data set's notes (see Dataset::notes)
 };
 
 // Seeded random split (paper appendix H: 80% train, 20% validation). Same seed => same split.

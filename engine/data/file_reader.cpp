@@ -35,12 +35,14 @@ FilePtr open_or_throw(const std::string& path) {
   return file;
 }
 
-// The gzip trailer's ISIZE (uncompressed size mod 2^32) of the last member: a size hint only.
-std::size_t gzip_size_hint(std::FILE* file) {
-  unsigned char tail[4];
-  if (std::fseek(file, -4, SEEK_END) != 0 || std::fread(tail, 1, 4, file) != 4) return 0;
-  return static_cast<std::size_t>(tail[0]) | static_cast<std::size_t>(tail[1]) << 8 |
-         static_cast<std::size_t>(tail[2]) << 16 | static_cast<std::size_t>(tail[3]) << 24;
+// The compressed file's size in bytes (0 if unknown). The gzip trailer's ISIZE is NOT used to
+// size anything: it is attacker-controlled (a 220-byte file claimed 4 GB). Memory grows only as
+// real data inflates, doubling from a start proportional to the compressed input.
+std::size_t compressed_size(std::FILE* file) {
+  if (std::fseek(file, 0, SEEK_END) != 0) return 0;
+  const long size = std::ftell(file);
+  std::rewind(file);
+  return size > 0 ? static_cast<std::size_t>(size) : 0;
 }
 
 bool starts_with_gzip_magic(std::FILE* file) {
@@ -77,16 +79,16 @@ void read_into(const std::string& path, Buffer& out, std::size_t limit) {
     return;
   }
 
-  const std::size_t hint = std::min(gzip_size_hint(file.get()), limit);
+  // Typical ratios are 2-10x; start at 4x the input (at least 64 KiB), then double.
+  const std::size_t start = std::max<std::size_t>(std::size_t{1} << 16, compressed_size(file.get()) * 4);
   file.reset();
   GzPtr gz(gzopen(path.c_str(), "rb"));
   if (!gz) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
   gzbuffer(gz.get(), kZlibBufferBytes);
-  // One spare byte past the hint lets a single pass notice the end of the stream.
   std::size_t size = 0;
-  grow(out, std::min(limit, std::max<std::size_t>(hint + 1, 1024)));
+  grow(out, std::min(limit, start));
   while (size < limit) {
-    if (size == out.size()) grow(out, std::min(limit, out.size() * 2));
+    if (size == out.size()) grow(out, std::min(limit, std::max<std::size_t>(out.size() * 2, 1)));
     const std::size_t want = std::min({out.size() - size, kChunkBytes, std::size_t{INT_MAX}});
     const int got = gzread(gz.get(), reinterpret_cast<char*>(out.data()) + size,
                            static_cast<unsigned>(want));

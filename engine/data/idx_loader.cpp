@@ -2,6 +2,7 @@
 #include "data/idx_loader.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,6 +14,8 @@ namespace dplab::data {
 namespace {
 
 constexpr std::uint8_t kTypeUnsignedByte = 0x08;
+// Largest IDX payload loaded (as floats it takes 4x this in memory). Fashion-MNIST is 47 MB.
+constexpr std::uint64_t kMaxIdxBytes = std::uint64_t{4} << 30;
 
 std::string hex32(std::uint32_t value) {
   char buffer[16];
@@ -32,7 +35,9 @@ std::uint32_t big_endian_u32(const std::uint8_t* p) {
 }  // namespace
 
 IdxArray read_idx_u8(const std::string& path, int expected_dims) {
-  std::vector<std::uint8_t> bytes = read_file_bytes(path);
+  // The header first (at most 4 + 4 * 255 bytes), so the size the header announces bounds how
+  // much is inflated or read: a gzip trailer or a hostile header never sizes an allocation.
+  std::vector<std::uint8_t> bytes = read_file_prefix(path, 4 + 4 * 255);
   const std::string kind = expected_dims == 1 ? "labels" : "images";
   if (bytes.size() < 4) {
     fail_at(path, bytes.size(), "file ends inside the 4-byte IDX magic number (" +
@@ -52,24 +57,36 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
                                     " bytes expected)");
   }
   IdxArray array;
-  std::size_t item_bytes = 1;
+  std::uint64_t item_bytes = 1;
+  std::uint64_t total_bytes = 0;
+  bool too_large = false;
   for (int k = 0; k < ndims; ++k) {
     const std::uint32_t dim = big_endian_u32(bytes.data() + 4 + 4 * k);
     if (dim == 0) fail_at(path, 4 + 4 * static_cast<std::size_t>(k), "dimension " + std::to_string(k) + " is 0");
     array.dims.push_back(dim);
-    if (k > 0) item_bytes *= dim;
+    if (k > 0) too_large |= __builtin_mul_overflow(item_bytes, std::uint64_t{dim}, &item_bytes);
   }
-  const std::size_t expected = header + std::size_t{array.dims[0]} * item_bytes;
+  too_large |= __builtin_mul_overflow(std::uint64_t{array.dims[0]}, item_bytes, &total_bytes);
+  too_large |= total_bytes > kMaxIdxBytes;
+  if (too_large) {
+    std::string shape;
+    for (const auto dim : array.dims) shape += (shape.empty() ? "" : " x ") + std::to_string(dim);
+    fail_at(path, 4, "header announces " + shape + " bytes of " + kind +
+                         ", more than dplab loads (" + std::to_string(kMaxIdxBytes >> 30) +
+                         " GiB): corrupt header?");
+  }
+  const std::size_t expected = header + static_cast<std::size_t>(total_bytes);
+  // One byte more than announced, to notice trailing garbage without reading all of it.
+  bytes = read_file_prefix(path, expected + 1);
   if (bytes.size() < expected) {
-    const std::size_t complete = (bytes.size() - header) / item_bytes;
+    const std::size_t complete = (bytes.size() - header) / static_cast<std::size_t>(item_bytes);
     fail_at(path, bytes.size(),
             "file is truncated: header announces " + std::to_string(array.dims[0]) + " " + kind +
                 " of " + std::to_string(item_bytes) + " bytes (" + std::to_string(expected) +
                 " bytes in all) but it ends after item " + std::to_string(complete));
   }
   if (bytes.size() > expected) {
-    fail_at(path, expected, std::to_string(bytes.size() - expected) +
-                                " unexpected bytes after the last of " +
+    fail_at(path, expected, "unexpected bytes after the last of " +
                                 std::to_string(array.dims[0]) + " " + kind);
   }
   // Drop the header in place rather than copying 47 MB.
@@ -102,10 +119,21 @@ Dataset load_idx_pair(const std::string& images_path, const std::string& labels_
 
   data.targets.resize(n);
   std::uint8_t max_label = 0;
+  std::vector<std::size_t> first_seen(256, SIZE_MAX);  // item index of each label's first use
   for (Index i = 0; i < n; ++i) {
     const std::uint8_t label = labels.values[static_cast<std::size_t>(i)];
     data.targets[i] = static_cast<float>(label);
     max_label = std::max(max_label, label);
+    if (first_seen[label] == SIZE_MAX) first_seen[label] = static_cast<std::size_t>(i);
+  }
+  // Classes are 0..K-1, each used at least once: a corrupt byte (255) must not make 256 classes.
+  for (int k = 0; k < max_label; ++k) {
+    if (first_seen[static_cast<std::size_t>(k)] != SIZE_MAX) continue;
+    int next = k + 1;
+    while (first_seen[static_cast<std::size_t>(next)] == SIZE_MAX) ++next;
+    fail_at(labels_path, 8 + first_seen[static_cast<std::size_t>(next)],
+            "label " + std::to_string(next) + " but no item has label " + std::to_string(k) +
+                " (labels must be the classes 0..K-1, each used; corrupt labels file?)");
   }
   data.num_classes = max_label + 1;
   return data;

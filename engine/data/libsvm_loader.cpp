@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/memory_check.h"
 #include "core/validate.h"
 #include "data/file_reader.h"
 #include "data/large_buffer.h"
@@ -15,6 +16,9 @@
 
 namespace dplab::data {
 namespace {
+
+// Largest feature index accepted (2^24): the dense matrix has one column per index.
+constexpr Index kMaxFeatureIndex = Index{1} << 24;
 
 struct Entry {
   Index row;
@@ -80,8 +84,14 @@ SparseFile parse_file(const std::string& path, const LibsvmOptions& options) {
         fail_token(path, line_number, token, "feature index is not an integer");
       }
       if (!value) fail_token(path, line_number, token, "feature value is not a finite number");
+      // Range-check before converting (1e300 used to wrap to a negative and read as "< 1").
+      if (*index < 1) fail_token(path, line_number, token, "feature index < 1 (indices are 1-based)");
+      if (*index > static_cast<double>(kMaxFeatureIndex)) {
+        fail_token(path, line_number, token,
+                   "feature index " + format_number(*index) + " exceeds the largest supported (" +
+                       std::to_string(kMaxFeatureIndex) + ")");
+      }
       const auto column = static_cast<Index>(*index);
-      if (column < 1) fail_token(path, line_number, token, "feature index < 1 (indices are 1-based)");
       if (column <= previous) {
         fail_token(path, line_number, token,
                    "feature index " + std::to_string(column) +
@@ -121,6 +131,9 @@ Dataset to_dense(const SparseFile& file, Index dim, const std::vector<double>& c
   Dataset data;
   data.name = std::filesystem::path(file.path).filename().string();
   const auto n = static_cast<Index>(file.labels.size());
+  require_memory(file.path + ": the dense " + std::to_string(n) + " x " + std::to_string(dim) +
+                     " feature matrix (largest feature index " + std::to_string(dim) + ")",
+                 static_cast<double>(n) * static_cast<double>(dim) * sizeof(float));
   resize_zero(data.features, n, dim);
   for (const Entry& e : file.entries) data.features(e.row, e.column) = e.value;
   data.targets.resize(n);

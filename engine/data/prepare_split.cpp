@@ -5,6 +5,7 @@ namespace dplab::data {
 TrainValidationSplit prepare_split(const Dataset& all, double validation_fraction,
                                    std::uint64_t split_seed) {
   TrainValidationSplit split = split_train_validation(all, validation_fraction, split_seed);
+  split.notes = all.notes;
   // A plain scan: GCC 12 warns falsely inside Eigen's AVX-512 minCoeff/maxCoeff.
   bool in_unit_box = true;
   const float* value = all.features.data();

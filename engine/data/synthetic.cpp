@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/memory_check.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
@@ -14,6 +15,9 @@ namespace {
 void check_shape(Index n, Index d) {
   require_at_least("num_samples", static_cast<double>(n), 1);
   require_at_least("dim", static_cast<double>(d), 1);
+  require_memory("dataset.num_samples x dataset.dim = " + std::to_string(n) + " x " + std::to_string(d) +
+                     " (the synthetic feature matrix)",
+                 static_cast<double>(n) * static_cast<double>(d) * sizeof(float));
 }
 
 // Stream ids for derive_seed, so features and teacher never share random numbers.

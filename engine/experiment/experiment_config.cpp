@@ -2,12 +2,17 @@
 // expansion (grid = Cartesian product, random = seeded draws). See experiment_config.h.
 #include "experiment/experiment_config.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "core/random.h"
 #include "core/validate.h"
 
@@ -19,15 +24,22 @@ using nlohmann::json;
 // Stream id for derive_seed: random-search draws (per optimizer index).
 constexpr std::uint64_t kRandomSearchStream = 0x52414E44;  // "RAND"
 
+// Search-size caps: candidates over all optimizers, and (candidate, repeat) jobs.
+constexpr std::int64_t kMaxCandidates = 1000000;
+constexpr std::int64_t kMaxJobs = 1000000;
+constexpr std::int64_t kJobCountCeiling = std::int64_t{1} << 62;  // "more than this" in counts
+
+// 4611686018427387904 reads badly; say "more than 10^18" once saturated.
+std::string count_text(std::int64_t n) {
+  return n >= kJobCountCeiling ? "more than 10^18" : std::to_string(n);
+}
+
 constexpr const char* kParamNames[kNumParams] = {"learning_rate", "clip",  "momentum",
                                                  "beta1",         "beta2", "epsilon",
                                                  "target_quantile"};
 
-std::string show(const json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
+// Never value.dump(): a deeply nested value would overflow the stack (json_guard.h).
+std::string show(const json& value) { return json_excerpt(value, 60); }
 
 // The offending value as JSON text: `got "abc"`, `got [1,2]`.
 std::string type_name(const json& value) { return show(value); }
@@ -293,10 +305,23 @@ void check_consistency(const ExperimentConfig& config) {
   }
 }
 
-std::int64_t grid_size(const OptimizerConfig& o) {
+// a * b, saturating at kJobCountCeiling (never overflows: 2^64 -> 0 was a real bug).
+std::int64_t saturating_product(std::int64_t a, std::int64_t b) {
+  if (a == 0 || b == 0) return 0;
+  if (a > kJobCountCeiling / b) return kJobCountCeiling;
+  return std::min(a * b, kJobCountCeiling);
+}
+
+// Candidates of one optimizer: its grid's Cartesian product, or `count` draws. Saturates.
+std::int64_t optimizer_candidates(const ExperimentConfig& config, const OptimizerConfig& o) {
+  if (draws_randomly(config, o)) return o.count.value_or(0);
   std::int64_t size = 1;
   for (const auto& spec : o.grid) {
-    if (spec) size *= static_cast<std::int64_t>(spec->grid_values().size());
+    if (!spec) continue;
+    const std::int64_t axis = spec->kind == ParamSpec::Kind::kLog10Grid
+                                  ? spec->num
+                                  : static_cast<std::int64_t>(spec->values.size());
+    size = saturating_product(size, axis);
   }
   return size;
 }
@@ -482,12 +507,25 @@ ExperimentConfig parse_experiment(const json& j) {
   if (const json* rel = r.find("release")) config.release = parse_release(*rel);
   r.reject_unknown();
   check_consistency(config);
+  // Caps on the search size, counted without overflow (saturating at kJobCountCeiling).
+  std::int64_t total_candidates = 0;
   for (std::size_t i = 0; i < config.optimizers.size(); ++i) {
+    const std::int64_t k = optimizer_candidates(config, config.optimizers[i]);
     if (!draws_randomly(config, config.optimizers[i])) {
-      check(grid_size(config.optimizers[i]) <= 1000000, "optimizers[" + std::to_string(i) + "].grid",
-            "more than 1,000,000 candidates");
+      check(k <= kMaxCandidates, "optimizers[" + std::to_string(i) + "].grid",
+            "the grid has " + count_text(k) + " candidates; at most " + count_text(kMaxCandidates) +
+                " are allowed");
     }
+    total_candidates = std::min(total_candidates + k, kJobCountCeiling);
   }
+  check(total_candidates <= kMaxCandidates, "optimizers",
+        count_text(total_candidates) + " candidates over all optimizers; at most " +
+            count_text(kMaxCandidates) + " are allowed");
+  const std::int64_t jobs = saturating_product(total_candidates, config.repeats);
+  check(jobs <= kMaxJobs, "repeats",
+        count_text(total_candidates) + " candidates x " + std::to_string(config.repeats) +
+            " repeats = " + count_text(jobs) + " training jobs; at most " + count_text(kMaxJobs) +
+            " are allowed (fewer grid points or repeats)");
   return config;
 }
 
@@ -531,26 +569,8 @@ json to_json(const ExperimentConfig& config) {
 }
 
 ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // Translate the byte offset into line and column for humans.
-    const std::size_t byte = std::min<std::size_t>(e.byte, text.size());
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i + 1 < byte; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    std::string what = e.what();
-    if (const auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
-    throw ParseError(origin + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
-                     " (byte " + std::to_string(e.byte) + "): invalid JSON: " + what);
-  }
+  // Depth-capped parse; errors name line, column and key path (json_guard.h).
+  const json j = parse_json_text(text, origin);
   try {
     return parse_experiment(j);
   } catch (const ParseError& e) {
@@ -559,8 +579,14 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
 }
 
 ExperimentConfig load_experiment_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory, not an experiment file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot open the experiment file");
+  if (!in) {
+    throw IoError(path + ": cannot open the experiment file" +
+                  (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+  }
   std::ostringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) throw IoError(path + ": read error");

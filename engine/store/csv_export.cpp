@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace dplab::store {
@@ -18,13 +20,12 @@ std::string num(double v) {
   return buffer;
 }
 
+// Atomically (temp file + rename): a failed write never leaves a truncated CSV behind.
 template <typename Writer>
 std::string write_file(const std::filesystem::path& path, Writer&& writer) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw IoError(path.string() + ": cannot open for writing");
+  std::ostringstream out;
   writer(out);
-  out.flush();
-  if (!out) throw IoError(path.string() + ": write error");
+  write_file_atomically(path.string(), out.str());
   return path.string();
 }
 

@@ -3,11 +3,16 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <cstring>
 #include <limits>
 
 #include "core/error.h"
+#include "core/validate.h"
+#include "core/json_guard.h"
+#include "store/writer_identity.h"
 #include "tuning/accounting.h"
 
 namespace dplab::store {
@@ -61,6 +66,27 @@ CREATE TABLE summaries(
   PRIMARY KEY(experiment_id, kind));
 )SQL";
 
+const char* const kSchemaV2 = R"SQL(
+ALTER TABLE experiments ADD COLUMN writer_host TEXT;
+ALTER TABLE experiments ADD COLUMN writer_boot TEXT;
+ALTER TABLE experiments ADD COLUMN writer_pid INTEGER;
+ALTER TABLE experiments ADD COLUMN writer_start INTEGER;
+)SQL";
+
+// SQLite's message plus what it means for the user: "database or disk is full (disk full)".
+std::string describe(sqlite3* db) {
+  std::string text = sqlite3_errmsg(db);
+  switch (sqlite3_errcode(db) & 0xff) {
+    case SQLITE_FULL: text += " (disk full)"; break;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: text += " (another process holds the lock)"; break;
+    case SQLITE_READONLY: text += " (read-only file or folder)"; break;
+    case SQLITE_IOERR: text += " (I/O error)"; break;
+    default: break;
+  }
+  return text;
+}
+
 // A prepared statement with RAII finalisation; errors name the file and SQLite's message.
 class Statement {
  public:
@@ -111,7 +137,7 @@ class Statement {
     if (rc != SQLITE_OK) fail("bind");
   }
   [[noreturn]] void fail(const char* what) const {
-    throw IoError(path_ + ": SQLite " + what + " failed: " + sqlite3_errmsg(db_));
+    throw IoError(path_ + ": SQLite " + what + " failed: " + describe(db_));
   }
   sqlite3* db_;
   const std::string& path_;
@@ -124,7 +150,7 @@ std::string selection_rule(const experiment::ExperimentConfig& config) {
 
 }  // namespace
 
-Store::Store(const std::string& path) : path_(path) {
+Store::Store(const std::string& path, StoreOptions options) : path_(path) {
   const int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
@@ -133,16 +159,24 @@ Store::Store(const std::string& path) : path_(path) {
     throw IoError(path + ": cannot open the run history: " + message);
   }
   try {
-    sqlite3_busy_timeout(db_, 5000);
+    sqlite3_busy_timeout(db_, options.busy_timeout_ms);
     exec("PRAGMA foreign_keys = ON");
     exec("PRAGMA journal_mode = WAL");
     // WAL + NORMAL: a committed transaction survives a process crash or kill (not a power cut).
     exec("PRAGMA synchronous = NORMAL");
+    if (options.max_page_count > 0) {
+      exec(("PRAGMA max_page_count = " + std::to_string(options.max_page_count)).c_str());
+    }
     migrate();
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
     throw;
+  }
+  // Stale runs: best effort (a busy database must not make opening fail).
+  try {
+    mark_interrupted_runs();
+  } catch (const Error&) {
   }
 }
 
@@ -153,6 +187,8 @@ void Store::exec(const char* sql) const {
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
     std::string text = message ? message : sqlite3_errmsg(db_);
     sqlite3_free(message);
+    const std::string meaning = describe(db_);
+    if (const auto at = meaning.rfind(" ("); at != std::string::npos) text += meaning.substr(at);
     throw IoError(path_ + ": SQLite: " + text);
   }
 }
@@ -178,6 +214,7 @@ void Store::migrate() {
     current = read_version();
     check_not_newer(current);
     if (current < 1) exec(kSchemaV1);
+    if (current < 2) exec(kSchemaV2);
     exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
     exec("COMMIT");
   } catch (...) {
@@ -192,12 +229,15 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
   try {
     Statement e(db_, path_,
                 "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
-                "noise_multiplier, sampling_rate, steps, delta) VALUES(?,?,?,?,?,?,?,?,?)");
+                "noise_multiplier, sampling_rate, steps, delta, writer_host, writer_boot, writer_pid, "
+                "writer_start) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    const WriterIdentity me = current_writer();
     e.bind(1, plan.config.name).bind(2, std::string("running"))
         .bind(3, experiment::to_json(plan.config).dump())
         .bind(4, plan.training_size).bind(5, plan.is_regression ? 1 : 0)
         .bind(6, plan.mechanism.noise_multiplier).bind(7, plan.mechanism.sampling_rate)
-        .bind(8, plan.mechanism.steps).bind(9, plan.mechanism.delta);
+        .bind(8, plan.mechanism.steps).bind(9, plan.mechanism.delta)
+        .bind(10, me.host).bind(11, me.boot_id).bind(12, me.pid).bind(13, me.start_ticks);
     e.run();
     const std::int64_t id = sqlite3_last_insert_rowid(db_);
     Statement c(db_, path_,
@@ -226,8 +266,12 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
   std::lock_guard lock(mutex_);
   exec("BEGIN IMMEDIATE");
   try {
+    // A job re-run on resume replaces its earlier (cancelled) row and that row's points.
+    Statement d(db_, path_, "DELETE FROM jobs WHERE experiment_id = ? AND candidate = ? AND repeat = ?");
+    d.bind(1, experiment_id).bind(2, job.candidate).bind(3, job.repeat);
+    d.run();
     Statement j(db_, path_,
-                "INSERT OR REPLACE INTO jobs(experiment_id, candidate, repeat, seed, status, "
+                "INSERT INTO jobs(experiment_id, candidate, repeat, seed, status, "
                 "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
                 "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
                 "delta2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -260,6 +304,64 @@ void Store::finish_experiment(std::int64_t experiment_id, const std::string& sta
   Statement s(db_, path_, "UPDATE experiments SET status = ? WHERE id = ?");
   s.bind(1, status).bind(2, experiment_id);
   s.run();
+}
+
+void Store::claim_experiment(std::int64_t experiment_id) {
+  std::lock_guard lock(mutex_);
+  exec("BEGIN IMMEDIATE");
+  try {
+    Statement q(db_, path_,
+                "SELECT status, writer_host, writer_boot, writer_pid, writer_start FROM experiments WHERE id = ?");
+    q.bind(1, experiment_id);
+    if (!q.step()) throw IoError(path_ + ": no run with id " + std::to_string(experiment_id));
+    const std::string status = q.text(0);
+    const WriterIdentity writer{q.text(1), q.text(2), q.integer(3), q.integer(4)};
+    if (status == "running" && writer_state(writer) != WriterState::kGone) {
+      throw IoError(path_ + ": run " + std::to_string(experiment_id) + " is still being written by process " +
+                    std::to_string(writer.pid) + " on " + writer.host);
+    }
+    if (status == "finished") {
+      throw IoError(path_ + ": run " + std::to_string(experiment_id) + " is finished; nothing to resume");
+    }
+    const WriterIdentity me = current_writer();
+    Statement u(db_, path_,
+                "UPDATE experiments SET status = 'running', writer_host = ?, writer_boot = ?, writer_pid = ?, "
+                "writer_start = ? WHERE id = ?");
+    u.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pid).bind(4, me.start_ticks).bind(5, experiment_id);
+    u.run();
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::vector<std::int64_t> Store::mark_interrupted_runs() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::int64_t> gone;
+  {
+    Statement q(db_, path_,
+                "SELECT id, writer_host, writer_boot, writer_pid, writer_start FROM experiments "
+                "WHERE status = 'running'");
+    while (q.step()) {
+      const WriterIdentity writer{q.text(1), q.text(2), q.integer(3), q.integer(4)};
+      if (writer_state(writer) == WriterState::kGone) gone.push_back(q.integer(0));
+    }
+  }
+  for (const std::int64_t id : gone) {
+    Statement u(db_, path_, "UPDATE experiments SET status = 'interrupted' WHERE id = ? AND status = 'running'");
+    u.bind(1, id);
+    u.run();
+  }
+  return gone;
+}
+
+std::int64_t Store::stored_jobs(std::int64_t experiment_id) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "SELECT COUNT(*) FROM jobs WHERE experiment_id = ?");
+  s.bind(1, experiment_id);
+  s.step();
+  return s.integer(0);
 }
 
 void Store::save_summary(std::int64_t experiment_id, const std::string& kind, const std::string& json) {
@@ -302,7 +404,7 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
     r.num_candidates = s.integer(4);
     int repeats = 1;
     try {
-      repeats = nlohmann::json::parse(s.text(5)).value("repeats", 1);
+      repeats = parse_json_text(s.text(5), path_).value("repeats", 1);
     } catch (const std::exception&) {
     }
     r.jobs_total = r.num_candidates * repeats;
@@ -322,7 +424,7 @@ tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
     e.bind(1, experiment_id);
     if (!e.step()) throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
     try {
-      res.config = experiment::parse_experiment(nlohmann::json::parse(e.text(0)));
+      res.config = experiment::parse_experiment(parse_json_text(e.text(0), path_));
     } catch (const std::exception& ex) {
       throw IoError(path_ + ": experiment " + std::to_string(experiment_id) + " has a bad config: " + ex.what());
     }
@@ -396,27 +498,85 @@ std::optional<std::string> StoreWriter::first_error() const {
   return error_;
 }
 
+std::int64_t StoreWriter::unsaved_jobs() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::int64_t>(pending_.size());
+}
+
 void StoreWriter::on_start(const tuning::SearchResults& plan) {
   plan_.config = plan.config;
   plan_.candidates = plan.candidates;
   plan_.mechanism = plan.mechanism;
   plan_.training_size = plan.training_size;
   plan_.is_regression = plan.is_regression;
-  experiment_id_ = store_.begin_experiment(plan_);
-}
-
-void StoreWriter::on_job_finished(const tuning::JobResult& job) {
-  try {
-    store_.record_job(experiment_id_, plan_, job);
-  } catch (const Error& e) {
-    std::lock_guard lock(mutex_);
-    if (!error_) error_ = e.what();
+  // Errors here propagate: a database that cannot take the run fails it before any job.
+  if (resuming_) {
+    store_.claim_experiment(experiment_id_);
+  } else {
+    experiment_id_ = store_.begin_experiment(plan_);
   }
 }
 
+namespace {
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+bool StoreWriter::flush() {
+  for (;;) {
+    tuning::JobResult job;
+    {
+      std::lock_guard lock(mutex_);
+      if (pending_.empty()) return true;
+      job = pending_.front();
+    }
+    try {
+      store_.record_job(experiment_id_, plan_, job);
+    } catch (const Error& e) {
+      std::lock_guard lock(mutex_);
+      last_error_ = e.what();
+      next_retry_ = now_seconds() + backoff_;
+      backoff_ = std::min(backoff_ * 2, 2.0);
+      return false;
+    }
+    std::lock_guard lock(mutex_);
+    pending_.erase(pending_.begin());
+    backoff_ = 0.05;
+  }
+}
+
+void StoreWriter::on_job_finished(const tuning::JobResult& job) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_.push_back(job);
+    if (now_seconds() < next_retry_) return;  // backing off after a failure
+  }
+  // One flusher at a time; a worker that finds it busy leaves its job queued for it.
+  std::unique_lock flushing(flush_mutex_, std::try_to_lock);
+  if (flushing) flush();
+}
+
 void StoreWriter::on_finished(const tuning::SearchResults&, bool cancelled) {
+  std::lock_guard flushing(flush_mutex_);
+  // Retry with back-off (busy: another process holds the lock; full: space may be freed).
+  const double deadline = now_seconds() + retry_seconds_;
+  double wait = 0.05;
+  while (!flush() && now_seconds() < deadline) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(wait, deadline - now_seconds())));
+    wait = std::min(wait * 2, 2.0);
+  }
+  std::int64_t unsaved = 0;
+  {
+    std::lock_guard lock(mutex_);
+    unsaved = static_cast<std::int64_t>(pending_.size());
+    if (unsaved > 0) {
+      error_ = std::to_string(unsaved) + " finished job(s) could not be stored after retrying for " +
+               format_number(retry_seconds_) + " s: " + last_error_;
+    }
+  }
   try {
-    store_.finish_experiment(experiment_id_, cancelled ? "cancelled" : "finished");
+    store_.finish_experiment(experiment_id_, unsaved > 0 ? "incomplete" : cancelled ? "cancelled" : "finished");
   } catch (const Error& e) {
     std::lock_guard lock(mutex_);
     if (!error_) error_ = e.what();

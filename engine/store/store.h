@@ -10,6 +10,12 @@
 // written in ONE transaction when the job ends, so a crash or kill loses at most the jobs in
 // flight and a re-open shows every job that finished before, complete.
 //
+// Durability (issue #11): StoreWriter keeps every finished job in memory until it is committed,
+// retries with back-off while the database is busy (another process holds the lock) or full,
+// and reports the jobs it could not store with SQLite's reason, so a run never silently loses a
+// job. Each run records its writer (host, boot id, pid, process start time); opening a Store
+// marks "running" runs whose writer is gone as "interrupted" — resumable with the same seeds.
+//
 // Thread-safety: one SQLite connection per Store; every public function takes the Store's
 // mutex, so a Store may be shared by the runner's worker threads (StoreWriter does this).
 // Errors: dplab::IoError naming the file and SQLite's message.
@@ -29,23 +35,30 @@ struct sqlite3;
 
 namespace dplab::store {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: experiments.writer_* columns
 
 struct ExperimentRecord {
   std::int64_t id = 0;
   std::string name;
   std::string created_at;   // ISO 8601, UTC
-  std::string status;       // running | finished | cancelled
+  // running | finished | cancelled | interrupted (writer died) | incomplete (jobs not stored)
+  std::string status;
   std::int64_t num_candidates = 0;
   std::int64_t jobs_total = 0;
   std::int64_t jobs_finished = 0;
 };
 
+struct StoreOptions {
+  int busy_timeout_ms = 5000;  // SQLite waits this long for a lock before SQLITE_BUSY
+  // Test hook: PRAGMA max_page_count, so a test can make the database "full" (SQLITE_FULL).
+  std::int64_t max_page_count = 0;
+};
+
 class Store {
  public:
-  // Opens or creates the file and migrates its schema. Throws IoError (unreadable, not a
-  // SQLite file, or written by a newer dplab).
-  explicit Store(const std::string& path);
+  // Opens or creates the file, migrates its schema, and marks runs whose writer died as
+  // "interrupted". Throws IoError (unreadable, not a SQLite file, or written by a newer dplab).
+  explicit Store(const std::string& path, StoreOptions options = {});
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
@@ -58,6 +71,13 @@ class Store {
   void record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
                   const tuning::JobResult& job);
   void finish_experiment(std::int64_t experiment_id, const std::string& status);
+  // Takes over an interrupted or cancelled run to resume it: status "running", writer = this
+  // process. Throws IoError if its writer is still alive (a run is written by one process).
+  void claim_experiment(std::int64_t experiment_id);
+  // Marks "running" runs whose writer process is gone as "interrupted"; returns their ids.
+  std::vector<std::int64_t> mark_interrupted_runs();
+  // Jobs of a run with a row in the database (any final status).
+  std::int64_t stored_jobs(std::int64_t experiment_id) const;
   void save_summary(std::int64_t experiment_id, const std::string& kind, const std::string& json);
   std::optional<std::string> load_summary(std::int64_t experiment_id, const std::string& kind) const;
   void delete_experiment(std::int64_t experiment_id);
@@ -79,8 +99,14 @@ class StoreWriter : public tuning::RunListener {
  public:
   explicit StoreWriter(Store& store) : store_(store) {}
   std::int64_t experiment_id() const { return experiment_id_; }
-  // Errors while writing are kept (the run goes on); the first is reported here.
+  // How long on_finished keeps retrying jobs that could not be stored (busy, full).
+  explicit StoreWriter(Store& store, double retry_seconds) : store_(store), retry_seconds_(retry_seconds) {}
+  // Append to an existing run (resume) instead of creating one; call before the run starts.
+  void resume(std::int64_t experiment_id) { experiment_id_ = experiment_id; resuming_ = true; }
+  // Errors while writing are kept (the run goes on, the jobs stay in memory and are retried);
+  // after on_finished: set iff some finished job could not be stored, with SQLite's reason.
   std::optional<std::string> first_error() const;
+  std::int64_t unsaved_jobs() const;  // jobs not stored after the final retries
 
   void on_start(const tuning::SearchResults& plan) override;
   void on_job_finished(const tuning::JobResult& job) override;
@@ -90,7 +116,16 @@ class StoreWriter : public tuning::RunListener {
   Store& store_;
   tuning::SearchResults plan_;  // a copy without the jobs: config, candidates, mechanism
   std::int64_t experiment_id_ = -1;
-  mutable std::mutex mutex_;
+  bool resuming_ = false;
+  double retry_seconds_ = 60;
+  bool flush();  // stores pending jobs in order; false (and last_error_ set) on the first failure
+
+  mutable std::mutex mutex_;     // pending_, errors
+  std::mutex flush_mutex_;       // one flusher at a time
+  std::vector<tuning::JobResult> pending_;
+  std::string last_error_;
+  double next_retry_ = 0;        // steady-clock seconds before which workers do not retry
+  double backoff_ = 0.05;
   std::optional<std::string> error_;
 };
 

@@ -1,9 +1,11 @@
 #include "training/trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 
+#include "core/memory_check.h"
 #include "core/random.h"
 #include "core/validate.h"
 
@@ -24,11 +26,27 @@ void validate(const data::TrainValidationSplit& data, const TrainingConfig& conf
   }
 }
 
+// Sizes that come from flags or files (steps, hidden units) checked before allocating, so that a
+// huge value is a message naming the field and the memory, not std::bad_alloc.
+void check_memory(const data::TrainValidationSplit& data, const TrainingConfig& config) {
+  const double points = static_cast<double>(config.steps / config.eval_every + 2);
+  require_memory("steps / eval_every = " + std::to_string(config.steps) + " / " +
+                     std::to_string(config.eval_every) + " (the learning curve)",
+                 points * sizeof(CurvePoint));
+  if (config.model.kind == models::ModelKind::kTwoLayerNetwork) {
+    // Weights, gradient, optimizer moments and per-example activations: ~8 copies of H x (d + k).
+    const double width = static_cast<double>(data.train.dim()) + std::max(1, data.train.num_classes) + 1;
+    require_memory("hidden_units = " + std::to_string(config.model.hidden_units) + " (the network's weights)",
+                   8.0 * static_cast<double>(config.model.hidden_units) * width * sizeof(float));
+  }
+}
+
 }  // namespace
 
 TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfig& config,
                      const TrainingHooks& hooks) {
   validate(data, config);
+  check_memory(data, config);
   const auto started = std::chrono::steady_clock::now();
 
   auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
@@ -69,21 +87,42 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
       result.cancelled = true;
       break;
     }
-    window_loss += optimizer->step(*model, oracle);
-    ++window_steps;
+    const double step_loss = optimizer->step(*model, oracle);
     const std::int64_t queries = oracle.queries_made();
+    if (!std::isfinite(step_loss)) {
+      result.diverged = true;
+      result.divergence = "training loss is " + std::string(std::isnan(step_loss) ? "nan" : "inf") +
+                          " at step " + std::to_string(queries);
+      break;
+    }
+    window_loss += step_loss;
+    ++window_steps;
     if (hooks.on_step) hooks.on_step(queries);
     if (queries >= next_point) {
       record_point(queries);
+      if (!std::isfinite(result.curve.back().val_loss)) {
+        result.diverged = true;
+        result.divergence = "validation loss is not finite at step " + std::to_string(queries);
+        break;
+      }
       while (next_point <= queries) next_point += config.eval_every;
     }
   }
   result.queries = oracle.queries_made();
-  if (!result.cancelled && (result.curve.empty() || result.curve.back().iteration != result.queries)) {
+  if (!result.cancelled && !result.diverged &&
+      (result.curve.empty() || result.curve.back().iteration != result.queries)) {
     record_point(result.queries);
   }
   result.final_validation = model->evaluate(data.validation);
   result.final_train_loss = model->evaluate(data.train).mean_loss;
+  // Non-finite parameters show as a non-finite loss on the whole data (a NaN logit can still
+  // "predict" a class and tie the best accuracy, so the accuracy alone proves nothing).
+  if (!result.diverged && !result.cancelled &&
+      !(std::isfinite(result.final_train_loss) && std::isfinite(result.final_validation.mean_loss))) {
+    result.diverged = true;
+    result.divergence = "the final loss is not finite (training " + format_number(result.final_train_loss) +
+                        ", validation " + format_number(result.final_validation.mean_loss) + ")";
+  }
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -61,6 +61,10 @@ struct TrainingResult {
   std::int64_t queries = 0;
   double wall_seconds = 0;
   bool cancelled = false;
+  // Training stopped because the loss or the parameters stopped being finite (lr, C or sigma
+  // too large). Such a run has no meaningful accuracy and must never be selected as best.
+  bool diverged = false;
+  std::string divergence;  // "training loss is inf at step 12", for messages
 };
 
 // Validates the config (steps >= 1, eval_every >= 1, model/data compatibility, DP settings) and

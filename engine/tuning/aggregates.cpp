@@ -99,6 +99,7 @@ OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimi
   std::vector<double> loss_sum(cells, 0), accuracy_sum(cells, 0);
   std::vector<int> count(cells, 0);
   g.times_best.assign(cells, 0);
+  g.diverged.assign(cells, 0);
   for (std::size_t k = 0; k < pool.size(); ++k) {
     const auto& cand = results.candidates[static_cast<std::size_t>(pool[k])];
     const std::size_t cell = g.cell(index_of(g.learning_rates, cand.optimizer.learning_rate),
@@ -106,6 +107,7 @@ OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimi
     g.times_best[cell] += out.times_best_per_candidate[k];
     for (int r = 0; r < results.config.repeats; ++r) {
       const JobResult& job = results.job(pool[k], r);
+      g.diverged[cell] += job.status == JobStatus::kDiverged ? 1 : 0;
       if (job.status != JobStatus::kFinished) continue;
       loss_sum[cell] += job.final_train_loss;
       accuracy_sum[cell] += job.final_val_accuracy;

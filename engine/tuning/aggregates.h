@@ -33,6 +33,7 @@ struct AlphaClipGrid {
   std::vector<double> final_train_loss;
   std::vector<double> final_accuracy;
   std::vector<int> times_best;
+  std::vector<int> diverged;  // diverged jobs per cell (the heatmap labels such cells)
   std::size_t cell(std::size_t lr_index, std::size_t clip_index) const {
     return lr_index * clips.size() + clip_index;
   }

@@ -12,13 +12,14 @@ std::string to_string(JobStatus s) {
     case JobStatus::kFinished: return "finished";
     case JobStatus::kCancelled: return "cancelled";
     case JobStatus::kFailed: return "failed";
+    case JobStatus::kDiverged: return "diverged";
   }
   return "?";
 }
 
 JobStatus parse_job_status(const std::string& text) {
   for (JobStatus s : {JobStatus::kPending, JobStatus::kRunning, JobStatus::kFinished,
-                      JobStatus::kCancelled, JobStatus::kFailed}) {
+                      JobStatus::kCancelled, JobStatus::kFailed, JobStatus::kDiverged}) {
     if (to_string(s) == text) return s;
   }
   throw InvalidArgument("unknown job status \"" + text + "\"");

@@ -13,7 +13,8 @@
 
 namespace dplab::tuning {
 
-enum class JobStatus { kPending, kRunning, kFinished, kCancelled, kFailed };
+// kDiverged: training stopped on a non-finite loss or parameters (never selected as best);
+enum class JobStatus { kPending, kRunning, kFinished, kCancelled, kFailed, kDiverged };
 std::string to_string(JobStatus s);
 JobStatus parse_job_status(const std::string& text);
 
@@ -28,7 +29,7 @@ struct JobResult {
   double final_train_loss = 0;    // mean loss over the whole training set at the end
   std::int64_t queries = 0;       // noisy-gradient queries made (what the accountant composes)
   double wall_seconds = 0;
-  std::string error;              // kFailed: the message
+  std::string error;              // kFailed / kDiverged: the message
 };
 
 // The privacy mechanism of one run, enough to recompute any epsilon later.

@@ -44,7 +44,7 @@ void RunMonitor::on_point(const PointEvent& event) {
 
 void RunMonitor::on_job_finished(const JobResult& job) {
   std::string error;
-  if (job.status == JobStatus::kFailed) {
+  if (job.status == JobStatus::kFailed || job.status == JobStatus::kDiverged) {
     error = "candidate " + std::to_string(job.candidate) + ", repeat " + std::to_string(job.repeat) +
             ": " + job.error;
   }

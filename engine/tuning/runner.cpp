@@ -97,6 +97,7 @@ struct Runner::Impl {
 
   void run_job(std::size_t job_index) {
     JobResult& out = results.jobs[job_index];  // each task writes only its own slot
+    if (out.status != JobStatus::kPending) return;  // kept from an earlier run (resume_from)
     if (cancel.load(std::memory_order_relaxed)) return;  // stays kPending
     const int c = out.candidate;
     const int r = out.repeat;
@@ -131,7 +132,10 @@ struct Runner::Impl {
       out.final_train_loss = trained.final_train_loss;
       out.queries = trained.queries;
       out.wall_seconds = trained.wall_seconds;
-      out.status = trained.cancelled ? JobStatus::kCancelled : JobStatus::kFinished;
+      out.status = trained.cancelled  ? JobStatus::kCancelled
+                   : trained.diverged ? JobStatus::kDiverged
+                                      : JobStatus::kFinished;
+      if (trained.diverged) out.error = "diverged: " + trained.divergence;
     } catch (const std::exception& e) {
       out.status = JobStatus::kFailed;
       out.error = e.what();
@@ -204,6 +208,37 @@ std::int64_t Runner::total_jobs() const { return impl_->total_jobs(); }
 void Runner::add_listener(RunListener* listener) {
   if (listener) impl_->listeners.push_back(listener);
 }
+void Runner::resume_from(const SearchResults& earlier) {
+  SearchResults& res = impl_->results;
+  auto differ = [](const std::string& what) {
+    throw InvalidArgument("cannot resume: the stored run's " + what +
+                          " differs from this experiment's (was the config or the data changed?)");
+  };
+  if (earlier.candidates.size() != res.candidates.size()) differ("candidate count");
+  for (std::size_t c = 0; c < res.candidates.size(); ++c) {
+    if (earlier.candidates[c].label() != res.candidates[c].label()) differ("candidate " + std::to_string(c));
+  }
+  const RunMechanism& a = earlier.mechanism;
+  const RunMechanism& b = res.mechanism;
+  if (a.noise_multiplier != b.noise_multiplier || a.sampling_rate != b.sampling_rate || a.steps != b.steps ||
+      a.delta != b.delta) {
+    differ("privacy mechanism (sigma, q, T, delta)");
+  }
+  if (earlier.training_size != res.training_size) differ("training-set size");
+  if (earlier.jobs.size() != res.jobs.size()) differ("job count");
+  for (std::size_t i = 0; i < res.jobs.size(); ++i) {
+    const JobResult& old = earlier.jobs[i];
+    if (old.status != JobStatus::kFinished && old.status != JobStatus::kFailed &&
+        old.status != JobStatus::kDiverged) {
+      continue;
+    }
+    if (old.seed != res.jobs[i].seed) differ("seed of job " + std::to_string(i));
+    res.jobs[i] = old;
+    impl_->jobs_done.fetch_add(1);
+    impl_->steps_done.fetch_add(old.queries);
+  }
+}
+
 void Runner::cancel() { impl_->cancel.store(true); }
 bool Runner::cancel_requested() const { return impl_->cancel.load(); }
 Progress Runner::progress() const { return impl_->progress(); }

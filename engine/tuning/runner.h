@@ -100,6 +100,13 @@ class Runner {
   // Listeners are not owned and must outlive run(). Add them before run().
   void add_listener(RunListener* listener);
 
+  // Resume (issue #11): keeps the jobs of an earlier, interrupted run of the same experiment
+  // that ended (finished, failed, diverged) and runs only the others. Jobs are seeded per
+  // (candidate, repeat), so the result equals an uninterrupted run. Throws InvalidArgument if
+  // the earlier run's candidates, mechanism or n differ (the config or the data changed).
+  // Kept jobs are not reported to listeners again. Call before run().
+  void resume_from(const SearchResults& earlier);
+
   // Runs all jobs; returns when they are done or cancelled. Callable once.
   SearchResults run();
 

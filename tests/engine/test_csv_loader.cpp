@@ -9,6 +9,8 @@
 #include "core/error.h"
 #include "data/csv_loader.h"
 #include "data/dataset_catalog.h"
+#include "data/prepare_split.h"
+#include "support/temp_files.h"
 #include "support/expect_error.h"
 
 using namespace dplab;
@@ -85,6 +87,32 @@ class TestCsvLoader : public QObject {
     QVERIFY(pair.second.features == expected);
     QCOMPARE(pair.second.targets[0], 0.0f);
     QCOMPARE(pair.second.targets[1], 1.0f);
+  }
+
+  // Issue #11 item 9: dropped rows are reported in Dataset::notes (they were silent: 36 of 40
+  // rows dropped, trained on 4), and through the split the CLI prints.
+  void dropped_rows_are_reported() {
+    const Dataset data = load_csv(fixture("csv_small.csv"));
+    QCOMPARE(data.notes.size(), std::size_t{1});
+    const QString note = QString::fromStdString(data.notes[0]);
+    QVERIFY2(note.contains("csv_small.csv: dropped 2 of 5 rows with a missing value"), qPrintable(note));
+    const TrainValidationSplit split = prepare_split(data, 0.34, 1);
+    QCOMPARE(split.notes, data.notes);
+  }
+
+  // Item 9: one "nan" in a numeric column turned it categorical (5 features -> 42).
+  void typo_in_numeric_column_is_an_error() {
+    std::string text = "age,height,label\n";
+    for (int i = 0; i < 40; ++i) {
+      text += (i == 16 ? std::string("nan") : std::to_string(20 + i)) + "," + std::to_string(150 + i) + "," +
+              std::to_string(i % 2) + "\n";
+    }
+    testing::TempFiles files;
+    const std::string path = files.path("typo.csv");
+    testing::write_file(path, text);
+    const QString message = error_of<ParseError>([&] { load_csv(path); });
+    QVERIFY2(message.contains("typo.csv:18: column 'age' is numeric except in 1 of 40 rows, first here: 'nan'"),
+             qPrintable(message));
   }
 
   void missing_values_can_fail() {

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "experiment/experiment_config.h"
+#include "support/expect_error.h"
 #include "support/tiny_experiment.h"
 
 using namespace dplab;
@@ -70,6 +71,35 @@ class TestExperimentConfig : public QObject {
     row("dataset not object", edited("/dataset", 3), "dataset: expected an object, got 3");
     row("gamma", edited("/tuning", {{"gamma", 0}}), "tuning.gamma: must be in (0, 1]");
     row("syntax", std::string("{\n  \"name\": \"x\",\n  oops\n}"), "tiny: line 3, column 3");
+    // Issue #11 item 1: 50,000 levels of nesting crashed (stack overflow while printing it).
+    row("deep nesting", "{\"name\": " + std::string(50000, '[') + std::string(50000, ']') + "}",
+        "name[0][0][0]");
+    row("deep nesting cap",
+        [] {
+          std::string text;
+          for (int i = 0; i < 50000; ++i) text += "{\"a\":";
+          return text + "1" + std::string(50000, '}');
+        }(),
+        "...: values nested more than 64 levels deep");
+    // Item 10: a number out of double range names its key path.
+    row("1e400", std::string("{\"privacy\": {\"lot_size\": 1e400}}"),
+        "privacy.lot_size: invalid JSON: number overflow parsing '1e400'");
+    // Item 5: four grid axes of 65,536 values multiplied to 2^64 -> 0 and passed the cap.
+    row("grid overflow",
+        edited("/optimizers/1/grid",
+               {{"learning_rate", {{"log10", {-5, -1}}, {"num", 65536}}},
+                {"clip", {{"log10", {-2, 1}}, {"num", 65536}}},
+                {"beta1", {{"log10", {-5, -1}}, {"num", 65536}}},
+                {"beta2", {{"log10", {-5, -1}}, {"num", 65536}}}}),
+        "optimizers[1].grid: the grid has more than 10^18 candidates; at most 1000000");
+    row("jobs cap repeats",
+        [] {
+          nlohmann::json j = nlohmann::json::parse(edited(
+              "/optimizers/1/grid", {{"learning_rate", {{"log10", {-5, -1}}, {"num", 2000}}}}));
+          j["repeats"] = 1000;
+          return j.dump();
+        }(),
+        "repeats: 2004 candidates x 1000 repeats = 2004000 training jobs; at most 1000000");
   }
   void malformed_names_key() {
     QFETCH(QString, text);
@@ -87,6 +117,11 @@ class TestExperimentConfig : public QObject {
 
   void missing_file_is_io_error() {
     QVERIFY_THROWS_EXCEPTION(IoError, load_experiment_file("/nonexistent/dir/x.json"));
+    const QString missing = testing::error_of<IoError>([] { load_experiment_file("/nonexistent/dir/x.json"); });
+    QVERIFY2(missing.contains("No such file or directory"), qPrintable(missing));
+    // Item 10: a directory as the experiment file says so.
+    const QString dir = testing::error_of<IoError>([] { load_experiment_file(DPLAB_TEST_DATA_DIR); });
+    QVERIFY2(dir.contains("is a directory"), qPrintable(dir));
   }
 
   void round_trip() {

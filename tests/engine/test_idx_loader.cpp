@@ -1,6 +1,7 @@
 // IDX loader: exact values from small hand-made files (plain and gzip), every malformed-file
 // error naming the file and byte offset, and the real Fashion-MNIST when its package is installed.
 #include <QTest>
+#include <sys/resource.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -157,6 +158,43 @@ class TestIdxLoader : public QObject {
     write_file(path("cut.gz"), compressed);
     const QString message = error_of<ParseError>([&] { read_idx_u8(path("cut.gz"), 3); });
     QVERIFY2(message.contains("cut.gz") && message.contains("byte offset"), qPrintable(message));
+  }
+
+  // Issue #11 item 9: an absurd header (4294965247 x 4290775039 pixels) overflowed the size
+  // computation and loaded as 1 feature; it is now rejected, naming the shape.
+  void absurd_header_dims() {
+    write_file(path("huge-images"), idx_bytes(0x803, {3, 4294965247u, 4290775039u}, kPixels));
+    const QString message = error_of<ParseError>([&] { read_idx_u8(path("huge-images"), 3); });
+    QVERIFY2(message.contains("huge-images") && message.contains("3 x 4294965247 x 4290775039") &&
+                 message.contains("more than dplab loads"),
+             qPrintable(message));
+  }
+
+  // Item 9: one corrupt label byte (255) used to make 256 classes.
+  void corrupt_label_byte() {
+    write_file(path("imgs3"), idx_bytes(0x803, {3, 2, 3}, kPixels));
+    write_file(path("bad-labels"), idx_bytes(0x801, {3}, {1, 0, 255}));
+    const QString message = error_of<ParseError>([&] { load_idx_pair(path("imgs3"), path("bad-labels")); });
+    QVERIFY2(message.contains("bad-labels: byte offset 10") && message.contains("label 255") &&
+                 message.contains("no item has label 2"),
+             qPrintable(message));
+  }
+
+  // Item 4: a gzip trailer claiming ~4 GB (ISIZE) must not size the buffer; the header's count
+  // and the real input bound what is inflated. Peak memory may not grow by more than 64 MB.
+  void lying_gzip_trailer() {
+    write_gzip(path("liar.gz"), idx_bytes(0x801, {3}, kLabels));
+    Bytes compressed = read_plain(path("liar.gz"));
+    for (std::size_t k = compressed.size() - 4; k < compressed.size(); ++k) compressed[k] = 0xFF;
+    write_file(path("liar.gz"), compressed);
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    const QString message = error_of<ParseError>([&] { read_idx_u8(path("liar.gz"), 1); });
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+    QVERIFY2(message.contains("liar.gz"), qPrintable(message));  // zlib: length check fails
+    QVERIFY2(after.ru_maxrss - before.ru_maxrss < 64 * 1024,
+             qPrintable(QString("peak RSS grew by %1 KB").arg(after.ru_maxrss - before.ru_maxrss)));
   }
 
   void count_mismatch() {

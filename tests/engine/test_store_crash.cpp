@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -19,6 +21,10 @@
 
 using namespace dplab;
 using namespace dplab::tuning;
+
+namespace {
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+}  // namespace
 
 class TestStoreCrash : public QObject {
   Q_OBJECT
@@ -69,7 +75,9 @@ class TestStoreCrash : public QObject {
     store::Store db(path);
     const auto list = db.list_experiments();
     QCOMPARE(list.size(), std::size_t{1});
-    QCOMPARE(list[0].status, std::string("running"));  // never finished
+    // Issue #11 item 8: the writer is gone, so opening marks the run interrupted (it stayed
+    // "running" forever before).
+    QCOMPARE(list[0].status, std::string("interrupted"));
     QVERIFY(list[0].jobs_finished >= 2);
     QVERIFY(list[0].jobs_finished < 10);  // killed mid-run
     const SearchResults back = db.load_results(list[0].id);
@@ -87,6 +95,48 @@ class TestStoreCrash : public QObject {
       }
     }
     QCOMPARE(static_cast<std::int64_t>(finished), list[0].jobs_finished);
+
+    // Resume: only the missing jobs run, with their own seeds; the result equals an
+    // uninterrupted run bit for bit (curves and final metrics), in memory and in the store.
+    const auto config = testing::tiny_experiment(kSteps, 2);
+    const auto data = load_experiment_data(config);
+    std::int64_t resumed_jobs = 0;
+    {
+      Runner runner(config, data, RunOptions{1, true});
+      runner.resume_from(back);
+      store::StoreWriter writer(db);
+      writer.resume(list[0].id);
+      runner.add_listener(&writer);
+      struct Count : RunListener {
+        std::atomic<std::int64_t>* n;
+        void on_job_finished(const JobResult&) override { ++*n; }
+      };
+      std::atomic<std::int64_t> ran{0};
+      Count count;
+      count.n = &ran;
+      runner.add_listener(&count);
+      runner.run();
+      QVERIFY(!writer.first_error());
+      resumed_jobs = ran.load();
+    }
+    QCOMPARE(resumed_jobs, 10 - list[0].jobs_finished);
+    QCOMPARE(db.list_experiments()[0].status, std::string("finished"));
+    const SearchResults resumed = db.load_results(list[0].id);
+    const SearchResults full = Runner(config, data, RunOptions{1, true}).run();
+    QCOMPARE(resumed.jobs.size(), full.jobs.size());
+    for (std::size_t i = 0; i < full.jobs.size(); ++i) {
+      const JobResult& a = resumed.jobs[i];
+      const JobResult& b = full.jobs[i];
+      QVERIFY(a.status == JobStatus::kFinished);
+      QCOMPARE(a.seed, b.seed);
+      QVERIFY(same_bits(a.final_val_accuracy, b.final_val_accuracy));
+      QVERIFY(same_bits(a.final_train_loss, b.final_train_loss));
+      QCOMPARE(a.curve.size(), b.curve.size());
+      for (std::size_t k = 0; k < a.curve.size(); ++k) {
+        QVERIFY(same_bits(a.curve[k].train_loss, b.curve[k].train_loss));
+        QVERIFY(same_bits(a.curve[k].val_accuracy, b.curve[k].val_accuracy));
+      }
+    }
   }
 };
 

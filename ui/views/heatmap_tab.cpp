@@ -149,6 +149,12 @@ void HeatmapTab::draw() {
                                        : static_cast<double>(g.times_best[cell]);
       if (!std::isfinite(v)) v = std::nan("");
       map_->data()->setCell(c, l, v);
+      if (g.diverged[cell] > 0 && std::isnan(v)) {  // a cell whose runs diverged says so
+        auto* label = new QCPItemText(plot);
+        label->position->setCoords(c, l);
+        label->setText(tr("diverged"));
+        label->setColor(QColor(200, 0, 0));
+      }
       if (std::isfinite(v)) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);

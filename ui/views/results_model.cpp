@@ -136,7 +136,7 @@ void ResultsModel::rebuild() {
     row.beta1 = adam ? cand.optimizer.beta1 : kNaN;
     row.beta2 = cand.optimizer.kind == optim::OptimizerKind::kDpAdam ? cand.optimizer.beta2 : kNaN;
     double sum_final = 0, sum_best = 0, sum_loss = 0;
-    int finished = 0, running = 0, failed = 0;
+    int finished = 0, running = 0, failed = 0, diverged = 0;
     for (int r = 0; r < repeats; ++r) {
       const auto& job = res.job(cand.index, r);
       if (job.status == tuning::JobStatus::kFinished) {
@@ -150,10 +150,12 @@ void ResultsModel::rebuild() {
         ++running;
       } else if (job.status == tuning::JobStatus::kFailed) {
         ++failed;
+      } else if (job.status == tuning::JobStatus::kDiverged) {
+        ++diverged;
       }
     }
     row.repeats_done = finished;
-    row.status = failed > 0 ? tr("failed") : finished == repeats ? tr("finished")
+    row.status = failed > 0 ? tr("failed") : diverged > 0 ? tr("diverged") : finished == repeats ? tr("finished")
                  : running > 0 ? tr("running") : finished > 0 ? tr("partial") : tr("pending");
     row.final_acc = finished ? sum_final / finished : kNaN;
     row.best_acc = finished ? sum_best / finished : kNaN;

@@ -1,0 +1,81 @@
+// See atomic_file.h.
+#include "core/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/error.h"
+
+namespace dplab {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& what, int error) {
+  throw IoError(path + ": " + what + ": " + std::strerror(error));
+}
+
+// Writes all of `text` to `fd`; returns 0 or errno.
+int write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) {
+    std::filesystem::create_directories(target.parent_path(), ec);
+    if (ec)
+      throw IoError(target.parent_path().string() + ": cannot create the folder: " + ec.message());
+  }
+  std::string temp = path + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) fail(path, "cannot create a temporary file beside it", errno);
+  int error = write_all(fd, text);
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  // mkstemp makes 0600; outputs are ordinary readable files.
+  if (error == 0 && ::chmod(temp.c_str(), 0644) != 0) error = errno;
+  if (error == 0 && ::rename(temp.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(temp.c_str());
+    fail(path, "cannot write", error);
+  }
+}
+
+void require_writable_folder(const std::string& folder, const std::string& what) {
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) throw IoError(what + " '" + folder + "': cannot create the folder: " + ec.message());
+  if (!std::filesystem::is_directory(folder, ec))
+    throw IoError(what + " '" + folder + "': not a folder");
+  std::string probe = (std::filesystem::path(folder) / ".dplab-write-test-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0)
+    throw IoError(what + " '" + folder + "': cannot write there: " + std::strerror(errno));
+  // A byte and an fsync: a full disk fails here, not after an hour of training.
+  int error = write_all(fd, std::string(4096, '\n'));
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  if (error != 0)
+    throw IoError(what + " '" + folder + "': cannot write there: " + std::strerror(error));
+}
+
+}  // namespace dplab

@@ -1,0 +1,19 @@
+// Output files written so that a crash, a full disk or a kill never leaves a truncated file
+// where a good one stood (issue #11 item 3): the text goes to a temporary file in the same
+// folder, is flushed to disk (fsync), then renamed over the target. Errors say why, with the
+// system's text: "results/curves.csv: cannot write: No space left on device".
+#pragma once
+
+#include <string>
+
+namespace dplab {
+
+// Writes `text` to `path` atomically (temp file + fsync + rename). Throws IoError with errno text.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+// Creates `folder` if needed and checks that a file can be created and written in it (a probe
+// file, removed again). Throws IoError "<what> '<folder>': <reason>", e.g. "Read-only file
+// system", "Permission denied", "No space left on device". Call it before long work.
+void require_writable_folder(const std::string& folder, const std::string& what);
+
+}  // namespace dplab
