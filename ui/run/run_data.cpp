@@ -1,5 +1,7 @@
 #include "run/run_data.h"
 
+#include <QTime>
+
 namespace dplab::ui {
 
 RunData::RunData(QObject* parent) : QObject(parent) {}
@@ -15,7 +17,8 @@ void RunData::beginLive(const tuning::SearchResults& plan) {
   results_ = plan;
   has_run_ = true;
   live_ = true;
-  title_ = QString::fromStdString(plan.config.name);
+  title_ = tr("“%1”, run started %2")
+               .arg(QString::fromStdString(plan.config.name), QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
   touch(true);
 }
 
@@ -39,8 +42,13 @@ void RunData::apply(const tuning::MonitorUpdate& update) {
 void RunData::setResults(const tuning::SearchResults& results, const QString& title) {
   results_ = results;
   has_run_ = true;
+  // The end of a live run keeps its title ("…, run started 10:31:02").
+  if (!title.isEmpty()) {
+    title_ = title;
+  } else if (!live_) {
+    title_ = QStringLiteral("“%1”").arg(QString::fromStdString(results.config.name));
+  }
   live_ = false;
-  title_ = title.isEmpty() ? QString::fromStdString(results.config.name) : title;
   touch(true);
 }
 

@@ -39,6 +39,8 @@
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
 #include "views/step_size_tab.h"
+#include "store/csv_export.h"
+#include "tuning/run_summary.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
 // resources (presets) are registered explicitly.
@@ -126,6 +128,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* centre_layout = new QVBoxLayout(centre);
   centre_layout->setContentsMargins(4, 4, 4, 0);
   centre_layout->addWidget(buildRunBar());
+  shown_run_ = new QLabel(centre);
+  shown_run_->setTextFormat(Qt::RichText);
+  shown_run_->setWordWrap(true);
+  shown_run_->setToolTip(tr("Which run the charts, the table and an exported report show. It is "
+                            "marked when the form has been edited since that run."));
+  centre_layout->addWidget(shown_run_);
   tabs_ = new QTabWidget(centre);
   accuracy_ = new AccuracyTab(data_, tabs_);
   heatmap_ = new HeatmapTab(data_, tabs_);
@@ -180,6 +188,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(form_, &ExperimentForm::edited, this, [this] {
     updateActions();
     syncPrivacyTab();
+    updateShownRun();
+  });
+  connect(data_, &RunData::changed, this, [this](bool structural) {
+    if (structural) updateShownRun();
   });
   connect(controller_, &RunController::progressChanged, this, &MainWindow::onProgress);
   connect(controller_, &RunController::finished, this, &MainWindow::onRunFinished);
@@ -197,6 +209,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   rebuildRecentMenu();
   history_->reload();
   updateActions();
+  updateShownRun();
   status_->addMessage(tr("Ready. Ctrl+R runs the experiment on the left."), false);
 }
 
@@ -376,15 +389,46 @@ bool MainWindow::saveExperiment(const QString& path, QString* error) {
   return true;
 }
 
+namespace {
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+    if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
 bool MainWindow::exportReport(const QString& dir, QString* error) {
+  // A report describes the results it shows: their own config and summary, never the form's
+  // (which may have been edited since, or belong to another run than a history one). Writing it
+  // changes neither the current experiment file nor the recent files.
+  if (!data_->hasRun()) {
+    if (error) *error = tr("nothing to report yet: run the experiment or open a run from the history");
+    return false;
+  }
   if (!QDir().mkpath(dir)) {
     if (error) *error = tr("cannot create folder %1").arg(dir);
     return false;
   }
   const QDir d(dir);
+  const tuning::SearchResults& results = data_->results();
   QString e;
-  if (!saveExperiment(d.filePath(QStringLiteral("experiment.json")), &e)) {
-    if (error) *error = e;
+  try {
+    const tuning::RunSummary summary = tuning::summarize_run(results);
+    if (!writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
+                             QByteArray::fromStdString(experiment::to_json(results.config).dump(2) + "\n"), &e) ||
+        !writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
+                             QByteArray::fromStdString(tuning::run_summary_json(results, summary).dump(2) + "\n"), &e) ||
+        !writeFileAtomically(d.filePath(QStringLiteral("README.md")),
+                             QByteArray::fromStdString(tuning::run_summary_markdown(results, summary)), &e)) {
+      if (error) *error = e;
+      return false;
+    }
+    store::export_csv(results, d.absolutePath().toStdString());
+  } catch (const std::exception& ex) {
+    if (error) *error = QString::fromStdString(ex.what());
     return false;
   }
   const ImageExportOptions options = ExportImageDialog::savedOptions();
@@ -405,6 +449,30 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
     return false;
   }
   return true;
+}
+
+QString MainWindow::shownRunText() const { return shown_run_->text(); }
+
+bool MainWindow::formModifiedSinceShownRun() const {
+  if (!data_->hasRun()) return false;
+  nlohmann::json form = experiment::to_json(form_->config());
+  nlohmann::json run = experiment::to_json(data_->results().config);
+  form.erase("name");  // the name is a label, not part of what was run
+  run.erase("name");
+  return form != run;
+}
+
+void MainWindow::updateShownRun() {
+  if (!data_->hasRun()) {
+    shown_run_->setText(tr("No run shown yet — Ctrl+R runs the experiment on the left."));
+    shown_run_->setStyleSheet(QString());
+    return;
+  }
+  QString text = tr("Showing: %1%2").arg(data_->title().toHtmlEscaped(), data_->live() ? tr(" (running)") : QString());
+  const bool modified = formModifiedSinceShownRun();
+  if (modified) text += tr(" · <b>form modified since this run</b> (charts show the run, not the form)");
+  shown_run_->setText(text);
+  shown_run_->setStyleSheet(modified ? QStringLiteral("color: #8a4b00;") : QString());
 }
 
 void MainWindow::openDialog() {
