@@ -67,8 +67,32 @@ CsvTable ChartView::csvData() const {
   return csv_provider_ ? csv_provider_() : plotDataTable(plot_);
 }
 
+namespace {
+// Takes the title row out of the layout for an export without title (and puts it back after).
+class TitleRemoved {
+ public:
+  TitleRemoved(QCustomPlot* plot, QCPTextElement* title, bool remove) : plot_(plot), title_(remove ? title : nullptr) {
+    if (!title_) return;
+    plot_->plotLayout()->take(title_);
+    plot_->plotLayout()->simplify();
+    title_->setVisible(false);  // a taken element is still drawn by its layer
+  }
+  ~TitleRemoved() {
+    if (!title_) return;
+    title_->setVisible(true);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title_);
+  }
+
+ private:
+  QCustomPlot* plot_;
+  QCPTextElement* title_;
+};
+}  // namespace
+
 bool ChartView::exportImage(const QString& path, const ImageExportOptions& options,
                             QString* error) {
+  const TitleRemoved untitled(plot_, title_element_, !options.title);
   return exportPlotBySuffix(plot_, path, options, error);
 }
 
@@ -95,6 +119,7 @@ void ChartView::exportImageInteractive(ImageFormat format) {
   if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + QString::fromLatin1(suffix);
   rememberExportDir(path);
   QString error;
+  const TitleRemoved untitled(plot_, title_element_, !dialog.options().title);
   if (exportPlot(plot_, path, format, dialog.options(), &error)) {
     emit message(tr("Saved %1").arg(QDir::toNativeSeparators(path)), false);
   } else {
@@ -140,8 +165,10 @@ void setLogAxis(QCPAxis* axis) {
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
   axis->setTicker(ticker);
-  axis->setNumberFormat(QStringLiteral("g"));
-  axis->setNumberPrecision(3);
+  // "eb" with precision 0: powers of ten drawn as 10 with a raised exponent (10³, 10⁻²), never
+  // as 1e+03.
+  axis->setNumberFormat(QStringLiteral("eb"));
+  axis->setNumberPrecision(0);
 }
 
 QColor optimizerColor(const QString& optimizer) {

@@ -37,7 +37,7 @@ QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QColor& color, Q
   return g;
 }
 
-QString fmt(double v) { return QString::number(v, 'g', 4); }
+QString fmt(double v) { return formatReadable(v, 4); }
 
 }  // namespace
 
@@ -127,7 +127,7 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   auto* fig1_layout = new QHBoxLayout(fig1);
   fig1_layout->setContentsMargins(0, 0, 0, 0);
   fig1_blowup_ = new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1);
-  fig1_gamma_ = new ChartView(tr("Fig. 1b: ε_LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
+  fig1_gamma_ = new ChartView(tr("Fig. 1b: ε of LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
   fig1_ma_ = new ChartView(tr("Fig. 1c: MA candidates"),
                            QStringLiteral("privacy_fig1_ma_candidates"), fig1);
   for (ChartView* c : {fig1_blowup_, fig1_gamma_, fig1_ma_}) fig1_layout->addWidget(c);
@@ -245,7 +245,7 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     }
   }
   plot->xAxis->setLabel(tr("number of candidates K"));
-  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1)").arg(delta, 0, 'g', 2));
+  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1)").arg(formatReadable(delta, 2)));
   plot->xAxis->setRange(0.5, kmax + 0.5);
   plot->yAxis->setRange(0, ymax * 1.12);
   if (crossover_ > 0 && crossover_ <= kmax) {
@@ -318,7 +318,7 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     QCustomPlot* plot = fig1_blowup_->plot();
     plot->clearGraphs();
     setup_x(plot);
-    QCPGraph* g = addLine(plot, tr("ε_LT(γ=1) / ε one run"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
+    QCPGraph* g = addLine(plot, tr("ε of LT (γ = 1) / ε of one run"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     double ymax = 1;
     for (const auto& p : lt_blowup_series(setting, sizes)) {
@@ -349,7 +349,7 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
       ymin = std::min(ymin, p.epsilon_lt);
       ymax = std::max(ymax, p.epsilon_lt);
     }
-    plot->yAxis->setLabel(tr("ε_LT (δ = 1/n)"));
+    plot->yAxis->setLabel(tr("ε of LT (δ = 1/n)"));
     if (ymax > 0) plot->yAxis->setRange(ymin / 1.5, ymax * 6);  // headroom for the legend
     plot->legend->setVisible(true);
     // The lines fall from top-left to bottom-right: the top-right corner is free.
