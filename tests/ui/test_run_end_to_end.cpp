@@ -70,7 +70,7 @@ class TestRunEndToEnd : public QObject {
     QVERIFY(totalDataPoints(window_->accuracyTab()->curvesChart()->plot()) > 0);
     QVERIFY(totalDataPoints(window_->accuracyTab()->protocolChart()->plot()) > 0);
     QVERIFY(totalDataPoints(window_->stepSizeTab()->chart()->plot()) > 0);
-    QVERIFY(window_->heatmapTab()->colorMap()->data()->keySize() > 0);
+    QVERIFY(window_->heatmapTab()->cellCount() > 0);
     // One row per candidate, all finished.
     ResultsModel* model = window_->resultsTab()->model();
     QCOMPARE(model->rowCount(), 5);

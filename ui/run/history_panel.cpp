@@ -130,7 +130,6 @@ void HistoryPanel::compareSelected() {
   plot->yAxis->setLabel(tr("validation accuracy"));
   plot->rescaleAxes();
   plot->legend->setVisible(true);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
   plot->replot();
   dialog->show();
 }

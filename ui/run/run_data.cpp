@@ -1,6 +1,7 @@
 #include "run/run_data.h"
 
 #include <QTime>
+#include <limits>
 
 namespace dplab::ui {
 
@@ -67,7 +68,9 @@ const tuning::SearchResults& RunData::viewResults() const {
       if (job.status == tuning::JobStatus::kRunning && !job.curve.empty()) {
         job.status = tuning::JobStatus::kFinished;
         job.final_val_accuracy = job.curve.back().val_accuracy;
-        job.final_train_loss = job.curve.back().train_loss;
+        // Not the last lot's loss: the final loss is over the whole training set and only a
+        // finished job has it (the α–C loss map must not mix the two).
+        job.final_train_loss = std::numeric_limits<double>::quiet_NaN();
       }
     }
   }

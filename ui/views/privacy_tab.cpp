@@ -268,7 +268,6 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     }
   }
   plot->legend->setVisible(true);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
   plot->replot();
   headline_->setText(
       tr("q = %1, one run ε = %2.<br><b>MA is cheaper than LT up to K = %3</b> (Figure 6). At LT's "
@@ -353,7 +352,6 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     if (ymax > 0) plot->yAxis->setRange(ymin / 1.5, ymax * 6);  // headroom for the legend
     plot->legend->setVisible(true);
     // The lines fall from top-left to bottom-right: the top-right corner is free.
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignTop);
     plot->replot();
   }
   // Right: MA candidates at LT's γ = 1 cost.
