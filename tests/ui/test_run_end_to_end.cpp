@@ -90,7 +90,7 @@ class TestRunEndToEnd : public QObject {
 
   void exportsWriteValidFiles() {
     ChartView* chart = window_->accuracyTab()->curvesChart();
-    const ImageExportOptions options{800, 500, 120};
+    const ImageExportOptions options{800 / 96.0, 500 / 96.0, 120};
     QString error;
     const QString png = dir_.filePath("a.png"), pdf = dir_.filePath("a.pdf"), svg = dir_.filePath("a.svg"),
                   csv = dir_.filePath("a.csv");
