@@ -15,6 +15,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
@@ -116,7 +117,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   scroll->setWidget(form_);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(form_->sizeHint().width() + 24);
+  // Narrow enough for a 1280 × 720 screen; the form scrolls vertically and can be widened.
+  scroll->setMinimumWidth(std::min(form_->sizeHint().width() + 24, 330));
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   auto* form_dock = new QDockWidget(tr("Experiment"), this);
   form_dock->setObjectName(QStringLiteral("experimentDock"));
   form_dock->setWidget(scroll);
@@ -154,6 +157,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* bottom_tabs = new QTabWidget(this);
   bottom_tabs->addTab(status_, tr("Messages"));
   bottom_tabs->addTab(history_, tr("Run history"));
+  // Diagnostics: the GUI thread's longest stall (a developer's number, not a status message).
+  auto* diagnostics = new QWidget(this);
+  auto* diagnostics_layout = new QVBoxLayout(diagnostics);
+  stall_text_ = new QLabel(diagnostics);
+  stall_text_->setObjectName(QStringLiteral("stallText"));
+  stall_text_->setToolTip(tr("Longest gap between 10 ms heartbeats of the GUI thread since the last "
+                             "run started (a responsive GUI stays well under 100 ms)."));
+  diagnostics_layout->addWidget(stall_text_);
+  diagnostics_layout->addStretch(1);
+  bottom_tabs->addTab(diagnostics, tr("Diagnostics"));
   auto* bottom_dock = new QDockWidget(tr("Messages and run history"), this);
   bottom_dock->setObjectName(QStringLiteral("bottomDock"));
   bottom_dock->setWidget(bottom_tabs);
@@ -162,11 +175,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   resizeDocks({bottom_dock}, {140}, Qt::Vertical);
 
   status_text_ = new QLabel(this);
-  stall_text_ = new QLabel(this);
-  stall_text_->setToolTip(tr("Longest gap between 10 ms heartbeats of the GUI thread since the last "
-                             "run started (debug: a responsive GUI stays well under 100 ms)."));
   statusBar()->addWidget(status_text_, 1);
-  statusBar()->addPermanentWidget(stall_text_);
 
   buildMenus();
 
@@ -204,6 +213,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
   if (!settings.contains(QStringLiteral("window/geometry"))) resize(1500, 940);
+  // Small screens: never larger than the available desktop (the window fits 1280 × 720).
+  if (const QScreen* screen = this->screen()) {
+    const QSize available = screen->availableGeometry().size();
+    if (width() > available.width() || height() > available.height()) {
+      resize(std::min(width(), available.width()), std::min(height(), available.height()));
+    }
+  }
   form_->setConfig(defaultExperiment());
   form_->setThreads(settings.value(QStringLiteral("run/threads"), 0).toInt());
   rebuildRecentMenu();
@@ -230,7 +246,7 @@ QWidget* MainWindow::buildRunBar() {
   progress_->setFormat(tr("%v / %m jobs"));
   progress_->setToolTip(tr("Jobs (candidate × repeat) finished out of all jobs."));
   progress_text_ = new QLabel(tr("idle"), bar);
-  progress_text_->setMinimumWidth(280);
+  progress_text_->setMinimumWidth(180);
   progress_text_->setToolTip(tr("Training throughput over all worker threads and the estimated "
                                 "time left."));
   layout->addWidget(run_button_);
@@ -275,9 +291,9 @@ void MainWindow::buildMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About dplab"), this, [this] {
     QMessageBox::about(this, tr("About dplab"),
-                       tr("<b>dplab</b> — a laboratory for differentially private ML and honest "
+                       tr("<b>dplab %1</b> — a laboratory for differentially private ML and honest "
                           "private hyperparameter selection.<br>GPL-3.0-or-later; uses Qt and "
-                          "QCustomPlot."));
+                          "QCustomPlot.").arg(QStringLiteral(DPLAB_VERSION)));
   });
 }
 

@@ -7,6 +7,7 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -117,7 +118,15 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
                              "the paper-compatible one (classic conversion, log2 Υ)."));
   comparison_->setFixedHeight(comparison_->verticalHeader()->length() + comparison_->horizontalHeader()->height() + 6);
   form->addRow(comparison_);
-  outer->addWidget(controls);
+  // The controls scroll on small screens (1280 × 720) instead of forcing the window taller.
+  auto* controls_scroll = new QScrollArea(this);
+  controls_scroll->setWidget(controls);
+  controls_scroll->setWidgetResizable(true);
+  controls_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  controls_scroll->setFrameShape(QFrame::NoFrame);
+  controls_scroll->setMaximumWidth(350);
+  controls_scroll->setMinimumWidth(260);
+  outer->addWidget(controls_scroll);
 
   // Charts on the right: Figure 6 on top, Figure 1's three panels below.
   auto* charts = new QSplitter(Qt::Vertical, this);
