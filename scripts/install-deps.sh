@@ -4,8 +4,9 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
-  libeigen3-dev libtbb-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev
+  libeigen3-dev libtbb-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libcli11-dev libfftw3-dev
   dataset-fashion-mnist
+  liblbfgspp-dev  # L-BFGS for objective perturbation (header-only, on Eigen)
 )
 missing=()
 for p in "${packages[@]}"; do

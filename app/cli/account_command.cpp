@@ -9,36 +9,17 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/validate.h"
+#include "privacy/papernot_steinke.h"
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
 #include "privacy/tuning_cost_series.h"
 
 namespace dplab::cli {
 namespace {
-
-constexpr const char* kAccountUsage =
-    "usage: dplab-cli account --noise-multiplier S --sample-rate Q --steps T --delta D\n"
-    "                         [--candidates K] [--selection none|ma|lt] [--gamma G] [--delta2 D2]\n"
-    "                         [--conversion improved|classic] [--lt-log-base e|2]\n"
-    "       dplab-cli account --noise-multiplier S --sample-rate Q --steps T --delta D\n"
-    "                         --sweep-candidates A:B   (CSV on stdout: K,eps_ma,eps_lt)\n"
-    "  --noise-multiplier  sigma > 0, noise std relative to the clipping norm\n"
-    "  --sample-rate       q in (0, 1], Poisson sampling rate L/n\n"
-    "  --steps             T >= 1 steps per run\n"
-    "  --delta             target delta in (0, 1) of the whole release\n"
-    "  --candidates        K >= 1 hyperparameter candidates (default 1)\n"
-    "  --selection         none (one run; default for K = 1), ma (K runs composed in RDP;\n"
-    "                      default for K > 1) or lt (Liu-Talwar random stopping, paper Thm 1)\n"
-    "  --gamma             LT stopping probability in (0, 1] (default 1/K)\n"
-    "  --delta2            LT delta2 in (0, delta) (default 1e-20)\n"
-    "  --conversion        improved (default: Balle et al. 2020, orders to 1024) or classic\n"
-    "                      (the paper's accountant: eps_RDP - ln(delta)/(alpha-1), continuous\n"
-    "                      alpha in (1, 512])\n"
-    "  --lt-log-base       e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma\n"
-    "Output: one JSON object (epsilon, delta, best_order, selection, candidates, ...).\n";
 
 // Validation messages name the FLAG ("--noise-multiplier = -1 must be > 0").
 void check_positive(const std::string& flag, double value) { require_positive("--" + flag, value); }
@@ -70,23 +51,27 @@ int parse_candidates(const std::string& flag, const std::string& text) {
   return static_cast<int>(k);
 }
 
-}  // namespace
-
-int run_account(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kAccountUsage;
-    return 0;
+// Single run / MA under the chosen accountant: with PLD, epsilon is the PLD value and the RDP
+// one stays beside it as epsilon_rdp.
+void put_run_epsilon(nlohmann::json& out, const privacy::SubsampledGaussian& run, int candidates,
+                     double delta, const AccountantFlags& flags, double rdp_epsilon) {
+  if (flags.run == privacy::Accountant::kRdp) {
+    out["accountant"] = "rdp";
+    out["accountant_label"] = "accountant: rdp";
+    return;
   }
-  args.reject_unknown({"help", "noise-multiplier", "sample-rate", "steps", "delta", "candidates",
-                       "selection", "gamma", "delta2", "conversion", "lt-log-base",
-                       "sweep-candidates"});
+  const auto e = privacy::run_epsilon(run, candidates, delta, flags.run, flags.pld);
+  out["epsilon"] = number(e.epsilon);
+  out["epsilon_rdp"] = number(rdp_epsilon);
+  put_accountant_fields(out, e);
+}
 
+int run_account(const Arguments& args) {
   privacy::SubsampledGaussian run;
   run.noise_multiplier = args.required_number("noise-multiplier");
   check_positive("noise-multiplier", run.noise_multiplier);
-  run.sampling_rate = args.required_number("sample-rate");
-  require_left_open_interval("--sample-rate", run.sampling_rate, 0.0, 1.0);
+  run.sampling_rate = args.required_number("sampling-rate");
+  require_left_open_interval("--sampling-rate", run.sampling_rate, 0.0, 1.0);
   run.steps = args.required_integer("steps");
   if (run.steps < 1) fail_field("--steps", static_cast<double>(run.steps), "must be >= 1");
   const double delta = args.required_number("delta");
@@ -96,10 +81,22 @@ int run_account(int argc, char** argv, int first) {
   const privacy::AccountingOptions options = parse_conversion(args);
   const privacy::LogBase log_base = parse_log_base(args);
   const std::string conversion_name = args.text_or("conversion", "improved");
+  AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
+  // --conversion is an RDP setting: without --accountant it selects RDP (paper reproduction).
+  if (!accountants.given && args.has("conversion")) {
+    accountants.run = privacy::Accountant::kRdp;
+  }
+  if (accountants.given && accountants.run == privacy::Accountant::kPld && args.has("conversion")) {
+    throw UsageError("--conversion is an RDP setting; it needs --accountant rdp");
+  }
 
   if (auto sweep = args.text("sweep-candidates")) {
-    for (const char* flag : {"candidates", "selection", "gamma"}) {
+    for (const char* flag : {"candidates", "selection", "gamma", "pld-precision"}) {
       if (args.has(flag)) throw UsageError(std::string("--") + flag + " cannot be combined with --sweep-candidates");
+    }
+    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
+      throw UsageError("--accountant pld: --sweep-candidates is an RDP sweep (use the GUI's Accountants view)");
     }
     const auto colon = sweep->find(':');
     if (colon == std::string::npos) {
@@ -121,12 +118,17 @@ int run_account(int argc, char** argv, int first) {
   const std::string selection = args.text_or("selection", candidates > 1 ? "ma" : "none");
   nlohmann::json out;
   out["noise_multiplier"] = run.noise_multiplier;
-  out["sample_rate"] = run.sampling_rate;
+  out["sampling_rate"] = run.sampling_rate;
   out["steps"] = run.steps;
   out["conversion"] = conversion_name;
   out["candidates"] = candidates;
   out["selection"] = selection;
   if (selection != "lt" && args.has("gamma")) throw UsageError("--gamma needs --selection lt");
+  for (const char* flag : {"ps-distribution", "ps-mu", "ps-eta", "ps-gamma"}) {
+    if (selection != "ps" && args.has(flag)) {
+      throw UsageError(std::string("--") + flag + " needs --selection ps");
+    }
+  }
 
   if (selection == "none") {
     if (candidates != 1) {
@@ -136,23 +138,36 @@ int run_account(int argc, char** argv, int first) {
     const auto r = privacy::epsilon_for_delta(run, delta, options);
     out["epsilon"] = number(r.epsilon);
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    out["best_order"] = r.best_order;  // of the RDP bound
     out["order_at_grid_edge"] = r.order_at_grid_edge;
+    put_run_epsilon(out, run, 1, delta, accountants, r.epsilon);
   } else if (selection == "ma") {
     const auto r = privacy::moments_accountant_selection(run, candidates, delta, options);
     out["epsilon"] = number(r.epsilon);
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    out["best_order"] = r.best_order;  // of the RDP bound
     out["order_at_grid_edge"] = r.order_at_grid_edge;
     out["total_steps"] = r.total_steps;
     out["epsilon_single_run"] = number(r.epsilon_per_run);
+    put_run_epsilon(out, run, candidates, delta, accountants, r.epsilon);
+    if (accountants.run == privacy::Accountant::kPld) {
+      out["epsilon_single_run"] = number(privacy::pld_epsilon_for_delta(run, delta, accountants.pld).epsilon);
+    }
   } else if (selection == "lt") {
     const double gamma = args.number_or("gamma", 1.0 / candidates);
     require_left_open_interval("--gamma", gamma, 0.0, 1.0);
-    const auto r = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+    const auto r = privacy::liu_talwar_selection_with(run, gamma, delta, accountants.lt, delta2,
+                                                      log_base, accountants.pld, options);
     out["epsilon"] = number(r.epsilon);
+    out["accountant"] = privacy::to_string(accountants.lt);
+    out["accountant_label"] = std::string("accountant: ") + privacy::to_string(accountants.lt) + " (base run)";
+    if (accountants.lt == privacy::Accountant::kPld) {  // how much the PLD base run buys
+      const auto rdp = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
+      out["epsilon_with_rdp_base_run"] = number(rdp.epsilon);
+      out["epsilon_per_run_rdp"] = number(rdp.epsilon_per_run);
+    }
     out["delta"] = r.delta;
-    out["best_order"] = r.best_order;
+    if (accountants.lt == privacy::Accountant::kRdp) out["best_order"] = r.best_order;
     out["order_at_grid_edge"] = r.order_at_grid_edge;
     out["epsilon_per_run"] = number(r.epsilon_per_run);
     out["delta_per_run"] = r.delta_per_run;
@@ -160,11 +175,93 @@ int run_account(int argc, char** argv, int first) {
     out["delta2"] = r.delta2;
     out["upsilon"] = r.upsilon;
     out["lt_log_base"] = log_base == privacy::LogBase::kTwo ? "2" : "e";
+  } else if (selection == "ps") {
+    if (args.has("candidates")) {
+      throw UsageError("--candidates: with --selection ps the number of runs is random; use --ps-mu or --ps-gamma");
+    }
+    if (args.has("conversion") && conversion_name != "improved") {
+      throw UsageError("--conversion: --selection ps uses the improved conversion only");
+    }
+    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
+      throw UsageError("--accountant pld: --selection ps is an RDP theorem (Papernot-Steinke); use rdp");
+    }
+    out["accountant"] = "rdp";
+    const std::string distribution = args.required_text("ps-distribution");
+    privacy::PapernotSteinkeCost r;
+    out["ps_distribution"] = distribution;
+    if (distribution == "poisson") {
+      if (args.has("ps-eta") || args.has("ps-gamma")) {
+        throw UsageError("--ps-eta/--ps-gamma need --ps-distribution tnb");
+      }
+      const double mu = args.required_number("ps-mu");
+      require_at_least("--ps-mu", mu, 1.0);
+      r = privacy::papernot_steinke_poisson(run, mu, delta);
+      out["ps_mu"] = mu;
+    } else if (distribution == "tnb") {
+      if (args.has("ps-mu")) throw UsageError("--ps-mu needs --ps-distribution poisson");
+      const double eta = args.required_number("ps-eta");
+      require_finite("--ps-eta", eta);
+      if (!(eta > -1.0)) fail_field("--ps-eta", eta, "must be > -1");
+      const double gamma = args.required_number("ps-gamma");
+      require_open_interval("--ps-gamma", gamma, 0.0, 1.0);
+      r = privacy::papernot_steinke_tnb(run, eta, gamma, delta);
+      out["ps_eta"] = eta;
+      out["ps_gamma"] = gamma;
+    } else {
+      throw UsageError("--ps-distribution must be 'poisson' or 'tnb', got '" + distribution + "'");
+    }
+    out.erase("candidates");
+    out["expected_runs"] = r.expected_runs;
+    out["epsilon"] = number(r.epsilon);
+    out["delta"] = r.delta;
+    out["best_order"] = r.best_order;
+    out["order_at_grid_edge"] = r.order_at_grid_edge;
+    out["epsilon_single_run"] = number(r.epsilon_per_run);
   } else {
-    throw UsageError("--selection must be 'none', 'ma' or 'lt', got '" + selection + "'");
+    throw UsageError("--selection must be 'none', 'ma', 'lt' or 'ps', got '" + selection + "'");
   }
   std::cout << out.dump(2) << '\n';
   return 0;
+}
+
+}  // namespace
+
+void add_account_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "account", "privacy of one run or of a search over K candidates (MA / LT / PS)");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "noise-multiplier", "sigma > 0, noise std relative to the clipping norm", "S")
+      ->required();
+  add_value(*cmd, *args, "sampling-rate", "required: q in (0, 1], Poisson sampling rate L/n", "Q");
+  add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
+  add_value(*cmd, *args, "steps", "T >= 1 steps per run", "T")->required();
+  add_value(*cmd, *args, "delta", "target delta in (0, 1) of the whole release", "D")->required();
+  add_value(*cmd, *args, "candidates", "K >= 1 hyperparameter candidates (default 1)", "K");
+  add_value(*cmd, *args, "selection",
+            "none (one run; default for K = 1), ma (K runs composed in RDP; default for K > 1) or "
+            "lt (Liu-Talwar random stopping, paper Thm 1) or ps (Papernot-Steinke 2022: a random "
+            "number of runs, best released)",
+            "none|ma|lt|ps");
+  add_value(*cmd, *args, "ps-distribution",
+            "ps: poisson (K ~ Poisson(mu), Thm 6) or tnb (truncated negative binomial, Thm 2)",
+            "poisson|tnb");
+  add_value(*cmd, *args, "ps-mu", "ps poisson: mean number of runs mu >= 1", "MU");
+  add_value(*cmd, *args, "ps-eta", "ps tnb: shape eta > -1 (1 = geometric, 0 = logarithmic)", "E");
+  add_value(*cmd, *args, "ps-gamma", "ps tnb: gamma in (0, 1)", "G");
+  add_value(*cmd, *args, "gamma", "LT stopping probability in (0, 1] (default 1/K)", "G");
+  add_value(*cmd, *args, "delta2", "LT delta2 in (0, delta) (default 1e-20)", "D2");
+  add_value(*cmd, *args, "conversion",
+            "improved (default: Balle et al. 2020, orders to 1024) or classic (the paper's "
+            "accountant: eps_RDP - ln(delta)/(alpha-1), continuous alpha in (1, 512])",
+            "improved|classic");
+  add_value(*cmd, *args, "lt-log-base", "e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma",
+            "e|2");
+  add_value(*cmd, *args, "sweep-candidates",
+            "print CSV K,eps_ma,eps_lt for K = A..B instead of one JSON object", "A:B");
+  add_value(*cmd, *args, "accountant", kAccountantHelp, "rdp|pld");
+  add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+  cmd->footer("Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, ...).");
+  on_run(*cmd, [args] { return run_account(*args); });
 }
 
 }  // namespace dplab::cli

@@ -4,33 +4,16 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <CLI/CLI.hpp>
+
 namespace dplab::cli {
 
-Arguments::Arguments(int argc, char** argv, int first, std::set<std::string> switches) {
-  for (int i = first; i < argc; ++i) {
-    std::string token = argv[i];
-    if (token.rfind("--", 0) != 0 || token.size() < 3) {
-      throw UsageError("unexpected argument '" + token + "' (flags start with --)");
-    }
-    std::string name = token.substr(2);
-    std::optional<std::string> value;
-    if (const auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    }
-    if (switches.count(name)) {
-      if (value) throw UsageError("--" + name + " takes no value");
-      switches_seen_.insert(name);
-      continue;
-    }
-    if (!value) {
-      if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
-      value = argv[++i];
-    }
-    if (values_.count(name)) throw UsageError("--" + name + " is given twice");
-    values_[name] = *value;
-  }
+void Arguments::set(const std::string& flag, const std::string& value) {
+  if (values_.count(flag)) throw UsageError("--" + flag + " is given twice");
+  values_[flag] = value;
 }
+
+void Arguments::set_switch(const std::string& flag) { switches_seen_.insert(flag); }
 
 bool Arguments::has(const std::string& flag) const {
   return values_.count(flag) || switches_seen_.count(flag);
@@ -103,13 +86,49 @@ std::uint64_t Arguments::seed_or(const std::string& flag, std::uint64_t fallback
   return static_cast<std::uint64_t>(seed);
 }
 
-void Arguments::reject_unknown(const std::set<std::string>& known) const {
-  for (const auto& [name, value] : values_) {
-    if (!known.count(name)) throw UsageError("unknown flag --" + name);
+namespace {
+
+// CLI11 prints a description as given (indenting after each '\n'): wrap it to fit 100 columns.
+std::string wrap(const std::string& text, std::size_t width = 66) {
+  std::string out, line, word;
+  auto flush_word = [&] {
+    if (word.empty()) return;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    word.clear();
+  };
+  for (char c : text) {
+    if (c == ' ') flush_word();
+    else word += c;
   }
-  for (const auto& name : switches_seen_) {
-    if (!known.count(name)) throw UsageError("unknown flag --" + name);
-  }
+  flush_word();
+  return out + line;
+}
+
+}  // namespace
+
+CLI::Option* add_value(CLI::App& command, Arguments& args, const std::string& name,
+                       const std::string& help, const std::string& value_name) {
+  return command
+      .add_option_function<std::string>(
+          "--" + name, [&args, name](const std::string& value) { args.set(name, value); }, wrap(help))
+      ->type_name(value_name);
+}
+
+CLI::Option* add_switch(CLI::App& command, Arguments& args, const std::string& name,
+                        const std::string& help) {
+  return command.add_flag_callback("--" + name, [&args, name] { args.set_switch(name); }, wrap(help));
+}
+
+void add_hidden_alias(CLI::App& command, Arguments& args, const std::string& alias,
+                      const std::string& name) {
+  command
+      .add_option_function<std::string>(
+          "--" + alias, [&args, name](const std::string& value) { args.set(name, value); })
+      ->group("");
 }
 
 }  // namespace dplab::cli

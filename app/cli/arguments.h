@@ -1,6 +1,7 @@
-// A small command-line parser for dplab-cli: "--name value", "--name=value" and switches.
-// Every problem throws UsageError with a message that names the flag; main() prints it and
-// exits with status 2.
+// The values of one dplab-cli command line. CLI11 (cli/commands.h) does the parsing, --help and
+// the unknown-flag errors; every declared flag stores its text here under its canonical name, and
+// the command reads it with the typed accessors below. Every problem throws UsageError with a
+// message that names the flag; main() prints it and exits with status 2.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,11 @@
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <vector>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace dplab::cli {
 
@@ -20,8 +25,9 @@ class UsageError : public std::runtime_error {
 
 class Arguments {
  public:
-  // Parses argv[first..argc). `switches` are flags that take no value.
-  Arguments(int argc, char** argv, int first, std::set<std::string> switches = {});
+  // Records a value (or a switch) given on the command line; a flag given twice is an error.
+  void set(const std::string& flag, const std::string& value);
+  void set_switch(const std::string& flag);
 
   bool has(const std::string& flag) const;
   std::optional<std::string> text(const std::string& flag) const;
@@ -33,9 +39,6 @@ class Arguments {
   std::int64_t required_integer(const std::string& flag) const;
   std::uint64_t seed_or(const std::string& flag, std::uint64_t fallback) const;
 
-  // Throws UsageError naming the first flag that is not in `known` (typos must not pass).
-  void reject_unknown(const std::set<std::string>& known) const;
-
  private:
   std::map<std::string, std::string> values_;
   std::set<std::string> switches_seen_;
@@ -43,5 +46,18 @@ class Arguments {
 
 double parse_number(const std::string& flag, const std::string& text);
 std::int64_t parse_integer(const std::string& flag, const std::string& text);
+
+// Declares "--name VALUE" on `command`; its text lands in `args` under `name`. The help line
+// says what the value means, its unit and its default. Returns the option for CLI11 tweaks
+// (->required() shows it as required in --help and makes CLI11 report it missing).
+CLI::Option* add_value(CLI::App& command, Arguments& args, const std::string& name,
+                       const std::string& help, const std::string& value_name = "VALUE");
+// Declares a switch "--name" (no value).
+CLI::Option* add_switch(CLI::App& command, Arguments& args, const std::string& name,
+                        const std::string& help);
+// A hidden old spelling "--alias VALUE" that stores under `name` (giving both is an error).
+// Do not mark `name` ->required() (CLI11 would not count the alias); read it with required_*.
+void add_hidden_alias(CLI::App& command, Arguments& args, const std::string& alias,
+                      const std::string& name);
 
 }  // namespace dplab::cli

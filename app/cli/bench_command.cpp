@@ -31,12 +31,6 @@
 namespace dplab::cli {
 namespace {
 
-constexpr const char* kBenchUsage =
-    "usage: dplab-cli bench [--seconds S] [--lot-size L] [--json] [--skip-accounting]\n"
-    "  --seconds S   measuring time per variant (default 1.0)\n"
-    "  --lot-size L  expected lot size (default 250)\n"
-    "  --json        print one JSON object instead of the table\n";
-
 using Clock = std::chrono::steady_clock;
 
 // Runs `body` repeatedly for about `seconds` (after a warm-up) and returns seconds per call,
@@ -186,15 +180,7 @@ double square_sgemm_gflops(double seconds) {
   return 2.0 * static_cast<double>(size * size * size) / t / 1e9;
 }
 
-}  // namespace
-
-int run_bench(int argc, char** argv, int first) {
-  Arguments args(argc, argv, first, {"json", "help", "skip-accounting"});
-  if (args.has("help")) {
-    std::cout << kBenchUsage;
-    return 0;
-  }
-  args.reject_unknown({"json", "help", "skip-accounting", "seconds", "lot-size"});
+int run_bench(const Arguments& args) {
   const double seconds = args.number_or("seconds", 1.0);
   const double lot_size = args.number_or("lot-size", 250);
   if (!(seconds > 0)) throw UsageError("--seconds must be > 0");
@@ -254,6 +240,19 @@ int run_bench(int argc, char** argv, int first) {
   }
   if (as_json) std::cout << report.dump(2) << "\n";
   return 0;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& cli) {
+  CLI::App* cmd =
+      cli.add_subcommand("bench", "measure DP step throughput against non-private and naive baselines");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "seconds", "measuring time per variant (default 1.0)", "S");
+  add_value(*cmd, *args, "lot-size", "expected lot size (default 250)", "L");
+  add_switch(*cmd, *args, "json", "print one JSON object instead of the table");
+  add_switch(*cmd, *args, "skip-accounting", "skip the accountant timings");
+  on_run(*cmd, [args] { return run_bench(*args); });
 }
 
 }  // namespace dplab::cli

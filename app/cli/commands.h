@@ -1,13 +1,40 @@
-// The dplab-cli commands. Each takes the arguments after the command name and returns the exit
-// status (0 ok, 1 failure at run time, 2 bad usage). Each lives in its own *_command.cpp.
+// The dplab-cli commands. Parsing, --help, --version and unknown-flag errors come from CLI11;
+// exit status 0 ok, 1 failure at run time, 2 bad usage (the message names the flag), 130 cancelled.
+//
+// How to add a flag to an existing command (one line in that command's add_*_command()):
+//     add_value(*cmd, *args, "my-flag", "what it is, its unit, its default (default 1)", "X");
+//   or add_switch(*cmd, *args, "my-switch", "...") for a flag without value. Read it in the
+//   command's run function with args->text / number_or / required_number / integer_or / seed_or
+//   (they throw UsageError naming the flag) and validate with core/validate.h helpers, giving
+//   the flag name ("--my-flag") as the field so the message names it.
+//
+// How to add a command: a new app/cli/<name>_command.cpp (globbed; no CMake edit) with
+//     void add_<name>_command(CLI::App& cli) {
+//       CLI::App* cmd = cli.add_subcommand("<name>", "one line for 'dplab-cli --help'");
+//       auto args = std::make_shared<Arguments>();
+//       add_value(*cmd, *args, ...);             // its flags
+//       on_run(*cmd, [args] { return run_<name>(*args); });
+//     }
+//   then declare add_<name>_command below and call it in add_commands() (main.cpp).
 #pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/arguments.h"
 
 namespace dplab::cli {
 
-int run_train(int argc, char** argv, int first);
-int run_bench(int argc, char** argv, int first);
-int run_account(int argc, char** argv, int first);
-int run_calibrate(int argc, char** argv, int first);
-int run_tune(int argc, char** argv, int first);
+// Makes `run` the action of subcommand `command`: main() calls it after a successful parse
+// and exits with the status it returns.
+void on_run(CLI::App& command, std::function<int()> run);
+
+void add_train_command(CLI::App& cli);
+void add_tune_command(CLI::App& cli);
+void add_account_command(CLI::App& cli);
+void add_calibrate_command(CLI::App& cli);
+void add_bench_command(CLI::App& cli);
+void add_objpert_command(CLI::App& cli);
 
 }  // namespace dplab::cli

@@ -1,54 +1,93 @@
 // dplab-cli: headless entry point. Usage errors exit with 2, run-time errors with 1.
-#include <cstring>
 #include <iostream>
 #include <string>
+#include <vector>
 
-#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/error.h"
 
+namespace dplab::cli {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: dplab-cli <command> [flags]\n"
-    "commands:\n"
-    "  train      train one model with a DP optimizer, write curve.csv and summary.json\n"
-    "  tune       run an honest hyperparameter search from an experiment file\n"
-    "  account    privacy of one run or of a search over K candidates (MA / LT)\n"
-    "  calibrate  smallest noise multiplier reaching a target (epsilon, delta)\n"
-    "  bench      measure DP step throughput against non-private and naive baselines\n"
-    "run 'dplab-cli <command> --help' for the flags of a command\n";
+std::function<int()>& selected_run() {
+  static std::function<int()> run;
+  return run;
+}
+
+void add_commands(CLI::App& cli) {
+  add_train_command(cli);
+  add_tune_command(cli);
+  add_account_command(cli);
+  add_calibrate_command(cli);
+  add_bench_command(cli);
+  add_objpert_command(cli);
+}
+
+// "dplab-cli train" for messages: the selected command, or just the program.
+std::string who(const CLI::App& cli) {
+  for (const CLI::App* sub : cli.get_subcommands()) return "dplab-cli " + sub->get_name();
+  return "dplab-cli";
+}
 
 }  // namespace
 
+void on_run(CLI::App& command, std::function<int()> run) {
+  command.callback([run = std::move(run)] { selected_run() = run; });
+}
+
+}  // namespace dplab::cli
+
 int main(int argc, char** argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    std::cout << kUsage;
-    return argc < 2 ? 2 : 0;
-  }
-  const std::string command = argv[1];
+  using namespace dplab;
+  CLI::App cli("dplab-cli: differentially private training, honest hyperparameter search and "
+               "privacy accounting, headless.",
+               "dplab-cli");
+  cli.set_version_flag("--version", "dplab-cli " DPLAB_VERSION);
+  cli.require_subcommand(1);
+  cli.footer("Run 'dplab-cli <command> --help' for the flags of a command.\n"
+             "Exit status: 0 ok, 1 run-time error, 2 bad usage (the message names the flag), "
+             "130 cancelled (Ctrl-C).");
+  cli.get_formatter()->column_width(30);
+  cli::add_commands(cli);
+
   try {
-    if (command == "train") return dplab::cli::run_train(argc, argv, 2);
-    if (command == "tune") return dplab::cli::run_tune(argc, argv, 2);
-    if (command == "account") return dplab::cli::run_account(argc, argv, 2);
-    if (command == "calibrate") return dplab::cli::run_calibrate(argc, argv, 2);
-    if (command == "bench") return dplab::cli::run_bench(argc, argv, 2);
-    std::cerr << "dplab-cli: unknown command '" << command << "'\n" << kUsage;
+    cli.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return cli.exit(e);  // --help, --version: printed on stdout, status 0
+  } catch (const CLI::ParseError& e) {
+    // CLI11 checks required flags before unknown ones; a typo is the better thing to report.
+    const std::vector<std::string> extra = cli.remaining(true);
+    if (!extra.empty() && cli.get_subcommands().empty()) {
+      std::cerr << "dplab-cli: unknown command '" << extra.front() << "'\n";
+    } else if (!extra.empty()) {
+      std::cerr << cli::who(cli) << ": unexpected argument '" << extra.front() << "'\n";
+    } else {
+      std::cerr << cli::who(cli) << ": " << e.what() << "\n";
+    }
+    if (argc < 2) std::cerr << cli.help();
+    else std::cerr << "Run with --help for the flags.\n";
     return 2;
-  } catch (const dplab::cli::UsageError& e) {
-    std::cerr << "dplab-cli " << command << ": " << e.what() << "\n";
+  } catch (const cli::UsageError& e) {
+    std::cerr << cli::who(cli) << ": " << e.what() << "\n";
     return 2;
-  } catch (const dplab::InvalidArgument& e) {
-    std::cerr << "dplab-cli " << command << ": " << e.what() << "\n";
+  }
+  const std::string command = cli::who(cli);
+  try {
+    return cli::selected_run()();
+  } catch (const cli::UsageError& e) {
+    std::cerr << command << ": " << e.what() << "\n";
     return 2;
-  } catch (const dplab::Cancelled&) {
-    std::cerr << "dplab-cli " << command << ": cancelled\n";
+  } catch (const InvalidArgument& e) {
+    std::cerr << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const Cancelled&) {
+    std::cerr << command << ": cancelled\n";
     return 130;
-  } catch (const dplab::Error& e) {
-    std::cerr << "dplab-cli " << command << ": error: " << e.what() << "\n";
+  } catch (const Error& e) {
+    std::cerr << command << ": error: " << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "dplab-cli " << command << ": internal error: " << e.what() << "\n";
+    std::cerr << command << ": internal error: " << e.what() << "\n";
     return 1;
   }
 }

@@ -43,12 +43,41 @@ std::string json_as_text(const std::string& key, const nlohmann::json& value) {
 
 }  // namespace
 
-const std::set<std::string>& run_config_flags() {
-  static const std::set<std::string> flags = {
-      "dataset", "format", "label-column", "validation-fraction", "model", "hidden-units",
-      "optimizer", "lr", "clip", "noise-multiplier", "lot-size", "steps", "momentum", "beta1",
-      "beta2", "eval-every", "seed", "delta", "out"};
+const std::vector<RunConfigFlag>& run_config_flag_list() {
+  static const std::vector<RunConfigFlag> flags = {
+      {"dataset", "NAME|PATH",
+       "a built-in data set (fashion-mnist, synthetic-linear, synthetic-binary, ...) or a file "
+       "(default fashion-mnist)"},
+      {"format", "F", "auto | idx | csv | libsvm (for a PATH; default auto)"},
+      {"label-column", "NAME", "CSV label column (default: the last column)"},
+      {"validation-fraction", "F", "share held out for validation (default 0.2, paper appendix H)"},
+      {"model", "M", "linear | logistic | tlnn (default logistic)"},
+      {"hidden-units", "H", "TLNN hidden layer width (default 100)"},
+      {"optimizer", "O",
+       "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm, or the non-private baselines sgd | "
+       "momentum | adam (sigma = 0, no clipping) (default dpsgd)"},
+      {"lr", "A", "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default 0.01)"},
+      {"clip", "C", "per-example clipping norm C (default 1)"},
+      {"noise-multiplier", "S", "sigma; noise std on the clipped sum is sigma*C (default 1)"},
+      {"lot-size", "L", "expected lot size; each example joins a lot with q = L/n (default 250)"},
+      {"steps", "T", "noisy-gradient queries (default 1000)"},
+      {"momentum", "M", "DPMomentum (default 0.9)"},
+      {"beta1", "B1", "DPAdam (default 0.9)"},
+      {"beta2", "B2", "DPAdam (default 0.999)"},
+      {"eval-every", "K", "a curve point every K queries (default 100)"},
+      {"seed", "N", "seed of initialisation, sampling and noise (default 0)"},
+      {"delta", "D", "delta for the epsilon column (default 1/n rounded down to a power of 10)"},
+      {"out", "DIR", "output folder (created); required, on the command line or in --config"}};
   return flags;
+}
+
+const std::set<std::string>& run_config_flags() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> set;
+    for (const auto& flag : run_config_flag_list()) set.insert(flag.name);
+    return set;
+  }();
+  return names;
 }
 
 bool RunConfig::is_private() const { return !is_nonprivate_name(optimizer); }

@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "cli/arguments.h"
 #include "training/trainer.h"
@@ -39,7 +41,13 @@ struct RunConfig {
   nlohmann::json to_json() const;
 };
 
-// The flags `train` accepts (and the JSON keys, with '_' for '-').
+// The flags `train` accepts (and the JSON keys, with '_' for '-'), with their --help lines.
+struct RunConfigFlag {
+  const char* name;
+  const char* value_name;
+  const char* help;
+};
+const std::vector<RunConfigFlag>& run_config_flag_list();
 const std::set<std::string>& run_config_flags();
 
 // Reads --config (if any), then applies the flags; checks every value and names the flag.

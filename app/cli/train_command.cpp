@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
@@ -17,28 +18,6 @@
 
 namespace dplab::cli {
 namespace {
-
-constexpr const char* kTrainUsage = R"(usage: dplab-cli train [--config FILE] [flags] --out DIR
-  --dataset NAME|PATH     fashion-mnist | synthetic-linear | synthetic-binary | a file (default fashion-mnist)
-  --format F              auto | idx | csv | libsvm (for a PATH; default auto)
-  --label-column NAME     CSV label column (default: the last column)
-  --validation-fraction F share held out for validation (default 0.2, paper appendix H)
-  --model M               linear | logistic | tlnn (default logistic)
-  --hidden-units H        TLNN hidden layer width (default 100)
-  --optimizer O           dpsgd | dpmomentum | dpadam | adadp | dpadamwosm, or the non-private
-                          baselines sgd | momentum | adam (sigma = 0, no clipping)
-  --lr A                  learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS)
-  --clip C                per-example clipping norm C (default 1)
-  --noise-multiplier S    sigma; noise std on the clipped sum is sigma*C (default 1)
-  --lot-size L            expected lot size; each example joins a lot with q = L/n (default 250)
-  --steps T               noisy-gradient queries (default 1000)
-  --momentum M            DPMomentum (default 0.9)
-  --beta1 B1 --beta2 B2   DPAdam (defaults 0.9, 0.999)
-  --eval-every K          a curve point every K queries (default 100)
-  --delta D               delta for the epsilon column (default 1/n rounded down to a power of 10)
-  --seed N                seed of initialisation, sampling and noise (default 0)
-  --out DIR               output folder (created)
-)";
 
 // For a path-like --dataset the loader's error names the file; say which flag brought it.
 data::Dataset load_for_flag(const RunConfig& config) {
@@ -59,19 +38,11 @@ data::Dataset load_for_flag(const RunConfig& config) {
   }
 }
 
-}  // namespace
-
-int run_train(int argc, char** argv, int first) {
-  Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kTrainUsage;
-    return 0;
-  }
-  std::set<std::string> known = run_config_flags();
-  known.insert({"config", "help"});
-  args.reject_unknown(known);
+int run_train(const Arguments& args) {
   const RunConfig config = parse_run_config(args);
   if (config.out.empty()) throw UsageError("missing required flag --out");
+  const AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
 
   const data::Dataset all = load_for_flag(config);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
@@ -92,7 +63,8 @@ int run_train(int argc, char** argv, int first) {
   training::TrainingHooks hooks;
   if (config.is_private()) {
     hooks.epsilon_after = [&](std::int64_t queries) {
-      return privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, queries}, delta)
+      return privacy::run_epsilon({config.noise_multiplier, sampling_rate, queries}, 1, delta,
+                                  accountants.run, accountants.pld)
           .epsilon;
     };
   }
@@ -119,7 +91,14 @@ int run_train(int argc, char** argv, int first) {
   if (config.is_private()) {
     const auto eps = privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, result.queries}, delta);
     summary["privacy"]["epsilon"] = eps.epsilon;
-    summary["privacy"]["best_order"] = eps.best_order;
+    summary["privacy"]["best_order"] = eps.best_order;  // of the RDP bound
+    const auto chosen = privacy::run_epsilon({config.noise_multiplier, sampling_rate, result.queries}, 1,
+                                             delta, accountants.run, accountants.pld);
+    if (chosen.accountant == privacy::Accountant::kPld) {
+      summary["privacy"]["epsilon"] = chosen.epsilon;
+      summary["privacy"]["epsilon_rdp"] = eps.epsilon;
+    }
+    put_accountant_fields(summary["privacy"], chosen);
   }
   summary["final"] = {{"validation_loss", result.final_validation.mean_loss},
                       {"train_loss", result.final_train_loss}};
@@ -132,6 +111,22 @@ int run_train(int argc, char** argv, int first) {
   write_json_file(out_dir / "summary.json", summary);
   std::cout << summary.dump(2) << "\n";
   return 0;
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "train", "train one model with a DP optimizer, write curve.csv and summary.json");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "config",
+            "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
+            "FILE");
+  for (const auto& flag : run_config_flag_list()) add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  add_value(*cmd, *args, "accountant",
+            "pld (default) or rdp: the accountant of the epsilon column and of the summary", "rdp|pld");
+  add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+  on_run(*cmd, [args] { return run_train(*args); });
 }
 
 }  // namespace dplab::cli

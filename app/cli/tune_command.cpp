@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/error.h"
@@ -30,15 +31,6 @@
 
 namespace dplab::cli {
 namespace {
-
-constexpr const char* kHelp =
-    "usage: dplab-cli tune --config EXPERIMENT.json [--threads N] [--db FILE] [--out DIR]\n"
-    "  --config   experiment file (see resources/presets/)\n"
-    "  --threads  worker threads (default: all cores)\n"
-    "  --db       SQLite run history to append this run to (created if missing)\n"
-    "  --out      folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json\n"
-    "             (default: <experiment name>-results)\n"
-    "Ctrl-C cancels, keeps the finished jobs, and exits with status 130.\n";
 
 // The runner's cancel flag, reachable from the SIGINT handler (an atomic store is signal-safe).
 std::atomic<tuning::Runner*> g_runner{nullptr};
@@ -127,15 +119,9 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw IoError(path.string() + ": cannot write");
 }
 
-}  // namespace
-
-int run_tune(int argc, char** argv, int first) {
-  const Arguments args(argc, argv, first, {"help"});
-  if (args.has("help")) {
-    std::cout << kHelp;
-    return 0;
-  }
-  args.reject_unknown({"config", "threads", "db", "out", "help"});
+int run_tune(const Arguments& args) {
+  const AccountantFlags accountants =
+      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
   const std::string config_path = args.required_text("config");
   const std::int64_t threads = args.integer_or("threads", 0);
   if (threads < 0 || threads > 1024) throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
@@ -224,8 +210,16 @@ int run_tune(int argc, char** argv, int first) {
                          {"steps", results.mechanism.steps},
                          {"jobs", {{"total", results.jobs.size()}, {"finished", finished}}}};
   summary["optimizers"] = nlohmann::json::array();
-  for (const auto& r : reports) summary["optimizers"].push_back(report_json(results, r));
-  summary["all"] = report_json(results, overall);
+  // The three epsilons under the chosen accountant (PLD for single run and MA by default).
+  const privacy::SubsampledGaussian mechanism{results.mechanism.noise_multiplier,
+                                              results.mechanism.sampling_rate, results.mechanism.steps};
+  auto accounted = [&](const tuning::SelectionReport& r) {
+    nlohmann::json j = report_json(results, r);
+    put_selection_epsilons(j, mechanism, r.num_candidates, r.delta, r.gamma, r.delta2, accountants);
+    return j;
+  };
+  for (const auto& r : reports) summary["optimizers"].push_back(accounted(r));
+  summary["all"] = accounted(overall);
   const std::filesystem::path summary_path = std::filesystem::path(out_dir) / "summary.json";
   write_text(summary_path, summary.dump(2) + "\n");
   if (writer) {
@@ -233,13 +227,17 @@ int run_tune(int argc, char** argv, int first) {
     if (auto error = writer->first_error()) std::cerr << "dplab-cli tune: run history: " << *error << "\n";
   }
 
-  for (const auto& r : reports) {
-    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %.3f | MA %.3f | LT %.3f (delta %g)\n",
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const auto& r = reports[i];
+    const auto& j = summary["optimizers"][i];
+    auto eps = [&](const char* key) { return j[key].is_number() ? j[key].get<double>() : INFINITY; };
+    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %.3f | MA %.3f (accountant: %s) | LT %.3f (accountant: %s) (delta %g)\n",
                 r.scope.c_str(), r.num_candidates,
                 r.best_candidate >= 0 ? results.candidates[static_cast<std::size_t>(r.best_candidate)].label().c_str() : "(none finished)",
                 r.regression ? "train loss" : "accuracy",
-                r.regression ? r.best_train_loss : r.best_accuracy, r.epsilon_single_run, r.epsilon_ma,
-                r.epsilon_lt, r.delta);
+                r.regression ? r.best_train_loss : r.best_accuracy, eps("epsilon_single_run"), eps("epsilon_ma"),
+                j["accountant"].get<std::string>().c_str(), eps("epsilon_lt"),
+                j["accountant_lt"].get<std::string>().c_str(), r.delta);
   }
   std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s\n",
               summary_path.string().c_str(), written.size(), static_cast<long long>(finished),
@@ -249,6 +247,26 @@ int run_tune(int argc, char** argv, int first) {
     return 130;
   }
   return 0;
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand("tune", "run an honest hyperparameter search from an experiment file");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "config", "experiment file (see resources/presets/)", "EXPERIMENT.json")->required();
+  add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
+  add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)", "FILE");
+  add_value(*cmd, *args, "out",
+            "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
+            "(default: <experiment name>-results)",
+            "DIR");
+  add_value(*cmd, *args, "accountant",
+            "rdp or pld: epsilon of the single run and of MA (default pld); LT's base run (default rdp)",
+            "rdp|pld");
+  add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+  cmd->footer("Ctrl-C cancels, keeps the finished jobs, and exits with status 130.");
+  on_run(*cmd, [args] { return run_tune(*args); });
 }
 
 }  // namespace dplab::cli

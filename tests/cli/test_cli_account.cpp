@@ -12,7 +12,7 @@ using dplab::testing::run_cli;
 
 namespace {
 
-const QStringList kRun5k{"account", "--noise-multiplier", "4", "--sample-rate", "0.05",
+const QStringList kRun5k{"account", "--noise-multiplier", "4", "--sampling-rate", "0.05",
                          "--steps", "10000", "--delta", "1e-4"};
 
 }  // namespace
@@ -25,7 +25,7 @@ class TestCliAccount : public QObject {
     const auto r = run_cli(kRun5k);
     QCOMPARE(r.exit_code, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
-    // shared/reference/accounting.json fig1_n5000: rdp 5.5632455963733, pld 5.0799726494.
+    // tests/data/accounting.json fig1_n5000: rdp 5.5632455963733, pld 5.0799726494.
     QVERIFY(j["epsilon"].get<double>() <= 5.563245596373326 * (1 + 1e-4));
     QVERIFY(j["epsilon"].get<double>() >= 5.079972649402302 * (1 - 1e-3));
     QCOMPARE(j["delta"].get<double>(), 1e-4);
@@ -64,7 +64,7 @@ class TestCliAccount : public QObject {
   }
 
   void ma_json() {
-    const auto r = run_cli({"account", "--noise-multiplier", "4", "--sample-rate", "0.004166666666666667",
+    const auto r = run_cli({"account", "--noise-multiplier", "4", "--sampling-rate", "0.004166666666666667",
                             "--steps", "10000", "--delta", "1e-5", "--candidates", "4"});
     QCOMPARE(r.exit_code, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
@@ -95,13 +95,28 @@ class TestCliAccount : public QObject {
   }
 
   void calibrate_json() {
-    const auto r = run_cli({"calibrate", "--epsilon", "2", "--delta", "1e-5", "--sample-rate", "0.01",
+    const auto r = run_cli({"calibrate", "--epsilon", "2", "--delta", "1e-5", "--sampling-rate", "0.01",
                             "--steps", "1000"});
     QCOMPARE(r.exit_code, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
     QVERIFY(j["noise_multiplier"].get<double>() > 0.5 && j["noise_multiplier"].get<double>() < 2.0);
     QVERIFY(j["epsilon"].get<double>() <= 2.0);
     QVERIFY(j["epsilon"].get<double>() >= 2.0 * (1 - 1e-3));
+  }
+
+  // The old spelling --sample-rate stays accepted (hidden) and means the same q.
+  void sample_rate_alias() {
+    QStringList old = kRun5k;
+    old[old.indexOf("--sampling-rate")] = "--sample-rate";
+    const auto r = run_cli(old);
+    QCOMPARE(r.exit_code, 0);
+    QCOMPARE(r.out, run_cli(kRun5k).out);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["sampling_rate"].get<double>(), 0.05);
+    QVERIFY(!run_cli({"account", "--help"}).out.contains("--sample-rate"));
+    const auto both = run_cli(QStringList(kRun5k) << "--sample-rate" << "0.1");
+    QCOMPARE(both.exit_code, 2);
+    QVERIFY2(both.err.contains("--sampling-rate is given twice"), qPrintable(both.err));
   }
 
   void help_exits_zero() {
@@ -126,8 +141,8 @@ class TestCliAccount : public QObject {
     };
     QTest::newRow("sigma_negative") << with("--noise-multiplier", "-1") << "--noise-multiplier";
     QTest::newRow("sigma_zero") << with("--noise-multiplier", "0") << "--noise-multiplier";
-    QTest::newRow("q_zero") << with("--sample-rate", "0") << "--sample-rate";
-    QTest::newRow("q_above_one") << with("--sample-rate", "1.5") << "--sample-rate";
+    QTest::newRow("q_zero") << with("--sampling-rate", "0") << "--sampling-rate";
+    QTest::newRow("q_above_one") << with("--sampling-rate", "1.5") << "--sampling-rate";
     QTest::newRow("steps_zero") << with("--steps", "0") << "--steps";
     QTest::newRow("steps_text") << with("--steps", "many") << "--steps";
     QTest::newRow("delta_zero") << with("--delta", "0") << "--delta";
@@ -140,9 +155,9 @@ class TestCliAccount : public QObject {
     QTest::newRow("log_base_bad") << with("--lt-log-base", "10") << "--lt-log-base";
     QTest::newRow("sweep_bad") << with("--sweep-candidates", "5") << "--sweep-candidates";
     QTest::newRow("unknown_flag") << with("--noise", "1") << "--noise";
-    QTest::newRow("missing_delta") << QStringList{"account", "--noise-multiplier", "1", "--sample-rate", "0.1", "--steps", "10"} << "--delta";
-    QTest::newRow("calibrate_eps") << QStringList{"calibrate", "--epsilon", "-1", "--delta", "1e-5", "--sample-rate", "0.01", "--steps", "10"} << "--epsilon";
-    QTest::newRow("calibrate_q") << QStringList{"calibrate", "--epsilon", "1", "--delta", "1e-5", "--sample-rate", "2", "--steps", "10"} << "--sample-rate";
+    QTest::newRow("missing_delta") << QStringList{"account", "--noise-multiplier", "1", "--sampling-rate", "0.1", "--steps", "10"} << "--delta";
+    QTest::newRow("calibrate_eps") << QStringList{"calibrate", "--epsilon", "-1", "--delta", "1e-5", "--sampling-rate", "0.01", "--steps", "10"} << "--epsilon";
+    QTest::newRow("calibrate_q") << QStringList{"calibrate", "--epsilon", "1", "--delta", "1e-5", "--sampling-rate", "2", "--steps", "10"} << "--sampling-rate";
   }
   void invalid_input_exits_2_naming_the_flag() {
     QFETCH(QStringList, arguments);

@@ -23,7 +23,7 @@ float min_of(const dplab::Matrix& m) { return *std::min_element(m.data(), m.data
 float max_of(const dplab::Matrix& m) { return *std::max_element(m.data(), m.data() + m.size()); }
 
 std::string fixture(const char* name) { return std::string(DPLAB_TEST_DATA_DIR) + "/" + name; }
-std::string adult_dir() { return std::string(DPLAB_SHARED_DIR) + "/datasets/adult"; }
+std::string adult_dir() { return std::string(DPLAB_DATASETS_DIR) + "/adult"; }
 
 Index feature_index(const Dataset& data, const std::string& name) {
   const auto it = std::find(data.feature_names.begin(), data.feature_names.end(), name);

@@ -28,7 +28,7 @@ class TestPrivateSelection : public QObject {
   }
 
   void lt_reference_case() {
-    // shared/reference/accounting.json, lt_n5000_floor_1_over_n_ln_gamma1.
+    // tests/data/accounting.json, lt_n5000_floor_1_over_n_ln_gamma1.
     const auto lt = liu_talwar_selection({4.0, 0.05, 10'000}, 1.0, 1e-4);
     DPLAB_COMPARE_REL(lt.upsilon, 46.051701859880914, 1e-9);
     DPLAB_COMPARE_REL(lt.delta_per_run, 2.357646212645174e-12, 1e-9);

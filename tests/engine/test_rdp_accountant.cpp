@@ -1,5 +1,5 @@
 // Tests of the RDP accountant (engine/privacy/rdp_accountant.h, rdp_subsampled_gaussian.h):
-// every case of shared/reference/accounting.json per its how_to_check, identities, properties
+// every case of tests/data/accounting.json per its how_to_check, identities, properties
 // (monotonicity, convexity, never-overshooting calibration), validation and extreme inputs.
 #include <QTest>
 #include <cmath>
@@ -19,8 +19,8 @@ namespace {
 
 const nlohmann::json& reference() {
   static const nlohmann::json data = [] {
-    std::ifstream in(std::string(DPLAB_SHARED_DIR) + "/reference/accounting.json");
-    if (!in) throw std::runtime_error("cannot open shared/reference/accounting.json");
+    std::ifstream in(std::string(DPLAB_TEST_DATA_DIR) + "/accounting.json");
+    if (!in) throw std::runtime_error("cannot open tests/data/accounting.json");
     return nlohmann::json::parse(in);
   }();
   return data;

@@ -121,7 +121,7 @@ void PrivacySection::updateLive() {
                        .arg(QString::fromStdString(e.what()).toHtmlEscaped()));
     return;
   }
-  live_->setText(tr("n = %1 · q = %2 · epochs = %3<br><b>ε of one run = %4</b> at δ = %5")
+  live_->setText(tr("n = %1 · q = %2 · epochs = %3<br><b>ε of one run = %4</b> at δ = %5 (accountant: rdp)")
                      .arg(n_)
                      .arg(q, 0, 'g', 3)
                      .arg(epochs, 0, 'g', 3)

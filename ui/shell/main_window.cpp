@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "views/accountant_gap_view.h"
 #include "views/accuracy_tab.h"
 #include "charts/chart_view.h"
 #include "form/experiment_form.h"
@@ -146,6 +147,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   tabs_->addTab(accuracy_, tr("Accuracy curves"));
   tabs_->addTab(heatmap_, tr("α–C heatmap"));
   tabs_->addTab(privacy_, tr("Privacy of tuning"));
+  tabs_->addTab(new AccountantGapView(tabs_), tr("Accountants disagree"));
   tabs_->addTab(step_size_, tr("DPAdam step size"));
   tabs_->addTab(results_, tr("Results"));
   centre_layout->addWidget(tabs_, 1);

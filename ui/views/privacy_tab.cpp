@@ -254,7 +254,7 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     }
   }
   plot->xAxis->setLabel(tr("number of candidates K"));
-  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1)").arg(formatReadable(delta, 2)));
+  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1, accountant: rdp)").arg(formatReadable(delta, 2)));
   plot->xAxis->setRange(0.5, kmax + 0.5);
   plot->yAxis->setRange(0, ymax * 1.12);
   if (crossover_ > 0 && crossover_ <= kmax) {

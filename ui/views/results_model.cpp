@@ -37,9 +37,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "final validation accuracy, mean over finished repeats",
       "best validation accuracy along the curve, mean over repeats",
       "final training loss (whole training set), mean over repeats",
-      "ε of this one run at δ (what a paper reports when tuning is ignored)",
-      "honest ε of selecting among this optimizer's K candidates, moments accountant",
-      "honest ε of selecting among this optimizer's K candidates, Liu–Talwar (γ = 1/K or set)"};
+      "ε of this one run at δ (what a paper reports when tuning is ignored); accountant: rdp",
+      "honest ε of selecting among this optimizer's K candidates, moments accountant; accountant: rdp",
+      "honest ε of selecting among this optimizer's K candidates, Liu–Talwar (γ = 1/K or set); "
+      "accountant: rdp"};
   if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
   if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
   return {};

@@ -1,0 +1,45 @@
+// The --accountant rdp|pld and --pld-precision fast|default|tight flags shared by account,
+// calibrate, train and tune, and the JSON fields that say which accountant produced an epsilon
+// ("accountant": "pld", "accountant_label": "accountant: pld (error <= ..., grid ..., tail ...)",
+// the PLD error bound, grid and tail mass). Parsing errors are UsageErrors naming the flag.
+// Defaults (engine/privacy/accountant_choice.h): PLD for single runs and MA, RDP for LT.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "privacy/accountant_choice.h"
+
+namespace dplab::cli {
+
+inline constexpr const char* kAccountantHelp =
+    "rdp or pld: the accountant behind epsilon (default pld for one run and MA, rdp for LT; "
+    "Papernot-Steinke is always rdp)";
+inline constexpr const char* kPldPrecisionHelp =
+    "PLD speed/tightness: fast (1e-2 relative error estimate), default (1e-3) or tight (1e-4)";
+
+// Empty text: the fallback.
+privacy::Accountant parse_accountant_flag(const std::string& text, privacy::Accountant fallback);
+privacy::PldOptions parse_pld_precision_flag(const std::string& text);
+
+// Both flags resolved: the accountant of single runs / MA and of LT (PLD for LT only when asked).
+struct AccountantFlags {
+  privacy::Accountant run = privacy::kDefaultRunAccountant;
+  privacy::Accountant lt = privacy::kDefaultLtAccountant;
+  bool given = false;  // --accountant was on the command line
+  privacy::PldOptions pld;
+};
+AccountantFlags parse_accountant_flags(const std::string& accountant_text,
+                                       const std::string& precision_text);
+
+// A search's three epsilons under the flags: epsilon_single_run, epsilon_ma (K runs composed) and
+// epsilon_lt (gamma, delta2), each with its accountant fields (accountant, accountant_lt, ...).
+void put_selection_epsilons(nlohmann::json& out, const privacy::SubsampledGaussian& run,
+                            int candidates, double delta, double gamma, double delta2,
+                            const AccountantFlags& flags);
+
+// Adds accountant, accountant_label and (PLD) pld_error_bound, pld_discretization,
+// pld_tail_mass to out.
+void put_accountant_fields(nlohmann::json& out, const privacy::AccountedEpsilon& epsilon);
+
+}  // namespace dplab::cli

@@ -1,0 +1,283 @@
+// dplab-cli objpert: objective perturbation for linear learners (Algorithm 1 of Redberg, Koskela &
+// Wang; engine/objective_perturbation/, docs/objective_perturbation.md). Three uses:
+//   one run      --dataset D --epsilon E --delta D [--solver lbfgs|gd] ...  -> JSON summary with
+//                the epsilon of every bound (the headline one, Theorem 4.1, covers the release);
+//   comparison   --compare PRESET.json [--trials N] [--out FILE]   -> the paper's Table 2 /
+//                Figure 2 (Algorithm 1 vs dishonest and honest DP-SGD), JSON summary;
+//   Figure 1     --bounds-csv FILE --sigma S --lambda L [--clip L] [--smoothness B]
+//                -> epsilon(delta) of the four bounds and the Gaussian lower bound.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "core/error.h"
+#include "core/validate.h"
+#include "data/dataset.h"
+#include "data/dataset_catalog.h"
+#include "objective_perturbation/algorithm1.h"
+#include "objective_perturbation/bound_curves.h"
+#include "objective_perturbation/calibration.h"
+#include "objective_perturbation/comparison_preset.h"
+#include "objective_perturbation/honest_comparison.h"
+#include "objective_perturbation/synthetic_glm.h"
+
+namespace dplab::cli {
+namespace {
+
+using nlohmann::json;
+
+// "synthetic-l" / "synthetic-h" (objective_perturbation/synthetic_glm.h) or the catalog.
+data::Dataset load_objpert_dataset(const std::string& name, const std::string& path,
+                                   std::uint64_t seed, const std::string& flag) {
+  objpert::SyntheticGlmOptions synthetic;
+  synthetic.seed = seed;
+  if (objpert::synthetic_glm_preset(name, synthetic)) {
+    return objpert::make_synthetic_glm(synthetic, name);
+  }
+  data::DatasetSource source = data::source_for(name);
+  if (!path.empty()) source.path = path;
+  if (name == "adult" && path.empty()) {
+    throw UsageError(flag +
+                     " adult needs --dataset-path: the folder holding adult.data.csv and "
+                     "adult.test.csv (in this repository: datasets/adult)");
+  }
+  try {
+    return data::load_dataset(source);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(flag + ": " + e.what());
+  }
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !(out << text) || !out.flush()) throw IoError("cannot write '" + path + "'");
+}
+
+int run_bounds(const Arguments& args) {
+  objpert::ObjPertPrivacy p;
+  p.noise_std = args.required_number("sigma");
+  p.regularization = args.required_number("lambda");
+  p.gradient_bound = args.number_or("clip", 1.0);
+  p.smoothness = args.number_or("smoothness", 1.0);
+  require_positive("--sigma", p.noise_std);
+  require_positive("--clip", p.gradient_bound);
+  require_non_negative("--smoothness", p.smoothness);
+  if (!(p.regularization > p.smoothness)) {
+    throw UsageError("--lambda = " + format_number(p.regularization) +
+                     " must be > --smoothness = " + format_number(p.smoothness));
+  }
+  const auto points = args.integer_or("points", 50);
+  if (points < 2) throw UsageError("--points must be >= 2");
+  const auto curve = objpert::bound_curves(p, 1e-10, 1e-1, static_cast<int>(points));
+  write_text(args.required_text("bounds-csv"), objpert::bound_curves_csv(curve));
+  if (args.has("bounds-svg")) {
+    char title[200];
+    std::snprintf(title, sizeof title, "objective perturbation: sigma %g, L %g, beta %g, lambda %g",
+                  p.noise_std, p.gradient_bound, p.smoothness, p.regularization);
+    write_text(*args.text("bounds-svg"), objpert::bound_curves_svg(curve, title));
+  }
+  std::cout << json{{"bounds_csv", args.required_text("bounds-csv")},
+                    {"sigma", p.noise_std},
+                    {"lambda", p.regularization},
+                    {"gradient_bound", p.gradient_bound},
+                    {"smoothness", p.smoothness},
+                    {"points", points}}
+                   .dump(2)
+            << '\n';
+  return 0;
+}
+
+int run_compare(const Arguments& args) {
+  objpert::ComparisonPreset preset;
+  try {
+    preset = objpert::load_comparison_preset(args.required_text("compare"));
+  } catch (const IoError& e) {
+    throw UsageError(std::string("--compare: ") + e.what());
+  }
+  if (args.has("trials")) {
+    const auto trials = args.integer_or("trials", 1);
+    if (trials < 1) throw UsageError("--trials must be >= 1");
+    preset.config.trials = static_cast<int>(trials);
+  }
+  if (args.has("dataset-path")) preset.dataset_path = *args.text("dataset-path");
+  preset.config.seed = args.seed_or("seed", preset.config.seed);
+  const data::Dataset all = load_objpert_dataset(preset.dataset_source, preset.dataset_path,
+                                                 preset.config.split_seed, "--compare dataset");
+  const bool quiet = args.has("quiet");
+  const objpert::ComparisonResult result =
+      objpert::run_comparison(all, preset.config, [quiet](const std::string& m) {
+        if (!quiet) std::cerr << "objpert: " << m << '\n';
+      });
+  const json summary = objpert::comparison_to_json(preset, result);
+  if (args.has("out")) write_text(*args.text("out"), summary.dump(2) + "\n");
+  std::cout << summary.dump(2) << '\n';
+  return 0;
+}
+
+int run_single(const Arguments& args) {
+  const std::string dataset = args.required_text("dataset");
+  const double epsilon = args.required_number("epsilon");
+  require_positive("--epsilon", epsilon);
+  const double delta = args.required_number("delta");
+  require_open_interval("--delta", delta, 0.0, 1.0);
+  objpert::Algorithm1Settings s;
+  try {
+    s.loss = objpert::parse_glm_loss(args.text_or("loss", "logistic"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("--loss: ") + e.what());
+  }
+  try {
+    s.solver.kind = objpert::parse_solver(args.text_or("solver", "lbfgs"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("--solver: ") + e.what());
+  }
+  s.clip = args.number_or("clip", s.clip);
+  require_positive("--clip", s.clip);
+  s.tau = args.number_or("tau", s.tau);
+  require_positive("--tau", s.tau);
+  s.output_noise_std = args.number_or("output-noise", s.output_noise_std);
+  require_positive("--output-noise", s.output_noise_std);
+  s.solver.max_iterations = args.integer_or("max-iterations", s.solver.max_iterations);
+  if (s.solver.max_iterations < 1) throw UsageError("--max-iterations must be >= 1");
+  s.solver.learning_rate = args.number_or("learning-rate", 1.0);
+  require_positive("--learning-rate", s.solver.learning_rate);
+  s.seed = args.seed_or("seed", 0);
+  const double test_fraction = args.number_or("test-fraction", 0.2);
+  require_open_interval("--test-fraction", test_fraction, 0.0, 1.0);
+  const double noise_factor = args.number_or("noise-factor", objpert::kPaperNoiseFactor);
+  require_at_least("--noise-factor", noise_factor, 1.0);
+
+  const data::Dataset all = load_objpert_dataset(dataset, args.text_or("dataset-path", ""),
+                                                 args.seed_or("split-seed", 0), "--dataset");
+  if (s.loss == objpert::GlmLoss::kLogistic && all.num_classes != 2) {
+    throw UsageError("--dataset: the logistic loss needs a binary data set ('" + all.name +
+                     "' has " + std::to_string(all.num_classes) + " classes)");
+  }
+  const auto split =
+      data::split_train_validation(all, test_fraction, args.seed_or("split-seed", 0));
+  objpert::GlmData train;
+  objpert::GlmData test;
+  try {
+    train = objpert::make_glm_data(split.train);
+    test = objpert::make_glm_data(split.validation);
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("--dataset: ") + e.what());
+  }
+
+  objpert::CalibrationRequest request;
+  request.epsilon = epsilon;
+  request.delta = delta;
+  request.gradient_bound = s.clip;
+  request.smoothness = objpert::smoothness_of(s.loss, train);
+  request.tau = s.tau;
+  request.output_noise_std = s.output_noise_std;
+  request.noise_factor = noise_factor;
+  const objpert::Calibration cal = objpert::calibrate_algorithm1(request);
+  s.noise_std = cal.privacy.noise_std;
+  s.regularization = cal.privacy.regularization;
+  const objpert::Algorithm1Result r = objpert::run_algorithm1(train, s);
+
+  const objpert::ObjPertPrivacy& p = cal.privacy;
+  objpert::ObjPertPrivacy exact = p;  // the objective-perturbation step alone (exact minimiser)
+  exact.tau = 0;
+  exact.output_noise_std = 0;
+  json out;
+  out["dataset"] = all.name;
+  out["train_size"] = train.size();
+  out["test_size"] = test.size();
+  out["dim"] = train.dim();
+  out["loss"] = objpert::to_string(s.loss);
+  out["delta"] = delta;
+  out["epsilon"] = cal.epsilon;
+  out["epsilon_covers"] =
+      "the released model (theta_hat + output noise), Theorem 4.1 RDP converted to (epsilon, "
+      "delta); add/remove one training row; public: d, clip, tau, sigma_out, lambda, sigma";
+  out["epsilon_target"] = epsilon;
+  out["privacy"] = {{"noise_std", p.noise_std},
+                    {"gaussian_noise_std", cal.gaussian_noise_std},
+                    {"noise_factor", cal.noise_factor},
+                    {"regularization", p.regularization},
+                    {"smoothness", p.smoothness},
+                    {"clip", p.gradient_bound},
+                    {"tau", p.tau},
+                    {"output_noise_std", p.output_noise_std}};
+  out["bounds"] = {
+      {"algorithm1_rdp_thm41", objpert::algorithm1_rdp_epsilon(p, delta)},
+      {"objective_perturbation_step_only",
+       {{"note", "exact minimiser, no output noise: NOT the release; for comparing the bounds"},
+        {"profile_thm31", objpert::objpert_profile_epsilon(exact, delta)},
+        {"rdp_thm32", objpert::objpert_rdp_epsilon(exact, delta)},
+        {"kifer_thm28", objpert::kifer_epsilon(exact, delta)},
+        {"gaussian_lower_bound", objpert::gaussian_lower_bound_epsilon(exact, delta)}}}};
+  out["solver"] = {{"kind", objpert::to_string(s.solver.kind)},
+                   {"iterations", r.iterations},
+                   {"gradient_norm", r.gradient_norm},
+                   {"objective_evaluations", r.objective_evaluations},
+                   {"note", "diagnostics of the non-private minimiser: not covered by epsilon"}};
+  out["test_accuracy"] = test.classification ? json(objpert::glm_accuracy(test, r.theta)) : json();
+  out["seed"] = s.seed;
+  out["wall_seconds"] = r.wall_seconds;
+  std::cout << out.dump(2) << '\n';
+  return 0;
+}
+
+int run_objpert(const Arguments& args) {
+  const int modes = args.has("compare") + args.has("bounds-csv") + args.has("dataset");
+  if (modes != 1) {
+    throw UsageError(
+        "give exactly one of --dataset (one run), --compare PRESET, --bounds-csv FILE");
+  }
+  if (args.has("compare")) return run_compare(args);
+  if (args.has("bounds-csv")) return run_bounds(args);
+  return run_single(args);
+}
+
+}  // namespace
+
+void add_objpert_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "objpert",
+      "objective perturbation (Algorithm 1) for logistic/linear models; Table 2 compare");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "dataset",
+            "one run: binary data set (adult, synthetic-l, synthetic-h, a file)", "NAME");
+  add_value(*cmd, *args, "dataset-path", "folder for 'adult' (e.g. datasets/adult)", "DIR");
+  add_value(*cmd, *args, "epsilon", "one run: target epsilon > 0", "E");
+  add_value(*cmd, *args, "delta", "one run: delta in (0, 1)", "D");
+  add_value(*cmd, *args, "solver", "lbfgs (default) or gd; free of privacy cost", "lbfgs|gd");
+  add_value(*cmd, *args, "loss", "logistic (default) or squared", "logistic|squared");
+  add_value(*cmd, *args, "clip", "gradient clip C = L (default sqrt 2)", "C");
+  add_value(*cmd, *args, "tau", "gradient-norm threshold (default 0.01)", "T");
+  add_value(*cmd, *args, "output-noise", "sigma_out (default 0.15)", "S");
+  add_value(*cmd, *args, "noise-factor", "f: sigma = f sigma_G (default 1.3)", "F");
+  add_value(*cmd, *args, "max-iterations", "solver iterations cap (default 100000)", "N");
+  add_value(*cmd, *args, "learning-rate", "gd: step = this / smoothness (default 1)", "R");
+  add_value(*cmd, *args, "test-fraction", "held-out fraction (default 0.2)", "P");
+  add_value(*cmd, *args, "split-seed", "seed of the train/test split (default 0)", "N");
+  add_value(*cmd, *args, "seed", "seed of the noise (default 0; compare: the preset's)", "N");
+  add_value(*cmd, *args, "compare",
+            "run a comparison preset (resources/presets/objpert-vs-dpsgd-adult.json)", "FILE");
+  add_value(*cmd, *args, "trials", "compare: override the preset's trials", "N");
+  add_value(*cmd, *args, "out", "compare: also write the JSON summary here", "FILE");
+  add_switch(*cmd, *args, "quiet", "compare: no progress on stderr");
+  add_value(*cmd, *args, "bounds-csv", "write Figure 1 data (epsilon(delta) of each bound)",
+            "FILE");
+  add_value(*cmd, *args, "bounds-svg", "bounds: also draw them as an SVG chart", "FILE");
+  add_value(*cmd, *args, "sigma", "bounds: noise std of b", "S");
+  add_value(*cmd, *args, "lambda", "bounds: regularization (> smoothness)", "L");
+  add_value(*cmd, *args, "smoothness", "bounds: beta (default 1)", "B");
+  add_value(*cmd, *args, "points", "bounds: number of deltas in [1e-10, 0.1] (default 50)", "N");
+  cmd->footer(
+      "Output: one JSON object on stdout. Every epsilon is an upper bound from the named theorem;\n"
+      "solver diagnostics (iterations, gradient norm) are not covered by it.");
+  on_run(*cmd, [args] { return run_objpert(*args); });
+}
+
+}  // namespace dplab::cli

@@ -1,0 +1,250 @@
+#include "views/accountant_gap_view.h"
+
+#include <qcustomplot.h>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_view.h"
+
+namespace dplab::ui {
+namespace {
+
+constexpr int kPoints = 10;
+
+QString fmt(double v) {
+  return QString::number(v, 'g', 4);
+}
+
+}  // namespace
+
+AccountantGapView::AccountantGapView(QWidget* parent) : QWidget(parent) {
+  sigma_ = new QDoubleSpinBox(this);
+  sigma_->setRange(0.3, 50.0);
+  sigma_->setDecimals(2);
+  sigma_->setSingleStep(0.1);
+  sigma_->setValue(1.1);
+  sampling_rate_ = new QDoubleSpinBox(this);
+  sampling_rate_->setRange(1e-5, 1.0);
+  sampling_rate_->setDecimals(5);
+  sampling_rate_->setSingleStep(0.001);
+  sampling_rate_->setValue(256.0 / 60000.0);
+  steps_ = new QSpinBox(this);
+  steps_->setRange(1, 1'000'000);
+  steps_->setValue(10'000);
+  delta_ = new QComboBox(this);
+  for (int e = 3; e <= 10; ++e) delta_->addItem(QString("1e-%1").arg(e), std::pow(10.0, -e));
+  delta_->setCurrentIndex(2);
+  kmax_ = new QSpinBox(this);
+  kmax_->setRange(1, 200);
+  kmax_->setValue(40);
+  for (auto* w : {static_cast<QWidget*>(sigma_), static_cast<QWidget*>(sampling_rate_),
+                  static_cast<QWidget*>(steps_), static_cast<QWidget*>(delta_),
+                  static_cast<QWidget*>(kmax_)}) {
+    w->setMinimumWidth(110);
+  }
+  auto* form = new QFormLayout;
+  form->addRow(tr("noise multiplier σ"), sigma_);
+  form->addRow(tr("sampling rate q = L/n"), sampling_rate_);
+  form->addRow(tr("steps T of one run"), steps_);
+  form->addRow(tr("δ"), delta_);
+  form->addRow(tr("candidates K max"), kmax_);
+
+  headline_ = new QLabel(this);
+  headline_->setWordWrap(true);
+  auto* note = new QLabel(
+      tr("Both curves are valid upper bounds on ε for the same mechanism (Poisson-subsampled "
+         "Gaussian, add/remove adjacency). RDP (accountant: rdp) converts Rényi bounds; PLD "
+         "(accountant: pld) composes privacy loss distributions numerically and is tight up to its "
+         "stated error. The shaded gap is what RDP's looseness costs."),
+      this);
+  note->setWordWrap(true);
+
+  steps_chart_ = new ChartView(tr("Accountants disagree: ε vs steps T (one run)"),
+                               "accountants_vs_steps", this);
+  candidates_chart_ =
+      new ChartView(tr("Accountants disagree: ε vs candidates K (MA, K runs composed)"),
+                    "accountants_vs_candidates", this);
+  connect(steps_chart_, &ChartView::message, this, &AccountantGapView::message);
+  connect(candidates_chart_, &ChartView::message, this, &AccountantGapView::message);
+
+  auto* left = new QVBoxLayout;
+  left->addLayout(form);
+  left->addWidget(headline_);
+  left->addWidget(note);
+  left->addStretch(1);
+  auto* charts = new QVBoxLayout;
+  charts->addWidget(steps_chart_, 1);
+  charts->addWidget(candidates_chart_, 1);
+  auto* layout = new QHBoxLayout(this);
+  layout->addLayout(left, 0);
+  layout->addLayout(charts, 1);
+
+  debounce_ = new QTimer(this);
+  debounce_->setSingleShot(true);
+  debounce_->setInterval(150);
+  connect(debounce_, &QTimer::timeout, this, &AccountantGapView::recompute);
+  auto schedule = [this] { debounce_->start(); };
+  connect(sigma_, &QDoubleSpinBox::valueChanged, this, schedule);
+  connect(sampling_rate_, &QDoubleSpinBox::valueChanged, this, schedule);
+  connect(steps_, &QSpinBox::valueChanged, this, schedule);
+  connect(delta_, &QComboBox::currentIndexChanged, this, schedule);
+  connect(kmax_, &QSpinBox::valueChanged, this, schedule);
+}
+
+AccountantGapView::~AccountantGapView() {
+  // The worker only touches its own copies; its result is posted to this object, and Qt drops
+  // posted calls to a destroyed receiver. Joining bounds its lifetime to ours.
+  if (worker_.joinable()) worker_.join();
+}
+
+void AccountantGapView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (completed_ == 0 && !busy()) debounce_->start();
+}
+
+void AccountantGapView::setSettings(double sigma, double sampling_rate, int steps, double delta,
+                                    int max_candidates) {
+  const QSignalBlocker b1(sigma_), b2(sampling_rate_), b3(steps_), b4(delta_), b5(kmax_);
+  sigma_->setValue(sigma);
+  sampling_rate_->setValue(sampling_rate);
+  steps_->setValue(steps);
+  int index = delta_->findData(delta);
+  if (index < 0) {
+    delta_->addItem(QString::number(delta, 'g', 3), delta);
+    index = delta_->count() - 1;
+  }
+  delta_->setCurrentIndex(index);
+  kmax_->setValue(max_candidates);
+  debounce_->start();
+}
+
+AccountantGapView::Request AccountantGapView::currentRequest() const {
+  return {{sigma_->value(), sampling_rate_->value(), steps_->value()},
+          delta_->currentData().toDouble(),
+          kmax_->value()};
+}
+
+void AccountantGapView::recompute() {
+  if (worker_.joinable()) {
+    pending_ = true;  // computed when the running one is done
+    return;
+  }
+  startWorker(currentRequest());
+}
+
+void AccountantGapView::startWorker(const Request& request) {
+  pending_ = false;
+  headline_->setText(tr("computing RDP and PLD curves …"));
+  worker_ = std::thread([this, request] {
+    std::vector<privacy::AccountantGapPoint> vs_steps, vs_candidates;
+    QString error;
+    try {
+      vs_steps = privacy::accountant_gap_vs_steps(request.run, request.delta, 1, request.run.steps,
+                                                  kPoints);
+      vs_candidates = privacy::accountant_gap_vs_candidates(request.run, request.delta,
+                                                            request.max_candidates, kPoints);
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, request, vs_steps = std::move(vs_steps), vs_candidates = std::move(vs_candidates),
+         error]() mutable {
+          onWorkerDone(request, std::move(vs_steps), std::move(vs_candidates), error);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void AccountantGapView::onWorkerDone(const Request& request,
+                                     std::vector<privacy::AccountantGapPoint> vs_steps,
+                                     std::vector<privacy::AccountantGapPoint> vs_candidates,
+                                     const QString& error) {
+  if (worker_.joinable()) worker_.join();  // it has finished: posting was its last act
+  if (pending_) {
+    startWorker(currentRequest());
+    return;  // stale result: the settings changed meanwhile
+  }
+  if (!error.isEmpty()) {
+    headline_->setText(tr("error: %1").arg(error));
+    emit message(tr("accountants view: %1").arg(error), true);
+    return;
+  }
+  steps_points_ = std::move(vs_steps);
+  candidates_points_ = std::move(vs_candidates);
+  draw(steps_chart_, steps_points_, tr("steps T"), true, request.delta);
+  draw(candidates_chart_, candidates_points_,
+       tr("candidates K (each a run of T = %1 steps)").arg(request.run.steps), false,
+       request.delta);
+  headline_->setText(headline());
+  ++completed_;
+  emit computed();
+}
+
+QString AccountantGapView::headline() const {
+  if (steps_points_.empty() || candidates_points_.empty()) return {};
+  const auto& t = steps_points_.back();
+  const auto& k = candidates_points_.back();
+  auto above = [](const privacy::AccountantGapPoint& p) {
+    return p.epsilon_pld > 0 ? 100.0 * (p.epsilon_rdp / p.epsilon_pld - 1.0) : 0.0;
+  };
+  return tr("One run of T = %1: ε = %2 (accountant: rdp) vs %3 (accountant: pld, error ≤ %4); RDP "
+            "is "
+            "%5% above.\nMA over K = %6: ε = %7 (rdp) vs %8 (pld); RDP is %9% above.")
+      .arg(t.x)
+      .arg(fmt(t.epsilon_rdp))
+      .arg(fmt(t.epsilon_pld))
+      .arg(fmt(t.pld_error_bound))
+      .arg(above(t), 0, 'f', 1)
+      .arg(k.x)
+      .arg(fmt(k.epsilon_rdp))
+      .arg(fmt(k.epsilon_pld))
+      .arg(above(k), 0, 'f', 1);
+}
+
+void AccountantGapView::draw(ChartView* chart,
+                             const std::vector<privacy::AccountantGapPoint>& points,
+                             const QString& x_label, bool log_x, double delta) {
+  QCustomPlot* plot = chart->plot();
+  plot->clearGraphs();
+  QCPGraph* pld = plot->addGraph();
+  pld->setName(tr("PLD (accountant: pld)"));
+  pld->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 2.0));
+  QCPGraph* rdp = plot->addGraph();
+  rdp->setName(tr("RDP (accountant: rdp)"));
+  rdp->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 2.0));
+  rdp->setBrush(QColor(0xff, 0x7f, 0x0e, 60));  // the gap, shaded down to the PLD curve
+  rdp->setChannelFillGraph(pld);
+  double ymax = 0;
+  for (const auto& p : points) {
+    pld->addData(static_cast<double>(p.x), p.epsilon_pld);
+    rdp->addData(static_cast<double>(p.x), p.epsilon_rdp);
+    ymax = std::max(ymax, p.epsilon_rdp);
+  }
+  if (log_x) {
+    setLogAxis(plot->xAxis);
+  } else {
+    plot->xAxis->setScaleType(QCPAxis::stLinear);
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  }
+  plot->xAxis->setLabel(x_label);
+  plot->yAxis->setLabel(tr("ε at δ = %1").arg(delta, 0, 'g', 2));
+  if (!points.empty()) {
+    const double x0 = static_cast<double>(points.front().x),
+                 x1 = static_cast<double>(points.back().x);
+    plot->xAxis->setRange(log_x ? x0 : x0 - 0.5, log_x ? std::max(x1, x0 * 10) : x1 + 0.5);
+  }
+  plot->yAxis->setRange(0, ymax > 0 ? ymax * 1.1 : 1.0);
+  plot->legend->setVisible(true);
+  plot->replot();
+}
+
+}  // namespace dplab::ui

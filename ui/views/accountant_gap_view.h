@@ -1,0 +1,83 @@
+// AccountantGapView: "accountants disagree" — epsilon of the same DP-SGD run under RDP and under
+// PLD on one chart, versus the number of steps T (one run) and versus the number of candidates K
+// (the MA release, K runs composed), the gap between the curves shaded. The numbers come from
+// the engine (privacy/accountant_comparison.h); a PLD point costs 5-100 ms, so the series are
+// computed on a worker std::thread and only drawn here: the GUI thread never waits for them.
+// A change while a computation runs is remembered and computed right after (latest wins).
+#pragma once
+
+#include <QWidget>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "privacy/accountant_comparison.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+class QLabel;
+class QTimer;
+
+namespace dplab::ui {
+
+class ChartView;
+
+class AccountantGapView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit AccountantGapView(QWidget* parent = nullptr);
+  ~AccountantGapView() override;
+
+  // sigma, sampling rate q, T of one run, delta, K max; schedules a recomputation.
+  void setSettings(double sigma, double sampling_rate, int steps, double delta, int max_candidates);
+
+  ChartView* stepsChart() const { return steps_chart_; }
+  ChartView* candidatesChart() const { return candidates_chart_; }
+  const std::vector<privacy::AccountantGapPoint>& stepsPoints() const { return steps_points_; }
+  const std::vector<privacy::AccountantGapPoint>& candidatesPoints() const {
+    return candidates_points_;
+  }
+  int completedComputations() const { return completed_; }
+  bool busy() const { return worker_.joinable(); }
+  QString headline() const;
+
+ public slots:
+  void recompute();
+
+ signals:
+  void computed();
+  void message(const QString& text, bool is_error);
+
+ protected:
+  void showEvent(QShowEvent* event) override;  // first show: compute
+
+ private:
+  struct Request {
+    privacy::SubsampledGaussian run;
+    double delta = 1e-5;
+    int max_candidates = 1;
+  };
+  Request currentRequest() const;
+  void startWorker(const Request& request);
+  void onWorkerDone(const Request& request, std::vector<privacy::AccountantGapPoint> vs_steps,
+                    std::vector<privacy::AccountantGapPoint> vs_candidates, const QString& error);
+  void draw(ChartView* chart, const std::vector<privacy::AccountantGapPoint>& points,
+            const QString& x_label, bool log_x, double delta);
+
+  QDoubleSpinBox* sigma_;
+  QDoubleSpinBox* sampling_rate_;
+  QSpinBox* steps_;
+  QComboBox* delta_;
+  QSpinBox* kmax_;
+  QLabel* headline_;
+  QTimer* debounce_;
+  ChartView* steps_chart_;
+  ChartView* candidates_chart_;
+  std::vector<privacy::AccountantGapPoint> steps_points_, candidates_points_;
+  std::thread worker_;
+  bool pending_ = false;  // settings changed while the worker ran
+  int completed_ = 0;
+};
+
+}  // namespace dplab::ui
