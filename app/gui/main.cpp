@@ -1,40 +1,45 @@
-// dplab: the desktop GUI. Scriptable:
-//   dplab --open EXPERIMENT.json --run --screenshot-dir DIR --quit-when-done
+// dplab: the desktop GUI. A plain launch is an ordinary window; scripted mode only with options:
+//   dplab --open EXPERIMENT.json --run --screenshot-dir DIR --quit-when-done [--timeout S]
 #include <QApplication>
 #include <QCommandLineParser>
+#include <cstdio>
 
+#include "shell/launcher.h"
 #include "shell/main_window.h"
-#include "shell/scripted_session.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName("dplab");
   QApplication::setOrganizationName("dplab");
-  QApplication::setApplicationVersion("0.1.0");
+  QApplication::setApplicationVersion(DPLAB_VERSION);
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription("Laboratory for differentially private ML and honest hyperparameter selection");
-  parser.addHelpOption();
-  parser.addVersionOption();
-  const QCommandLineOption open({"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json");
-  const QCommandLineOption run({"r", "run"}, "Run the experiment once it is loaded.");
-  const QCommandLineOption shots("screenshot-dir", "Save a PNG of the window per tab into DIR.", "DIR");
-  const QCommandLineOption quit("quit-when-done", "Exit when the run (and screenshots) are done.");
-  const QCommandLineOption timeout("timeout", "Give up after this many seconds (scripted mode).", "SECONDS", "3600");
-  parser.addOptions({open, run, shots, quit, timeout});
-  parser.process(app);
+  QString error;
+  const QStringList args = QApplication::arguments();
+  if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")) ||
+      args.contains(QStringLiteral("--version")) || args.contains(QStringLiteral("-v"))) {
+    QCommandLineParser parser;  // prints and exits
+    parser.setApplicationDescription("Laboratory for differentially private ML and honest hyperparameter selection");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({{{"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json"},
+                       {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
+                       {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
+                       {"quit-when-done", "Exit when the run (and screenshots) are done; failures exit 1."},
+                       {"timeout", "With --quit-when-done: give up (exit 1) after SECONDS.", "SECONDS", "3600"}});
+    parser.process(app);
+  }
+  const auto options = dplab::ui::parseScriptOptions(args, &error);
+  if (!options) {
+    std::fprintf(stderr, "dplab: %s\n", error.toLocal8Bit().constData());
+    return 2;
+  }
 
   dplab::ui::MainWindow window;
   window.show();
-  dplab::ui::ScriptOptions options;
-  options.open_path = parser.value(open);
-  options.run = parser.isSet(run);
-  options.screenshot_dir = parser.value(shots);
-  options.quit_when_done = parser.isSet(quit);
-  options.timeout_seconds = parser.value(timeout).toInt();
-  dplab::ui::ScriptedSession session(&window, options);
-  if (!options.open_path.isEmpty() || options.run || !options.screenshot_dir.isEmpty() || options.quit_when_done) {
-    QMetaObject::invokeMethod(&session, &dplab::ui::ScriptedSession::start, Qt::QueuedConnection);
+  const auto session = dplab::ui::launchScriptedSession(&window, *options);
+  if (session) {
+    QObject::connect(session.get(), &dplab::ui::ScriptedSession::quitRequested, &app,
+                     [](int code) { QApplication::exit(code); }, Qt::QueuedConnection);
   }
   return QApplication::exec();
 }

@@ -4,6 +4,8 @@
 #include <QBuffer>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QPageLayout>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include <cmath>
 #include <qcustomplot.h>
@@ -12,7 +14,7 @@ namespace dplab::ui {
 
 namespace {
 
-constexpr double kScreenDpi = 96.0;  // logical pixels per inch that QCustomPlot assumes
+constexpr double kScreenDpi = ImageExportOptions::kLogicalDpi;  // QCustomPlot's layout scale
 
 bool commit(QSaveFile& file, const QByteArray& bytes, QString* error) {
   if (file.write(bytes) != bytes.size() || !file.commit()) {
@@ -31,9 +33,22 @@ bool openForWrite(QSaveFile& file, QString* error) {
 }
 
 bool exportPng(QCustomPlot* plot, const QString& path, const ImageExportOptions& o, QString* error) {
-  const double scale = std::max(0.25, o.dpi / kScreenDpi);
-  const QPixmap pixmap = plot->toPixmap(o.width, o.height, scale);
-  QImage image = pixmap.toImage();
+  // Exactly round(inches × dpi) pixels: the layout (at 96 px/in) is scaled onto them.
+  const QSize pixels(static_cast<int>(std::lround(o.width_in * o.dpi)), static_cast<int>(std::lround(o.height_in * o.dpi)));
+  QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  {
+    QCPPainter painter;
+    if (!painter.begin(&image)) {
+      if (error) *error = QStringLiteral("PNG painter failed for %1").arg(path);
+      return false;
+    }
+    painter.setMode(QCPPainter::pmNonCosmetic, o.dpi > kScreenDpi);
+    painter.scale(pixels.width() / static_cast<double>(o.logicalWidth()),
+                  pixels.height() / static_cast<double>(o.logicalHeight()));
+    plot->toPainter(&painter, o.logicalWidth(), o.logicalHeight());
+    painter.end();
+  }
   const int dots_per_metre = static_cast<int>(std::lround(o.dpi / 0.0254));
   image.setDotsPerMeterX(dots_per_metre);
   image.setDotsPerMeterY(dots_per_metre);
@@ -49,39 +64,54 @@ bool exportPng(QCustomPlot* plot, const QString& path, const ImageExportOptions&
 }
 
 bool exportPdf(QCustomPlot* plot, const QString& path, const ImageExportOptions& o, QString* error) {
-  // QCustomPlot writes the file itself; write to a temporary name and rename for atomicity.
-  const QString temp = path + QStringLiteral(".part");
-  if (!plot->savePdf(temp, o.width, o.height, QCP::epNoCosmetic, QStringLiteral("dplab"),
-                     plot->objectName())) {
-    QFile::remove(temp);
-    if (error) *error = QStringLiteral("PDF export failed for %1").arg(path);
-    return false;
+  // A page of exactly the figure's physical size; the painter works in 1/96 in, the layout scale,
+  // so that fonts keep their point size (QCustomPlot::savePdf would make 1 px = 1 pt).
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  {
+    QPdfWriter pdf(&buffer);
+    pdf.setCreator(QStringLiteral("dplab"));
+    pdf.setTitle(plot->objectName());
+    pdf.setResolution(static_cast<int>(kScreenDpi));
+    pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(o.width_in, o.height_in), QPageSize::Inch, QString(),
+                                            QPageSize::ExactMatch),
+                                  QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+    QCPPainter painter;
+    if (!painter.begin(&pdf)) {
+      if (error) *error = QStringLiteral("PDF painter failed for %1").arg(path);
+      return false;
+    }
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    plot->toPainter(&painter, o.logicalWidth(), o.logicalHeight());
+    painter.end();
   }
-  QFile::remove(path);
-  if (!QFile::rename(temp, path)) {
-    QFile::remove(temp);
-    if (error) *error = QStringLiteral("cannot move PDF into place at %1").arg(path);
-    return false;
-  }
-  return true;
+  QSaveFile file(path);
+  return openForWrite(file, error) && commit(file, bytes, error);
 }
 
 bool exportSvg(QCustomPlot* plot, const QString& path, const ImageExportOptions& o, QString* error) {
+  // The generator's resolution must be the layout's 96 px/in: QCustomPlot measures text at the
+  // screen scale, so a generator at the export DPI drew fonts dpi/96 too large (clipped labels,
+  // overflowing legends). The SVG's width/height carry the physical size.
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
   QSvgGenerator generator;
   generator.setOutputDevice(&buffer);
-  generator.setSize(QSize(o.width, o.height));
-  generator.setViewBox(QRect(0, 0, o.width, o.height));
-  generator.setResolution(o.dpi);
-  generator.setTitle(QStringLiteral("dplab chart"));
+  generator.setSize(QSize(o.logicalWidth(), o.logicalHeight()));
+  generator.setViewBox(QRect(0, 0, o.logicalWidth(), o.logicalHeight()));
+  generator.setResolution(static_cast<int>(kScreenDpi));
+  generator.setTitle(plot->objectName());
+  generator.setDescription(QStringLiteral("dplab chart"));
   QCPPainter painter;
   if (!painter.begin(&generator)) {
     if (error) *error = QStringLiteral("SVG painter failed for %1").arg(path);
     return false;
   }
-  plot->toPainter(&painter, o.width, o.height);
+  painter.setMode(QCPPainter::pmVectorized);
+  plot->toPainter(&painter, o.logicalWidth(), o.logicalHeight());
   painter.end();
   QSaveFile file(path);
   return openForWrite(file, error) && commit(file, bytes, error);
@@ -105,9 +135,27 @@ QString formatNumber(double value) {
   return QString::number(value, 'g', 10);
 }
 
+QString formatReadable(double value, int digits) {
+  if (!std::isfinite(value)) return formatNumber(value);
+  const QString plain = QString::number(value, 'g', digits);
+  if (!plain.contains(QLatin1Char('e'))) return plain;
+  // mantissa e exponent -> mantissa·10^exponent with superscript digits.
+  const QStringList parts = plain.split(QLatin1Char('e'));
+  const int exponent = parts.value(1).toInt();
+  static const QString superscripts = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+  QString exp_text = exponent < 0 ? QStringLiteral("⁻") : QString();
+  for (QChar c : QString::number(std::abs(exponent))) exp_text += superscripts.at(c.digitValue());
+  const QString mantissa = parts.value(0);
+  const QString ten = QStringLiteral("10") + exp_text;
+  if (mantissa == QLatin1String("1")) return ten;
+  if (mantissa == QLatin1String("-1")) return QLatin1Char('-') + ten;
+  return mantissa + QStringLiteral("·") + ten;
+}
+
 bool exportPlot(QCustomPlot* plot, const QString& path, ImageFormat format,
                 const ImageExportOptions& options, QString* error) {
-  if (!plot || options.width <= 0 || options.height <= 0 || options.dpi <= 0) {
+  if (!plot || !(options.width_in > 0) || !(options.height_in > 0) || options.dpi <= 0 ||
+      options.width_in > 100 || options.height_in > 100) {
     if (error) *error = QStringLiteral("invalid export size for %1").arg(path);
     return false;
   }

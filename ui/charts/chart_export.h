@@ -18,12 +18,30 @@ struct CsvTable {
   QList<QStringList> rows;
 };
 
-// Image size in logical pixels and the resolution stored in / used for the file. A DPI above
-// 96 renders proportionally more device pixels for PNG (scale = dpi / 96).
+// Physical size of an exported figure. Charts are laid out at 96 logical pixels per inch (the
+// screen's scale, so a 9 pt font is 9 pt on paper); PNG renders dpi/96 device pixels per logical
+// pixel and stores the DPI, PDF pages and SVG width/height are the physical size.
 struct ImageExportOptions {
-  int width = 1200;
-  int height = 800;
-  int dpi = 150;
+  double width_in = 7.0;
+  double height_in = 3.5;
+  int dpi = 300;
+  bool title = true;  // draw the chart's title inside the figure (papers put it in the caption)
+
+  static constexpr double kLogicalDpi = 96.0;
+  int logicalWidth() const { return static_cast<int>(width_in * kLogicalDpi + 0.5); }
+  int logicalHeight() const { return static_cast<int>(height_in * kLogicalDpi + 0.5); }
+};
+
+// Size presets for papers: one column (3.5 in) and two columns (7 in) of a two-column layout.
+struct ImageSizePreset {
+  const char* name;
+  double width_in;
+  double height_in;
+};
+inline constexpr ImageSizePreset kImageSizePresets[] = {
+    {"single column (3.5 × 2.6 in)", 3.5, 2.6},
+    {"double column (7 × 3.5 in)", 7.0, 3.5},
+    {"slide (10 × 5.6 in)", 10.0, 5.6},
 };
 
 enum class ImageFormat { kPng, kPdf, kSvg };
@@ -44,7 +62,10 @@ CsvTable plotDataTable(QCustomPlot* plot);
 // Header from the horizontal header data, one row per model row (display role).
 CsvTable modelTable(const QAbstractItemModel* model);
 
-// Number formatting used in CSV and labels: shortest round-trip representation.
+// Number formatting used in CSV: shortest round-trip representation.
 QString formatNumber(double value);
+// Number formatting for what people read on a chart: `digits` significant digits, and powers of
+// ten as 2.5·10⁻⁵ / 10³ (never 1e+03).
+QString formatReadable(double value, int digits = 3);
 
 }  // namespace dplab::ui

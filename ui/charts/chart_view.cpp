@@ -38,6 +38,29 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
   title_font.setBold(true);
   title_element_ = new QCPTextElement(plot_, title, title_font);
   plot_->plotLayout()->addElement(0, 0, title_element_);
+  // The legend goes below the axes (never over the curves), in columns.
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  const int legend_row = plot_->plotLayout()->rowCount();
+  plot_->plotLayout()->addElement(legend_row, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(legend_row, 0.001);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot_->legend->setMargins(QMargins(4, 2, 4, 2));
+  plot_->legend->setVisible(false);
+  // Explore: drag pans, the wheel zooms, double-click resets; a legend click hides a series.
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+    auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+    if (!entry) return;
+    QCPAbstractPlottable* p = entry->plottable();
+    p->setVisible(!p->visible());
+    entry->setTextColor(p->visible() ? Qt::black : QColor(170, 170, 170));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  });
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
+    plot_->rescaleAxes(true);
+    fitValueRange();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  });
 
   export_button_ = new QToolButton(this);
   export_button_->setText(tr("Export"));
@@ -51,6 +74,16 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
   menu->addSeparator();
   menu->addAction(tr("Data as CSV…"), this, [this] { exportCsvInteractive(); });
   export_button_->setMenu(menu);
+  log_button_ = new QToolButton(this);
+  log_button_->setText(tr("log y"));
+  log_button_->setCheckable(true);
+  log_button_->setAutoRaise(true);
+  log_button_->setToolTip(tr("Logarithmic y axis (losses span orders of magnitude)"));
+  connect(log_button_, &QToolButton::toggled, this, [this](bool on) {
+    setLogY(on);
+    fitValueRange();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  });
   plot_->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(plot_, &QWidget::customContextMenuRequested, this,
           [this, menu](const QPoint& pos) { menu->popup(plot_->mapToGlobal(pos)); });
@@ -67,8 +100,80 @@ CsvTable ChartView::csvData() const {
   return csv_provider_ ? csv_provider_() : plotDataTable(plot_);
 }
 
+namespace {
+// Takes the title row out of the layout for an export without title (and puts it back after).
+class TitleRemoved {
+ public:
+  TitleRemoved(QCustomPlot* plot, QCPTextElement* title, bool remove) : plot_(plot), title_(remove ? title : nullptr) {
+    if (!title_) return;
+    plot_->plotLayout()->take(title_);
+    plot_->plotLayout()->simplify();
+    title_->setVisible(false);  // a taken element is still drawn by its layer
+  }
+  ~TitleRemoved() {
+    if (!title_) return;
+    title_->setVisible(true);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title_);
+  }
+
+ private:
+  QCustomPlot* plot_;
+  QCPTextElement* title_;
+};
+}  // namespace
+
+void ChartView::setLogY(bool log) {
+  if (log) {
+    setLogAxis(plot_->yAxis);
+  } else {
+    plot_->yAxis->setScaleType(QCPAxis::stLinear);
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
+    plot_->yAxis->setNumberPrecision(6);
+  }
+  QSignalBlocker block(log_button_);
+  log_button_->setChecked(log);
+}
+
+bool ChartView::logY() const { return plot_->yAxis->scaleType() == QCPAxis::stLogarithmic; }
+
+void ChartView::fitValueRange() {
+  const bool log = logY();
+  bool any = false;
+  QCPRange range;
+  for (int i = 0; i < plot_->plottableCount(); ++i) {
+    QCPAbstractPlottable* p = plot_->plottable(i);
+    if (!p->visible() || p->valueAxis() != plot_->yAxis) continue;
+    bool found = false;
+    const QCPRange r = p->getValueRange(found, log ? QCP::sdPositive : QCP::sdBoth);
+    if (!found) continue;
+    range = any ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper)) : r;
+    any = true;
+  }
+  if (!any) return;
+  if (log) {
+    const double lo = range.lower, hi = range.upper;
+    const double f = hi > lo ? std::pow(hi / lo, 0.05) : 2.0;
+    plot_->yAxis->setRange(lo / f, hi * f);
+  } else {
+    const double pad = range.size() > 0 ? 0.05 * range.size() : std::max(0.05, std::abs(range.lower) * 0.05);
+    plot_->yAxis->setRange(range.lower - pad, range.upper + pad);
+  }
+}
+
+void ChartView::layoutLegend(int width) {
+  plot_->legend->setWrap(std::max(1, width / 190));
+}
+
 bool ChartView::exportImage(const QString& path, const ImageExportOptions& options,
                             QString* error) {
+  const TitleRemoved untitled(plot_, title_element_, !options.title);
+  layoutLegend(options.logicalWidth());
+  struct RestoreLegend {
+    ChartView* view;
+    ~RestoreLegend() { view->layoutLegend(view->width()); }
+  } restore{this};
   return exportPlotBySuffix(plot_, path, options, error);
 }
 
@@ -81,6 +186,10 @@ void ChartView::resizeEvent(QResizeEvent* event) {
   export_button_->adjustSize();
   export_button_->move(width() - export_button_->width() - 4, 2);
   export_button_->raise();
+  log_button_->adjustSize();
+  log_button_->move(export_button_->x() - log_button_->width() - 2, 2);
+  log_button_->raise();
+  layoutLegend(width());
 }
 
 void ChartView::exportImageInteractive(ImageFormat format) {
@@ -95,6 +204,7 @@ void ChartView::exportImageInteractive(ImageFormat format) {
   if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + QString::fromLatin1(suffix);
   rememberExportDir(path);
   QString error;
+  const TitleRemoved untitled(plot_, title_element_, !dialog.options().title);
   if (exportPlot(plot_, path, format, dialog.options(), &error)) {
     emit message(tr("Saved %1").arg(QDir::toNativeSeparators(path)), false);
   } else {
@@ -140,8 +250,10 @@ void setLogAxis(QCPAxis* axis) {
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
   axis->setTicker(ticker);
-  axis->setNumberFormat(QStringLiteral("g"));
-  axis->setNumberPrecision(3);
+  // "eb" with precision 0: powers of ten drawn as 10 with a raised exponent (10³, 10⁻²), never
+  // as 1e+03.
+  axis->setNumberFormat(QStringLiteral("eb"));
+  axis->setNumberPrecision(0);
 }
 
 QColor optimizerColor(const QString& optimizer) {

@@ -1,4 +1,6 @@
-// ChartView: one QCustomPlot with its title drawn inside the plot (so exported images carry it)
+// ChartView: one QCustomPlot with its title drawn inside the plot (so exported images carry it),
+// its legend outside the axes (below, wrapped into columns: it never covers data; click an entry
+// to hide/show its series), drag to pan, wheel to zoom, double-click to reset, a "log y" toggle,
 // and an "Export" button (also the right-click menu) that writes the chart as PNG, PDF or SVG at a
 // chosen size/DPI and the chart's numbers as CSV. What the numbers are is up to the owner: by
 // default every graph's data points (plotDataTable), or a provider set with setCsvProvider.
@@ -31,6 +33,14 @@ class ChartView : public QWidget {
   void setCsvProvider(std::function<CsvTable()> provider) { csv_provider_ = std::move(provider); }
   CsvTable csvData() const;
 
+  // The y axis: logarithmic (powers of ten) or linear; the "log y" button toggles it.
+  void setLogY(bool log);
+  bool logY() const;
+  // y range = everything drawn on the visible graphs (plus 5% room); x is the owner's.
+  void fitValueRange();
+  // The legend sits below the axes, in as many columns as fit `width` logical pixels.
+  void layoutLegend(int width);
+
   bool exportImage(const QString& path, const ImageExportOptions& options, QString* error);
   bool exportCsv(const QString& path, QString* error) const;
 
@@ -47,6 +57,7 @@ class ChartView : public QWidget {
   QCustomPlot* plot_;
   QCPTextElement* title_element_;
   QToolButton* export_button_;
+  QToolButton* log_button_;
   QString file_stem_;
   std::function<CsvTable()> csv_provider_;
 };

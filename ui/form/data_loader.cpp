@@ -31,7 +31,15 @@ QString DataLoader::keyFor(const experiment::ExperimentConfig& config) {
 void DataLoader::request(const experiment::ExperimentConfig& config) {
   const QString key = keyFor(config);
   std::lock_guard lock(mutex_);
-  if (key == loaded_key_ || key == loading_key_) {
+  if (key == loaded_key_ && loaded_) {
+    // Already here: answer anyway, so that a form that asked (e.g. back from an invalid value)
+    // is not left waiting at "loading …".
+    has_pending_ = false;
+    QMetaObject::invokeMethod(
+        this, [this, key, data = loaded_] { emit loaded(summarize(key, *data)); }, Qt::QueuedConnection);
+    return;
+  }
+  if (key == loading_key_) {
     has_pending_ = false;
     return;
   }

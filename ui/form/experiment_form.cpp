@@ -18,6 +18,7 @@
 #include "form/optimizer_editor.h"
 #include "form/privacy_section.h"
 #include "tuning/accounting.h"
+#include "tuning/data_checks.h"
 
 namespace dplab::ui {
 
@@ -285,14 +286,19 @@ QStringList ExperimentForm::errors() const {
   if (!validation_fraction_->valid()) {
     list << tr("validation fraction: %1").arg(validation_fraction_->error());
   }
-  if (const QString e = privacy_->error(); !e.isEmpty()) list << e;
+  list << privacy_->errors();
   bool any = false;
   for (OptimizerEditor* e : optimizers_) {
     any = any || e->isChecked();
-    if (const QString err = e->error(); !err.isEmpty()) list << err;
+    list << e->errors();
   }
   if (!any) list << tr("tick at least one optimizer to compare");
   if (!gamma_->valid()) list << tr("γ: %1").arg(gamma_->error());
+  if (data_error_.isEmpty() && validation_fraction_->valid() && !dataReady()) {
+    list << tr("still loading the data set");
+  } else if (!data_check_error_.isEmpty()) {
+    list << data_check_error_;
+  }
   if (list.isEmpty()) {
     try {
       if (experiment::expand_candidates(config()).empty()) list << tr("the grids give no candidate");
@@ -308,7 +314,7 @@ void ExperimentForm::onEdited() {
   // (Re)load the data when the data set or split changed; n feeds q, δ and L ≤ n.
   const ExperimentConfig c = config();
   const QString key = DataLoader::keyFor(c);
-  if (key != data_key_loaded_ && key != data_key_requested_) {
+  if (validation_fraction_->valid() && key != data_key_loaded_ && key != data_key_requested_) {
     data_key_requested_ = key;
     data_error_.clear();
     markField(dataset_, tr(kDataHelp), QString());
@@ -316,6 +322,7 @@ void ExperimentForm::onEdited() {
     privacy_->setTrainingSize(0);
     loader_->request(c);
   }
+  updateDataCheck();
   updateSummary();
   const bool valid = isValid();
   if (valid != last_valid_) {
@@ -355,6 +362,21 @@ void ExperimentForm::onDataFailed(const QString& key, const QString& error) {
   data_info_->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
   emit message(tr("data set: %1").arg(error), true);
   onEdited();
+}
+
+void ExperimentForm::updateDataCheck() {
+  // The engine's checks against the loaded data (model fits the task, L ≤ n, non-empty sets),
+  // the same the Runner makes: a mismatch is marked at the model before Run.
+  data_check_error_.clear();
+  if (const auto data = loadedData()) {
+    try {
+      tuning::validate_against_data(config(), *data);
+    } catch (const std::exception& e) {
+      data_check_error_ = QString::fromStdString(e.what());
+    }
+  }
+  const bool model_problem = data_check_error_.contains(QStringLiteral("model.kind"));
+  markField(model_, tr("The model trained by every candidate."), model_problem ? data_check_error_ : QString());
 }
 
 void ExperimentForm::updateSummary() {

@@ -46,6 +46,9 @@ class ExperimentForm : public QWidget {
   NumberField* gammaField() const { return gamma_; }
   QComboBox* datasetCombo() const { return dataset_; }
   QLabel* tuningSummary() const { return summary_; }
+  QComboBox* modelCombo() const { return model_; }
+  NumberField* validationFractionField() const { return validation_fraction_; }
+  QLabel* dataInfo() const { return data_info_; }
 
  signals:
   void validityChanged(bool valid);
@@ -57,6 +60,7 @@ class ExperimentForm : public QWidget {
   QWidget* buildTuningBox();
   void onEdited();
   void updateSummary();
+  void updateDataCheck();
   void importFile();
   int addUserDataset(const QString& path, const QString& format, const QString& label_column);
   void onDataLoaded(const DataSummary& summary);
@@ -81,6 +85,7 @@ class ExperimentForm : public QWidget {
   // The last config set: keeps what the form does not edit (synthetic n/d, split seed, δ2, …).
   experiment::ExperimentConfig base_;
   QString data_error_;
+  QString data_check_error_;  // engine validate_against_data on the loaded data
   QString data_key_loaded_;
   QString data_key_requested_;
   bool last_valid_ = false;

@@ -120,6 +120,7 @@ GridField::GridField(const QString& help, ValueRule rule, bool required, QWidget
               "or for random search \"uniform(a, b)\" / \"loguniform(a, b)\".");
   if (!required_) setPlaceholderText(tr("default"));
   setToolTip(help_);
+  revalidate();  // a required grid starts empty: marked at once, not only after typing
   connect(this, &QLineEdit::textChanged, this, [this] {
     revalidate();
     emit edited();

@@ -29,6 +29,7 @@ class GridField : public QLineEdit {
   bool valid() const { return error_.isEmpty(); }
   QString error() const { return error_; }
   bool revalidate();
+  void setDefaultText(const QString& text) { setPlaceholderText(text); }
 
  signals:
   void edited();

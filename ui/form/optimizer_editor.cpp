@@ -40,11 +40,12 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
             ? tr("α: initial step size; ADADP adapts it during training (Koskela & Honkela 2020).")
             : tr("α: learning rate (step size) of the update θ ← θ − α·update. DPSGD needs a wide "
                  "α grid because the best α scales like 1/C (paper Theorem 2).");
-    // Adaptive methods have a good default α (DPAdam: 1e-3, paper section 4.2); DPSGD and
-    // DPMomentum must be given their α grid.
-    const bool adaptive = kind == OptimizerKind::kDpAdam || kind == OptimizerKind::kAdaDp;
-    addGrid(Param::kLearningRate, tr("α (learning rate)"),
-            adaptive ? help + tr(" Empty = the default (DPAdam: 0.001).") : help, positive, !adaptive);
+    // DPAdam has a good default α (1e-3, paper section 4.2); DPSGD, DPMomentum and ADADP (its
+    // initial step) must be given their α grid — no hidden default.
+    const bool adam = kind == OptimizerKind::kDpAdam;
+    GridField* alpha = addGrid(Param::kLearningRate, tr("α (learning rate)"),
+                               adam ? help + tr(" Empty = the default 0.001.") : help, positive, !adam);
+    if (adam) alpha->setDefaultText(tr("default: 0.001"));
   }
   const bool adaptive_clip =
       kind == OptimizerKind::kOsoDpSgd || kind == OptimizerKind::kFixedQuantile;
@@ -64,17 +65,20 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
   }
   if (kind == OptimizerKind::kDpMomentum) {
     addGrid(Param::kMomentum, tr("m (momentum)"),
-            tr("m: heavy-ball momentum, v ← m·v + g̃, θ ← θ − α·v. Empty = 0.9."), unit, false);
+            tr("m: heavy-ball momentum, v ← m·v + g̃, θ ← θ − α·v. Empty = 0.9."), unit, false)
+        ->setDefaultText(tr("default: 0.9"));
   }
   if (kind == OptimizerKind::kDpAdam || kind == OptimizerKind::kDpAdamWosm) {
     addGrid(Param::kBeta1, tr("β1"),
             tr("β1: decay of Adam's first-moment (mean) estimate. Empty = 0.9 (paper's default)."),
-            unit, false);
+            unit, false)
+        ->setDefaultText(tr("default: 0.9"));
   }
   if (kind == OptimizerKind::kDpAdam) {
     addGrid(Param::kBeta2, tr("β2"),
             tr("β2: decay of Adam's second-moment estimate. Empty = 0.999 (paper's default)."),
-            unit, false);
+            unit, false)
+        ->setDefaultText(tr("default: 0.999"));
   }
   if (kind == OptimizerKind::kDpAdamWosm) {
     auto* note = new QLabel(tr("step size fixed to α/(σC/L + ξ), α = 1e-3 (Theorem 3)"), this);
@@ -130,16 +134,18 @@ experiment::OptimizerConfig OptimizerEditor::config() const {
   return config;
 }
 
-QString OptimizerEditor::error() const {
-  if (!isChecked()) return QString();
+QString OptimizerEditor::error() const { return errors().value(0); }
+
+QStringList OptimizerEditor::errors() const {
+  QStringList list;
+  if (!isChecked()) return list;
   static const char* names[] = {"α", "C", "m", "β1", "β2", "ξ"};
   for (int p = 0; p < experiment::kNumParams; ++p) {
     if (fields_[p] && !fields_[p]->valid()) {
-      return QStringLiteral("%1 %2: %3")
-          .arg(displayName(kind_), QString::fromUtf8(names[p]), fields_[p]->error());
+      list << QStringLiteral("%1 %2: %3").arg(displayName(kind_), QString::fromUtf8(names[p]), fields_[p]->error());
     }
   }
-  return QString();
+  return list;
 }
 
 void OptimizerEditor::setRandomSearch(bool random) { count_->setEnabled(random); }

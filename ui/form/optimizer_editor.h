@@ -27,6 +27,7 @@ class OptimizerEditor : public QGroupBox {
   experiment::OptimizerConfig config() const;
   // First problem found ("DPSGD α: empty grid…"), empty when valid or unchecked.
   QString error() const;
+  QStringList errors() const;  // every problem, one per field
   // Random search draws `count` candidates per optimizer; the field is only enabled then.
   void setRandomSearch(bool random);
 

@@ -81,12 +81,15 @@ void PrivacySection::setTrainingSize(qint64 n) {
   emit edited();
 }
 
-QString PrivacySection::error() const {
-  if (!sigma_->valid()) return tr("σ: %1").arg(sigma_->error());
-  if (!lot_->valid()) return tr("L: %1").arg(lot_->error());
-  if (!steps_->valid()) return tr("T: %1").arg(steps_->error());
-  if (!delta_->valid()) return tr("δ: %1").arg(delta_->error());
-  return QString();
+QString PrivacySection::error() const { return errors().value(0); }
+
+QStringList PrivacySection::errors() const {
+  QStringList list;
+  if (!sigma_->valid()) list << tr("σ: %1").arg(sigma_->error());
+  if (!lot_->valid()) list << tr("L: %1").arg(lot_->error());
+  if (!steps_->valid()) list << tr("T: %1").arg(steps_->error());
+  if (!delta_->valid()) list << tr("δ: %1").arg(delta_->error());
+  return list;
 }
 
 double PrivacySection::resolvedDelta() const {

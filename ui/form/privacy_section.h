@@ -26,6 +26,7 @@ class PrivacySection : public QGroupBox {
   void setTrainingSize(qint64 n);
   qint64 trainingSize() const { return n_; }
   QString error() const;  // first problem, empty when valid
+  QStringList errors() const;  // every problem
 
   // The numbers the live line shows (NaN when not computable); for tests.
   double liveEpsilon() const { return live_epsilon_; }

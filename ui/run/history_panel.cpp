@@ -66,16 +66,29 @@ void HistoryPanel::reload() {
 }
 
 void HistoryPanel::openSelected() {
-  store::Store* store = controller_->history();
   const auto items = list_->selectedItems();
-  if (!store || items.isEmpty() || controller_->running()) return;
-  const qlonglong id = items.first()->data(Qt::UserRole).toLongLong();
+  if (items.isEmpty()) return;
+  openRun(items.first()->data(Qt::UserRole).toLongLong());
+}
+
+QList<qint64> HistoryPanel::ids() const {
+  QList<qint64> list;
+  for (int i = 0; i < list_->count(); ++i) list << list_->item(i)->data(Qt::UserRole).toLongLong();
+  return list;
+}
+
+bool HistoryPanel::openRun(qint64 id) {
+  store::Store* store = controller_->history();
+  if (!store || controller_->running()) return false;
   try {
-    data_->setResults(store->load_results(id), tr("history #%1").arg(id));
+    const tuning::SearchResults results = store->load_results(id);
+    data_->setResults(results, tr("run #%1 from the history (“%2”)").arg(id).arg(QString::fromStdString(results.config.name)));
     emit message(tr("Opened run #%1 from the history").arg(id), false);
     emit opened();
+    return true;
   } catch (const std::exception& ex) {
     emit message(tr("run history: %1").arg(QString::fromStdString(ex.what())), true);
+    return false;
   }
 }
 
@@ -117,7 +130,6 @@ void HistoryPanel::compareSelected() {
   plot->yAxis->setLabel(tr("validation accuracy"));
   plot->rescaleAxes();
   plot->legend->setVisible(true);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
   plot->replot();
   dialog->show();
 }

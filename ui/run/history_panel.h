@@ -18,6 +18,10 @@ class HistoryPanel : public QWidget {
  public:
   HistoryPanel(RunController* controller, RunData* data, QWidget* parent = nullptr);
   int count() const;
+  // Shows run `id` of the history in the charts and the table; false if it cannot be loaded.
+  bool openRun(qint64 id);
+  // The ids listed, newest first.
+  QList<qint64> ids() const;
 
  public slots:
   void reload();

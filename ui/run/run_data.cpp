@@ -1,5 +1,8 @@
 #include "run/run_data.h"
 
+#include <QTime>
+#include <limits>
+
 namespace dplab::ui {
 
 RunData::RunData(QObject* parent) : QObject(parent) {}
@@ -15,7 +18,8 @@ void RunData::beginLive(const tuning::SearchResults& plan) {
   results_ = plan;
   has_run_ = true;
   live_ = true;
-  title_ = QString::fromStdString(plan.config.name);
+  title_ = tr("“%1”, run started %2")
+               .arg(QString::fromStdString(plan.config.name), QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
   touch(true);
 }
 
@@ -39,8 +43,13 @@ void RunData::apply(const tuning::MonitorUpdate& update) {
 void RunData::setResults(const tuning::SearchResults& results, const QString& title) {
   results_ = results;
   has_run_ = true;
+  // The end of a live run keeps its title ("…, run started 10:31:02").
+  if (!title.isEmpty()) {
+    title_ = title;
+  } else if (!live_) {
+    title_ = QStringLiteral("“%1”").arg(QString::fromStdString(results.config.name));
+  }
   live_ = false;
-  title_ = title.isEmpty() ? QString::fromStdString(results.config.name) : title;
   touch(true);
 }
 
@@ -59,7 +68,9 @@ const tuning::SearchResults& RunData::viewResults() const {
       if (job.status == tuning::JobStatus::kRunning && !job.curve.empty()) {
         job.status = tuning::JobStatus::kFinished;
         job.final_val_accuracy = job.curve.back().val_accuracy;
-        job.final_train_loss = job.curve.back().train_loss;
+        // Not the last lot's loss: the final loss is over the whole training set and only a
+        // finished job has it (the α–C loss map must not mix the two).
+        job.final_train_loss = std::numeric_limits<double>::quiet_NaN();
       }
     }
   }

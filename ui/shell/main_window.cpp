@@ -15,6 +15,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
@@ -40,6 +41,8 @@
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
 #include "views/step_size_tab.h"
+#include "store/csv_export.h"
+#include "tuning/run_summary.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
 // resources (presets) are registered explicitly.
@@ -115,7 +118,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   scroll->setWidget(form_);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(form_->sizeHint().width() + 24);
+  // Narrow enough for a 1280 × 720 screen; the form scrolls vertically and can be widened.
+  scroll->setMinimumWidth(std::min(form_->sizeHint().width() + 24, 330));
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   auto* form_dock = new QDockWidget(tr("Experiment"), this);
   form_dock->setObjectName(QStringLiteral("experimentDock"));
   form_dock->setWidget(scroll);
@@ -127,6 +132,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* centre_layout = new QVBoxLayout(centre);
   centre_layout->setContentsMargins(4, 4, 4, 0);
   centre_layout->addWidget(buildRunBar());
+  shown_run_ = new QLabel(centre);
+  shown_run_->setTextFormat(Qt::RichText);
+  shown_run_->setWordWrap(true);
+  shown_run_->setToolTip(tr("Which run the charts, the table and an exported report show. It is "
+                            "marked when the form has been edited since that run."));
+  centre_layout->addWidget(shown_run_);
   tabs_ = new QTabWidget(centre);
   accuracy_ = new AccuracyTab(data_, tabs_);
   heatmap_ = new HeatmapTab(data_, tabs_);
@@ -148,6 +159,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* bottom_tabs = new QTabWidget(this);
   bottom_tabs->addTab(status_, tr("Messages"));
   bottom_tabs->addTab(history_, tr("Run history"));
+  // Diagnostics: the GUI thread's longest stall (a developer's number, not a status message).
+  auto* diagnostics = new QWidget(this);
+  auto* diagnostics_layout = new QVBoxLayout(diagnostics);
+  stall_text_ = new QLabel(diagnostics);
+  stall_text_->setObjectName(QStringLiteral("stallText"));
+  stall_text_->setToolTip(tr("Longest gap between 10 ms heartbeats of the GUI thread since the last "
+                             "run started (a responsive GUI stays well under 100 ms)."));
+  diagnostics_layout->addWidget(stall_text_);
+  diagnostics_layout->addStretch(1);
+  bottom_tabs->addTab(diagnostics, tr("Diagnostics"));
   auto* bottom_dock = new QDockWidget(tr("Messages and run history"), this);
   bottom_dock->setObjectName(QStringLiteral("bottomDock"));
   bottom_dock->setWidget(bottom_tabs);
@@ -156,11 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   resizeDocks({bottom_dock}, {140}, Qt::Vertical);
 
   status_text_ = new QLabel(this);
-  stall_text_ = new QLabel(this);
-  stall_text_->setToolTip(tr("Longest gap between 10 ms heartbeats of the GUI thread since the last "
-                             "run started (debug: a responsive GUI stays well under 100 ms)."));
   statusBar()->addWidget(status_text_, 1);
-  statusBar()->addPermanentWidget(stall_text_);
 
   buildMenus();
 
@@ -182,6 +199,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(form_, &ExperimentForm::edited, this, [this] {
     updateActions();
     syncPrivacyTab();
+    updateShownRun();
+  });
+  connect(data_, &RunData::changed, this, [this](bool structural) {
+    if (structural) updateShownRun();
   });
   connect(controller_, &RunController::progressChanged, this, &MainWindow::onProgress);
   connect(controller_, &RunController::finished, this, &MainWindow::onRunFinished);
@@ -194,11 +215,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
   if (!settings.contains(QStringLiteral("window/geometry"))) resize(1500, 940);
+  // Small screens: never larger than the available desktop (the window fits 1280 × 720).
+  if (const QScreen* screen = this->screen()) {
+    const QSize available = screen->availableGeometry().size();
+    if (width() > available.width() || height() > available.height()) {
+      resize(std::min(width(), available.width()), std::min(height(), available.height()));
+    }
+  }
   form_->setConfig(defaultExperiment());
   form_->setThreads(settings.value(QStringLiteral("run/threads"), 0).toInt());
   rebuildRecentMenu();
   history_->reload();
   updateActions();
+  updateShownRun();
   status_->addMessage(tr("Ready. Ctrl+R runs the experiment on the left."), false);
 }
 
@@ -219,7 +248,7 @@ QWidget* MainWindow::buildRunBar() {
   progress_->setFormat(tr("%v / %m jobs"));
   progress_->setToolTip(tr("Jobs (candidate × repeat) finished out of all jobs."));
   progress_text_ = new QLabel(tr("idle"), bar);
-  progress_text_->setMinimumWidth(280);
+  progress_text_->setMinimumWidth(180);
   progress_text_->setToolTip(tr("Training throughput over all worker threads and the estimated "
                                 "time left."));
   layout->addWidget(run_button_);
@@ -264,9 +293,9 @@ void MainWindow::buildMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About dplab"), this, [this] {
     QMessageBox::about(this, tr("About dplab"),
-                       tr("<b>dplab</b> — a laboratory for differentially private ML and honest "
+                       tr("<b>dplab %1</b> — a laboratory for differentially private ML and honest "
                           "private hyperparameter selection.<br>GPL-3.0-or-later; uses Qt and "
-                          "QCustomPlot."));
+                          "QCustomPlot.").arg(QStringLiteral(DPLAB_VERSION)));
   });
 }
 
@@ -378,15 +407,46 @@ bool MainWindow::saveExperiment(const QString& path, QString* error) {
   return true;
 }
 
+namespace {
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+    if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
 bool MainWindow::exportReport(const QString& dir, QString* error) {
+  // A report describes the results it shows: their own config and summary, never the form's
+  // (which may have been edited since, or belong to another run than a history one). Writing it
+  // changes neither the current experiment file nor the recent files.
+  if (!data_->hasRun()) {
+    if (error) *error = tr("nothing to report yet: run the experiment or open a run from the history");
+    return false;
+  }
   if (!QDir().mkpath(dir)) {
     if (error) *error = tr("cannot create folder %1").arg(dir);
     return false;
   }
   const QDir d(dir);
+  const tuning::SearchResults& results = data_->results();
   QString e;
-  if (!saveExperiment(d.filePath(QStringLiteral("experiment.json")), &e)) {
-    if (error) *error = e;
+  try {
+    const tuning::RunSummary summary = tuning::summarize_run(results);
+    if (!writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
+                             QByteArray::fromStdString(experiment::to_json(results.config).dump(2) + "\n"), &e) ||
+        !writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
+                             QByteArray::fromStdString(tuning::run_summary_json(results, summary).dump(2) + "\n"), &e) ||
+        !writeFileAtomically(d.filePath(QStringLiteral("README.md")),
+                             QByteArray::fromStdString(tuning::run_summary_markdown(results, summary)), &e)) {
+      if (error) *error = e;
+      return false;
+    }
+    store::export_csv(results, d.absolutePath().toStdString());
+  } catch (const std::exception& ex) {
+    if (error) *error = QString::fromStdString(ex.what());
     return false;
   }
   const ImageExportOptions options = ExportImageDialog::savedOptions();
@@ -407,6 +467,30 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
     return false;
   }
   return true;
+}
+
+QString MainWindow::shownRunText() const { return shown_run_->text(); }
+
+bool MainWindow::formModifiedSinceShownRun() const {
+  if (!data_->hasRun()) return false;
+  nlohmann::json form = experiment::to_json(form_->config());
+  nlohmann::json run = experiment::to_json(data_->results().config);
+  form.erase("name");  // the name is a label, not part of what was run
+  run.erase("name");
+  return form != run;
+}
+
+void MainWindow::updateShownRun() {
+  if (!data_->hasRun()) {
+    shown_run_->setText(tr("No run shown yet — Ctrl+R runs the experiment on the left."));
+    shown_run_->setStyleSheet(QString());
+    return;
+  }
+  QString text = tr("Showing: %1%2").arg(data_->title().toHtmlEscaped(), data_->live() ? tr(" (running)") : QString());
+  const bool modified = formModifiedSinceShownRun();
+  if (modified) text += tr(" · <b>form modified since this run</b> (charts show the run, not the form)");
+  shown_run_->setText(text);
+  shown_run_->setStyleSheet(modified ? QStringLiteral("color: #8a4b00;") : QString());
 }
 
 void MainWindow::openDialog() {

@@ -49,8 +49,14 @@ class MainWindow : public QMainWindow {
   static QStringList presetPaths();
   QMenu* presetMenu() const { return preset_menu_; }
   bool saveExperiment(const QString& path, QString* error);
-  // Writes experiment.json, every chart (PNG, PDF, SVG, CSV) and results.csv into `dir`.
+  // Writes the shown run's report into `dir`: its own experiment.json, summary.json and
+  // README.md (best candidate per optimizer, ε, parameters), every chart (PNG, PDF, SVG, CSV),
+  // results.csv and the engine CSVs. Changes neither the current file nor the recent files.
   bool exportReport(const QString& dir, QString* error);
+  // "Showing: <run> · form modified since this run" (what the charts show).
+  QString shownRunText() const;
+  bool formModifiedSinceShownRun() const;
+  QString currentPath() const { return current_path_; }
   bool startRun();  // false if the form is invalid or a run is going on
 
   double longestStallMs() const;
@@ -64,6 +70,7 @@ class MainWindow : public QMainWindow {
   StepSizeTab* stepSizeTab() const { return step_size_; }
   ResultsTab* resultsTab() const { return results_; }
   StatusPanel* statusPanel() const { return status_; }
+  HistoryPanel* historyPanel() const { return history_; }
   StallMeter* stallMeter() const { return stall_; }
   QAction* runAction() const { return run_action_; }
   QAction* cancelAction() const { return cancel_action_; }
@@ -87,6 +94,7 @@ class MainWindow : public QMainWindow {
   void addRecent(const QString& path);
   void rebuildRecentMenu();
   void syncPrivacyTab();
+  void updateShownRun();
 
   ExperimentForm* form_;
   RunData* data_;
@@ -105,6 +113,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_;
   QLabel* progress_text_;
   QLabel* status_text_;
+  QLabel* shown_run_;
   QLabel* stall_text_;
   QAction* run_action_;
   QAction* cancel_action_;

@@ -32,9 +32,11 @@ ScriptedSession::ScriptedSession(MainWindow* window, ScriptOptions options, QObj
   poll_->setInterval(kPollMs);
   connect(poll_, &QTimer::timeout, this, &ScriptedSession::waitForForm);
   connect(window_, &MainWindow::runFinished, this, &ScriptedSession::onRunFinished);
-  QTimer::singleShot(options_.timeout_seconds * 1000, this, [this] {
-    finish(1, tr("timed out after %1 s").arg(options_.timeout_seconds));
-  });
+  if (options_.unattended()) {
+    QTimer::singleShot(options_.timeout_seconds * 1000, this, [this] {
+      finish(1, tr("timed out after %1 s").arg(options_.timeout_seconds));
+    });
+  }
 }
 
 void ScriptedSession::start() {
@@ -59,7 +61,8 @@ void ScriptedSession::waitForForm() {
   const QStringList errors = form->errors();
   if (form->dataReady() && errors.isEmpty()) {
     poll_->stop();
-    if (!window_->startRun()) finish(1, tr("the run could not start"));
+    run_started_ = window_->startRun();
+    if (!run_started_) finish(1, tr("the run could not start"));
     return;
   }
   // A data set that failed to load, or a marked field once the data is there: report at once.
@@ -72,7 +75,7 @@ void ScriptedSession::waitForForm() {
 }
 
 void ScriptedSession::onRunFinished(bool ok, bool cancelled) {
-  if (done_) return;
+  if (done_ || !run_started_) return;
   if (!ok || cancelled) {
     finish(1, ok ? tr("the run was cancelled") : tr("the run failed (see the messages above)"));
     return;
@@ -117,9 +120,7 @@ void ScriptedSession::finish(int code, const QString& error) {
   }
   std::printf("dplab: longest GUI stall: %.1f ms\n", window_->longestStallMs());
   std::fflush(stdout);
-  if (options_.quit_when_done || code != 0) {
-    QTimer::singleShot(0, qApp, [code] { QApplication::exit(code); });
-  }
+  if (options_.quit_when_done || (code != 0 && options_.unattended())) emit quitRequested(code);
 }
 
 }  // namespace dplab::ui

@@ -3,6 +3,8 @@
 // valid, runs it, then shows each tab in turn and saves a PNG of the whole main window per tab,
 // prints the GUI thread's longest stall, and quits with 0 — or 1 with a message on stderr when
 // anything failed (bad file, invalid form, failed run, screenshot not written, timeout).
+// Only with --quit-when-done does the session quit or time out; `dplab --open F`
+// just opens F in an ordinary window.
 #pragma once
 
 #include <QObject>
@@ -20,6 +22,12 @@ struct ScriptOptions {
   QString screenshot_dir;
   bool quit_when_done = false;
   int timeout_seconds = 3600;
+  // True when any scripted option is given (--open alone opens the file and stays interactive:
+  // the session ends after opening without quitting).
+  bool scripted() const { return !open_path.isEmpty() || run || !screenshot_dir.isEmpty() || quit_when_done; }
+  // Whether the process ends by itself (exit 0 when done, 1 on failure or --timeout): only with
+  // --quit-when-done; otherwise failures are reported and the window stays.
+  bool unattended() const { return quit_when_done; }
 };
 
 class ScriptedSession : public QObject {
@@ -27,6 +35,10 @@ class ScriptedSession : public QObject {
  public:
   ScriptedSession(MainWindow* window, ScriptOptions options, QObject* parent = nullptr);
   void start();
+
+ signals:
+  // The application should exit with this code (main() connects it to QApplication::exit).
+  void quitRequested(int code);
 
  private:
   void waitForForm();
@@ -38,6 +50,7 @@ class ScriptedSession : public QObject {
   ScriptOptions options_;
   QTimer* poll_;
   int waited_ms_ = 0;
+  bool run_started_ = false;  // only the run this session started is its business
   bool done_ = false;
 };
 

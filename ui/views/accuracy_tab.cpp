@@ -14,8 +14,6 @@
 namespace dplab::ui {
 
 namespace {
-constexpr int kProtocolTrials = 100;  // paper section 5.2: 100 repetitions
-constexpr std::uint64_t kProtocolSeed = 52;
 
 QString optimizerName(const tuning::SearchResults& r, int index) {
   return OptimizerEditor::displayName(r.config.optimizers.at(static_cast<std::size_t>(index)).kind);
@@ -49,8 +47,10 @@ QList<ChartView*> AccuracyTab::charts() const { return {curves_, protocol_}; }
 
 void AccuracyTab::refresh(bool structural) {
   if (structural) protocol_finished_ = -1;
+  structural_ = structural;
   drawCurves();
   drawProtocol();
+  structural_ = false;
 }
 
 void AccuracyTab::drawCurves() {
@@ -59,7 +59,10 @@ void AccuracyTab::drawCurves() {
   const tuning::SearchResults& r = data_->results();
   const bool regression = r.is_regression;
   plot->xAxis->setLabel(tr("iteration (noisy-gradient queries)"));
-  plot->yAxis->setLabel(regression ? tr("training loss") : tr("validation accuracy"));
+  plot->yAxis->setLabel(regression ? tr("training loss (lot mean; lower is better)") : tr("validation accuracy"));
+  curves_->setTitle(regression ? tr("Training loss over candidates: min (solid) and median (dashed)")
+                               : tr("Validation accuracy over candidates: max (solid) and median (dashed)"));
+  if (structural_) curves_->setLogY(regression);  // losses span orders of magnitude
   if (!data_->hasRun()) {
     plot->xAxis->setRange(0, 1000);
     plot->yAxis->setRange(0, 1);
@@ -103,27 +106,18 @@ void AccuracyTab::drawCurves() {
       best->addData(x, c.best[i]);
       median->addData(x, c.median[i]);
       xmax = std::max(xmax, x);
-      if (i > 0 || c.iterations.size() == 1) {  // the first point (near chance) would squash the view
-        track(c.best[i]);
-        track(c.median[i]);
-      }
+      track(c.best[i]);
+      track(c.median[i]);
     }
   }
   plot->xAxis->setRange(0, std::max<double>(xmax, static_cast<double>(r.config.privacy.steps)) * 1.02);
+  // Every point drawn (faint curves and the first point too) is inside the frame.
   if (hi >= lo) {
-    const double pad = std::max(0.01, 0.08 * (hi - lo));
-    double y0 = lo - pad, y1 = hi + pad;
-    if (!regression) {
-      y0 = std::max(0.0, y0);
-      y1 = std::min(1.0, y1);
-    }
-    plot->yAxis->setRange(y0, y1);
+    curves_->fitValueRange();
   } else {
     plot->yAxis->setRange(0, 1);
   }
   plot->legend->setVisible(plot->graphCount() > 0);
-  plot->axisRect()->insetLayout()->setInsetAlignment(
-      0, regression ? (Qt::AlignRight | Qt::AlignTop) : (Qt::AlignRight | Qt::AlignBottom));
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -140,16 +134,22 @@ void AccuracyTab::drawProtocol() {
                                         : tr("final val. accuracy (chosen)"));
   double lo = 1e300, hi = -1e300;
   int kmax = 1;
+  protocol_->setTitle(r.is_regression ? tr("Best of k random candidates (section 5.2): final training loss, mean and 95% CI")
+                                      : tr("Best of k random candidates (section 5.2): mean and 95% CI"));
+  if (structural_) protocol_->setLogY(r.is_regression);
+  std::vector<tuning::SelectionReport> reports;
   if (data_->hasRun() && finished > 0) {
-    for (int o = 0; o < static_cast<int>(r.config.optimizers.size()); ++o) {
-      const std::vector<int> pool = experiment::candidates_of(r.candidates, o);
-      std::vector<tuning::ProtocolRow> rows;
-      try {
-        rows = tuning::random_subset_protocol(r, pool, kProtocolTrials, kProtocolSeed);
-      } catch (const std::exception& e) {
-        emit message(tr("best-of-k protocol: %1").arg(QString::fromStdString(e.what())), true);
-        continue;
-      }
+    try {
+      // The engine's selection report: the same protocol, seed and numbers as `dplab-cli tune`.
+      reports = tuning::honest_selection_per_optimizer(r);
+    } catch (const std::exception& e) {
+      emit message(tr("best-of-k protocol: %1").arg(QString::fromStdString(e.what())), true);
+    }
+  }
+  for (const auto& report : reports) {
+    {
+      const int o = static_cast<int>(&report - reports.data());
+      const std::vector<tuning::ProtocolRow>& rows = report.protocol;
       if (rows.empty()) continue;
       const QString name = optimizerName(r, o);
       const QColor color = optimizerColor(name);
@@ -171,7 +171,9 @@ void AccuracyTab::drawProtocol() {
       mean->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
       for (const auto& row : rows) {
         upper->addData(row.k, row.ci_high);
-        lower->addData(row.k, row.ci_low);
+        // A normal-approximation CI of a loss can reach below 0, which a log axis cannot draw:
+        // that edge is left open (NaN) rather than moved.
+        lower->addData(row.k, protocol_->logY() && !(row.ci_low > 0) ? std::nan("") : row.ci_low);
         mean->addData(row.k, row.mean);
         lo = std::min(lo, row.ci_low);
         hi = std::max(hi, row.ci_high);
@@ -181,13 +183,11 @@ void AccuracyTab::drawProtocol() {
   }
   plot->xAxis->setRange(0.5, kmax + 0.5);
   if (hi >= lo) {
-    const double pad = std::max(0.005, 0.1 * (hi - lo));
-    plot->yAxis->setRange(lo - pad, hi + pad);
+    protocol_->fitValueRange();
   } else {
     plot->yAxis->setRange(0, 1);
   }
   plot->legend->setVisible(plot->graphCount() > 0);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

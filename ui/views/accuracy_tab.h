@@ -2,8 +2,9 @@
 // (dashed) validation accuracy over its candidates versus iteration — engine
 // tuning::aggregate_all on RunData (each candidate = mean over its repeats); optionally every job's
 // curve, faint. Bottom chart: section 5.2's protocol — mean accuracy of the best of k random
-// candidates with its 95% CI band, per optimizer (engine tuning::random_subset_protocol), over the
-// finished jobs. For regression the curves show the training loss (lower is better).
+// candidates with its 95% CI band, per optimizer, from the engine's selection report
+// (tuning::honest_selection_per_optimizer: the same seed and numbers as `dplab-cli tune`), over
+// the finished jobs. For regression both show the training loss (lower is better) on a log axis.
 #pragma once
 
 #include <QWidget>
@@ -37,7 +38,8 @@ class AccuracyTab : public QWidget {
   ChartView* curves_;
   ChartView* protocol_;
   QCheckBox* show_candidates_;
-  int protocol_finished_ = -1;  // finished jobs when the protocol was last drawn
+  int protocol_finished_ = -1;
+  bool structural_ = false;  // a new run: axes return to their default scale  // finished jobs when the protocol was last drawn
 };
 
 }  // namespace dplab::ui

@@ -4,37 +4,72 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <cmath>
 #include <qcustomplot.h>
+#include <sstream>
 
 #include "charts/chart_export.h"
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
 #include "run/run_data.h"
+#include "store/csv_export.h"
+#include "tuning/alpha_clip_fit.h"
 
 namespace dplab::ui {
 
 namespace {
-enum Metric { kLogLoss = 0, kAccuracy = 1, kTimesBest = 2 };
-
-// Fractional index of log10(v) along ascending grid values (piecewise linear in log space).
-double fractionalIndex(const std::vector<double>& grid, double v) {
-  if (grid.size() < 2) return 0;
-  const double lv = std::log10(v);
-  for (std::size_t i = 0; i + 1 < grid.size(); ++i) {
-    const double a = std::log10(grid[i]), b = std::log10(grid[i + 1]);
-    if (lv <= b || i + 2 == grid.size()) return static_cast<double>(i) + (lv - a) / (b - a);
-  }
-  return 0;
+tuning::GridMetric metricAt(int index) {
+  return index == 0 ? tuning::GridMetric::kFinalTrainLoss
+         : index == 1 ? tuning::GridMetric::kFinalAccuracy
+                      : tuning::GridMetric::kTimesBest;
 }
 
-QSharedPointer<QCPAxisTickerText> valueTicker(const std::vector<double>& values) {
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    ticker->addTick(static_cast<double>(i), QString::number(values[i], 'g', 3));
+// Cell edges around ascending grid values: geometric midpoints; the outer edges mirror them.
+std::vector<double> cellEdges(const std::vector<double>& values) {
+  std::vector<double> edges(values.size() + 1);
+  if (values.size() == 1) {
+    edges = {values[0] / 2, values[0] * 2};
+    return edges;
   }
-  return ticker;
+  for (std::size_t i = 1; i < values.size(); ++i) edges[i] = std::sqrt(values[i - 1] * values[i]);
+  edges.front() = values.front() * values.front() / edges[1];
+  edges.back() = values.back() * values.back() / edges[values.size() - 1];
+  return edges;
+}
+
+// Viridis (dark purple -> yellow): perceptually even, readable in grey, no end in the white
+// background.
+QCPColorGradient viridis() {
+  QCPColorGradient g;
+  g.clearColorStops();
+  g.setColorStopAt(0.00, QColor(0x44, 0x01, 0x54));
+  g.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+  g.setColorStopAt(0.50, QColor(0x21, 0x91, 0x8c));
+  g.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+  g.setColorStopAt(1.00, QColor(0xfd, 0xe7, 0x25));
+  g.setColorInterpolation(QCPColorGradient::ciRGB);
+  return g;
+}
+
+// Engine CSV text -> table (the one CSV writer of the grid).
+CsvTable parseSimpleCsv(const std::string& text) {
+  CsvTable table;
+  std::istringstream in(text);
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const QStringList fields = QString::fromStdString(line).split(QLatin1Char(','));
+    if (header) {
+      table.header = fields;
+      header = false;
+    } else {
+      table.rows << fields;
+    }
+  }
+  return table;
 }
 }  // namespace
 
@@ -45,15 +80,15 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   optimizer_ = new QComboBox(this);
   optimizer_->setToolTip(tr("Which optimizer's α–C grid to show."));
   metric_ = new QComboBox(this);
-  metric_->addItems({tr("log10 final training loss (Figure 2)"), tr("final validation accuracy"),
+  metric_->addItems({tr("final training loss (Figure 2)"), tr("final validation accuracy"),
                      tr("times best (Figure 7)")});
-  metric_->setToolTip(tr("Colour of each (α, C) cell: the final training loss (log10, lower is "
-                         "better), the final validation accuracy, or how many evaluation points "
-                         "it was the best candidate at."));
+  metric_->setToolTip(tr("Colour of each (α, C) cell: the final training loss (log colour scale, "
+                         "lower is better), the final validation accuracy, or how many evaluation "
+                         "points it was the best candidate at. Dark = best."));
   overlay_ = new QCheckBox(tr("overlay α ∝ 1/C (Theorem 2)"), this);
   overlay_->setChecked(true);
-  overlay_->setToolTip(tr("The line α·C = constant through the best cell: Theorem 2 predicts good "
-                          "(α, C) pairs lie along it."));
+  overlay_->setToolTip(tr("The line α·C = k, k fitted to the best 10% of the cells: Theorem 2 "
+                          "predicts good (α, C) pairs lie along it while clipping is active."));
   bar->addWidget(new QLabel(tr("Optimizer"), this));
   bar->addWidget(optimizer_);
   bar->addWidget(new QLabel(tr("Colour"), this));
@@ -64,17 +99,24 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   chart_ = new ChartView(tr("α–C grid"), QStringLiteral("alpha_clip_heatmap"), this);
   layout->addWidget(chart_, 1);
   QCustomPlot* plot = chart_->plot();
-  map_ = new QCPColorMap(plot->xAxis, plot->yAxis);
-  map_->setName(tr("α–C grid"));
-  map_->setInterpolate(false);
-  map_->removeFromLegend();
+  setLogAxis(plot->xAxis);
+  setLogAxis(plot->yAxis);
   scale_ = new QCPColorScale(plot);
   plot->plotLayout()->addElement(1, 1, scale_);
   scale_->setType(QCPAxis::atRight);
-  map_->setColorScale(scale_);
+  scale_->setGradient(viridis());
   auto* group = new QCPMarginGroup(plot);
   plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
   scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+  plot->setMouseTracking(true);
+  chart_->setCsvProvider([this] {
+    const tuning::OptimizerAggregates* agg = shownAggregates();
+    if (!agg) return CsvTable{};
+    std::ostringstream out;
+    store::write_alpha_clip_grid_csv({*agg}, out);
+    return parseSimpleCsv(out.str());
+  });
+  connect(plot, &QCustomPlot::mouseMove, this, &HeatmapTab::onMouseMove);
   connect(chart_, &ChartView::message, this, &HeatmapTab::message);
   connect(data_, &RunData::changed, this, &HeatmapTab::refresh);
   connect(optimizer_, &QComboBox::currentIndexChanged, this, &HeatmapTab::draw);
@@ -110,101 +152,164 @@ void HeatmapTab::refresh(bool structural) {
   draw();
 }
 
+const tuning::OptimizerAggregates* HeatmapTab::shownAggregates() const {
+  const int o = optimizer_->currentData().toInt();
+  for (const auto& a : data_->aggregates()) {
+    if (a.optimizer_index == o && !a.grid.learning_rates.empty() && !a.grid.clips.empty()) return &a;
+  }
+  return nullptr;
+}
+
 void HeatmapTab::draw() {
   QCustomPlot* plot = chart_->plot();
   plot->clearItems();
-  for (int i = plot->graphCount() - 1; i >= 0; --i) plot->removeGraph(i);
-  const int o = optimizer_->currentData().toInt();
-  const tuning::OptimizerAggregates* agg = nullptr;
-  for (const auto& a : data_->aggregates()) {
-    if (a.optimizer_index == o) agg = &a;
-  }
-  const Metric metric = static_cast<Metric>(metric_->currentIndex());
-  const QString label = metric == kLogLoss ? tr("log10 final training loss")
-                        : metric == kAccuracy ? tr("final validation accuracy")
-                                              : tr("times best (evaluation points)");
+  plot->clearGraphs();
+  cells_ = 0;
+  overlay_product_ = 0;
+  const tuning::GridMetric metric = metricAt(metric_->currentIndex());
+  const QString label = metric == tuning::GridMetric::kFinalTrainLoss ? tr("final training loss")
+                        : metric == tuning::GridMetric::kFinalAccuracy ? tr("final validation accuracy")
+                                                                       : tr("times best (evaluation points)");
   scale_->axis()->setLabel(label);
   chart_->setTitle(tr("α–C grid of %1: %2").arg(optimizer_->currentText(), label));
   plot->xAxis->setLabel(tr("clipping norm C"));
   plot->yAxis->setLabel(tr("learning rate α"));
-  if (!agg || agg->grid.learning_rates.empty() || agg->grid.clips.empty()) {
-    map_->data()->clear();
+  plot->legend->setVisible(false);
+  const tuning::OptimizerAggregates* agg = shownAggregates();
+  if (!agg) {
     plot->replot(QCustomPlot::rpQueuedReplot);
     return;
   }
   const auto& g = agg->grid;
-  const int nc = static_cast<int>(g.clips.size()), nl = static_cast<int>(g.learning_rates.size());
-  map_->data()->setSize(nc, nl);
-  map_->data()->setRange(QCPRange(0, std::max(1, nc - 1)), QCPRange(0, std::max(1, nl - 1)));
-  if (nc == 1) map_->data()->setKeyRange(QCPRange(-0.5, 0.5));
-  if (nl == 1) map_->data()->setValueRange(QCPRange(-0.5, 0.5));
-  double best = std::nan(""), lo = 1e300, hi = -1e300;
-  int best_c = -1, best_l = -1;
-  const bool lower_better = metric == kLogLoss;
-  for (int l = 0; l < nl; ++l) {
-    for (int c = 0; c < nc; ++c) {
-      const std::size_t cell = g.cell(static_cast<std::size_t>(l), static_cast<std::size_t>(c));
-      double v = metric == kLogLoss   ? std::log10(g.final_train_loss[cell])
-                 : metric == kAccuracy ? g.final_accuracy[cell]
-                                       : static_cast<double>(g.times_best[cell]);
-      if (!std::isfinite(v)) v = std::nan("");
-      map_->data()->setCell(c, l, v);
-      if (g.diverged[cell] > 0 && std::isnan(v)) {  // a cell whose runs diverged says so
-        auto* label = new QCPItemText(plot);
-        label->position->setCoords(c, l);
-        label->setText(tr("diverged"));
-        label->setColor(QColor(200, 0, 0));
-      }
-      if (std::isfinite(v)) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-        if (std::isnan(best) || (lower_better ? v < best : v > best)) {
-          best = v;
-          best_c = c;
-          best_l = l;
-        }
+  const bool lower_better = tuning::lower_is_better(metric);
+  const bool log_colour = metric == tuning::GridMetric::kFinalTrainLoss;
+  double lo = 1e300, hi = -1e300, best = std::nan("");
+  std::size_t best_l = 0, best_c = 0;
+  for (std::size_t l = 0; l < g.learning_rates.size(); ++l) {
+    for (std::size_t c = 0; c < g.clips.size(); ++c) {
+      const double v = tuning::grid_value(g, g.cell(l, c), metric);
+      if (!std::isfinite(v) || (log_colour && !(v > 0))) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      if (std::isnan(best) || (lower_better ? v < best : v > best)) {
+        best = v;
+        best_l = l;
+        best_c = c;
       }
     }
   }
-  // Paper Figure 2: dark = best. Loss: low = dark; accuracy / times best: high = dark.
-  QCPColorGradient gradient(QCPColorGradient::gpThermal);
+  // Dark = best (paper Figure 2): viridis runs dark -> yellow, so flip it when higher is better.
+  QCPColorGradient gradient = viridis();
   if (!lower_better) gradient = gradient.inverted();
-  gradient.setNanHandling(QCPColorGradient::nhTransparent);
-  map_->setGradient(gradient);
-  map_->setDataRange(hi > lo ? QCPRange(lo, hi) : QCPRange(lo - 0.5, lo + 0.5));
-  plot->xAxis->setTicker(valueTicker(g.clips));
-  plot->yAxis->setTicker(valueTicker(g.learning_rates));
-  plot->xAxis->setRange(-0.5, nc - 0.5);
-  plot->yAxis->setRange(-0.5, nl - 0.5);
-  if (best_c >= 0) {
-    auto* rect = new QCPItemRect(plot);
-    rect->topLeft->setCoords(best_c - 0.5, best_l + 0.5);
-    rect->bottomRight->setCoords(best_c + 0.5, best_l - 0.5);
-    rect->setPen(QPen(QColor(0, 200, 255), 3));
+  scale_->setGradient(gradient);
+  scale_->setDataScaleType(log_colour ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+  if (log_colour) {
+    setLogAxis(scale_->axis());
+  } else {
+    scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    scale_->axis()->setNumberFormat(QStringLiteral("gb"));
+  }
+  const QCPRange range = hi > lo ? QCPRange(lo, hi) : QCPRange(lo - 0.5, lo + 0.5);
+  scale_->setDataRange(range);
+  const std::vector<double> c_edges = cellEdges(g.clips), a_edges = cellEdges(g.learning_rates);
+  for (std::size_t l = 0; l < g.learning_rates.size(); ++l) {
+    for (std::size_t c = 0; c < g.clips.size(); ++c) {
+      const double v = tuning::grid_value(g, g.cell(l, c), metric);
+      auto* rect = new QCPItemRect(plot);
+      rect->topLeft->setCoords(c_edges[c], a_edges[l + 1]);
+      rect->bottomRight->setCoords(c_edges[c + 1], a_edges[l]);
+      rect->setSelectable(false);
+      if (std::isfinite(v) && (!log_colour || v > 0)) {
+        const QColor colour = QColor::fromRgb(gradient.color(v, range, log_colour));
+        rect->setPen(QPen(colour, 0));
+        rect->setBrush(colour);
+      } else {  // no finished candidate here
+        rect->setPen(QPen(QColor(200, 200, 200), 0));
+        rect->setBrush(QBrush(QColor(170, 170, 170), Qt::BDiagPattern));
+        if (g.diverged[g.cell(l, c)] > 0) {  // a cell whose runs diverged says so
+          auto* label = new QCPItemText(plot);
+          label->position->setCoords(std::sqrt(c_edges[c] * c_edges[c + 1]),
+                                     std::sqrt(a_edges[l] * a_edges[l + 1]));
+          label->setText(tr("diverged"));
+          label->setColor(QColor(200, 0, 0));
+        }
+      }
+      ++cells_;
+    }
+  }
+  plot->xAxis->setRange(c_edges.front(), c_edges.back());
+  plot->yAxis->setRange(a_edges.front(), a_edges.back());
+  if (!std::isnan(best)) {
+    auto* outline = new QCPItemRect(plot);
+    outline->topLeft->setCoords(c_edges[best_c], a_edges[best_l + 1]);
+    outline->bottomRight->setCoords(c_edges[best_c + 1], a_edges[best_l]);
+    outline->setPen(QPen(QColor(0xe4, 0x1a, 0x1c), 2.5));
     auto* text = new QCPItemText(plot);
-    text->position->setCoords(best_c, best_l);
-    text->setText(tr("best\n%1").arg(QString::number(best, 'g', 3)));
-    text->setColor(QColor(0, 200, 255));
+    text->position->setCoords(g.clips[best_c], a_edges[best_l + 1]);
+    text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    text->setText(tr("best: α = %1, C = %2 → %3")
+                      .arg(formatReadable(g.learning_rates[best_l]), formatReadable(g.clips[best_c]), formatReadable(best)));
+    text->setColor(Qt::black);
+    text->setBrush(QBrush(QColor(255, 255, 255, 230)));
+    text->setPen(QPen(QColor(0xe4, 0x1a, 0x1c)));
+    text->setPadding(QMargins(3, 1, 3, 1));
+    text->setClipToAxisRect(false);
     QFont f = plot->font();
     f.setBold(true);
     text->setFont(f);
-    if (overlay_->isChecked() && nc > 1 && nl > 1) {
-      const double product = g.learning_rates[static_cast<std::size_t>(best_l)] * g.clips[static_cast<std::size_t>(best_c)];
+  }
+  if (overlay_->isChecked()) {
+    const tuning::InverseClipFit fit = tuning::fit_inverse_clip_line(g, metric);
+    if (fit.product > 0) {
+      overlay_product_ = fit.product;
       QCPGraph* line = plot->addGraph();
-      line->setName(tr("α = %1 / C").arg(product, 0, 'g', 3));
-      line->setPen(QPen(QColor(0, 200, 255), 2, Qt::DashLine));
-      const double cmin = std::log10(g.clips.front()), cmax = std::log10(g.clips.back());
-      for (int i = 0; i <= 40; ++i) {
-        const double c = std::pow(10.0, cmin + (cmax - cmin) * i / 40.0);
-        const double a = product / c;
-        if (a < g.learning_rates.front() || a > g.learning_rates.back()) continue;
-        line->addData(fractionalIndex(g.clips, c), fractionalIndex(g.learning_rates, a));
+      line->setName(tr("α = %1 / C (fitted to the best %2 cells)").arg(formatReadable(fit.product)).arg(fit.cells_used));
+      line->setPen(QPen(Qt::white, 2.2, Qt::DashLine));
+      const double cmin = std::log10(c_edges.front()), cmax = std::log10(c_edges.back());
+      for (int i = 0; i <= 60; ++i) {
+        const double c = std::pow(10.0, cmin + (cmax - cmin) * i / 60.0);
+        const double a = fit.product / c;
+        if (a < a_edges.front() || a > a_edges.back()) continue;
+        line->addData(c, a);
       }
-      plot->legend->setVisible(true);
-      plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignBottom);
+      plot->legend->setVisible(line->dataCount() > 0);
     }
   }
   plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString HeatmapTab::hoverText(double clip, double learning_rate) const {
+  const tuning::OptimizerAggregates* agg = shownAggregates();
+  if (!agg || !(clip > 0) || !(learning_rate > 0)) return QString();
+  const auto& g = agg->grid;
+  const std::vector<double> c_edges = cellEdges(g.clips), a_edges = cellEdges(g.learning_rates);
+  auto find = [](const std::vector<double>& edges, double v) -> int {
+    for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
+      if (v >= edges[i] && v < edges[i + 1]) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int c = find(c_edges, clip), l = find(a_edges, learning_rate);
+  if (c < 0 || l < 0) return QString();
+  const std::size_t cell = g.cell(static_cast<std::size_t>(l), static_cast<std::size_t>(c));
+  auto value = [](double v) { return std::isfinite(v) ? formatReadable(v, 4) : QStringLiteral("–"); };
+  return tr("α = %1, C = %2\nfinal training loss %3\nfinal validation accuracy %4\ntimes best %5")
+      .arg(formatReadable(g.learning_rates[static_cast<std::size_t>(l)], 4), formatReadable(g.clips[static_cast<std::size_t>(c)], 4),
+           value(g.final_train_loss[cell]), value(g.final_accuracy[cell]))
+      .arg(g.times_best[cell]);
+}
+
+void HeatmapTab::onMouseMove(QMouseEvent* event) {
+  QCustomPlot* plot = chart_->plot();
+  const QPointF pos = event->position();
+  const QString text = plot->axisRect()->rect().contains(pos.toPoint())
+                           ? hoverText(plot->xAxis->pixelToCoord(pos.x()), plot->yAxis->pixelToCoord(pos.y()))
+                           : QString();
+  if (text.isEmpty()) {
+    QToolTip::hideText();
+  } else {
+    QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+  }
 }
 
 }  // namespace dplab::ui

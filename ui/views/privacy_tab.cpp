@@ -7,6 +7,7 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -37,7 +38,7 @@ QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QColor& color, Q
   return g;
 }
 
-QString fmt(double v) { return QString::number(v, 'g', 4); }
+QString fmt(double v) { return formatReadable(v, 4); }
 
 }  // namespace
 
@@ -117,7 +118,15 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
                              "the paper-compatible one (classic conversion, log2 Υ)."));
   comparison_->setFixedHeight(comparison_->verticalHeader()->length() + comparison_->horizontalHeader()->height() + 6);
   form->addRow(comparison_);
-  outer->addWidget(controls);
+  // The controls scroll on small screens (1280 × 720) instead of forcing the window taller.
+  auto* controls_scroll = new QScrollArea(this);
+  controls_scroll->setWidget(controls);
+  controls_scroll->setWidgetResizable(true);
+  controls_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  controls_scroll->setFrameShape(QFrame::NoFrame);
+  controls_scroll->setMaximumWidth(350);
+  controls_scroll->setMinimumWidth(260);
+  outer->addWidget(controls_scroll);
 
   // Charts on the right: Figure 6 on top, Figure 1's three panels below.
   auto* charts = new QSplitter(Qt::Vertical, this);
@@ -127,7 +136,7 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   auto* fig1_layout = new QHBoxLayout(fig1);
   fig1_layout->setContentsMargins(0, 0, 0, 0);
   fig1_blowup_ = new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1);
-  fig1_gamma_ = new ChartView(tr("Fig. 1b: ε_LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
+  fig1_gamma_ = new ChartView(tr("Fig. 1b: ε of LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
   fig1_ma_ = new ChartView(tr("Fig. 1c: MA candidates"),
                            QStringLiteral("privacy_fig1_ma_candidates"), fig1);
   for (ChartView* c : {fig1_blowup_, fig1_gamma_, fig1_ma_}) fig1_layout->addWidget(c);
@@ -245,7 +254,7 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     }
   }
   plot->xAxis->setLabel(tr("number of candidates K"));
-  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1, accountant: rdp)").arg(delta, 0, 'g', 2));
+  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1, accountant: rdp)").arg(formatReadable(delta, 2)));
   plot->xAxis->setRange(0.5, kmax + 0.5);
   plot->yAxis->setRange(0, ymax * 1.12);
   if (crossover_ > 0 && crossover_ <= kmax) {
@@ -268,7 +277,6 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     }
   }
   plot->legend->setVisible(true);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
   plot->replot();
   headline_->setText(
       tr("q = %1, one run ε = %2.<br><b>MA is cheaper than LT up to K = %3</b> (Figure 6). At LT's "
@@ -318,7 +326,7 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     QCustomPlot* plot = fig1_blowup_->plot();
     plot->clearGraphs();
     setup_x(plot);
-    QCPGraph* g = addLine(plot, tr("ε_LT(γ=1) / ε one run"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
+    QCPGraph* g = addLine(plot, tr("ε of LT (γ = 1) / ε of one run"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     double ymax = 1;
     for (const auto& p : lt_blowup_series(setting, sizes)) {
@@ -349,11 +357,10 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
       ymin = std::min(ymin, p.epsilon_lt);
       ymax = std::max(ymax, p.epsilon_lt);
     }
-    plot->yAxis->setLabel(tr("ε_LT (δ = 10^-⌈log10 n⌉)"));
+    plot->yAxis->setLabel(tr("ε of LT (δ = 10^-⌈log10 n⌉)"));
     if (ymax > 0) plot->yAxis->setRange(ymin / 1.5, ymax * 6);  // headroom for the legend
     plot->legend->setVisible(true);
     // The lines fall from top-left to bottom-right: the top-right corner is free.
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignTop);
     plot->replot();
   }
   // Right: MA candidates at LT's γ = 1 cost.

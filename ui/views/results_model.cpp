@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "form/optimizer_editor.h"
 #include "run/run_data.h"
 #include "tuning/accounting.h"
+#include "tuning/honest_selection.h"
 
 namespace dplab::ui {
 
@@ -124,6 +126,10 @@ void ResultsModel::rebuild() {
   } catch (const std::exception&) {
     // leave NaN: the table shows "–"
   }
+  std::vector<int> all(res.candidates.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  std::map<int, tuning::CandidateScore> scores;
+  for (const auto& s : tuning::score_candidates(res, all)) scores[s.candidate] = s;
   for (const auto& cand : res.candidates) {
     Row row;
     row.candidate = cand.index;
@@ -135,17 +141,22 @@ void ResultsModel::rebuild() {
                       cand.optimizer.kind == optim::OptimizerKind::kDpAdamWosm;
     row.beta1 = adam ? cand.optimizer.beta1 : kNaN;
     row.beta2 = cand.optimizer.kind == optim::OptimizerKind::kDpAdam ? cand.optimizer.beta2 : kNaN;
-    double sum_final = 0, sum_best = 0, sum_loss = 0;
     int finished = 0, running = 0, failed = 0, diverged = 0;
+    double sum_best = 0;
+    int with_best = 0;
     for (int r = 0; r < repeats; ++r) {
       const auto& job = res.job(cand.index, r);
       if (job.status == tuning::JobStatus::kFinished) {
         ++finished;
-        sum_final += job.final_val_accuracy;
-        sum_loss += job.final_train_loss;
-        double best = -1e300;
-        for (const auto& p : job.curve) best = std::max(best, p.val_accuracy);
-        sum_best += job.curve.empty() ? kNaN : best;
+        // Best validation accuracy along the curve (none for regression: no accuracy).
+        double best = kNaN;
+        for (const auto& p : job.curve) {
+          if (std::isfinite(p.val_accuracy) && !(best >= p.val_accuracy)) best = p.val_accuracy;
+        }
+        if (std::isfinite(best)) {
+          sum_best += best;
+          ++with_best;
+        }
       } else if (job.status == tuning::JobStatus::kRunning) {
         ++running;
       } else if (job.status == tuning::JobStatus::kFailed) {
@@ -157,9 +168,12 @@ void ResultsModel::rebuild() {
     row.repeats_done = finished;
     row.status = failed > 0 ? tr("failed") : diverged > 0 ? tr("diverged") : finished == repeats ? tr("finished")
                  : running > 0 ? tr("running") : finished > 0 ? tr("partial") : tr("pending");
-    row.final_acc = finished ? sum_final / finished : kNaN;
-    row.best_acc = finished ? sum_best / finished : kNaN;
-    row.final_loss = finished ? sum_loss / finished : kNaN;
+    // Final accuracy and loss: the engine's candidate score (mean over finished repeats), the
+    // numbers honest selection ranks by.
+    const auto score = scores.find(cand.index);
+    row.final_acc = score != scores.end() && !res.is_regression ? score->second.mean_final_accuracy : kNaN;
+    row.final_loss = score != scores.end() ? score->second.mean_final_train_loss : kNaN;
+    row.best_acc = with_best > 0 ? sum_best / with_best : kNaN;
     row.eps_run = eps_run;
     row.eps_ma = eps_ma[static_cast<std::size_t>(cand.optimizer_index)];
     row.eps_lt = eps_lt[static_cast<std::size_t>(cand.optimizer_index)];

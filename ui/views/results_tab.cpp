@@ -129,7 +129,6 @@ void ResultsTab::showCandidate(int candidate) {
   }
   plot->rescaleAxes();
   plot->legend->setVisible(true);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
   plot->replot();
   dialog->show();
 }

@@ -75,7 +75,6 @@ void StepSizeTab::refresh(bool) {
   }
   plot->xAxis->setRange(0, xmax * 1.02);
   plot->legend->setVisible(drawn > 0);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,0 +1,14 @@
+// Checks of an experiment against the data it will train on, before any run: the training and
+// validation sets are not empty, L <= n, and the model fits the task (linear regression needs a
+// real-valued target; logistic regression and the TLNN need class labels). Throws
+// InvalidArgument naming the field. Used by the Runner and by the GUI form once the data is loaded.
+#pragma once
+
+#include "data/dataset.h"
+#include "experiment/experiment_config.h"
+
+namespace dplab::tuning {
+
+void validate_against_data(const experiment::ExperimentConfig& config, const data::TrainValidationSplit& data);
+
+}  // namespace dplab::tuning

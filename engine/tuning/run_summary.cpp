@@ -1,0 +1,127 @@
+#include "tuning/run_summary.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "tuning/accounting.h"
+
+namespace dplab::tuning {
+
+namespace {
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+std::string fixed(double v, int digits) {
+  if (!std::isfinite(v)) return "–";
+  std::ostringstream s;
+  s << std::setprecision(digits) << v;
+  return s.str();
+}
+}  // namespace
+
+nlohmann::json candidate_json(const SearchResults& results, int index) {
+  if (index < 0 || index >= static_cast<int>(results.candidates.size())) return nullptr;
+  const auto& c = results.candidates[static_cast<std::size_t>(index)];
+  nlohmann::json j{{"index", c.index},
+                   {"label", c.label()},
+                   {"optimizer", optim::to_string(c.optimizer.kind)},
+                   {"learning_rate", c.optimizer.learning_rate},
+                   {"clip", c.clip}};
+  if (c.optimizer.kind == optim::OptimizerKind::kDpMomentum) j["momentum"] = c.optimizer.momentum;
+  if (c.optimizer.kind == optim::OptimizerKind::kDpAdam || c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
+    j["beta1"] = c.optimizer.beta1;
+    j["beta2"] = c.optimizer.beta2;
+    j["adam_epsilon"] = c.optimizer.epsilon;
+  }
+  return j;
+}
+
+nlohmann::json selection_report_json(const SearchResults& results, const SelectionReport& r) {
+  nlohmann::json protocol = nlohmann::json::array();
+  for (const auto& row : r.protocol) {
+    protocol.push_back({{"k", row.k}, {"mean", row.mean}, {"ci_low", row.ci_low},
+                        {"ci_high", row.ci_high}, {"trials", row.trials}});
+  }
+  return {{"optimizer", r.scope},
+          {"num_candidates", r.num_candidates},
+          {"best_candidate", candidate_json(results, r.best_candidate)},
+          {"best_accuracy", number_or_null(r.best_accuracy)},
+          {"best_train_loss", number_or_null(r.best_train_loss)},
+          {"delta", r.delta},
+          {"gamma", r.gamma},
+          {"delta2", r.delta2},
+          {"epsilon_single_run", number_or_null(r.epsilon_single_run)},
+          {"epsilon_ma", number_or_null(r.epsilon_ma)},
+          {"epsilon_lt", number_or_null(r.epsilon_lt)},
+          {"protocol_5_2", protocol}};
+}
+
+RunSummary summarize_run(const SearchResults& results) {
+  RunSummary s;
+  s.jobs_total = static_cast<int>(results.jobs.size());
+  for (const auto& job : results.jobs) s.jobs_finished += job.status == JobStatus::kFinished ? 1 : 0;
+  s.per_optimizer = honest_selection_per_optimizer(results);
+  const auto& m = results.mechanism;
+  s.epsilon_all_jobs_ma = std::numeric_limits<double>::quiet_NaN();
+  if (m.sampling_rate > 0 && m.delta > 0 && s.jobs_total > 0) {
+    s.epsilon_all_jobs_ma = epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
+                                                       s.jobs_total, m.delta);
+  }
+  return s;
+}
+
+nlohmann::json run_summary_json(const SearchResults& results, const RunSummary& summary) {
+  const auto& m = results.mechanism;
+  nlohmann::json per = nlohmann::json::array();
+  for (const auto& r : summary.per_optimizer) per.push_back(selection_report_json(results, r));
+  return {{"experiment", results.config.name},
+          {"dataset", results.config.dataset.source},
+          {"training_size", results.training_size},
+          {"task", results.is_regression ? "regression" : "classification"},
+          {"score", results.is_regression ? "final training loss (lower is better)"
+                                          : "final validation accuracy (higher is better)"},
+          {"mechanism", {{"noise_multiplier", m.noise_multiplier},
+                         {"sampling_rate", m.sampling_rate},
+                         {"lot_size", results.config.privacy.lot_size},
+                         {"steps", m.steps},
+                         {"delta", m.delta}}},
+          {"repeats", results.config.repeats},
+          {"jobs_total", summary.jobs_total},
+          {"jobs_finished", summary.jobs_finished},
+          {"epsilon_all_jobs_ma", number_or_null(summary.epsilon_all_jobs_ma)},
+          {"epsilon_all_jobs_note",
+           "every job's curve in this report is released: the epsilon covering all of them is the "
+           "K*repeats runs composed in RDP at delta (main paper section 3.2)"},
+          {"per_optimizer", per}};
+}
+
+std::string run_summary_markdown(const SearchResults& results, const RunSummary& summary) {
+  const auto& m = results.mechanism;
+  std::ostringstream s;
+  s << "# dplab report: " << results.config.name << "\n\n";
+  s << "- data set: `" << results.config.dataset.source << "`, n = " << results.training_size
+    << (results.is_regression ? " (regression)" : " (classification)") << "\n";
+  s << "- mechanism of every run: sigma = " << fixed(m.noise_multiplier, 4) << ", L = "
+    << results.config.privacy.lot_size << ", q = " << fixed(m.sampling_rate, 4) << ", T = " << m.steps
+    << ", delta = " << fixed(m.delta, 3) << "\n";
+  s << "- jobs: " << summary.jobs_finished << " of " << summary.jobs_total << " finished ("
+    << results.config.repeats << " repeat(s) per candidate)\n";
+  s << "- epsilon of releasing every curve in this report (all " << summary.jobs_total
+    << " runs composed, RDP): " << fixed(summary.epsilon_all_jobs_ma, 4) << "\n\n";
+  s << "| optimizer | K | best candidate | " << (results.is_regression ? "final train loss" : "final val. accuracy")
+    << " | eps one run | eps MA (K) | eps LT (K) |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& r : summary.per_optimizer) {
+    const nlohmann::json best = candidate_json(results, r.best_candidate);
+    s << "| " << r.scope << " | " << r.num_candidates << " | "
+      << (best.is_null() ? std::string("–") : best["label"].get<std::string>()) << " | "
+      << fixed(results.is_regression ? r.best_train_loss : r.best_accuracy, 4) << " | "
+      << fixed(r.epsilon_single_run, 4) << " | " << fixed(r.epsilon_ma, 4) << " | " << fixed(r.epsilon_lt, 4)
+      << " |\n";
+  }
+  s << "\n`experiment.json` is the configuration of exactly these results; `summary.json` holds the "
+       "same numbers unrounded; `curves.csv`, `aggregate_curves.csv` and `alpha_clip_grid.csv` the "
+       "data behind the charts.\n";
+  return s.str();
+}
+
+}  // namespace dplab::tuning

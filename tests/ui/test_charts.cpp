@@ -1,0 +1,204 @@
+// Issue #9 items 5, 6 and 8 on the real window: legends sit outside the axes; the y range holds
+// every point drawn (the first point and the faint per-candidate curves too); log/linear toggle;
+// regression experiments are labelled as loss on log axes with no "-1e+300"; the α–C heatmap uses
+// true α and C values (CSV and log axes), a colour map not ending in the background colour, a
+// readable best label, hover values and an overlay fitted to the best cells.
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "charts/chart_view.h"
+#include "form/experiment_form.h"
+#include "run/run_controller.h"
+#include "run/run_data.h"
+#include "shell/main_window.h"
+#include "views/accuracy_tab.h"
+#include "views/heatmap_tab.h"
+#include "views/results_model.h"
+#include "views/results_tab.h"
+#include "ui_test_support.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+
+namespace {
+// A Figure 2-like regression grid (synthetic-linear, linear model) small enough for a test.
+experiment::ExperimentConfig regressionGrid() {
+  return experiment::parse_experiment_text(R"({
+    "name": "ui test regression grid",
+    "seed": 1, "repeats": 1, "eval_every": 10,
+    "dataset": {"source": "synthetic-linear", "num_samples": 2000, "dim": 10},
+    "model": {"kind": "linear"},
+    "privacy": {"noise_multiplier": 4, "lot_size": 100, "steps": 60},
+    "optimizers": [{"name": "dpsgd", "grid": {
+      "learning_rate": [0.0001, 0.001, 0.01, 0.1, 1, 10, 50],
+      "clip": [0.001, 0.01, 0.1, 1, 10, 50]}}],
+    "tuning": {"strategy": "grid"}
+  })", "regression grid");
+}
+
+// Every data point of every visible graph lies inside the axis ranges.
+void verifyEverythingInFrame(QCustomPlot* plot) {
+  for (int i = 0; i < plot->graphCount(); ++i) {
+    QCPGraph* g = plot->graph(i);
+    if (!g->visible()) continue;
+    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+      if (!std::isfinite(it->value)) continue;
+      if (plot->yAxis->scaleType() == QCPAxis::stLogarithmic && !(it->value > 0)) continue;  // not drawable
+      QVERIFY2(plot->yAxis->range().contains(it->value),
+               qPrintable(QStringLiteral("%1: y = %2 outside [%3, %4]").arg(g->name()).arg(it->value)
+                              .arg(plot->yAxis->range().lower).arg(plot->yAxis->range().upper)));
+      QVERIFY2(plot->xAxis->range().contains(it->key), qPrintable(g->name()));
+    }
+  }
+}
+
+void verifyLegendOutside(QCustomPlot* plot) {
+  if (!plot->legend->visible()) return;
+  QVERIFY2(!plot->legend->outerRect().intersects(plot->axisRect()->rect()), "legend covers the axes");
+}
+}  // namespace
+
+class TestCharts : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    window_ = new MainWindow;
+    window_->runController()->setHistoryPath(dir_.filePath(QStringLiteral("h.sqlite")));
+    window_->resize(1400, 900);
+    window_->show();
+  }
+  void cleanupTestCase() { delete window_; }
+
+  void classificationChartsShowEverything() {
+    run(test::tinyExperiment());
+    auto* box = window_->accuracyTab()->findChild<QCheckBox*>();
+    QVERIFY(box);
+    box->setChecked(true);  // faint per-candidate curves
+    for (ChartView* chart : window_->accuracyTab()->charts()) {
+      chart->plot()->replot();
+      verifyEverythingInFrame(chart->plot());
+      verifyLegendOutside(chart->plot());
+      QVERIFY(chart->title().contains(QStringLiteral("ccuracy")) || chart->title().contains(QStringLiteral("Best of k")));
+    }
+    // The log/linear toggle.
+    ChartView* curves = window_->accuracyTab()->curvesChart();
+    QVERIFY(!curves->logY());
+    curves->setLogY(true);
+    curves->fitValueRange();
+    QCOMPARE(curves->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    verifyEverythingInFrame(curves->plot());
+    curves->setLogY(false);
+    box->setChecked(false);
+  }
+
+  void regressionIsLabelledAsLoss() {
+    run(regressionGrid());
+    ChartView* curves = window_->accuracyTab()->curvesChart();
+    ChartView* protocol = window_->accuracyTab()->protocolChart();
+    for (ChartView* chart : {curves, protocol}) {
+      chart->plot()->replot();
+      QVERIFY2(chart->title().contains(QStringLiteral("loss")), qPrintable(chart->title()));
+      QVERIFY2(!chart->title().contains(QStringLiteral("accuracy")), qPrintable(chart->title()));
+      QVERIFY(chart->plot()->yAxis->label().contains(QStringLiteral("loss")));
+      QVERIFY(chart->logY());
+      verifyEverythingInFrame(chart->plot());
+      verifyLegendOutside(chart->plot());
+      QVERIFY(chart->plot()->yAxis->range().lower > 0);
+    }
+    // No "-1e+300" in the table: regression has no accuracy, so best acc. is empty.
+    ResultsModel* model = window_->resultsTab()->model();
+    for (int r = 0; r < model->rowCount(); ++r) {
+      const QString best = model->data(model->index(r, ResultsModel::kBestAccuracy), Qt::DisplayRole).toString();
+      QCOMPARE(best, QStringLiteral("–"));
+      QVERIFY(model->data(model->index(r, ResultsModel::kFinalTrainLoss), Qt::UserRole).toDouble() > 0);
+    }
+  }
+
+  void heatmapUsesTrueValues() {
+    // (runs after the regression grid: 7 α × 6 C)
+    HeatmapTab* heat = window_->heatmapTab();
+    window_->tabs()->setCurrentWidget(heat);
+    QCOMPARE(heat->cellCount(), 42);
+    QCustomPlot* plot = heat->chart()->plot();
+    plot->replot();
+    QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(plot->xAxis->range().contains(0.001) && plot->xAxis->range().contains(50));
+    QVERIFY(plot->yAxis->range().contains(0.0001) && plot->yAxis->range().contains(50));
+    // CSV: the true α and C values of the grid, not cell indices.
+    const CsvTable csv = heat->chart()->csvData();
+    const int lr = csv.header.indexOf(QStringLiteral("learning_rate")), clip = csv.header.indexOf(QStringLiteral("clip"));
+    QVERIFY(lr >= 0 && clip >= 0);
+    QCOMPARE(csv.rows.size(), 42);
+    QSet<double> alphas, clips;
+    for (const QStringList& row : csv.rows) {
+      alphas.insert(row.at(lr).toDouble());
+      clips.insert(row.at(clip).toDouble());
+    }
+    QCOMPARE(alphas, (QSet<double>{0.0001, 0.001, 0.01, 0.1, 1, 10, 50}));
+    QCOMPARE(clips, (QSet<double>{0.001, 0.01, 0.1, 1, 10, 50}));
+    // Hover: the cell under (C = 0.1, α = 1) names its values.
+    const QString hover = heat->hoverText(0.1, 1.0);
+    QVERIFY2(hover.contains(QStringLiteral("α = 1,")) && hover.contains(QStringLiteral("C = 0.1")), qPrintable(hover));
+    QVERIFY(hover.contains(QStringLiteral("final training loss")));
+    QVERIFY(heat->hoverText(1e-9, 1.0).isEmpty());
+    // Colour map: neither end is the (white) background.
+    QCPColorScale* scale = nullptr;
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
+      if (auto* s = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(i))) scale = s;
+    }
+    QVERIFY(scale);
+    for (double pos : {0.0, 1.0}) {
+      const QColor end = QColor::fromRgb(scale->gradient().color(pos, QCPRange(0, 1)));
+      QVERIFY2(end.lightness() < 235, qPrintable(end.name()));
+    }
+    // The best label: dark text on a light box.
+    bool label = false;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+      if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->text().startsWith(QStringLiteral("best"))) {
+        label = true;
+        QVERIFY(text->color().lightness() < 80);
+        QVERIFY(text->brush().color().lightness() > 200);
+      }
+    }
+    QVERIFY(label);
+    // The overlay is the engine's fit to the best cells.
+    QVERIFY(heat->overlayProduct() > 0);
+    QVERIFY(plot->legend->visible());
+    verifyLegendOutside(plot);
+  }
+
+  void adamGridHasNoEmptyLegend() {
+    run(test::tinyExperiment());
+    HeatmapTab* heat = window_->heatmapTab();
+    auto* optimizer = heat->findChildren<QComboBox*>().value(0);
+    QVERIFY(optimizer);
+    optimizer->setCurrentIndex(optimizer->findText(QStringLiteral("DPAdam")));
+    QCOMPARE(heat->overlayProduct(), 0.0);  // one α: no line
+    QVERIFY(!heat->chart()->plot()->legend->visible());
+  }
+
+ private:
+  void run(const experiment::ExperimentConfig& config) {
+    window_->form()->setConfig(config);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady() && window_->runAction()->isEnabled(), 30000);
+    QSignalSpy finished(window_, &MainWindow::runFinished);
+    window_->runAction()->trigger();
+    QVERIFY(finished.wait(120000));
+    QVERIFY(finished.first().at(0).toBool());
+    QCoreApplication::processEvents();
+  }
+
+  QTemporaryDir dir_;
+  MainWindow* window_ = nullptr;
+};
+
+QTEST_MAIN(TestCharts)
+#include "test_charts.moc"

@@ -1,0 +1,51 @@
+#include "shell/launcher.h"
+
+#include <QCommandLineParser>
+#include <QMetaObject>
+
+namespace dplab::ui {
+
+namespace {
+void addScriptOptions(QCommandLineParser& parser) {
+  parser.addOptions({
+      {{"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json"},
+      {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
+      {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
+      {"quit-when-done", "Exit when the run (and screenshots) are done (scripted mode)."},
+      {"timeout", "Scripted mode only: give up (exit 1) after this many seconds.", "SECONDS", "3600"},
+  });
+}
+}  // namespace
+
+std::optional<ScriptOptions> parseScriptOptions(const QStringList& args, QString* error) {
+  QCommandLineParser parser;
+  addScriptOptions(parser);
+  parser.addHelpOption();
+  parser.addVersionOption();
+  if (!parser.parse(args)) {
+    if (error) *error = parser.errorText();
+    return std::nullopt;
+  }
+  ScriptOptions o;
+  o.open_path = parser.value(QStringLiteral("open"));
+  o.run = parser.isSet(QStringLiteral("run"));
+  o.screenshot_dir = parser.value(QStringLiteral("screenshot-dir"));
+  o.quit_when_done = parser.isSet(QStringLiteral("quit-when-done"));
+  bool ok = false;
+  o.timeout_seconds = parser.value(QStringLiteral("timeout")).toInt(&ok);
+  if (!ok || o.timeout_seconds <= 0) {
+    if (error) *error = QStringLiteral("--timeout: '%1' is not a whole number of seconds > 0")
+                            .arg(parser.value(QStringLiteral("timeout")));
+    return std::nullopt;
+  }
+  return o;
+}
+
+std::unique_ptr<ScriptedSession> launchScriptedSession(MainWindow* window, const ScriptOptions& options) {
+  if (!options.scripted()) return nullptr;
+  auto session = std::make_unique<ScriptedSession>(window, options);
+  QMetaObject::invokeMethod(session.get(), &ScriptedSession::start, Qt::QueuedConnection);
+  return session;
+}
+
+}  // namespace dplab::ui
