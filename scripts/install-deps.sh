@@ -6,6 +6,8 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
   libeigen3-dev libtbb-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libcli11-dev
   dataset-fashion-mnist
+  # checks run by the tests and CI: installed desktop entry / metainfo, formatting, ccache
+  desktop-file-utils appstream clang-format ccache
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -35,5 +35,6 @@ void add_tune_command(CLI::App& cli);
 void add_account_command(CLI::App& cli);
 void add_calibrate_command(CLI::App& cli);
 void add_bench_command(CLI::App& cli);
+void add_history_command(CLI::App& cli);
 
 }  // namespace dplab::cli

@@ -20,12 +20,17 @@ void add_commands(CLI::App& cli) {
   add_account_command(cli);
   add_calibrate_command(cli);
   add_bench_command(cli);
+  add_history_command(cli);
 }
 
-// "dplab-cli train" for messages: the selected command, or just the program.
+// "dplab-cli train" (or "dplab-cli history show") for messages: the selected command path.
 std::string who(const CLI::App& cli) {
-  for (const CLI::App* sub : cli.get_subcommands()) return "dplab-cli " + sub->get_name();
-  return "dplab-cli";
+  std::string name = "dplab-cli";
+  for (const CLI::App* app = &cli; !app->get_subcommands().empty();) {
+    app = app->get_subcommands().front();
+    name += " " + app->get_name();
+  }
+  return name;
 }
 
 }  // namespace
