@@ -8,6 +8,8 @@ packages=(
   dataset-fashion-mnist
   bible-kjv-text bible-kjv
   liblbfgspp-dev  # L-BFGS for objective perturbation (header-only, on Eigen)
+  # checks run by the tests and CI: installed desktop entry / metainfo, formatting, ccache
+  desktop-file-utils appstream clang-format ccache
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test suite (the README's test command).
+# Extra CMake options may be given in DPLAB_CMAKE_ARGS (CI passes -DDPLAB_WERROR=ON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -9,6 +10,7 @@ if command -v ccache >/dev/null 2>&1; then
   export CCACHE_BASEDIR="$PWD"
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
+read -r -a extra <<<"${DPLAB_CMAKE_ARGS:-}"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${extra[@]}"
 cmake --build build -j"$(nproc)"
 cd build && ctest --output-on-failure -j"$(nproc)"

@@ -1,4 +1,4 @@
-// dplab-cli bench: where dplab's speed claims come from (DESIGN.md "Performance targets").
+// dplab-cli bench: where dplab's speed claims come from (docs/architecture.md "Numerics").
 // In one run, on the same data, it measures per model (logistic 784->10, TLNN 784->100->10,
 // Fashion-MNIST shapes, lot size L = 250, one thread):
 //   - the DP step (Poisson lot, per-example clipping by the rank-1 norm identity, noise, DPSGD),

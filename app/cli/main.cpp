@@ -25,12 +25,17 @@ void add_commands(CLI::App& cli) {
   add_label_canary_command(cli);
   add_oso_protocol_command(cli);
   add_objpert_command(cli);
+  add_history_command(cli);
 }
 
-// "dplab-cli train" for messages: the selected command, or just the program.
+// "dplab-cli train" (or "dplab-cli history show") for messages: the selected command path.
 std::string who(const CLI::App& cli) {
-  for (const CLI::App* sub : cli.get_subcommands()) return "dplab-cli " + sub->get_name();
-  return "dplab-cli";
+  std::string name = "dplab-cli";
+  for (const CLI::App* app = &cli; !app->get_subcommands().empty();) {
+    app = app->get_subcommands().front();
+    name += " " + app->get_name();
+  }
+  return name;
 }
 
 }  // namespace

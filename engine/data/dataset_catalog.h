@@ -22,7 +22,8 @@ const char* to_string(DataFormat format);
 struct DatasetSource {
   // A built-in name (see builtin_datasets()), or empty to load `path` as a user file.
   std::string name;
-  // User file; for "adult" the folder with adult.data.csv and adult.test.csv; for
+  // User file; for "adult" an optional folder with one's own adult.data.csv and adult.test.csv
+  // (default: the shipped, checksum-verified copy, see shipped_datasets.h); for
   // "fashion-mnist" an optional folder overriding the search of find_fashion_mnist().
   std::string path;
   // Optional second file loaded with the first one's encoding and appended (a CSV/LIBSVM test
@@ -49,7 +50,7 @@ Dataset load_dataset(const DatasetSource& source);
 struct BuiltinDatasetInfo {
   std::string name;
   std::string description;  // one line, for a combo box tooltip or `dplab-cli datasets`
-  bool needs_path = false;  // true for "adult": the user points at the folder
+  bool needs_path = false;  // true when the user must point at the files (none today)
 };
 std::vector<BuiltinDatasetInfo> builtin_datasets();
 

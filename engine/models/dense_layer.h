@@ -1,5 +1,5 @@
 // Dense-layer kernels for clipped per-example gradients without materialising them
-// (DESIGN.md, "Per-example gradients without materialising them").
+// (docs/architecture.md "Numerics").
 //
 // A dense layer z_i = W^T a_i + b (W: d_in x d_out) with back-propagated error e_i = dloss/dz_i
 // has the per-example gradient g_i = (a_i e_i^T, e_i): a rank-1 matrix plus the bias part, so

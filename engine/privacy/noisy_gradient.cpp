@@ -1,5 +1,5 @@
 // NoisyGradientOracle::query — one DP-SGD gradient query (Abadi et al. 2016, Alg. 1; main paper
-// Alg. 2 lines 5-8, with the division by the expected lot size L as in DESIGN.md):
+// Alg. 2 lines 5-8, with the division by the expected lot size L as in docs/architecture.md):
 //   lot  ~ Poisson(q = L / n)                         (PoissonSampler)
 //   S    = sum_{i in lot} g_i min(1, C / ||g_i||)     (Model::clipped_gradient_sum)
 //   g~   = S / L + N(0, (sigma C / L)^2 I)            (= (S + N(0, sigma^2 C^2 I)) / L)

@@ -1,5 +1,5 @@
 // Honest privacy cost of selecting the best of K hyperparameter candidates, each candidate one
-// DP-SGD run (the main paper, section 3; DESIGN.md "Honest tuning costs").
+// DP-SGD run (the main paper, section 3; docs/architecture.md "Release modes").
 //
 // - MA (moments accountant; Abadi et al. 2016): the K runs compose in RDP,
 //   eps_RDP,total(alpha) = K * eps_RDP,run(alpha), i.e. one run of K*T steps, then converted.

@@ -3,7 +3,7 @@
 // `dplab-cli train`.
 //
 // Iterations are counted in noisy-gradient queries, which is what the accountant composes:
-// an ADADP adaptation step makes two queries and so advances the curve by two (DESIGN.md).
+// an ADADP adaptation step makes two queries and so advances the curve by two (docs/architecture.md).
 // The curve's train_loss is the mean lot loss since the previous point (free: the oracle
 // computes it anyway); the final training loss over the whole training set is computed once.
 //

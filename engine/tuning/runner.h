@@ -1,5 +1,5 @@
 // Runner: trains every (candidate, repeat) job of an experiment in parallel and streams the
-// learning curves to listeners (DESIGN.md data flow; main paper sections 4-5, appendix C).
+// learning curves to listeners (docs/architecture.md "Data flow"; main paper sections 4-5, appendix C).
 //
 // Determinism: job (c, r) is seeded with derive_seed(experiment seed, c, r) and touches only its
 // own model/optimizer/oracle, so curves are bit-identical whatever the thread count or order.

@@ -25,7 +25,7 @@ float min_of(const dplab::Matrix& m) { return *std::min_element(m.data(), m.data
 float max_of(const dplab::Matrix& m) { return *std::max_element(m.data(), m.data() + m.size()); }
 
 std::string fixture(const char* name) { return std::string(DPLAB_TEST_DATA_DIR) + "/" + name; }
-std::string adult_dir() { return std::string(DPLAB_DATASETS_DIR) + "/adult"; }
+std::string adult_dir() { return std::string(DPLAB_DATASETS_DIR) + "/adult"; }  // the shipped copy
 
 Index feature_index(const Dataset& data, const std::string& name) {
   const auto it = std::find(data.feature_names.begin(), data.feature_names.end(), name);
@@ -209,11 +209,11 @@ class TestCsvLoader : public QObject {
     QCOMPARE(test.targets[test.size() - 1], 1.0f);
   }
 
-  // Catalog "adult": both files, shared encoding, scaled to [0, 1] — the paper's 45,222 rows.
+  // Built-in "adult": the shipped, checksum-verified files (no path needed), shared encoding,
+  // scaled to [0, 1] — the paper's 45,222 rows.
   void adult_catalog() {
     DatasetSource source;
     source.name = "adult";
-    source.path = adult_dir();
     const Dataset data = load_dataset(source);
     QCOMPARE(data.size(), Index{45222});
     QCOMPARE(data.dim(), Index{104});
@@ -222,9 +222,11 @@ class TestCsvLoader : public QObject {
     QCOMPARE(max_of(data.features), 1.0f);
     // age ranges 17..90 in Adult: the first row's 39 scales to (39 - 17) / 73.
     QCOMPARE(data.features(0, 0), (39.0f - 17.0f) / 73.0f);
-    DatasetSource no_path;
-    no_path.name = "adult";
-    const QString message = error_of<InvalidArgument>([&] { load_dataset(no_path); });
+    // A folder of one's own copy replaces the shipped one; a folder without the files says so.
+    DatasetSource wrong_folder;
+    wrong_folder.name = "adult";
+    wrong_folder.path = std::string(DPLAB_TEST_DATA_DIR);
+    const QString message = error_of<IoError>([&] { load_dataset(wrong_folder); });
     QVERIFY2(message.contains("adult.data.csv"), qPrintable(message));
   }
 };

@@ -1,0 +1,166 @@
+// dplab-cli history: the SQLite run history (written by `dplab-cli tune --db` and by the GUI)
+// from the terminal.
+//   history list   --db FILE [--json]          experiments, newest first
+//   history show   --db FILE --id N [--json]   one experiment: mechanism, candidates' results,
+//                                              and the stored summary (the epsilons it reported)
+//   history export --db FILE --id N --out DIR  the same CSVs as `tune --out` (+ summary.json)
+// The file is opened read-write only to migrate an older schema; nothing is changed otherwise.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "store/csv_export.h"
+#include "store/store.h"
+
+namespace dplab::cli {
+namespace {
+
+// Opens an existing history; a missing file is a usage error naming --db (Store would create it).
+std::unique_ptr<store::Store> open_history(const Arguments& args) {
+  const std::string path = args.required_text("db");
+  if (!std::filesystem::is_regular_file(path))
+    throw UsageError("--db: no run history at '" + path + "'");
+  return std::make_unique<store::Store>(path);
+}
+
+store::ExperimentRecord find_experiment(const store::Store& db, const Arguments& args) {
+  const std::int64_t id = args.required_integer("id");
+  for (const auto& record : db.list_experiments()) {
+    if (record.id == id) return record;
+  }
+  throw UsageError("--id " + std::to_string(id) + ": no such experiment in '" + db.path() +
+                   "' (see 'dplab-cli history list')");
+}
+
+nlohmann::json record_json(const store::ExperimentRecord& r) {
+  return {{"id", r.id},
+          {"name", r.name},
+          {"created_at", r.created_at},
+          {"status", r.status},
+          {"candidates", r.num_candidates},
+          {"jobs_total", r.jobs_total},
+          {"jobs_finished", r.jobs_finished}};
+}
+
+int run_list(const Arguments& args) {
+  const auto db = open_history(args);
+  const auto records = db->list_experiments();
+  if (args.has("json")) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : records) out.push_back(record_json(r));
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("%5s  %-20s  %-9s  %10s  %11s  %s\n", "id", "created (UTC)", "status", "candidates",
+              "jobs done", "name");
+  for (const auto& r : records) {
+    std::printf("%5lld  %-20s  %-9s  %10lld  %5lld/%-5lld  %s\n", static_cast<long long>(r.id),
+                r.created_at.c_str(), r.status.c_str(), static_cast<long long>(r.num_candidates),
+                static_cast<long long>(r.jobs_finished), static_cast<long long>(r.jobs_total),
+                r.name.c_str());
+  }
+  if (records.empty()) std::printf("(no experiments in %s)\n", db->path().c_str());
+  return 0;
+}
+
+int run_show(const Arguments& args) {
+  const auto db = open_history(args);
+  const auto record = find_experiment(*db, args);
+  const auto summary = db->load_summary(record.id, "summary");
+  if (args.has("json")) {
+    nlohmann::json out = record_json(record);
+    out["summary"] = summary ? nlohmann::json::parse(*summary) : nlohmann::json(nullptr);
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  const tuning::SearchResults results = db->load_results(record.id);
+  const auto& m = results.mechanism;
+  std::printf("experiment %lld \"%s\": %s, created %s\n", static_cast<long long>(record.id),
+              record.name.c_str(), record.status.c_str(), record.created_at.c_str());
+  std::printf("mechanism: n = %lld, noise multiplier %g, sampling rate %g, %lld steps, delta %g\n",
+              static_cast<long long>(results.training_size), m.noise_multiplier, m.sampling_rate,
+              static_cast<long long>(m.steps), m.delta);
+  const char* metric = results.is_regression ? "mean final train loss" : "mean final val accuracy";
+  std::printf("\n%5s  %-36s  %9s  %s\n", "cand", "hyperparameters", "finished", metric);
+  const int repeats = results.config.repeats;
+  for (std::size_t c = 0; c < results.candidates.size(); ++c) {
+    int finished = 0;
+    double sum = 0;
+    for (int r = 0; r < repeats; ++r) {
+      const auto& job = results.job(static_cast<int>(c), r);
+      if (job.status != tuning::JobStatus::kFinished) continue;
+      ++finished;
+      sum += results.is_regression ? job.final_train_loss : job.final_val_accuracy;
+    }
+    if (finished > 0) {
+      std::printf("%5zu  %-40s  %4d/%-4d  %.4f\n", c, results.candidates[c].label().c_str(),
+                  finished, repeats, sum / finished);
+    } else {
+      std::printf("%5zu  %-40s  %4d/%-4d  -\n", c, results.candidates[c].label().c_str(), finished,
+                  repeats);
+    }
+  }
+  if (summary) {
+    std::printf("\nstored summary (the report of the run, including its honest epsilons):\n%s\n",
+                nlohmann::json::parse(*summary).dump(2).c_str());
+  } else {
+    std::printf("\nno stored summary for this experiment\n");
+  }
+  return 0;
+}
+
+int run_export(const Arguments& args) {
+  const auto db = open_history(args);
+  const auto record = find_experiment(*db, args);
+  const std::string out_dir = args.required_text("out");
+  const auto written = store::export_csv(db->load_results(record.id), out_dir);
+  std::size_t files = written.size();
+  if (const auto summary = db->load_summary(record.id, "summary")) {
+    const auto path = std::filesystem::path(out_dir) / "summary.json";
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << nlohmann::json::parse(*summary).dump(2) << "\n";
+    if (!out) throw IoError(path.string() + ": cannot write");
+    ++files;
+  }
+  std::printf("wrote %zu files of experiment %lld into %s\n", files,
+              static_cast<long long>(record.id), out_dir.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void add_history_command(CLI::App& cli) {
+  CLI::App* history =
+      cli.add_subcommand("history", "list, show or export the runs of a SQLite run history (--db)");
+  history->require_subcommand(1);
+  struct Sub {
+    const char* name;
+    const char* help;
+    int (*run)(const Arguments&);
+  };
+  for (const Sub& sub :
+       {Sub{"list", "experiments in the history, newest first", run_list},
+        Sub{"show", "one experiment: mechanism, each candidate's result, its stored summary",
+            run_show},
+        Sub{"export", "one experiment's curves and aggregates as CSV (+ summary.json)",
+            run_export}}) {
+    CLI::App* cmd = history->add_subcommand(sub.name, sub.help);
+    auto args = std::make_shared<Arguments>();
+    add_value(*cmd, *args, "db", "the SQLite run history (tune --db, or the GUI's)", "FILE")
+        ->required();
+    if (std::string(sub.name) != "list")
+      add_value(*cmd, *args, "id", "experiment id (see 'history list')", "N")->required();
+    if (std::string(sub.name) == "export")
+      add_value(*cmd, *args, "out", "output folder (created)", "DIR")->required();
+    else
+      add_switch(*cmd, *args, "json", "print JSON instead of a table");
+    on_run(*cmd, [args, run = sub.run] { return run(*args); });
+  }
+}
+
+}  // namespace dplab::cli

@@ -1,0 +1,75 @@
+# Install layout (GNUInstallDirs) and the Debian package (CPack DEB):
+#   bin/dplab, bin/dplab-cli
+#   share/dplab/presets/*.json, share/dplab/datasets/ (with SHA256SUMS, verified by the loader)
+#   share/applications/org.dplab.Dplab.desktop, share/metainfo/org.dplab.Dplab.metainfo.xml
+#   share/icons/hicolor/{scalable,256x256}/apps/org.dplab.Dplab.{svg,png}
+#   share/man/man1/dplab{,-cli}.1 and share/bash-completion/completions/dplab-cli, both generated
+#   at build time from the programs' own --help by scripts/cli-docs.sh so they never drift.
+set(DPLAB_APP_ID org.dplab.Dplab)
+set(DPLAB_DOCS_SCRIPT "${PROJECT_SOURCE_DIR}/scripts/cli-docs.sh")
+set(DPLAB_GENERATED "${PROJECT_BINARY_DIR}/generated")
+
+install(TARGETS dplab-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/resources/presets/"
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/presets FILES_MATCHING PATTERN "*.json")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/datasets/" DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/datasets)
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/LICENSE"
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+add_custom_command(
+  OUTPUT "${DPLAB_GENERATED}/dplab-cli.1" "${DPLAB_GENERATED}/completions/dplab-cli"
+  COMMAND ${CMAKE_COMMAND} -E make_directory "${DPLAB_GENERATED}/completions"
+  COMMAND bash "${DPLAB_DOCS_SCRIPT}" man $<TARGET_FILE:dplab-cli> dplab-cli ${PROJECT_VERSION}
+          "differentially private training, honest hyperparameter search and privacy accounting"
+          > "${DPLAB_GENERATED}/dplab-cli.1"
+  COMMAND bash "${DPLAB_DOCS_SCRIPT}" bash-completion $<TARGET_FILE:dplab-cli> dplab-cli
+          > "${DPLAB_GENERATED}/completions/dplab-cli"
+  DEPENDS dplab-cli "${DPLAB_DOCS_SCRIPT}"
+  COMMENT "Generating dplab-cli's man page and bash completion from its --help"
+  VERBATIM)
+set(DPLAB_GENERATED_DOCS "${DPLAB_GENERATED}/dplab-cli.1" "${DPLAB_GENERATED}/completions/dplab-cli")
+install(FILES "${DPLAB_GENERATED}/dplab-cli.1" DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES "${DPLAB_GENERATED}/completions/dplab-cli"
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+
+if(DPLAB_GUI)
+  install(TARGETS dplab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  add_custom_command(
+    OUTPUT "${DPLAB_GENERATED}/dplab.1"
+    COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen
+            bash "${DPLAB_DOCS_SCRIPT}" man $<TARGET_FILE:dplab> dplab ${PROJECT_VERSION}
+            "desktop laboratory for differentially private machine learning"
+            > "${DPLAB_GENERATED}/dplab.1"
+    DEPENDS dplab "${DPLAB_DOCS_SCRIPT}"
+    COMMENT "Generating dplab's man page from its --help"
+    VERBATIM)
+  list(APPEND DPLAB_GENERATED_DOCS "${DPLAB_GENERATED}/dplab.1")
+  install(FILES "${DPLAB_GENERATED}/dplab.1" DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  set(desktop "${PROJECT_SOURCE_DIR}/resources/desktop")
+  install(FILES "${desktop}/${DPLAB_APP_ID}.desktop" DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES "${desktop}/${DPLAB_APP_ID}.metainfo.xml" DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+  install(FILES "${desktop}/${DPLAB_APP_ID}.svg"
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+  install(FILES "${desktop}/${DPLAB_APP_ID}.png"
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/256x256/apps)
+endif()
+add_custom_target(dplab_docs ALL DEPENDS ${DPLAB_GENERATED_DOCS})
+
+# cpack -G DEB: dependencies from the linked libraries (dpkg-shlibdeps); Fashion-MNIST recommended.
+set(CPACK_PACKAGE_NAME dplab)
+set(CPACK_PACKAGE_VENDOR "dplab developers")
+set(CPACK_PACKAGE_CONTACT "dplab developers <dplab@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS dataset-fashion-mnist)
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "Laboratory for differentially private machine learning and honest hyperparameter selection.
+ dplab trains models with DP optimizers (DP-SGD, DP-Adam, ADADP, ...), accounts privacy with
+ RDP, and counts the privacy cost of hyperparameter search. Desktop GUI (dplab) and a
+ command-line tool (dplab-cli).")
+include(CPack)

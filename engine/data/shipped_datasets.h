@@ -1,0 +1,22 @@
+// The data files that ship with dplab (the repository's datasets/ folder, installed as
+// share/dplab/datasets/): where they are, and a SHA-256 check of each file against the folder's
+// SHA256SUMS (the `sha256sum` format: "<64 hex digits>  <path relative to the folder>") before
+// it is read, so a damaged or edited copy is refused with a message instead of training on it.
+#pragma once
+
+#include <string>
+
+namespace dplab::data {
+
+// The first folder holding SHA256SUMS among: $DPLAB_DATA_DIR; <this executable's folder>/../
+// share/dplab/datasets (an installed or relocated tree); the configured install prefix's
+// share/dplab/datasets; the source tree's datasets/ (running from a build folder). Throws IoError
+// listing where it looked.
+std::string find_shipped_datasets_dir();
+
+// root/relative after checking its SHA-256 against root/SHA256SUMS (once per process and file).
+// Throws IoError (missing file or SHA256SUMS) or ParseError (no entry, or a checksum mismatch,
+// naming the file and both checksums).
+std::string verified_shipped_file(const std::string& root, const std::string& relative);
+
+}  // namespace dplab::data

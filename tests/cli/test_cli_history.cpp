@@ -1,0 +1,101 @@
+// dplab-cli history over a run history written by `tune --db`: list shows the experiment, show
+// --json returns the stored summary exactly as tune wrote it, export reproduces tune's CSVs byte
+// for byte from the database, and unknown ids / missing files exit 2 naming the flag.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "support/cli_runner.h"
+
+using dplab::testing::CliRun;
+using dplab::testing::read_file;
+using dplab::testing::run_cli;
+
+class TestCliHistory : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    db_ = dir_.path() + "/runs.sqlite";
+    const QString preset =
+        QString(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/quick-demo.json";
+    const CliRun run = run_cli({"tune", "--config", preset, "--threads", "2", "--out",
+                                dir_.path() + "/tune", "--db", db_});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+  }
+
+  void list() {
+    const CliRun table = run_cli({"history", "list", "--db", db_});
+    QCOMPARE(table.exit_code, 0);
+    QVERIFY2(table.out.contains("finished") && table.out.contains("6/6") &&
+                 table.out.contains("quick-demo"),
+             qPrintable(table.out));
+    const CliRun json = run_cli({"history", "list", "--db", db_, "--json"});
+    const QJsonArray rows = QJsonDocument::fromJson(json.out.toUtf8()).array();
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0].toObject()["id"].toInt(), 1);
+    QCOMPARE(rows[0].toObject()["jobs_finished"].toInt(), 6);
+    QCOMPARE(rows[0].toObject()["name"].toString(), QStringLiteral("quick-demo"));
+  }
+
+  void show_returns_the_stored_summary() {
+    const CliRun run = run_cli({"history", "show", "--db", db_, "--id", "1", "--json"});
+    QCOMPARE(run.exit_code, 0);
+    const QJsonObject shown =
+        QJsonDocument::fromJson(run.out.toUtf8()).object()["summary"].toObject();
+    const QJsonObject written =
+        QJsonDocument::fromJson(read_file(dir_.path() + "/tune/summary.json")).object();
+    QVERIFY(!written.isEmpty());
+    QCOMPARE(shown, written);
+    const CliRun table = run_cli({"history", "show", "--db", db_, "--id", "1"});
+    QCOMPARE(table.exit_code, 0);
+    QVERIFY2(table.out.contains("noise multiplier 2") && table.out.contains("dpadam lr=0.001"),
+             qPrintable(table.out));
+  }
+
+  void export_reproduces_the_run_files() {
+    const QString out = dir_.path() + "/export";
+    const CliRun run = run_cli({"history", "export", "--db", db_, "--id", "1", "--out", out});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    for (const char* file : {"curves.csv", "aggregate_curves.csv", "alpha_clip_grid.csv"}) {
+      const QByteArray exported = read_file(out + "/" + file);
+      QVERIFY2(!exported.isEmpty(), file);
+      QVERIFY2(exported == read_file(dir_.path() + "/tune/" + file), file);
+    }
+    QCOMPARE(QJsonDocument::fromJson(read_file(out + "/summary.json")),
+             QJsonDocument::fromJson(read_file(dir_.path() + "/tune/summary.json")));
+  }
+
+  void bad_input_exits_2_naming_the_flag_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("unknown id") << QStringList{"show", "--id", "7"} << "--id 7";
+    QTest::newRow("id not a number")
+        << QStringList{"export", "--id", "one", "--out", "x"} << "--id";
+    QTest::newRow("no such file") << QStringList{"list", "--db", "/nonexistent/runs.sqlite"}
+                                  << "--db";
+    QTest::newRow("missing id") << QStringList{"show"} << "--id";
+    QTest::newRow("no subcommand") << QStringList{} << "A subcommand is required";
+  }
+  void bad_input_exits_2_naming_the_flag() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, named);
+    QStringList full{"history"};
+    full << arguments;
+    if (!arguments.isEmpty() && !arguments.contains("--db")) full << "--db" << db_;
+    const CliRun run = run_cli(full);
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+  }
+
+ private:
+  QTemporaryDir dir_;
+  QString db_;
+};
+
+QTEST_GUILESS_MAIN(TestCliHistory)
+#include "test_cli_history.moc"
