@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the engine and CLI test suites with AddressSanitizer + UndefinedBehaviorSanitizer
 # (CMake preset "asan", folder build-asan/) and runs them; any sanitizer report fails the test
-# that triggered it. GUI suites are not included (DPLAB_BUILD_GUI=OFF).
+# that triggered it. GUI suites are not included (DPLAB_GUI=OFF).
 #   scripts/asan-tests.sh            # everything
 #   scripts/asan-tests.sh -R store   # only the tests matching a ctest regex
 set -euo pipefail

@@ -33,7 +33,7 @@ fi
 targets=(idx gzip csv libsvm experiment_json)
 [[ -n "$only" ]] && targets=("$only")
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DDPLAB_FUZZ=ON \
-  -DDPLAB_BUILD_GUI=OFF -DDPLAB_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+  -DDPLAB_GUI=OFF -DDPLAB_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}"

@@ -41,11 +41,6 @@ data::Dataset load_objpert_dataset(const std::string& name, const std::string& p
   }
   data::DatasetSource source = data::source_for(name);
   if (!path.empty()) source.path = path;
-  if (name == "adult" && path.empty()) {
-    throw UsageError(flag +
-                     " adult needs --dataset-path: the folder holding adult.data.csv and "
-                     "adult.test.csv (in this repository: datasets/adult)");
-  }
   try {
     return data::load_dataset(source);
   } catch (const ParseError&) {
@@ -248,7 +243,7 @@ void add_objpert_command(CLI::App& cli) {
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "dataset",
             "one run: binary data set (adult, synthetic-l, synthetic-h, a file)", "NAME");
-  add_value(*cmd, *args, "dataset-path", "folder for 'adult' (e.g. datasets/adult)", "DIR");
+  add_value(*cmd, *args, "dataset-path", "folder with your own adult.data.csv and adult.test.csv (default: the shipped, checksum-verified copy)", "DIR");
   add_value(*cmd, *args, "epsilon", "one run: target epsilon > 0", "E");
   add_value(*cmd, *args, "delta", "one run: delta in (0, 1)", "D");
   add_value(*cmd, *args, "solver", "lbfgs (default) or gd; free of privacy cost", "lbfgs|gd");
