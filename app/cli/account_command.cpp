@@ -23,7 +23,9 @@ namespace dplab::cli {
 namespace {
 
 // Validation messages name the FLAG ("--noise-multiplier = -1 must be > 0").
-void check_positive(const std::string& flag, double value) { require_positive("--" + flag, value); }
+void check_positive(const std::string& flag, double value) {
+  require_positive("--" + flag, value);
+}
 
 privacy::AccountingOptions parse_conversion(const Arguments& args) {
   const std::string conversion = args.text_or("conversion", "improved");
@@ -94,10 +96,12 @@ int run_account(const Arguments& args) {
 
   if (auto sweep = args.text("sweep-candidates")) {
     for (const char* flag : {"candidates", "selection", "gamma", "pld-precision"}) {
-      if (args.has(flag)) throw UsageError(std::string("--") + flag + " cannot be combined with --sweep-candidates");
+      if (args.has(flag))
+        throw UsageError(std::string("--") + flag + " cannot be combined with --sweep-candidates");
     }
     if (accountants.given && accountants.run == privacy::Accountant::kPld) {
-      throw UsageError("--accountant pld: --sweep-candidates is an RDP sweep (use the GUI's Accountants view)");
+      throw UsageError(
+          "--accountant pld: --sweep-candidates is an RDP sweep (use the GUI's Accountants view)");
     }
     const auto colon = sweep->find(':');
     if (colon == std::string::npos) {
@@ -136,8 +140,9 @@ int run_account(const Arguments& args) {
 
   if (selection == "none") {
     if (candidates != 1) {
-      throw UsageError("--selection none accounts for one run; use --selection ma or lt for --candidates " +
-                       std::to_string(candidates));
+      throw UsageError(
+          "--selection none accounts for one run; use --selection ma or lt for --candidates " +
+          std::to_string(candidates));
     }
     const auto r = privacy::epsilon_for_delta(run, delta, options);
     out["epsilon"] = number(r.epsilon);
@@ -155,16 +160,19 @@ int run_account(const Arguments& args) {
     out["epsilon_single_run"] = number(r.epsilon_per_run);
     put_run_epsilon(out, run, candidates, delta, accountants, r.epsilon);
     if (accountants.run == privacy::Accountant::kPld) {
-      out["epsilon_single_run"] = number(privacy::pld_epsilon_for_delta(run, delta, accountants.pld).epsilon);
+      out["epsilon_single_run"] =
+          number(privacy::pld_epsilon_for_delta(run, delta, accountants.pld).epsilon);
     }
   } else if (selection == "lt") {
     const double gamma = args.number_or("gamma", 1.0 / candidates);
     require_left_open_interval("--gamma", gamma, 0.0, 1.0);
     privacy::LtSelectionCost r;
     if (args.has("lt-integer-hard-stop")) {
-      if (args.has("lt-log-base") || args.has("conversion") || accountants.lt != privacy::Accountant::kRdp) {
-        throw UsageError("--lt-integer-hard-stop uses ln, the RDP accountant and the improved conversion; "
-                         "drop --lt-log-base/--conversion/--accountant");
+      if (args.has("lt-log-base") || args.has("conversion") ||
+          accountants.lt != privacy::Accountant::kRdp) {
+        throw UsageError(
+            "--lt-integer-hard-stop uses ln, the RDP accountant and the improved conversion; "
+            "drop --lt-log-base/--conversion/--accountant");
       }
       const auto curve = privacy::rdp_curve(run.noise_multiplier, run.sampling_rate);
       std::vector<double> rdp(curve->rdp_per_step);
@@ -177,7 +185,8 @@ int run_account(const Arguments& args) {
     }
     out["epsilon"] = number(r.epsilon);
     out["accountant"] = privacy::to_string(accountants.lt);
-    out["accountant_label"] = std::string("accountant: ") + privacy::to_string(accountants.lt) + " (base run)";
+    out["accountant_label"] =
+        std::string("accountant: ") + privacy::to_string(accountants.lt) + " (base run)";
     if (accountants.lt == privacy::Accountant::kPld) {  // how much the PLD base run buys
       const auto rdp = privacy::liu_talwar_selection(run, gamma, delta, delta2, log_base, options);
       out["epsilon_with_rdp_base_run"] = number(rdp.epsilon);
@@ -194,13 +203,16 @@ int run_account(const Arguments& args) {
     out["lt_log_base"] = log_base == privacy::LogBase::kTwo ? "2" : "e";
   } else if (selection == "ps") {
     if (args.has("candidates")) {
-      throw UsageError("--candidates: with --selection ps the number of runs is random; use --ps-mu or --ps-gamma");
+      throw UsageError(
+          "--candidates: with --selection ps the number of runs is random; use --ps-mu or "
+          "--ps-gamma");
     }
     if (args.has("conversion") && conversion_name != "improved") {
       throw UsageError("--conversion: --selection ps uses the improved conversion only");
     }
     if (accountants.given && accountants.run == privacy::Accountant::kPld) {
-      throw UsageError("--accountant pld: --selection ps is an RDP theorem (Papernot-Steinke); use rdp");
+      throw UsageError(
+          "--accountant pld: --selection ps is an RDP theorem (Papernot-Steinke); use rdp");
     }
     out["accountant"] = "rdp";
     const std::string distribution = args.required_text("ps-distribution");
@@ -247,7 +259,8 @@ void add_account_command(CLI::App& cli) {
   CLI::App* cmd = cli.add_subcommand(
       "account", "privacy of one run or of a search over K candidates (MA / LT / PS)");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "noise-multiplier", "sigma > 0, noise std relative to the clipping norm", "S")
+  add_value(*cmd, *args, "noise-multiplier", "sigma > 0, noise std relative to the clipping norm",
+            "S")
       ->required();
   add_value(*cmd, *args, "sampling-rate", "required: q in (0, 1], Poisson sampling rate L/n", "Q");
   add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
@@ -271,8 +284,8 @@ void add_account_command(CLI::App& cli) {
             "improved (default: Balle et al. 2020, orders to 1024) or classic (the paper's "
             "accountant: eps_RDP - ln(delta)/(alpha-1), continuous alpha in (1, 512])",
             "improved|classic");
-  add_value(*cmd, *args, "lt-log-base", "e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma",
-            "e|2");
+  add_value(*cmd, *args, "lt-log-base",
+            "e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma", "e|2");
   add_switch(*cmd, *args, "lt-integer-hard-stop",
              "LT with the integer Upsilon = ceil(ln(1/delta2)/gamma) that `tune --release private "
              "--strategy lt` enforces (improved conversion)");
@@ -280,7 +293,9 @@ void add_account_command(CLI::App& cli) {
             "print CSV K,eps_ma,eps_lt for K = A..B instead of one JSON object", "A:B");
   add_value(*cmd, *args, "accountant", kAccountantHelp, "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
-  cmd->footer("Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, ...).");
+  cmd->footer(
+      "Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, "
+      "...).");
   on_run(*cmd, [args] { return run_account(*args); });
 }
 

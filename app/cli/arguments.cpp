@@ -13,7 +13,9 @@ void Arguments::set(const std::string& flag, const std::string& value) {
   values_[flag] = value;
 }
 
-void Arguments::set_switch(const std::string& flag) { switches_seen_.insert(flag); }
+void Arguments::set_switch(const std::string& flag) {
+  switches_seen_.insert(flag);
+}
 
 bool Arguments::has(const std::string& flag) const {
   return values_.count(flag) || switches_seen_.count(flag);
@@ -39,7 +41,8 @@ double parse_number(const std::string& flag, const std::string& text) {
   errno = 0;
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value)) {
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
+      !std::isfinite(value)) {
     throw UsageError("--" + flag + ": expected a finite number, got '" + text + "'");
   }
   return value;
@@ -82,7 +85,8 @@ std::uint64_t Arguments::seed_or(const std::string& flag, std::uint64_t fallback
   auto value = text(flag);
   if (!value) return fallback;
   const std::int64_t seed = parse_integer(flag, *value);
-  if (seed < 0) throw UsageError("--" + flag + ": expected a non-negative integer, got '" + *value + "'");
+  if (seed < 0)
+    throw UsageError("--" + flag + ": expected a non-negative integer, got '" + *value + "'");
   return static_cast<std::uint64_t>(seed);
 }
 
@@ -101,8 +105,10 @@ std::string wrap(const std::string& text, std::size_t width = 66) {
     word.clear();
   };
   for (char c : text) {
-    if (c == ' ') flush_word();
-    else word += c;
+    if (c == ' ')
+      flush_word();
+    else
+      word += c;
   }
   flush_word();
   return out + line;
@@ -114,13 +120,15 @@ CLI::Option* add_value(CLI::App& command, Arguments& args, const std::string& na
                        const std::string& help, const std::string& value_name) {
   return command
       .add_option_function<std::string>(
-          "--" + name, [&args, name](const std::string& value) { args.set(name, value); }, wrap(help))
+          "--" + name, [&args, name](const std::string& value) { args.set(name, value); },
+          wrap(help))
       ->type_name(value_name);
 }
 
 CLI::Option* add_switch(CLI::App& command, Arguments& args, const std::string& name,
                         const std::string& help) {
-  return command.add_flag_callback("--" + name, [&args, name] { args.set_switch(name); }, wrap(help));
+  return command.add_flag_callback(
+      "--" + name, [&args, name] { args.set_switch(name); }, wrap(help));
 }
 
 void add_hidden_alias(CLI::App& command, Arguments& args, const std::string& alias,

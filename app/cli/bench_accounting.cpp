@@ -78,7 +78,8 @@ nlohmann::json bench_accounting(std::ostream& table_out) {
   privacy::epsilon_for_delta({4.0, q, steps}, delta, paper_options);
   for (int rep = 0; rep < kPaperReps; ++rep) {
     const auto start = Clock::now();
-    sink = sink + privacy::epsilon_for_delta({4.0, q, steps * (rep + 1)}, delta, paper_options).epsilon;
+    sink = sink +
+           privacy::epsilon_for_delta({4.0, q, steps * (rep + 1)}, delta, paper_options).epsilon;
     paper.push_back(micros_since(start));
   }
 
@@ -110,23 +111,32 @@ nlohmann::json bench_accounting(std::ostream& table_out) {
   result["pld_epsilon_400k_steps_ms"] = median(pld_long);
   result["pld_epsilon"] = pld_epsilon;
   result["pld_error_bound"] = pld_error;
-  result["setting"] = {{"noise_multiplier", 4.0}, {"sampling_rate", q}, {"steps", steps}, {"delta", delta}};
+  result["setting"] = {
+      {"noise_multiplier", 4.0}, {"sampling_rate", q}, {"steps", steps}, {"delta", delta}};
   result["epsilon_cold_us"] = median(cold);
   result["epsilon_warm_us"] = median(warm);
   result["sweep_1_200_ms"] = median(sweep);
   result["epsilon_paper_mode_warm_us"] = median(paper);
-  result["repetitions"] = {{"cold", kColdReps}, {"warm", kWarmReps}, {"sweep", kSweepReps}, {"paper", kPaperReps}, {"pld", kPldReps}};
+  result["repetitions"] = {{"cold", kColdReps},
+                           {"warm", kWarmReps},
+                           {"sweep", kSweepReps},
+                           {"paper", kPaperReps},
+                           {"pld", kPldReps}};
 
   table_out << "privacy accounting (sigma = 4, q = 250/60000, T = 10000, delta = 1e-5), medians\n"
-            << std::fixed << std::setprecision(1)
-            << "  epsilon, cold (curve computed)       " << std::setw(10) << median(cold) << " us\n"
+            << std::fixed << std::setprecision(1) << "  epsilon, cold (curve computed)       "
+            << std::setw(10) << median(cold) << " us\n"
             << "  epsilon, warm (cached curve)         " << std::setw(10) << median(warm) << " us\n"
-            << "  epsilon, paper mode (exact alpha)    " << std::setw(10) << median(paper) << " us\n"
-            << std::setprecision(3)
-            << "  eps-vs-K sweep K = 1..200 (MA + LT)  " << std::setw(10) << median(sweep) << " ms\n"
-            << "  PLD epsilon, cold (accountant: pld)  " << std::setw(10) << median(pld_cold) << " ms\n"
-            << "  PLD epsilon, warm (cached per-step)  " << std::setw(10) << median(pld_warm) << " ms\n"
-            << "  PLD epsilon, T = 400000 (K = 40)     " << std::setw(10) << median(pld_long) << " ms\n";
+            << "  epsilon, paper mode (exact alpha)    " << std::setw(10) << median(paper)
+            << " us\n"
+            << std::setprecision(3) << "  eps-vs-K sweep K = 1..200 (MA + LT)  " << std::setw(10)
+            << median(sweep) << " ms\n"
+            << "  PLD epsilon, cold (accountant: pld)  " << std::setw(10) << median(pld_cold)
+            << " ms\n"
+            << "  PLD epsilon, warm (cached per-step)  " << std::setw(10) << median(pld_warm)
+            << " ms\n"
+            << "  PLD epsilon, T = 400000 (K = 40)     " << std::setw(10) << median(pld_long)
+            << " ms\n";
   table_out.unsetf(std::ios::floatfield);
   return result;
 }

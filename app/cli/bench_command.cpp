@@ -91,9 +91,14 @@ struct ModelBench {
 class NaiveDpStep {
  public:
   NaiveDpStep(models::Model& model, const data::Dataset& train, double lot_size, double clip)
-      : model_(model), train_(train),
-        sampler_(train.size(), lot_size / static_cast<double>(train.size())), clip_(clip),
-        sum_(model.num_params()), single_(model.num_params()), norm_(1), rng_(11) {
+      : model_(model),
+        train_(train),
+        sampler_(train.size(), lot_size / static_cast<double>(train.size())),
+        clip_(clip),
+        sum_(model.num_params()),
+        single_(model.num_params()),
+        norm_(1),
+        rng_(11) {
     lot_.reserve(static_cast<std::size_t>(sampler_.suggested_capacity()));
   }
 
@@ -247,8 +252,8 @@ int run_bench(const Arguments& args) {
 }  // namespace
 
 void add_bench_command(CLI::App& cli) {
-  CLI::App* cmd =
-      cli.add_subcommand("bench", "measure DP step throughput against non-private and naive baselines");
+  CLI::App* cmd = cli.add_subcommand(
+      "bench", "measure DP step throughput against non-private and naive baselines");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "seconds", "measuring time per variant (default 1.0)", "S");
   add_value(*cmd, *args, "lot-size", "expected lot size (default 250)", "L");

@@ -50,7 +50,8 @@ int run_calibrate(const Arguments& args) {
   out["accountant_label"] = "accountant: rdp";
   if (accountants.run == privacy::Accountant::kPld) {
     // The same search on the PLD accountant; it never overshoots the target either.
-    const auto cal = privacy::calibrate_noise_multiplier_pld(epsilon, delta, q, steps, accountants.pld);
+    const auto cal =
+        privacy::calibrate_noise_multiplier_pld(epsilon, delta, q, steps, accountants.pld);
     privacy::AccountedEpsilon pld;
     pld.epsilon = cal.epsilon.epsilon;
     pld.delta = delta;
@@ -86,11 +87,12 @@ void add_calibrate_command(CLI::App& cli) {
   add_value(*cmd, *args, "steps", "T >= 1", "T")->required();
   add_value(*cmd, *args, "conversion", "improved (default) or classic (the paper's accountant)",
             "improved|classic");
-  add_value(*cmd, *args, "accountant", "pld (default) or rdp: the accountant the target is met under",
-            "rdp|pld");
+  add_value(*cmd, *args, "accountant",
+            "pld (default) or rdp: the accountant the target is met under", "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   cmd->footer(
-      "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it achieves.");
+      "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it "
+      "achieves.");
   on_run(*cmd, [args] { return run_calibrate(*args); });
 }
 

@@ -62,8 +62,10 @@ void add_canary_command(CLI::App& cli) {
   CLI::App* cmd = cli.add_subcommand(
       "canary", "word2vec canary memorisation audit (rank histograms, chi-square), Table 2 CSV");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "canaries", "number of canaries m >= 10 (default 200; the paper 1,000)", "M");
-  add_value(*cmd, *args, "repeats", "comma-separated insertion counts n_c (default 3,9,15)", "LIST");
+  add_value(*cmd, *args, "canaries", "number of canaries m >= 10 (default 200; the paper 1,000)",
+            "M");
+  add_value(*cmd, *args, "repeats", "comma-separated insertion counts n_c (default 3,9,15)",
+            "LIST");
   add_sparse_preset_flags(*cmd, *args);
   cmd->footer(kSparsePresetFooter);
   on_run(*cmd, [args] { return run_canary(*args); });

@@ -48,14 +48,16 @@ void on_run(CLI::App& command, std::function<int()> run) {
 
 int main(int argc, char** argv) {
   using namespace dplab;
-  CLI::App cli("dplab-cli: differentially private training, honest hyperparameter search and "
-               "privacy accounting, headless.",
-               "dplab-cli");
+  CLI::App cli(
+      "dplab-cli: differentially private training, honest hyperparameter search and "
+      "privacy accounting, headless.",
+      "dplab-cli");
   cli.set_version_flag("--version", "dplab-cli " DPLAB_VERSION);
   cli.require_subcommand(1);
-  cli.footer("Run 'dplab-cli <command> --help' for the flags of a command.\n"
-             "Exit status: 0 ok, 1 run-time error, 2 bad usage (the message names the flag), "
-             "130 cancelled (Ctrl-C).");
+  cli.footer(
+      "Run 'dplab-cli <command> --help' for the flags of a command.\n"
+      "Exit status: 0 ok, 1 run-time error, 2 bad usage (the message names the flag), "
+      "130 cancelled (Ctrl-C).");
   cli.get_formatter()->column_width(30);
   cli::add_commands(cli);
 
@@ -73,8 +75,10 @@ int main(int argc, char** argv) {
     } else {
       std::cerr << cli::who(cli) << ": " << e.what() << "\n";
     }
-    if (argc < 2) std::cerr << cli.help();
-    else std::cerr << "Run with --help for the flags.\n";
+    if (argc < 2)
+      std::cerr << cli.help();
+    else
+      std::cerr << "Run with --help for the flags.\n";
     return 2;
   } catch (const cli::UsageError& e) {
     std::cerr << cli::who(cli) << ": " << e.what() << "\n";

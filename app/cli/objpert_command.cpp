@@ -243,7 +243,10 @@ void add_objpert_command(CLI::App& cli) {
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "dataset",
             "one run: binary data set (adult, synthetic-l, synthetic-h, a file)", "NAME");
-  add_value(*cmd, *args, "dataset-path", "folder with your own adult.data.csv and adult.test.csv (default: the shipped, checksum-verified copy)", "DIR");
+  add_value(*cmd, *args, "dataset-path",
+            "folder with your own adult.data.csv and adult.test.csv (default: the shipped, "
+            "checksum-verified copy)",
+            "DIR");
   add_value(*cmd, *args, "epsilon", "one run: target epsilon > 0", "E");
   add_value(*cmd, *args, "delta", "one run: delta in (0, 1)", "D");
   add_value(*cmd, *args, "solver", "lbfgs (default) or gd; free of privacy cost", "lbfgs|gd");

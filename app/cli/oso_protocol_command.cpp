@@ -29,11 +29,16 @@ std::vector<double> number_list(const std::string& flag, const std::string& text
 
 std::string strategy_label(optim::OptimizerKind kind) {
   switch (kind) {
-    case optim::OptimizerKind::kOsoDpSgd: return "Online (oso-dpsgd)";
-    case optim::OptimizerKind::kDpSgd: return "FixedThreshold (dpsgd)";
-    case optim::OptimizerKind::kFixedQuantile: return "FixedQuantile";
-    case optim::OptimizerKind::kDpAdamWosm: return "AdamWOSM";
-    default: return optim::to_string(kind);
+    case optim::OptimizerKind::kOsoDpSgd:
+      return "Online (oso-dpsgd)";
+    case optim::OptimizerKind::kDpSgd:
+      return "FixedThreshold (dpsgd)";
+    case optim::OptimizerKind::kFixedQuantile:
+      return "FixedQuantile";
+    case optim::OptimizerKind::kDpAdamWosm:
+      return "AdamWOSM";
+    default:
+      return optim::to_string(kind);
   }
 }
 
@@ -52,7 +57,8 @@ int run_oso_protocol_command(const Arguments& args) {
   if (auto v = args.text("epsilons")) config.epsilons = number_list("epsilons", *v);
   if (auto v = args.text("granularities")) {
     config.granularities.clear();
-    for (double k : number_list("granularities", *v)) config.granularities.push_back(static_cast<int>(k));
+    for (double k : number_list("granularities", *v))
+      config.granularities.push_back(static_cast<int>(k));
   }
   config.seeds = static_cast<int>(args.integer_or("seeds", config.seeds));
   config.steps = args.integer_or("steps", config.steps);
@@ -74,15 +80,17 @@ int run_oso_protocol_command(const Arguments& args) {
   });
   const bool higher = tuning::higher_is_better(config.model);
   const char* metric = higher ? "accuracy" : "MSE";
-  std::printf("%s: %s, n_train = %lld, L = %.0f, T = %lld, %d seed(s), best checkpoint every %lld "
-              "steps on the validation split\n",
-              config.name.c_str(), models::to_string(config.model).c_str(),
-              static_cast<long long>(data.train.size()), config.lot_size,
-              static_cast<long long>(config.steps), config.seeds,
-              static_cast<long long>(config.eval_every));
-  std::printf("epsilon is per GRID (delta = %g): each run's sigma is calibrated so the grid's K runs "
-              "composed (MA) meet it; seeds are not charged (as in the paper).\n",
-              config.delta);
+  std::printf(
+      "%s: %s, n_train = %lld, L = %.0f, T = %lld, %d seed(s), best checkpoint every %lld "
+      "steps on the validation split\n",
+      config.name.c_str(), models::to_string(config.model).c_str(),
+      static_cast<long long>(data.train.size()), config.lot_size,
+      static_cast<long long>(config.steps), config.seeds,
+      static_cast<long long>(config.eval_every));
+  std::printf(
+      "epsilon is per GRID (delta = %g): each run's sigma is calibrated so the grid's K runs "
+      "composed (MA) meet it; seeds are not charged (as in the paper).\n",
+      config.delta);
   nlohmann::json out = nlohmann::json::array();
   for (int k : config.granularities) {
     std::printf("\nk = %d — best %s (mean ± sd over seeds) and its hyperparameters\n", k, metric);
@@ -98,11 +106,14 @@ int run_oso_protocol_command(const Arguments& args) {
       }
       const bool has_rho = r.strategy != optim::OptimizerKind::kDpAdamWosm;
       const bool has_gamma = r.strategy == optim::OptimizerKind::kFixedQuantile;
-      std::printf("%-24s %5g %4d %9.4g %18s %10s %9s %6s\n", strategy_label(r.strategy).c_str(),
-                  r.epsilon, r.runs, r.noise_multiplier, score,
-                  has_rho && !std::isnan(r.score) ? std::to_string(r.learning_rate).substr(0, 8).c_str() : "-",
-                  std::isnan(r.score) ? "-" : std::to_string(r.clip).substr(0, 8).c_str(),
-                  has_gamma && !std::isnan(r.score) ? std::to_string(r.target_quantile).substr(0, 4).c_str() : "-");
+      std::printf(
+          "%-24s %5g %4d %9.4g %18s %10s %9s %6s\n", strategy_label(r.strategy).c_str(), r.epsilon,
+          r.runs, r.noise_multiplier, score,
+          has_rho && !std::isnan(r.score) ? std::to_string(r.learning_rate).substr(0, 8).c_str()
+                                          : "-",
+          std::isnan(r.score) ? "-" : std::to_string(r.clip).substr(0, 8).c_str(),
+          has_gamma && !std::isnan(r.score) ? std::to_string(r.target_quantile).substr(0, 4).c_str()
+                                            : "-");
       nlohmann::json row;
       row["strategy"] = optim::to_string(r.strategy);
       row["epsilon"] = r.epsilon;
@@ -131,9 +142,12 @@ void add_oso_protocol_command(CLI::App& cli) {
   CLI::App* cmd = cli.add_subcommand(
       "oso-protocol", "the OSO paper's per-grid-budget tuning protocol (Figure 4 / Table 3)");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "preset", "protocol preset (resources/presets/oso-*.json)", "FILE")->required();
-  add_value(*cmd, *args, "epsilons", "per-grid budgets, comma-separated (default: the preset's)", "E1,E2");
-  add_value(*cmd, *args, "granularities", "grid granularities k, comma-separated (default: the preset's)", "K1,K2");
+  add_value(*cmd, *args, "preset", "protocol preset (resources/presets/oso-*.json)", "FILE")
+      ->required();
+  add_value(*cmd, *args, "epsilons", "per-grid budgets, comma-separated (default: the preset's)",
+            "E1,E2");
+  add_value(*cmd, *args, "granularities",
+            "grid granularities k, comma-separated (default: the preset's)", "K1,K2");
   add_value(*cmd, *args, "seeds", "seeds per configuration (default: the preset's)", "N");
   add_value(*cmd, *args, "steps", "training steps per run (default: the preset's)", "T");
   add_value(*cmd, *args, "train-subset", "use only the first N training rows (a scaled run)", "N");

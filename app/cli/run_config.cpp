@@ -61,7 +61,8 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
        "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm | oso-dpsgd | fixed-quantile (--clip "
        "is then C_0), or the non-private baselines sgd | "
        "momentum | adam (sigma = 0, no clipping) (default dpsgd)"},
-      {"lr", "A", "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default 0.01)"},
+      {"lr", "A",
+       "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default 0.01)"},
       {"clip", "C", "per-example clipping norm C (default 1)"},
       {"noise-multiplier", "S", "sigma; noise std on the clipped sum is sigma*C (default 1)"},
       {"lot-size", "L", "expected lot size; each example joins a lot with q = L/n (default 250)"},
@@ -69,7 +70,8 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
       {"momentum", "M", "DPMomentum (default 0.9)"},
       {"beta1", "B1", "DPAdam (default 0.9)"},
       {"beta2", "B2", "DPAdam (default 0.999)"},
-      {"target-quantile", "G", "FixedQuantile's target quantile gamma of the gradient norms (default 0.5)"},
+      {"target-quantile", "G",
+       "FixedQuantile's target quantile gamma of the gradient norms (default 0.5)"},
       {"eval-every", "K", "a curve point every K queries (default 100)"},
       {"seed", "N", "seed of initialisation, sampling and noise (default 0)"},
       {"delta", "D", "delta for the epsilon column (default 1/n rounded down to a power of 10)"},
@@ -86,7 +88,9 @@ const std::set<std::string>& run_config_flags() {
   return names;
 }
 
-bool RunConfig::is_private() const { return !is_nonprivate_name(optimizer); }
+bool RunConfig::is_private() const {
+  return !is_nonprivate_name(optimizer);
+}
 
 training::TrainingConfig RunConfig::training_config() const {
   training::TrainingConfig config;
@@ -135,7 +139,8 @@ RunConfig parse_run_config(const Arguments& args) {
   std::map<std::string, std::string> settings;
   if (auto path = args.text("config")) {
     std::error_code ec;
-    if (std::filesystem::is_directory(*path, ec)) throw UsageError("--config: '" + *path + "' is a directory");
+    if (std::filesystem::is_directory(*path, ec))
+      throw UsageError("--config: '" + *path + "' is a directory");
     errno = 0;
     std::ifstream in(*path, std::ios::binary);
     if (!in) {
@@ -175,28 +180,33 @@ RunConfig parse_run_config(const Arguments& args) {
   if (auto v = text("model")) config.model = *v;
   if (auto v = text("optimizer")) config.optimizer = *v;
   if (auto v = text("out")) config.out = *v;
-  if (auto v = text("validation-fraction")) config.validation_fraction = parse_number("validation-fraction", *v);
+  if (auto v = text("validation-fraction"))
+    config.validation_fraction = parse_number("validation-fraction", *v);
   if (auto v = text("hidden-units")) {
     // Range-check before narrowing: 4294967297 used to become 1.
     const std::int64_t hidden = parse_integer("hidden-units", *v);
-    if (hidden < 1 || hidden > 100000) throw UsageError("--hidden-units = " + *v + " must be between 1 and 100000");
+    if (hidden < 1 || hidden > 100000)
+      throw UsageError("--hidden-units = " + *v + " must be between 1 and 100000");
     config.hidden_units = static_cast<int>(hidden);
   }
   if (auto v = text("lr")) config.learning_rate = parse_number("lr", *v);
   if (auto v = text("clip")) config.clip = parse_number("clip", *v);
-  if (auto v = text("noise-multiplier")) config.noise_multiplier = parse_number("noise-multiplier", *v);
+  if (auto v = text("noise-multiplier"))
+    config.noise_multiplier = parse_number("noise-multiplier", *v);
   if (auto v = text("lot-size")) config.lot_size = parse_number("lot-size", *v);
   if (auto v = text("steps")) config.steps = parse_integer("steps", *v);
   if (auto v = text("momentum")) config.momentum = parse_number("momentum", *v);
   if (auto v = text("beta1")) config.beta1 = parse_number("beta1", *v);
   if (auto v = text("beta2")) config.beta2 = parse_number("beta2", *v);
-  if (auto v = text("target-quantile")) config.target_quantile = parse_number("target-quantile", *v);
+  if (auto v = text("target-quantile"))
+    config.target_quantile = parse_number("target-quantile", *v);
   if (auto v = text("eval-every")) config.eval_every = parse_integer("eval-every", *v);
   if (auto v = text("delta")) {
     config.delta = parse_number("delta", *v);
     // 0 used to mean "the default" silently; a given delta must be a real one.
     if (!(config.delta > 0 && config.delta < 1)) {
-      throw UsageError("--delta = " + *v + " must be strictly between 0 and 1 (omit it for the default 1/n)");
+      throw UsageError("--delta = " + *v +
+                       " must be strictly between 0 and 1 (omit it for the default 1/n)");
     }
   }
   if (auto v = text("seed")) {
@@ -218,14 +228,16 @@ RunConfig parse_run_config(const Arguments& args) {
     try {
       (void)optim::parse_optimizer_kind(config.optimizer);
     } catch (const Error& e) {
-      throw UsageError(std::string("--optimizer: ") + e.what() + " (or a non-private baseline: sgd, momentum, adam)");
+      throw UsageError(std::string("--optimizer: ") + e.what() +
+                       " (or a non-private baseline: sgd, momentum, adam)");
     }
   }
   if (!(config.learning_rate > 0)) bad("lr", "must be > 0");
   if (!(config.clip > 0)) bad("clip", "must be > 0");
   if (config.noise_multiplier < 0) bad("noise-multiplier", "must be >= 0");
   if (config.is_private() && !(config.noise_multiplier > 0)) {
-    bad("noise-multiplier", "must be > 0 for a private optimizer (use sgd/momentum/adam for a non-private baseline)");
+    bad("noise-multiplier",
+        "must be > 0 for a private optimizer (use sgd/momentum/adam for a non-private baseline)");
   }
   if (!(config.lot_size >= 1)) bad("lot-size", "must be >= 1");
   if (config.steps < 1) bad("steps", "must be >= 1");
@@ -233,7 +245,8 @@ RunConfig parse_run_config(const Arguments& args) {
   if (!(config.momentum >= 0 && config.momentum < 1)) bad("momentum", "must be in [0, 1)");
   if (!(config.beta1 >= 0 && config.beta1 < 1)) bad("beta1", "must be in [0, 1)");
   if (!(config.beta2 >= 0 && config.beta2 < 1)) bad("beta2", "must be in [0, 1)");
-  if (!(config.target_quantile > 0 && config.target_quantile < 1)) bad("target-quantile", "must be in (0, 1)");
+  if (!(config.target_quantile > 0 && config.target_quantile < 1))
+    bad("target-quantile", "must be in (0, 1)");
   if (!(config.validation_fraction > 0 && config.validation_fraction < 1)) {
     bad("validation-fraction", "must be strictly between 0 and 1");
   }

@@ -21,7 +21,7 @@ struct RunConfig {
   double validation_fraction = 0.2;       // paper appendix H: 80/20
   std::string model = "logistic";         // linear | logistic | tlnn | cnn | conv-autoencoder
   int hidden_units = 100;
-  std::string optimizer = "dpsgd";        // dpsgd ... | sgd | momentum | adam (non-private)
+  std::string optimizer = "dpsgd";  // dpsgd ... | sgd | momentum | adam (non-private)
   double learning_rate = 0.01;
   double clip = 1.0;
   double noise_multiplier = 1.0;

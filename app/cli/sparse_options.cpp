@@ -9,15 +9,18 @@
 namespace dplab::cli {
 
 void add_sparse_preset_flags(CLI::App& cmd, Arguments& args) {
-  add_value(cmd, args, "corpus",
-            "plain-text corpus (default datasets/kjv/kjv.txt, written by scripts/make-kjv-corpus.sh "
-            "from Debian's bible-kjv-text)",
-            "FILE");
+  add_value(
+      cmd, args, "corpus",
+      "plain-text corpus (default datasets/kjv/kjv.txt, written by scripts/make-kjv-corpus.sh "
+      "from Debian's bible-kjv-text)",
+      "FILE");
   add_value(cmd, args, "out", "output directory for the CSV files, created (default .)", "DIR");
   add_value(cmd, args, "epochs", "passes over the training pairs (default 8; the paper 20)", "E");
-  add_value(cmd, args, "train-tokens", "training tokens, 8 window pairs each (default 6250 = ~50K pairs)", "N");
+  add_value(cmd, args, "train-tokens",
+            "training tokens, 8 window pairs each (default 6250 = ~50K pairs)", "N");
   add_value(cmd, args, "test-tokens", "test tokens (default 3125)", "N");
-  add_value(cmd, args, "vocabulary", "words kept after dropping stop words (default 1000, the paper's)", "V");
+  add_value(cmd, args, "vocabulary",
+            "words kept after dropping stop words (default 1000, the paper's)", "V");
   add_value(cmd, args, "dim", "embedding size (default 100, the paper's)", "D");
   add_value(cmd, args, "eval-points", "loss evaluations per run (default 16)", "K");
   add_value(cmd, args, "eval-examples", "examples per loss evaluation (default 5000)", "N");

@@ -10,13 +10,13 @@
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "cli/run_config.h"
-#include "core/validate.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
-#include "privacy/rdp_accountant.h"
 #include "privacy/default_delta.h"
+#include "privacy/rdp_accountant.h"
 
 namespace dplab::cli {
 namespace {
@@ -82,22 +82,21 @@ int run_train(const Arguments& args) {
   write_curve_csv(out_dir / "curve.csv", result.curve);
   nlohmann::json summary;
   summary["config"] = config.to_json();
-  summary["data"] = {{"name", all.name},
-                     {"examples", all.size()},
-                     {"train_examples", n},
-                     {"validation_examples", split.validation.size()},
-                     {"features", all.dim()},
-                     {"classes", all.num_classes}};
+  summary["data"] = {{"name", all.name},      {"examples", all.size()},
+                     {"train_examples", n},   {"validation_examples", split.validation.size()},
+                     {"features", all.dim()}, {"classes", all.num_classes}};
   summary["privacy"] = {{"private", config.is_private()},
                         {"sampling_rate", sampling_rate},
                         {"delta", delta},
                         {"noise_gradient_queries", result.queries}};
   if (config.is_private()) {
-    const auto eps = privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, result.queries}, delta);
+    const auto eps =
+        privacy::epsilon_for_delta({config.noise_multiplier, sampling_rate, result.queries}, delta);
     summary["privacy"]["epsilon"] = eps.epsilon;
     summary["privacy"]["best_order"] = eps.best_order;  // of the RDP bound
-    const auto chosen = privacy::run_epsilon({config.noise_multiplier, sampling_rate, result.queries}, 1,
-                                             delta, accountants.run, accountants.pld);
+    const auto chosen =
+        privacy::run_epsilon({config.noise_multiplier, sampling_rate, result.queries}, 1, delta,
+                             accountants.run, accountants.pld);
     if (chosen.accountant == privacy::Accountant::kPld) {
       summary["privacy"]["epsilon"] = chosen.epsilon;
       summary["privacy"]["epsilon_rdp"] = eps.epsilon;
@@ -133,9 +132,11 @@ void add_train_command(CLI::App& cli) {
   add_value(*cmd, *args, "config",
             "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
             "FILE");
-  for (const auto& flag : run_config_flag_list()) add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  for (const auto& flag : run_config_flag_list())
+    add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
   add_value(*cmd, *args, "accountant",
-            "pld (default) or rdp: the accountant of the epsilon column and of the summary", "rdp|pld");
+            "pld (default) or rdp: the accountant of the epsilon column and of the summary",
+            "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   on_run(*cmd, [args] { return run_train(*args); });
 }

@@ -11,8 +11,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -28,8 +28,8 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/os_entropy.h"
-#include "privacy/epsilon_display.h"
 #include "experiment/experiment_config.h"
+#include "privacy/epsilon_display.h"
 #include "store/csv_export.h"
 #include "store/store.h"
 #include "tuning/honest_selection.h"
@@ -53,8 +53,10 @@ std::string format_duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "--:--";
   const long s = std::lround(seconds);
   char buffer[32];
-  if (s >= 3600) std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else std::snprintf(buffer, sizeof buffer, "%ld:%02ld", s / 60, s % 60);
+  if (s >= 3600)
+    std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(buffer, sizeof buffer, "%ld:%02ld", s / 60, s % 60);
   return buffer;
 }
 
@@ -73,10 +75,11 @@ void print_progress(const tuning::Progress& p, bool tty, bool final_line) {
     std::fputs(line, stderr);
     if (final_line) std::fputs("\n", stderr);
   } else {
-    std::snprintf(line, sizeof line, "progress: %.1f%%, jobs %lld/%lld, %.0f steps/s, elapsed %s, ETA %s\n",
-                  100 * fraction, static_cast<long long>(p.jobs_done),
-                  static_cast<long long>(p.jobs_total), p.steps_per_second,
-                  format_duration(p.elapsed_seconds).c_str(), format_duration(p.eta_seconds).c_str());
+    std::snprintf(
+        line, sizeof line, "progress: %.1f%%, jobs %lld/%lld, %.0f steps/s, elapsed %s, ETA %s\n",
+        100 * fraction, static_cast<long long>(p.jobs_done), static_cast<long long>(p.jobs_total),
+        p.steps_per_second, format_duration(p.elapsed_seconds).c_str(),
+        format_duration(p.eta_seconds).c_str());
     std::fputs(line, stderr);
   }
   std::fflush(stderr);
@@ -85,10 +88,14 @@ void print_progress(const tuning::Progress& p, bool tty, bool final_line) {
 nlohmann::json candidate_json(const tuning::SearchResults& results, int index) {
   if (index < 0) return nullptr;
   const auto& c = results.candidates.at(static_cast<std::size_t>(index));
-  nlohmann::json j{{"index", c.index}, {"label", c.label()}, {"optimizer", optim::to_string(c.optimizer.kind)},
-                   {"learning_rate", c.optimizer.learning_rate}, {"clip", c.clip}};
+  nlohmann::json j{{"index", c.index},
+                   {"label", c.label()},
+                   {"optimizer", optim::to_string(c.optimizer.kind)},
+                   {"learning_rate", c.optimizer.learning_rate},
+                   {"clip", c.clip}};
   if (c.optimizer.kind == optim::OptimizerKind::kDpMomentum) j["momentum"] = c.optimizer.momentum;
-  if (c.optimizer.kind == optim::OptimizerKind::kDpAdam || c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
+  if (c.optimizer.kind == optim::OptimizerKind::kDpAdam ||
+      c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
     j["beta1"] = c.optimizer.beta1;
     j["beta2"] = c.optimizer.beta2;
     j["adam_epsilon"] = c.optimizer.epsilon;
@@ -99,8 +106,11 @@ nlohmann::json candidate_json(const tuning::SearchResults& results, int index) {
 nlohmann::json report_json(const tuning::SearchResults& results, const tuning::SelectionReport& r) {
   nlohmann::json protocol = nlohmann::json::array();
   for (const auto& row : r.protocol) {
-    protocol.push_back({{"k", row.k}, {"mean", row.mean}, {"ci_low", row.ci_low},
-                        {"ci_high", row.ci_high}, {"trials", row.trials}});
+    protocol.push_back({{"k", row.k},
+                        {"mean", row.mean},
+                        {"ci_low", row.ci_low},
+                        {"ci_high", row.ci_high},
+                        {"trials", row.trials}});
   }
   return {{"optimizer", r.scope},
           {"num_candidates", r.num_candidates},
@@ -113,11 +123,12 @@ nlohmann::json report_json(const tuning::SearchResults& results, const tuning::S
           {"epsilon_single_run", r.epsilon_single_run},
           {"epsilon_ma", r.epsilon_ma},
           {"epsilon_lt", r.epsilon_lt},
-          {"lt_run", {{"selected_candidate", candidate_json(results, r.lt.selected_candidate)},
-                      {"selected_metric", r.lt.selected_metric},
-                      {"draws", r.lt.draws},
-                      {"hard_stop", r.lt.hard_stop},
-                      {"stopped_by_hard_limit", r.lt.stopped_by_hard_limit}}},
+          {"lt_run",
+           {{"selected_candidate", candidate_json(results, r.lt.selected_candidate)},
+            {"selected_metric", r.lt.selected_metric},
+            {"draws", r.lt.draws},
+            {"hard_stop", r.lt.hard_stop},
+            {"stopped_by_hard_limit", r.lt.stopped_by_hard_limit}}},
           {"protocol_5_2", protocol}};
 }
 
@@ -129,13 +140,17 @@ int run_tune(const Arguments& args) {
   const AccountantFlags accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
   const double db_retry = args.number_or("db-retry", 60);
-  if (!(db_retry >= 0 && db_retry <= 86400)) throw UsageError("--db-retry: expected 0..86400 seconds");
+  if (!(db_retry >= 0 && db_retry <= 86400))
+    throw UsageError("--db-retry: expected 0..86400 seconds");
   const std::int64_t threads = args.integer_or("threads", 0);
-  if (threads < 0 || threads > 1024) throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+  if (threads < 0 || threads > 1024)
+    throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
   std::optional<std::int64_t> resume_id;
   if (args.text("resume")) resume_id = args.required_integer("resume");
-  if (resume_id && !args.text("db")) throw UsageError("--resume needs --db (the run history holding the run)");
-  if (resume_id && args.text("config")) throw UsageError("--resume takes the experiment from --db; drop --config");
+  if (resume_id && !args.text("db"))
+    throw UsageError("--resume needs --db (the run history holding the run)");
+  if (resume_id && args.text("config"))
+    throw UsageError("--resume takes the experiment from --db; drop --config");
 
   std::unique_ptr<store::Store> db;
   if (auto db_path = args.text("db")) db = std::make_unique<store::Store>(*db_path);
@@ -177,16 +192,17 @@ int run_tune(const Arguments& args) {
   tuning::PrivatePlan plan;
   if (private_release) {
     if (data->train.is_regression()) {
-      throw UsageError("--release private needs a classification data set: the regression score (final "
-                       "training loss) is computed on the private training set and is not covered by epsilon");
+      throw UsageError(
+          "--release private needs a classification data set: the regression score (final "
+          "training loss) is computed on the private training set and is not covered by epsilon");
     }
     // The stopping time and candidate draws do not depend on the data: drawn up front.
-    plan = tuning::draw_private_plan(config, static_cast<int>(experiment::expand_candidates(config).size()),
-                                     config.seed);
+    plan = tuning::draw_private_plan(
+        config, static_cast<int>(experiment::expand_candidates(config).size()), config.seed);
     options.plan = plan.jobs;
     if (options.plan.empty()) {
-      std::fprintf(stderr, "tune %s: %s drew 0 runs: nothing is trained or released\n", config.name.c_str(),
-                   experiment::describe_release(config.release).c_str());
+      std::fprintf(stderr, "tune %s: %s drew 0 runs: nothing is trained or released\n",
+                   config.name.c_str(), experiment::describe_release(config.release).c_str());
     }
   }
   tuning::Runner runner(config, data, options);
@@ -200,16 +216,21 @@ int run_tune(const Arguments& args) {
   }
 
   if (private_release) {
-    std::fprintf(stderr, "tune %s: %s, %d replicate search(es) over %zu candidates: %lld runs drawn of %lld steps, n = %lld, delta = %g\n",
-                 config.name.c_str(), experiment::describe_release(config.release).c_str(), config.repeats,
-                 runner.candidates().size(), static_cast<long long>(runner.total_jobs()),
-                 static_cast<long long>(config.privacy.steps), static_cast<long long>(data->train.size()),
-                 runner.mechanism().delta);
-  } else {
-    std::fprintf(stderr, "tune %s: %zu candidates x %d repeats = %lld jobs of %lld steps, n = %lld, delta = %g\n",
-                 config.name.c_str(), runner.candidates().size(), config.repeats,
-                 static_cast<long long>(runner.total_jobs()), static_cast<long long>(config.privacy.steps),
+    std::fprintf(stderr,
+                 "tune %s: %s, %d replicate search(es) over %zu candidates: %lld runs drawn of "
+                 "%lld steps, n = %lld, delta = %g\n",
+                 config.name.c_str(), experiment::describe_release(config.release).c_str(),
+                 config.repeats, runner.candidates().size(),
+                 static_cast<long long>(runner.total_jobs()),
+                 static_cast<long long>(config.privacy.steps),
                  static_cast<long long>(data->train.size()), runner.mechanism().delta);
+  } else {
+    std::fprintf(
+        stderr,
+        "tune %s: %zu candidates x %d repeats = %lld jobs of %lld steps, n = %lld, delta = %g\n",
+        config.name.c_str(), runner.candidates().size(), config.repeats,
+        static_cast<long long>(runner.total_jobs()), static_cast<long long>(config.privacy.steps),
+        static_cast<long long>(data->train.size()), runner.mechanism().delta);
   }
 
   g_runner.store(&runner);
@@ -249,7 +270,8 @@ int run_tune(const Arguments& args) {
   g_runner.store(nullptr);
   if (failure) std::rethrow_exception(failure);
   print_progress(runner.progress(), tty, true);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const bool cancelled = runner.cancel_requested();
 
   if (private_release) {
@@ -283,13 +305,16 @@ int run_tune(const Arguments& args) {
                          {"noise_multiplier", results.mechanism.noise_multiplier},
                          {"sampling_rate", results.mechanism.sampling_rate},
                          {"steps", results.mechanism.steps},
-                         {"jobs", {{"total", results.jobs.size()}, {"finished", finished},
-                                   {"failed", failed}, {"diverged", diverged}}}};
+                         {"jobs",
+                          {{"total", results.jobs.size()},
+                           {"finished", finished},
+                           {"failed", failed},
+                           {"diverged", diverged}}}};
   if (resume_id) summary["resumed_run"] = *resume_id;
   summary["optimizers"] = nlohmann::json::array();
   // The three epsilons under the chosen accountant (RDP by default, PLD with --accountant pld).
-  const privacy::SubsampledGaussian mechanism{results.mechanism.noise_multiplier,
-                                              results.mechanism.sampling_rate, results.mechanism.steps};
+  const privacy::SubsampledGaussian mechanism{
+      results.mechanism.noise_multiplier, results.mechanism.sampling_rate, results.mechanism.steps};
   auto accounted = [&](const tuning::SelectionReport& r) {
     nlohmann::json j = report_json(results, r);
     put_selection_epsilons(j, mechanism, r.num_candidates, r.delta, r.gamma, r.delta2, accountants);
@@ -299,8 +324,10 @@ int run_tune(const Arguments& args) {
   summary["all"] = accounted(overall);
   summary["release"] = release_cost_json(cost, results);
   summary["planning_figures"] =
-      "optimizers[].epsilon_ma / epsilon_lt are PLANNING figures (if you ran MA over that optimizer's K "
-      "candidates once each / LT with gamma, releasing only the winner), not the cost of this search: "
+      "optimizers[].epsilon_ma / epsilon_lt are PLANNING figures (if you ran MA over that "
+      "optimizer's K "
+      "candidates once each / LT with gamma, releasing only the winner), not the cost of this "
+      "search: "
       "see release.epsilon";
   const std::filesystem::path summary_path = std::filesystem::path(out_dir) / "summary.json";
   write_text(summary_path, summary.dump(2) + "\n");
@@ -320,13 +347,17 @@ int run_tune(const Arguments& args) {
     auto eps = [&](const char* key) {
       return privacy::format_epsilon_up(j[key].is_number() ? j[key].get<double>() : INFINITY);
     };
-    std::printf("%-10s K=%-3d best %-32s %s %.4f  eps single run %s | planning: MA over K %s (accountant: %s), LT gamma=%g %s (accountant: %s)\n",
-                r.scope.c_str(), r.num_candidates,
-                r.best_candidate >= 0 ? results.candidates[static_cast<std::size_t>(r.best_candidate)].label().c_str() : "(none finished)",
-                r.regression ? "train loss" : "accuracy",
-                r.regression ? r.best_train_loss : r.best_accuracy, eps("epsilon_single_run").c_str(),
-                eps("epsilon_ma").c_str(), j["accountant"].get<std::string>().c_str(), r.gamma,
-                eps("epsilon_lt").c_str(), j["accountant_lt"].get<std::string>().c_str());
+    std::printf(
+        "%-10s K=%-3d best %-32s %s %.4f  eps single run %s | planning: MA over K %s (accountant: "
+        "%s), LT gamma=%g %s (accountant: %s)\n",
+        r.scope.c_str(), r.num_candidates,
+        r.best_candidate >= 0
+            ? results.candidates[static_cast<std::size_t>(r.best_candidate)].label().c_str()
+            : "(none finished)",
+        r.regression ? "train loss" : "accuracy",
+        r.regression ? r.best_train_loss : r.best_accuracy, eps("epsilon_single_run").c_str(),
+        eps("epsilon_ma").c_str(), j["accountant"].get<std::string>().c_str(), r.gamma,
+        eps("epsilon_lt").c_str(), j["accountant_lt"].get<std::string>().c_str());
   }
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
   std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
@@ -334,31 +365,36 @@ int run_tune(const Arguments& args) {
               summary_path.string().c_str(), written.size(), static_cast<long long>(finished),
               results.jobs.size(), wall);
   if (failed > 0) std::printf(", %lld failed", static_cast<long long>(failed));
-  if (diverged > 0) std::printf(", %lld diverged (loss not finite; never selected)", static_cast<long long>(diverged));
+  if (diverged > 0)
+    std::printf(", %lld diverged (loss not finite; never selected)",
+                static_cast<long long>(diverged));
   std::printf("\n");
   std::fflush(stdout);
   if (writer) {
     std::cerr << "dplab-cli tune: run " << writer->experiment_id() << " in " << db->path() << ": "
-              << db->stored_jobs(writer->experiment_id()) << " of " << results.jobs.size() << " jobs stored\n";
+              << db->stored_jobs(writer->experiment_id()) << " of " << results.jobs.size()
+              << " jobs stored\n";
   }
   const auto resume_hint = [&] {
     if (writer) {
-      std::cerr << "dplab-cli tune: resume with: dplab-cli tune --resume " << writer->experiment_id() << " --db "
-                << db->path() << "\n";
+      std::cerr << "dplab-cli tune: resume with: dplab-cli tune --resume "
+                << writer->experiment_id() << " --db " << db->path() << "\n";
     }
   };
-  if (store_error) std::cerr << "dplab-cli tune: error: run history " << db->path() << ": " << *store_error << "\n";
+  if (store_error)
+    std::cerr << "dplab-cli tune: error: run history " << db->path() << ": " << *store_error
+              << "\n";
   if (cancelled) {
-    std::cerr << "dplab-cli tune: " << (g_signal.load() == SIGTERM ? "terminated" : "cancelled") << "; kept the "
-              << finished << " finished jobs\n";
+    std::cerr << "dplab-cli tune: " << (g_signal.load() == SIGTERM ? "terminated" : "cancelled")
+              << "; kept the " << finished << " finished jobs\n";
     resume_hint();
     return g_signal.load() == SIGTERM ? 143 : 130;
   }
   if (failed > 0) {
     const auto& c = results.candidates[static_cast<std::size_t>(first_failure->candidate)];
     std::cerr << "dplab-cli tune: error: " << failed << " of " << results.jobs.size()
-              << " jobs failed; the first: candidate " << c.index << " (" << c.label() << "), repeat "
-              << first_failure->repeat << ": " << first_failure->error << "\n";
+              << " jobs failed; the first: candidate " << c.index << " (" << c.label()
+              << "), repeat " << first_failure->repeat << ": " << first_failure->error << "\n";
     return 1;
   }
   if (store_error) return 1;
@@ -372,18 +408,22 @@ int run_tune(const Arguments& args) {
 }  // namespace
 
 void add_tune_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand("tune", "run an honest hyperparameter search from an experiment file");
+  CLI::App* cmd =
+      cli.add_subcommand("tune", "run an honest hyperparameter search from an experiment file");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "config", "experiment file (see resources/presets/); not with --resume",
             "EXPERIMENT.json");
-  add_value(*cmd, *args, "resume",
-            "finish an interrupted or cancelled run of --db: only its missing jobs run, with the same "
-            "seeds, so the result equals an uninterrupted run",
-            "RUN_ID");
+  add_value(
+      *cmd, *args, "resume",
+      "finish an interrupted or cancelled run of --db: only its missing jobs run, with the same "
+      "seeds, so the result equals an uninterrupted run",
+      "RUN_ID");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
-  add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)", "FILE");
+  add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)",
+            "FILE");
   add_value(*cmd, *args, "db-retry",
-            "seconds to keep retrying finished jobs --db could not take (locked, full; default 60)", "S");
+            "seconds to keep retrying finished jobs --db could not take (locked, full; default 60)",
+            "S");
   add_value(*cmd, *args, "out",
             "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
             "(default: <experiment name>-results)",

@@ -58,7 +58,8 @@ void add_release_flags(CLI::App& command, Arguments& args) {
             "public (default: the validation set is not protected) or private (the score is "
             "released with Gaussian noise of std S/n_val, charged in every run)",
             "public|private");
-  add_value(command, args, "validation-noise", "noise multiplier S of the private validation score", "S");
+  add_value(command, args, "validation-noise", "noise multiplier S of the private validation score",
+            "S");
   add_value(command, args, "ps-distribution", "ps: poisson (default) or tnb", "poisson|tnb");
   add_value(command, args, "ps-mu", "ps poisson: mean number of runs mu >= 1 (default 10)", "MU");
   add_value(command, args, "ps-eta", "ps tnb: shape eta > -1 (default 1 = geometric)", "E");
@@ -67,8 +68,9 @@ void add_release_flags(CLI::App& command, Arguments& args) {
             "override the experiment's repeats: explore = runs per candidate (all charged); "
             "private = independent replicate searches (each costs the printed eps)",
             "R");
-  add_switch(command, args, "secure",
-             "private modes: lots and noise from getrandom + ChaCha20; no seed is written anywhere");
+  add_switch(
+      command, args, "secure",
+      "private modes: lots and noise from getrandom + ChaCha20; no seed is written anywhere");
 }
 
 void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& config) {
@@ -125,7 +127,8 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
   if (args.has("repeats")) {
     const std::int64_t repeats = args.required_integer("repeats");
     if (repeats < 1 || repeats > 1000) {
-      throw UsageError("--repeats = " + std::to_string(repeats) + " must be an integer in [1, 1000]");
+      throw UsageError("--repeats = " + std::to_string(repeats) +
+                       " must be an integer in [1, 1000]");
     }
     config.repeats = static_cast<int>(repeats);
   }
@@ -165,7 +168,8 @@ std::string recompute_command(const tuning::ReleaseCost& cost,
   base += " --steps " + std::to_string(m.steps);
   switch (r.selection) {
     case PrivateSelection::kMa:
-      return base + " --selection ma --candidates " + std::to_string(cost.num_candidates) + " --accountant rdp";
+      return base + " --selection ma --candidates " + std::to_string(cost.num_candidates) +
+             " --accountant rdp";
     case PrivateSelection::kLt:
       return base + " --selection lt --gamma " + g(cost.gamma) + " --delta2 " + g(cost.delta2) +
              " --lt-integer-hard-stop";

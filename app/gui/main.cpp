@@ -18,14 +18,16 @@ int main(int argc, char** argv) {
   if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")) ||
       args.contains(QStringLiteral("--version")) || args.contains(QStringLiteral("-v"))) {
     QCommandLineParser parser;  // prints and exits
-    parser.setApplicationDescription("Laboratory for differentially private ML and honest hyperparameter selection");
+    parser.setApplicationDescription(
+        "Laboratory for differentially private ML and honest hyperparameter selection");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions({{{"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json"},
-                       {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
-                       {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
-                       {"quit-when-done", "Exit when the run (and screenshots) are done; failures exit 1."},
-                       {"timeout", "With --quit-when-done: give up (exit 1) after SECONDS.", "SECONDS", "3600"}});
+    parser.addOptions(
+        {{{"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json"},
+         {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
+         {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
+         {"quit-when-done", "Exit when the run (and screenshots) are done; failures exit 1."},
+         {"timeout", "With --quit-when-done: give up (exit 1) after SECONDS.", "SECONDS", "3600"}});
     parser.process(app);
   }
   const auto options = dplab::ui::parseScriptOptions(args, &error);
@@ -38,8 +40,9 @@ int main(int argc, char** argv) {
   window.show();
   const auto session = dplab::ui::launchScriptedSession(&window, *options);
   if (session) {
-    QObject::connect(session.get(), &dplab::ui::ScriptedSession::quitRequested, &app,
-                     [](int code) { QApplication::exit(code); }, Qt::QueuedConnection);
+    QObject::connect(
+        session.get(), &dplab::ui::ScriptedSession::quitRequested, &app,
+        [](int code) { QApplication::exit(code); }, Qt::QueuedConnection);
   }
   return QApplication::exec();
 }

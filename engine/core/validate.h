@@ -31,7 +31,8 @@ inline void require_non_negative(std::string_view field, double value) {
 inline void require_open_interval(std::string_view field, double value, double lo, double hi) {
   require_finite(field, value);
   if (!(value > lo && value < hi)) {
-    fail_field(field, value, "must be strictly between " + format_number(lo) + " and " + format_number(hi));
+    fail_field(field, value,
+               "must be strictly between " + format_number(lo) + " and " + format_number(hi));
   }
 }
 // value in the half-open interval (lo, hi]

@@ -85,8 +85,8 @@ class RecordReader {
     }
     while (pos_ < text_.size() && blank(text_[pos_])) ++pos_;
     if (pos_ < text_.size() && text_[pos_] != delimiter_ && text_[pos_] != '\n') {
-      fail_line(path_, line_, std::string("unexpected character '") + text_[pos_] +
-                                  "' after a closing quote");
+      fail_line(path_, line_,
+                std::string("unexpected character '") + text_[pos_] + "' after a closing quote");
     }
   }
 
@@ -105,8 +105,9 @@ std::string_view label_key(std::string_view text) {
 
 // Sorted numerically when every entry is a number, else lexicographically.
 void sort_labels(std::vector<std::string>& labels) {
-  const bool numeric = std::all_of(labels.begin(), labels.end(),
-                                   [](const std::string& s) { return parse_number(s).has_value(); });
+  const bool numeric = std::all_of(labels.begin(), labels.end(), [](const std::string& s) {
+    return parse_number(s).has_value();
+  });
   if (numeric) {
     std::sort(labels.begin(), labels.end(), [](const std::string& a, const std::string& b) {
       return *parse_number(a) < *parse_number(b);
@@ -139,8 +140,9 @@ CsvTable read_csv_table(const std::string& path, char delimiter) {
   std::vector<std::string> fields;
   while (reader.next(fields, line)) {
     if (fields.size() != width) {
-      fail_line(path, line, "expected " + std::to_string(width) + " fields, got " +
-                                std::to_string(fields.size()));
+      fail_line(
+          path, line,
+          "expected " + std::to_string(width) + " fields, got " + std::to_string(fields.size()));
     }
     for (auto& field : fields) table.cells.push_back(std::move(field));
     table.line_numbers.push_back(line);
@@ -158,7 +160,8 @@ bool CsvEncoder::row_has_missing(const CsvTable& table, Index row) const {
     if (is_missing(table.cell(row, c))) {
       if (options_.missing == MissingValues::fail) {
         fail_line(table.path, table.line_numbers[static_cast<std::size_t>(row)],
-                  "missing value '" + table.cell(row, c) + "' in column '" + table.header[static_cast<std::size_t>(c)] + "'");
+                  "missing value '" + table.cell(row, c) + "' in column '" +
+                      table.header[static_cast<std::size_t>(c)] + "'");
       }
       return true;
     }
@@ -219,7 +222,8 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
         ++numeric_cells[static_cast<std::size_t>(c)];
       } else {
         column.numeric = false;
-        if (first_text_row[static_cast<std::size_t>(c)] < 0) first_text_row[static_cast<std::size_t>(c)] = r;
+        if (first_text_row[static_cast<std::size_t>(c)] < 0)
+          first_text_row[static_cast<std::size_t>(c)] = r;
       }
       seen[static_cast<std::size_t>(c)].insert(cell);
     }
@@ -236,8 +240,9 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
     if (numeric_cells[k] >= 2 && 10 * numeric_cells[k] >= 9 * kept) {
       const Index r = first_text_row[k];
       fail_line(table.path, table.line_numbers[static_cast<std::size_t>(r)],
-                "column '" + table.header[k] + "' is numeric except in " + std::to_string(kept - numeric_cells[k]) +
-                    " of " + std::to_string(kept) + " rows, first here: '" + table.cell(r, c) +
+                "column '" + table.header[k] + "' is numeric except in " +
+                    std::to_string(kept - numeric_cells[k]) + " of " + std::to_string(kept) +
+                    " rows, first here: '" + table.cell(r, c) +
                     "' (fix the value or mark it missing with '?')");
     }
   }
@@ -267,7 +272,8 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
     auto& values = seen[static_cast<std::size_t>(c)];
     column.categories.assign(values.begin(), values.end());
     std::sort(column.categories.begin(), column.categories.end());
-    for (const auto& category : column.categories) encoder.feature_names_.push_back(name + "=" + category);
+    for (const auto& category : column.categories)
+      encoder.feature_names_.push_back(name + "=" + category);
   }
   return encoder;
 }
@@ -278,23 +284,26 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
       const std::string got = c < table.header.size() ? table.header[c] : "(none)";
       const std::string want = c < header_.size() ? header_[c] : "(none)";
       if (got != want) {
-        fail_line(table.path, 1, "header differs from '" + fitted_path_ + "': column " +
-                                     std::to_string(c + 1) + " is '" + got + "', expected '" +
-                                     want + "'");
+        fail_line(table.path, 1,
+                  "header differs from '" + fitted_path_ + "': column " + std::to_string(c + 1) +
+                      " is '" + got + "', expected '" + want + "'");
       }
     }
   }
   const Index width = table.columns();
   // Lookup tables: category -> feature offset, label key -> class index.
-  std::vector<std::unordered_map<std::string_view, Index>> category_index(static_cast<std::size_t>(width));
+  std::vector<std::unordered_map<std::string_view, Index>> category_index(
+      static_cast<std::size_t>(width));
   for (Index c = 0; c < width; ++c) {
     const auto& column = columns_[static_cast<std::size_t>(c)];
     for (std::size_t k = 0; k < column.categories.size(); ++k) {
-      category_index[static_cast<std::size_t>(c)].emplace(column.categories[k], static_cast<Index>(k));
+      category_index[static_cast<std::size_t>(c)].emplace(column.categories[k],
+                                                          static_cast<Index>(k));
     }
   }
   std::unordered_map<std::string_view, float> class_index;
-  for (std::size_t k = 0; k < class_names_.size(); ++k) class_index.emplace(class_names_[k], static_cast<float>(k));
+  for (std::size_t k = 0; k < class_names_.size(); ++k)
+    class_index.emplace(class_names_[k], static_cast<float>(k));
 
   std::vector<Index> kept_rows;
   kept_rows.reserve(static_cast<std::size_t>(table.rows()));
@@ -330,15 +339,17 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
         if (options_.regression) {
           const auto value = parse_number(cell);
           if (!value) {
-            fail_line(table.path, line, "label '" + cell + "' in column '" + label_column() +
-                                            "' is not a number (regression needs numeric labels)");
+            fail_line(table.path, line,
+                      "label '" + cell + "' in column '" + label_column() +
+                          "' is not a number (regression needs numeric labels)");
           }
           data.targets[i] = static_cast<float>(*value);
         } else {
           const auto it = class_index.find(label_key(cell));
           if (it == class_index.end()) {
-            fail_line(table.path, line, "label '" + cell + "' is not one of the classes of '" +
-                                            fitted_path_ + "' (" + quoted_list(class_names_) + ")");
+            fail_line(table.path, line,
+                      "label '" + cell + "' is not one of the classes of '" + fitted_path_ + "' (" +
+                          quoted_list(class_names_) + ")");
           }
           data.targets[i] = it->second;
         }
@@ -348,8 +359,9 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
       if (column.numeric) {
         const auto value = parse_number(cell);
         if (!value) {
-          fail_line(table.path, line, "'" + cell + "' in numeric column '" +
-                                          header_[static_cast<std::size_t>(c)] + "' is not a number");
+          fail_line(table.path, line,
+                    "'" + cell + "' in numeric column '" + header_[static_cast<std::size_t>(c)] +
+                        "' is not a number");
         }
         data.features(i, column.first_feature) = static_cast<float>(*value);
       } else {

@@ -51,8 +51,8 @@ struct CsvTable {
 CsvTable read_csv_table(const std::string& path, char delimiter = ',');
 
 struct CsvStats {
-  Index rows_read = 0;            // data records in the file
-  Index rows_dropped_missing = 0; // of those, dropped for a missing value
+  Index rows_read = 0;             // data records in the file
+  Index rows_dropped_missing = 0;  // of those, dropped for a missing value
 };
 
 // The column encoding of one table, reusable on others with the same header.
@@ -69,7 +69,9 @@ class CsvEncoder {
 
   const std::vector<std::string>& feature_names() const { return feature_names_; }
   const std::vector<std::string>& class_names() const { return class_names_; }  // empty: regression
-  const std::string& label_column() const { return header_[static_cast<std::size_t>(label_index_)]; }
+  const std::string& label_column() const {
+    return header_[static_cast<std::size_t>(label_index_)];
+  }
 
  private:
   struct Column {

@@ -135,8 +135,8 @@ MinMaxScaler MinMaxScaler::fit(const Dataset& fit_on) {
 void MinMaxScaler::apply(Dataset& data) const {
   if (data.dim() != minimum.size()) {
     throw InvalidArgument("min-max scaler fitted on d = " + std::to_string(minimum.size()) +
-                          " features cannot be applied to " + label_of(data) + " with d = " +
-                          std::to_string(data.dim()));
+                          " features cannot be applied to " + label_of(data) +
+                          " with d = " + std::to_string(data.dim()));
   }
   // Division, not multiplication by 1/range: the fitted maximum then maps to exactly 1.
   const Index d = data.dim();
@@ -169,8 +169,8 @@ Dataset select_rows(const Dataset& all, const std::vector<Index>& rows) {
 
 Dataset concatenate(const Dataset& first, const Dataset& second, const std::string& name) {
   if (first.dim() != second.dim()) {
-    throw InvalidArgument("cannot concatenate " + label_of(first) + " (d = " +
-                          std::to_string(first.dim()) + ") and " + label_of(second) +
+    throw InvalidArgument("cannot concatenate " + label_of(first) +
+                          " (d = " + std::to_string(first.dim()) + ") and " + label_of(second) +
                           " (d = " + std::to_string(second.dim()) + ")");
   }
   if (first.is_regression() != second.is_regression()) {
@@ -183,7 +183,8 @@ Dataset concatenate(const Dataset& first, const Dataset& second, const std::stri
   out.feature_names = first.feature_names;
   out.notes = first.notes;
   out.notes.insert(out.notes.end(), second.notes.begin(), second.notes.end());
-  out.class_names = first.num_classes >= second.num_classes ? first.class_names : second.class_names;
+  out.class_names =
+      first.num_classes >= second.num_classes ? first.class_names : second.class_names;
   resize_for_overwrite(out.features, first.size() + second.size(), first.dim());
   out.features.topRows(first.size()) = first.features;
   out.features.bottomRows(second.size()) = second.features;
@@ -202,7 +203,8 @@ std::vector<Index> class_counts(const Dataset& data) {
     const auto c = static_cast<Index>(data.targets[i]);
     if (c < 0 || c >= data.num_classes) {
       throw InvalidArgument("class_counts: target of row " + std::to_string(i) + " = " +
-                            format_number(data.targets[i]) + " is not a class of " + label_of(data));
+                            format_number(data.targets[i]) + " is not a class of " +
+                            label_of(data));
     }
     ++counts[static_cast<std::size_t>(c)];
   }

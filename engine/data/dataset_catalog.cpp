@@ -21,8 +21,8 @@ namespace {
 constexpr const char* kFashionMnistPackageDir = "/usr/share/datasets/fashion-mnist";
 
 const std::vector<std::string>& fashion_mnist_classes() {
-  static const std::vector<std::string> names = {"T-shirt/top", "Trouser", "Pullover", "Dress",
-                                                 "Coat",        "Sandal",  "Shirt",    "Sneaker",
+  static const std::vector<std::string> names = {"T-shirt/top", "Trouser",   "Pullover", "Dress",
+                                                 "Coat",        "Sandal",    "Shirt",    "Sneaker",
                                                  "Bag",         "Ankle boot"};
   return names;
 }
@@ -57,7 +57,9 @@ Dataset load_fashion_mnist_part(const std::string& dir, const std::string& part)
   return data;
 }
 
-void scale_in_place(Dataset& data) { MinMaxScaler::fit(data).apply(data); }
+void scale_in_place(Dataset& data) {
+  MinMaxScaler::fit(data).apply(data);
+}
 
 // Both UCI files pooled (30,162 + 15,060 = 45,222 rows after dropping missing values), as the
 // main paper uses Adult (appendix B table; appendix H: 80/20 train/validation split of the whole).
@@ -102,9 +104,9 @@ Dataset load_user_file(const DatasetSource& source) {
   Dataset data;
   switch (format) {
     case DataFormat::idx:
-      return load_idx_pair(source.path,
-                           source.second_path.empty() ? default_labels_path(source.path)
-                                                      : source.second_path);
+      return load_idx_pair(source.path, source.second_path.empty()
+                                            ? default_labels_path(source.path)
+                                            : source.second_path);
     case DataFormat::csv: {
       CsvOptions options;
       options.label_column = source.label_column;
@@ -148,21 +150,29 @@ DataFormat parse_data_format(const std::string& text) {
 
 const char* to_string(DataFormat format) {
   switch (format) {
-    case DataFormat::automatic: return "auto";
-    case DataFormat::idx: return "idx";
-    case DataFormat::csv: return "csv";
-    case DataFormat::libsvm: return "libsvm";
+    case DataFormat::automatic:
+      return "auto";
+    case DataFormat::idx:
+      return "idx";
+    case DataFormat::csv:
+      return "csv";
+    case DataFormat::libsvm:
+      return "libsvm";
   }
   return "auto";
 }
 
 std::vector<BuiltinDatasetInfo> builtin_datasets() {
   return {
-      {"fashion-mnist", "Fashion-MNIST: 60,000 28x28 clothing images (784 features), 10 classes", false},
-      {"fashion-mnist-all", "Fashion-MNIST train + test: 70,000 images, 784 features, 10 classes", false},
-      {"synthetic-linear", "Paper 4.1: x ~ U(0,1)^10, y = x.w*, w* = 10*1; regression, n = 10,000", false},
+      {"fashion-mnist", "Fashion-MNIST: 60,000 28x28 clothing images (784 features), 10 classes",
+       false},
+      {"fashion-mnist-all", "Fashion-MNIST train + test: 70,000 images, 784 features, 10 classes",
+       false},
+      {"synthetic-linear", "Paper 4.1: x ~ U(0,1)^10, y = x.w*, w* = 10*1; regression, n = 10,000",
+       false},
       {"synthetic-binary", "Logistic teacher on x ~ U(0,1)^d with label noise; 2 classes", false},
-      {"adult", "UCI Adult census income (train + test files): 45,222 rows, 104 features, 2 classes", false},
+      {"adult",
+       "UCI Adult census income (train + test files): 45,222 rows, 104 features, 2 classes", false},
   };
 }
 
@@ -204,7 +214,8 @@ DataFormat detect_format(const std::string& path) {
     pos = end + 1;
     if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const bool has_pair = line.find(':') != std::string::npos && line.find(',') == std::string::npos;
+    const bool has_pair =
+        line.find(':') != std::string::npos && line.find(',') == std::string::npos;
     return has_pair ? DataFormat::libsvm : DataFormat::csv;
   }
   throw ParseError(path + ": cannot tell its format (no data in the first 4 KB); give format");
@@ -218,7 +229,8 @@ Dataset load_dataset(const DatasetSource& source) {
   } else if (name == "fashion-mnist" || name == "fashion-mnist-all") {
     const std::string dir = source.path.empty() ? find_fashion_mnist() : source.path;
     data = load_fashion_mnist_part(dir, "train");
-    if (name == "fashion-mnist-all") data = concatenate(data, load_fashion_mnist_part(dir, "t10k"), name);
+    if (name == "fashion-mnist-all")
+      data = concatenate(data, load_fashion_mnist_part(dir, "t10k"), name);
     data.name = name;
   } else if (name == "synthetic-linear") {
     data = make_synthetic_linear({source.num_samples, source.dim, 10.0, source.seed});

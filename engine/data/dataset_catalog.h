@@ -32,9 +32,9 @@ struct DatasetSource {
   std::string second_path;
   DataFormat format = DataFormat::automatic;
 
-  std::string label_column;  // CSV: header name, empty = last column
-  bool regression = false;   // CSV/LIBSVM: real-valued target
-  bool min_max_scale = true; // CSV/LIBSVM: scale every feature to [0, 1] over all loaded rows
+  std::string label_column;   // CSV: header name, empty = last column
+  bool regression = false;    // CSV/LIBSVM: real-valued target
+  bool min_max_scale = true;  // CSV/LIBSVM: scale every feature to [0, 1] over all loaded rows
 
   // Synthetic generators.
   Index num_samples = 10000;

@@ -17,7 +17,7 @@ namespace dplab::data {
 namespace {
 
 constexpr std::size_t kChunkBytes = std::size_t{1} << 22;  // 4 MiB per gzread call
-constexpr unsigned kZlibBufferBytes = 1u << 20;             // zlib's input buffer (default 8 KiB)
+constexpr unsigned kZlibBufferBytes = 1u << 20;            // zlib's input buffer (default 8 KiB)
 
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
@@ -80,7 +80,8 @@ void read_into(const std::string& path, Buffer& out, std::size_t limit) {
   }
 
   // Typical ratios are 2-10x; start at 4x the input (at least 64 KiB), then double.
-  const std::size_t start = std::max<std::size_t>(std::size_t{1} << 16, compressed_size(file.get()) * 4);
+  const std::size_t start =
+      std::max<std::size_t>(std::size_t{1} << 16, compressed_size(file.get()) * 4);
   file.reset();
   GzPtr gz(gzopen(path.c_str(), "rb"));
   if (!gz) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
@@ -90,8 +91,8 @@ void read_into(const std::string& path, Buffer& out, std::size_t limit) {
   while (size < limit) {
     if (size == out.size()) grow(out, std::min(limit, std::max<std::size_t>(out.size() * 2, 1)));
     const std::size_t want = std::min({out.size() - size, kChunkBytes, std::size_t{INT_MAX}});
-    const int got = gzread(gz.get(), reinterpret_cast<char*>(out.data()) + size,
-                           static_cast<unsigned>(want));
+    const int got =
+        gzread(gz.get(), reinterpret_cast<char*>(out.data()) + size, static_cast<unsigned>(want));
     if (got < 0) {
       int code = Z_OK;
       const char* message = gzerror(gz.get(), &code);

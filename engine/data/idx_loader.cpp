@@ -40,21 +40,23 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
   std::vector<std::uint8_t> bytes = read_file_prefix(path, 4 + 4 * 255);
   const std::string kind = expected_dims == 1 ? "labels" : "images";
   if (bytes.size() < 4) {
-    fail_at(path, bytes.size(), "file ends inside the 4-byte IDX magic number (" +
-                                    std::to_string(bytes.size()) + " bytes)");
+    fail_at(path, bytes.size(),
+            "file ends inside the 4-byte IDX magic number (" + std::to_string(bytes.size()) +
+                " bytes)");
   }
   const std::uint32_t magic = big_endian_u32(bytes.data());
   const int ndims = bytes[3];
   const bool dims_ok = ndims == expected_dims || (expected_dims == 3 && ndims == 2);
   if (bytes[0] != 0 || bytes[1] != 0 || bytes[2] != kTypeUnsignedByte || !dims_ok) {
-    fail_at(path, 0, "bad magic number " + hex32(magic) + ", expected " +
-                         hex32(0x0800u | static_cast<std::uint32_t>(expected_dims)) +
-                         " (IDX " + kind + " of unsigned bytes)");
+    fail_at(path, 0,
+            "bad magic number " + hex32(magic) + ", expected " +
+                hex32(0x0800u | static_cast<std::uint32_t>(expected_dims)) + " (IDX " + kind +
+                " of unsigned bytes)");
   }
   const std::size_t header = 4 + 4 * static_cast<std::size_t>(ndims);
   if (bytes.size() < header) {
-    fail_at(path, bytes.size(), "file ends inside the IDX header (" + std::to_string(header) +
-                                    " bytes expected)");
+    fail_at(path, bytes.size(),
+            "file ends inside the IDX header (" + std::to_string(header) + " bytes expected)");
   }
   IdxArray array;
   std::uint64_t item_bytes = 1;
@@ -62,7 +64,9 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
   bool too_large = false;
   for (int k = 0; k < ndims; ++k) {
     const std::uint32_t dim = big_endian_u32(bytes.data() + 4 + 4 * k);
-    if (dim == 0) fail_at(path, 4 + 4 * static_cast<std::size_t>(k), "dimension " + std::to_string(k) + " is 0");
+    if (dim == 0)
+      fail_at(path, 4 + 4 * static_cast<std::size_t>(k),
+              "dimension " + std::to_string(k) + " is 0");
     array.dims.push_back(dim);
     if (k > 0) too_large |= __builtin_mul_overflow(item_bytes, std::uint64_t{dim}, &item_bytes);
   }
@@ -71,9 +75,9 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
   if (too_large) {
     std::string shape;
     for (const auto dim : array.dims) shape += (shape.empty() ? "" : " x ") + std::to_string(dim);
-    fail_at(path, 4, "header announces " + shape + " bytes of " + kind +
-                         ", more than dplab loads (" + std::to_string(kMaxIdxBytes >> 30) +
-                         " GiB): corrupt header?");
+    fail_at(path, 4,
+            "header announces " + shape + " bytes of " + kind + ", more than dplab loads (" +
+                std::to_string(kMaxIdxBytes >> 30) + " GiB): corrupt header?");
   }
   const std::size_t expected = header + static_cast<std::size_t>(total_bytes);
   // One byte more than announced, to notice trailing garbage without reading all of it.
@@ -86,8 +90,8 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
                 " bytes in all) but it ends after item " + std::to_string(complete));
   }
   if (bytes.size() > expected) {
-    fail_at(path, expected, "unexpected bytes after the last of " +
-                                std::to_string(array.dims[0]) + " " + kind);
+    fail_at(path, expected,
+            "unexpected bytes after the last of " + std::to_string(array.dims[0]) + " " + kind);
   }
   // Drop the header in place rather than copying 47 MB.
   bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(header));
@@ -101,9 +105,9 @@ Dataset load_idx_pair(const std::string& images_path, const std::string& labels_
   const IdxArray labels = read_idx_u8(labels_path, 1);
   if (images.dims[0] != labels.dims[0]) {
     // Offset 4: the item count in the labels header.
-    fail_at(labels_path, 4, "header announces " + std::to_string(labels.dims[0]) +
-                                " labels but '" + images_path + "' has " +
-                                std::to_string(images.dims[0]) + " images");
+    fail_at(labels_path, 4,
+            "header announces " + std::to_string(labels.dims[0]) + " labels but '" + images_path +
+                "' has " + std::to_string(images.dims[0]) + " images");
   }
   const auto n = static_cast<Index>(images.dims[0]);
   const auto d = static_cast<Index>(images.values.size() / images.dims[0]);

@@ -52,7 +52,8 @@ SparseFile parse_file(const std::string& path, const LibsvmOptions& options) {
     if (end == std::string::npos) end = text.size();
     std::string_view line(text.data() + pos, end - pos);
     pos = end + 1;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos)
+      line = line.substr(0, hash);
 
     Index previous = 0;
     bool have_label = false;
@@ -85,7 +86,8 @@ SparseFile parse_file(const std::string& path, const LibsvmOptions& options) {
       }
       if (!value) fail_token(path, line_number, token, "feature value is not a finite number");
       // Range-check before converting (1e300 used to wrap to a negative and read as "< 1").
-      if (*index < 1) fail_token(path, line_number, token, "feature index < 1 (indices are 1-based)");
+      if (*index < 1)
+        fail_token(path, line_number, token, "feature index < 1 (indices are 1-based)");
       if (*index > static_cast<double>(kMaxFeatureIndex)) {
         fail_token(path, line_number, token,
                    "feature index " + format_number(*index) + " exceeds the largest supported (" +
@@ -99,13 +101,13 @@ SparseFile parse_file(const std::string& path, const LibsvmOptions& options) {
       }
       if (options.num_features > 0 && column > options.num_features) {
         fail_token(path, line_number, token,
-                   "feature index " + std::to_string(column) + " exceeds num_features = " +
-                       std::to_string(options.num_features));
+                   "feature index " + std::to_string(column) +
+                       " exceeds num_features = " + std::to_string(options.num_features));
       }
       previous = column;
       file.max_index = std::max(file.max_index, column);
-      file.entries.push_back({static_cast<Index>(file.labels.size()) - 1, column - 1,
-                              static_cast<float>(*value)});
+      file.entries.push_back(
+          {static_cast<Index>(file.labels.size()) - 1, column - 1, static_cast<float>(*value)});
     }
   }
   if (file.labels.empty()) throw ParseError(path + ": no data lines");
@@ -138,7 +140,8 @@ Dataset to_dense(const SparseFile& file, Index dim, const std::vector<double>& c
   for (const Entry& e : file.entries) data.features(e.row, e.column) = e.value;
   data.targets.resize(n);
   if (regression) {
-    for (Index i = 0; i < n; ++i) data.targets[i] = static_cast<float>(file.labels[static_cast<std::size_t>(i)]);
+    for (Index i = 0; i < n; ++i)
+      data.targets[i] = static_cast<float>(file.labels[static_cast<std::size_t>(i)]);
     return data;
   }
   data.num_classes = static_cast<int>(classes.size());
@@ -165,7 +168,8 @@ Index choose_dim(const LibsvmOptions& options, Index max_index, const std::strin
 
 Dataset load_libsvm(const std::string& path, const LibsvmOptions& options) {
   const SparseFile file = parse_file(path, options);
-  const std::vector<double> classes = options.regression ? std::vector<double>{} : class_values(file);
+  const std::vector<double> classes =
+      options.regression ? std::vector<double>{} : class_values(file);
   return to_dense(file, choose_dim(options, file.max_index, path), classes, options.regression);
 }
 
@@ -173,7 +177,8 @@ LibsvmPair load_libsvm_pair(const std::string& first_path, const std::string& se
                             const LibsvmOptions& options) {
   const SparseFile first = parse_file(first_path, options);
   const SparseFile second = parse_file(second_path, options);
-  const std::vector<double> classes = options.regression ? std::vector<double>{} : class_values(first);
+  const std::vector<double> classes =
+      options.regression ? std::vector<double>{} : class_values(first);
   const Index dim = choose_dim(options, std::max(first.max_index, second.max_index), first_path);
   return {to_dense(first, dim, classes, options.regression),
           to_dense(second, dim, classes, options.regression)};

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/memory_check.h"
 #include "core/error.h"
+#include "core/memory_check.h"
 #include "core/random.h"
 #include "core/validate.h"
 
@@ -15,8 +15,8 @@ namespace {
 void check_shape(Index n, Index d) {
   require_at_least("num_samples", static_cast<double>(n), 1);
   require_at_least("dim", static_cast<double>(d), 1);
-  require_memory("dataset.num_samples x dataset.dim = " + std::to_string(n) + " x " + std::to_string(d) +
-                     " (the synthetic feature matrix)",
+  require_memory("dataset.num_samples x dataset.dim = " + std::to_string(n) + " x " +
+                     std::to_string(d) + " (the synthetic feature matrix)",
                  static_cast<double>(n) * static_cast<double>(d) * sizeof(float));
 }
 
@@ -52,7 +52,8 @@ Dataset make_synthetic_linear(const SyntheticLinearOptions& options) {
   data.targets.resize(options.num_samples);
   for (Index i = 0; i < options.num_samples; ++i) {
     double y = 0;
-    for (Index j = 0; j < options.dim; ++j) y += static_cast<double>(data.features(i, j)) * options.weight;
+    for (Index j = 0; j < options.dim; ++j)
+      y += static_cast<double>(data.features(i, j)) * options.weight;
     data.targets[i] = static_cast<float>(y);
   }
   name_features(data);

@@ -21,7 +21,9 @@ inline std::optional<double> parse_number(std::string_view text) {
   return value;
 }
 
-inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+inline bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 inline std::string_view trim(std::string_view text) {
   while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);

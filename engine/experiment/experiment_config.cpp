@@ -34,15 +34,18 @@ std::string count_text(std::int64_t n) {
   return n >= kJobCountCeiling ? "more than 10^18" : std::to_string(n);
 }
 
-constexpr const char* kParamNames[kNumParams] = {"learning_rate", "clip",  "momentum",
-                                                 "beta1",         "beta2", "epsilon",
-                                                 "target_quantile"};
+constexpr const char* kParamNames[kNumParams] = {
+    "learning_rate", "clip", "momentum", "beta1", "beta2", "epsilon", "target_quantile"};
 
 // Never value.dump(): a deeply nested value would overflow the stack (json_guard.h).
-std::string show(const json& value) { return json_excerpt(value, 60); }
+std::string show(const json& value) {
+  return json_excerpt(value, 60);
+}
 
 // The offending value as JSON text: `got "abc"`, `got [1,2]`.
-std::string type_name(const json& value) { return show(value); }
+std::string type_name(const json& value) {
+  return show(value);
+}
 
 [[noreturn]] void fail(const std::string& path, const std::string& message) {
   throw ParseError(path + ": " + message);
@@ -52,9 +55,12 @@ std::string type_name(const json& value) { return show(value); }
 class ObjectReader {
  public:
   ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
-    if (!j_.is_object()) fail(path_.empty() ? "(top level)" : path_, "expected an object, got " + type_name(j_));
+    if (!j_.is_object())
+      fail(path_.empty() ? "(top level)" : path_, "expected an object, got " + type_name(j_));
   }
-  std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  std::string key_path(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
   const json* find(const std::string& key) {
     seen_.insert(key);
     auto it = j_.find(key);
@@ -97,7 +103,8 @@ class ObjectReader {
     if (v->is_number_integer()) return v->get<std::int64_t>();
     if (v->is_number_float()) {
       const double x = v->get<double>();
-      if (std::isfinite(x) && x == std::floor(x) && std::abs(x) < 9e15) return static_cast<std::int64_t>(x);
+      if (std::isfinite(x) && x == std::floor(x) && std::abs(x) < 9e15)
+        return static_cast<std::int64_t>(x);
     }
     fail(key_path(key), "expected an integer, got " + type_name(*v));
   }
@@ -203,13 +210,20 @@ json param_to_json(const ParamSpec& spec) {
 bool applies(optim::OptimizerKind kind, Param p) {
   using K = optim::OptimizerKind;
   switch (p) {
-    case Param::kClip: return true;
-    case Param::kLearningRate: return kind != K::kDpAdamWosm;  // ESS fixes its step size
-    case Param::kMomentum: return kind == K::kDpMomentum;
-    case Param::kBeta1: return kind == K::kDpAdam || kind == K::kDpAdamWosm;
-    case Param::kBeta2: return kind == K::kDpAdam;
-    case Param::kEpsilon: return kind == K::kDpAdam || kind == K::kDpAdamWosm;
-    case Param::kTargetQuantile: return kind == K::kFixedQuantile;
+    case Param::kClip:
+      return true;
+    case Param::kLearningRate:
+      return kind != K::kDpAdamWosm;  // ESS fixes its step size
+    case Param::kMomentum:
+      return kind == K::kDpMomentum;
+    case Param::kBeta1:
+      return kind == K::kDpAdam || kind == K::kDpAdamWosm;
+    case Param::kBeta2:
+      return kind == K::kDpAdam;
+    case Param::kEpsilon:
+      return kind == K::kDpAdam || kind == K::kDpAdamWosm;
+    case Param::kTargetQuantile:
+      return kind == K::kFixedQuantile;
   }
   return false;
 }
@@ -240,7 +254,9 @@ OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
   try {
     config.kind = optim::parse_optimizer_kind(name);
   } catch (const Error&) {
-    fail(r.key_path("name"), "unknown optimizer \"" + name + "\" (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, oso-dpsgd or fixed-quantile)");
+    fail(r.key_path("name"), "unknown optimizer \"" + name +
+                                 "\" (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, "
+                                 "oso-dpsgd or fixed-quantile)");
   }
   if (const json* grid = r.find("grid")) {
     ObjectReader g(*grid, r.key_path("grid"));
@@ -289,16 +305,20 @@ void check_consistency(const ExperimentConfig& config) {
     const auto& o = config.optimizers[i];
     const std::string path = "optimizers[" + std::to_string(i) + "]";
     if (config.tuning.strategy == Strategy::kRandom) {
-      check(o.count.has_value(), path + ".count", "missing (required by tuning.strategy \"random\")");
+      check(o.count.has_value(), path + ".count",
+            "missing (required by tuning.strategy \"random\")");
     }
     if (config.tuning.strategy == Strategy::kGrid) {
-      check(!o.count.has_value(), path + ".count", "only used by tuning.strategy \"random\" or \"lt\"");
+      check(!o.count.has_value(), path + ".count",
+            "only used by tuning.strategy \"random\" or \"lt\"");
     }
     if (!draws_randomly(config, o)) {
       for (int p = 0; p < kNumParams; ++p) {
         const auto& spec = o.grid[p];
-        if (spec && (spec->kind == ParamSpec::Kind::kUniform || spec->kind == ParamSpec::Kind::kLogUniform)) {
-          fail(path + ".grid." + kParamNames[p], "a continuous range needs random draws (tuning.strategy \"random\", or a count)");
+        if (spec && (spec->kind == ParamSpec::Kind::kUniform ||
+                     spec->kind == ParamSpec::Kind::kLogUniform)) {
+          fail(path + ".grid." + kParamNames[p],
+               "a continuous range needs random draws (tuning.strategy \"random\", or a count)");
         }
       }
     }
@@ -328,21 +348,37 @@ std::int64_t optimizer_candidates(const ExperimentConfig& config, const Optimize
 
 void set_value(Candidate& c, Param p, double x) {
   switch (p) {
-    case Param::kLearningRate: c.optimizer.learning_rate = x; break;
-    case Param::kClip: c.clip = x; break;
-    case Param::kMomentum: c.optimizer.momentum = x; break;
-    case Param::kBeta1: c.optimizer.beta1 = x; break;
-    case Param::kBeta2: c.optimizer.beta2 = x; break;
-    case Param::kEpsilon: c.optimizer.epsilon = x; break;
-    case Param::kTargetQuantile: c.optimizer.target_quantile = x; break;
+    case Param::kLearningRate:
+      c.optimizer.learning_rate = x;
+      break;
+    case Param::kClip:
+      c.clip = x;
+      break;
+    case Param::kMomentum:
+      c.optimizer.momentum = x;
+      break;
+    case Param::kBeta1:
+      c.optimizer.beta1 = x;
+      break;
+    case Param::kBeta2:
+      c.optimizer.beta2 = x;
+      break;
+    case Param::kEpsilon:
+      c.optimizer.epsilon = x;
+      break;
+    case Param::kTargetQuantile:
+      c.optimizer.target_quantile = x;
+      break;
   }
 }
 
 double draw(const ParamSpec& spec, Rng& rng) {
   switch (spec.kind) {
-    case ParamSpec::Kind::kUniform: return spec.low + (spec.high - spec.low) * rng.uniform();
+    case ParamSpec::Kind::kUniform:
+      return spec.low + (spec.high - spec.low) * rng.uniform();
     case ParamSpec::Kind::kLogUniform:
-      return std::exp(std::log(spec.low) + (std::log(spec.high) - std::log(spec.low)) * rng.uniform());
+      return std::exp(std::log(spec.low) +
+                      (std::log(spec.high) - std::log(spec.low)) * rng.uniform());
     default: {
       const auto values = spec.grid_values();
       return values[rng.below(values.size())];
@@ -352,20 +388,26 @@ double draw(const ParamSpec& spec, Rng& rng) {
 
 }  // namespace
 
-const char* param_name(Param p) { return kParamNames[static_cast<int>(p)]; }
+const char* param_name(Param p) {
+  return kParamNames[static_cast<int>(p)];
+}
 
 std::string to_string(Strategy s) {
   switch (s) {
-    case Strategy::kGrid: return "grid";
-    case Strategy::kRandom: return "random";
-    case Strategy::kLt: return "lt";
+    case Strategy::kGrid:
+      return "grid";
+    case Strategy::kRandom:
+      return "random";
+    case Strategy::kLt:
+      return "lt";
   }
   return "?";
 }
 
 std::vector<double> ParamSpec::grid_values() const {
   switch (kind) {
-    case Kind::kValues: return values;
+    case Kind::kValues:
+      return values;
     case Kind::kLog10Grid: {
       std::vector<double> out;
       for (int i = 0; i < num; ++i) {
@@ -374,7 +416,8 @@ std::vector<double> ParamSpec::grid_values() const {
       }
       return out;
     }
-    default: throw InvalidArgument("a continuous hyperparameter range has no grid values");
+    default:
+      throw InvalidArgument("a continuous hyperparameter range has no grid values");
   }
 }
 
@@ -388,23 +431,33 @@ bool OptimizerConfig::operator==(const OptimizerConfig& other) const {
 
 double Candidate::value(Param p) const {
   switch (p) {
-    case Param::kLearningRate: return optimizer.learning_rate;
-    case Param::kClip: return clip;
-    case Param::kMomentum: return optimizer.momentum;
-    case Param::kBeta1: return optimizer.beta1;
-    case Param::kBeta2: return optimizer.beta2;
-    case Param::kEpsilon: return optimizer.epsilon;
-    case Param::kTargetQuantile: return optimizer.target_quantile;
+    case Param::kLearningRate:
+      return optimizer.learning_rate;
+    case Param::kClip:
+      return clip;
+    case Param::kMomentum:
+      return optimizer.momentum;
+    case Param::kBeta1:
+      return optimizer.beta1;
+    case Param::kBeta2:
+      return optimizer.beta2;
+    case Param::kEpsilon:
+      return optimizer.epsilon;
+    case Param::kTargetQuantile:
+      return optimizer.target_quantile;
   }
   return 0;
 }
 
 std::string Candidate::label() const {
   std::string text = optim::to_string(optimizer.kind);
-  if (applies(optimizer.kind, Param::kLearningRate)) text += " lr=" + format_number(optimizer.learning_rate);
+  if (applies(optimizer.kind, Param::kLearningRate))
+    text += " lr=" + format_number(optimizer.learning_rate);
   text += " C=" + format_number(clip);
-  if (optimizer.kind == optim::OptimizerKind::kFixedQuantile) text += " q=" + format_number(optimizer.target_quantile);
-  if (optimizer.kind == optim::OptimizerKind::kDpMomentum) text += " m=" + format_number(optimizer.momentum);
+  if (optimizer.kind == optim::OptimizerKind::kFixedQuantile)
+    text += " q=" + format_number(optimizer.target_quantile);
+  if (optimizer.kind == optim::OptimizerKind::kDpMomentum)
+    text += " m=" + format_number(optimizer.momentum);
   if (optimizer.kind == optim::OptimizerKind::kDpAdam) {
     text += " b1=" + format_number(optimizer.beta1) + " b2=" + format_number(optimizer.beta2);
   }
@@ -434,13 +487,18 @@ ExperimentConfig parse_experiment(const json& j) {
     check(formats.count(config.dataset.format) > 0, "dataset.format",
           "unknown format \"" + config.dataset.format + "\" (expected auto, idx, csv or libsvm)");
     if (const json* label = d.find("label_column")) {
-      if (label->is_string()) config.dataset.label_column = label->get<std::string>();
-      else if (label->is_number_unsigned()) config.dataset.label_column = std::to_string(label->get<std::uint64_t>());
-      else fail("dataset.label_column", "expected a column name or index, got " + type_name(*label));
+      if (label->is_string())
+        config.dataset.label_column = label->get<std::string>();
+      else if (label->is_number_unsigned())
+        config.dataset.label_column = std::to_string(label->get<std::uint64_t>());
+      else
+        fail("dataset.label_column", "expected a column name or index, got " + type_name(*label));
     }
     config.dataset.validation_fraction = d.number_or("validation_fraction", 0.2);
     check(config.dataset.validation_fraction > 0 && config.dataset.validation_fraction < 1,
-          "dataset.validation_fraction", "must be strictly between 0 and 1, got " + format_number(config.dataset.validation_fraction));
+          "dataset.validation_fraction",
+          "must be strictly between 0 and 1, got " +
+              format_number(config.dataset.validation_fraction));
     config.dataset.split_seed = d.optional_seed("split_seed");
     config.dataset.path = d.string_or("path", "");
     config.dataset.num_samples = d.optional_integer("num_samples");
@@ -457,10 +515,12 @@ ExperimentConfig parse_experiment(const json& j) {
     try {
       config.model.kind = models::parse_model_kind(kind);
     } catch (const Error&) {
-      fail("model.kind", "unknown model \"" + kind + "\" (expected linear, logistic, tlnn, cnn or conv-autoencoder)");
+      fail("model.kind", "unknown model \"" + kind +
+                             "\" (expected linear, logistic, tlnn, cnn or conv-autoencoder)");
     }
     if (auto hidden = m.optional_integer("hidden_units")) {
-      check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units", "must be between 1 and 100000");
+      check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units",
+            "must be between 1 and 100000");
       config.model.hidden_units = static_cast<int>(*hidden);
     }
     m.reject_unknown();
@@ -471,7 +531,8 @@ ExperimentConfig parse_experiment(const json& j) {
     check(config.privacy.noise_multiplier > 0, "privacy.noise_multiplier",
           "must be > 0, got " + format_number(config.privacy.noise_multiplier));
     config.privacy.lot_size = p.required_number("lot_size");
-    check(config.privacy.lot_size >= 1, "privacy.lot_size", "must be >= 1, got " + format_number(config.privacy.lot_size));
+    check(config.privacy.lot_size >= 1, "privacy.lot_size",
+          "must be >= 1, got " + format_number(config.privacy.lot_size));
     const auto steps = p.optional_integer("steps");
     if (!steps) fail("privacy.steps", "missing (required)");
     check(*steps >= 1, "privacy.steps", "must be >= 1");
@@ -488,7 +549,8 @@ ExperimentConfig parse_experiment(const json& j) {
     if (!list.is_array()) fail("optimizers", "expected a list, got " + type_name(list));
     check(!list.empty(), "optimizers", "the list is empty");
     for (std::size_t i = 0; i < list.size(); ++i) {
-      config.optimizers.push_back(parse_optimizer(list[i], "optimizers[" + std::to_string(i) + "]"));
+      config.optimizers.push_back(
+          parse_optimizer(list[i], "optimizers[" + std::to_string(i) + "]"));
     }
   }
   if (const json* t = r.find("tuning")) {
@@ -539,7 +601,8 @@ json to_json(const ExperimentConfig& config) {
   if (config.dataset.num_samples) dataset["num_samples"] = *config.dataset.num_samples;
   if (config.dataset.dim) dataset["dim"] = *config.dataset.dim;
   json model{{"kind", models::to_string(config.model.kind)}};
-  if (config.model.kind == models::ModelKind::kTwoLayerNetwork) model["hidden_units"] = config.model.hidden_units;
+  if (config.model.kind == models::ModelKind::kTwoLayerNetwork)
+    model["hidden_units"] = config.model.hidden_units;
   json privacy{{"noise_multiplier", config.privacy.noise_multiplier},
                {"lot_size", config.privacy.lot_size},
                {"steps", config.privacy.steps}};
@@ -556,10 +619,14 @@ json to_json(const ExperimentConfig& config) {
   }
   json tuning{{"strategy", to_string(config.tuning.strategy)}, {"delta2", config.tuning.delta2}};
   if (config.tuning.gamma) tuning["gamma"] = *config.tuning.gamma;
-  json out{{"name", config.name},   {"dataset", dataset},
-           {"model", model},        {"privacy", privacy},
-           {"optimizers", optimizers}, {"repeats", config.repeats},
-           {"eval_every", config.eval_every}, {"tuning", tuning},
+  json out{{"name", config.name},
+           {"dataset", dataset},
+           {"model", model},
+           {"privacy", privacy},
+           {"optimizers", optimizers},
+           {"repeats", config.repeats},
+           {"eval_every", config.eval_every},
+           {"tuning", tuning},
            {"seed", config.seed}};
   // Default release: no key, so files and stored configs from before release modes stay equal.
   if (config.release != ReleaseConfig{}) out["release"] = release_to_json(config.release);
@@ -580,7 +647,8 @@ ExperimentConfig parse_experiment_text(const std::string& text, const std::strin
 
 ExperimentConfig load_experiment_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory, not an experiment file");
+  if (std::filesystem::is_directory(path, ec))
+    throw IoError(path + ": is a directory, not an experiment file");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -624,7 +692,8 @@ std::vector<Candidate> expand_candidates(const ExperimentConfig& config) {
     bool done = false;
     while (!done) {
       Candidate c = base;
-      for (std::size_t a = 0; a < axes.size(); ++a) set_value(c, axes[a].first, axes[a].second[digit[a]]);
+      for (std::size_t a = 0; a < axes.size(); ++a)
+        set_value(c, axes[a].first, axes[a].second[digit[a]]);
       c.index_in_optimizer = made++;
       c.index = static_cast<int>(out.size());
       out.push_back(c);

@@ -41,14 +41,14 @@
 namespace dplab::experiment {
 
 struct DatasetConfig {
-  std::string source;          // built-in catalog name or a file path
-  std::string format = "auto"; // auto | idx | csv | libsvm
-  std::string label_column;    // CSV: name or 0-based index; empty = last column
+  std::string source;           // built-in catalog name or a file path
+  std::string format = "auto";  // auto | idx | csv | libsvm
+  std::string label_column;     // CSV: name or 0-based index; empty = last column
   double validation_fraction = 0.2;
   std::optional<std::uint64_t> split_seed;  // empty => the experiment seed
-  std::string path;                          // built-ins that read files ("adult"): their folder
-  std::optional<std::int64_t> num_samples;   // synthetic generators: n (default 10,000)
-  std::optional<std::int64_t> dim;           // synthetic generators: d (default 10)
+  std::string path;                         // built-ins that read files ("adult"): their folder
+  std::optional<std::int64_t> num_samples;  // synthetic generators: n (default 10,000)
+  std::optional<std::int64_t> dim;          // synthetic generators: d (default 10)
 };
 
 struct ModelConfig {
@@ -113,9 +113,9 @@ struct ExperimentConfig {
 
 // One point of the search: an optimizer with concrete hyperparameters.
 struct Candidate {
-  int index = 0;                // global, 0..K_total-1, in expansion order
-  int optimizer_index = 0;      // into ExperimentConfig::optimizers
-  int index_in_optimizer = 0;   // 0..K_opt-1
+  int index = 0;               // global, 0..K_total-1, in expansion order
+  int optimizer_index = 0;     // into ExperimentConfig::optimizers
+  int index_in_optimizer = 0;  // 0..K_opt-1
   optim::OptimizerSpec optimizer;
   double clip = 1.0;            // C
   double value(Param p) const;  // the candidate's value of a hyperparameter
@@ -129,7 +129,8 @@ nlohmann::json to_json(const ExperimentConfig& config);
 // Reads and parses a file; errors name the file (and line/column for syntax errors).
 ExperimentConfig load_experiment_file(const std::string& path);
 // Parses JSON text; `origin` names the source in error messages.
-ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin = "<text>");
+ExperimentConfig parse_experiment_text(const std::string& text,
+                                       const std::string& origin = "<text>");
 
 // Expands the optimizers' grids (or random draws, seeded by config.seed) into candidates.
 std::vector<Candidate> expand_candidates(const ExperimentConfig& config);

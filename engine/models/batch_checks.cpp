@@ -53,13 +53,13 @@ void check_gradient_outputs(std::string_view model, Index num_params, Index rows
 
 void check_dataset(std::string_view model, Index input_dim, int num_classes,
                    const data::Dataset& data) {
-  const std::string which = data.name.empty() ? std::string("data set")
-                                              : "data set '" + data.name + "'";
+  const std::string which =
+      data.name.empty() ? std::string("data set") : "data set '" + data.name + "'";
   if (data.size() == 0) fail(model, "cannot evaluate on an empty " + which);
   if (data.dim() != input_dim) {
-    fail(model, which + " has " + std::to_string(data.dim()) +
-                    " features but the model was built for input_dim = " +
-                    std::to_string(input_dim));
+    fail(model,
+         which + " has " + std::to_string(data.dim()) +
+             " features but the model was built for input_dim = " + std::to_string(input_dim));
   }
   if (data.targets.size() != data.size()) {
     fail(model, which + " has " + std::to_string(data.targets.size()) + " targets for " +

@@ -12,8 +12,7 @@
 namespace dplab::models::detail {
 
 // x must have input_dim columns and y one entry per row of x.
-void check_batch(std::string_view model, Index input_dim, const MatrixView& x,
-                 const VectorView& y);
+void check_batch(std::string_view model, Index input_dim, const MatrixView& x, const VectorView& y);
 
 // clip > 0 (or kNoClipping); gradient_sum has num_params entries; norms has one entry per row
 // (or none when clip = kNoClipping).

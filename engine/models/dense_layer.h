@@ -60,7 +60,7 @@ void row_squared_norms(const Eigen::MatrixBase<A>& a, float* out) {
 // e <- diag(c) e (row i of e times factors[i]), in place; e is a view (block) of a buffer.
 template <class E>
 void scale_rows(const Eigen::MatrixBase<E>& e_view, const float* factors) {
-  E& e = const_cast<Eigen::MatrixBase<E>&>(e_view).derived();  // Eigen's idiom for views
+  E& e = const_cast<Eigen::MatrixBase<E>&>(e_view).derived();        // Eigen's idiom for views
   e = Eigen::Map<const Vector>(factors, e.rows()).asDiagonal() * e;  // coefficient-wise: safe
 }
 

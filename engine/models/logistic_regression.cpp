@@ -24,7 +24,9 @@ detail::OutputHead head_for(int num_classes) {
 LogisticRegression::LogisticRegression(Index input_dim, int num_classes)
     : SingleLayerModel("logistic", input_dim, num_classes, head_for(num_classes)) {}
 
-void LogisticRegression::initialize(std::uint64_t /*seed*/) { params_.setZero(); }
+void LogisticRegression::initialize(std::uint64_t /*seed*/) {
+  params_.setZero();
+}
 
 std::unique_ptr<Model> LogisticRegression::clone() const {
   return std::make_unique<LogisticRegression>(*this);

@@ -3,7 +3,8 @@
 // per-example gradients each clipped to norm C *without materialising them*:
 // for a dense layer with inputs a_i and back-propagated errors e_i the per-example weight
 // gradient is the rank-1 matrix a_i e_i^T, so ||g_i||^2 = ||a_i||^2 ||e_i||^2 (+ ||e_i||^2 for
-// the bias), and the clipped sum is A^T diag(c) E with c_i = min(1, C / ||g_i||) (docs/architecture.md).
+// the bias), and the clipped sum is A^T diag(c) E with c_i = min(1, C / ||g_i||)
+// (docs/architecture.md).
 //
 // Loss convention: per-example losses; batch functions return the *sum* over the batch rows
 // (the optimizer divides by the expected lot size L, as the papers do).

@@ -65,8 +65,8 @@ double ModelBase::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
   for (Index start = 0; start < x.rows(); start += kBlockRows) {
     const Index m = std::min(kBlockRows, x.rows() - start);
     float* block_norms = norms.size() > 0 ? norms.data() + start : nullptr;
-    loss += block_gradient(x.middleRows(start, m), y.data() + start, clip, need_norms,
-                           block_norms, gradient_sum.data(), start > 0);
+    loss += block_gradient(x.middleRows(start, m), y.data() + start, clip, need_norms, block_norms,
+                           gradient_sum.data(), start > 0);
   }
   return loss;
 }

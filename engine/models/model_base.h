@@ -44,8 +44,8 @@ class ModelBase : public Model {
   // sum), writes the per-example squared gradient norms into squared_norms_ when need_norms,
   // calls clip_factors with `clip` and `norms` (may be null), and writes (accumulate = false)
   // or adds (accumulate = true) the clipped gradient sum into grad (num_params floats).
-  virtual double block_gradient(const MatrixView& x, const float* y, double clip,
-                                bool need_norms, float* norms, float* grad, bool accumulate) = 0;
+  virtual double block_gradient(const MatrixView& x, const float* y, double clip, bool need_norms,
+                                float* norms, float* grad, bool accumulate) = 0;
 
   // loss_and_error of the head on m x num_outputs() logits, using the shared scratch.
   double head_loss_and_error(float* z, Index m, const float* y);

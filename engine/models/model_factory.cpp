@@ -36,10 +36,10 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int nu
       return make_network(builtin_network_json(kind), input_dim, num_classes);
     case ModelKind::kLinearRegression:
       if (num_classes != 0) {
-        throw InvalidArgument("linear: linear regression needs a regression data set "
-                              "(num_classes = 0) but the data set has " +
-                              std::to_string(num_classes) +
-                              " classes; use 'logistic' or 'tlnn' for classification");
+        throw InvalidArgument(
+            "linear: linear regression needs a regression data set "
+            "(num_classes = 0) but the data set has " +
+            std::to_string(num_classes) + " classes; use 'logistic' or 'tlnn' for classification");
       }
       return std::make_unique<LinearRegression>(input_dim);
     case ModelKind::kLogisticRegression:
@@ -69,8 +69,8 @@ ModelKind parse_model_kind(const std::string& text) {
   if (key == "tlnn") return ModelKind::kTwoLayerNetwork;
   if (key == "cnn") return ModelKind::kCnn;
   if (key == "conv-autoencoder") return ModelKind::kConvAutoencoder;
-  throw InvalidArgument("model = \"" + text + "\" is not a known model; valid models: " +
-                        kValidNames);
+  throw InvalidArgument("model = \"" + text +
+                        "\" is not a known model; valid models: " + kValidNames);
 }
 
 std::string to_string(ModelKind kind) {

@@ -6,7 +6,8 @@
 //                                   = max(z, 0) - y z + log1p(exp(-|z|)),      e = sigmoid(z) - y
 //   softmax + CE (k outputs):  loss = logsumexp(z) - z_y
 //                                   = log(sum_j exp(z_j - max z)) - (z_y - max z),
-//                                                                             e = softmax(z) - onehot(y)
+//                                                                             e = softmax(z) -
+//                                                                             onehot(y)
 // Both cross-entropy forms are written so that no exp overflows for any finite z.
 //
 // Internal to engine/models (not part of the Model interface). Thread-safety: pure functions.

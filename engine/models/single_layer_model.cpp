@@ -19,7 +19,9 @@ std::string SingleLayerModel::description() const {
   return name() + " " + std::to_string(input_dim()) + "-" + std::to_string(num_outputs());
 }
 
-void SingleLayerModel::reserve_rows(Index rows) { ensure_rows(logits_, rows, num_outputs()); }
+void SingleLayerModel::reserve_rows(Index rows) {
+  ensure_rows(logits_, rows, num_outputs());
+}
 
 float* SingleLayerModel::forward(const MatrixView& x) {
   return dense_forward(x, params_.data(), num_outputs(), logits_).data();  // z = x W + b

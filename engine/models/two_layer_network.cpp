@@ -24,8 +24,7 @@ detail::OutputHead head_for(int num_classes) {
 
 Index checked_hidden_units(int hidden_units) {
   if (hidden_units < 1) {
-    throw InvalidArgument("tlnn: hidden_units = " + std::to_string(hidden_units) +
-                          " must be >= 1");
+    throw InvalidArgument("tlnn: hidden_units = " + std::to_string(hidden_units) + " must be >= 1");
   }
   return hidden_units;
 }
@@ -98,9 +97,9 @@ double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, doub
     // ||g_i||^2 = (||x_i||^2 + 1) ||e1_i||^2 + (||a1_i||^2 + 1) ||e2_i||^2
     Eigen::Map<Vector> squared(squared_norms_.data(), m);
     detail::row_squared_norms(x, squared.data());
-    squared.array() = (squared.array() + 1.f) * e1.rowwise().squaredNorm().array() +
-                      (a1.rowwise().squaredNorm().array() + 1.f) *
-                          e2.rowwise().squaredNorm().array();
+    squared.array() =
+        (squared.array() + 1.f) * e1.rowwise().squaredNorm().array() +
+        (a1.rowwise().squaredNorm().array() + 1.f) * e2.rowwise().squaredNorm().array();
     if (detail::clip_factors(squared.data(), m, clip, norms, factors_.data())) {
       factors = factors_.data();
     }

@@ -45,9 +45,9 @@ class TwoLayerNetwork final : public detail::ModelBase {
   // Column-major: the GEMM into a row-major m x h block is slow with AVX-512 (dense_layer.h).
   detail::ColMatrix activations_;   // a1 = relu(z1), m x h
   detail::ColMatrix hidden_error_;  // e1, m x h
-  Matrix logits_;        // z2, then e2, m x k
-  Matrix scaled_input_;  // diag(c) X, only if d < h
-  Matrix scaled_hidden_; // diag(c) A1, only if h < k
+  Matrix logits_;                   // z2, then e2, m x k
+  Matrix scaled_input_;             // diag(c) X, only if d < h
+  Matrix scaled_hidden_;            // diag(c) A1, only if h < k
 };
 
 }  // namespace dplab::models

@@ -125,7 +125,7 @@ ComparisonResult run_comparison(const data::Dataset& all, const ComparisonConfig
   const data::TrainValidationSplit split =
       data::split_train_validation(all, config.test_fraction, config.split_seed);
   const data::TrainValidationSplit dpsgd_data{unit_rows(split.train), unit_rows(split.validation),
-                                                split.notes};
+                                              split.notes};
   const GlmData glm_train = make_glm_data(split.train);
   const GlmData glm_test = make_glm_data(split.validation);
 

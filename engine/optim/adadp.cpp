@@ -40,7 +40,9 @@ AdaDp::AdaDp(const OptimizerSpec& spec, const RunShape& shape)
   gradient_.setZero(shape.num_params);
 }
 
-std::string AdaDp::name() const { return to_string(OptimizerKind::kAdaDp); }
+std::string AdaDp::name() const {
+  return to_string(OptimizerKind::kAdaDp);
+}
 
 double AdaDp::step(models::Model& model, privacy::NoisyGradientOracle& oracle) {
   detail::require_model_size(model, gradient_.size());
@@ -50,10 +52,10 @@ double AdaDp::step(models::Model& model, privacy::NoisyGradientOracle& oracle) {
 
   start_ = theta;
   const double loss = oracle.query(gradient_);  // g1 at theta
-  full_step_ = start_ - eta * gradient_;         // theta1
-  theta -= half_eta * gradient_;                 // theta_half
-  oracle.query(gradient_);                       // g2 at theta_half
-  theta -= half_eta * gradient_;                 // theta2
+  full_step_ = start_ - eta * gradient_;        // theta1
+  theta -= half_eta * gradient_;                // theta_half
+  oracle.query(gradient_);                      // g2 at theta_half
+  theta -= half_eta * gradient_;                // theta2
 
   // err^2 = sum_j (theta1_j - theta2_j)^2 / max(1, theta1_j^2), accumulated in double.
   const double error_sq =

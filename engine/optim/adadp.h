@@ -28,9 +28,9 @@ class AdaDp final : public Optimizer {
   int queries_per_step() const override { return 2; }
   double effective_step_size() const override;
 
-  double step_size() const { return eta_; }        // eta, the step the next adaptation uses
-  double tolerance() const { return tolerance_; }  // tau
-  double last_error() const { return last_error_;}  // err of the last adaptation
+  double step_size() const { return eta_; }          // eta, the step the next adaptation uses
+  double tolerance() const { return tolerance_; }    // tau
+  double last_error() const { return last_error_; }  // err of the last adaptation
   std::int64_t accepted_steps() const { return accepted_; }
   std::int64_t rejected_steps() const { return rejected_; }
 

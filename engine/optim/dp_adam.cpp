@@ -30,7 +30,9 @@ DpAdam::DpAdam(const OptimizerSpec& spec, const RunShape& shape)
   second_moment_.setZero(shape.num_params);
 }
 
-std::string DpAdam::name() const { return to_string(OptimizerKind::kDpAdam); }
+std::string DpAdam::name() const {
+  return to_string(OptimizerKind::kDpAdam);
+}
 
 double DpAdam::step(models::Model& model, privacy::NoisyGradientOracle& oracle) {
   detail::require_model_size(model, gradient_.size());
@@ -49,8 +51,8 @@ double DpAdam::step(models::Model& model, privacy::NoisyGradientOracle& oracle) 
   const float step_size = static_cast<float>(learning_rate_ / correction1);
   const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(correction2));
   const float xi = static_cast<float>(epsilon_);
-  model.params().array() -= step_size * first_moment_.array() /
-                            (second_moment_.array().sqrt() * inv_sqrt_c2 + xi);
+  model.params().array() -=
+      step_size * first_moment_.array() / (second_moment_.array().sqrt() * inv_sqrt_c2 + xi);
   return loss;
 }
 

@@ -40,7 +40,9 @@ DpAdamWosm::DpAdamWosm(const OptimizerSpec& spec, const RunShape& shape)
   first_moment_.setZero(shape.num_params);
 }
 
-std::string DpAdamWosm::name() const { return to_string(OptimizerKind::kDpAdamWosm); }
+std::string DpAdamWosm::name() const {
+  return to_string(OptimizerKind::kDpAdamWosm);
+}
 
 double DpAdamWosm::step(models::Model& model, privacy::NoisyGradientOracle& oracle) {
   detail::require_model_size(model, gradient_.size());

@@ -17,7 +17,9 @@ DpMomentum::DpMomentum(const OptimizerSpec& spec, const RunShape& shape)
   velocity_.setZero(shape.num_params);
 }
 
-std::string DpMomentum::name() const { return to_string(OptimizerKind::kDpMomentum); }
+std::string DpMomentum::name() const {
+  return to_string(OptimizerKind::kDpMomentum);
+}
 
 double DpMomentum::step(models::Model& model, privacy::NoisyGradientOracle& oracle) {
   detail::require_model_size(model, gradient_.size());

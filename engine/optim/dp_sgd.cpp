@@ -14,7 +14,9 @@ DpSgd::DpSgd(const OptimizerSpec& spec, const RunShape& shape)
   gradient_.setZero(shape.num_params);
 }
 
-std::string DpSgd::name() const { return to_string(OptimizerKind::kDpSgd); }
+std::string DpSgd::name() const {
+  return to_string(OptimizerKind::kDpSgd);
+}
 
 double DpSgd::step(models::Model& model, privacy::NoisyGradientOracle& oracle) {
   detail::require_model_size(model, gradient_.size());

@@ -16,13 +16,14 @@
 namespace dplab::optim {
 
 enum class OptimizerKind {
-  kDpSgd,        // theta -= alpha * g
-  kDpMomentum,   // heavy ball: v = m v + g; theta -= alpha v
-  kDpAdam,       // Kingma & Ba 2014 on noisy gradients
-  kAdaDp,        // Koskela & Honkela 2020, step-size adaptation by extrapolation error
-  kDpAdamWosm,   // main paper Alg. 2: Adam without second moment, step = ESS
-  kOsoDpSgd,     // Galli et al. 2023 Alg. 1: C_t and rho_t adapted online (oso_dpsgd.h)
-  kFixedQuantile,// Andrew et al. 2021: C_t tracks a target quantile of the norms (fixed_quantile.h)
+  kDpSgd,          // theta -= alpha * g
+  kDpMomentum,     // heavy ball: v = m v + g; theta -= alpha v
+  kDpAdam,         // Kingma & Ba 2014 on noisy gradients
+  kAdaDp,          // Koskela & Honkela 2020, step-size adaptation by extrapolation error
+  kDpAdamWosm,     // main paper Alg. 2: Adam without second moment, step = ESS
+  kOsoDpSgd,       // Galli et al. 2023 Alg. 1: C_t and rho_t adapted online (oso_dpsgd.h)
+  kFixedQuantile,  // Andrew et al. 2021: C_t tracks a target quantile of the norms
+                   // (fixed_quantile.h)
 };
 
 struct OptimizerSpec {
@@ -47,9 +48,9 @@ struct OptimizerSpec {
 
 // What an optimizer may need to know about the run it is part of.
 struct RunShape {
-  Index num_params = 0;           // d
-  std::int64_t total_queries = 0; // T, noisy-gradient queries in the run
-  privacy::DpSettings dp;         // sigma, C, L (DPAdamWOSM's ESS uses them)
+  Index num_params = 0;            // d
+  std::int64_t total_queries = 0;  // T, noisy-gradient queries in the run
+  privacy::DpSettings dp;          // sigma, C, L (DPAdamWOSM's ESS uses them)
 };
 
 class Optimizer {
@@ -79,12 +80,13 @@ OptimizerSpec default_spec(OptimizerKind kind);
 
 // All kinds, in the order of the enum (for menus and round-trip tests).
 inline constexpr OptimizerKind kAllOptimizerKinds[] = {
-    OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
-    OptimizerKind::kAdaDp, OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
+    OptimizerKind::kDpSgd,        OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
+    OptimizerKind::kAdaDp,        OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
     OptimizerKind::kFixedQuantile};
 
-// "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm" | "oso-dpsgd" | "fixed-quantile"; the CLI maps the non-private
-// baselines "sgd", "momentum", "adam" to the same kinds with sigma = 0 and no clipping.
+// "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm" | "oso-dpsgd" | "fixed-quantile"; the
+// CLI maps the non-private baselines "sgd", "momentum", "adam" to the same kinds with sigma = 0 and
+// no clipping.
 OptimizerKind parse_optimizer_kind(const std::string& text);
 std::string to_string(OptimizerKind kind);
 

@@ -25,9 +25,9 @@ inline void require_unit_interval(std::string_view field, double value) {
 // The model stepped must be the one the optimizer was sized for.
 inline void require_model_size(const models::Model& model, Index num_params) {
   if (model.num_params() != num_params) {
-    throw InvalidArgument("the model has " + std::to_string(model.num_params()) +
-                          " parameters but the optimizer was built for num_params = " +
-                          std::to_string(num_params));
+    throw InvalidArgument(
+        "the model has " + std::to_string(model.num_params()) +
+        " parameters but the optimizer was built for num_params = " + std::to_string(num_params));
   }
 }
 

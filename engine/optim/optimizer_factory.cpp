@@ -11,20 +11,27 @@
 #include "optim/dp_momentum.h"
 #include "optim/dp_sgd.h"
 #include "optim/fixed_quantile.h"
-#include "optim/oso_dpsgd.h"
 #include "optim/optimizer.h"
+#include "optim/oso_dpsgd.h"
 
 namespace dplab::optim {
 
 std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec, const RunShape& shape) {
   switch (spec.kind) {
-    case OptimizerKind::kDpSgd: return std::make_unique<DpSgd>(spec, shape);
-    case OptimizerKind::kDpMomentum: return std::make_unique<DpMomentum>(spec, shape);
-    case OptimizerKind::kDpAdam: return std::make_unique<DpAdam>(spec, shape);
-    case OptimizerKind::kAdaDp: return std::make_unique<AdaDp>(spec, shape);
-    case OptimizerKind::kDpAdamWosm: return std::make_unique<DpAdamWosm>(spec, shape);
-    case OptimizerKind::kOsoDpSgd: return std::make_unique<OsoDpSgd>(spec, shape);
-    case OptimizerKind::kFixedQuantile: return std::make_unique<FixedQuantile>(spec, shape);
+    case OptimizerKind::kDpSgd:
+      return std::make_unique<DpSgd>(spec, shape);
+    case OptimizerKind::kDpMomentum:
+      return std::make_unique<DpMomentum>(spec, shape);
+    case OptimizerKind::kDpAdam:
+      return std::make_unique<DpAdam>(spec, shape);
+    case OptimizerKind::kAdaDp:
+      return std::make_unique<AdaDp>(spec, shape);
+    case OptimizerKind::kDpAdamWosm:
+      return std::make_unique<DpAdamWosm>(spec, shape);
+    case OptimizerKind::kOsoDpSgd:
+      return std::make_unique<OsoDpSgd>(spec, shape);
+    case OptimizerKind::kFixedQuantile:
+      return std::make_unique<FixedQuantile>(spec, shape);
   }
   throw InvalidArgument("unknown optimizer kind " + std::to_string(static_cast<int>(spec.kind)));
 }
@@ -35,8 +42,9 @@ OptimizerSpec default_spec(OptimizerKind kind) {
   switch (kind) {
     case OptimizerKind::kDpSgd:
     case OptimizerKind::kDpMomentum:
-    case OptimizerKind::kOsoDpSgd:       // rho_0 is tuned (the OSO grid)
-    case OptimizerKind::kFixedQuantile: break;
+    case OptimizerKind::kOsoDpSgd:  // rho_0 is tuned (the OSO grid)
+    case OptimizerKind::kFixedQuantile:
+      break;
     case OptimizerKind::kDpAdam:      // Kingma & Ba's default alpha
     case OptimizerKind::kDpAdamWosm:  // main paper Alg. 2 line 3: 1e-3 in the ESS
     case OptimizerKind::kAdaDp:       // Koskela & Honkela's initial eta
@@ -48,13 +56,20 @@ OptimizerSpec default_spec(OptimizerKind kind) {
 
 std::string to_string(OptimizerKind kind) {
   switch (kind) {
-    case OptimizerKind::kDpSgd: return "dpsgd";
-    case OptimizerKind::kDpMomentum: return "dpmomentum";
-    case OptimizerKind::kDpAdam: return "dpadam";
-    case OptimizerKind::kAdaDp: return "adadp";
-    case OptimizerKind::kDpAdamWosm: return "dpadamwosm";
-    case OptimizerKind::kOsoDpSgd: return "oso-dpsgd";
-    case OptimizerKind::kFixedQuantile: return "fixed-quantile";
+    case OptimizerKind::kDpSgd:
+      return "dpsgd";
+    case OptimizerKind::kDpMomentum:
+      return "dpmomentum";
+    case OptimizerKind::kDpAdam:
+      return "dpadam";
+    case OptimizerKind::kAdaDp:
+      return "adadp";
+    case OptimizerKind::kDpAdamWosm:
+      return "dpadamwosm";
+    case OptimizerKind::kOsoDpSgd:
+      return "oso-dpsgd";
+    case OptimizerKind::kFixedQuantile:
+      return "fixed-quantile";
   }
   return "unknown";
 }
@@ -68,8 +83,8 @@ OptimizerKind parse_optimizer_kind(const std::string& text) {
     if (name == to_string(kind)) return kind;
     valid += (valid.empty() ? "" : ", ") + to_string(kind);
   }
-  throw InvalidArgument("optimizer = '" + text + "' is not a known optimizer; valid names: " +
-                        valid);
+  throw InvalidArgument("optimizer = '" + text +
+                        "' is not a known optimizer; valid names: " + valid);
 }
 
 }  // namespace dplab::optim

@@ -12,7 +12,8 @@ namespace {
 void validate_each(PrivacyGuarantee each, std::int64_t k) {
   require_non_negative("epsilon", each.epsilon);
   require_finite("delta", each.delta);
-  if (!(each.delta >= 0.0 && each.delta < 1.0)) fail_field("delta", each.delta, "must be in [0, 1)");
+  if (!(each.delta >= 0.0 && each.delta < 1.0))
+    fail_field("delta", each.delta, "must be in [0, 1)");
   if (k < 1) fail_field("k", static_cast<double>(k), "must be >= 1");
 }
 
@@ -40,7 +41,8 @@ PrivacyGuarantee basic_composition(PrivacyGuarantee each, std::int64_t k) {
   return {kd * each.epsilon, std::min(kd * each.delta, 1.0)};
 }
 
-PrivacyGuarantee advanced_composition_drv(PrivacyGuarantee each, std::int64_t k, double delta_slack) {
+PrivacyGuarantee advanced_composition_drv(PrivacyGuarantee each, std::int64_t k,
+                                          double delta_slack) {
   validate_each(each, k);
   require_open_interval("delta_slack", delta_slack, 0.0, 1.0);
   const double kd = static_cast<double>(k), e = each.epsilon;
@@ -48,13 +50,15 @@ PrivacyGuarantee advanced_composition_drv(PrivacyGuarantee each, std::int64_t k,
           std::min(kd * each.delta + delta_slack, 1.0)};
 }
 
-PrivacyGuarantee advanced_composition_kov(PrivacyGuarantee each, std::int64_t k, double delta_slack) {
+PrivacyGuarantee advanced_composition_kov(PrivacyGuarantee each, std::int64_t k,
+                                          double delta_slack) {
   validate_each(each, k);
   require_open_interval("delta_slack", delta_slack, 0.0, 1.0);
   const double kd = static_cast<double>(k), e = each.epsilon;
   const double drift = kd * e * std::tanh(e / 2.0);  // k eps (e^eps - 1)/(e^eps + 1)
   const double bound2 =
-      drift + e * std::sqrt(2.0 * kd * std::log(std::exp(1.0) + std::sqrt(kd * e * e) / delta_slack));
+      drift +
+      e * std::sqrt(2.0 * kd * std::log(std::exp(1.0) + std::sqrt(kd * e * e) / delta_slack));
   const double bound3 = drift + e * std::sqrt(2.0 * kd * std::log(1.0 / delta_slack));
   const double epsilon = std::min({kd * e, bound2, bound3});
   const double delta = 1.0 - (1.0 - delta_of_k_failures(each.delta, k)) * (1.0 - delta_slack);

@@ -5,10 +5,10 @@
 //   sigma >= sqrt(2 ln(1.25/delta))/epsilon gives (epsilon, delta)-DP. Sufficient, not necessary,
 //   and invalid for epsilon >= 1 (we refuse it there rather than return a wrong bound).
 // - Analytic Gaussian mechanism (Balle & Wang 2018, Thm 8): the mechanism is (epsilon, delta)-DP
-//   if and only if delta >= Phi(1/(2 sigma) - epsilon sigma) - e^epsilon Phi(-1/(2 sigma) - epsilon sigma).
-//   The exact delta(epsilon) is evaluated in log space; epsilon for a delta and sigma for a target
-//   are found by bisection on this exact curve and returned from the SAFE side (epsilon and sigma
-//   rounded up, to 1e-10 relative).
+//   if and only if delta >= Phi(1/(2 sigma) - epsilon sigma) - e^epsilon Phi(-1/(2 sigma) - epsilon
+//   sigma). The exact delta(epsilon) is evaluated in log space; epsilon for a delta and sigma for a
+//   target are found by bisection on this exact curve and returned from the SAFE side (epsilon and
+//   sigma rounded up, to 1e-10 relative).
 // Pure functions, thread-safe.
 #pragma once
 

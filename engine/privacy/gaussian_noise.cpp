@@ -96,7 +96,8 @@ void GaussianNoise::transform_block(const std::uint64_t* words, float* block) {
   for (Index k = 0; k < kAngleWords; ++k) {
     const std::uint64_t w = words[kRadiusWords + k];
     turns[2 * k] = static_cast<float>(static_cast<std::int32_t>(w >> 40) - (1 << 23));
-    turns[2 * k + 1] = static_cast<float>(static_cast<std::int32_t>((w >> 8) & 0xFFFFFF) - (1 << 23));
+    turns[2 * k + 1] =
+        static_cast<float>(static_cast<std::int32_t>((w >> 8) & 0xFFFFFF) - (1 << 23));
   }
   constexpr float kTwoPiOver2To24 = 6.283185307179586f * 0x1.0p-24f;
   const PairArray angle = kTwoPiOver2To24 * turns;
@@ -129,7 +130,9 @@ void GaussianNoise::generate(double stddev, VectorSpan out) {
   }
 }
 
-void GaussianNoise::fill(double stddev, VectorSpan out) { generate<false>(stddev, out); }
+void GaussianNoise::fill(double stddev, VectorSpan out) {
+  generate<false>(stddev, out);
+}
 
 void GaussianNoise::add(double stddev, VectorSpan out) {
   if (stddev == 0) return;

@@ -37,8 +37,8 @@ namespace dplab::privacy {
 
 class GaussianNoise {
  public:
-  static constexpr int kLanes = 8;         // 8 x 64-bit = one AVX-512 register, two AVX2
-  static constexpr Index kBlock = 256;     // normals per Box–Muller block (stack buffers: 3 KiB)
+  static constexpr int kLanes = 8;      // 8 x 64-bit = one AVX-512 register, two AVX2
+  static constexpr Index kBlock = 256;  // normals per Box–Muller block (stack buffers: 3 KiB)
   // Random 64-bit words per block: kBlock/2 radius words + kBlock/4 angle words (2 angles each).
   static constexpr Index kWordsPerBlock = kBlock / 2 + kBlock / 4;
 

@@ -23,8 +23,7 @@ const DpSettings& validated(const DpSettings& settings, const data::Dataset& tra
   if (train.size() == 0) throw InvalidArgument("the training set is empty (n = 0)");
   if (train.targets.size() != train.size()) {
     throw InvalidArgument("the training set has " + std::to_string(train.size()) +
-                          " feature rows but " + std::to_string(train.targets.size()) +
-                          " targets");
+                          " feature rows but " + std::to_string(train.targets.size()) + " targets");
   }
   const double n = static_cast<double>(train.size());
   require_positive("lot_size", settings.lot_size);
@@ -36,8 +35,9 @@ const DpSettings& validated(const DpSettings& settings, const data::Dataset& tra
   if (!(settings.clip > 0)) fail_field("clip", settings.clip, "must be > 0");
   require_non_negative("noise_multiplier", settings.noise_multiplier);
   if (settings.noise_multiplier > 0 && !std::isfinite(settings.clip)) {
-    fail_field("clip", settings.clip,
-               "must be finite when noise_multiplier > 0 (the noise std is noise_multiplier * clip)");
+    fail_field(
+        "clip", settings.clip,
+        "must be finite when noise_multiplier > 0 (the noise std is noise_multiplier * clip)");
   }
   return settings;
 }
@@ -45,7 +45,8 @@ const DpSettings& validated(const DpSettings& settings, const data::Dataset& tra
 }  // namespace
 
 NoisyGradientOracle::NoisyGradientOracle(const data::Dataset& train, models::Model& model,
-                                         const DpSettings& settings, std::uint64_t seed, bool secure)
+                                         const DpSettings& settings, std::uint64_t seed,
+                                         bool secure)
     : train_(train),
       model_(model),
       settings_(validated(settings, train)),
@@ -117,7 +118,8 @@ Index NoisyGradientOracle::sample_lot() {
 }
 
 MatrixView NoisyGradientOracle::lot_features(Index lot) const {
-  return sampling_rate_ >= 1.0 ? MatrixView(train_.features) : MatrixView(lot_features_.topRows(lot));
+  return sampling_rate_ >= 1.0 ? MatrixView(train_.features)
+                               : MatrixView(lot_features_.topRows(lot));
 }
 
 VectorView NoisyGradientOracle::lot_targets(Index lot) const {

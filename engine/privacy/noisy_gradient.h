@@ -92,7 +92,7 @@ class NoisyGradientOracle {
   DpSettings settings_;
   double sampling_rate_;
   PoissonSampler sampler_;
-  Rng rng_;          // drives the sampler
+  Rng rng_;  // drives the sampler
   GaussianNoise noise_;
   std::int64_t queries_ = 0;
   Index last_lot_size_ = 0;

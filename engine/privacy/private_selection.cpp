@@ -43,7 +43,8 @@ LtSelectionCost liu_talwar_selection(const SubsampledGaussian& run, double gamma
   cost.delta2 = delta2;
   cost.log_base = log_base;
   const double log_inv_delta2 = -std::log(delta2);
-  cost.upsilon = (log_base == LogBase::kTwo ? log_inv_delta2 / std::log(2.0) : log_inv_delta2) / gamma;
+  cost.upsilon =
+      (log_base == LogBase::kTwo ? log_inv_delta2 / std::log(2.0) : log_inv_delta2) / gamma;
   const double root = (delta - delta2) / cost.upsilon;  // sqrt(2 delta1)
   cost.delta_per_run = root * root / 2.0;
   const EpsilonResult per_run = epsilon_for_delta(run, cost.delta_per_run, options);
@@ -55,8 +56,8 @@ LtSelectionCost liu_talwar_selection(const SubsampledGaussian& run, double gamma
 }
 
 LtSelectionCost liu_talwar_selection_enforced(const std::vector<double>& orders,
-                                              const std::vector<double>& rdp_per_run,
-                                              double gamma, double delta, double delta2) {
+                                              const std::vector<double>& rdp_per_run, double gamma,
+                                              double delta, double delta2) {
   require_left_open_interval("gamma", gamma, 0.0, 1.0);
   require_open_interval("delta", delta, 0.0, 1.0);
   require_open_interval("delta2", delta2, 0.0, delta);

@@ -33,20 +33,20 @@ struct MaSelectionCost {
   double best_order = 0.0;
   bool order_at_grid_edge = false;
   int candidates = 1;
-  std::int64_t total_steps = 0;   // K * T
+  std::int64_t total_steps = 0;  // K * T
   double epsilon_per_run = 0.0;  // one run alone at the same delta, for comparison
 };
 
 struct LtSelectionCost {
-  double epsilon = 0.0;           // eps_f = 3 eps1 + 3 sqrt(2 delta1)
-  double delta = 0.0;             // delta_f (the target)
-  double epsilon_per_run = 0.0;   // eps1
-  double delta_per_run = 0.0;     // delta1
+  double epsilon = 0.0;          // eps_f = 3 eps1 + 3 sqrt(2 delta1)
+  double delta = 0.0;            // delta_f (the target)
+  double epsilon_per_run = 0.0;  // eps1
+  double delta_per_run = 0.0;    // delta1
   double gamma = 1.0;
   double delta2 = kDefaultDelta2;
-  double upsilon = 0.0;           // hard stopping time (1/gamma) log(1/delta2)
+  double upsilon = 0.0;  // hard stopping time (1/gamma) log(1/delta2)
   LogBase log_base = LogBase::kNatural;
-  double best_order = 0.0;        // of the per-run accountant at delta1
+  double best_order = 0.0;  // of the per-run accountant at delta1
   bool order_at_grid_edge = false;
 };
 
@@ -65,9 +65,8 @@ LtSelectionCost liu_talwar_selection(const SubsampledGaussian& run, double gamma
 // Upsilon; each run's (eps1, delta1) comes from its RDP curve `rdp_per_run` (any valid per-run
 // curve, e.g. DP-SGD plus a noisy validation score) by the improved conversion over its orders.
 LtSelectionCost liu_talwar_selection_enforced(const std::vector<double>& orders,
-                                              const std::vector<double>& rdp_per_run,
-                                              double gamma, double delta,
-                                              double delta2 = kDefaultDelta2);
+                                              const std::vector<double>& rdp_per_run, double gamma,
+                                              double delta, double delta2 = kDefaultDelta2);
 
 // Largest K in [0, max_candidates] with MA cost(K) <= LT cost(gamma = 1) at the same delta.
 int ma_candidates_at_lt_cost(const SubsampledGaussian& run, double delta,

@@ -184,7 +184,8 @@ Minimum minimise(const AccountingCurve& curve, double steps, const Objective& ob
   } else if (options.order_search == OrderSearch::kExact) {
     // Continuous alpha between the neighbours of the best grid order, exact log A_alpha.
     // Below the grid we go down to 1.01: closer to 1 the bound -log(delta)/(alpha-1) explodes.
-    const double lo = best_index > 0 ? curve.orders[best_index - 1] : std::min(1.01, curve.orders[0]);
+    const double lo =
+        best_index > 0 ? curve.orders[best_index - 1] : std::min(1.01, curve.orders[0]);
     const double hi = best_index + 1 < n ? curve.orders[best_index + 1] : curve.orders[best_index];
     if (hi > lo) {
       auto f = [&](double a) {
@@ -338,7 +339,11 @@ double calibrate_noise_multiplier(double target_epsilon, double delta, double sa
   return hi;
 }
 
-void clear_rdp_cache() { cache().clear(); }
-std::size_t rdp_cache_size() { return cache().size(); }
+void clear_rdp_cache() {
+  cache().clear();
+}
+std::size_t rdp_cache_size() {
+  return cache().size();
+}
 
 }  // namespace dplab::privacy

@@ -4,20 +4,21 @@
 // Composition (Mironov 2017, Prop. 1): T steps are (alpha, T * eps_RDP(alpha))-RDP for every order.
 // Conversion to (epsilon, delta), minimised over the orders alpha:
 // - kImproved (default; Balle, Barthe, Gaboardi, Hsu & Sato 2020, Thm 21; Canonne, Kamath &
-//   Steinke 2020, Prop. 12):  eps = eps_RDP + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1).
-//   Always <= the classic bound, since log(1-1/alpha) - log(alpha)/(alpha-1) < 0.
+//   Steinke 2020, Prop. 12):  eps = eps_RDP + log((alpha-1)/alpha) - (log delta + log
+//   alpha)/(alpha-1). Always <= the classic bound, since log(1-1/alpha) - log(alpha)/(alpha-1) < 0.
 // - kClassic (Mironov 2017, Prop. 3): eps = eps_RDP - log(delta)/(alpha-1); what the main paper's
 //   accountant used (see paper_compatible_options()).
 // Both are valid at EVERY order, so any order we evaluate yields an upper bound: a coarse search
-// only costs tightness, never validity. Additionally delta <= sqrt(1 - exp(-KL)) (Bretagnolle-Huber,
-// KL <= eps_RDP at the smallest order) holds for every eps >= 0 and is used for tiny losses.
+// only costs tightness, never validity. Additionally delta <= sqrt(1 - exp(-KL))
+// (Bretagnolle-Huber, KL <= eps_RDP at the smallest order) holds for every eps >= 0 and is used for
+// tiny losses.
 //
 // Orders: 1.1..10.9 step 0.1, every integer 11..512, 528..1024 step 16 (and a 5% geometric tail
 // when max_order > 1024). Then, by OrderSearch:
 // - kGrid: the grid minimum only.
 // - kInterpolated (default): refine between the best grid point's neighbours on the CHORD of
-//   log A_alpha. alpha -> log A_alpha is convex (a cumulant generating function), so the chord is an
-//   upper bound on log A between grid points: still a valid bound, and as cheap as the scan.
+//   log A_alpha. alpha -> log A_alpha is convex (a cumulant generating function), so the chord is
+//   an upper bound on log A between grid points: still a valid bound, and as cheap as the scan.
 // - kExact: golden-section search on the exact log A_alpha around the best grid point
 //   (continuous alpha in [1.01, max_order]); each step evaluates the MTZ19 series, ~1-5 ms total.
 // The result flags when the best grid order is the first or last one (a wider grid may help).

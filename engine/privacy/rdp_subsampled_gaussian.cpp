@@ -45,7 +45,8 @@ class IntegerOrderSeries {
     double log_binom = log_int_[static_cast<std::size_t>(alpha)];  // log C(alpha, 1)
     double max_term = kNegInf;
     for (std::int64_t k = 2; k <= alpha; ++k) {
-      log_binom += log_int_[static_cast<std::size_t>(alpha - k + 1)] - log_int_[static_cast<std::size_t>(k)];
+      log_binom +=
+          log_int_[static_cast<std::size_t>(alpha - k + 1)] - log_int_[static_cast<std::size_t>(k)];
       const double term = log_binom + k_part_[static_cast<std::size_t>(k)];
       terms_.push_back(term);
       max_term = std::max(max_term, term);
@@ -92,8 +93,8 @@ double log_a_fractional(double sigma, double q, double alpha) {
     const double j = alpha - id;
     const double s0 = log_abs_binom + id * log_q + j * log_1mq + (id * id - id) * inv_2s2 +
                       log_half + detail::log_erfc((id - z0) * inv_sqrt2_sigma);
-    const double s1 = log_abs_binom + j * log_q + id * log_1mq + (j * j - j) * inv_2s2 +
-                      log_half + detail::log_erfc((z0 - j) * inv_sqrt2_sigma);
+    const double s1 = log_abs_binom + j * log_q + id * log_1mq + (j * j - j) * inv_2s2 + log_half +
+                      detail::log_erfc((z0 - j) * inv_sqrt2_sigma);
     const double term = detail::log_add(s0, s1);
     if (binom_positive) {
       log_pos = detail::log_add(log_pos, term);
@@ -129,12 +130,15 @@ void validate_order(double order) {
   if (!(order > 1.0 && order <= kMaxOrder)) fail_field("order", order, "must be in (1, 1e7]");
 }
 
-bool is_integer(double order) { return order == std::floor(order); }
+bool is_integer(double order) {
+  return order == std::floor(order);
+}
 
 // q = 0 and q = 1 in closed form; nullopt otherwise.
 std::optional<double> special_case(double sigma, double q, double order) {
   if (q == 0.0) return 0.0;
-  // Plain Gaussian: D_alpha(N(1,s^2) || N(0,s^2)) = alpha/(2 s^2), so log A = alpha(alpha-1)/(2 s^2).
+  // Plain Gaussian: D_alpha(N(1,s^2) || N(0,s^2)) = alpha/(2 s^2), so log A = alpha(alpha-1)/(2
+  // s^2).
   if (q == 1.0) return order * (order - 1.0) / (2.0 * sigma * sigma);
   return std::nullopt;
 }

@@ -10,8 +10,10 @@
 //   Since sum_k C(alpha,k)(1-q)^{alpha-k}q^k = 1, we sum the all-positive series for A_alpha - 1
 //   (terms with expm1) and take log1p: accurate even when log A is 1e-15 (tiny q).
 // - Fractional alpha (MTZ19, section 3.3, the two-series formula), z0 = sigma^2 log(1/q - 1) + 1/2:
-//     A_alpha = sum_{i>=0} C(alpha,i) (1-q)^{alpha-i} q^i     exp((i^2-i)/(2 sigma^2)) erfc((i-z0)/(sqrt2 sigma))/2
-//             + sum_{i>=0} C(alpha,i) (1-q)^i     q^{alpha-i} exp((j^2-j)/(2 sigma^2)) erfc((z0-j)/(sqrt2 sigma))/2,
+//     A_alpha = sum_{i>=0} C(alpha,i) (1-q)^{alpha-i} q^i     exp((i^2-i)/(2 sigma^2))
+//     erfc((i-z0)/(sqrt2 sigma))/2
+//             + sum_{i>=0} C(alpha,i) (1-q)^i     q^{alpha-i} exp((j^2-j)/(2 sigma^2))
+//             erfc((z0-j)/(sqrt2 sigma))/2,
 //   j = alpha - i, with the generalised binomial C(alpha,i), whose sign alternates for i > alpha.
 //   The terms are summed WITH their signs (positive and negative parts in log space, subtracted
 //   once): summing absolute values is a valid but looser upper bound (up to +60% near alpha = 1).

@@ -9,7 +9,8 @@ namespace dplab::privacy {
 namespace {
 
 SubsampledGaussian run_for(const TuningCostSetting& setting, std::int64_t n) {
-  if (setting.lot_size < 1) fail_field("lot_size", static_cast<double>(setting.lot_size), "must be >= 1");
+  if (setting.lot_size < 1)
+    fail_field("lot_size", static_cast<double>(setting.lot_size), "must be >= 1");
   if (n < setting.lot_size) {
     fail_field("dataset_size", static_cast<double>(n),
                "must be >= lot_size = " + format_number(static_cast<double>(setting.lot_size)));
@@ -70,8 +71,8 @@ std::vector<LtGammaPoint> lt_epsilon_vs_gamma_series(const TuningCostSetting& se
   return points;
 }
 
-std::vector<MaCandidatesPoint> ma_candidates_series(const TuningCostSetting& setting,
-                                                    const std::vector<std::int64_t>& dataset_sizes) {
+std::vector<MaCandidatesPoint> ma_candidates_series(
+    const TuningCostSetting& setting, const std::vector<std::int64_t>& dataset_sizes) {
   std::vector<MaCandidatesPoint> points;
   for (std::int64_t n : dataset_sizes) {
     const SubsampledGaussian run = run_for(setting, n);

@@ -52,14 +52,15 @@ struct LtGammaPoint {
 };
 std::vector<LtGammaPoint> lt_epsilon_vs_gamma_series(const TuningCostSetting& setting,
                                                      const std::vector<std::int64_t>& dataset_sizes,
-                                                     const std::vector<double>& gammas = {1.0, 0.1, 0.01, 0.001});
+                                                     const std::vector<double>& gammas = {
+                                                         1.0, 0.1, 0.01, 0.001});
 
 struct MaCandidatesPoint {
   std::int64_t dataset_size = 0;
   double delta = 0.0;
-  double epsilon_lt = 0.0;             // the budget: LT with gamma = 1
-  int candidates = 0;                  // largest K with eps_MA(K) <= epsilon_lt
-  double epsilon_ma = 0.0;             // eps_MA at that K
+  double epsilon_lt = 0.0;  // the budget: LT with gamma = 1
+  int candidates = 0;       // largest K with eps_MA(K) <= epsilon_lt
+  double epsilon_ma = 0.0;  // eps_MA at that K
 };
 std::vector<MaCandidatesPoint> ma_candidates_series(const TuningCostSetting& setting,
                                                     const std::vector<std::int64_t>& dataset_sizes);

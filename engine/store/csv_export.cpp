@@ -32,16 +32,17 @@ std::string write_file(const std::filesystem::path& path, Writer&& writer) {
 }  // namespace
 
 void write_curves_csv(const tuning::SearchResults& results, std::ostream& out) {
-  out << "candidate,repeat,optimizer,learning_rate,clip,momentum,beta1,beta2,adam_epsilon,seed,status,"
+  out << "candidate,repeat,optimizer,learning_rate,clip,momentum,beta1,beta2,adam_epsilon,seed,"
+         "status,"
          "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size\n";
   for (const auto& job : results.jobs) {
     const auto& c = results.candidates.at(static_cast<std::size_t>(job.candidate));
-    const std::string prefix = std::to_string(job.candidate) + "," + std::to_string(job.repeat) + "," +
-                               optim::to_string(c.optimizer.kind) + "," + num(c.optimizer.learning_rate) +
-                               "," + num(c.clip) + "," + num(c.optimizer.momentum) + "," +
-                               num(c.optimizer.beta1) + "," + num(c.optimizer.beta2) + "," +
-                               num(c.optimizer.epsilon) + "," + std::to_string(job.seed) + "," +
-                               tuning::to_string(job.status) + ",";
+    const std::string prefix = std::to_string(job.candidate) + "," + std::to_string(job.repeat) +
+                               "," + optim::to_string(c.optimizer.kind) + "," +
+                               num(c.optimizer.learning_rate) + "," + num(c.clip) + "," +
+                               num(c.optimizer.momentum) + "," + num(c.optimizer.beta1) + "," +
+                               num(c.optimizer.beta2) + "," + num(c.optimizer.epsilon) + "," +
+                               std::to_string(job.seed) + "," + tuning::to_string(job.status) + ",";
     for (const auto& p : job.curve) {
       out << prefix << p.iteration << ',' << num(p.train_loss) << ',' << num(p.val_loss) << ','
           << num(p.val_accuracy) << ',' << num(p.epsilon) << ',' << num(p.step_size) << '\n';
@@ -77,14 +78,16 @@ void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& a
   }
 }
 
-std::vector<std::string> export_csv(const tuning::SearchResults& results, const std::string& directory) {
+std::vector<std::string> export_csv(const tuning::SearchResults& results,
+                                    const std::string& directory) {
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) throw IoError(directory + ": cannot create the output folder: " + ec.message());
   const std::filesystem::path dir(directory);
   const auto aggregates = tuning::aggregate_all(results);
   std::vector<std::string> written;
-  written.push_back(write_file(dir / "curves.csv", [&](std::ostream& o) { write_curves_csv(results, o); }));
+  written.push_back(
+      write_file(dir / "curves.csv", [&](std::ostream& o) { write_curves_csv(results, o); }));
   written.push_back(write_file(dir / "aggregate_curves.csv", [&](std::ostream& o) {
     write_aggregate_curves_csv(aggregates, results.is_regression, o);
   }));

@@ -26,6 +26,7 @@ void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& a
 
 // Writes curves.csv, aggregate_curves.csv and alpha_clip_grid.csv into `directory` (created if
 // missing). Returns the paths written.
-std::vector<std::string> export_csv(const tuning::SearchResults& results, const std::string& directory);
+std::vector<std::string> export_csv(const tuning::SearchResults& results,
+                                    const std::string& directory);
 
 }  // namespace dplab::store

@@ -5,13 +5,13 @@
 
 #include <chrono>
 #include <cmath>
-#include <thread>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include "core/error.h"
-#include "core/validate.h"
 #include "core/json_guard.h"
+#include "core/validate.h"
 #include "store/writer_identity.h"
 #include "tuning/accounting.h"
 
@@ -77,12 +77,21 @@ ALTER TABLE experiments ADD COLUMN writer_start INTEGER;
 std::string describe(sqlite3* db) {
   std::string text = sqlite3_errmsg(db);
   switch (sqlite3_errcode(db) & 0xff) {
-    case SQLITE_FULL: text += " (disk full)"; break;
+    case SQLITE_FULL:
+      text += " (disk full)";
+      break;
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: text += " (another process holds the lock)"; break;
-    case SQLITE_READONLY: text += " (read-only file or folder)"; break;
-    case SQLITE_IOERR: text += " (I/O error)"; break;
-    default: break;
+    case SQLITE_LOCKED:
+      text += " (another process holds the lock)";
+      break;
+    case SQLITE_READONLY:
+      text += " (read-only file or folder)";
+      break;
+    case SQLITE_IOERR:
+      text += " (I/O error)";
+      break;
+    default:
+      break;
   }
   return text;
 }
@@ -102,7 +111,10 @@ class Statement {
     check(std::isnan(v) ? sqlite3_bind_null(stmt_, i) : sqlite3_bind_double(stmt_, i, v));
     return *this;
   }
-  Statement& bind(int i, std::int64_t v) { check(sqlite3_bind_int64(stmt_, i, v)); return *this; }
+  Statement& bind(int i, std::int64_t v) {
+    check(sqlite3_bind_int64(stmt_, i, v));
+    return *this;
+  }
   Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
   Statement& bind(int i, const std::string& v) {
     check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
@@ -124,7 +136,8 @@ class Statement {
     sqlite3_clear_bindings(stmt_);
   }
   double real(int col) const {
-    return sqlite3_column_type(stmt_, col) == SQLITE_NULL ? kNaN : sqlite3_column_double(stmt_, col);
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL ? kNaN
+                                                          : sqlite3_column_double(stmt_, col);
   }
   std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
   std::string text(int col) const {
@@ -151,7 +164,8 @@ std::string selection_rule(const experiment::ExperimentConfig& config) {
 }  // namespace
 
 Store::Store(const std::string& path, StoreOptions options) : path_(path) {
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
@@ -180,7 +194,9 @@ Store::Store(const std::string& path, StoreOptions options) : path_(path) {
   }
 }
 
-Store::~Store() { sqlite3_close(db_); }
+Store::~Store() {
+  sqlite3_close(db_);
+}
 
 void Store::exec(const char* sql) const {
   char* message = nullptr;
@@ -202,7 +218,8 @@ void Store::migrate() {
   auto check_not_newer = [&](std::int64_t v) {
     if (v > kSchemaVersion) {
       throw IoError(path_ + ": run history schema version " + std::to_string(v) +
-                    " is newer than this dplab understands (" + std::to_string(kSchemaVersion) + ")");
+                    " is newer than this dplab understands (" + std::to_string(kSchemaVersion) +
+                    ")");
     }
   };
   std::int64_t current = read_version();
@@ -227,27 +244,41 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
   std::lock_guard lock(mutex_);
   exec("BEGIN IMMEDIATE");
   try {
-    Statement e(db_, path_,
-                "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
-                "noise_multiplier, sampling_rate, steps, delta, writer_host, writer_boot, writer_pid, "
-                "writer_start) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    Statement e(
+        db_, path_,
+        "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
+        "noise_multiplier, sampling_rate, steps, delta, writer_host, writer_boot, writer_pid, "
+        "writer_start) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
     const WriterIdentity me = current_writer();
-    e.bind(1, plan.config.name).bind(2, std::string("running"))
+    e.bind(1, plan.config.name)
+        .bind(2, std::string("running"))
         .bind(3, experiment::to_json(plan.config).dump())
-        .bind(4, plan.training_size).bind(5, plan.is_regression ? 1 : 0)
-        .bind(6, plan.mechanism.noise_multiplier).bind(7, plan.mechanism.sampling_rate)
-        .bind(8, plan.mechanism.steps).bind(9, plan.mechanism.delta)
-        .bind(10, me.host).bind(11, me.boot_id).bind(12, me.pid).bind(13, me.start_ticks);
+        .bind(4, plan.training_size)
+        .bind(5, plan.is_regression ? 1 : 0)
+        .bind(6, plan.mechanism.noise_multiplier)
+        .bind(7, plan.mechanism.sampling_rate)
+        .bind(8, plan.mechanism.steps)
+        .bind(9, plan.mechanism.delta)
+        .bind(10, me.host)
+        .bind(11, me.boot_id)
+        .bind(12, me.pid)
+        .bind(13, me.start_ticks);
     e.run();
     const std::int64_t id = sqlite3_last_insert_rowid(db_);
-    Statement c(db_, path_,
-                "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+    Statement c(db_, path_, "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");
     for (const auto& cand : plan.candidates) {
       c.reset();
-      c.bind(1, id).bind(2, cand.index).bind(3, cand.optimizer_index).bind(4, cand.index_in_optimizer)
-          .bind(5, optim::to_string(cand.optimizer.kind)).bind(6, cand.optimizer.learning_rate)
-          .bind(7, cand.clip).bind(8, cand.optimizer.momentum).bind(9, cand.optimizer.beta1)
-          .bind(10, cand.optimizer.beta2).bind(11, cand.optimizer.epsilon);
+      c.bind(1, id)
+          .bind(2, cand.index)
+          .bind(3, cand.optimizer_index)
+          .bind(4, cand.index_in_optimizer)
+          .bind(5, optim::to_string(cand.optimizer.kind))
+          .bind(6, cand.optimizer.learning_rate)
+          .bind(7, cand.clip)
+          .bind(8, cand.optimizer.momentum)
+          .bind(9, cand.optimizer.beta1)
+          .bind(10, cand.optimizer.beta2)
+          .bind(11, cand.optimizer.epsilon);
       c.run();
     }
     exec("COMMIT");
@@ -261,35 +292,54 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
 void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
                        const tuning::JobResult& job) {
   const auto& cand = plan.candidates.at(static_cast<std::size_t>(job.candidate));
-  const int k = static_cast<int>(experiment::candidates_of(plan.candidates, cand.optimizer_index).size());
+  const int k =
+      static_cast<int>(experiment::candidates_of(plan.candidates, cand.optimizer_index).size());
   const double gamma = plan.config.tuning.gamma ? *plan.config.tuning.gamma : 1.0 / k;
   std::lock_guard lock(mutex_);
   exec("BEGIN IMMEDIATE");
   try {
     // A job re-run on resume replaces its earlier (cancelled) row and that row's points.
-    Statement d(db_, path_, "DELETE FROM jobs WHERE experiment_id = ? AND candidate = ? AND repeat = ?");
+    Statement d(db_, path_,
+                "DELETE FROM jobs WHERE experiment_id = ? AND candidate = ? AND repeat = ?");
     d.bind(1, experiment_id).bind(2, job.candidate).bind(3, job.repeat);
     d.run();
-    Statement j(db_, path_,
-                "INSERT INTO jobs(experiment_id, candidate, repeat, seed, status, "
-                "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
-                "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
-                "delta2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    j.bind(1, experiment_id).bind(2, job.candidate).bind(3, job.repeat)
+    Statement j(
+        db_, path_,
+        "INSERT INTO jobs(experiment_id, candidate, repeat, seed, status, "
+        "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
+        "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
+        "delta2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    j.bind(1, experiment_id)
+        .bind(2, job.candidate)
+        .bind(3, job.repeat)
         .bind(4, static_cast<std::int64_t>(job.seed))  // bit pattern of the uint64
-        .bind(5, tuning::to_string(job.status)).bind(6, job.final_val_accuracy)
-        .bind(7, job.final_val_loss).bind(8, job.final_train_loss).bind(9, job.queries)
-        .bind(10, job.wall_seconds).bind(11, job.error)
-        .bind(12, plan.mechanism.noise_multiplier).bind(13, plan.mechanism.sampling_rate)
-        .bind(14, plan.mechanism.steps).bind(15, selection_rule(plan.config)).bind(16, k)
-        .bind(17, gamma).bind(18, plan.mechanism.delta).bind(19, plan.config.tuning.delta2);
+        .bind(5, tuning::to_string(job.status))
+        .bind(6, job.final_val_accuracy)
+        .bind(7, job.final_val_loss)
+        .bind(8, job.final_train_loss)
+        .bind(9, job.queries)
+        .bind(10, job.wall_seconds)
+        .bind(11, job.error)
+        .bind(12, plan.mechanism.noise_multiplier)
+        .bind(13, plan.mechanism.sampling_rate)
+        .bind(14, plan.mechanism.steps)
+        .bind(15, selection_rule(plan.config))
+        .bind(16, k)
+        .bind(17, gamma)
+        .bind(18, plan.mechanism.delta)
+        .bind(19, plan.config.tuning.delta2);
     j.run();
     const std::int64_t job_id = sqlite3_last_insert_rowid(db_);
     Statement p(db_, path_, "INSERT INTO curve_points VALUES(?,?,?,?,?,?,?)");
     for (const auto& point : job.curve) {
       p.reset();
-      p.bind(1, job_id).bind(2, point.iteration).bind(3, point.train_loss).bind(4, point.val_loss)
-          .bind(5, point.val_accuracy).bind(6, point.epsilon).bind(7, point.step_size);
+      p.bind(1, job_id)
+          .bind(2, point.iteration)
+          .bind(3, point.train_loss)
+          .bind(4, point.val_loss)
+          .bind(5, point.val_accuracy)
+          .bind(6, point.epsilon)
+          .bind(7, point.step_size);
       p.run();
     }
     exec("COMMIT");
@@ -311,23 +361,31 @@ void Store::claim_experiment(std::int64_t experiment_id) {
   exec("BEGIN IMMEDIATE");
   try {
     Statement q(db_, path_,
-                "SELECT status, writer_host, writer_boot, writer_pid, writer_start FROM experiments WHERE id = ?");
+                "SELECT status, writer_host, writer_boot, writer_pid, writer_start FROM "
+                "experiments WHERE id = ?");
     q.bind(1, experiment_id);
     if (!q.step()) throw IoError(path_ + ": no run with id " + std::to_string(experiment_id));
     const std::string status = q.text(0);
     const WriterIdentity writer{q.text(1), q.text(2), q.integer(3), q.integer(4)};
     if (status == "running" && writer_state(writer) != WriterState::kGone) {
-      throw IoError(path_ + ": run " + std::to_string(experiment_id) + " is still being written by process " +
-                    std::to_string(writer.pid) + " on " + writer.host);
+      throw IoError(path_ + ": run " + std::to_string(experiment_id) +
+                    " is still being written by process " + std::to_string(writer.pid) + " on " +
+                    writer.host);
     }
     if (status == "finished") {
-      throw IoError(path_ + ": run " + std::to_string(experiment_id) + " is finished; nothing to resume");
+      throw IoError(path_ + ": run " + std::to_string(experiment_id) +
+                    " is finished; nothing to resume");
     }
     const WriterIdentity me = current_writer();
     Statement u(db_, path_,
-                "UPDATE experiments SET status = 'running', writer_host = ?, writer_boot = ?, writer_pid = ?, "
+                "UPDATE experiments SET status = 'running', writer_host = ?, writer_boot = ?, "
+                "writer_pid = ?, "
                 "writer_start = ? WHERE id = ?");
-    u.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pid).bind(4, me.start_ticks).bind(5, experiment_id);
+    u.bind(1, me.host)
+        .bind(2, me.boot_id)
+        .bind(3, me.pid)
+        .bind(4, me.start_ticks)
+        .bind(5, experiment_id);
     u.run();
     exec("COMMIT");
   } catch (...) {
@@ -349,7 +407,9 @@ std::vector<std::int64_t> Store::mark_interrupted_runs() {
     }
   }
   for (const std::int64_t id : gone) {
-    Statement u(db_, path_, "UPDATE experiments SET status = 'interrupted' WHERE id = ? AND status = 'running'");
+    Statement u(
+        db_, path_,
+        "UPDATE experiments SET status = 'interrupted' WHERE id = ? AND status = 'running'");
     u.bind(1, id);
     u.run();
   }
@@ -364,14 +424,16 @@ std::int64_t Store::stored_jobs(std::int64_t experiment_id) const {
   return s.integer(0);
 }
 
-void Store::save_summary(std::int64_t experiment_id, const std::string& kind, const std::string& json) {
+void Store::save_summary(std::int64_t experiment_id, const std::string& kind,
+                         const std::string& json) {
   std::lock_guard lock(mutex_);
   Statement s(db_, path_, "INSERT OR REPLACE INTO summaries VALUES(?,?,?)");
   s.bind(1, experiment_id).bind(2, kind).bind(3, json);
   s.run();
 }
 
-std::optional<std::string> Store::load_summary(std::int64_t experiment_id, const std::string& kind) const {
+std::optional<std::string> Store::load_summary(std::int64_t experiment_id,
+                                               const std::string& kind) const {
   std::lock_guard lock(mutex_);
   Statement s(db_, path_, "SELECT json FROM summaries WHERE experiment_id = ? AND kind = ?");
   s.bind(1, experiment_id).bind(2, kind);
@@ -388,12 +450,13 @@ void Store::delete_experiment(std::int64_t experiment_id) {
 
 std::vector<ExperimentRecord> Store::list_experiments() const {
   std::lock_guard lock(mutex_);
-  Statement s(db_, path_,
-              "SELECT e.id, e.name, e.created_at, e.status, "
-              "(SELECT COUNT(*) FROM candidates c WHERE c.experiment_id = e.id), "
-              "e.config_json, "
-              "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = 'finished') "
-              "FROM experiments e ORDER BY e.id DESC");
+  Statement s(
+      db_, path_,
+      "SELECT e.id, e.name, e.created_at, e.status, "
+      "(SELECT COUNT(*) FROM candidates c WHERE c.experiment_id = e.id), "
+      "e.config_json, "
+      "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = 'finished') "
+      "FROM experiments e ORDER BY e.id DESC");
   std::vector<ExperimentRecord> out;
   while (s.step()) {
     ExperimentRecord r;
@@ -418,24 +481,29 @@ tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
   std::lock_guard lock(mutex_);
   tuning::SearchResults res;
   {
-    Statement e(db_, path_,
-                "SELECT config_json, training_size, is_regression, noise_multiplier, sampling_rate, "
-                "steps, delta FROM experiments WHERE id = ?");
+    Statement e(
+        db_, path_,
+        "SELECT config_json, training_size, is_regression, noise_multiplier, sampling_rate, "
+        "steps, delta FROM experiments WHERE id = ?");
     e.bind(1, experiment_id);
-    if (!e.step()) throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
+    if (!e.step())
+      throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
     try {
       res.config = experiment::parse_experiment(parse_json_text(e.text(0), path_));
     } catch (const std::exception& ex) {
-      throw IoError(path_ + ": experiment " + std::to_string(experiment_id) + " has a bad config: " + ex.what());
+      throw IoError(path_ + ": experiment " + std::to_string(experiment_id) +
+                    " has a bad config: " + ex.what());
     }
     res.training_size = e.integer(1);
     res.is_regression = e.integer(2) != 0;
     res.mechanism = {e.real(3), e.real(4), e.integer(5), e.real(6)};
   }
   {
-    Statement c(db_, path_,
-                "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, clip, "
-                "momentum, beta1, beta2, epsilon FROM candidates WHERE experiment_id = ? ORDER BY candidate");
+    Statement c(
+        db_, path_,
+        "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, clip, "
+        "momentum, beta1, beta2, epsilon FROM candidates WHERE experiment_id = ? ORDER BY "
+        "candidate");
     c.bind(1, experiment_id);
     while (c.step()) {
       experiment::Candidate cand;
@@ -462,12 +530,14 @@ tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
               "SELECT id, candidate, repeat, seed, status, final_val_accuracy, final_val_loss, "
               "final_train_loss, queries, wall_seconds, error FROM jobs WHERE experiment_id = ?");
   j.bind(1, experiment_id);
-  Statement p(db_, path_,
-              "SELECT iteration, train_loss, val_loss, val_accuracy, epsilon, step_size FROM curve_points "
-              "WHERE job_id = ? ORDER BY iteration");
+  Statement p(
+      db_, path_,
+      "SELECT iteration, train_loss, val_loss, val_accuracy, epsilon, step_size FROM curve_points "
+      "WHERE job_id = ? ORDER BY iteration");
   while (j.step()) {
     const auto c = j.integer(1), r = j.integer(2);
-    if (c < 0 || r < 0 || r >= repeats || static_cast<std::size_t>(c) >= res.candidates.size()) continue;
+    if (c < 0 || r < 0 || r >= repeats || static_cast<std::size_t>(c) >= res.candidates.size())
+      continue;
     tuning::JobResult& job = res.jobs[static_cast<std::size_t>(c * repeats + r)];
     job.seed = static_cast<std::uint64_t>(j.integer(3));
     job.status = tuning::parse_job_status(j.text(4));
@@ -563,7 +633,8 @@ void StoreWriter::on_finished(const tuning::SearchResults&, bool cancelled) {
   const double deadline = now_seconds() + retry_seconds_;
   double wait = 0.05;
   while (!flush() && now_seconds() < deadline) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(wait, deadline - now_seconds())));
+    std::this_thread::sleep_for(
+        std::chrono::duration<double>(std::min(wait, deadline - now_seconds())));
     wait = std::min(wait * 2, 2.0);
   }
   std::int64_t unsaved = 0;
@@ -571,12 +642,15 @@ void StoreWriter::on_finished(const tuning::SearchResults&, bool cancelled) {
     std::lock_guard lock(mutex_);
     unsaved = static_cast<std::int64_t>(pending_.size());
     if (unsaved > 0) {
-      error_ = std::to_string(unsaved) + " finished job(s) could not be stored after retrying for " +
+      error_ = std::to_string(unsaved) +
+               " finished job(s) could not be stored after retrying for " +
                format_number(retry_seconds_) + " s: " + last_error_;
     }
   }
   try {
-    store_.finish_experiment(experiment_id_, unsaved > 0 ? "incomplete" : cancelled ? "cancelled" : "finished");
+    store_.finish_experiment(experiment_id_, unsaved > 0 ? "incomplete"
+                                             : cancelled ? "cancelled"
+                                                         : "finished");
   } catch (const Error& e) {
     std::lock_guard lock(mutex_);
     if (!error_) error_ = e.what();

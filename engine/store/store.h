@@ -40,7 +40,7 @@ inline constexpr int kSchemaVersion = 2;  // 2: experiments.writer_* columns
 struct ExperimentRecord {
   std::int64_t id = 0;
   std::string name;
-  std::string created_at;   // ISO 8601, UTC
+  std::string created_at;  // ISO 8601, UTC
   // running | finished | cancelled | interrupted (writer died) | incomplete (jobs not stored)
   std::string status;
   std::int64_t num_candidates = 0;
@@ -79,7 +79,8 @@ class Store {
   // Jobs of a run with a row in the database (any final status).
   std::int64_t stored_jobs(std::int64_t experiment_id) const;
   void save_summary(std::int64_t experiment_id, const std::string& kind, const std::string& json);
-  std::optional<std::string> load_summary(std::int64_t experiment_id, const std::string& kind) const;
+  std::optional<std::string> load_summary(std::int64_t experiment_id,
+                                          const std::string& kind) const;
   void delete_experiment(std::int64_t experiment_id);
 
   std::vector<ExperimentRecord> list_experiments() const;  // newest first
@@ -100,9 +101,13 @@ class StoreWriter : public tuning::RunListener {
   explicit StoreWriter(Store& store) : store_(store) {}
   std::int64_t experiment_id() const { return experiment_id_; }
   // How long on_finished keeps retrying jobs that could not be stored (busy, full).
-  explicit StoreWriter(Store& store, double retry_seconds) : store_(store), retry_seconds_(retry_seconds) {}
+  explicit StoreWriter(Store& store, double retry_seconds)
+      : store_(store), retry_seconds_(retry_seconds) {}
   // Append to an existing run (resume) instead of creating one; call before the run starts.
-  void resume(std::int64_t experiment_id) { experiment_id_ = experiment_id; resuming_ = true; }
+  void resume(std::int64_t experiment_id) {
+    experiment_id_ = experiment_id;
+    resuming_ = true;
+  }
   // Errors while writing are kept (the run goes on, the jobs stay in memory and are retried);
   // after on_finished: set iff some finished job could not be stored, with SQLite's reason.
   std::optional<std::string> first_error() const;
@@ -120,11 +125,11 @@ class StoreWriter : public tuning::RunListener {
   double retry_seconds_ = 60;
   bool flush();  // stores pending jobs in order; false (and last_error_ set) on the first failure
 
-  mutable std::mutex mutex_;     // pending_, errors
-  std::mutex flush_mutex_;       // one flusher at a time
+  mutable std::mutex mutex_;  // pending_, errors
+  std::mutex flush_mutex_;    // one flusher at a time
   std::vector<tuning::JobResult> pending_;
   std::string last_error_;
-  double next_retry_ = 0;        // steady-clock seconds before which workers do not retry
+  double next_retry_ = 0;  // steady-clock seconds before which workers do not retry
   double backoff_ = 0.05;
   std::optional<std::string> error_;
 };

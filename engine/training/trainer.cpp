@@ -35,9 +35,11 @@ void check_memory(const data::TrainValidationSplit& data, const TrainingConfig& 
                  points * sizeof(CurvePoint));
   if (config.model.kind == models::ModelKind::kTwoLayerNetwork) {
     // Weights, gradient, optimizer moments and per-example activations: ~8 copies of H x (d + k).
-    const double width = static_cast<double>(data.train.dim()) + std::max(1, data.train.num_classes) + 1;
-    require_memory("hidden_units = " + std::to_string(config.model.hidden_units) + " (the network's weights)",
-                   8.0 * static_cast<double>(config.model.hidden_units) * width * sizeof(float));
+    const double width =
+        static_cast<double>(data.train.dim()) + std::max(1, data.train.num_classes) + 1;
+    require_memory(
+        "hidden_units = " + std::to_string(config.model.hidden_units) + " (the network's weights)",
+        8.0 * static_cast<double>(config.model.hidden_units) * width * sizeof(float));
   }
 }
 
@@ -118,10 +120,12 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   // Non-finite parameters show as a non-finite loss on the whole data (a NaN logit can still
   // "predict" a class and tie the best accuracy, so the accuracy alone proves nothing).
   if (!result.diverged && !result.cancelled &&
-      !(std::isfinite(result.final_train_loss) && std::isfinite(result.final_validation.mean_loss))) {
+      !(std::isfinite(result.final_train_loss) &&
+        std::isfinite(result.final_validation.mean_loss))) {
     result.diverged = true;
-    result.divergence = "the final loss is not finite (training " + format_number(result.final_train_loss) +
-                        ", validation " + format_number(result.final_validation.mean_loss) + ")";
+    result.divergence = "the final loss is not finite (training " +
+                        format_number(result.final_train_loss) + ", validation " +
+                        format_number(result.final_validation.mean_loss) + ")";
   }
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

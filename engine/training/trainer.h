@@ -3,9 +3,10 @@
 // `dplab-cli train`.
 //
 // Iterations are counted in noisy-gradient queries, which is what the accountant composes:
-// an ADADP adaptation step makes two queries and so advances the curve by two (docs/architecture.md).
-// The curve's train_loss is the mean lot loss since the previous point (free: the oracle
-// computes it anyway); the final training loss over the whole training set is computed once.
+// an ADADP adaptation step makes two queries and so advances the curve by two
+// (docs/architecture.md). The curve's train_loss is the mean lot loss since the previous point
+// (free: the oracle computes it anyway); the final training loss over the whole training set is
+// computed once.
 //
 // Determinism: model initialisation and the oracle's sampling/noise streams are derived from
 // TrainingConfig::seed only, so the same config and seed give bit-identical curves on any thread.

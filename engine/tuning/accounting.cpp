@@ -13,8 +13,8 @@ double epsilon_single_run(double noise_multiplier, double sampling_rate, std::in
   return privacy::epsilon_for_delta({noise_multiplier, sampling_rate, steps}, delta).epsilon;
 }
 
-double epsilon_moments_accountant(double noise_multiplier, double sampling_rate,
-                                  std::int64_t steps, int num_candidates, double delta) {
+double epsilon_moments_accountant(double noise_multiplier, double sampling_rate, std::int64_t steps,
+                                  int num_candidates, double delta) {
   return privacy::moments_accountant_selection({noise_multiplier, sampling_rate, steps},
                                                num_candidates, delta)
       .epsilon;
@@ -22,10 +22,13 @@ double epsilon_moments_accountant(double noise_multiplier, double sampling_rate,
 
 double epsilon_liu_talwar(double noise_multiplier, double sampling_rate, std::int64_t steps,
                           double gamma, double delta, double delta2) {
-  return privacy::liu_talwar_selection({noise_multiplier, sampling_rate, steps}, gamma, delta, delta2)
+  return privacy::liu_talwar_selection({noise_multiplier, sampling_rate, steps}, gamma, delta,
+                                       delta2)
       .epsilon;
 }
 
-double default_delta_for(std::int64_t training_size) { return privacy::default_delta(training_size); }
+double default_delta_for(std::int64_t training_size) {
+  return privacy::default_delta(training_size);
+}
 
 }  // namespace dplab::tuning

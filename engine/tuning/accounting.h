@@ -13,8 +13,8 @@ namespace dplab::tuning {
 
 double epsilon_single_run(double noise_multiplier, double sampling_rate, std::int64_t steps,
                           double delta);
-double epsilon_moments_accountant(double noise_multiplier, double sampling_rate,
-                                  std::int64_t steps, int num_candidates, double delta);
+double epsilon_moments_accountant(double noise_multiplier, double sampling_rate, std::int64_t steps,
+                                  int num_candidates, double delta);
 double epsilon_liu_talwar(double noise_multiplier, double sampling_rate, std::int64_t steps,
                           double gamma, double delta, double delta2);
 // 1/n rounded down to a power of ten (main paper appendix A).

@@ -33,7 +33,8 @@ double median_of(std::vector<double> values) {
 }
 
 std::size_t index_of(const std::vector<double>& sorted, double value) {
-  return static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), value) - sorted.begin());
+  return static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), value) -
+                                  sorted.begin());
 }
 
 }  // namespace
@@ -41,7 +42,8 @@ std::size_t index_of(const std::vector<double>& sorted, double value) {
 OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimizer_index) {
   OptimizerAggregates out;
   out.optimizer_index = optimizer_index;
-  out.optimizer = optim::to_string(results.config.optimizers.at(static_cast<std::size_t>(optimizer_index)).kind);
+  out.optimizer = optim::to_string(
+      results.config.optimizers.at(static_cast<std::size_t>(optimizer_index)).kind);
   const bool higher = !results.is_regression;
   out.curves.higher_is_better = higher;
   const std::vector<int> pool = experiment::candidates_of(results.candidates, optimizer_index);
@@ -88,7 +90,8 @@ OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimi
   // The alpha-C grid.
   AlphaClipGrid& g = out.grid;
   for (int c : pool) {
-    g.learning_rates.push_back(results.candidates[static_cast<std::size_t>(c)].optimizer.learning_rate);
+    g.learning_rates.push_back(
+        results.candidates[static_cast<std::size_t>(c)].optimizer.learning_rate);
     g.clips.push_back(results.candidates[static_cast<std::size_t>(c)].clip);
   }
   for (auto* axis : {&g.learning_rates, &g.clips}) {

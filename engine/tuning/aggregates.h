@@ -18,11 +18,11 @@
 namespace dplab::tuning {
 
 struct CurveAggregate {
-  bool higher_is_better = true;       // accuracy curves; false for regression (training loss)
+  bool higher_is_better = true;  // accuracy curves; false for regression (training loss)
   std::vector<std::int64_t> iterations;
-  std::vector<double> best;           // max accuracy (or min loss) over candidates
-  std::vector<double> median;         // median over candidates
-  std::vector<int> best_candidate;    // who is best at each iteration
+  std::vector<double> best;         // max accuracy (or min loss) over candidates
+  std::vector<double> median;       // median over candidates
+  std::vector<int> best_candidate;  // who is best at each iteration
 };
 
 struct AlphaClipGrid {

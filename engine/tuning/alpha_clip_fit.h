@@ -17,7 +17,8 @@ struct InverseClipFit {
   int cells_used = 0;
 };
 
-InverseClipFit fit_inverse_clip_line(const AlphaClipGrid& grid, GridMetric metric, double fraction = 0.1);
+InverseClipFit fit_inverse_clip_line(const AlphaClipGrid& grid, GridMetric metric,
+                                     double fraction = 0.1);
 
 // The cell's value for a metric (NaN where no finished candidate sits).
 double grid_value(const AlphaClipGrid& grid, std::size_t cell, GridMetric metric);

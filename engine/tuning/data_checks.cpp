@@ -10,7 +10,9 @@ namespace dplab::tuning {
 void validate_against_data(const experiment::ExperimentConfig& config,
                            const data::TrainValidationSplit& data) {
   const Index n = data.train.size();
-  if (n == 0) throw InvalidArgument("the training set is empty (dataset.source = " + config.dataset.source + ")");
+  if (n == 0)
+    throw InvalidArgument("the training set is empty (dataset.source = " + config.dataset.source +
+                          ")");
   if (data.validation.size() == 0) {
     throw InvalidArgument("the validation set is empty (dataset.validation_fraction too small?)");
   }
@@ -20,8 +22,9 @@ void validate_against_data(const experiment::ExperimentConfig& config,
   }
   const bool regression = data.train.is_regression();
   if (config.model.kind == models::ModelKind::kLinearRegression && !regression) {
-    throw InvalidArgument("model.kind = linear needs a regression data set, but " + config.dataset.source +
-                          " has " + std::to_string(data.train.num_classes) + " classes");
+    throw InvalidArgument("model.kind = linear needs a regression data set, but " +
+                          config.dataset.source + " has " + std::to_string(data.train.num_classes) +
+                          " classes");
   }
   if (config.model.kind != models::ModelKind::kLinearRegression && regression) {
     throw InvalidArgument("model.kind = " + models::to_string(config.model.kind) +

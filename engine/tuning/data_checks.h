@@ -9,6 +9,7 @@
 
 namespace dplab::tuning {
 
-void validate_against_data(const experiment::ExperimentConfig& config, const data::TrainValidationSplit& data);
+void validate_against_data(const experiment::ExperimentConfig& config,
+                           const data::TrainValidationSplit& data);
 
 }  // namespace dplab::tuning

@@ -16,12 +16,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Stream ids for derive_seed (experiment seed, stream, scope index).
-constexpr std::uint64_t kLtStream = 0x4C54;         // "LT"
-constexpr std::uint64_t kProtocolStream = 0x5052;   // "PR"
+constexpr std::uint64_t kLtStream = 0x4C54;        // "LT"
+constexpr std::uint64_t kProtocolStream = 0x5052;  // "PR"
 // Two-sided 95% normal quantile for the protocol's confidence interval.
 constexpr double kZ95 = 1.959963984540054;
 
-bool finished(const JobResult& job) { return job.status == JobStatus::kFinished; }
+bool finished(const JobResult& job) {
+  return job.status == JobStatus::kFinished;
+}
 
 double job_score(const SearchResults& results, const JobResult& job) {
   return results.is_regression ? -job.final_train_loss : job.final_val_accuracy;
@@ -36,7 +38,8 @@ double CandidateScore::metric() const {
   return std::isnan(mean_final_accuracy) ? mean_final_train_loss : mean_final_accuracy;
 }
 
-std::vector<CandidateScore> score_candidates(const SearchResults& results, const std::vector<int>& pool) {
+std::vector<CandidateScore> score_candidates(const SearchResults& results,
+                                             const std::vector<int>& pool) {
   std::vector<CandidateScore> out;
   for (int c : pool) {
     CandidateScore s;
@@ -104,7 +107,8 @@ LtRun run_liu_talwar(const SearchResults& results, const std::vector<int>& pool,
 std::vector<ProtocolRow> random_subset_protocol(const SearchResults& results,
                                                 const std::vector<int>& pool, int trials,
                                                 std::uint64_t seed) {
-  if (trials < 2) throw InvalidArgument("protocol trials = " + std::to_string(trials) + " must be >= 2");
+  if (trials < 2)
+    throw InvalidArgument("protocol trials = " + std::to_string(trials) + " must be >= 2");
   const std::vector<CandidateScore> scores = score_candidates(results, pool);
   std::vector<ProtocolRow> rows;
   if (scores.empty()) return rows;
@@ -141,7 +145,8 @@ std::vector<ProtocolRow> random_subset_protocol(const SearchResults& results,
 namespace {
 
 SelectionReport select(const SearchResults& results, const std::vector<int>& pool,
-                       const std::string& scope, std::uint64_t scope_id, const SelectionOptions& options) {
+                       const std::string& scope, std::uint64_t scope_id,
+                       const SelectionOptions& options) {
   SelectionReport report;
   report.scope = scope;
   report.pool = pool;
@@ -151,7 +156,7 @@ SelectionReport select(const SearchResults& results, const std::vector<int>& poo
   const RunMechanism& m = results.mechanism;
   report.delta = m.delta;
   report.delta2 = results.config.tuning.delta2;
-  report.gamma = options.gamma ? *options.gamma
+  report.gamma = options.gamma                 ? *options.gamma
                  : results.config.tuning.gamma ? *results.config.tuning.gamma
                                                : 1.0 / report.num_candidates;
 
@@ -166,7 +171,8 @@ SelectionReport select(const SearchResults& results, const std::vector<int>& poo
       report.best_train_loss = s.mean_final_train_loss;
     }
   }
-  report.epsilon_single_run = epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
+  report.epsilon_single_run =
+      epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
   report.epsilon_ma = epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
                                                  report.num_candidates, m.delta);
   report.epsilon_lt = epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps, report.gamma,
@@ -174,8 +180,9 @@ SelectionReport select(const SearchResults& results, const std::vector<int>& poo
   report.lt = run_liu_talwar(results, pool, report.gamma, report.delta2,
                              derive_seed(results.config.seed, kLtStream, scope_id));
   if (options.run_protocol) {
-    report.protocol = random_subset_protocol(results, pool, options.protocol_trials,
-                                             derive_seed(results.config.seed, kProtocolStream, scope_id));
+    report.protocol =
+        random_subset_protocol(results, pool, options.protocol_trials,
+                               derive_seed(results.config.seed, kProtocolStream, scope_id));
   }
   return report;
 }
@@ -198,7 +205,8 @@ std::vector<SelectionReport> honest_selection_per_optimizer(const SearchResults&
   return out;
 }
 
-SelectionReport honest_selection_all(const SearchResults& results, const SelectionOptions& options) {
+SelectionReport honest_selection_all(const SearchResults& results,
+                                     const SelectionOptions& options) {
   std::vector<int> pool(results.candidates.size());
   std::iota(pool.begin(), pool.end(), 0);
   return select(results, pool, "all", 0xFFFF, options);

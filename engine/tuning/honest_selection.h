@@ -31,22 +31,23 @@ namespace dplab::tuning {
 struct CandidateScore {
   int candidate = 0;
   int repeats_finished = 0;
-  double mean_final_accuracy = 0;    // NaN for regression
+  double mean_final_accuracy = 0;  // NaN for regression
   double mean_final_train_loss = 0;
-  double score = 0;                  // higher is better: accuracy, or -train loss (regression)
-  double metric() const;             // the reported number: accuracy, or train loss
+  double score = 0;       // higher is better: accuracy, or -train loss (regression)
+  double metric() const;  // the reported number: accuracy, or train loss
 };
 
 // Scores of the candidates in `pool` that have at least one finished job (pool order).
-std::vector<CandidateScore> score_candidates(const SearchResults& results, const std::vector<int>& pool);
+std::vector<CandidateScore> score_candidates(const SearchResults& results,
+                                             const std::vector<int>& pool);
 
 struct LtRun {
-  int selected_candidate = -1;      // -1: the pool has no finished job
-  double selected_metric = 0;       // the final accuracy (or train loss) of the chosen draw
+  int selected_candidate = -1;  // -1: the pool has no finished job
+  double selected_metric = 0;   // the final accuracy (or train loss) of the chosen draw
   std::int64_t draws = 0;
-  std::int64_t hard_stop = 0;       // Upsilon
+  std::int64_t hard_stop = 0;  // Upsilon
   bool stopped_by_hard_limit = false;
-  std::vector<int> drawn;           // candidates in draw order
+  std::vector<int> drawn;  // candidates in draw order
 };
 
 LtRun run_liu_talwar(const SearchResults& results, const std::vector<int>& pool, double gamma,
@@ -54,8 +55,8 @@ LtRun run_liu_talwar(const SearchResults& results, const std::vector<int>& pool,
 
 struct ProtocolRow {
   int k = 0;
-  double mean = 0;     // mean metric of the best of k random candidates
-  double ci_low = 0;   // 95% confidence interval of that mean
+  double mean = 0;    // mean metric of the best of k random candidates
+  double ci_low = 0;  // 95% confidence interval of that mean
   double ci_high = 0;
   int trials = 0;
 };
@@ -71,15 +72,15 @@ struct SelectionOptions {
 };
 
 struct SelectionReport {
-  std::string scope;            // optimizer name, or "all"
-  std::vector<int> pool;        // candidate indices
-  int num_candidates = 0;       // K (the planned pool: every candidate is charged)
+  std::string scope;       // optimizer name, or "all"
+  std::vector<int> pool;   // candidate indices
+  int num_candidates = 0;  // K (the planned pool: every candidate is charged)
   bool regression = false;
-  int best_candidate = -1;      // -1 if nothing finished
-  double best_accuracy = 0;     // mean final validation accuracy (NaN for regression)
-  double best_train_loss = 0;   // mean final training loss
-  double best_score = 0;        // the selection score (accuracy, or -train loss)
-  double delta = 0;             // delta_f
+  int best_candidate = -1;     // -1 if nothing finished
+  double best_accuracy = 0;    // mean final validation accuracy (NaN for regression)
+  double best_train_loss = 0;  // mean final training loss
+  double best_score = 0;       // the selection score (accuracy, or -train loss)
+  double delta = 0;            // delta_f
   double gamma = 0;
   double delta2 = 0;
   double epsilon_single_run = 0;  // "dishonest": the best run alone
@@ -95,6 +96,7 @@ SelectionReport honest_selection(const SearchResults& results, const std::vector
 std::vector<SelectionReport> honest_selection_per_optimizer(const SearchResults& results,
                                                             const SelectionOptions& options = {});
 // The whole search as one pool (K = all candidates).
-SelectionReport honest_selection_all(const SearchResults& results, const SelectionOptions& options = {});
+SelectionReport honest_selection_all(const SearchResults& results,
+                                     const SelectionOptions& options = {});
 
 }  // namespace dplab::tuning

@@ -7,12 +7,18 @@ namespace dplab::tuning {
 
 std::string to_string(JobStatus s) {
   switch (s) {
-    case JobStatus::kPending: return "pending";
-    case JobStatus::kRunning: return "running";
-    case JobStatus::kFinished: return "finished";
-    case JobStatus::kCancelled: return "cancelled";
-    case JobStatus::kFailed: return "failed";
-    case JobStatus::kDiverged: return "diverged";
+    case JobStatus::kPending:
+      return "pending";
+    case JobStatus::kRunning:
+      return "running";
+    case JobStatus::kFinished:
+      return "finished";
+    case JobStatus::kCancelled:
+      return "cancelled";
+    case JobStatus::kFailed:
+      return "failed";
+    case JobStatus::kDiverged:
+      return "diverged";
   }
   return "?";
 }

@@ -26,10 +26,10 @@ struct JobResult {
   std::vector<training::CurvePoint> curve;
   double final_val_accuracy = 0;  // NaN for regression
   double final_val_loss = 0;
-  double final_train_loss = 0;    // mean loss over the whole training set at the end
-  std::int64_t queries = 0;       // noisy-gradient queries made (what the accountant composes)
+  double final_train_loss = 0;  // mean loss over the whole training set at the end
+  std::int64_t queries = 0;     // noisy-gradient queries made (what the accountant composes)
   double wall_seconds = 0;
-  std::string error;              // kFailed / kDiverged: the message
+  std::string error;  // kFailed / kDiverged: the message
 };
 
 // The privacy mechanism of one run, enough to recompute any epsilon later.
@@ -43,7 +43,7 @@ struct RunMechanism {
 struct SearchResults {
   experiment::ExperimentConfig config;
   std::vector<experiment::Candidate> candidates;
-  std::vector<JobResult> jobs;       // index = candidate * repeats + repeat
+  std::vector<JobResult> jobs;  // index = candidate * repeats + repeat
   RunMechanism mechanism;
   std::int64_t training_size = 0;    // n
   std::int64_t validation_size = 0;  // n_val (the sensitivity of the accuracy is 1/n_val)

@@ -45,8 +45,8 @@ void RunMonitor::on_point(const PointEvent& event) {
 void RunMonitor::on_job_finished(const JobResult& job) {
   std::string error;
   if (job.status == JobStatus::kFailed || job.status == JobStatus::kDiverged) {
-    error = "candidate " + std::to_string(job.candidate) + ", repeat " + std::to_string(job.repeat) +
-            ": " + job.error;
+    error = "candidate " + std::to_string(job.candidate) + ", repeat " +
+            std::to_string(job.repeat) + ": " + job.error;
   }
   std::lock_guard lock(mutex_);
   all_.finished.push_back(job);
@@ -60,7 +60,8 @@ void RunMonitor::on_job_finished(const JobResult& job) {
 void RunMonitor::on_progress(const Progress& progress) {
   std::lock_guard lock(mutex_);
   // Progress events from different workers may arrive out of order: keep the most advanced.
-  if (progress.steps_done >= all_.progress.steps_done || progress.jobs_done > all_.progress.jobs_done) {
+  if (progress.steps_done >= all_.progress.steps_done ||
+      progress.jobs_done > all_.progress.jobs_done) {
     all_.progress = progress;
   }
 }

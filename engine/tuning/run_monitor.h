@@ -17,9 +17,9 @@
 namespace dplab::tuning {
 
 struct MonitorUpdate {
-  std::vector<PointEvent> new_points;  // in arrival order since the previous take_new()
-  std::vector<JobResult> new_finished; // jobs finished since then (curve included)
-  std::vector<std::string> new_errors; // "candidate 3, repeat 0: message"
+  std::vector<PointEvent> new_points;   // in arrival order since the previous take_new()
+  std::vector<JobResult> new_finished;  // jobs finished since then (curve included)
+  std::vector<std::string> new_errors;  // "candidate 3, repeat 0: message"
   Progress progress;
   bool started = false;
   bool finished = false;

@@ -9,7 +9,9 @@
 namespace dplab::tuning {
 
 namespace {
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
 
 std::string fixed(double v, int digits) {
   if (!std::isfinite(v)) return "–";
@@ -28,7 +30,8 @@ nlohmann::json candidate_json(const SearchResults& results, int index) {
                    {"learning_rate", c.optimizer.learning_rate},
                    {"clip", c.clip}};
   if (c.optimizer.kind == optim::OptimizerKind::kDpMomentum) j["momentum"] = c.optimizer.momentum;
-  if (c.optimizer.kind == optim::OptimizerKind::kDpAdam || c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
+  if (c.optimizer.kind == optim::OptimizerKind::kDpAdam ||
+      c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
     j["beta1"] = c.optimizer.beta1;
     j["beta2"] = c.optimizer.beta2;
     j["adam_epsilon"] = c.optimizer.epsilon;
@@ -39,8 +42,11 @@ nlohmann::json candidate_json(const SearchResults& results, int index) {
 nlohmann::json selection_report_json(const SearchResults& results, const SelectionReport& r) {
   nlohmann::json protocol = nlohmann::json::array();
   for (const auto& row : r.protocol) {
-    protocol.push_back({{"k", row.k}, {"mean", row.mean}, {"ci_low", row.ci_low},
-                        {"ci_high", row.ci_high}, {"trials", row.trials}});
+    protocol.push_back({{"k", row.k},
+                        {"mean", row.mean},
+                        {"ci_low", row.ci_low},
+                        {"ci_high", row.ci_high},
+                        {"trials", row.trials}});
   }
   return {{"optimizer", r.scope},
           {"num_candidates", r.num_candidates},
@@ -59,7 +65,8 @@ nlohmann::json selection_report_json(const SearchResults& results, const Selecti
 RunSummary summarize_run(const SearchResults& results) {
   RunSummary s;
   s.jobs_total = static_cast<int>(results.jobs.size());
-  for (const auto& job : results.jobs) s.jobs_finished += job.status == JobStatus::kFinished ? 1 : 0;
+  for (const auto& job : results.jobs)
+    s.jobs_finished += job.status == JobStatus::kFinished ? 1 : 0;
   s.per_optimizer = honest_selection_per_optimizer(results);
   const auto& m = results.mechanism;
   s.epsilon_all_jobs_ma = std::numeric_limits<double>::quiet_NaN();
@@ -80,11 +87,12 @@ nlohmann::json run_summary_json(const SearchResults& results, const RunSummary& 
           {"task", results.is_regression ? "regression" : "classification"},
           {"score", results.is_regression ? "final training loss (lower is better)"
                                           : "final validation accuracy (higher is better)"},
-          {"mechanism", {{"noise_multiplier", m.noise_multiplier},
-                         {"sampling_rate", m.sampling_rate},
-                         {"lot_size", results.config.privacy.lot_size},
-                         {"steps", m.steps},
-                         {"delta", m.delta}}},
+          {"mechanism",
+           {{"noise_multiplier", m.noise_multiplier},
+            {"sampling_rate", m.sampling_rate},
+            {"lot_size", results.config.privacy.lot_size},
+            {"steps", m.steps},
+            {"delta", m.delta}}},
           {"repeats", results.config.repeats},
           {"jobs_total", summary.jobs_total},
           {"jobs_finished", summary.jobs_finished},
@@ -101,24 +109,26 @@ std::string run_summary_markdown(const SearchResults& results, const RunSummary&
   s << "# dplab report: " << results.config.name << "\n\n";
   s << "- data set: `" << results.config.dataset.source << "`, n = " << results.training_size
     << (results.is_regression ? " (regression)" : " (classification)") << "\n";
-  s << "- mechanism of every run: sigma = " << fixed(m.noise_multiplier, 4) << ", L = "
-    << results.config.privacy.lot_size << ", q = " << fixed(m.sampling_rate, 4) << ", T = " << m.steps
-    << ", delta = " << fixed(m.delta, 3) << "\n";
+  s << "- mechanism of every run: sigma = " << fixed(m.noise_multiplier, 4)
+    << ", L = " << results.config.privacy.lot_size << ", q = " << fixed(m.sampling_rate, 4)
+    << ", T = " << m.steps << ", delta = " << fixed(m.delta, 3) << "\n";
   s << "- jobs: " << summary.jobs_finished << " of " << summary.jobs_total << " finished ("
     << results.config.repeats << " repeat(s) per candidate)\n";
   s << "- epsilon of releasing every curve in this report (all " << summary.jobs_total
     << " runs composed, RDP): " << fixed(summary.epsilon_all_jobs_ma, 4) << "\n\n";
-  s << "| optimizer | K | best candidate | " << (results.is_regression ? "final train loss" : "final val. accuracy")
+  s << "| optimizer | K | best candidate | "
+    << (results.is_regression ? "final train loss" : "final val. accuracy")
     << " | eps one run | eps MA (K) | eps LT (K) |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : summary.per_optimizer) {
     const nlohmann::json best = candidate_json(results, r.best_candidate);
     s << "| " << r.scope << " | " << r.num_candidates << " | "
       << (best.is_null() ? std::string("–") : best["label"].get<std::string>()) << " | "
       << fixed(results.is_regression ? r.best_train_loss : r.best_accuracy, 4) << " | "
-      << fixed(r.epsilon_single_run, 4) << " | " << fixed(r.epsilon_ma, 4) << " | " << fixed(r.epsilon_lt, 4)
-      << " |\n";
+      << fixed(r.epsilon_single_run, 4) << " | " << fixed(r.epsilon_ma, 4) << " | "
+      << fixed(r.epsilon_lt, 4) << " |\n";
   }
-  s << "\n`experiment.json` is the configuration of exactly these results; `summary.json` holds the "
+  s << "\n`experiment.json` is the configuration of exactly these results; `summary.json` holds "
+       "the "
        "same numbers unrounded; `curves.csv`, `aggregate_curves.csv` and `alpha_clip_grid.csv` the "
        "data behind the charts.\n";
   return s.str();

@@ -60,7 +60,8 @@ struct Runner::Impl {
       const Clock::rep now = Clock::now().time_since_epoch().count();
       p.elapsed_seconds = std::chrono::duration<double>(Clock::duration(now - start)).count();
     }
-    p.steps_per_second = p.elapsed_seconds > 0 ? static_cast<double>(p.steps_done) / p.elapsed_seconds : 0;
+    p.steps_per_second =
+        p.elapsed_seconds > 0 ? static_cast<double>(p.steps_done) / p.elapsed_seconds : 0;
     p.eta_seconds = p.steps_per_second > 0
                         ? static_cast<double>(p.steps_total - p.steps_done) / p.steps_per_second
                         : std::numeric_limits<double>::quiet_NaN();
@@ -74,13 +75,14 @@ struct Runner::Impl {
   }
 
   void run_job(std::size_t job_index) {
-    JobResult& out = results.jobs[job_index];  // each task writes only its own slot
-    if (out.status != JobStatus::kPending) return;  // kept from an earlier run (resume_from)
+    JobResult& out = results.jobs[job_index];            // each task writes only its own slot
+    if (out.status != JobStatus::kPending) return;       // kept from an earlier run (resume_from)
     if (cancel.load(std::memory_order_relaxed)) return;  // stays kPending
     const int c = out.candidate;
     const int r = out.repeat;
     out.status = JobStatus::kRunning;
-    training::TrainingConfig tc = job_training_config(config, candidates[static_cast<std::size_t>(c)], r);
+    training::TrainingConfig tc =
+        job_training_config(config, candidates[static_cast<std::size_t>(c)], r);
     tc.seed = job_seeds[job_index];  // = derive_seed(seed, c, r) for the full grid; else the plan's
     tc.secure = options.secure;
 
@@ -129,7 +131,8 @@ Runner::Runner(experiment::ExperimentConfig config,
     : impl_(std::make_unique<Impl>()) {
   if (!data) throw InvalidArgument("Runner: no data");
   validate_against_data(config, *data);
-  if (options.threads < 0) throw InvalidArgument("threads = " + std::to_string(options.threads) + " must be >= 0");
+  if (options.threads < 0)
+    throw InvalidArgument("threads = " + std::to_string(options.threads) + " must be >= 0");
   impl_->candidates = experiment::expand_candidates(config);
   if (impl_->candidates.empty()) throw InvalidArgument("the experiment has no candidates");
   const std::int64_t n = data->train.size();
@@ -151,8 +154,10 @@ Runner::Runner(experiment::ExperimentConfig config,
   const int repeats = impl_->config.repeats;
   if (!impl_->options.plan.empty()) {
     for (const PlannedJob& planned : impl_->options.plan) {
-      if (planned.candidate < 0 || planned.candidate >= static_cast<int>(impl_->candidates.size())) {
-        throw InvalidArgument("planned job: candidate " + std::to_string(planned.candidate) + " out of range");
+      if (planned.candidate < 0 ||
+          planned.candidate >= static_cast<int>(impl_->candidates.size())) {
+        throw InvalidArgument("planned job: candidate " + std::to_string(planned.candidate) +
+                              " out of range");
       }
       JobResult job;
       job.candidate = planned.candidate;
@@ -179,10 +184,18 @@ Runner::Runner(experiment::ExperimentConfig config,
 
 Runner::~Runner() = default;
 
-const experiment::ExperimentConfig& Runner::config() const { return impl_->config; }
-const std::vector<experiment::Candidate>& Runner::candidates() const { return impl_->candidates; }
-const RunMechanism& Runner::mechanism() const { return impl_->mechanism; }
-std::int64_t Runner::total_jobs() const { return impl_->total_jobs(); }
+const experiment::ExperimentConfig& Runner::config() const {
+  return impl_->config;
+}
+const std::vector<experiment::Candidate>& Runner::candidates() const {
+  return impl_->candidates;
+}
+const RunMechanism& Runner::mechanism() const {
+  return impl_->mechanism;
+}
+std::int64_t Runner::total_jobs() const {
+  return impl_->total_jobs();
+}
 void Runner::add_listener(RunListener* listener) {
   if (listener) impl_->listeners.push_back(listener);
 }
@@ -194,12 +207,13 @@ void Runner::resume_from(const SearchResults& earlier) {
   };
   if (earlier.candidates.size() != res.candidates.size()) differ("candidate count");
   for (std::size_t c = 0; c < res.candidates.size(); ++c) {
-    if (earlier.candidates[c].label() != res.candidates[c].label()) differ("candidate " + std::to_string(c));
+    if (earlier.candidates[c].label() != res.candidates[c].label())
+      differ("candidate " + std::to_string(c));
   }
   const RunMechanism& a = earlier.mechanism;
   const RunMechanism& b = res.mechanism;
-  if (a.noise_multiplier != b.noise_multiplier || a.sampling_rate != b.sampling_rate || a.steps != b.steps ||
-      a.delta != b.delta) {
+  if (a.noise_multiplier != b.noise_multiplier || a.sampling_rate != b.sampling_rate ||
+      a.steps != b.steps || a.delta != b.delta) {
     differ("privacy mechanism (sigma, q, T, delta)");
   }
   if (earlier.training_size != res.training_size) differ("training-set size");
@@ -217,9 +231,15 @@ void Runner::resume_from(const SearchResults& earlier) {
   }
 }
 
-void Runner::cancel() { impl_->cancel.store(true); }
-bool Runner::cancel_requested() const { return impl_->cancel.load(); }
-Progress Runner::progress() const { return impl_->progress(); }
+void Runner::cancel() {
+  impl_->cancel.store(true);
+}
+bool Runner::cancel_requested() const {
+  return impl_->cancel.load();
+}
+Progress Runner::progress() const {
+  return impl_->progress();
+}
 
 namespace {
 
@@ -229,7 +249,8 @@ void lower_this_thread_priority() {
 #ifdef __linux__
   constexpr int kBackgroundNice = 10;
   const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  if (getpriority(PRIO_PROCESS, tid) < kBackgroundNice) setpriority(PRIO_PROCESS, tid, kBackgroundNice);
+  if (getpriority(PRIO_PROCESS, tid) < kBackgroundNice)
+    setpriority(PRIO_PROCESS, tid, kBackgroundNice);
 #endif
 }
 
@@ -241,7 +262,8 @@ SearchResults Runner::run() {
   im.started_ns.store(Clock::now().time_since_epoch().count());
   for (auto* l : im.listeners) l->on_start(im.results);
 
-  const int threads = im.options.threads > 0 ? im.options.threads : tbb::this_task_arena::max_concurrency();
+  const int threads =
+      im.options.threads > 0 ? im.options.threads : tbb::this_task_arena::max_concurrency();
   tbb::task_arena arena(threads);
   const std::size_t jobs = im.results.jobs.size();
   arena.execute([&] {

@@ -1,5 +1,6 @@
 // Runner: trains every (candidate, repeat) job of an experiment in parallel and streams the
-// learning curves to listeners (docs/architecture.md "Data flow"; main paper sections 4-5, appendix C).
+// learning curves to listeners (docs/architecture.md "Data flow"; main paper sections 4-5, appendix
+// C).
 //
 // Determinism: job (c, r) is seeded with derive_seed(experiment seed, c, r) and touches only its
 // own model/optimizer/oracle, so curves are bit-identical whatever the thread count or order.
@@ -28,7 +29,7 @@
 namespace dplab::tuning {
 
 struct Progress {
-  std::int64_t jobs_done = 0;   // finished, failed or cancelled
+  std::int64_t jobs_done = 0;  // finished, failed or cancelled
   std::int64_t jobs_total = 0;
   std::int64_t steps_done = 0;  // noisy-gradient queries made, over all jobs
   std::int64_t steps_total = 0;
@@ -51,7 +52,7 @@ class RunListener {
   virtual void on_start(const SearchResults& plan) { (void)plan; }
   // From worker threads.
   virtual void on_point(const PointEvent& event) { (void)event; }
-  virtual void on_job_finished(const JobResult& job) { (void)job; }  // any final status
+  virtual void on_job_finished(const JobResult& job) { (void)job; }       // any final status
   virtual void on_progress(const Progress& progress) { (void)progress; }  // after each eval point
   // After all jobs, on the thread that called run().
   virtual void on_finished(const SearchResults& results, bool cancelled) {
@@ -69,8 +70,8 @@ struct PlannedJob {
 };
 
 struct RunOptions {
-  int threads = 0;             // worker threads; 0 = all hardware threads
-  bool track_epsilon = true;   // fill CurvePoint::epsilon from the RDP accountant
+  int threads = 0;            // worker threads; 0 = all hardware threads
+  bool track_epsilon = true;  // fill CurvePoint::epsilon from the RDP accountant
   // Run the jobs at a lower scheduling priority (Linux nice +10 on the threads that run them),
   // so that an interactive thread — the GUI's — gets a core at once even when every core
   // trains. Throughput is unchanged on an otherwise idle machine.

@@ -12,8 +12,9 @@ using dplab::testing::run_cli;
 
 namespace {
 
-const QStringList kRun5k{"account", "--noise-multiplier", "4", "--sampling-rate", "0.05",
-                         "--steps", "10000", "--delta", "1e-4"};
+const QStringList kRun5k{
+    "account", "--noise-multiplier", "4", "--sampling-rate", "0.05", "--steps", "10000", "--delta",
+    "1e-4"};
 
 }  // namespace
 
@@ -38,14 +39,18 @@ class TestCliAccount : public QObject {
 
   void paper_conversion() {
     auto args = kRun5k;
-    args << "--conversion" << "classic";
+    args << "--conversion"
+         << "classic";
     const auto j = nlohmann::json::parse(run_cli(args).out.toStdString());
     DPLAB_COMPARE_REL(j["epsilon"].get<double>(), 6.281904505709237, 1e-3);
   }
 
   void lt_json() {
     auto args = kRun5k;
-    args << "--selection" << "lt" << "--gamma" << "1";
+    args << "--selection"
+         << "lt"
+         << "--gamma"
+         << "1";
     const auto r = run_cli(args);
     QCOMPARE(r.exit_code, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
@@ -57,15 +62,21 @@ class TestCliAccount : public QObject {
     QCOMPARE(j["gamma"].get<double>(), 1.0);
     // Default gamma = 1/K, log base 2 gives a larger Upsilon.
     auto args2 = kRun5k;
-    args2 << "--selection" << "lt" << "--candidates" << "10" << "--lt-log-base" << "2";
+    args2 << "--selection"
+          << "lt"
+          << "--candidates"
+          << "10"
+          << "--lt-log-base"
+          << "2";
     const auto j2 = nlohmann::json::parse(run_cli(args2).out.toStdString());
     DPLAB_COMPARE_REL(j2["gamma"].get<double>(), 0.1, 1e-15);
     DPLAB_COMPARE_REL(j2["upsilon"].get<double>(), 10 * 20 * std::log2(10.0), 1e-12);
   }
 
   void ma_json() {
-    const auto r = run_cli({"account", "--noise-multiplier", "4", "--sampling-rate", "0.004166666666666667",
-                            "--steps", "10000", "--delta", "1e-5", "--candidates", "4"});
+    const auto r =
+        run_cli({"account", "--noise-multiplier", "4", "--sampling-rate", "0.004166666666666667",
+                 "--steps", "10000", "--delta", "1e-5", "--candidates", "4"});
     QCOMPARE(r.exit_code, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["selection"].get<std::string>(), std::string("ma"));
@@ -77,7 +88,8 @@ class TestCliAccount : public QObject {
 
   void sweep_csv() {
     auto args = kRun5k;
-    args << "--sweep-candidates" << "1:200";
+    args << "--sweep-candidates"
+         << "1:200";
     const auto r = run_cli(args);
     QCOMPARE(r.exit_code, 0);
     const QStringList lines = r.out.trimmed().split('\n');
@@ -95,8 +107,8 @@ class TestCliAccount : public QObject {
   }
 
   void calibrate_json() {
-    const auto r = run_cli({"calibrate", "--epsilon", "2", "--delta", "1e-5", "--sampling-rate", "0.01",
-                            "--steps", "1000"});
+    const auto r = run_cli({"calibrate", "--epsilon", "2", "--delta", "1e-5", "--sampling-rate",
+                            "0.01", "--steps", "1000"});
     QCOMPARE(r.exit_code, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
     QVERIFY(j["noise_multiplier"].get<double>() > 0.5 && j["noise_multiplier"].get<double>() < 2.0);
@@ -114,7 +126,8 @@ class TestCliAccount : public QObject {
     const auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["sampling_rate"].get<double>(), 0.05);
     QVERIFY(!run_cli({"account", "--help"}).out.contains("--sample-rate"));
-    const auto both = run_cli(QStringList(kRun5k) << "--sample-rate" << "0.1");
+    const auto both = run_cli(QStringList(kRun5k) << "--sample-rate"
+                                                  << "0.1");
     QCOMPARE(both.exit_code, 2);
     QVERIFY2(both.err.contains("--sampling-rate is given twice"), qPrintable(both.err));
   }
@@ -148,16 +161,29 @@ class TestCliAccount : public QObject {
     QTest::newRow("delta_zero") << with("--delta", "0") << "--delta";
     QTest::newRow("delta_one") << with("--delta", "1") << "--delta";
     QTest::newRow("candidates_zero") << with("--candidates", "0") << "--candidates";
-    QTest::newRow("gamma_zero") << (with("--gamma", "0") << "--selection" << "lt") << "--gamma";
-    QTest::newRow("gamma_above_one") << (with("--gamma", "1.5") << "--selection" << "lt") << "--gamma";
+    QTest::newRow("gamma_zero") << (with("--gamma", "0") << "--selection"
+                                                         << "lt")
+                                << "--gamma";
+    QTest::newRow("gamma_above_one") << (with("--gamma", "1.5") << "--selection"
+                                                                << "lt")
+                                     << "--gamma";
     QTest::newRow("selection_bad") << with("--selection", "best") << "--selection";
     QTest::newRow("conversion_bad") << with("--conversion", "tight") << "--conversion";
     QTest::newRow("log_base_bad") << with("--lt-log-base", "10") << "--lt-log-base";
     QTest::newRow("sweep_bad") << with("--sweep-candidates", "5") << "--sweep-candidates";
     QTest::newRow("unknown_flag") << with("--noise", "1") << "--noise";
-    QTest::newRow("missing_delta") << QStringList{"account", "--noise-multiplier", "1", "--sampling-rate", "0.1", "--steps", "10"} << "--delta";
-    QTest::newRow("calibrate_eps") << QStringList{"calibrate", "--epsilon", "-1", "--delta", "1e-5", "--sampling-rate", "0.01", "--steps", "10"} << "--epsilon";
-    QTest::newRow("calibrate_q") << QStringList{"calibrate", "--epsilon", "1", "--delta", "1e-5", "--sampling-rate", "2", "--steps", "10"} << "--sampling-rate";
+    QTest::newRow("missing_delta")
+        << QStringList{"account", "--noise-multiplier", "1", "--sampling-rate", "0.1", "--steps",
+                       "10"}
+        << "--delta";
+    QTest::newRow("calibrate_eps")
+        << QStringList{"calibrate",       "--epsilon", "-1",      "--delta", "1e-5",
+                       "--sampling-rate", "0.01",      "--steps", "10"}
+        << "--epsilon";
+    QTest::newRow("calibrate_q") << QStringList{"calibrate", "--epsilon", "1",
+                                                "--delta",   "1e-5",      "--sampling-rate",
+                                                "2",         "--steps",   "10"}
+                                 << "--sampling-rate";
   }
   void invalid_input_exits_2_naming_the_flag() {
     QFETCH(QStringList, arguments);

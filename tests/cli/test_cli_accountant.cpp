@@ -1,6 +1,7 @@
-// dplab-cli --accountant rdp|pld on account and calibrate: RDP is the default, PLD on request for one run and
-// MA and agrees with dp_accounting's reference to 1%; LT takes a PLD base run when asked and gets
-// tighter; Papernot-Steinke refuses PLD; bad values are usage errors naming the flag.
+// dplab-cli --accountant rdp|pld on account and calibrate: RDP is the default, PLD on request for
+// one run and MA and agrees with dp_accounting's reference to 1%; LT takes a PLD base run when
+// asked and gets tighter; Papernot-Steinke refuses PLD; bad values are usage errors naming the
+// flag.
 #include <QTest>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -100,11 +100,11 @@ class TestCliObjpert : public QObject {
     QTest::newRow("lambda") << QStringList{"objpert", "--bounds-csv", "x.csv", "--sigma",
                                            "1",       "--lambda",     "0.5"}
                             << "--lambda";
-    QTest::newRow("adult path") << QStringList{"objpert",        "--dataset", "adult",
-                                               "--dataset-path", "/nonexistent",
-                                               "--epsilon",      "1",
-                                               "--delta",        "1e-5"}
-                                << "--dataset";
+    QTest::newRow("adult path")
+        << QStringList{"objpert",      "--dataset", "adult", "--dataset-path",
+                       "/nonexistent", "--epsilon", "1",     "--delta",
+                       "1e-5"}
+        << "--dataset";
     QTest::newRow("preset") << QStringList{"objpert", "--compare", "/nonexistent/p.json"}
                             << "--compare";
   }

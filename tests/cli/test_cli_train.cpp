@@ -16,9 +16,14 @@ using dplab::testing::run_cli;
 namespace {
 
 QStringList quick_binary_run(const QString& out) {
-  return {"train", "--dataset", "synthetic-binary", "--model", "logistic", "--optimizer", "dpadam",
-          "--lr", "0.01", "--clip", "1", "--noise-multiplier", "1", "--lot-size", "100",
-          "--steps", "200", "--eval-every", "50", "--seed", "5", "--out", out};
+  return {"train",   "--dataset",  "synthetic-binary",
+          "--model", "logistic",   "--optimizer",
+          "dpadam",  "--lr",       "0.01",
+          "--clip",  "1",          "--noise-multiplier",
+          "1",       "--lot-size", "100",
+          "--steps", "200",        "--eval-every",
+          "50",      "--seed",     "5",
+          "--out",   out};
 }
 
 }  // namespace
@@ -32,7 +37,8 @@ class CliTrainTest : public QObject {
     const CliRun run = run_cli(quick_binary_run(dir.path() + "/a"));
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QList<QByteArray> lines = read_file(dir.path() + "/a/curve.csv").trimmed().split('\n');
-    QCOMPARE(lines.front(), QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip"));
+    QCOMPARE(lines.front(),
+             QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip"));
     QCOMPARE(lines.size(), 1 + 4);  // points at 50, 100, 150, 200
     QVERIFY(lines.back().startsWith("200,"));
     const QJsonObject summary =
@@ -67,7 +73,9 @@ class CliTrainTest : public QObject {
                      "lr": 0.01, "clip": 1, "noise_multiplier": 1, "lot_size": 100,
                      "steps": 200, "eval_every": 50, "seed": 5})");
     config.close();
-    QCOMPARE(run_cli({"train", "--config", config.fileName(), "--out", dir.path() + "/json"}).exit_code, 0);
+    QCOMPARE(
+        run_cli({"train", "--config", config.fileName(), "--out", dir.path() + "/json"}).exit_code,
+        0);
     QCOMPARE(run_cli(quick_binary_run(dir.path() + "/flags")).exit_code, 0);
     QCOMPARE(read_file(dir.path() + "/json/curve.csv"), read_file(dir.path() + "/flags/curve.csv"));
   }
@@ -75,10 +83,12 @@ class CliTrainTest : public QObject {
   void badInputExitsTwoNamingTheFlag_data() {
     QTest::addColumn<QStringList>("change");
     QTest::addColumn<QString>("named");
-    QTest::newRow("negative sigma") << QStringList{"--noise-multiplier", "-1"} << "--noise-multiplier";
+    QTest::newRow("negative sigma")
+        << QStringList{"--noise-multiplier", "-1"} << "--noise-multiplier";
     QTest::newRow("lot larger than n") << QStringList{"--lot-size", "1000000"} << "--lot-size";
     QTest::newRow("unknown optimizer") << QStringList{"--optimizer", "rmsprop"} << "--optimizer";
-    QTest::newRow("unreadable file") << QStringList{"--dataset", "/nonexistent/data.csv"} << "--dataset";
+    QTest::newRow("unreadable file")
+        << QStringList{"--dataset", "/nonexistent/data.csv"} << "--dataset";
     QTest::newRow("not a number") << QStringList{"--lr", "fast"} << "--lr";
     QTest::newRow("unknown flag") << QStringList{"--learning-rate", "0.1"} << "--learning-rate";
     QTest::newRow("zero steps") << QStringList{"--steps", "0"} << "--steps";

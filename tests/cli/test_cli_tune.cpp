@@ -34,7 +34,8 @@ class CliTuneTest : public QObject {
     const CliRun run = run_cli({"tune", "--config", preset("quick-demo.json"), "--threads", "2",
                                 "--out", dir.path() + "/out", "--db", dir.path() + "/runs.sqlite"});
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
-    const QJsonObject summary = QJsonDocument::fromJson(read_file(dir.path() + "/out/summary.json")).object();
+    const QJsonObject summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/out/summary.json")).object();
     QCOMPARE(summary["cancelled"].toBool(true), false);
     QCOMPARE(summary["jobs"].toObject()["finished"].toInt(), 6);
     const QJsonArray optimizers = summary["optimizers"].toArray();
@@ -61,11 +62,15 @@ class CliTuneTest : public QObject {
     QTemporaryDir dir;
     QFile file(dir.path() + "/bad.json");
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(read_file(preset("quick-demo.json")).replace("\"dpadam\", \"grid\": {\"clip\": [0.5, 1]}", "\"dpadam\", \"grid\": {\"clip\": \"big\"}"));
+    file.write(read_file(preset("quick-demo.json"))
+                   .replace("\"dpadam\", \"grid\": {\"clip\": [0.5, 1]}",
+                            "\"dpadam\", \"grid\": {\"clip\": \"big\"}"));
     file.close();
-    const CliRun run = run_cli({"tune", "--config", dir.path() + "/bad.json", "--out", dir.path() + "/o"});
+    const CliRun run =
+        run_cli({"tune", "--config", dir.path() + "/bad.json", "--out", dir.path() + "/o"});
     QCOMPARE(run.exit_code, 2);
-    QVERIFY2(run.err.contains("optimizers[1].grid.clip: expected a number or list, got \"big\""), qPrintable(run.err));
+    QVERIFY2(run.err.contains("optimizers[1].grid.clip: expected a number or list, got \"big\""),
+             qPrintable(run.err));
     const CliRun missing = run_cli({"tune", "--out", dir.path() + "/o"});
     QCOMPARE(missing.exit_code, 2);
     QVERIFY(missing.err.contains("--config"));
@@ -77,7 +82,8 @@ class CliTuneTest : public QObject {
     // one thread (a step of this tiny model takes >= 1 us, so >= 18 s in all; cancel takes
     // effect within one step, so the test itself stays short).
     QByteArray text = read_file(preset("quick-demo.json"));
-    text.replace("\"steps\": 300", "\"steps\": 3000000").replace("\"eval_every\": 50", "\"eval_every\": 100000");
+    text.replace("\"steps\": 300", "\"steps\": 3000000")
+        .replace("\"eval_every\": 50", "\"eval_every\": 100000");
     QFile file(dir.path() + "/long.json");
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(text);
@@ -90,7 +96,8 @@ class CliTuneTest : public QObject {
     ::kill(static_cast<pid_t>(process.processId()), SIGINT);
     QVERIFY(process.waitForFinished(30000));
     QCOMPARE(process.exitCode(), 130);
-    const QJsonObject summary = QJsonDocument::fromJson(read_file(dir.path() + "/o/summary.json")).object();
+    const QJsonObject summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/o/summary.json")).object();
     QCOMPARE(summary["cancelled"].toBool(false), true);
     QVERIFY(summary["jobs"].toObject()["finished"].toInt() < 6);
   }

@@ -133,8 +133,9 @@ inline Matrix random_matrix(Index rows, Index cols, double lo, double hi, Rng& r
 inline Vector random_targets(Index rows, int num_classes, Rng& rng) {
   Vector y(rows);
   for (Index i = 0; i < rows; ++i) {
-    y[i] = num_classes == 0 ? static_cast<float>(-2.0 + 4.0 * rng.uniform())
-                            : static_cast<float>(rng.below(static_cast<std::uint64_t>(num_classes)));
+    y[i] = num_classes == 0
+               ? static_cast<float>(-2.0 + 4.0 * rng.uniform())
+               : static_cast<float>(rng.below(static_cast<std::uint64_t>(num_classes)));
   }
   return y;
 }
@@ -144,22 +145,22 @@ inline Vector random_targets(Index rows, int num_classes, Rng& rng) {
 // ||actual - expected|| <= tol * ||expected|| (vectors of equal size), printing the worst
 // coordinate with 17 digits on failure.
 #define DPLAB_COMPARE_VECTOR_REL(actual, expected, tol)                                         \
-  do {                                                                                        \
-    const Eigen::VectorXd dplab_va_ = (actual);                                               \
-    const Eigen::VectorXd dplab_ve_ = (expected);                                             \
-    QCOMPARE(dplab_va_.size(), dplab_ve_.size());                                             \
-    const double dplab_err_ = (dplab_va_ - dplab_ve_).norm();                                 \
-    const double dplab_scale_ = std::max(dplab_ve_.norm(), 1e-300);                           \
-    if (!(dplab_err_ <= (tol) * dplab_scale_)) {                                              \
-      Eigen::Index dplab_worst_ = 0;                                                          \
-      (dplab_va_ - dplab_ve_).cwiseAbs().maxCoeff(&dplab_worst_);                             \
-      char dplab_msg_[512];                                                                   \
-      std::snprintf(dplab_msg_, sizeof dplab_msg_,                                            \
-                    "%s: relative error %.3g > %.3g (norm of expected %.17g); worst [%ld]: "  \
-                    "actual %.17g, expected %.17g",                                           \
+  do {                                                                                          \
+    const Eigen::VectorXd dplab_va_ = (actual);                                                 \
+    const Eigen::VectorXd dplab_ve_ = (expected);                                               \
+    QCOMPARE(dplab_va_.size(), dplab_ve_.size());                                               \
+    const double dplab_err_ = (dplab_va_ - dplab_ve_).norm();                                   \
+    const double dplab_scale_ = std::max(dplab_ve_.norm(), 1e-300);                             \
+    if (!(dplab_err_ <= (tol)*dplab_scale_)) {                                                  \
+      Eigen::Index dplab_worst_ = 0;                                                            \
+      (dplab_va_ - dplab_ve_).cwiseAbs().maxCoeff(&dplab_worst_);                               \
+      char dplab_msg_[512];                                                                     \
+      std::snprintf(dplab_msg_, sizeof dplab_msg_,                                              \
+                    "%s: relative error %.3g > %.3g (norm of expected %.17g); worst [%ld]: "    \
+                    "actual %.17g, expected %.17g",                                             \
                     #actual, dplab_err_ / dplab_scale_, static_cast<double>(tol), dplab_scale_, \
-                    static_cast<long>(dplab_worst_), dplab_va_[dplab_worst_],                 \
-                    dplab_ve_[dplab_worst_]);                                                 \
-      QFAIL(dplab_msg_);                                                                      \
-    }                                                                                         \
+                    static_cast<long>(dplab_worst_), dplab_va_[dplab_worst_],                   \
+                    dplab_ve_[dplab_worst_]);                                                   \
+      QFAIL(dplab_msg_);                                                                        \
+    }                                                                                           \
   } while (0)

@@ -17,7 +17,9 @@ namespace dplab::testing {
 
 class QuadraticTestModel final : public models::Model {
  public:
-  explicit QuadraticTestModel(Index dim, double scale = 1.0) : scale_(scale) { params_.setZero(dim); }
+  explicit QuadraticTestModel(Index dim, double scale = 1.0) : scale_(scale) {
+    params_.setZero(dim);
+  }
 
   std::string name() const override { return "quadratic-test"; }
   void initialize(std::uint64_t) override { params_.setZero(); }
@@ -25,7 +27,8 @@ class QuadraticTestModel final : public models::Model {
   double loss_sum(const MatrixView& x, const VectorView&) override {
     double sum = 0;
     for (Index i = 0; i < x.rows(); ++i) {
-      sum += 0.5 * scale_ * (params_.cast<double>() - x.row(i).transpose().cast<double>()).squaredNorm();
+      sum += 0.5 * scale_ *
+             (params_.cast<double>() - x.row(i).transpose().cast<double>()).squaredNorm();
     }
     return sum;
   }

@@ -10,8 +10,8 @@
 #include "data/csv_loader.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
-#include "support/temp_files.h"
 #include "support/expect_error.h"
+#include "support/temp_files.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -21,11 +21,19 @@ namespace {
 
 // Smallest / largest entry. (Not Eigen's minCoeff/maxCoeff: with -march=native GCC 12 reports a
 // false -Wmaybe-uninitialized inside their AVX-512 reductions.)
-float min_of(const dplab::Matrix& m) { return *std::min_element(m.data(), m.data() + m.size()); }
-float max_of(const dplab::Matrix& m) { return *std::max_element(m.data(), m.data() + m.size()); }
+float min_of(const dplab::Matrix& m) {
+  return *std::min_element(m.data(), m.data() + m.size());
+}
+float max_of(const dplab::Matrix& m) {
+  return *std::max_element(m.data(), m.data() + m.size());
+}
 
-std::string fixture(const char* name) { return std::string(DPLAB_TEST_DATA_DIR) + "/" + name; }
-std::string adult_dir() { return std::string(DPLAB_DATASETS_DIR) + "/adult"; }  // the shipped copy
+std::string fixture(const char* name) {
+  return std::string(DPLAB_TEST_DATA_DIR) + "/" + name;
+}
+std::string adult_dir() {
+  return std::string(DPLAB_DATASETS_DIR) + "/adult";
+}  // the shipped copy
 
 Index feature_index(const Dataset& data, const std::string& name) {
   const auto it = std::find(data.feature_names.begin(), data.feature_names.end(), name);
@@ -58,8 +66,12 @@ class TestCsvLoader : public QObject {
     const Dataset data = load_csv(fixture("csv_small.csv"), {}, &stats);
     QCOMPARE(stats.rows_read, Index{5});
     QCOMPARE(stats.rows_dropped_missing, Index{2});
-    const std::vector<std::string> names = {"age", "color=blue", "color=green", "color=red",
-                                            "note, quoted=a \"big\" one", "note, quoted=plain",
+    const std::vector<std::string> names = {"age",
+                                            "color=blue",
+                                            "color=green",
+                                            "color=red",
+                                            "note, quoted=a \"big\" one",
+                                            "note, quoted=plain",
                                             "note, quoted=two\nlines"};
     QCOMPARE(data.feature_names, names);
     QCOMPARE(data.num_classes, 2);
@@ -95,7 +107,8 @@ class TestCsvLoader : public QObject {
     const Dataset data = load_csv(fixture("csv_small.csv"));
     QCOMPARE(data.notes.size(), std::size_t{1});
     const QString note = QString::fromStdString(data.notes[0]);
-    QVERIFY2(note.contains("csv_small.csv: dropped 2 of 5 rows with a missing value"), qPrintable(note));
+    QVERIFY2(note.contains("csv_small.csv: dropped 2 of 5 rows with a missing value"),
+             qPrintable(note));
     const TrainValidationSplit split = prepare_split(data, 0.34, 1);
     QCOMPARE(split.notes, data.notes);
   }
@@ -104,22 +117,25 @@ class TestCsvLoader : public QObject {
   void typo_in_numeric_column_is_an_error() {
     std::string text = "age,height,label\n";
     for (int i = 0; i < 40; ++i) {
-      text += (i == 16 ? std::string("nan") : std::to_string(20 + i)) + "," + std::to_string(150 + i) + "," +
-              std::to_string(i % 2) + "\n";
+      text += (i == 16 ? std::string("nan") : std::to_string(20 + i)) + "," +
+              std::to_string(150 + i) + "," + std::to_string(i % 2) + "\n";
     }
     testing::TempFiles files;
     const std::string path = files.path("typo.csv");
     testing::write_file(path, text);
     const QString message = error_of<ParseError>([&] { load_csv(path); });
-    QVERIFY2(message.contains("typo.csv:18: column 'age' is numeric except in 1 of 40 rows, first here: 'nan'"),
+    QVERIFY2(message.contains(
+                 "typo.csv:18: column 'age' is numeric except in 1 of 40 rows, first here: 'nan'"),
              qPrintable(message));
   }
 
   void missing_values_can_fail() {
     CsvOptions options;
     options.missing = MissingValues::fail;
-    const QString message = error_of<ParseError>([&] { load_csv(fixture("csv_small.csv"), options); });
-    QVERIFY2(message.contains("csv_small.csv:4:") && message.contains("'color'"), qPrintable(message));
+    const QString message =
+        error_of<ParseError>([&] { load_csv(fixture("csv_small.csv"), options); });
+    QVERIFY2(message.contains("csv_small.csv:4:") && message.contains("'color'"),
+             qPrintable(message));
   }
 
   void label_column_by_name() {
@@ -180,7 +196,8 @@ class TestCsvLoader : public QObject {
   }
 
   void adult_files() {
-    const CsvPair pair = load_csv_pair(adult_dir() + "/adult.data.csv", adult_dir() + "/adult.test.csv");
+    const CsvPair pair =
+        load_csv_pair(adult_dir() + "/adult.data.csv", adult_dir() + "/adult.test.csv");
     const Dataset& train = pair.first;
     const Dataset& test = pair.second;
     QCOMPARE(pair.first_stats.rows_read, Index{32561});

@@ -52,7 +52,9 @@ class TestDataset : public QObject {
 
     Dataset short_targets = indexed(5);
     short_targets.targets.resize(4);
-    QVERIFY(error_of<InvalidArgument>([&] { short_targets.validate(); }).contains("5 feature rows but 4 targets"));
+    QVERIFY(error_of<InvalidArgument>([&] {
+              short_targets.validate();
+            }).contains("5 feature rows but 4 targets"));
 
     Dataset nan_feature = indexed(5);
     nan_feature.features(3, 1) = std::numeric_limits<float>::quiet_NaN();
@@ -62,7 +64,9 @@ class TestDataset : public QObject {
 
     Dataset bad_label = indexed(5, 2);
     bad_label.targets[4] = 2.0f;
-    QVERIFY(error_of<InvalidArgument>([&] { bad_label.validate(); }).contains("row 4 = 2 is not a class index in 0..1"));
+    QVERIFY(error_of<InvalidArgument>([&] {
+              bad_label.validate();
+            }).contains("row 4 = 2 is not a class index in 0..1"));
     bad_label.targets[4] = 0.5f;
     QVERIFY(error_of<InvalidArgument>([&] { bad_label.validate(); }).contains("row 4 = 0.5"));
 
@@ -71,7 +75,8 @@ class TestDataset : public QObject {
 
     Dataset names = indexed(5);
     names.feature_names = {"only one"};
-    QVERIFY(error_of<InvalidArgument>([&] { names.validate(); }).contains("1 feature names for d = 2"));
+    QVERIFY(
+        error_of<InvalidArgument>([&] { names.validate(); }).contains("1 feature names for d = 2"));
 
     Dataset inf_target = indexed(5);
     inf_target.targets[2] = std::numeric_limits<float>::infinity();
@@ -106,11 +111,13 @@ class TestDataset : public QObject {
     QCOMPARE(seen.size(), std::size_t{1000});  // disjoint and covering
     // Targets travel with their rows; metadata is kept.
     for (Index i = 0; i < a.train.size(); ++i) {
-      QCOMPARE(a.train.targets[i], static_cast<float>(static_cast<int>(a.train.features(i, 0)) % 10));
+      QCOMPARE(a.train.targets[i],
+               static_cast<float>(static_cast<int>(a.train.features(i, 0)) % 10));
     }
     QCOMPARE(a.train.num_classes, 10);
     // Shuffled, not a prefix.
-    QVERIFY(a.validation.features.col(0).maxCoeff() < 1000 && a.validation.features(0, 0) != 800.0f);
+    QVERIFY(a.validation.features.col(0).maxCoeff() < 1000 &&
+            a.validation.features(0, 0) != 800.0f);
   }
 
   // The permutation is Fisher-Yates driven by Rng::below, from the last index down: pinned here
@@ -120,16 +127,24 @@ class TestDataset : public QObject {
     std::vector<Index> order(n);
     std::iota(order.begin(), order.end(), Index{0});
     Rng rng(123);
-    for (Index i = n - 1; i > 0; --i) std::swap(order[i], order[rng.below(static_cast<std::uint64_t>(i) + 1)]);
+    for (Index i = n - 1; i > 0; --i)
+      std::swap(order[i], order[rng.below(static_cast<std::uint64_t>(i) + 1)]);
     const auto split = split_train_validation(indexed(n), 0.2, 123);
     for (Index k = 0; k < 40; ++k) QCOMPARE(split.train.targets[k], static_cast<float>(order[k]));
-    for (Index k = 0; k < 10; ++k) QCOMPARE(split.validation.targets[k], static_cast<float>(order[40 + k]));
+    for (Index k = 0; k < 10; ++k)
+      QCOMPARE(split.validation.targets[k], static_cast<float>(order[40 + k]));
   }
 
   void split_errors() {
-    QVERIFY(error_of<InvalidArgument>([] { split_train_validation(indexed(10), 0.0, 1); }).contains("validation_fraction = 0"));
-    QVERIFY(error_of<InvalidArgument>([] { split_train_validation(indexed(10), 1.0, 1); }).contains("validation_fraction = 1"));
-    QVERIFY(error_of<InvalidArgument>([] { split_train_validation(indexed(1), 0.2, 1); }).contains("at least 2"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              split_train_validation(indexed(10), 0.0, 1);
+            }).contains("validation_fraction = 0"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              split_train_validation(indexed(10), 1.0, 1);
+            }).contains("validation_fraction = 1"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              split_train_validation(indexed(1), 0.2, 1);
+            }).contains("at least 2"));
   }
 
   void min_max_scaler() {
@@ -182,12 +197,13 @@ class TestDataset : public QObject {
       names.push_back(info.name);
       QVERIFY(!info.description.empty());
     }
-    QCOMPARE(names, (std::vector<std::string>{"fashion-mnist", "fashion-mnist-all", "synthetic-linear",
-                                              "synthetic-binary", "adult"}));
+    QCOMPARE(names, (std::vector<std::string>{"fashion-mnist", "fashion-mnist-all",
+                                              "synthetic-linear", "synthetic-binary", "adult"}));
     DatasetSource source;
     source.name = "cifar";
     const QString message = error_of<InvalidArgument>([&] { load_dataset(source); });
-    QVERIFY2(message.contains("'cifar'") && message.contains("synthetic-linear"), qPrintable(message));
+    QVERIFY2(message.contains("'cifar'") && message.contains("synthetic-linear"),
+             qPrintable(message));
     QCOMPARE(parse_data_format("LIBSVM"), DataFormat::libsvm);
     QCOMPARE(parse_data_format("auto"), DataFormat::automatic);
     QVERIFY(error_of<InvalidArgument>([] { parse_data_format("xlsx"); }).contains("'xlsx'"));

@@ -56,25 +56,29 @@ class TestExperimentConfig : public QObject {
     row("steps missing", edited("/privacy/steps", nullptr, true), "privacy.steps: missing");
     row("steps float", edited("/privacy/steps", 2.5), "privacy.steps: expected an integer");
     row("delta", edited("/privacy/delta", 1.5), "privacy.delta: must be strictly between 0 and 1");
-    row("optimizer name", edited("/optimizers/0/name", "sgdx"), "optimizers[0].name: unknown optimizer \"sgdx\"");
+    row("optimizer name", edited("/optimizers/0/name", "sgdx"),
+        "optimizers[0].name: unknown optimizer \"sgdx\"");
     row("model kind", edited("/model/kind", "resnet"), "model.kind: unknown model \"resnet\"");
     row("format", edited("/dataset/format", "xlsx"), "dataset.format: unknown format");
     row("validation", edited("/dataset/validation_fraction", 1), "dataset.validation_fraction");
-    row("strategy", edited("/tuning", {{"strategy", "bayes"}}), "tuning.strategy: unknown strategy");
+    row("strategy", edited("/tuning", {{"strategy", "bayes"}}),
+        "tuning.strategy: unknown strategy");
     row("random needs count", edited("/tuning", {{"strategy", "random"}}),
         "optimizers[0].count: missing (required by tuning.strategy \"random\")");
     row("range with grid", edited("/optimizers/0/grid/learning_rate", {{"log_uniform", {1e-3, 1}}}),
         "optimizers[0].grid.learning_rate: a continuous range needs random draws");
     row("log10 without num", edited("/optimizers/0/grid/learning_rate", {{"log10", {-3, 0}}}),
         "optimizers[0].grid.learning_rate.num: missing");
-    row("optimizers empty", edited("/optimizers", nlohmann::json::array()), "optimizers: the list is empty");
+    row("optimizers empty", edited("/optimizers", nlohmann::json::array()),
+        "optimizers: the list is empty");
     row("dataset not object", edited("/dataset", 3), "dataset: expected an object, got 3");
     row("gamma", edited("/tuning", {{"gamma", 0}}), "tuning.gamma: must be in (0, 1]");
     row("syntax", std::string("{\n  \"name\": \"x\",\n  oops\n}"), "tiny: line 3, column 3");
     // Issue #11 item 1: 50,000 levels of nesting crashed (stack overflow while printing it).
     row("deep nesting", "{\"name\": " + std::string(50000, '[') + std::string(50000, ']') + "}",
         "name[0][0][0]");
-    row("deep nesting cap",
+    row(
+        "deep nesting cap",
         [] {
           std::string text;
           for (int i = 0; i < 50000; ++i) text += "{\"a\":";
@@ -86,13 +90,13 @@ class TestExperimentConfig : public QObject {
         "privacy.lot_size: invalid JSON: number overflow parsing '1e400'");
     // Item 5: four grid axes of 65,536 values multiplied to 2^64 -> 0 and passed the cap.
     row("grid overflow",
-        edited("/optimizers/1/grid",
-               {{"learning_rate", {{"log10", {-5, -1}}, {"num", 65536}}},
-                {"clip", {{"log10", {-2, 1}}, {"num", 65536}}},
-                {"beta1", {{"log10", {-5, -1}}, {"num", 65536}}},
-                {"beta2", {{"log10", {-5, -1}}, {"num", 65536}}}}),
+        edited("/optimizers/1/grid", {{"learning_rate", {{"log10", {-5, -1}}, {"num", 65536}}},
+                                      {"clip", {{"log10", {-2, 1}}, {"num", 65536}}},
+                                      {"beta1", {{"log10", {-5, -1}}, {"num", 65536}}},
+                                      {"beta2", {{"log10", {-5, -1}}, {"num", 65536}}}}),
         "optimizers[1].grid: the grid has more than 10^18 candidates; at most 1000000");
-    row("jobs cap repeats",
+    row(
+        "jobs cap repeats",
         [] {
           nlohmann::json j = nlohmann::json::parse(edited(
               "/optimizers/1/grid", {{"learning_rate", {{"log10", {-5, -1}}, {"num", 2000}}}}));
@@ -110,17 +114,20 @@ class TestExperimentConfig : public QObject {
     } catch (const ParseError& e) {
       const std::string message = e.what();
       if (message.find(expected.toStdString()) == std::string::npos) {
-        QFAIL(("message \"" + message + "\" does not contain \"" + expected.toStdString() + "\"").c_str());
+        QFAIL(("message \"" + message + "\" does not contain \"" + expected.toStdString() + "\"")
+                  .c_str());
       }
     }
   }
 
   void missing_file_is_io_error() {
     QVERIFY_THROWS_EXCEPTION(IoError, load_experiment_file("/nonexistent/dir/x.json"));
-    const QString missing = testing::error_of<IoError>([] { load_experiment_file("/nonexistent/dir/x.json"); });
+    const QString missing =
+        testing::error_of<IoError>([] { load_experiment_file("/nonexistent/dir/x.json"); });
     QVERIFY2(missing.contains("No such file or directory"), qPrintable(missing));
     // Item 10: a directory as the experiment file says so.
-    const QString dir = testing::error_of<IoError>([] { load_experiment_file(DPLAB_TEST_DATA_DIR); });
+    const QString dir =
+        testing::error_of<IoError>([] { load_experiment_file(DPLAB_TEST_DATA_DIR); });
     QVERIFY2(dir.contains("is a directory"), qPrintable(dir));
   }
 
@@ -142,16 +149,19 @@ class TestExperimentConfig : public QObject {
   }
 
   void preset_candidate_counts() {
-    const auto table3 = expand_candidates(load_experiment_file(preset("table3-dpsgd-dpadam-fashion-mnist.json")));
+    const auto table3 =
+        expand_candidates(load_experiment_file(preset("table3-dpsgd-dpadam-fashion-mnist.json")));
     QCOMPARE(candidates_of(table3, 0).size(), std::size_t{40});
     QCOMPARE(candidates_of(table3, 1).size(), std::size_t{4});
     QCOMPARE(table3[1].optimizer.learning_rate, 0.001);  // alpha outer, C inner
     QCOMPARE(table3[1].clip, 0.2);
     QCOMPARE(table3[40].optimizer.learning_rate, 0.001);
     QCOMPARE(table3[40].optimizer.beta2, 0.999);
-    QCOMPARE(expand_candidates(load_experiment_file(preset("figure2-synthetic-linear.json"))).size(),
-             std::size_t{900});
-    QCOMPARE(expand_candidates(load_experiment_file(preset("quick-demo.json"))).size(), std::size_t{6});
+    QCOMPARE(
+        expand_candidates(load_experiment_file(preset("figure2-synthetic-linear.json"))).size(),
+        std::size_t{900});
+    QCOMPARE(expand_candidates(load_experiment_file(preset("quick-demo.json"))).size(),
+             std::size_t{6});
   }
 
   void log10_grid_and_random_draws() {

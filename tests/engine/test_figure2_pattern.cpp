@@ -20,7 +20,8 @@ namespace {
 std::vector<double> paper_grid() {
   std::vector<double> values;
   for (int exponent = -4; exponent <= 1; ++exponent) {
-    for (double mantissa : {1.0, 2.0, 4.0, 5.0, 8.0}) values.push_back(mantissa * std::pow(10.0, exponent));
+    for (double mantissa : {1.0, 2.0, 4.0, 5.0, 8.0})
+      values.push_back(mantissa * std::pow(10.0, exponent));
   }
   return values;
 }
@@ -75,13 +76,15 @@ class Figure2PatternTest : public QObject {
   // alpha*C have the same loss: the trajectory depends on the product only.
   void diagonalCellsAgreeWhenEverythingIsClipped() {
     // alpha*C = 0.04 reached by (0.04, 1), (0.2, 0.2), (0.4, 0.1), (1, 0.04)
-    const std::vector<std::pair<double, double>> cells = {{0.04, 1}, {0.2, 0.2}, {0.4, 0.1}, {1, 0.04}};
+    const std::vector<std::pair<double, double>> cells = {
+        {0.04, 1}, {0.2, 0.2}, {0.4, 0.1}, {1, 0.04}};
     std::vector<double> losses;
     for (auto [alpha, clip] : cells) losses.push_back(loss_.at({index_of(alpha), index_of(clip)}));
     for (double loss : losses) {
       QVERIFY2(std::abs(loss - losses.front()) < 0.15,
                qPrintable(QString("log10 losses along alpha*C = 0.04 differ: %1 vs %2")
-                              .arg(loss).arg(losses.front())));
+                              .arg(loss)
+                              .arg(losses.front())));
     }
   }
 
@@ -93,7 +96,9 @@ class Figure2PatternTest : public QObject {
       const double ratio = best_alpha * clip / best_product_at_c1;
       QVERIFY2(ratio > 0.39 && ratio < 2.6,
                qPrintable(QString("C = %1: best alpha %2, alpha*C / (alpha*C at C=1) = %3")
-                              .arg(clip).arg(best_alpha).arg(ratio)));
+                              .arg(clip)
+                              .arg(best_alpha)
+                              .arg(ratio)));
     }
   }
 

@@ -20,7 +20,8 @@ class TestGaussianMechanisms : public QObject {
     // sqrt(2 ln(1.25/1e-5))/0.5 = 2 * sqrt(2 * 11.736069016284437) = 9.6899...
     DPLAB_COMPARE_REL(classic_gaussian_noise_multiplier(0.5, 1e-5),
                       2.0 * std::sqrt(2.0 * std::log(125000.0)), 1e-15);
-    DPLAB_COMPARE_REL(classic_gaussian_epsilon(classic_gaussian_noise_multiplier(0.5, 1e-5), 1e-5), 0.5, 1e-14);
+    DPLAB_COMPARE_REL(classic_gaussian_epsilon(classic_gaussian_noise_multiplier(0.5, 1e-5), 1e-5),
+                      0.5, 1e-14);
     QVERIFY(std::isinf(classic_gaussian_epsilon(1.0, 1e-5)));  // would be >= 1: no guarantee
     QVERIFY_THROWS_EXCEPTION(dplab::InvalidArgument, classic_gaussian_noise_multiplier(1.5, 1e-5));
     QVERIFY_THROWS_EXCEPTION(dplab::InvalidArgument, classic_gaussian_noise_multiplier(0.5, 0.0));
@@ -64,7 +65,7 @@ class TestGaussianMechanisms : public QObject {
     QFETCH(double, epsilon);
     QFETCH(double, delta);
     const double sigma = analytic_gaussian_noise_multiplier(epsilon, delta);
-    QVERIFY(analytic_gaussian_delta(sigma, epsilon) <= delta);          // never unsafe
+    QVERIFY(analytic_gaussian_delta(sigma, epsilon) <= delta);              // never unsafe
     QVERIFY(analytic_gaussian_delta(sigma * (1 - 1e-8), epsilon) > delta);  // and tight
     if (epsilon < 1.0) QVERIFY(sigma <= classic_gaussian_noise_multiplier(epsilon, delta));
     const double eps_back = analytic_gaussian_epsilon(sigma, delta);
@@ -90,7 +91,8 @@ class TestGaussianMechanisms : public QObject {
   void advanced_composition_closed_forms() {
     // DRV10: eps sqrt(2k ln(1/d')) + k eps (e^eps - 1); k = 100, eps = 0.1, d' = 1e-5.
     const auto drv = advanced_composition_drv({0.1, 0.0}, 100, 1e-5);
-    DPLAB_COMPARE_REL(drv.epsilon, 0.1 * std::sqrt(200.0 * std::log(1e5)) + 10.0 * std::expm1(0.1), 1e-14);
+    DPLAB_COMPARE_REL(drv.epsilon, 0.1 * std::sqrt(200.0 * std::log(1e5)) + 10.0 * std::expm1(0.1),
+                      1e-14);
     DPLAB_COMPARE_REL(drv.delta, 1e-5, 1e-14);
     // KOV15 Thm 3.4: never worse than basic or DRV.
     const auto kov = advanced_composition_kov({0.1, 0.0}, 100, 1e-5);

@@ -1,7 +1,8 @@
 // Honest selection: the MA / LT PLANNING figures of a pool (MA = K-fold RDP composition computed
 // directly with the accountant; LT = liu_talwar_selection) — what selecting over K candidates
-// WOULD cost; the cost of a search as run is release_cost (test_release_modes.cpp); the LT algorithm respects Upsilon and is seeded; the
-// section 5.2 protocol's end points; best candidate by mean accuracy over repeats.
+// WOULD cost; the cost of a search as run is release_cost (test_release_modes.cpp); the LT
+// algorithm respects Upsilon and is seeded; the section 5.2 protocol's end points; best candidate
+// by mean accuracy over repeats.
 #include <QTest>
 
 #include <cmath>
@@ -56,10 +57,13 @@ class TestHonestSelection : public QObject {
     DPLAB_COMPARE_REL(sgd.gamma, 0.25, 1e-15);
     const privacy::SubsampledGaussian run{4.0, 250.0 / 48000.0, 2500};
     // Planning figure MA: K runs compose in RDP = one run of K*T steps, computed directly.
-    const double direct = privacy::epsilon_for_delta({4.0, 250.0 / 48000.0, 4 * 2500}, 1e-5).epsilon;
+    const double direct =
+        privacy::epsilon_for_delta({4.0, 250.0 / 48000.0, 4 * 2500}, 1e-5).epsilon;
     DPLAB_COMPARE_REL(sgd.epsilon_ma, direct, 1e-9);
-    DPLAB_COMPARE_REL(sgd.epsilon_ma, privacy::moments_accountant_selection(run, 4, 1e-5).epsilon, 1e-12);
-    DPLAB_COMPARE_REL(sgd.epsilon_lt, privacy::liu_talwar_selection(run, 0.25, 1e-5, 1e-20).epsilon, 1e-12);
+    DPLAB_COMPARE_REL(sgd.epsilon_ma, privacy::moments_accountant_selection(run, 4, 1e-5).epsilon,
+                      1e-12);
+    DPLAB_COMPARE_REL(sgd.epsilon_lt, privacy::liu_talwar_selection(run, 0.25, 1e-5, 1e-20).epsilon,
+                      1e-12);
     DPLAB_COMPARE_REL(sgd.epsilon_single_run, privacy::epsilon_for_delta(run, 1e-5).epsilon, 1e-12);
     QVERIFY(sgd.epsilon_single_run < sgd.epsilon_ma);
     // DPAdam: K = 1, MA = the single run.
@@ -94,7 +98,8 @@ class TestHonestSelection : public QObject {
     }
     // P(no stop in 70 draws) = 0.99^70 ~ 0.49: about 100 of 200; wide margins.
     QVERIFY(hit_limit > 50 && hit_limit < 150);
-    QVERIFY(run_liu_talwar(res, pool, gamma, delta2, 1).drawn != run_liu_talwar(res, pool, gamma, delta2, 2).drawn);
+    QVERIFY(run_liu_talwar(res, pool, gamma, delta2, 1).drawn !=
+            run_liu_talwar(res, pool, gamma, delta2, 2).drawn);
   }
 
   void protocol_end_points() {

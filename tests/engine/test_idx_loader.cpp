@@ -1,8 +1,8 @@
 // IDX loader: exact values from small hand-made files (plain and gzip), every malformed-file
 // error naming the file and byte offset, and the real Fashion-MNIST when its package is installed.
-#include <QTest>
 #include <sys/resource.h>
 #include <zlib.h>
+#include <QTest>
 
 #include <algorithm>
 #include <cstdint>
@@ -25,8 +25,12 @@ namespace {
 
 // Smallest / largest entry. (Not Eigen's minCoeff/maxCoeff: with -march=native GCC 12 reports a
 // false -Wmaybe-uninitialized inside their AVX-512 reductions.)
-float min_of(const dplab::Matrix& m) { return *std::min_element(m.data(), m.data() + m.size()); }
-float max_of(const dplab::Matrix& m) { return *std::max_element(m.data(), m.data() + m.size()); }
+float min_of(const dplab::Matrix& m) {
+  return *std::min_element(m.data(), m.data() + m.size());
+}
+float max_of(const dplab::Matrix& m) {
+  return *std::max_element(m.data(), m.data() + m.size());
+}
 
 using Bytes = std::vector<std::uint8_t>;
 
@@ -45,7 +49,8 @@ Bytes idx_bytes(std::uint32_t magic, const std::vector<std::uint32_t>& dims, con
 void write_gzip(const std::string& path, const Bytes& bytes) {
   gzFile gz = gzopen(path.c_str(), "wb");
   QVERIFY(gz != nullptr);
-  QCOMPARE(gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size())), static_cast<int>(bytes.size()));
+  QCOMPARE(gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size())),
+           static_cast<int>(bytes.size()));
   gzclose(gz);
 }
 
@@ -74,7 +79,8 @@ class TestIdxLoader : public QObject {
     for (Index i = 0; i < 3; ++i) {
       QCOMPARE(data.targets[i], static_cast<float>(kLabels[static_cast<std::size_t>(i)]));
       for (Index j = 0; j < 6; ++j) {
-        QCOMPARE(data.features(i, j), static_cast<float>(kPixels[static_cast<std::size_t>(i * 6 + j)]) / 255.0f);
+        QCOMPARE(data.features(i, j),
+                 static_cast<float>(kPixels[static_cast<std::size_t>(i * 6 + j)]) / 255.0f);
       }
     }
     QCOMPARE(data.features(0, 1), 1.0f);  // 255 -> exactly 1
@@ -117,12 +123,14 @@ class TestIdxLoader : public QObject {
   void bad_magic() {
     write_file(path("bad-magic"), idx_bytes(0x00000903, {3, 2, 3}, kPixels));
     write_file(path("labels-ok"), idx_bytes(0x801, {3}, kLabels));
-    const QString message = error_of<ParseError>([&] { load_idx_pair(path("bad-magic"), path("labels-ok")); });
+    const QString message =
+        error_of<ParseError>([&] { load_idx_pair(path("bad-magic"), path("labels-ok")); });
     QVERIFY2(message.contains("bad-magic") && message.contains("byte offset 0") &&
                  message.contains("0x00000903") && message.contains("0x00000803"),
              qPrintable(message));
     // Images passed as labels: wrong dimension count is a bad magic for labels.
-    const QString swapped = error_of<ParseError>([&] { load_idx_pair(path("labels-ok"), path("labels-ok")); });
+    const QString swapped =
+        error_of<ParseError>([&] { load_idx_pair(path("labels-ok"), path("labels-ok")); });
     QVERIFY2(swapped.contains("labels-ok") && swapped.contains("0x00000801"), qPrintable(swapped));
   }
 
@@ -130,7 +138,8 @@ class TestIdxLoader : public QObject {
     Bytes bytes = idx_bytes(0x803, {3, 2, 3}, kPixels);
     bytes.resize(bytes.size() - 4);  // 16 + 18 - 4 = 30 bytes left
     write_file(path("short-images"), bytes);
-    const QString message = error_of<ParseError>([&] { load_idx_pair(path("short-images"), path("labels-ok")); });
+    const QString message =
+        error_of<ParseError>([&] { load_idx_pair(path("short-images"), path("labels-ok")); });
     QVERIFY2(message.contains("short-images") && message.contains("byte offset 30") &&
                  message.contains("truncated") && message.contains("after item 2"),
              qPrintable(message));
@@ -139,7 +148,8 @@ class TestIdxLoader : public QObject {
   void truncated_header() {
     write_file(path("short-header"), Bytes{0, 0, 8, 3, 0, 0, 0, 3, 0, 0});
     const QString message = error_of<ParseError>([&] { read_idx_u8(path("short-header"), 3); });
-    QVERIFY2(message.contains("short-header") && message.contains("byte offset 10"), qPrintable(message));
+    QVERIFY2(message.contains("short-header") && message.contains("byte offset 10"),
+             qPrintable(message));
   }
 
   void trailing_bytes() {
@@ -147,7 +157,8 @@ class TestIdxLoader : public QObject {
     bytes.push_back(9);
     write_file(path("long-labels"), bytes);
     const QString message = error_of<ParseError>([&] { read_idx_u8(path("long-labels"), 1); });
-    QVERIFY2(message.contains("long-labels") && message.contains("byte offset 11"), qPrintable(message));
+    QVERIFY2(message.contains("long-labels") && message.contains("byte offset 11"),
+             qPrintable(message));
   }
 
   // A gzip stream cut short: zlib reports it, the message names the file and offset.
@@ -174,7 +185,8 @@ class TestIdxLoader : public QObject {
   void corrupt_label_byte() {
     write_file(path("imgs3"), idx_bytes(0x803, {3, 2, 3}, kPixels));
     write_file(path("bad-labels"), idx_bytes(0x801, {3}, {1, 0, 255}));
-    const QString message = error_of<ParseError>([&] { load_idx_pair(path("imgs3"), path("bad-labels")); });
+    const QString message =
+        error_of<ParseError>([&] { load_idx_pair(path("imgs3"), path("bad-labels")); });
     QVERIFY2(message.contains("bad-labels: byte offset 10") && message.contains("label 255") &&
                  message.contains("no item has label 2"),
              qPrintable(message));
@@ -200,14 +212,16 @@ class TestIdxLoader : public QObject {
   void count_mismatch() {
     write_file(path("two-labels"), idx_bytes(0x801, {2}, {0, 1}));
     write_file(path("imgs"), idx_bytes(0x803, {3, 2, 3}, kPixels));
-    const QString message = error_of<ParseError>([&] { load_idx_pair(path("imgs"), path("two-labels")); });
+    const QString message =
+        error_of<ParseError>([&] { load_idx_pair(path("imgs"), path("two-labels")); });
     QVERIFY2(message.contains("two-labels") && message.contains("byte offset 4") &&
                  message.contains("2 labels") && message.contains("3 images"),
              qPrintable(message));
   }
 
   void missing_file() {
-    const QString message = error_of<IoError>([&] { load_idx_pair(path("nope"), path("labels-ok")); });
+    const QString message =
+        error_of<IoError>([&] { load_idx_pair(path("nope"), path("labels-ok")); });
     QVERIFY2(message.contains("nope"), qPrintable(message));
   }
 

@@ -16,7 +16,9 @@ using dplab::testing::error_of;
 
 namespace {
 
-std::string fixture(const char* name) { return std::string(DPLAB_TEST_DATA_DIR) + "/" + name; }
+std::string fixture(const char* name) {
+  return std::string(DPLAB_TEST_DATA_DIR) + "/" + name;
+}
 
 }  // namespace
 
@@ -64,8 +66,10 @@ class TestLibsvmLoader : public QObject {
     QCOMPARE(data.dim(), Index{5});
     QCOMPARE(data.features.col(4).squaredNorm(), 0.0f);
     options.num_features = 2;
-    const QString message = error_of<ParseError>([&] { load_libsvm(fixture("libsvm_small.svm"), options); });
-    QVERIFY2(message.contains("libsvm_small.svm:2:") && message.contains("'3:2'"), qPrintable(message));
+    const QString message =
+        error_of<ParseError>([&] { load_libsvm(fixture("libsvm_small.svm"), options); });
+    QVERIFY2(message.contains("libsvm_small.svm:2:") && message.contains("'3:2'"),
+             qPrintable(message));
   }
 
   void regression() {
@@ -75,7 +79,8 @@ class TestLibsvmLoader : public QObject {
     QCOMPARE(data.num_classes, 0);
     QCOMPARE(data.targets[0], 0.25f);
     QCOMPARE(data.targets[1], -7.5f);
-    const QString message = error_of<InvalidArgument>([&] { load_libsvm(write("reg2.svm", "0.25 1:1\n1 2:1\n")); });
+    const QString message =
+        error_of<InvalidArgument>([&] { load_libsvm(write("reg2.svm", "0.25 1:1\n1 2:1\n")); });
     QVERIFY2(message.contains("regression"), qPrintable(message));
   }
 
@@ -87,7 +92,8 @@ class TestLibsvmLoader : public QObject {
     QCOMPARE(pair.second.targets[0], 0.0f);
     QCOMPARE(pair.second.targets[1], 1.0f);
     const std::string unseen = write("unseen.svm", "3 1:1\n");
-    const QString message = error_of<ParseError>([&] { load_libsvm_pair(fixture("libsvm_small.svm"), unseen); });
+    const QString message =
+        error_of<ParseError>([&] { load_libsvm_pair(fixture("libsvm_small.svm"), unseen); });
     QVERIFY2(message.contains("unseen.svm:1:"), qPrintable(message));
   }
 
@@ -97,10 +103,12 @@ class TestLibsvmLoader : public QObject {
                  message.contains("previous index 3"),
              qPrintable(message));
     message = error_of<ParseError>([&] { load_libsvm(fixture("libsvm_bad_token.svm")); });
-    QVERIFY2(message.contains("libsvm_bad_token.svm:1:") && message.contains("'foo'"), qPrintable(message));
-    message = error_of<ParseError>([&] { load_libsvm(write("zero.svm", "1 1:1\n1 0:2\n")); });
-    QVERIFY2(message.contains("zero.svm:2:") && message.contains("'0:2'") && message.contains("1-based"),
+    QVERIFY2(message.contains("libsvm_bad_token.svm:1:") && message.contains("'foo'"),
              qPrintable(message));
+    message = error_of<ParseError>([&] { load_libsvm(write("zero.svm", "1 1:1\n1 0:2\n")); });
+    QVERIFY2(
+        message.contains("zero.svm:2:") && message.contains("'0:2'") && message.contains("1-based"),
+        qPrintable(message));
     message = error_of<ParseError>([&] { load_libsvm(write("label.svm", "# c\nyes 1:1\n")); });
     QVERIFY2(message.contains("label.svm:2:") && message.contains("'yes'"), qPrintable(message));
     message = error_of<ParseError>([&] { load_libsvm(write("value.svm", "1 1:abc\n")); });

@@ -21,7 +21,8 @@ namespace {
 // Hand-computed toys are exact up to float rounding of the inputs' arithmetic.
 constexpr double kToy = 1e-6;
 
-std::unique_ptr<models::Model> make(models::ModelKind kind, Index d, int classes, int hidden = 100) {
+std::unique_ptr<models::Model> make(models::ModelKind kind, Index d, int classes,
+                                    int hidden = 100) {
   models::ModelSpec spec;
   spec.kind = kind;
   spec.hidden_units = hidden;
@@ -53,13 +54,13 @@ QString error_of(const std::function<void()>& f) {
   return "(no error)";
 }
 
-#define DPLAB_VERIFY_ERROR(call, ...)                                                        \
-  do {                                                                                       \
-    const QString dplab_msg_ = error_of([&] { call; });                                      \
-    for (const char* dplab_part_ : {__VA_ARGS__}) {                                          \
-      QVERIFY2(dplab_msg_.contains(dplab_part_),                                             \
+#define DPLAB_VERIFY_ERROR(call, ...)                                                       \
+  do {                                                                                      \
+    const QString dplab_msg_ = error_of([&] { call; });                                     \
+    for (const char* dplab_part_ : {__VA_ARGS__}) {                                         \
+      QVERIFY2(dplab_msg_.contains(dplab_part_),                                            \
                qPrintable("message \"" + dplab_msg_ + "\" lacks \"" + dplab_part_ + "\"")); \
-    }                                                                                        \
+    }                                                                                       \
   } while (0)
 
 data::Dataset dataset(const Matrix& x, const Vector& y, int classes) {
@@ -104,13 +105,15 @@ class TestModelsApi : public QObject {
     // clipped norm <= C): g = (C'/||g1||) g1 + (C'/||g2||) g2.
     model->clipped_gradient_sum(x, y, 1.0, g, norms);
     const double clipped_to = 1.0 - 1e-5;
-    const double c1 = clipped_to / (0.5 * std::sqrt(6.0)), c2 = clipped_to / (0.5 * std::sqrt(11.0));
+    const double c1 = clipped_to / (0.5 * std::sqrt(6.0)),
+                 c2 = clipped_to / (0.5 * std::sqrt(11.0));
     DPLAB_COMPARE_REL(g[0], c1 * -0.5 * 1 + c2 * 0.5 * 3, kToy);
     DPLAB_COMPARE_REL(g[1], c1 * -0.5 * 2 + c2 * 0.5 * -1, kToy);
     DPLAB_COMPARE_REL(g[2], c1 * -0.5 + c2 * 0.5, kToy);
   }
 
-  // k = 3, W = 0: p = 1/3, loss ln 3 each; y = (0, 2): e1 = (-2/3, 1/3, 1/3), e2 = (1/3, 1/3, -2/3).
+  // k = 3, W = 0: p = 1/3, loss ln 3 each; y = (0, 2): e1 = (-2/3, 1/3, 1/3), e2 = (1/3, 1/3,
+  // -2/3).
   void multinomialLogisticToy() {
     auto model = make(models::ModelKind::kLogisticRegression, 2, 3);
     QCOMPARE(model->num_params(), Index{9});
@@ -120,8 +123,8 @@ class TestModelsApi : public QObject {
     DPLAB_COMPARE_REL(model->clipped_gradient_sum(x, y, models::kNoClipping, g, norms),
                       2 * std::log(3.0), kToy);
     // W row-major: row r = x1_r e1 + x2_r e2; then b = e1 + e2.
-    const double expected[9] = {1. / 3, 4. / 3, -5. / 3, -5. / 3, 1. / 3, 4. / 3,
-                                -1. / 3, 2. / 3, -1. / 3};
+    const double expected[9] = {1. / 3, 4. / 3,  -5. / 3, -5. / 3, 1. / 3,
+                                4. / 3, -1. / 3, 2. / 3,  -1. / 3};
     for (int j = 0; j < 9; ++j) DPLAB_COMPARE_ABS(g[j], expected[j], kToy);
     // ||g_i||^2 = (||x_i||^2 + 1) ||e_i||^2 = 6 * 6/9 and 11 * 6/9.
     DPLAB_COMPARE_REL(norms[0], 2.0, kToy);
@@ -134,8 +137,7 @@ class TestModelsApi : public QObject {
     const Matrix x = rows2(1, 2, 3, -1);
     const Vector y = vec({2, -3});
     Vector g(3), norms(2);
-    DPLAB_COMPARE_REL(model->clipped_gradient_sum(x, y, models::kNoClipping, g, norms), 6.5,
-                      kToy);
+    DPLAB_COMPARE_REL(model->clipped_gradient_sum(x, y, models::kNoClipping, g, norms), 6.5, kToy);
     DPLAB_COMPARE_ABS(g[0], 7.0, kToy);
     DPLAB_COMPARE_ABS(g[1], -7.0, kToy);
     DPLAB_COMPARE_ABS(g[2], 1.0, kToy);
@@ -180,7 +182,8 @@ class TestModelsApi : public QObject {
     const double mloss = multi->clipped_gradient_sum(x, vec({2, 2}), models::kNoClipping, gm, nm);
     DPLAB_COMPARE_REL(mloss, 2000.0, kToy);
     QVERIFY(gm.allFinite() && nm.allFinite());
-    DPLAB_COMPARE_REL(nm[0], std::sqrt(2.0) * std::sqrt(2.0), kToy);  // e = (1, 0, -1), ||x||^2 + 1 = 2
+    DPLAB_COMPARE_REL(nm[0], std::sqrt(2.0) * std::sqrt(2.0),
+                      kToy);  // e = (1, 0, -1), ||x||^2 + 1 = 2
     DPLAB_COMPARE_ABS(nm[1], 0.0, kToy);
   }
 
@@ -302,8 +305,8 @@ class TestModelsApi : public QObject {
     Vector y = vec({0, 2});
     Vector g(model->num_params()), norms(2);
     const Matrix wide = Matrix::Zero(2, 4);
-    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(wide, y, 1.0, g, norms), "logistic",
-                       "4 columns", "input_dim = 3");
+    DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(wide, y, 1.0, g, norms), "logistic", "4 columns",
+                       "input_dim = 3");
     DPLAB_VERIFY_ERROR(model->loss_sum(wide, y), "4 columns");
     DPLAB_VERIFY_ERROR(model->clipped_gradient_sum(x, vec({0}), 1.0, g, norms), "1 targets",
                        "2 rows");

@@ -41,8 +41,8 @@ struct Fixture {
   Vector y;
 };
 
-Fixture make_fixture(models::ModelKind kind, int d, int num_classes, int hidden,
-                     std::uint64_t seed, Index rows = kRows) {
+Fixture make_fixture(models::ModelKind kind, int d, int num_classes, int hidden, std::uint64_t seed,
+                     Index rows = kRows) {
   Fixture f;
   f.shape = {kind, d, num_classes, hidden};
   models::ModelSpec spec;
@@ -57,7 +57,9 @@ Fixture make_fixture(models::ModelKind kind, int d, int num_classes, int hidden,
   return f;
 }
 
-Eigen::VectorXd as_double(const Vector& v) { return v.cast<double>(); }
+Eigen::VectorXd as_double(const Vector& v) {
+  return v.cast<double>();
+}
 
 void add_model_rows() {
   QTest::addColumn<int>("kind");
@@ -66,8 +68,8 @@ void add_model_rows() {
   QTest::addColumn<int>("hidden");
   using K = models::ModelKind;
   // name: kind, d, classes, hidden. Comments: which operand diag(c) scales in each layer.
-  QTest::newRow("linear d=4") << int(K::kLinearRegression) << 4 << 0 << 0;           // E
-  QTest::newRow("linear d=1") << int(K::kLinearRegression) << 1 << 0 << 0;           // E
+  QTest::newRow("linear d=4") << int(K::kLinearRegression) << 4 << 0 << 0;             // E
+  QTest::newRow("linear d=1") << int(K::kLinearRegression) << 1 << 0 << 0;             // E
   QTest::newRow("logistic binary d=5") << int(K::kLogisticRegression) << 5 << 2 << 0;  // E
   QTest::newRow("logistic k=3 d=6") << int(K::kLogisticRegression) << 6 << 3 << 0;     // E
   QTest::newRow("logistic k=4 d=2") << int(K::kLogisticRegression) << 2 << 4 << 0;     // X
@@ -159,9 +161,10 @@ class TestModelsGradients : public QObject {
     const double gradient_norm = gradient.cast<double>().norm();
     Rng rng(99);
     for (int trial = 0; trial < 4; ++trial) {
-      Eigen::VectorXd direction = trial == 0
-          ? Eigen::VectorXd(gradient.cast<double>())
-          : Eigen::VectorXd(testing::random_matrix(theta.size(), 1, -1, 1, rng).cast<double>());
+      Eigen::VectorXd direction =
+          trial == 0
+              ? Eigen::VectorXd(gradient.cast<double>())
+              : Eigen::VectorXd(testing::random_matrix(theta.size(), 1, -1, 1, rng).cast<double>());
       direction.normalize();
       const Vector step = (kFloatStep * direction).cast<float>();
       f.model->params() = theta + step;
@@ -280,20 +283,18 @@ class TestModelsGradients : public QObject {
     for (int p = 0; p + 1 < 4; ++p) {
       const Index start = cuts[p], rows = cuts[p + 1] - cuts[p];
       Vector piece_norms(rows);
-      pieces_loss += f.model->clipped_gradient_sum(f.x.middleRows(start, rows),
-                                                   f.y.segment(start, rows), clip, piece_sum,
-                                                   piece_norms);
+      pieces_loss += f.model->clipped_gradient_sum(
+          f.x.middleRows(start, rows), f.y.segment(start, rows), clip, piece_sum, piece_norms);
       pieces_loss_only += f.model->loss_sum(f.x.middleRows(start, rows), f.y.segment(start, rows));
       pieces_sum += as_double(piece_sum);
-      DPLAB_COMPARE_VECTOR_REL(as_double(norms.segment(start, rows)), as_double(piece_norms),
-                               1e-6);
+      DPLAB_COMPARE_VECTOR_REL(as_double(norms.segment(start, rows)), as_double(piece_norms), 1e-6);
     }
     // Only the order of float additions in the GEMMs differs between the two.
     DPLAB_COMPARE_VECTOR_REL(as_double(sum), pieces_sum, 1e-5);
     DPLAB_COMPARE_REL(loss, pieces_loss, 1e-6);
     DPLAB_COMPARE_REL(f.model->loss_sum(f.x, f.y), pieces_loss_only, 1e-6);
-    DPLAB_COMPARE_REL(loss, testing::reference_loss_sum(f.shape, as_double(f.model->params()),
-                                                        f.x, f.y),
+    DPLAB_COMPARE_REL(loss,
+                      testing::reference_loss_sum(f.shape, as_double(f.model->params()), f.x, f.y),
                       kFloatVsDouble);
 
     // evaluate on the whole set = evaluate on the pieces, combined by row counts.

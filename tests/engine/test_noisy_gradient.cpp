@@ -82,10 +82,11 @@ class TestNoisyGradient : public QObject {
       const std::vector<Index>& lot = oracle.last_lot_indices();
       QCOMPARE(oracle.last_lot_size(), Index(lot.size()));
       double mean_loss = 0;
-      const Eigen::VectorXd expected =
-          reference_mean(model.params(), train.features, lot, models::kNoClipping, 20.0, &mean_loss);
+      const Eigen::VectorXd expected = reference_mean(model.params(), train.features, lot,
+                                                      models::kNoClipping, 20.0, &mean_loss);
       const double scale = std::max(1.0, expected.cwiseAbs().maxCoeff());
-      for (Index j = 0; j < 4; ++j) DPLAB_COMPARE_ABS(gradient[j], expected[j], kFloatTolerance * scale);
+      for (Index j = 0; j < 4; ++j)
+        DPLAB_COMPARE_ABS(gradient[j], expected[j], kFloatTolerance * scale);
       DPLAB_COMPARE_REL(loss, mean_loss, 1e-12);
       QCOMPARE(oracle.queries_made(), std::int64_t(query));
     }
@@ -104,7 +105,8 @@ class TestNoisyGradient : public QObject {
       model.params() = Vector::Constant(3, 0.1f * query);
       oracle.query(gradient);
       const std::vector<Index>& lot = oracle.last_lot_indices();
-      const Eigen::VectorXd expected = reference_mean(model.params(), train.features, lot, 0.5, 30.0);
+      const Eigen::VectorXd expected =
+          reference_mean(model.params(), train.features, lot, 0.5, 30.0);
       for (Index j = 0; j < 3; ++j) DPLAB_COMPARE_ABS(gradient[j], expected[j], 1e-6);
       for (Index i : lot) {
         ((model.params() - train.features.row(i).transpose()).norm() > 0.5 ? clipped : unclipped)++;
@@ -175,7 +177,8 @@ class TestNoisyGradient : public QObject {
     const data::Dataset train = testing::make_points(random_points(500, 8, 5, 2.0));
     QuadraticTestModel m1(8), m2(8), m3(8);
     const DpSettings settings{1.0, 1.5, 25.0};
-    NoisyGradientOracle a(train, m1, settings, 123), b(train, m2, settings, 123), c(train, m3, settings, 124);
+    NoisyGradientOracle a(train, m1, settings, 123), b(train, m2, settings, 123),
+        c(train, m3, settings, 124);
     Vector ga(8), gb(8), gc(8);
     for (int q = 0; q < 10; ++q) {
       QCOMPARE(a.query(ga), b.query(gb));
@@ -200,7 +203,7 @@ class TestNoisyGradient : public QObject {
     QVERIFY(construction_error(train, {1.0, -1.0, 10.0}).startsWith("noise_multiplier = -1"));
     QVERIFY(construction_error(train, {1.0, inf, 10.0}).startsWith("noise_multiplier"));
     QVERIFY(construction_error(train, {inf, 1.0, 10.0}).startsWith("clip = inf must be finite"));
-    QVERIFY(construction_error(train, {inf, 0.0, 10.0}).isEmpty());  // non-private baseline
+    QVERIFY(construction_error(train, {inf, 0.0, 10.0}).isEmpty());   // non-private baseline
     QVERIFY(construction_error(train, {1.0, 1.0, 100.0}).isEmpty());  // L = n
     const data::Dataset empty = testing::make_points(Matrix(0, 2));
     QVERIFY(construction_error(empty, {1.0, 1.0, 1.0}).contains("empty"));

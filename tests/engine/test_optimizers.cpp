@@ -55,7 +55,9 @@ void compare_params(const Fixture& f, const double (&expected)[3], double rel = 
   for (int j = 0; j < 3; ++j) DPLAB_COMPARE_REL(f.theta(j), expected[j], rel);
 }
 
-Eigen::Vector3d mean_x() { return {2.0, 1.0, 0.0}; }
+Eigen::Vector3d mean_x() {
+  return {2.0, 1.0, 0.0};
+}
 
 QString error_of(const OptimizerSpec& spec, const RunShape& shape) {
   try {
@@ -118,12 +120,14 @@ class TestOptimizers : public QObject {
     DPLAB_COMPARE_REL(opt->effective_step_size(), 1e-3 * (1 / 1.5 + 0.5 + 0.5) / 3, 1e-6);
     opt->step(f.model, *f.oracle);
     // Step 2, formula in double: g1 = theta1 - mean(x); m2 = 0.9*0.1 g0 + 0.1 g1;
-    // v2 = 0.999*0.001 g0^2 + 0.001 g1^2; theta2 = theta1 - 1e-3 (m2/0.19) / (sqrt(v2/0.001999) + 1e-8)
+    // v2 = 0.999*0.001 g0^2 + 0.001 g1^2; theta2 = theta1 - 1e-3 (m2/0.19) / (sqrt(v2/0.001999) +
+    // 1e-8)
     const Eigen::Vector3d theta0(0.5, -1, 2), g0 = theta0 - mean_x();
     const Eigen::Vector3d theta1 = theta0 + 1e-3 * Eigen::Vector3d(1, 1, -1);
     const Eigen::Vector3d g1 = theta1 - mean_x();
     const Eigen::Vector3d m2 = 0.9 * 0.1 * g0 + 0.1 * g1;
-    const Eigen::Vector3d v2 = (0.999 * 0.001 * g0.array().square() + 0.001 * g1.array().square()).matrix();
+    const Eigen::Vector3d v2 =
+        (0.999 * 0.001 * g0.array().square() + 0.001 * g1.array().square()).matrix();
     const double c1 = 1 - 0.9 * 0.9, c2 = 1 - 0.999 * 0.999;
     const Eigen::Vector3d theta2 =
         theta1 - (1e-3 * (m2 / c1).array() / ((v2 / c2).array().sqrt() + 1e-8)).matrix();
@@ -139,7 +143,8 @@ class TestOptimizers : public QObject {
     QuadraticTestModel model(d, 1e-6);
     const privacy::DpSettings dp{1.0, 1.0, 10.0};
     privacy::NoisyGradientOracle oracle(train, model, dp, 2718);
-    auto opt = optim::make_optimizer(optim::default_spec(OptimizerKind::kDpAdam), RunShape{d, 6000, dp});
+    auto opt =
+        optim::make_optimizer(optim::default_spec(OptimizerKind::kDpAdam), RunShape{d, 6000, dp});
     for (int t = 0; t < 6000; ++t) opt->step(model, oracle);
     const double limit = 1e-3 / (dp.noise_multiplier * dp.clip / dp.lot_size + 1e-8);
     // v^ averages ~2000 squared normals per coordinate (beta2 = 0.999): relative std of
@@ -175,7 +180,8 @@ class TestOptimizers : public QObject {
     // Non-private: ESS = alpha / xi; xi = 0 with sigma = 0 is rejected.
     OptimizerSpec no_xi = spec;
     no_xi.epsilon = 0;
-    QVERIFY(error_of(no_xi, f.shape()).startsWith("epsilon = 0 must be > 0 when noise_multiplier = 0"));
+    QVERIFY(
+        error_of(no_xi, f.shape()).startsWith("epsilon = 0 must be > 0 when noise_multiplier = 0"));
     auto baseline = optim::make_optimizer(spec, f.shape());
     DPLAB_COMPARE_REL(dynamic_cast<const optim::DpAdamWosm&>(*baseline).ess(), 1e5, 1e-12);
   }
@@ -188,8 +194,10 @@ class TestOptimizers : public QObject {
     QTest::addColumn<bool>("accepted");
     QTest::addColumn<double>("factor");  // eta_new / eta
     QTest::newRow("accept, growth capped at 1.1") << 0.01 << true << 1.1;
-    QTest::newRow("accept, growth sqrt(tau/err)") << 0.0075 << true << std::sqrt(0.0075 / 0.006839484587);
-    QTest::newRow("reject, shrink sqrt(tau/err)") << 0.006 << false << std::sqrt(0.006 / 0.006839484587);
+    QTest::newRow("accept, growth sqrt(tau/err)")
+        << 0.0075 << true << std::sqrt(0.0075 / 0.006839484587);
+    QTest::newRow("reject, shrink sqrt(tau/err)")
+        << 0.006 << false << std::sqrt(0.006 / 0.006839484587);
     QTest::newRow("reject, shrink capped at 0.9") << 0.004 << false << 0.9;
   }
 
@@ -226,15 +234,18 @@ class TestOptimizers : public QObject {
     // tau = sqrt(d / (2T)) = sqrt(3 / 600) with T = total_queries = 300.
     Fixture f;
     auto opt = optim::make_optimizer(optim::default_spec(OptimizerKind::kAdaDp), f.shape(300));
-    DPLAB_COMPARE_REL(dynamic_cast<const optim::AdaDp&>(*opt).tolerance(), std::sqrt(3.0 / 600.0), 1e-15);
-    QVERIFY(error_of(optim::default_spec(OptimizerKind::kAdaDp), f.shape(0)).startsWith("total_queries = 0"));
+    DPLAB_COMPARE_REL(dynamic_cast<const optim::AdaDp&>(*opt).tolerance(), std::sqrt(3.0 / 600.0),
+                      1e-15);
+    QVERIFY(error_of(optim::default_spec(OptimizerKind::kAdaDp), f.shape(0))
+                .startsWith("total_queries = 0"));
   }
 
   void namesRoundTrip() {
     for (OptimizerKind kind : optim::kAllOptimizerKinds) {
       QCOMPARE(optim::parse_optimizer_kind(optim::to_string(kind)), kind);
       Fixture f;
-      QCOMPARE(optim::make_optimizer(optim::default_spec(kind), f.shape())->name(), optim::to_string(kind));
+      QCOMPARE(optim::make_optimizer(optim::default_spec(kind), f.shape())->name(),
+               optim::to_string(kind));
     }
     QCOMPARE(optim::parse_optimizer_kind("DPAdamWOSM"), OptimizerKind::kDpAdamWosm);
     QCOMPARE(optim::to_string(OptimizerKind::kDpSgd), std::string("dpsgd"));
@@ -265,9 +276,11 @@ class TestOptimizers : public QObject {
     QVERIFY(error_of(spec, f.shape()).startsWith("momentum = -0.1"));
     RunShape empty = f.shape();
     empty.num_params = 0;
-    QVERIFY(error_of(optim::default_spec(OptimizerKind::kDpSgd), empty).startsWith("num_params = 0"));
+    QVERIFY(
+        error_of(optim::default_spec(OptimizerKind::kDpSgd), empty).startsWith("num_params = 0"));
     // A model of another size is refused at step time.
-    auto opt = optim::make_optimizer(optim::default_spec(OptimizerKind::kDpSgd), RunShape{4, 10, f.dp});
+    auto opt =
+        optim::make_optimizer(optim::default_spec(OptimizerKind::kDpSgd), RunShape{4, 10, f.dp});
     QVERIFY_THROWS_EXCEPTION(InvalidArgument, opt->step(f.model, *f.oracle));
   }
 };

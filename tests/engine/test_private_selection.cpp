@@ -53,7 +53,8 @@ class TestPrivateSelection : public QObject {
   }
 
   void lt_grows_slowly_with_candidates() {
-    // Smaller gamma -> larger Upsilon -> smaller delta1 -> larger epsilon, but only logarithmically.
+    // Smaller gamma -> larger Upsilon -> smaller delta1 -> larger epsilon, but only
+    // logarithmically.
     const SubsampledGaussian run{4.0, 0.05, 10'000};
     const double e1 = liu_talwar_selection(run, 1.0, 1e-4).epsilon;
     const double e1000 = liu_talwar_selection(run, 0.001, 1e-4).epsilon;
@@ -93,8 +94,8 @@ class TestPrivateSelection : public QObject {
       for (const auto& p : points) {
         const SubsampledGaussian run{4.0, 250.0 / double(p.dataset_size), 10'000};
         QVERIFY(p.epsilon_ma <= p.epsilon_lt);
-        QVERIFY(moments_accountant_selection(run, p.candidates + 1, p.delta, setting.accounting).epsilon >
-                p.epsilon_lt);
+        QVERIFY(moments_accountant_selection(run, p.candidates + 1, p.delta, setting.accounting)
+                    .epsilon > p.epsilon_lt);
       }
     }
   }

@@ -39,7 +39,9 @@ void add_cases_of_kind(const char* kind) {
   if (added == 0) qFatal("no reference cases of kind %s", kind);
 }
 
-const nlohmann::json& case_at(int index) { return reference()["cases"][index]; }
+const nlohmann::json& case_at(int index) {
+  return reference()["cases"][index];
+}
 
 SubsampledGaussian run_of(const nlohmann::json& c) {
   return {c["noise_multiplier"].get<double>(), c["sample_rate"].get<double>(),
@@ -50,12 +52,16 @@ SubsampledGaussian run_of(const nlohmann::json& c) {
 void check_default_bounds(double epsilon, const nlohmann::json& c) {
   const double rdp = c["rdp_epsilon"].get<double>();
   if (!(epsilon <= rdp * (1 + 1e-4))) {
-    QFAIL(qPrintable(QString("epsilon %1 above reference RDP %2 * (1+1e-4)").arg(epsilon, 0, 'g', 17).arg(rdp, 0, 'g', 17)));
+    QFAIL(qPrintable(QString("epsilon %1 above reference RDP %2 * (1+1e-4)")
+                         .arg(epsilon, 0, 'g', 17)
+                         .arg(rdp, 0, 'g', 17)));
   }
   if (c.contains("pld_epsilon")) {
     const double pld = c["pld_epsilon"].get<double>();
     if (!(epsilon >= pld * (1 - 1e-3))) {
-      QFAIL(qPrintable(QString("epsilon %1 below tight PLD %2 * (1-1e-3)").arg(epsilon, 0, 'g', 17).arg(pld, 0, 'g', 17)));
+      QFAIL(qPrintable(QString("epsilon %1 below tight PLD %2 * (1-1e-3)")
+                           .arg(epsilon, 0, 'g', 17)
+                           .arg(pld, 0, 'g', 17)));
     }
   }
 }
@@ -75,7 +81,8 @@ class TestRdpAccountant : public QObject {
     check_default_bounds(result.epsilon, c);
     QVERIFY(!result.order_at_grid_edge);
     if (c.contains("paper_accountant_epsilon")) {
-      const auto paper = epsilon_for_delta(run_of(c), c["delta"].get<double>(), paper_compatible_options());
+      const auto paper =
+          epsilon_for_delta(run_of(c), c["delta"].get<double>(), paper_compatible_options());
       DPLAB_COMPARE_REL(paper.epsilon, c["paper_accountant_epsilon"].get<double>(), 1e-3);
     }
   }
@@ -102,15 +109,17 @@ class TestRdpAccountant : public QObject {
     QFETCH(int, index);
     const auto& c = case_at(index);
     QCOMPARE(c["log"].get<std::string>(), std::string("natural"));
-    const auto lt = liu_talwar_selection(run_of(c), c["gamma"].get<double>(), c["delta"].get<double>(),
-                                         c["delta2"].get<double>(), LogBase::kNatural);
+    const auto lt =
+        liu_talwar_selection(run_of(c), c["gamma"].get<double>(), c["delta"].get<double>(),
+                             c["delta2"].get<double>(), LogBase::kNatural);
     DPLAB_COMPARE_REL(lt.upsilon, c["Upsilon"].get<double>(), 1e-9);
     DPLAB_COMPARE_REL(lt.delta_per_run, c["delta_per_run"].get<double>(), 1e-9);
     QVERIFY(lt.epsilon <= c["epsilon"].get<double>() * (1 + 1e-4));
     QVERIFY(lt.epsilon_per_run <= c["epsilon_per_run"].get<double>() * (1 + 1e-4));
     // Sanity (not from how_to_check): a finer grid can only gain a little.
     QVERIFY(lt.epsilon >= c["epsilon"].get<double>() * (1 - 1e-2));
-    DPLAB_COMPARE_REL(lt.epsilon, 3 * lt.epsilon_per_run + 3 * std::sqrt(2 * lt.delta_per_run), 1e-14);
+    DPLAB_COMPARE_REL(lt.epsilon, 3 * lt.epsilon_per_run + 3 * std::sqrt(2 * lt.delta_per_run),
+                      1e-14);
   }
 
   void rdp_log_moment_reference_data() { add_cases_of_kind("rdp_log_moment"); }
@@ -119,8 +128,10 @@ class TestRdpAccountant : public QObject {
     const auto& c = case_at(index);
     const double sigma = c["noise_multiplier"].get<double>(), q = c["sample_rate"].get<double>(),
                  order = c["order"].get<double>();
-    DPLAB_COMPARE_REL(log_moment_subsampled_gaussian(sigma, q, order), c["log_A"].get<double>(), 1e-6);
-    DPLAB_COMPARE_REL(rdp_subsampled_gaussian(sigma, q, order), c["rdp_per_step"].get<double>(), 1e-6);
+    DPLAB_COMPARE_REL(log_moment_subsampled_gaussian(sigma, q, order), c["log_A"].get<double>(),
+                      1e-6);
+    DPLAB_COMPARE_REL(rdp_subsampled_gaussian(sigma, q, order), c["rdp_per_step"].get<double>(),
+                      1e-6);
   }
 
   // --- closed forms and identities ----------------------------------------------------------
@@ -160,7 +171,8 @@ class TestRdpAccountant : public QObject {
         const SubsampledGaussian run{sigma, q, 1000};
         AccountingOptions classic;
         classic.conversion = Conversion::kClassic;
-        QVERIFY(epsilon_for_delta(run, 1e-5).epsilon <= epsilon_for_delta(run, 1e-5, classic).epsilon);
+        QVERIFY(epsilon_for_delta(run, 1e-5).epsilon <=
+                epsilon_for_delta(run, 1e-5, classic).epsilon);
       }
   }
 
@@ -192,7 +204,8 @@ class TestRdpAccountant : public QObject {
     QCOMPARE(orders.front(), 1.1);
     QCOMPARE(orders.back(), 1024.0);
     QVERIFY(std::is_sorted(orders.begin(), orders.end()));
-    for (int a = 11; a <= 512; ++a) QVERIFY(std::binary_search(orders.begin(), orders.end(), double(a)));
+    for (int a = 11; a <= 512; ++a)
+      QVERIFY(std::binary_search(orders.begin(), orders.end(), double(a)));
     QCOMPARE(rdp_orders(512.0).back(), 512.0);
   }
 
@@ -249,7 +262,8 @@ class TestRdpAccountant : public QObject {
     }
     for (std::size_t i = 1; i < orders.size(); ++i) {
       // Tolerance: 1e-9 relative, the series' truncation (1e-10) plus rounding.
-      QVERIFY2(rdp[i] >= rdp[i - 1] * (1 - 1e-9), qPrintable(QString("eps_RDP decreases at alpha = %1").arg(orders[i])));
+      QVERIFY2(rdp[i] >= rdp[i - 1] * (1 - 1e-9),
+               qPrintable(QString("eps_RDP decreases at alpha = %1").arg(orders[i])));
     }
     for (std::size_t i = 1; i + 1 < orders.size(); ++i) {
       // Convexity of (alpha - 1) eps(alpha) = log A: chord above the middle point.
@@ -297,7 +311,8 @@ class TestRdpAccountant : public QObject {
     for (double eps : {0.5, 1.0, 3.0, 8.0})
       for (double q : {0.001, 0.01, 0.1})
         for (qlonglong t : {100LL, 10000LL}) {
-          QTest::newRow(qPrintable(QString("eps%1_q%2_T%3").arg(eps).arg(q).arg(t))) << eps << 1e-5 << q << t;
+          QTest::newRow(qPrintable(QString("eps%1_q%2_T%3").arg(eps).arg(q).arg(t)))
+              << eps << 1e-5 << q << t;
         }
     QTest::newRow("q1_T1") << 2.0 << 1e-5 << 1.0 << qlonglong(1);
   }
@@ -308,10 +323,12 @@ class TestRdpAccountant : public QObject {
     QFETCH(qlonglong, steps);
     const double sigma = calibrate_noise_multiplier(epsilon, delta, q, steps);
     const double achieved = epsilon_for_delta({sigma, q, steps}, delta).epsilon;
-    QVERIFY2(achieved <= epsilon, qPrintable(QString("overshoot: %1 > %2").arg(achieved, 0, 'g', 17).arg(epsilon)));
+    QVERIFY2(achieved <= epsilon,
+             qPrintable(QString("overshoot: %1 > %2").arg(achieved, 0, 'g', 17).arg(epsilon)));
     // Within 1e-4 relative of the smallest sigma: slightly less noise already overshoots.
     const double below = epsilon_for_delta({sigma * (1 - 1e-4), q, steps}, delta).epsilon;
-    QVERIFY2(below > epsilon, qPrintable(QString("sigma not minimal: %1 at sigma*(1-1e-4)").arg(below, 0, 'g', 17)));
+    QVERIFY2(below > epsilon,
+             qPrintable(QString("sigma not minimal: %1 at sigma*(1-1e-4)").arg(below, 0, 'g', 17)));
   }
 
   void calibration_paper_mode() {
@@ -344,18 +361,42 @@ class TestRdpAccountant : public QObject {
     const SubsampledGaussian ok{1.0, 0.01, 100};
     try {
       switch (which) {
-        case 0: epsilon_for_delta({-1.0, 0.01, 100}, 1e-5); break;
-        case 1: epsilon_for_delta({1.0, 1.5, 100}, 1e-5); break;
-        case 2: epsilon_for_delta({1.0, NAN, 100}, 1e-5); break;
-        case 3: epsilon_for_delta({1.0, 0.01, -3}, 1e-5); break;
-        case 4: epsilon_for_delta(ok, 0.0); break;
-        case 5: epsilon_for_delta(ok, 1.0); break;
-        case 6: delta_for_epsilon(ok, -1.0); break;
-        case 7: calibrate_noise_multiplier(0.0, 1e-5, 0.01, 100); break;
-        case 8: moments_accountant_selection(ok, 0, 1e-5); break;
-        case 9: liu_talwar_selection(ok, 1.5, 1e-5); break;
-        case 10: liu_talwar_selection(ok, 1.0, 1e-5, 1e-4); break;
-        case 11: log_moment_subsampled_gaussian(1.0, 0.1, 1.0); break;
+        case 0:
+          epsilon_for_delta({-1.0, 0.01, 100}, 1e-5);
+          break;
+        case 1:
+          epsilon_for_delta({1.0, 1.5, 100}, 1e-5);
+          break;
+        case 2:
+          epsilon_for_delta({1.0, NAN, 100}, 1e-5);
+          break;
+        case 3:
+          epsilon_for_delta({1.0, 0.01, -3}, 1e-5);
+          break;
+        case 4:
+          epsilon_for_delta(ok, 0.0);
+          break;
+        case 5:
+          epsilon_for_delta(ok, 1.0);
+          break;
+        case 6:
+          delta_for_epsilon(ok, -1.0);
+          break;
+        case 7:
+          calibrate_noise_multiplier(0.0, 1e-5, 0.01, 100);
+          break;
+        case 8:
+          moments_accountant_selection(ok, 0, 1e-5);
+          break;
+        case 9:
+          liu_talwar_selection(ok, 1.5, 1e-5);
+          break;
+        case 10:
+          liu_talwar_selection(ok, 1.0, 1e-5, 1e-4);
+          break;
+        case 11:
+          log_moment_subsampled_gaussian(1.0, 0.1, 1.0);
+          break;
       }
       QFAIL("no exception");
     } catch (const dplab::InvalidArgument& e) {
@@ -378,14 +419,16 @@ class TestRdpAccountant : public QObject {
     QFETCH(double, q);
     for (std::int64_t t : {std::int64_t{1}, std::int64_t{10'000'000}}) {
       const auto r = epsilon_for_delta({sigma, q, t}, 1e-5);
-      QVERIFY2(std::isfinite(r.epsilon) && r.epsilon >= 0, qPrintable(QString("eps = %1").arg(r.epsilon)));
+      QVERIFY2(std::isfinite(r.epsilon) && r.epsilon >= 0,
+               qPrintable(QString("eps = %1").arg(r.epsilon)));
       QVERIFY(std::isfinite(r.best_order) && r.best_order >= 1);  // 1: the KL bound
       const double d = delta_for_epsilon({sigma, q, t}, 1.0);
       QVERIFY(std::isfinite(d) && d >= 0 && d <= 1);
     }
     for (double order : {1.1, 1.5, 2.0, 10.9, 64.0, 1024.0}) {
       const double rdp = rdp_subsampled_gaussian(sigma, q, order);
-      QVERIFY2(std::isfinite(rdp) && rdp >= 0, qPrintable(QString("rdp(%1) = %2").arg(order).arg(rdp)));
+      QVERIFY2(std::isfinite(rdp) && rdp >= 0,
+               qPrintable(QString("rdp(%1) = %2").arg(order).arg(rdp)));
     }
   }
 

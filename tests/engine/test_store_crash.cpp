@@ -23,7 +23,9 @@ using namespace dplab;
 using namespace dplab::tuning;
 
 namespace {
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 }  // namespace
 
 class TestStoreCrash : public QObject {

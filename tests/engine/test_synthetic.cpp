@@ -17,8 +17,12 @@ namespace {
 
 // Smallest / largest entry. (Not Eigen's minCoeff/maxCoeff: with -march=native GCC 12 reports a
 // false -Wmaybe-uninitialized inside their AVX-512 reductions.)
-float min_of(const dplab::Matrix& m) { return *std::min_element(m.data(), m.data() + m.size()); }
-float max_of(const dplab::Matrix& m) { return *std::max_element(m.data(), m.data() + m.size()); }
+float min_of(const dplab::Matrix& m) {
+  return *std::min_element(m.data(), m.data() + m.size());
+}
+float max_of(const dplab::Matrix& m) {
+  return *std::max_element(m.data(), m.data() + m.size());
+}
 }  // namespace
 
 class TestSynthetic : public QObject {

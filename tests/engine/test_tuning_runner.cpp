@@ -17,7 +17,9 @@ using namespace dplab::tuning;
 
 namespace {
 
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 
 SearchResults run_tiny(int threads, RunListener* listener = nullptr, int steps = 50) {
   const auto config = testing::tiny_experiment(steps);
@@ -141,7 +143,8 @@ class TestTuningRunner : public QObject {
     for (int t : sgd.grid.times_best) total += t;
     QCOMPARE(total, sgd.eval_points);
     QCOMPARE(sgd.eval_points, 5);
-    for (std::size_t i = 0; i < sgd.curves.best.size(); ++i) QVERIFY(sgd.curves.best[i] >= sgd.curves.median[i]);
+    for (std::size_t i = 0; i < sgd.curves.best.size(); ++i)
+      QVERIFY(sgd.curves.best[i] >= sgd.curves.median[i]);
     QCOMPARE(sgd.grid.learning_rates.size(), std::size_t{2});
     QCOMPARE(sgd.grid.clips.size(), std::size_t{2});
     for (double loss : sgd.grid.final_train_loss) QVERIFY(std::isfinite(loss));

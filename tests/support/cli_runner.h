@@ -11,7 +11,9 @@
 namespace dplab::testing {
 
 // The binary the CLI suites run.
-inline QString cli_program() { return qEnvironmentVariable("DPLAB_CLI", DPLAB_CLI_PATH); }
+inline QString cli_program() {
+  return qEnvironmentVariable("DPLAB_CLI", DPLAB_CLI_PATH);
+}
 
 struct CliRun {
   int exit_code = -1;  // -1: crashed, or killed after the time limit

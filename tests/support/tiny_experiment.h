@@ -13,12 +13,14 @@ inline std::string tiny_experiment_json(int steps = 50, int repeats = 2) {
     "name": "tiny",
     "dataset": {"source": "synthetic-binary", "num_samples": 600, "dim": 5},
     "model": {"kind": "logistic"},
-    "privacy": {"noise_multiplier": 1.0, "lot_size": 50, "steps": )" + std::to_string(steps) + R"(},
+    "privacy": {"noise_multiplier": 1.0, "lot_size": 50, "steps": )" +
+         std::to_string(steps) + R"(},
     "optimizers": [
       {"name": "dpsgd", "grid": {"learning_rate": [0.1, 0.5], "clip": [0.5, 1]}},
       {"name": "dpadam", "grid": {"clip": 1}}
     ],
-    "repeats": )" + std::to_string(repeats) + R"(,
+    "repeats": )" +
+         std::to_string(repeats) + R"(,
     "eval_every": 10,
     "seed": 42
   })";

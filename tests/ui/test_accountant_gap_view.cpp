@@ -4,10 +4,10 @@
 #include <QDoubleSpinBox>
 #include <QtTest>
 
-#include "views/accountant_gap_view.h"
 #include "charts/chart_view.h"
 #include "privacy/accountant_comparison.h"
 #include "ui_test_support.h"
+#include "views/accountant_gap_view.h"
 
 using namespace dplab;
 using namespace dplab::ui;

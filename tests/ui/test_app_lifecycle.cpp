@@ -47,7 +47,8 @@ class TestAppLifecycle : public QObject {
 
   void badTimeoutIsRejected() {
     QString error;
-    QVERIFY(!parseScriptOptions({QStringLiteral("dplab"), QStringLiteral("--timeout"), QStringLiteral("x")}, &error));
+    QVERIFY(!parseScriptOptions(
+        {QStringLiteral("dplab"), QStringLiteral("--timeout"), QStringLiteral("x")}, &error));
     QVERIFY(error.contains(QStringLiteral("--timeout")));
   }
 
@@ -71,7 +72,7 @@ class TestAppLifecycle : public QObject {
     window.cancelAction()->trigger();
     QVERIFY(finished.wait(60000));
     QCOMPARE(finished.last().at(1).toBool(), true);  // cancelled
-    QCOMPARE(spinEventLoop(300), 0);                  // nobody asked the application to exit
+    QCOMPARE(spinEventLoop(300), 0);                 // nobody asked the application to exit
     QVERIFY(window.isVisible());
 
     // A failing run (the data file vanished after the form loaded it).
@@ -101,8 +102,10 @@ class TestAppLifecycle : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(QByteArray::fromStdString(experiment::to_json(test::tinyExperiment()).dump()));
     f.close();
-    const auto options = parseScriptOptions(
-        {QStringLiteral("dplab"), QStringLiteral("--open"), path, QStringLiteral("--timeout"), QStringLiteral("1")}, &error);
+    const auto options =
+        parseScriptOptions({QStringLiteral("dplab"), QStringLiteral("--open"), path,
+                            QStringLiteral("--timeout"), QStringLiteral("1")},
+                           &error);
     QVERIFY(options);
     QVERIFY(options->scripted());
     QVERIFY(!options->unattended());
@@ -110,7 +113,8 @@ class TestAppLifecycle : public QObject {
     const auto session = launchScriptedSession(&window, *options);
     QVERIFY(session);
     QSignalSpy quit(session.get(), &ScriptedSession::quitRequested);
-    QTRY_COMPARE(QString::fromStdString(window.form()->config().name), QStringLiteral("ui test tiny"));
+    QTRY_COMPARE(QString::fromStdString(window.form()->config().name),
+                 QStringLiteral("ui test tiny"));
     QTest::qWait(1300);  // past the (ignored) timeout
     QCOMPARE(quit.count(), 0);
   }
@@ -118,9 +122,10 @@ class TestAppLifecycle : public QObject {
   void quitWhenDoneTimesOut() {
     // With --quit-when-done the session is unattended: the timeout applies and asks to exit 1.
     QString error;
-    const auto options = parseScriptOptions({QStringLiteral("dplab"), QStringLiteral("--quit-when-done"),
-                                             QStringLiteral("--run"), QStringLiteral("--timeout"), QStringLiteral("1")},
-                                            &error);
+    const auto options = parseScriptOptions(
+        {QStringLiteral("dplab"), QStringLiteral("--quit-when-done"), QStringLiteral("--run"),
+         QStringLiteral("--timeout"), QStringLiteral("1")},
+        &error);
     QVERIFY(options && options->unattended());
     MainWindow window;
     auto config = test::tinyExperiment();

@@ -3,6 +3,7 @@
 // clipped labels, overflowing legends); sizes are physical (3.5 in / 7 in presets: PDF page and
 // SVG size in inches, PNG pixels = inches × dpi); the title is optional; powers of ten are drawn
 // as 10³, not 1e+03; no label has a literal "ε_".
+#include <qcustomplot.h>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
@@ -11,7 +12,6 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <qcustomplot.h>
 
 #include "charts/chart_export.h"
 #include "charts/chart_view.h"
@@ -23,7 +23,8 @@ using namespace dplab::ui;
 
 namespace {
 QImage grayScaled(const QImage& image, int width) {
-  return image.convertToFormat(QImage::Format_Grayscale8).scaledToWidth(width, Qt::SmoothTransformation);
+  return image.convertToFormat(QImage::Format_Grayscale8)
+      .scaledToWidth(width, Qt::SmoothTransformation);
 }
 
 // Mean absolute grey-level difference (0..255) of two images after smoothing them to `width`.
@@ -77,7 +78,8 @@ class TestChartExport : public QObject {
     o.height_in = kImageSizePresets[preset].height_in;
     o.dpi = dpi;
     QString error;
-    const QString png = dir_.filePath(QStringLiteral("c.png")), svg = dir_.filePath(QStringLiteral("c.svg"));
+    const QString png = dir_.filePath(QStringLiteral("c.png")),
+                  svg = dir_.filePath(QStringLiteral("c.svg"));
     QVERIFY2(view->exportImage(png, o, &error), qPrintable(error));
     QVERIFY2(view->exportImage(svg, o, &error), qPrintable(error));
     const QImage raster(png);
@@ -102,7 +104,8 @@ class TestChartExport : public QObject {
     o.height_in = kImageSizePresets[0].height_in;
     o.dpi = 300;
     QString error;
-    const QString pdf = dir_.filePath(QStringLiteral("p.pdf")), svg = dir_.filePath(QStringLiteral("p.svg")),
+    const QString pdf = dir_.filePath(QStringLiteral("p.pdf")),
+                  svg = dir_.filePath(QStringLiteral("p.svg")),
                   png = dir_.filePath(QStringLiteral("p.png"));
     QVERIFY2(view->exportImage(pdf, o, &error), qPrintable(error));
     QVERIFY2(view->exportImage(svg, o, &error), qPrintable(error));
@@ -111,12 +114,14 @@ class TestChartExport : public QObject {
     QFile f(pdf);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromLatin1(f.readAll());
-    const auto box = QRegularExpression(QStringLiteral("/MediaBox \\[\\s*0 0 ([0-9.]+) ([0-9.]+)")).match(text);
+    const auto box =
+        QRegularExpression(QStringLiteral("/MediaBox \\[\\s*0 0 ([0-9.]+) ([0-9.]+)")).match(text);
     QVERIFY(box.hasMatch());
     QVERIFY2(std::abs(box.captured(1).toDouble() - 252.0) < 1.0, qPrintable(box.captured(0)));
     QVERIFY2(std::abs(box.captured(2).toDouble() - 2.6 * 72) < 1.0, qPrintable(box.captured(0)));
     // SVG: width in mm = 3.5 × 25.4.
-    const auto width = QRegularExpression(QStringLiteral("width=\"([0-9.]+)mm\"")).match(readText(svg));
+    const auto width =
+        QRegularExpression(QStringLiteral("width=\"([0-9.]+)mm\"")).match(readText(svg));
     QVERIFY(width.hasMatch());
     QVERIFY(std::abs(width.captured(1).toDouble() - 88.9) < 0.5);
     // PNG: 1050 pixels and 300 dpi stored.
@@ -144,7 +149,8 @@ class TestChartExport : public QObject {
     o.height_in = 3.5;
     QString error;
     const int rows = view->plot()->plotLayout()->rowCount();
-    const QString with = dir_.filePath(QStringLiteral("t1.svg")), without = dir_.filePath(QStringLiteral("t0.svg"));
+    const QString with = dir_.filePath(QStringLiteral("t1.svg")),
+                  without = dir_.filePath(QStringLiteral("t0.svg"));
     o.title = true;
     QVERIFY(view->exportImage(with, o, &error));
     o.title = false;
@@ -153,7 +159,7 @@ class TestChartExport : public QObject {
     QVERIFY(view->title().contains(word));
     QVERIFY(readText(with).contains(word));
     QVERIFY(!readText(without).contains(word));
-    QVERIFY(view->title().contains(word));  // the on-screen chart keeps its title
+    QVERIFY(view->title().contains(word));                   // the on-screen chart keeps its title
     QCOMPARE(view->plot()->plotLayout()->rowCount(), rows);  // the layout is restored
   }
 

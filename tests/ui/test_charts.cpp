@@ -3,24 +3,24 @@
 // regression experiments are labelled as loss on log axes with no "-1e+300"; the α–C heatmap uses
 // true α and C values (CSV and log axes), a colour map not ending in the background colour, a
 // readable best label, hover values and an overlay fitted to the best cells.
+#include <qcustomplot.h>
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <qcustomplot.h>
 
 #include "charts/chart_view.h"
 #include "form/experiment_form.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
+#include "ui_test_support.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
 #include "views/results_model.h"
 #include "views/results_tab.h"
-#include "ui_test_support.h"
 
 using namespace dplab;
 using namespace dplab::ui;
@@ -38,7 +38,8 @@ experiment::ExperimentConfig regressionGrid() {
       "learning_rate": [0.0001, 0.001, 0.01, 0.1, 1, 10, 50],
       "clip": [0.001, 0.01, 0.1, 1, 10, 50]}}],
     "tuning": {"strategy": "grid"}
-  })", "regression grid");
+  })",
+                                           "regression grid");
 }
 
 // Every data point of every visible graph lies inside the axis ranges.
@@ -48,10 +49,14 @@ void verifyEverythingInFrame(QCustomPlot* plot) {
     if (!g->visible()) continue;
     for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
       if (!std::isfinite(it->value)) continue;
-      if (plot->yAxis->scaleType() == QCPAxis::stLogarithmic && !(it->value > 0)) continue;  // not drawable
+      if (plot->yAxis->scaleType() == QCPAxis::stLogarithmic && !(it->value > 0))
+        continue;  // not drawable
       QVERIFY2(plot->yAxis->range().contains(it->value),
-               qPrintable(QStringLiteral("%1: y = %2 outside [%3, %4]").arg(g->name()).arg(it->value)
-                              .arg(plot->yAxis->range().lower).arg(plot->yAxis->range().upper)));
+               qPrintable(QStringLiteral("%1: y = %2 outside [%3, %4]")
+                              .arg(g->name())
+                              .arg(it->value)
+                              .arg(plot->yAxis->range().lower)
+                              .arg(plot->yAxis->range().upper)));
       QVERIFY2(plot->xAxis->range().contains(it->key), qPrintable(g->name()));
     }
   }
@@ -59,7 +64,8 @@ void verifyEverythingInFrame(QCustomPlot* plot) {
 
 void verifyLegendOutside(QCustomPlot* plot) {
   if (!plot->legend->visible()) return;
-  QVERIFY2(!plot->legend->outerRect().intersects(plot->axisRect()->rect()), "legend covers the axes");
+  QVERIFY2(!plot->legend->outerRect().intersects(plot->axisRect()->rect()),
+           "legend covers the axes");
 }
 }  // namespace
 
@@ -85,7 +91,8 @@ class TestCharts : public QObject {
       chart->plot()->replot();
       verifyEverythingInFrame(chart->plot());
       verifyLegendOutside(chart->plot());
-      QVERIFY(chart->title().contains(QStringLiteral("ccuracy")) || chart->title().contains(QStringLiteral("Best of k")));
+      QVERIFY(chart->title().contains(QStringLiteral("ccuracy")) ||
+              chart->title().contains(QStringLiteral("Best of k")));
     }
     // The log/linear toggle.
     ChartView* curves = window_->accuracyTab()->curvesChart();
@@ -115,9 +122,11 @@ class TestCharts : public QObject {
     // No "-1e+300" in the table: regression has no accuracy, so best acc. is empty.
     ResultsModel* model = window_->resultsTab()->model();
     for (int r = 0; r < model->rowCount(); ++r) {
-      const QString best = model->data(model->index(r, ResultsModel::kBestAccuracy), Qt::DisplayRole).toString();
+      const QString best =
+          model->data(model->index(r, ResultsModel::kBestAccuracy), Qt::DisplayRole).toString();
       QCOMPARE(best, QStringLiteral("–"));
-      QVERIFY(model->data(model->index(r, ResultsModel::kFinalTrainLoss), Qt::UserRole).toDouble() > 0);
+      QVERIFY(model->data(model->index(r, ResultsModel::kFinalTrainLoss), Qt::UserRole).toDouble() >
+              0);
     }
   }
 
@@ -134,7 +143,8 @@ class TestCharts : public QObject {
     QVERIFY(plot->yAxis->range().contains(0.0001) && plot->yAxis->range().contains(50));
     // CSV: the true α and C values of the grid, not cell indices.
     const CsvTable csv = heat->chart()->csvData();
-    const int lr = csv.header.indexOf(QStringLiteral("learning_rate")), clip = csv.header.indexOf(QStringLiteral("clip"));
+    const int lr = csv.header.indexOf(QStringLiteral("learning_rate")),
+              clip = csv.header.indexOf(QStringLiteral("clip"));
     QVERIFY(lr >= 0 && clip >= 0);
     QCOMPARE(csv.rows.size(), 42);
     QSet<double> alphas, clips;
@@ -146,7 +156,8 @@ class TestCharts : public QObject {
     QCOMPARE(clips, (QSet<double>{0.001, 0.01, 0.1, 1, 10, 50}));
     // Hover: the cell under (C = 0.1, α = 1) names its values.
     const QString hover = heat->hoverText(0.1, 1.0);
-    QVERIFY2(hover.contains(QStringLiteral("α = 1,")) && hover.contains(QStringLiteral("C = 0.1")), qPrintable(hover));
+    QVERIFY2(hover.contains(QStringLiteral("α = 1,")) && hover.contains(QStringLiteral("C = 0.1")),
+             qPrintable(hover));
     QVERIFY(hover.contains(QStringLiteral("final training loss")));
     QVERIFY(heat->hoverText(1e-9, 1.0).isEmpty());
     // Colour map: neither end is the (white) background.
@@ -162,7 +173,8 @@ class TestCharts : public QObject {
     // The best label: dark text on a light box.
     bool label = false;
     for (int i = 0; i < plot->itemCount(); ++i) {
-      if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->text().startsWith(QStringLiteral("best"))) {
+      if (auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+          text && text->text().startsWith(QStringLiteral("best"))) {
         label = true;
         QVERIFY(text->color().lightness() < 80);
         QVERIFY(text->brush().color().lightness() > 200);
@@ -188,7 +200,8 @@ class TestCharts : public QObject {
  private:
   void run(const experiment::ExperimentConfig& config) {
     window_->form()->setConfig(config);
-    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady() && window_->runAction()->isEnabled(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady() && window_->runAction()->isEnabled(),
+                             30000);
     QSignalSpy finished(window_, &MainWindow::runFinished);
     window_->runAction()->trigger();
     QVERIFY(finished.wait(120000));

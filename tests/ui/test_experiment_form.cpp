@@ -7,12 +7,12 @@
 
 #include "form/experiment_form.h"
 #include "form/grid_field.h"
-#include "shell/main_window.h"
 #include "form/number_field.h"
 #include "form/optimizer_editor.h"
+#include "form/privacy_section.h"
 #include "privacy/default_delta.h"
 #include "privacy/rdp_accountant.h"
-#include "form/privacy_section.h"
+#include "shell/main_window.h"
 #include "ui_test_support.h"
 
 using namespace dplab;
@@ -34,18 +34,42 @@ class TestExperimentForm : public QObject {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("bad");
     QTest::addColumn<QString>("good");
-    QTest::newRow("sigma zero") << "sigma" << "0" << "2";
-    QTest::newRow("sigma negative") << "sigma" << "-1" << "2";
-    QTest::newRow("L zero") << "lot" << "0" << "100";
-    QTest::newRow("L above n") << "lot" << "1e9" << "100";
-    QTest::newRow("T fractional") << "steps" << "10.5" << "100";
-    QTest::newRow("delta one") << "delta" << "1" << "";
-    QTest::newRow("delta above one") << "delta" << "2" << "1e-5";
-    QTest::newRow("not a number") << "sigma" << "abc" << "2";
-    QTest::newRow("empty alpha grid") << "alpha" << "" << "0.1, 0.5, 2";
-    QTest::newRow("negative clip") << "clip" << "-1" << "1";
-    QTest::newRow("bad logspace") << "alpha" << "logspace(1, 2)" << "0.1, 0.5, 2";
-    QTest::newRow("logspace accepted") << "alpha" << "logspace(1, 0, 3)" << "0.1, 0.5, 2";
+    QTest::newRow("sigma zero") << "sigma"
+                                << "0"
+                                << "2";
+    QTest::newRow("sigma negative") << "sigma"
+                                    << "-1"
+                                    << "2";
+    QTest::newRow("L zero") << "lot"
+                            << "0"
+                            << "100";
+    QTest::newRow("L above n") << "lot"
+                               << "1e9"
+                               << "100";
+    QTest::newRow("T fractional") << "steps"
+                                  << "10.5"
+                                  << "100";
+    QTest::newRow("delta one") << "delta"
+                               << "1"
+                               << "";
+    QTest::newRow("delta above one") << "delta"
+                                     << "2"
+                                     << "1e-5";
+    QTest::newRow("not a number") << "sigma"
+                                  << "abc"
+                                  << "2";
+    QTest::newRow("empty alpha grid") << "alpha"
+                                      << ""
+                                      << "0.1, 0.5, 2";
+    QTest::newRow("negative clip") << "clip"
+                                   << "-1"
+                                   << "1";
+    QTest::newRow("bad logspace") << "alpha"
+                                  << "logspace(1, 2)"
+                                  << "0.1, 0.5, 2";
+    QTest::newRow("logspace accepted") << "alpha"
+                                       << "logspace(1, 0, 3)"
+                                       << "0.1, 0.5, 2";
   }
   void invalidValuesDisableRun() {
     QFETCH(QString, field);
@@ -97,7 +121,8 @@ class TestExperimentForm : public QObject {
     const qint64 n = p->trainingSize();
     QVERIFY(n > 0);
     const double d = delta.isEmpty() ? privacy::default_delta(n) : delta.toDouble();
-    const double expected = privacy::epsilon_for_delta({sigma, lot / static_cast<double>(n), steps}, d).epsilon;
+    const double expected =
+        privacy::epsilon_for_delta({sigma, lot / static_cast<double>(n), steps}, d).epsilon;
     QVERIFY(test::closeRel(p->liveEpsilon(), expected, 1e-12));
     QVERIFY2(p->liveText().contains(QString::number(expected, 'g', 4)), qPrintable(p->liveText()));
     // restore the tiny experiment's values
@@ -110,8 +135,10 @@ class TestExperimentForm : public QObject {
   void configRoundTrip() {
     const auto expected = experiment::to_json(test::tinyExperiment());
     auto actual = experiment::to_json(window_->form()->config());
-    QCOMPARE(QString::fromStdString(actual["privacy"].dump()), QString::fromStdString(expected["privacy"].dump()));
-    QCOMPARE(QString::fromStdString(actual["optimizers"].dump()), QString::fromStdString(expected["optimizers"].dump()));
+    QCOMPARE(QString::fromStdString(actual["privacy"].dump()),
+             QString::fromStdString(expected["privacy"].dump()));
+    QCOMPARE(QString::fromStdString(actual["optimizers"].dump()),
+             QString::fromStdString(expected["optimizers"].dump()));
   }
 
  private:

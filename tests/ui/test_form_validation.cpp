@@ -21,7 +21,9 @@ using namespace dplab;
 using namespace dplab::ui;
 
 namespace {
-bool marked(QWidget* w) { return w->styleSheet().contains(QStringLiteral("border")); }
+bool marked(QWidget* w) {
+  return w->styleSheet().contains(QStringLiteral("border"));
+}
 }  // namespace
 
 class TestFormValidation : public QObject {
@@ -31,20 +33,23 @@ class TestFormValidation : public QObject {
     QStandardPaths::setTestModeEnabled(true);
     window_ = new MainWindow;
     window_->form()->setConfig(test::tinyExperiment());
-    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady() && window_->runAction()->isEnabled(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady() && window_->runAction()->isEnabled(),
+                             30000);
   }
   void cleanup() { delete window_; }
 
   void requiredGridsAreMarkedWhenTicked_data() {
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("name");
-    QTest::newRow("DPMomentum") << static_cast<int>(optim::OptimizerKind::kDpMomentum) << "DPMomentum";
+    QTest::newRow("DPMomentum") << static_cast<int>(optim::OptimizerKind::kDpMomentum)
+                                << "DPMomentum";
     QTest::newRow("ADADP") << static_cast<int>(optim::OptimizerKind::kAdaDp) << "ADADP";
   }
   void requiredGridsAreMarkedWhenTicked() {
     QFETCH(int, kind);
     QFETCH(QString, name);
-    OptimizerEditor* editor = window_->form()->optimizerEditor(static_cast<optim::OptimizerKind>(kind));
+    OptimizerEditor* editor =
+        window_->form()->optimizerEditor(static_cast<optim::OptimizerKind>(kind));
     editor->setChecked(true);
     QVERIFY(!window_->runAction()->isEnabled());
     const QStringList errors = window_->form()->errors();
@@ -105,7 +110,8 @@ class TestFormValidation : public QObject {
     }
     QVERIFY(run);
     const QString tip = run->toolTip();
-    for (const char* field : {"σ:", "L:", "T:"}) QVERIFY2(tip.contains(QString::fromUtf8(field)), qPrintable(tip));
+    for (const char* field : {"σ:", "L:", "T:"})
+      QVERIFY2(tip.contains(QString::fromUtf8(field)), qPrintable(tip));
   }
 
  private:

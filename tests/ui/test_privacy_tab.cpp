@@ -1,17 +1,17 @@
 // The privacy-of-tuning tab: moving the σ slider redraws Figure 6 with the engine's numbers, and
 // the crossover it reports equals the engine's functions.
+#include <qcustomplot.h>
 #include <QDoubleSpinBox>
 #include <QSlider>
 #include <QSpinBox>
 #include <QtTest>
-#include <qcustomplot.h>
 
 #include "charts/chart_view.h"
 #include "privacy/default_delta.h"
 #include "privacy/private_selection.h"
 #include "privacy/tuning_cost_series.h"
-#include "views/privacy_tab.h"
 #include "ui_test_support.h"
+#include "views/privacy_tab.h"
 
 using namespace dplab;
 using namespace dplab::ui;
@@ -53,9 +53,12 @@ class TestPrivacyTab : public QObject {
     QCOMPARE(lt->dataCount(), static_cast<int>(expected.size()));
     QCOMPARE(ma->dataCount(), static_cast<int>(expected.size()));
     for (int i = 0; i < lt->dataCount(); ++i) {
-      QCOMPARE(lt->data()->at(i)->key, static_cast<double>(expected[static_cast<std::size_t>(i)].candidates));
-      QVERIFY(test::closeRel(lt->data()->at(i)->value, expected[static_cast<std::size_t>(i)].epsilon_lt, 1e-12));
-      QVERIFY(test::closeRel(ma->data()->at(i)->value, expected[static_cast<std::size_t>(i)].epsilon_ma, 1e-12));
+      QCOMPARE(lt->data()->at(i)->key,
+               static_cast<double>(expected[static_cast<std::size_t>(i)].candidates));
+      QVERIFY(test::closeRel(lt->data()->at(i)->value,
+                             expected[static_cast<std::size_t>(i)].epsilon_lt, 1e-12));
+      QVERIFY(test::closeRel(ma->data()->at(i)->value,
+                             expected[static_cast<std::size_t>(i)].epsilon_ma, 1e-12));
     }
     QCOMPARE(tab.crossoverK(), privacy::ma_lt_crossover(expected));
     QCOMPARE(tab.maCandidatesAtLtCost(), privacy::ma_candidates_at_lt_cost(run, delta));

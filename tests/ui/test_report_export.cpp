@@ -51,7 +51,8 @@ class TestReportExport : public QObject {
     QString error;
     const QString current = dir_.filePath(QStringLiteral("current.json"));
     QVERIFY2(window_->saveExperiment(current, &error), qPrintable(error));
-    const QStringList recent_before = QSettings().value(QStringLiteral("files/recent")).toStringList();
+    const QStringList recent_before =
+        QSettings().value(QStringLiteral("files/recent")).toStringList();
     window_->runAction()->trigger();
     QVERIFY(finished.wait(60000));
     QVERIFY(window_->shownRunText().contains(QStringLiteral("ui test tiny")));
@@ -72,14 +73,17 @@ class TestReportExport : public QObject {
     QTRY_VERIFY(window_->historyPanel()->ids().size() == 2);
     const qint64 run_a = window_->historyPanel()->ids().last();  // newest first
     QVERIFY(window_->historyPanel()->openRun(run_a));
-    QVERIFY2(window_->shownRunText().contains(QStringLiteral("#%1").arg(run_a)), qPrintable(window_->shownRunText()));
+    QVERIFY2(window_->shownRunText().contains(QStringLiteral("#%1").arg(run_a)),
+             qPrintable(window_->shownRunText()));
     QVERIFY(window_->shownRunText().contains(QStringLiteral("form modified since this run")));
     const QString report = dir_.filePath(QStringLiteral("report"));
     QVERIFY2(window_->exportReport(report, &error), qPrintable(error));
 
-    const nlohmann::json config = readJson(QDir(report).filePath(QStringLiteral("experiment.json")));
-    QCOMPARE(config["privacy"]["noise_multiplier"].get<double>(), 2.0);  // the run's, not the form's 8
-    QCOMPARE(config["privacy"]["steps"].get<int>(), 100);                // run A's T, not B's 150
+    const nlohmann::json config =
+        readJson(QDir(report).filePath(QStringLiteral("experiment.json")));
+    QCOMPARE(config["privacy"]["noise_multiplier"].get<double>(),
+             2.0);                                         // the run's, not the form's 8
+    QCOMPARE(config["privacy"]["steps"].get<int>(), 100);  // run A's T, not B's 150
     const nlohmann::json summary = readJson(QDir(report).filePath(QStringLiteral("summary.json")));
     QCOMPARE(summary["mechanism"]["steps"].get<int>(), 100);
     QCOMPARE(summary["mechanism"]["noise_multiplier"].get<double>(), 2.0);
@@ -89,8 +93,10 @@ class TestReportExport : public QObject {
       QVERIFY(opt["epsilon_ma"].get<double>() >= opt["epsilon_single_run"].get<double>());
       QVERIFY(opt["best_accuracy"].get<double>() >= 0.0);
     }
-    QVERIFY(summary["epsilon_all_jobs_ma"].get<double>() >= summary["per_optimizer"][1]["epsilon_ma"].get<double>());
-    for (const char* name : {"README.md", "results.csv", "curves.csv", "alpha_clip_grid.csv", "accuracy_curves.svg"}) {
+    QVERIFY(summary["epsilon_all_jobs_ma"].get<double>() >=
+            summary["per_optimizer"][1]["epsilon_ma"].get<double>());
+    for (const char* name :
+         {"README.md", "results.csv", "curves.csv", "alpha_clip_grid.csv", "accuracy_curves.svg"}) {
       QVERIFY2(QFileInfo(QDir(report).filePath(QLatin1String(name))).size() > 0, name);
     }
     // Exporting changed neither the current file nor the recent files.

@@ -18,8 +18,8 @@
 #include "run/run_controller.h"
 #include "shell/main_window.h"
 #include "shell/stall_meter.h"
-#include "views/privacy_tab.h"
 #include "ui_test_support.h"
+#include "views/privacy_tab.h"
 
 using namespace dplab;
 using namespace dplab::ui;
@@ -41,7 +41,8 @@ class TestResponsiveness : public QObject {
   void fitsASmallScreen() {
     const QSize minimum = window_->minimumSizeHint().expandedTo(window_->minimumSize());
     qInfo("window minimum size: %d x %d", minimum.width(), minimum.height());
-    for (QWidget* tab : {static_cast<QWidget*>(window_->privacyTab())}) window_->tabs()->setCurrentWidget(tab);
+    for (QWidget* tab : {static_cast<QWidget*>(window_->privacyTab())})
+      window_->tabs()->setCurrentWidget(tab);
     window_->resize(1280, 720);
     QCoreApplication::processEvents();
     QVERIFY2(window_->width() <= 1280 && window_->height() <= 720,
@@ -86,11 +87,14 @@ class TestResponsiveness : public QObject {
     QTest::qWait(50);
     meter->reset();
     QString error;
-    QVERIFY2(window_->exportReport(dir_.filePath(QStringLiteral("report")), &error), qPrintable(error));
+    QVERIFY2(window_->exportReport(dir_.filePath(QStringLiteral("report")), &error),
+             qPrintable(error));
     QTest::qWait(50);
     const double exporting = meter->longestGapMs();
-    qInfo("GUI stall maxima: slider drag with paper accountant %.0f ms, typing T %.0f ms, report export %.0f ms",
-          drag, typing, exporting);
+    qInfo(
+        "GUI stall maxima: slider drag with paper accountant %.0f ms, typing T %.0f ms, report "
+        "export %.0f ms",
+        drag, typing, exporting);
     QVERIFY(drag > 0 && typing > 0 && exporting > 0);
   }
 

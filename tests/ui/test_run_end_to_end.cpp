@@ -1,28 +1,28 @@
 // A tiny experiment through the real engine Runner from the main window: the charts receive data,
 // the results table has one row per candidate, every export writes a valid file, and the GUI
 // thread's longest stall during the run is recorded (and small).
+#include <qcustomplot.h>
 #include <QAction>
-#include <QMenu>
-#include <QXmlStreamReader>
 #include <QFile>
 #include <QImage>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
-#include <qcustomplot.h>
 
-#include "views/accuracy_tab.h"
 #include "charts/chart_view.h"
 #include "form/experiment_form.h"
-#include "views/heatmap_tab.h"
-#include "shell/main_window.h"
-#include "views/results_model.h"
-#include "views/results_tab.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
-#include "views/step_size_tab.h"
+#include "shell/main_window.h"
 #include "ui_test_support.h"
+#include "views/accuracy_tab.h"
+#include "views/heatmap_tab.h"
+#include "views/results_model.h"
+#include "views/results_tab.h"
+#include "views/step_size_tab.h"
 
 using namespace dplab;
 using namespace dplab::ui;
@@ -48,7 +48,8 @@ class TestRunEndToEnd : public QObject {
     window_->resize(1400, 900);
     window_->show();
     window_->form()->setConfig(test::tinyExperiment());
-    QTRY_VERIFY_WITH_TIMEOUT(window_->runAction()->isEnabled() && window_->form()->dataReady(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->runAction()->isEnabled() && window_->form()->dataReady(),
+                             30000);
   }
   void cleanupTestCase() { delete window_; }
 
@@ -61,7 +62,8 @@ class TestRunEndToEnd : public QObject {
     QCOMPARE(finished.first().at(0).toBool(), true);   // ok
     QCOMPARE(finished.first().at(1).toBool(), false);  // not cancelled
     const double stall = window_->longestStallMs();
-    qInfo("longest GUI stall during the run: %.1f ms (GUI ticks: %d)", stall, window_->runController()->ticks());
+    qInfo("longest GUI stall during the run: %.1f ms (GUI ticks: %d)", stall,
+          window_->runController()->ticks());
     QVERIFY(stall > 0);
     QVERIFY2(stall < kMaxStallMs, qPrintable(QString::number(stall)));
 
@@ -75,16 +77,19 @@ class TestRunEndToEnd : public QObject {
     ResultsModel* model = window_->resultsTab()->model();
     QCOMPARE(model->rowCount(), 5);
     for (int r = 0; r < model->rowCount(); ++r) {
-      QCOMPARE(model->data(model->index(r, ResultsModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("finished"));
-      const double acc = model->data(model->index(r, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble();
+      QCOMPARE(model->data(model->index(r, ResultsModel::kStatus), Qt::DisplayRole).toString(),
+               QStringLiteral("finished"));
+      const double acc =
+          model->data(model->index(r, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble();
       QVERIFY(acc >= 0 && acc <= 1);
     }
     // Sorting by final accuracy (descending) puts the best row first.
     window_->resultsTab()->proxy()->sort(ResultsModel::kFinalAccuracy, Qt::DescendingOrder);
     QSortFilterProxyModel* proxy = window_->resultsTab()->proxy();
     for (int r = 1; r < proxy->rowCount(); ++r) {
-      QVERIFY(proxy->data(proxy->index(r - 1, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble() >=
-              proxy->data(proxy->index(r, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble());
+      QVERIFY(
+          proxy->data(proxy->index(r - 1, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble() >=
+          proxy->data(proxy->index(r, ResultsModel::kFinalAccuracy), Qt::UserRole).toDouble());
     }
   }
 
@@ -92,8 +97,8 @@ class TestRunEndToEnd : public QObject {
     ChartView* chart = window_->accuracyTab()->curvesChart();
     const ImageExportOptions options{800 / 96.0, 500 / 96.0, 120};
     QString error;
-    const QString png = dir_.filePath("a.png"), pdf = dir_.filePath("a.pdf"), svg = dir_.filePath("a.svg"),
-                  csv = dir_.filePath("a.csv");
+    const QString png = dir_.filePath("a.png"), pdf = dir_.filePath("a.pdf"),
+                  svg = dir_.filePath("a.svg"), csv = dir_.filePath("a.csv");
     QVERIFY2(chart->exportImage(png, options, &error), qPrintable(error));
     QVERIFY2(chart->exportImage(pdf, options, &error), qPrintable(error));
     QVERIFY2(chart->exportImage(svg, options, &error), qPrintable(error));
@@ -120,12 +125,14 @@ class TestRunEndToEnd : public QObject {
     QCOMPARE(lines.first(), QStringLiteral("series,x,y,value"));
     QVERIFY(lines.size() > 1);
     // The results table and the whole report.
-    QVERIFY2(window_->resultsTab()->exportCsv(dir_.filePath("results.csv"), &error), qPrintable(error));
+    QVERIFY2(window_->resultsTab()->exportCsv(dir_.filePath("results.csv"), &error),
+             qPrintable(error));
     const QString report = dir_.filePath("report");
     QVERIFY2(window_->exportReport(report, &error), qPrintable(error));
-    for (const char* name : {"experiment.json", "results.csv", "accuracy_curves.png", "accuracy_curves.svg",
-                             "accuracy_curves.pdf", "privacy_fig6_eps_vs_candidates.csv", "alpha_clip_heatmap.png",
-                             "dpadam_step_size.png"}) {
+    for (const char* name :
+         {"experiment.json", "results.csv", "accuracy_curves.png", "accuracy_curves.svg",
+          "accuracy_curves.pdf", "privacy_fig6_eps_vs_candidates.csv", "alpha_clip_heatmap.png",
+          "dpadam_step_size.png"}) {
       QVERIFY2(QFileInfo(QDir(report).filePath(name)).size() > 0, name);
     }
     QFile results(QDir(report).filePath("results.csv"));
@@ -139,7 +146,8 @@ class TestRunEndToEnd : public QObject {
     QVERIFY2(window_->saveExperiment(path, &error), qPrintable(error));
     QVERIFY2(window_->openExperiment(path, &error), qPrintable(error));
     QCOMPARE(QString::fromStdString(experiment::to_json(window_->form()->config()).dump()),
-             QString::fromStdString(experiment::to_json(experiment::load_experiment_file(path.toStdString())).dump()));
+             QString::fromStdString(
+                 experiment::to_json(experiment::load_experiment_file(path.toStdString())).dump()));
   }
 
   void presetMenuLoadsQuickDemo() {
@@ -151,13 +159,15 @@ class TestRunEndToEnd : public QObject {
       names << action->text();
       if (action->text() == QStringLiteral("quick-demo.json")) quick = action;
     }
-    QCOMPARE(names, QStringList({QStringLiteral("figure2-synthetic-linear.json"), QStringLiteral("quick-demo.json"),
+    QCOMPARE(names, QStringList({QStringLiteral("figure2-synthetic-linear.json"),
+                                 QStringLiteral("quick-demo.json"),
                                  QStringLiteral("table3-dpsgd-dpadam-fashion-mnist.json")}));
     QVERIFY(quick);
     window_->form()->setConfig(test::tinyExperiment());
     quick->trigger();
     QCOMPARE(QString::fromStdString(window_->form()->config().name), QStringLiteral("quick-demo"));
-    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->isValid() && window_->runAction()->isEnabled(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->isValid() && window_->runAction()->isEnabled(),
+                             30000);
   }
 
  private:

@@ -23,7 +23,8 @@ inline experiment::ExperimentConfig tinyExperiment() {
       {"name": "dpadam", "grid": {"learning_rate": 0.001, "clip": [0.5, 1.0]}}
     ],
     "tuning": {"strategy": "grid"}
-  })", "tiny");
+  })",
+                                           "tiny");
 }
 
 // Relative comparison that prints 17 digits on failure (QCOMPARE on doubles is fuzzy).

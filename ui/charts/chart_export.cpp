@@ -1,14 +1,14 @@
 #include "charts/chart_export.h"
 
+#include <qcustomplot.h>
 #include <QAbstractItemModel>
 #include <QBuffer>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QPageLayout>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <cmath>
-#include <qcustomplot.h>
 
 namespace dplab::ui {
 
@@ -18,7 +18,8 @@ constexpr double kScreenDpi = ImageExportOptions::kLogicalDpi;  // QCustomPlot's
 
 bool commit(QSaveFile& file, const QByteArray& bytes, QString* error) {
   if (file.write(bytes) != bytes.size() || !file.commit()) {
-    if (error) *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
+    if (error)
+      *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
     return false;
   }
   return true;
@@ -26,15 +27,18 @@ bool commit(QSaveFile& file, const QByteArray& bytes, QString* error) {
 
 bool openForWrite(QSaveFile& file, QString* error) {
   if (!file.open(QIODevice::WriteOnly)) {
-    if (error) *error = QStringLiteral("cannot open %1: %2").arg(file.fileName(), file.errorString());
+    if (error)
+      *error = QStringLiteral("cannot open %1: %2").arg(file.fileName(), file.errorString());
     return false;
   }
   return true;
 }
 
-bool exportPng(QCustomPlot* plot, const QString& path, const ImageExportOptions& o, QString* error) {
+bool exportPng(QCustomPlot* plot, const QString& path, const ImageExportOptions& o,
+               QString* error) {
   // Exactly round(inches × dpi) pixels: the layout (at 96 px/in) is scaled onto them.
-  const QSize pixels(static_cast<int>(std::lround(o.width_in * o.dpi)), static_cast<int>(std::lround(o.height_in * o.dpi)));
+  const QSize pixels(static_cast<int>(std::lround(o.width_in * o.dpi)),
+                     static_cast<int>(std::lround(o.height_in * o.dpi)));
   QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::white);
   {
@@ -63,7 +67,8 @@ bool exportPng(QCustomPlot* plot, const QString& path, const ImageExportOptions&
   return openForWrite(file, error) && commit(file, bytes, error);
 }
 
-bool exportPdf(QCustomPlot* plot, const QString& path, const ImageExportOptions& o, QString* error) {
+bool exportPdf(QCustomPlot* plot, const QString& path, const ImageExportOptions& o,
+               QString* error) {
   // A page of exactly the figure's physical size; the painter works in 1/96 in, the layout scale,
   // so that fonts keep their point size (QCustomPlot::savePdf would make 1 px = 1 pt).
   QByteArray bytes;
@@ -74,8 +79,8 @@ bool exportPdf(QCustomPlot* plot, const QString& path, const ImageExportOptions&
     pdf.setCreator(QStringLiteral("dplab"));
     pdf.setTitle(plot->objectName());
     pdf.setResolution(static_cast<int>(kScreenDpi));
-    pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(o.width_in, o.height_in), QPageSize::Inch, QString(),
-                                            QPageSize::ExactMatch),
+    pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(o.width_in, o.height_in), QPageSize::Inch,
+                                            QString(), QPageSize::ExactMatch),
                                   QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
     QCPPainter painter;
     if (!painter.begin(&pdf)) {
@@ -91,7 +96,8 @@ bool exportPdf(QCustomPlot* plot, const QString& path, const ImageExportOptions&
   return openForWrite(file, error) && commit(file, bytes, error);
 }
 
-bool exportSvg(QCustomPlot* plot, const QString& path, const ImageExportOptions& o, QString* error) {
+bool exportSvg(QCustomPlot* plot, const QString& path, const ImageExportOptions& o,
+               QString* error) {
   // The generator's resolution must be the layout's 96 px/in: QCustomPlot measures text at the
   // screen scale, so a generator at the export DPI drew fonts dpi/96 too large (clipped labels,
   // overflowing legends). The SVG's width/height carry the physical size.
@@ -160,9 +166,12 @@ bool exportPlot(QCustomPlot* plot, const QString& path, ImageFormat format,
     return false;
   }
   switch (format) {
-    case ImageFormat::kPng: return exportPng(plot, path, options, error);
-    case ImageFormat::kPdf: return exportPdf(plot, path, options, error);
-    case ImageFormat::kSvg: return exportSvg(plot, path, options, error);
+    case ImageFormat::kPng:
+      return exportPng(plot, path, options, error);
+    case ImageFormat::kPdf:
+      return exportPdf(plot, path, options, error);
+    case ImageFormat::kSvg:
+      return exportSvg(plot, path, options, error);
   }
   return false;
 }
@@ -170,10 +179,14 @@ bool exportPlot(QCustomPlot* plot, const QString& path, ImageFormat format,
 bool exportPlotBySuffix(QCustomPlot* plot, const QString& path, const ImageExportOptions& options,
                         QString* error) {
   const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QLatin1String("png")) return exportPlot(plot, path, ImageFormat::kPng, options, error);
-  if (suffix == QLatin1String("pdf")) return exportPlot(plot, path, ImageFormat::kPdf, options, error);
-  if (suffix == QLatin1String("svg")) return exportPlot(plot, path, ImageFormat::kSvg, options, error);
-  if (error) *error = QStringLiteral("unknown image format '%1' (use .png, .pdf or .svg)").arg(suffix);
+  if (suffix == QLatin1String("png"))
+    return exportPlot(plot, path, ImageFormat::kPng, options, error);
+  if (suffix == QLatin1String("pdf"))
+    return exportPlot(plot, path, ImageFormat::kPdf, options, error);
+  if (suffix == QLatin1String("svg"))
+    return exportPlot(plot, path, ImageFormat::kSvg, options, error);
+  if (error)
+    *error = QStringLiteral("unknown image format '%1' (use .png, .pdf or .svg)").arg(suffix);
   return false;
 }
 

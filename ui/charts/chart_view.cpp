@@ -1,5 +1,6 @@
 #include "charts/chart_view.h"
 
+#include <qcustomplot.h>
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -7,7 +8,6 @@
 #include <QSettings>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include "charts/export_dialog.h"
 
@@ -48,14 +48,15 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
   plot_->legend->setVisible(false);
   // Explore: drag pans, the wheel zooms, double-click resets; a legend click hides a series.
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-  connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
-    auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
-    if (!entry) return;
-    QCPAbstractPlottable* p = entry->plottable();
-    p->setVisible(!p->visible());
-    entry->setTextColor(p->visible() ? Qt::black : QColor(170, 170, 170));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-  });
+  connect(plot_, &QCustomPlot::legendClick, this,
+          [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+            auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+            if (!entry) return;
+            QCPAbstractPlottable* p = entry->plottable();
+            p->setVisible(!p->visible());
+            entry->setTextColor(p->visible() ? Qt::black : QColor(170, 170, 170));
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+          });
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
     plot_->rescaleAxes(true);
     fitValueRange();
@@ -94,7 +95,9 @@ void ChartView::setTitle(const QString& title) {
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString ChartView::title() const { return title_element_->text(); }
+QString ChartView::title() const {
+  return title_element_->text();
+}
 
 CsvTable ChartView::csvData() const {
   return csv_provider_ ? csv_provider_() : plotDataTable(plot_);
@@ -104,7 +107,8 @@ namespace {
 // Takes the title row out of the layout for an export without title (and puts it back after).
 class TitleRemoved {
  public:
-  TitleRemoved(QCustomPlot* plot, QCPTextElement* title, bool remove) : plot_(plot), title_(remove ? title : nullptr) {
+  TitleRemoved(QCustomPlot* plot, QCPTextElement* title, bool remove)
+      : plot_(plot), title_(remove ? title : nullptr) {
     if (!title_) return;
     plot_->plotLayout()->take(title_);
     plot_->plotLayout()->simplify();
@@ -136,7 +140,9 @@ void ChartView::setLogY(bool log) {
   log_button_->setChecked(log);
 }
 
-bool ChartView::logY() const { return plot_->yAxis->scaleType() == QCPAxis::stLogarithmic; }
+bool ChartView::logY() const {
+  return plot_->yAxis->scaleType() == QCPAxis::stLogarithmic;
+}
 
 void ChartView::fitValueRange() {
   const bool log = logY();
@@ -157,7 +163,8 @@ void ChartView::fitValueRange() {
     const double f = hi > lo ? std::pow(hi / lo, 0.05) : 2.0;
     plot_->yAxis->setRange(lo / f, hi * f);
   } else {
-    const double pad = range.size() > 0 ? 0.05 * range.size() : std::max(0.05, std::abs(range.lower) * 0.05);
+    const double pad =
+        range.size() > 0 ? 0.05 * range.size() : std::max(0.05, std::abs(range.lower) * 0.05);
     plot_->yAxis->setRange(range.lower - pad, range.upper + pad);
   }
 }
@@ -195,9 +202,12 @@ void ChartView::resizeEvent(QResizeEvent* event) {
 void ChartView::exportImageInteractive(ImageFormat format) {
   ExportImageDialog dialog(this);
   if (dialog.exec() != QDialog::Accepted) return;
-  const char* suffix = format == ImageFormat::kPng ? "png" : format == ImageFormat::kPdf ? "pdf" : "svg";
-  const QString filter = QStringLiteral("%1 (*.%2)").arg(QString::fromLatin1(suffix).toUpper(),
-                                                        QString::fromLatin1(suffix));
+  const char* suffix = format == ImageFormat::kPng   ? "png"
+                       : format == ImageFormat::kPdf ? "pdf"
+                                                     : "svg";
+  const QString filter =
+      QStringLiteral("%1 (*.%2)")
+          .arg(QString::fromLatin1(suffix).toUpper(), QString::fromLatin1(suffix));
   QString path = QFileDialog::getSaveFileName(
       this, tr("Export chart"), QDir(lastExportDir()).filePath(file_stem_ + "." + suffix), filter);
   if (path.isEmpty()) return;
@@ -258,11 +268,11 @@ void setLogAxis(QCPAxis* axis) {
 
 QColor optimizerColor(const QString& optimizer) {
   const QString key = optimizer.toLower();
-  if (key.contains(QLatin1String("wosm"))) return QColor(0x2c, 0xa0, 0x2c);   // green
-  if (key.contains(QLatin1String("adadp"))) return QColor(0x94, 0x67, 0xbd);  // purple
-  if (key.contains(QLatin1String("adam"))) return QColor(0xd6, 0x27, 0x28);   // red
+  if (key.contains(QLatin1String("wosm"))) return QColor(0x2c, 0xa0, 0x2c);      // green
+  if (key.contains(QLatin1String("adadp"))) return QColor(0x94, 0x67, 0xbd);     // purple
+  if (key.contains(QLatin1String("adam"))) return QColor(0xd6, 0x27, 0x28);      // red
   if (key.contains(QLatin1String("momentum"))) return QColor(0xff, 0x7f, 0x0e);  // orange
-  if (key.contains(QLatin1String("sgd"))) return QColor(0x1f, 0x77, 0xb4);    // blue
+  if (key.contains(QLatin1String("sgd"))) return QColor(0x1f, 0x77, 0xb4);       // blue
   return QColor(0x55, 0x55, 0x55);
 }
 

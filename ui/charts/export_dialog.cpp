@@ -19,15 +19,17 @@ ExportImageDialog::ExportImageDialog(QWidget* parent) : QDialog(parent) {
   preset_ = new QComboBox(this);
   for (const ImageSizePreset& p : kImageSizePresets) preset_->addItem(tr(p.name));
   preset_->addItem(tr("custom"));
-  preset_->setToolTip(tr("Figure sizes of a two-column paper: one column is about 3.5 in wide, the "
-                         "full page width about 7 in. Fonts keep their point size at every size."));
+  preset_->setToolTip(
+      tr("Figure sizes of a two-column paper: one column is about 3.5 in wide, the "
+         "full page width about 7 in. Fonts keep their point size at every size."));
   width_ = new QDoubleSpinBox(this);
   width_->setRange(1.0, 40.0);
   width_->setDecimals(2);
   width_->setSingleStep(0.25);
   width_->setSuffix(tr(" in"));
   width_->setValue(saved.width_in);
-  width_->setToolTip(tr("Width of the figure on paper (PDF page, SVG size; PNG pixels = inches × dpi)."));
+  width_->setToolTip(
+      tr("Width of the figure on paper (PDF page, SVG size; PNG pixels = inches × dpi)."));
   height_ = new QDoubleSpinBox(this);
   height_->setRange(1.0, 40.0);
   height_->setDecimals(2);
@@ -91,7 +93,9 @@ ImageExportOptions ExportImageDialog::options() const {
   return o;
 }
 
-void ExportImageDialog::selectPreset(int index) { preset_->setCurrentIndex(index); }
+void ExportImageDialog::selectPreset(int index) {
+  preset_->setCurrentIndex(index);
+}
 
 ImageExportOptions ExportImageDialog::savedOptions() {
   QSettings settings;

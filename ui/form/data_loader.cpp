@@ -36,7 +36,8 @@ void DataLoader::request(const experiment::ExperimentConfig& config) {
     // is not left waiting at "loading …".
     has_pending_ = false;
     QMetaObject::invokeMethod(
-        this, [this, key, data = loaded_] { emit loaded(summarize(key, *data)); }, Qt::QueuedConnection);
+        this, [this, key, data = loaded_] { emit loaded(summarize(key, *data)); },
+        Qt::QueuedConnection);
     return;
   }
   if (key == loading_key_) {

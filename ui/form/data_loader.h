@@ -18,11 +18,11 @@ namespace dplab::ui {
 
 struct DataSummary {
   QString key;
-  qint64 train_size = 0;       // n
+  qint64 train_size = 0;  // n
   qint64 validation_size = 0;
   qint64 dim = 0;
-  int num_classes = 0;          // 0 = regression
-  QList<qint64> class_counts;   // training-set class balance
+  int num_classes = 0;         // 0 = regression
+  QList<qint64> class_counts;  // training-set class balance
   QStringList class_names;
 };
 

@@ -41,14 +41,15 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent), loader_(new D
   privacy_ = new PrivacySection(this);
   layout->addWidget(privacy_);
   auto* opt_box = new QGroupBox(tr("Optimizers to compare"), this);
-  opt_box->setToolTip(tr("Tick the DP optimizers to compare; each has its own hyperparameter grid. "
-                         "Every candidate of every optimizer is charged in the honest ε."));
+  opt_box->setToolTip(
+      tr("Tick the DP optimizers to compare; each has its own hyperparameter grid. "
+         "Every candidate of every optimizer is charged in the honest ε."));
   auto* opt_layout = new QVBoxLayout(opt_box);
   opt_layout->setContentsMargins(4, 4, 4, 4);
-  for (OptimizerKind kind : {OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum,
-                             OptimizerKind::kDpAdam, OptimizerKind::kAdaDp,
-                             OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
-                             OptimizerKind::kFixedQuantile}) {
+  for (OptimizerKind kind :
+       {OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
+        OptimizerKind::kAdaDp, OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
+        OptimizerKind::kFixedQuantile}) {
     auto* editor = new OptimizerEditor(kind, opt_box);
     optimizers_ << editor;
     opt_layout->addWidget(editor);
@@ -77,8 +78,9 @@ QWidget* ExperimentForm::buildDataBox() {
                           Qt::ToolTipRole);
   }
   auto* import_button = new QPushButton(tr("Import…"), box);
-  import_button->setToolTip(tr("Load an IDX, CSV or LIBSVM file (preview, label column, class "
-                               "balance)."));
+  import_button->setToolTip(
+      tr("Load an IDX, CSV or LIBSVM file (preview, label column, class "
+         "balance)."));
   row->addWidget(dataset_, 1);
   row->addWidget(import_button);
   form->addRow(tr("Data set"), row);
@@ -97,9 +99,10 @@ QWidget* ExperimentForm::buildDataBox() {
   model_->addItem(tr("CNN (28×28 images)"), QStringLiteral("cnn"));
   model_->addItem(tr("conv autoencoder (28×28 images, MSE)"), QStringLiteral("conv-autoencoder"));
   model_->addItem(tr("linear regression"), QStringLiteral("linear"));
-  model_->setToolTip(tr("The model trained by every candidate: logistic regression (LR), a "
-                        "one-hidden-layer ReLU network (TLNN), or linear regression for "
-                        "real-valued targets."));
+  model_->setToolTip(
+      tr("The model trained by every candidate: logistic regression (LR), a "
+         "one-hidden-layer ReLU network (TLNN), or linear regression for "
+         "real-valued targets."));
   form->addRow(tr("Model"), model_);
   hidden_units_ = new QSpinBox(box);
   hidden_units_->setRange(1, 4096);
@@ -125,8 +128,9 @@ QWidget* ExperimentForm::buildTuningBox() {
   strategy_->addItem(tr("grid (every combination)"), QStringLiteral("grid"));
   strategy_->addItem(tr("random search"), QStringLiteral("random"));
   strategy_->addItem(tr("Liu–Talwar (LT) random stopping"), QStringLiteral("lt"));
-  strategy_->setToolTip(tr("How candidates are chosen: the full grid, seeded random draws, or the "
-                           "pool that the LT algorithm samples from (paper section 3.1)."));
+  strategy_->setToolTip(
+      tr("How candidates are chosen: the full grid, seeded random draws, or the "
+         "pool that the LT algorithm samples from (paper section 3.1)."));
   form->addRow(tr("Strategy"), strategy_);
   gamma_ = new NumberField(tr("γ: LT's stopping probability after each draw; about 1/γ candidates "
                               "are tried. Empty = 1/K (paper appendix F)."),
@@ -138,15 +142,17 @@ QWidget* ExperimentForm::buildTuningBox() {
   form->addRow(tr("γ (LT)"), gamma_);
   repeats_ = new QSpinBox(box);
   repeats_->setRange(1, 100);
-  repeats_->setToolTip(tr("Runs per candidate with different seeds (paper: 3). Repeats are "
-                          "charged like separate runs."));
+  repeats_->setToolTip(
+      tr("Runs per candidate with different seeds (paper: 3). Repeats are "
+         "charged like separate runs."));
   form->addRow(tr("repeats"), repeats_);
   threads_ = new QSpinBox(box);
   threads_->setRange(0, 256);
   threads_->setSpecialValueText(tr("all cores"));
   threads_->setValue(0);
-  threads_->setToolTip(tr("Worker threads for training jobs (0 = all hardware threads). Results do "
-                          "not depend on it."));
+  threads_->setToolTip(
+      tr("Worker threads for training jobs (0 = all hardware threads). Results do "
+         "not depend on it."));
   form->addRow(tr("threads"), threads_);
   seed_ = new QSpinBox(box);
   seed_->setRange(0, 2147483647);
@@ -155,14 +161,16 @@ QWidget* ExperimentForm::buildTuningBox() {
   eval_every_ = new QSpinBox(box);
   eval_every_->setRange(1, 1000000);
   eval_every_->setValue(100);
-  eval_every_->setToolTip(tr("A curve point (validation accuracy, ε so far) every this many "
-                             "noisy-gradient queries (paper: 100)."));
+  eval_every_->setToolTip(
+      tr("A curve point (validation accuracy, ε so far) every this many "
+         "noisy-gradient queries (paper: 100)."));
   form->addRow(tr("evaluate every"), eval_every_);
   summary_ = new QLabel(box);
   summary_->setWordWrap(true);
   summary_->setTextFormat(Qt::RichText);
-  summary_->setToolTip(tr("K candidates and the honest privacy cost of selecting among them: MA = "
-                          "K runs composed in RDP (section 3.2); LT = Liu–Talwar Theorem 1."));
+  summary_->setToolTip(
+      tr("K candidates and the honest privacy cost of selecting among them: MA = "
+         "K runs composed in RDP (section 3.2); LT = Liu–Talwar Theorem 1."));
   form->addRow(summary_);
   connect(strategy_, &QComboBox::currentIndexChanged, this, [this] {
     const bool random = strategy_->currentData().toString() == QLatin1String("random");
@@ -229,8 +237,8 @@ void ExperimentForm::setConfig(const ExperimentConfig& config) {
       }
     }
   }
-  strategy_->setCurrentIndex(std::max(
-      0, strategy_->findData(QString::fromStdString(experiment::to_string(config.tuning.strategy)))));
+  strategy_->setCurrentIndex(std::max(0, strategy_->findData(QString::fromStdString(
+                                             experiment::to_string(config.tuning.strategy)))));
   gamma_->setOptionalValue(config.tuning.gamma);
   repeats_->setValue(config.repeats);
   seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, 2147483647)));
@@ -269,16 +277,24 @@ ExperimentConfig ExperimentForm::config() const {
   return c;
 }
 
-int ExperimentForm::threads() const { return threads_->value(); }
-void ExperimentForm::setThreads(int threads) { threads_->setValue(threads); }
+int ExperimentForm::threads() const {
+  return threads_->value();
+}
+void ExperimentForm::setThreads(int threads) {
+  threads_->setValue(threads);
+}
 
 std::shared_ptr<const data::TrainValidationSplit> ExperimentForm::loadedData() const {
   return loader_->dataFor(config());
 }
 
-qint64 ExperimentForm::trainingSize() const { return privacy_->trainingSize(); }
+qint64 ExperimentForm::trainingSize() const {
+  return privacy_->trainingSize();
+}
 
-bool ExperimentForm::dataReady() const { return loadedData() != nullptr; }
+bool ExperimentForm::dataReady() const {
+  return loadedData() != nullptr;
+}
 
 QStringList ExperimentForm::errors() const {
   QStringList list;
@@ -301,7 +317,8 @@ QStringList ExperimentForm::errors() const {
   }
   if (list.isEmpty()) {
     try {
-      if (experiment::expand_candidates(config()).empty()) list << tr("the grids give no candidate");
+      if (experiment::expand_candidates(config()).empty())
+        list << tr("the grids give no candidate");
     } catch (const std::exception& ex) {
       list << QString::fromStdString(ex.what());
     }
@@ -346,7 +363,8 @@ void ExperimentForm::onDataLoaded(const DataSummary& s) {
   } else {
     QStringList parts;
     for (int c = 0; c < s.class_counts.size(); ++c) {
-      parts << QStringLiteral("%1%").arg(100.0 * s.class_counts[c] / std::max<qint64>(1, s.train_size), 0, 'f', 0);
+      parts << QStringLiteral("%1%").arg(
+          100.0 * s.class_counts[c] / std::max<qint64>(1, s.train_size), 0, 'f', 0);
     }
     info += tr("%1 classes (balance %2)").arg(s.num_classes).arg(parts.join(QStringLiteral(" / ")));
   }
@@ -359,7 +377,8 @@ void ExperimentForm::onDataFailed(const QString& key, const QString& error) {
   data_key_loaded_ = key;
   data_error_ = error;
   markField(dataset_, tr(kDataHelp), error);
-  data_info_->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
+  data_info_->setText(
+      QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
   emit message(tr("data set: %1").arg(error), true);
   onEdited();
 }
@@ -376,7 +395,8 @@ void ExperimentForm::updateDataCheck() {
     }
   }
   const bool model_problem = data_check_error_.contains(QStringLiteral("model.kind"));
-  markField(model_, tr("The model trained by every candidate."), model_problem ? data_check_error_ : QString());
+  markField(model_, tr("The model trained by every candidate."),
+            model_problem ? data_check_error_ : QString());
 }
 
 void ExperimentForm::updateSummary() {
@@ -388,7 +408,10 @@ void ExperimentForm::updateSummary() {
     summary_->setText(tr("<i>fix the marked fields to see K</i>"));
     return;
   }
-  QString text = tr("<b>K = %1 candidates</b> × %2 repeats = %3 jobs").arg(k).arg(c.repeats).arg(k * c.repeats);
+  QString text = tr("<b>K = %1 candidates</b> × %2 repeats = %3 jobs")
+                     .arg(k)
+                     .arg(c.repeats)
+                     .arg(k * c.repeats);
   const qint64 n = privacy_->trainingSize();
   if (n > 0 && privacy_->error().isEmpty() && k > 0) {
     const double q = c.privacy.lot_size / static_cast<double>(n);

@@ -9,8 +9,8 @@
 
 #include <QWidget>
 
-#include "form/data_loader.h"
 #include "experiment/experiment_config.h"
+#include "form/data_loader.h"
 
 class QComboBox;
 class QSpinBox;

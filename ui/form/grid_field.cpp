@@ -14,8 +14,8 @@ namespace {
 
 std::optional<std::vector<double>> parseNumbers(const QString& text, QString* error) {
   std::vector<double> values;
-  const QStringList parts = text.split(QRegularExpression(QStringLiteral("[,;\\s]+")),
-                                       Qt::SkipEmptyParts);
+  const QStringList parts =
+      text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
   for (const QString& part : parts) {
     bool ok = false;
     const double v = part.toDouble(&ok);
@@ -74,8 +74,8 @@ std::optional<ParamSpec> parseParamSpec(const QString& raw, QString* error) {
         *error = QObject::tr("loguniform needs a low bound > 0");
         return std::nullopt;
       }
-      spec.kind = fn == QLatin1String("uniform") ? ParamSpec::Kind::kUniform
-                                                 : ParamSpec::Kind::kLogUniform;
+      spec.kind =
+          fn == QLatin1String("uniform") ? ParamSpec::Kind::kUniform : ParamSpec::Kind::kLogUniform;
       spec.low = (*args)[0];
       spec.high = (*args)[1];
       return spec;
@@ -116,8 +116,9 @@ QString formatParamSpec(const ParamSpec& spec) {
 
 GridField::GridField(const QString& help, ValueRule rule, bool required, QWidget* parent)
     : QLineEdit(parent), help_(help), rule_(std::move(rule)), required_(required) {
-  help_ += tr("\nSyntax: a list \"0.001, 0.01\", a log grid \"logspace(-4, -1, 4)\" = 10^-4…10^-1, "
-              "or for random search \"uniform(a, b)\" / \"loguniform(a, b)\".");
+  help_ +=
+      tr("\nSyntax: a list \"0.001, 0.01\", a log grid \"logspace(-4, -1, 4)\" = 10^-4…10^-1, "
+         "or for random search \"uniform(a, b)\" / \"loguniform(a, b)\".");
   if (!required_) setPlaceholderText(tr("default"));
   setToolTip(help_);
   revalidate();  // a required grid starts empty: marked at once, not only after typing

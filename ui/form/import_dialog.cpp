@@ -27,8 +27,9 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent) {
   auto* form = new QFormLayout(this);
   auto* row = new QHBoxLayout;
   path_ = new QLineEdit(this);
-  path_->setToolTip(tr("The data file: IDX images (labels file found by name), CSV with a header "
-                       "row, or LIBSVM 'label index:value …' lines; .gz is read directly."));
+  path_->setToolTip(
+      tr("The data file: IDX images (labels file found by name), CSV with a header "
+         "row, or LIBSVM 'label index:value …' lines; .gz is read directly."));
   auto* browse_button = new QPushButton(tr("Browse…"), this);
   row->addWidget(path_, 1);
   row->addWidget(browse_button);
@@ -48,8 +49,9 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent) {
   form->addRow(tr("First rows"), preview_);
   check_ = new QLabel(tr("Choose a file."), this);
   check_->setWordWrap(true);
-  check_->setToolTip(tr("Result of loading the file with dplab's loader: rows n, features d and "
-                        "the class balance (count per class)."));
+  check_->setToolTip(
+      tr("Result of loading the file with dplab's loader: rows n, features d and "
+         "the class balance (count per class)."));
   form->addRow(tr("Loaded"), check_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   ok_button_ = buttons->button(QDialogButtonBox::Ok);
@@ -70,9 +72,15 @@ ImportDialog::~ImportDialog() {
   if (thread_.joinable()) thread_.join();
 }
 
-QString ImportDialog::path() const { return path_->text().trimmed(); }
-QString ImportDialog::format() const { return format_->currentText(); }
-QString ImportDialog::labelColumn() const { return label_->currentText().trimmed(); }
+QString ImportDialog::path() const {
+  return path_->text().trimmed();
+}
+QString ImportDialog::format() const {
+  return format_->currentText();
+}
+QString ImportDialog::labelColumn() const {
+  return label_->currentText().trimmed();
+}
 
 void ImportDialog::browse() {
   QSettings settings;
@@ -96,8 +104,8 @@ void ImportDialog::showPreview() {
   const QByteArray head = file.read(64 * 1024);
   const bool binary = head.contains('\0') || path().endsWith(QLatin1String(".gz"));
   if (binary) {
-    preview_->setPlainText(tr("(binary or compressed file, %1 bytes: see the loaded summary below)")
-                               .arg(file.size()));
+    preview_->setPlainText(
+        tr("(binary or compressed file, %1 bytes: see the loaded summary below)").arg(file.size()));
     return;
   }
   const QList<QByteArray> lines = head.split('\n').mid(0, kPreviewLines);
@@ -143,9 +151,13 @@ void ImportDialog::startCheck() {
           const QString name = c < static_cast<int>(d.class_names.size())
                                    ? QString::fromStdString(d.class_names[c])
                                    : QString::number(c);
-          parts << QStringLiteral("%1: %2 (%3%)").arg(name).arg(k).arg(100.0 * k / d.size(), 0, 'f', 1);
+          parts << QStringLiteral("%1: %2 (%3%)")
+                       .arg(name)
+                       .arg(k)
+                       .arg(100.0 * k / d.size(), 0, 'f', 1);
         }
-        summary += tr("%1 classes — balance %2").arg(d.num_classes).arg(parts.join(QStringLiteral(", ")));
+        summary +=
+            tr("%1 classes — balance %2").arg(d.num_classes).arg(parts.join(QStringLiteral(", ")));
       }
       ok = true;
     } catch (const std::exception& e) {
@@ -159,8 +171,9 @@ void ImportDialog::startCheck() {
 
 void ImportDialog::onChecked(int generation, const QString& summary, bool ok) {
   if (generation != generation_) return;
-  check_->setText(ok ? summary
-                     : QStringLiteral("<span style='color:#b00020'>%1</span>").arg(summary.toHtmlEscaped()));
+  check_->setText(
+      ok ? summary
+         : QStringLiteral("<span style='color:#b00020'>%1</span>").arg(summary.toHtmlEscaped()));
   ok_button_->setEnabled(ok);
 }
 

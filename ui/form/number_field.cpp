@@ -31,7 +31,9 @@ void NumberField::setAllowEmpty(bool allow, const QString& placeholder) {
   revalidate();
 }
 
-void NumberField::setValue(double value) { setText(formatNumber(value)); }
+void NumberField::setValue(double value) {
+  setText(formatNumber(value));
+}
 
 void NumberField::setOptionalValue(std::optional<double> value) {
   setText(value ? formatNumber(*value) : QString());

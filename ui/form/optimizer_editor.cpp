@@ -14,13 +14,20 @@ using optim::OptimizerKind;
 
 QString OptimizerEditor::displayName(OptimizerKind kind) {
   switch (kind) {
-    case OptimizerKind::kDpSgd: return QStringLiteral("DPSGD");
-    case OptimizerKind::kDpMomentum: return QStringLiteral("DPMomentum");
-    case OptimizerKind::kDpAdam: return QStringLiteral("DPAdam");
-    case OptimizerKind::kAdaDp: return QStringLiteral("ADADP");
-    case OptimizerKind::kDpAdamWosm: return QStringLiteral("DPAdamWOSM");
-    case OptimizerKind::kOsoDpSgd: return QStringLiteral("OSO-DPSGD (online C and ρ)");
-    case OptimizerKind::kFixedQuantile: return QStringLiteral("FixedQuantile (adaptive C)");
+    case OptimizerKind::kDpSgd:
+      return QStringLiteral("DPSGD");
+    case OptimizerKind::kDpMomentum:
+      return QStringLiteral("DPMomentum");
+    case OptimizerKind::kDpAdam:
+      return QStringLiteral("DPAdam");
+    case OptimizerKind::kAdaDp:
+      return QStringLiteral("ADADP");
+    case OptimizerKind::kDpAdamWosm:
+      return QStringLiteral("DPAdamWOSM");
+    case OptimizerKind::kOsoDpSgd:
+      return QStringLiteral("OSO-DPSGD (online C and ρ)");
+    case OptimizerKind::kFixedQuantile:
+      return QStringLiteral("FixedQuantile (adaptive C)");
   }
   return QStringLiteral("?");
 }
@@ -43,8 +50,9 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
     // DPAdam has a good default α (1e-3, paper section 4.2); DPSGD, DPMomentum and ADADP (its
     // initial step) must be given their α grid — no hidden default.
     const bool adam = kind == OptimizerKind::kDpAdam;
-    GridField* alpha = addGrid(Param::kLearningRate, tr("α (learning rate)"),
-                               adam ? help + tr(" Empty = the default 0.001.") : help, positive, !adam);
+    GridField* alpha =
+        addGrid(Param::kLearningRate, tr("α (learning rate)"),
+                adam ? help + tr(" Empty = the default 0.001.") : help, positive, !adam);
     if (adam) alpha->setDefaultText(tr("default: 0.001"));
   }
   const bool adaptive_clip =
@@ -89,8 +97,9 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
   count_ = new QSpinBox(this);
   count_->setRange(1, 10000);
   count_->setValue(10);
-  count_->setToolTip(tr("Random search: number of candidates drawn for this optimizer (seeded by "
-                        "the experiment seed)."));
+  count_->setToolTip(
+      tr("Random search: number of candidates drawn for this optimizer (seeded by "
+         "the experiment seed)."));
   count_->setEnabled(false);
   form->addRow(tr("draws (random)"), count_);
   connect(count_, &QSpinBox::valueChanged, this, &OptimizerEditor::edited);
@@ -134,7 +143,9 @@ experiment::OptimizerConfig OptimizerEditor::config() const {
   return config;
 }
 
-QString OptimizerEditor::error() const { return errors().value(0); }
+QString OptimizerEditor::error() const {
+  return errors().value(0);
+}
 
 QStringList OptimizerEditor::errors() const {
   QStringList list;
@@ -142,12 +153,15 @@ QStringList OptimizerEditor::errors() const {
   static const char* names[] = {"α", "C", "m", "β1", "β2", "ξ"};
   for (int p = 0; p < experiment::kNumParams; ++p) {
     if (fields_[p] && !fields_[p]->valid()) {
-      list << QStringLiteral("%1 %2: %3").arg(displayName(kind_), QString::fromUtf8(names[p]), fields_[p]->error());
+      list << QStringLiteral("%1 %2: %3")
+                  .arg(displayName(kind_), QString::fromUtf8(names[p]), fields_[p]->error());
     }
   }
   return list;
 }
 
-void OptimizerEditor::setRandomSearch(bool random) { count_->setEnabled(random); }
+void OptimizerEditor::setRandomSearch(bool random) {
+  count_->setEnabled(random);
+}
 
 }  // namespace dplab::ui

@@ -12,7 +12,8 @@
 
 namespace dplab::ui {
 
-PrivacySection::PrivacySection(QWidget* parent) : QGroupBox(tr("Privacy (DP-SGD mechanism)"), parent) {
+PrivacySection::PrivacySection(QWidget* parent)
+    : QGroupBox(tr("Privacy (DP-SGD mechanism)"), parent) {
   auto* form = new QFormLayout(this);
   form->setContentsMargins(6, 4, 6, 4);
   sigma_ = new NumberField(
@@ -44,9 +45,10 @@ PrivacySection::PrivacySection(QWidget* parent) : QGroupBox(tr("Privacy (DP-SGD 
   live_ = new QLabel(this);
   live_->setWordWrap(true);
   live_->setTextFormat(Qt::RichText);
-  live_->setToolTip(tr("q = L/n is the sampling rate, epochs = T·q passes over the data, and ε is "
-                       "the privacy of ONE run at δ (engine RDP accountant, improved conversion). "
-                       "Tuning over K candidates costs more: see the Tuning box."));
+  live_->setToolTip(
+      tr("q = L/n is the sampling rate, epochs = T·q passes over the data, and ε is "
+         "the privacy of ONE run at δ (engine RDP accountant, improved conversion). "
+         "Tuning over K candidates costs more: see the Tuning box."));
   form->addRow(live_);
   for (NumberField* f : {sigma_, lot_, steps_, delta_}) {
     connect(f, &NumberField::edited, this, [this] {
@@ -81,7 +83,9 @@ void PrivacySection::setTrainingSize(qint64 n) {
   emit edited();
 }
 
-QString PrivacySection::error() const { return errors().value(0); }
+QString PrivacySection::error() const {
+  return errors().value(0);
+}
 
 QStringList PrivacySection::errors() const {
   QStringList list;
@@ -98,7 +102,9 @@ double PrivacySection::resolvedDelta() const {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-QString PrivacySection::liveText() const { return live_->text(); }
+QString PrivacySection::liveText() const {
+  return live_->text();
+}
 
 void PrivacySection::updateLive() {
   live_epsilon_ = std::numeric_limits<double>::quiet_NaN();
@@ -121,12 +127,13 @@ void PrivacySection::updateLive() {
                        .arg(QString::fromStdString(e.what()).toHtmlEscaped()));
     return;
   }
-  live_->setText(tr("n = %1 · q = %2 · epochs = %3<br><b>ε of one run = %4</b> at δ = %5 (accountant: rdp)")
-                     .arg(n_)
-                     .arg(q, 0, 'g', 3)
-                     .arg(epochs, 0, 'g', 3)
-                     .arg(live_epsilon_, 0, 'g', 4)
-                     .arg(delta, 0, 'g', 3));
+  live_->setText(
+      tr("n = %1 · q = %2 · epochs = %3<br><b>ε of one run = %4</b> at δ = %5 (accountant: rdp)")
+          .arg(n_)
+          .arg(q, 0, 'g', 3)
+          .arg(epochs, 0, 'g', 3)
+          .arg(live_epsilon_, 0, 'g', 4)
+          .arg(delta, 0, 'g', 3));
 }
 
 }  // namespace dplab::ui

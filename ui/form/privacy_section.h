@@ -25,7 +25,7 @@ class PrivacySection : public QGroupBox {
   // n, the training-set size (0 = unknown yet); re-checks L ≤ n and updates the live line.
   void setTrainingSize(qint64 n);
   qint64 trainingSize() const { return n_; }
-  QString error() const;  // first problem, empty when valid
+  QString error() const;       // first problem, empty when valid
   QStringList errors() const;  // every problem
 
   // The numbers the live line shows (NaN when not computable); for tests.

@@ -1,11 +1,11 @@
 #include "run/history_panel.h"
 
+#include <qcustomplot.h>
 #include <QDialog>
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
@@ -22,8 +22,9 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   layout->setContentsMargins(2, 2, 2, 2);
   list_ = new QListWidget(this);
   list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  list_->setToolTip(tr("Runs recorded in the history database; double-click to reopen one, select "
-                       "several and press Compare to overlay their best curves."));
+  list_->setToolTip(
+      tr("Runs recorded in the history database; double-click to reopen one, select "
+         "several and press Compare to overlay their best curves."));
   layout->addWidget(list_, 1);
   auto* bar = new QHBoxLayout;
   auto* open = new QPushButton(tr("Open"), this);
@@ -42,7 +43,9 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   connect(controller_, &RunController::historyChanged, this, &HistoryPanel::reload);
 }
 
-int HistoryPanel::count() const { return list_->count(); }
+int HistoryPanel::count() const {
+  return list_->count();
+}
 
 void HistoryPanel::reload() {
   list_->clear();
@@ -53,7 +56,9 @@ void HistoryPanel::reload() {
       auto* item = new QListWidgetItem(
           tr("#%1  %2  %3 — %4, %5/%6 jobs")
               .arg(e.id)
-              .arg(QString::fromStdString(e.created_at).left(19).replace(QLatin1Char('T'), QLatin1Char(' ')))
+              .arg(QString::fromStdString(e.created_at)
+                       .left(19)
+                       .replace(QLatin1Char('T'), QLatin1Char(' ')))
               .arg(QString::fromStdString(e.name), QString::fromStdString(e.status))
               .arg(e.jobs_finished)
               .arg(e.jobs_total),
@@ -82,7 +87,9 @@ bool HistoryPanel::openRun(qint64 id) {
   if (!store || controller_->running()) return false;
   try {
     const tuning::SearchResults results = store->load_results(id);
-    data_->setResults(results, tr("run #%1 from the history (“%2”)").arg(id).arg(QString::fromStdString(results.config.name)));
+    data_->setResults(results, tr("run #%1 from the history (“%2”)")
+                                   .arg(id)
+                                   .arg(QString::fromStdString(results.config.name)));
     emit message(tr("Opened run #%1 from the history").arg(id), false);
     emit opened();
     return true;
@@ -113,7 +120,8 @@ void HistoryPanel::compareSelected() {
     try {
       const tuning::SearchResults r = store->load_results(id);
       for (const auto& agg : tuning::aggregate_all(r)) {
-        const QString name = OptimizerEditor::displayName(r.config.optimizers.at(static_cast<std::size_t>(agg.optimizer_index)).kind);
+        const QString name = OptimizerEditor::displayName(
+            r.config.optimizers.at(static_cast<std::size_t>(agg.optimizer_index)).kind);
         QCPGraph* g = plot->addGraph();
         g->setName(tr("#%1 %2 max").arg(id).arg(name));
         g->setPen(QPen(optimizerColor(name), 2, styles[run_index % 4]));

@@ -68,7 +68,8 @@ bool RunController::start(const experiment::ExperimentConfig& config,
   timer_.start();
   auto monitor = monitor_;
   // The GUI runs and shows every run (explore). A private release mode runs from
-  // `dplab-cli tune --release private`; here it would be mislabelled, so the GUI says so and explores.
+  // `dplab-cli tune --release private`; here it would be mislabelled, so the GUI says so and
+  // explores.
   experiment::ExperimentConfig run_config = config;
   if (run_config.release.mode != experiment::ReleaseMode::kExplore) {
     emit message(tr("The GUI explores: every run is shown and charged. Private release modes "
@@ -95,12 +96,14 @@ bool RunController::start(const experiment::ExperimentConfig& config,
       plan.mechanism = runner.mechanism();
       plan.training_size = data->train.size();
       plan.is_regression = data->train.is_regression();
-      plan.jobs.resize(plan.candidates.size() * static_cast<std::size_t>(std::max(1, plan.config.repeats)));
+      plan.jobs.resize(plan.candidates.size() *
+                       static_cast<std::size_t>(std::max(1, plan.config.repeats)));
       for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
         plan.jobs[i].candidate = static_cast<int>(i) / std::max(1, plan.config.repeats);
         plan.jobs[i].repeat = static_cast<int>(i) % std::max(1, plan.config.repeats);
       }
-      QMetaObject::invokeMethod(this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
       {
         std::lock_guard lock(mutex_);
         runner_ = &runner;
@@ -110,7 +113,8 @@ bool RunController::start(const experiment::ExperimentConfig& config,
       std::lock_guard lock(mutex_);
       runner_ = nullptr;
       final_ = std::move(results);
-      if (writer && writer->first_error()) store_error_ = QString::fromStdString(*writer->first_error());
+      if (writer && writer->first_error())
+        store_error_ = QString::fromStdString(*writer->first_error());
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex_);
       runner_ = nullptr;

@@ -19,7 +19,8 @@ void RunData::beginLive(const tuning::SearchResults& plan) {
   has_run_ = true;
   live_ = true;
   title_ = tr("“%1”, run started %2")
-               .arg(QString::fromStdString(plan.config.name), QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+               .arg(QString::fromStdString(plan.config.name),
+                    QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
   touch(true);
 }
 

@@ -12,7 +12,8 @@ void addScriptOptions(QCommandLineParser& parser) {
       {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
       {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
       {"quit-when-done", "Exit when the run (and screenshots) are done (scripted mode)."},
-      {"timeout", "Scripted mode only: give up (exit 1) after this many seconds.", "SECONDS", "3600"},
+      {"timeout", "Scripted mode only: give up (exit 1) after this many seconds.", "SECONDS",
+       "3600"},
   });
 }
 }  // namespace
@@ -34,14 +35,16 @@ std::optional<ScriptOptions> parseScriptOptions(const QStringList& args, QString
   bool ok = false;
   o.timeout_seconds = parser.value(QStringLiteral("timeout")).toInt(&ok);
   if (!ok || o.timeout_seconds <= 0) {
-    if (error) *error = QStringLiteral("--timeout: '%1' is not a whole number of seconds > 0")
-                            .arg(parser.value(QStringLiteral("timeout")));
+    if (error)
+      *error = QStringLiteral("--timeout: '%1' is not a whole number of seconds > 0")
+                   .arg(parser.value(QStringLiteral("timeout")));
     return std::nullopt;
   }
   return o;
 }
 
-std::unique_ptr<ScriptedSession> launchScriptedSession(MainWindow* window, const ScriptOptions& options) {
+std::unique_ptr<ScriptedSession> launchScriptedSession(MainWindow* window,
+                                                       const ScriptOptions& options) {
   if (!options.scripted()) return nullptr;
   auto session = std::make_unique<ScriptedSession>(window, options);
   QMetaObject::invokeMethod(session.get(), &ScriptedSession::start, Qt::QueuedConnection);

@@ -19,6 +19,7 @@ std::optional<ScriptOptions> parseScriptOptions(const QStringList& args, QString
 
 // The scripted session for these options, started on the next event-loop pass; null when no
 // scripted option was given. Its quitRequested(code) signal is what may end the application.
-std::unique_ptr<ScriptedSession> launchScriptedSession(MainWindow* window, const ScriptOptions& options);
+std::unique_ptr<ScriptedSession> launchScriptedSession(MainWindow* window,
+                                                       const ScriptOptions& options);
 
 }  // namespace dplab::ui

@@ -26,27 +26,29 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "views/accountant_gap_view.h"
-#include "views/accuracy_tab.h"
 #include "charts/chart_view.h"
-#include "form/experiment_form.h"
 #include "charts/export_dialog.h"
-#include "views/heatmap_tab.h"
-#include "run/history_panel.h"
+#include "form/experiment_form.h"
 #include "form/privacy_section.h"
-#include "views/privacy_tab.h"
-#include "views/results_tab.h"
+#include "run/history_panel.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
-#include "views/step_size_tab.h"
 #include "store/csv_export.h"
 #include "tuning/run_summary.h"
+#include "views/accountant_gap_view.h"
+#include "views/accuracy_tab.h"
+#include "views/heatmap_tab.h"
+#include "views/privacy_tab.h"
+#include "views/results_tab.h"
+#include "views/step_size_tab.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
 // resources (presets) are registered explicitly.
-static void initDplabResources() { Q_INIT_RESOURCE(resources); }
+static void initDplabResources() {
+  Q_INIT_RESOURCE(resources);
+}
 
 namespace dplab::ui {
 
@@ -56,16 +58,18 @@ constexpr int kMaxRecent = 8;
 QString formatDuration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
   const int s = static_cast<int>(std::lround(seconds));
-  return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60) : QStringLiteral("%1 s").arg(s);
+  return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
+                 : QStringLiteral("%1 s").arg(s);
 }
 }  // namespace
 
 experiment::ExperimentConfig MainWindow::defaultExperiment() {
   using experiment::ParamSpec;
   experiment::ExperimentConfig c;
-  const bool fashion = std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz") ||
-                       std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte") ||
-                       qEnvironmentVariableIsSet("DPLAB_FASHION_MNIST_DIR");
+  const bool fashion =
+      std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz") ||
+      std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte") ||
+      qEnvironmentVariableIsSet("DPLAB_FASHION_MNIST_DIR");
   c.name = fashion ? "quick demo (Fashion-MNIST)" : "quick demo (synthetic)";
   c.dataset.source = fashion ? "fashion-mnist" : "synthetic-binary";
   c.model.kind = models::ModelKind::kLogisticRegression;
@@ -109,7 +113,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   controller_ = new RunController(data_, this);
   const QString history_dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
   controller_->setHistoryPath(
-      QSettings().value(QStringLiteral("history/path"), QDir(history_dir).filePath(QStringLiteral("history.sqlite"))).toString());
+      QSettings()
+          .value(QStringLiteral("history/path"),
+                 QDir(history_dir).filePath(QStringLiteral("history.sqlite")))
+          .toString());
   stall_ = new StallMeter(this);
 
   // Left: the form.
@@ -135,8 +142,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   shown_run_ = new QLabel(centre);
   shown_run_->setTextFormat(Qt::RichText);
   shown_run_->setWordWrap(true);
-  shown_run_->setToolTip(tr("Which run the charts, the table and an exported report show. It is "
-                            "marked when the form has been edited since that run."));
+  shown_run_->setToolTip(
+      tr("Which run the charts, the table and an exported report show. It is "
+         "marked when the form has been edited since that run."));
   centre_layout->addWidget(shown_run_);
   tabs_ = new QTabWidget(centre);
   accuracy_ = new AccuracyTab(data_, tabs_);
@@ -164,8 +172,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* diagnostics_layout = new QVBoxLayout(diagnostics);
   stall_text_ = new QLabel(diagnostics);
   stall_text_->setObjectName(QStringLiteral("stallText"));
-  stall_text_->setToolTip(tr("Longest gap between 10 ms heartbeats of the GUI thread since the last "
-                             "run started (a responsive GUI stays well under 100 ms)."));
+  stall_text_->setToolTip(
+      tr("Longest gap between 10 ms heartbeats of the GUI thread since the last "
+         "run started (a responsive GUI stays well under 100 ms)."));
   diagnostics_layout->addWidget(stall_text_);
   diagnostics_layout->addStretch(1);
   bottom_tabs->addTab(diagnostics, tr("Diagnostics"));
@@ -182,7 +191,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildMenus();
 
   // Wiring: messages from every part go to the status panel (never a dialog per event).
-  auto to_status = [this](const QString& text, bool is_error) { status_->addMessage(text, is_error); };
+  auto to_status = [this](const QString& text, bool is_error) {
+    status_->addMessage(text, is_error);
+  };
   connect(form_, &ExperimentForm::message, this, to_status);
   connect(controller_, &RunController::message, this, to_status);
   connect(history_, &HistoryPanel::message, this, to_status);
@@ -238,8 +249,9 @@ QWidget* MainWindow::buildRunBar() {
   auto* layout = new QHBoxLayout(bar);
   layout->setContentsMargins(0, 0, 0, 0);
   run_button_ = new QPushButton(tr("▶ Run"), bar);
-  run_button_->setToolTip(tr("Train every candidate of the experiment (Ctrl+R). Disabled while a "
-                             "field is invalid — hover it for the reason."));
+  run_button_->setToolTip(
+      tr("Train every candidate of the experiment (Ctrl+R). Disabled while a "
+         "field is invalid — hover it for the reason."));
   cancel_button_ = new QPushButton(tr("■ Cancel"), bar);
   cancel_button_->setToolTip(tr("Stop the run (Esc or Ctrl+.); finished jobs are kept."));
   progress_ = new QProgressBar(bar);
@@ -249,8 +261,9 @@ QWidget* MainWindow::buildRunBar() {
   progress_->setToolTip(tr("Jobs (candidate × repeat) finished out of all jobs."));
   progress_text_ = new QLabel(tr("idle"), bar);
   progress_text_->setMinimumWidth(180);
-  progress_text_->setToolTip(tr("Training throughput over all worker threads and the estimated "
-                                "time left."));
+  progress_text_->setToolTip(
+      tr("Training throughput over all worker threads and the estimated "
+         "time left."));
   layout->addWidget(run_button_);
   layout->addWidget(cancel_button_);
   layout->addWidget(progress_, 1);
@@ -269,14 +282,17 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openDialog);
   preset_menu_ = file->addMenu(tr("Open &preset"));
   for (const QString& path : presetPaths()) {
-    preset_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openExperiment(path, nullptr); });
+    preset_menu_->addAction(QFileInfo(path).fileName(), this,
+                            [this, path] { openExperiment(path, nullptr); });
   }
   preset_menu_->setEnabled(!preset_menu_->isEmpty());
   recent_menu_ = file->addMenu(tr("Open &recent"));
   file->addAction(tr("&Save experiment"), QKeySequence::Save, this, [this] { saveDialog(false); });
-  file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { saveDialog(true); });
+  file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this,
+                  [this] { saveDialog(true); });
   file->addSeparator();
-  file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportReportDialog);
+  file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this,
+                  &MainWindow::exportReportDialog);
   file->addAction(tr("Export image &size and DPI…"), this, [this] {
     ExportImageDialog dialog(this);
     dialog.exec();
@@ -295,7 +311,8 @@ void MainWindow::buildMenus() {
     QMessageBox::about(this, tr("About dplab"),
                        tr("<b>dplab %1</b> — a laboratory for differentially private ML and honest "
                           "private hyperparameter selection.<br>GPL-3.0-or-later; uses Qt and "
-                          "QCustomPlot.").arg(QStringLiteral(DPLAB_VERSION)));
+                          "QCustomPlot.")
+                           .arg(QStringLiteral(DPLAB_VERSION)));
   });
 }
 
@@ -305,7 +322,9 @@ QList<ChartView*> MainWindow::charts() const {
   return list;
 }
 
-double MainWindow::longestStallMs() const { return stall_->longestGapMs(); }
+double MainWindow::longestStallMs() const {
+  return stall_->longestGapMs();
+}
 
 void MainWindow::updateActions() {
   const bool running = controller_->running();
@@ -360,13 +379,17 @@ void MainWindow::onProgress() {
 void MainWindow::onRunFinished(bool ok, bool cancelled) {
   updateActions();
   const tuning::Progress p = controller_->progress();
-  progress_->setValue(progress_->maximum() * (ok && !cancelled ? 1 : 0) + (ok && !cancelled ? 0 : static_cast<int>(p.jobs_done)));
-  progress_text_->setText(!ok ? tr("failed — see Messages")
+  progress_->setValue(progress_->maximum() * (ok && !cancelled ? 1 : 0) +
+                      (ok && !cancelled ? 0 : static_cast<int>(p.jobs_done)));
+  progress_text_->setText(!ok         ? tr("failed — see Messages")
                           : cancelled ? tr("cancelled after %1 s").arg(p.elapsed_seconds, 0, 'f', 1)
-                                      : tr("done in %1 s (%2 steps/s)").arg(p.elapsed_seconds, 0, 'f', 1).arg(p.steps_per_second, 0, 'f', 0));
-  status_->addMessage(!ok ? tr("Run failed.")
+                                      : tr("done in %1 s (%2 steps/s)")
+                                            .arg(p.elapsed_seconds, 0, 'f', 1)
+                                            .arg(p.steps_per_second, 0, 'f', 0));
+  status_->addMessage(!ok         ? tr("Run failed.")
                       : cancelled ? tr("Run cancelled; finished jobs are kept.")
-                                  : tr("Run finished. Longest GUI stall during the run: %1 ms.").arg(longestStallMs(), 0, 'f', 1),
+                                  : tr("Run finished. Longest GUI stall during the run: %1 ms.")
+                                        .arg(longestStallMs(), 0, 'f', 1),
                       !ok);
   emit runFinished(ok, cancelled);
 }
@@ -377,7 +400,8 @@ bool MainWindow::openExperiment(const QString& path, QString* error) {
     experiment::ExperimentConfig config;
     if (resource) {
       QFile file(path);
-      if (!file.open(QIODevice::ReadOnly)) throw std::runtime_error(tr("cannot read %1").arg(path).toStdString());
+      if (!file.open(QIODevice::ReadOnly))
+        throw std::runtime_error(tr("cannot read %1").arg(path).toStdString());
       config = experiment::parse_experiment_text(file.readAll().toStdString(), path.toStdString());
     } else {
       config = experiment::load_experiment_file(path.toStdString());
@@ -397,7 +421,8 @@ bool MainWindow::openExperiment(const QString& path, QString* error) {
 
 bool MainWindow::saveExperiment(const QString& path, QString* error) {
   QSaveFile file(path);
-  const QByteArray bytes = QByteArray::fromStdString(experiment::to_json(form_->config()).dump(2) + "\n");
+  const QByteArray bytes =
+      QByteArray::fromStdString(experiment::to_json(form_->config()).dump(2) + "\n");
   if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
     if (error) *error = tr("cannot save %1: %2").arg(path, file.errorString());
     return false;
@@ -423,7 +448,8 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
   // (which may have been edited since, or belong to another run than a history one). Writing it
   // changes neither the current experiment file nor the recent files.
   if (!data_->hasRun()) {
-    if (error) *error = tr("nothing to report yet: run the experiment or open a run from the history");
+    if (error)
+      *error = tr("nothing to report yet: run the experiment or open a run from the history");
     return false;
   }
   if (!QDir().mkpath(dir)) {
@@ -435,12 +461,16 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
   QString e;
   try {
     const tuning::RunSummary summary = tuning::summarize_run(results);
-    if (!writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
-                             QByteArray::fromStdString(experiment::to_json(results.config).dump(2) + "\n"), &e) ||
-        !writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
-                             QByteArray::fromStdString(tuning::run_summary_json(results, summary).dump(2) + "\n"), &e) ||
-        !writeFileAtomically(d.filePath(QStringLiteral("README.md")),
-                             QByteArray::fromStdString(tuning::run_summary_markdown(results, summary)), &e)) {
+    if (!writeFileAtomically(
+            d.filePath(QStringLiteral("experiment.json")),
+            QByteArray::fromStdString(experiment::to_json(results.config).dump(2) + "\n"), &e) ||
+        !writeFileAtomically(
+            d.filePath(QStringLiteral("summary.json")),
+            QByteArray::fromStdString(tuning::run_summary_json(results, summary).dump(2) + "\n"),
+            &e) ||
+        !writeFileAtomically(
+            d.filePath(QStringLiteral("README.md")),
+            QByteArray::fromStdString(tuning::run_summary_markdown(results, summary)), &e)) {
       if (error) *error = e;
       return false;
     }
@@ -469,7 +499,9 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
   return true;
 }
 
-QString MainWindow::shownRunText() const { return shown_run_->text(); }
+QString MainWindow::shownRunText() const {
+  return shown_run_->text();
+}
 
 bool MainWindow::formModifiedSinceShownRun() const {
   if (!data_->hasRun()) return false;
@@ -486,18 +518,21 @@ void MainWindow::updateShownRun() {
     shown_run_->setStyleSheet(QString());
     return;
   }
-  QString text = tr("Showing: %1%2").arg(data_->title().toHtmlEscaped(), data_->live() ? tr(" (running)") : QString());
+  QString text =
+      tr("Showing: %1%2")
+          .arg(data_->title().toHtmlEscaped(), data_->live() ? tr(" (running)") : QString());
   const bool modified = formModifiedSinceShownRun();
-  if (modified) text += tr(" · <b>form modified since this run</b> (charts show the run, not the form)");
+  if (modified)
+    text += tr(" · <b>form modified since this run</b> (charts show the run, not the form)");
   shown_run_->setText(text);
   shown_run_->setStyleSheet(modified ? QStringLiteral("color: #8a4b00;") : QString());
 }
 
 void MainWindow::openDialog() {
   QSettings settings;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"),
-                                                    settings.value(QStringLiteral("files/lastDir")).toString(),
-                                                    tr("Experiments (*.json)"));
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open experiment"), settings.value(QStringLiteral("files/lastDir")).toString(),
+      tr("Experiments (*.json)"));
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
   openExperiment(path, nullptr);
@@ -520,8 +555,9 @@ void MainWindow::saveDialog(bool save_as) {
 }
 
 void MainWindow::exportReportDialog() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Export report into folder"),
-                                                        QSettings().value(QStringLiteral("export/lastDir")).toString());
+  const QString dir = QFileDialog::getExistingDirectory(
+      this, tr("Export report into folder"),
+      QSettings().value(QStringLiteral("export/lastDir")).toString());
   if (dir.isEmpty()) return;
   QString error;
   if (exportReport(dir, &error)) {

@@ -66,7 +66,8 @@ void ScriptedSession::waitForForm() {
     return;
   }
   // A data set that failed to load, or a marked field once the data is there: report at once.
-  const bool data_failed = !errors.isEmpty() && errors.first().startsWith(QStringLiteral("data set:"));
+  const bool data_failed =
+      !errors.isEmpty() && errors.first().startsWith(QStringLiteral("data set:"));
   const bool invalid = form->dataReady() && !errors.isEmpty();
   if (data_failed || invalid || waited_ms_ > kFormWaitMs) {
     poll_->stop();
@@ -80,7 +81,8 @@ void ScriptedSession::onRunFinished(bool ok, bool cancelled) {
     finish(1, ok ? tr("the run was cancelled") : tr("the run failed (see the messages above)"));
     return;
   }
-  std::printf("dplab: run finished; longest GUI stall during the run: %.1f ms\n", window_->longestStallMs());
+  std::printf("dplab: run finished; longest GUI stall during the run: %.1f ms\n",
+              window_->longestStallMs());
   std::fflush(stdout);
   if (!options_.screenshot_dir.isEmpty()) takeScreenshots();
   if (options_.quit_when_done) finish(0);

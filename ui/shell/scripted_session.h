@@ -24,7 +24,9 @@ struct ScriptOptions {
   int timeout_seconds = 3600;
   // True when any scripted option is given (--open alone opens the file and stays interactive:
   // the session ends after opening without quitting).
-  bool scripted() const { return !open_path.isEmpty() || run || !screenshot_dir.isEmpty() || quit_when_done; }
+  bool scripted() const {
+    return !open_path.isEmpty() || run || !screenshot_dir.isEmpty() || quit_when_done;
+  }
   // Whether the process ends by itself (exit 0 when done, 1 on failure or --timeout): only with
   // --quit-when-done; otherwise failures are reported and the window stays.
   bool unattended() const { return quit_when_done; }

@@ -27,8 +27,9 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   log_ = new QPlainTextEdit(this);
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(kMaxEntries + 1);
-  log_->setToolTip(tr("Messages and errors of this session; repeated messages are counted, not "
-                      "repeated."));
+  log_->setToolTip(
+      tr("Messages and errors of this session; repeated messages are counted, not "
+         "repeated."));
   layout->addWidget(log_);
 }
 

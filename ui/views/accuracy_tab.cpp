@@ -1,10 +1,10 @@
 #include "views/accuracy_tab.h"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <cmath>
-#include <qcustomplot.h>
 
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
@@ -24,12 +24,14 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   show_candidates_ = new QCheckBox(tr("show every candidate's curve (faint)"), this);
-  show_candidates_->setToolTip(tr("Draw each job's validation-accuracy curve behind the max/median "
-                                  "lines."));
+  show_candidates_->setToolTip(
+      tr("Draw each job's validation-accuracy curve behind the max/median "
+         "lines."));
   layout->addWidget(show_candidates_);
   auto* split = new QSplitter(Qt::Vertical, this);
-  curves_ = new ChartView(tr("Validation accuracy over candidates: max (solid) and median (dashed)"),
-                          QStringLiteral("accuracy_curves"), split);
+  curves_ =
+      new ChartView(tr("Validation accuracy over candidates: max (solid) and median (dashed)"),
+                    QStringLiteral("accuracy_curves"), split);
   protocol_ = new ChartView(tr("Best of k random candidates (section 5.2): mean and 95% CI"),
                             QStringLiteral("accuracy_best_of_k"), split);
   split->addWidget(curves_);
@@ -43,7 +45,9 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
   refresh(true);
 }
 
-QList<ChartView*> AccuracyTab::charts() const { return {curves_, protocol_}; }
+QList<ChartView*> AccuracyTab::charts() const {
+  return {curves_, protocol_};
+}
 
 void AccuracyTab::refresh(bool structural) {
   if (structural) protocol_finished_ = -1;
@@ -59,9 +63,11 @@ void AccuracyTab::drawCurves() {
   const tuning::SearchResults& r = data_->results();
   const bool regression = r.is_regression;
   plot->xAxis->setLabel(tr("iteration (noisy-gradient queries)"));
-  plot->yAxis->setLabel(regression ? tr("training loss (lot mean; lower is better)") : tr("validation accuracy"));
-  curves_->setTitle(regression ? tr("Training loss over candidates: min (solid) and median (dashed)")
-                               : tr("Validation accuracy over candidates: max (solid) and median (dashed)"));
+  plot->yAxis->setLabel(regression ? tr("training loss (lot mean; lower is better)")
+                                   : tr("validation accuracy"));
+  curves_->setTitle(
+      regression ? tr("Training loss over candidates: min (solid) and median (dashed)")
+                 : tr("Validation accuracy over candidates: max (solid) and median (dashed)"));
   if (structural_) curves_->setLogY(regression);  // losses span orders of magnitude
   if (!data_->hasRun()) {
     plot->xAxis->setRange(0, 1000);
@@ -110,7 +116,8 @@ void AccuracyTab::drawCurves() {
       track(c.median[i]);
     }
   }
-  plot->xAxis->setRange(0, std::max<double>(xmax, static_cast<double>(r.config.privacy.steps)) * 1.02);
+  plot->xAxis->setRange(0,
+                        std::max<double>(xmax, static_cast<double>(r.config.privacy.steps)) * 1.02);
   // Every point drawn (faint curves and the first point too) is inside the frame.
   if (hi >= lo) {
     curves_->fitValueRange();
@@ -134,8 +141,10 @@ void AccuracyTab::drawProtocol() {
                                         : tr("final val. accuracy (chosen)"));
   double lo = 1e300, hi = -1e300;
   int kmax = 1;
-  protocol_->setTitle(r.is_regression ? tr("Best of k random candidates (section 5.2): final training loss, mean and 95% CI")
-                                      : tr("Best of k random candidates (section 5.2): mean and 95% CI"));
+  protocol_->setTitle(
+      r.is_regression
+          ? tr("Best of k random candidates (section 5.2): final training loss, mean and 95% CI")
+          : tr("Best of k random candidates (section 5.2): mean and 95% CI"));
   if (structural_) protocol_->setLogY(r.is_regression);
   std::vector<tuning::SelectionReport> reports;
   if (data_->hasRun() && finished > 0) {

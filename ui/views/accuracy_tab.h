@@ -39,7 +39,8 @@ class AccuracyTab : public QWidget {
   ChartView* protocol_;
   QCheckBox* show_candidates_;
   int protocol_finished_ = -1;
-  bool structural_ = false;  // a new run: axes return to their default scale  // finished jobs when the protocol was last drawn
+  bool structural_ = false;  // a new run: axes return to their default scale  // finished jobs when
+                             // the protocol was last drawn
 };
 
 }  // namespace dplab::ui

@@ -1,5 +1,6 @@
 #include "views/heatmap_tab.h"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -7,7 +8,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <cmath>
-#include <qcustomplot.h>
 #include <sstream>
 
 #include "charts/chart_export.h"
@@ -21,7 +21,7 @@ namespace dplab::ui {
 
 namespace {
 tuning::GridMetric metricAt(int index) {
-  return index == 0 ? tuning::GridMetric::kFinalTrainLoss
+  return index == 0   ? tuning::GridMetric::kFinalTrainLoss
          : index == 1 ? tuning::GridMetric::kFinalAccuracy
                       : tuning::GridMetric::kTimesBest;
 }
@@ -82,13 +82,15 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   metric_ = new QComboBox(this);
   metric_->addItems({tr("final training loss (Figure 2)"), tr("final validation accuracy"),
                      tr("times best (Figure 7)")});
-  metric_->setToolTip(tr("Colour of each (α, C) cell: the final training loss (log colour scale, "
-                         "lower is better), the final validation accuracy, or how many evaluation "
-                         "points it was the best candidate at. Dark = best."));
+  metric_->setToolTip(
+      tr("Colour of each (α, C) cell: the final training loss (log colour scale, "
+         "lower is better), the final validation accuracy, or how many evaluation "
+         "points it was the best candidate at. Dark = best."));
   overlay_ = new QCheckBox(tr("overlay α ∝ 1/C (Theorem 2)"), this);
   overlay_->setChecked(true);
-  overlay_->setToolTip(tr("The line α·C = k, k fitted to the best 10% of the cells: Theorem 2 "
-                          "predicts good (α, C) pairs lie along it while clipping is active."));
+  overlay_->setToolTip(
+      tr("The line α·C = k, k fitted to the best 10% of the cells: Theorem 2 "
+         "predicts good (α, C) pairs lie along it while clipping is active."));
   bar->addWidget(new QLabel(tr("Optimizer"), this));
   bar->addWidget(optimizer_);
   bar->addWidget(new QLabel(tr("Colour"), this));
@@ -140,7 +142,8 @@ void HeatmapTab::refresh(bool structural) {
       if (previous.isEmpty()) {
         for (int i = 0; i < optimizer_->count(); ++i) {
           const auto& spec = opts[static_cast<std::size_t>(i)].grid[0];
-          if (spec && (spec->kind != experiment::ParamSpec::Kind::kValues || spec->values.size() > 1)) {
+          if (spec &&
+              (spec->kind != experiment::ParamSpec::Kind::kValues || spec->values.size() > 1)) {
             pick = i;
             break;
           }
@@ -155,7 +158,8 @@ void HeatmapTab::refresh(bool structural) {
 const tuning::OptimizerAggregates* HeatmapTab::shownAggregates() const {
   const int o = optimizer_->currentData().toInt();
   for (const auto& a : data_->aggregates()) {
-    if (a.optimizer_index == o && !a.grid.learning_rates.empty() && !a.grid.clips.empty()) return &a;
+    if (a.optimizer_index == o && !a.grid.learning_rates.empty() && !a.grid.clips.empty())
+      return &a;
   }
   return nullptr;
 }
@@ -168,8 +172,9 @@ void HeatmapTab::draw() {
   overlay_product_ = 0;
   const tuning::GridMetric metric = metricAt(metric_->currentIndex());
   const QString label = metric == tuning::GridMetric::kFinalTrainLoss ? tr("final training loss")
-                        : metric == tuning::GridMetric::kFinalAccuracy ? tr("final validation accuracy")
-                                                                       : tr("times best (evaluation points)");
+                        : metric == tuning::GridMetric::kFinalAccuracy
+                            ? tr("final validation accuracy")
+                            : tr("times best (evaluation points)");
   scale_->axis()->setLabel(label);
   chart_->setTitle(tr("α–C grid of %1: %2").arg(optimizer_->currentText(), label));
   plot->xAxis->setLabel(tr("clipping norm C"));
@@ -248,7 +253,8 @@ void HeatmapTab::draw() {
     text->position->setCoords(g.clips[best_c], a_edges[best_l + 1]);
     text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     text->setText(tr("best: α = %1, C = %2 → %3")
-                      .arg(formatReadable(g.learning_rates[best_l]), formatReadable(g.clips[best_c]), formatReadable(best)));
+                      .arg(formatReadable(g.learning_rates[best_l]),
+                           formatReadable(g.clips[best_c]), formatReadable(best)));
     text->setColor(Qt::black);
     text->setBrush(QBrush(QColor(255, 255, 255, 230)));
     text->setPen(QPen(QColor(0xe4, 0x1a, 0x1c)));
@@ -263,7 +269,9 @@ void HeatmapTab::draw() {
     if (fit.product > 0) {
       overlay_product_ = fit.product;
       QCPGraph* line = plot->addGraph();
-      line->setName(tr("α = %1 / C (fitted to the best %2 cells)").arg(formatReadable(fit.product)).arg(fit.cells_used));
+      line->setName(tr("α = %1 / C (fitted to the best %2 cells)")
+                        .arg(formatReadable(fit.product))
+                        .arg(fit.cells_used));
       line->setPen(QPen(Qt::white, 2.2, Qt::DashLine));
       const double cmin = std::log10(c_edges.front()), cmax = std::log10(c_edges.back());
       for (int i = 0; i <= 60; ++i) {
@@ -292,19 +300,23 @@ QString HeatmapTab::hoverText(double clip, double learning_rate) const {
   const int c = find(c_edges, clip), l = find(a_edges, learning_rate);
   if (c < 0 || l < 0) return QString();
   const std::size_t cell = g.cell(static_cast<std::size_t>(l), static_cast<std::size_t>(c));
-  auto value = [](double v) { return std::isfinite(v) ? formatReadable(v, 4) : QStringLiteral("–"); };
+  auto value = [](double v) {
+    return std::isfinite(v) ? formatReadable(v, 4) : QStringLiteral("–");
+  };
   return tr("α = %1, C = %2\nfinal training loss %3\nfinal validation accuracy %4\ntimes best %5")
-      .arg(formatReadable(g.learning_rates[static_cast<std::size_t>(l)], 4), formatReadable(g.clips[static_cast<std::size_t>(c)], 4),
-           value(g.final_train_loss[cell]), value(g.final_accuracy[cell]))
+      .arg(formatReadable(g.learning_rates[static_cast<std::size_t>(l)], 4),
+           formatReadable(g.clips[static_cast<std::size_t>(c)], 4), value(g.final_train_loss[cell]),
+           value(g.final_accuracy[cell]))
       .arg(g.times_best[cell]);
 }
 
 void HeatmapTab::onMouseMove(QMouseEvent* event) {
   QCustomPlot* plot = chart_->plot();
   const QPointF pos = event->position();
-  const QString text = plot->axisRect()->rect().contains(pos.toPoint())
-                           ? hoverText(plot->xAxis->pixelToCoord(pos.x()), plot->yAxis->pixelToCoord(pos.y()))
-                           : QString();
+  const QString text =
+      plot->axisRect()->rect().contains(pos.toPoint())
+          ? hoverText(plot->xAxis->pixelToCoord(pos.x()), plot->yAxis->pixelToCoord(pos.y()))
+          : QString();
   if (text.isEmpty()) {
     QToolTip::hideText();
   } else {

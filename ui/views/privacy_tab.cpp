@@ -1,5 +1,6 @@
 #include "views/privacy_tab.h"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -17,7 +18,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <qcustomplot.h>
 
 #include "charts/chart_view.h"
 #include "privacy/default_delta.h"
@@ -38,7 +38,9 @@ QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QColor& color, Q
   return g;
 }
 
-QString fmt(double v) { return formatReadable(v, 4); }
+QString fmt(double v) {
+  return formatReadable(v, 4);
+}
 
 }  // namespace
 
@@ -77,14 +79,16 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   n_->setRange(2, 100000000);
   n_->setSingleStep(5000);
   n_->setValue(60000);
-  n_->setToolTip(tr("n, training-set size for Figure 6 (paper: 5,000 and 60,000). Figure 1 sweeps "
-                    "n and adds this value."));
+  n_->setToolTip(
+      tr("n, training-set size for Figure 6 (paper: 5,000 and 60,000). Figure 1 sweeps "
+         "n and adds this value."));
   form->addRow(tr("n"), n_);
   delta_ = new QComboBox(controls);
   delta_->addItem(tr("1/n rounded down"), 0.0);
   for (int e = 3; e <= 10; ++e) delta_->addItem(QStringLiteral("1e-%1").arg(e), std::pow(10.0, -e));
-  delta_->setToolTip(tr("δ_f, the δ of the whole selection (Figure 1 always uses 1/n rounded "
-                        "down, as the paper)."));
+  delta_->setToolTip(
+      tr("δ_f, the δ of the whole selection (Figure 1 always uses 1/n rounded "
+         "down, as the paper)."));
   form->addRow(tr("δ"), delta_);
   gamma_ = new QDoubleSpinBox(controls);
   gamma_->setRange(0.0, 1.0);
@@ -92,8 +96,9 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   gamma_->setSingleStep(0.01);
   gamma_->setSpecialValueText(tr("1/K"));
   gamma_->setValue(0.0);
-  gamma_->setToolTip(tr("γ, LT's stopping probability. \"1/K\" = the paper's Figure 6 choice "
-                        "(K candidates in expectation); a fixed γ gives a flat LT line."));
+  gamma_->setToolTip(
+      tr("γ, LT's stopping probability. \"1/K\" = the paper's Figure 6 choice "
+         "(K candidates in expectation); a fixed γ gives a flat LT line."));
   form->addRow(tr("γ (LT)"), gamma_);
   kmax_ = new QSpinBox(controls);
   kmax_->setRange(2, 1000);
@@ -101,8 +106,9 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   kmax_->setToolTip(tr("Largest number of candidates K on Figure 6's x-axis."));
   form->addRow(tr("K max"), kmax_);
   show_paper_ = new QCheckBox(tr("also draw the paper-compatible accountant"), controls);
-  show_paper_->setToolTip(tr("Dashed lines: classic RDP→(ε,δ) conversion and log2 in Υ, as the "
-                             "paper's code; solid lines: dplab's tighter default."));
+  show_paper_->setToolTip(
+      tr("Dashed lines: classic RDP→(ε,δ) conversion and log2 in Υ, as the "
+         "paper's code; solid lines: dplab's tighter default."));
   form->addRow(show_paper_);
   headline_ = new QLabel(controls);
   headline_->setWordWrap(true);
@@ -114,9 +120,11 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
                                         tr("ε MA, K max"), tr("MA K at LT(γ=1) cost")});
   comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   comparison_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  comparison_->setToolTip(tr("dplab's accountant (improved conversion, natural log in Υ) next to "
-                             "the paper-compatible one (classic conversion, log2 Υ)."));
-  comparison_->setFixedHeight(comparison_->verticalHeader()->length() + comparison_->horizontalHeader()->height() + 6);
+  comparison_->setToolTip(
+      tr("dplab's accountant (improved conversion, natural log in Υ) next to "
+         "the paper-compatible one (classic conversion, log2 Υ)."));
+  comparison_->setFixedHeight(comparison_->verticalHeader()->length() +
+                              comparison_->horizontalHeader()->height() + 6);
   form->addRow(comparison_);
   // The controls scroll on small screens (1280 × 720) instead of forcing the window taller.
   auto* controls_scroll = new QScrollArea(this);
@@ -135,8 +143,10 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   auto* fig1 = new QWidget(charts);
   auto* fig1_layout = new QHBoxLayout(fig1);
   fig1_layout->setContentsMargins(0, 0, 0, 0);
-  fig1_blowup_ = new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1);
-  fig1_gamma_ = new ChartView(tr("Fig. 1b: ε of LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
+  fig1_blowup_ =
+      new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1);
+  fig1_gamma_ =
+      new ChartView(tr("Fig. 1b: ε of LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
   fig1_ma_ = new ChartView(tr("Fig. 1c: MA candidates"),
                            QStringLiteral("privacy_fig1_ma_candidates"), fig1);
   for (ChartView* c : {fig1_blowup_, fig1_gamma_, fig1_ma_}) fig1_layout->addWidget(c);
@@ -157,9 +167,8 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
     sigma_slider_->setValue(static_cast<int>(std::lround(v * kSigmaSliderScale)));
     scheduleRedraw();
   });
-  connect(sigma_slider_, &QSlider::valueChanged, this, [this](int v) {
-    sigma_->setValue(static_cast<double>(v) / kSigmaSliderScale);
-  });
+  connect(sigma_slider_, &QSlider::valueChanged, this,
+          [this](int v) { sigma_->setValue(static_cast<double>(v) / kSigmaSliderScale); });
   for (QSpinBox* s : {lot_, steps_, n_, kmax_}) {
     connect(s, &QSpinBox::valueChanged, this, &PrivacyTab::scheduleRedraw);
   }
@@ -169,9 +178,12 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   redrawNow();
 }
 
-QList<ChartView*> PrivacyTab::charts() const { return {figure6_, fig1_blowup_, fig1_gamma_, fig1_ma_}; }
+QList<ChartView*> PrivacyTab::charts() const {
+  return {figure6_, fig1_blowup_, fig1_gamma_, fig1_ma_};
+}
 
-void PrivacyTab::setSettings(double sigma, int lot_size, int steps, qint64 n, double delta_or_zero) {
+void PrivacyTab::setSettings(double sigma, int lot_size, int steps, qint64 n,
+                             double delta_or_zero) {
   sigma_->setValue(sigma);
   lot_->setValue(lot_size);
   steps_->setValue(steps);
@@ -183,23 +195,38 @@ void PrivacyTab::setSettings(double sigma, int lot_size, int steps, qint64 n, do
   delta_->setCurrentIndex(index);
 }
 
-double PrivacyTab::sigma() const { return sigma_->value(); }
-int PrivacyTab::lotSize() const { return lot_->value(); }
-int PrivacyTab::steps() const { return steps_->value(); }
-qint64 PrivacyTab::datasetSize() const { return n_->value(); }
-double PrivacyTab::gammaFixed() const { return gamma_->value(); }
-int PrivacyTab::maxCandidates() const { return kmax_->value(); }
+double PrivacyTab::sigma() const {
+  return sigma_->value();
+}
+int PrivacyTab::lotSize() const {
+  return lot_->value();
+}
+int PrivacyTab::steps() const {
+  return steps_->value();
+}
+qint64 PrivacyTab::datasetSize() const {
+  return n_->value();
+}
+double PrivacyTab::gammaFixed() const {
+  return gamma_->value();
+}
+int PrivacyTab::maxCandidates() const {
+  return kmax_->value();
+}
 
 double PrivacyTab::delta() const {
   const double chosen = delta_->currentData().toDouble();
   return chosen > 0 ? chosen : default_delta(datasetSize());
 }
 
-void PrivacyTab::scheduleRedraw() { redraw_timer_->start(); }
+void PrivacyTab::scheduleRedraw() {
+  redraw_timer_->start();
+}
 
 void PrivacyTab::redrawNow() {
   ++redraws_;
-  const double q = std::min(1.0, static_cast<double>(lotSize()) / static_cast<double>(datasetSize()));
+  const double q =
+      std::min(1.0, static_cast<double>(lotSize()) / static_cast<double>(datasetSize()));
   const SubsampledGaussian run{sigma(), q, steps()};
   const double d = delta();
   try {
@@ -241,12 +268,15 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
   if (show_paper_->isChecked()) {
     const auto paper = epsilon_vs_candidates(run, delta, 1, kmax, kDefaultDelta2, LogBase::kTwo,
                                              paper_compatible_options());
-    QCPGraph* lt_p = addLine(plot, lt_name + tr(", paper acct."), QColor(0x1f, 0x77, 0xb4), Qt::DashLine, 1.2);
-    QCPGraph* ma_p = addLine(plot, tr("MA, paper acct."), QColor(0xff, 0x7f, 0x0e), Qt::DashLine, 1.2);
-    const double lt_fixed = gamma > 0 ? liu_talwar_selection(run, gamma, delta, kDefaultDelta2,
-                                                             LogBase::kTwo, paper_compatible_options())
-                                            .epsilon
-                                      : 0.0;
+    QCPGraph* lt_p =
+        addLine(plot, lt_name + tr(", paper acct."), QColor(0x1f, 0x77, 0xb4), Qt::DashLine, 1.2);
+    QCPGraph* ma_p =
+        addLine(plot, tr("MA, paper acct."), QColor(0xff, 0x7f, 0x0e), Qt::DashLine, 1.2);
+    const double lt_fixed = gamma > 0
+                                ? liu_talwar_selection(run, gamma, delta, kDefaultDelta2,
+                                                       LogBase::kTwo, paper_compatible_options())
+                                      .epsilon
+                                : 0.0;
     for (const auto& p : paper) {
       lt_p->addData(p.candidates, gamma > 0 ? lt_fixed : p.epsilon_lt);
       ma_p->addData(p.candidates, p.epsilon_ma);
@@ -254,7 +284,8 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     }
   }
   plot->xAxis->setLabel(tr("number of candidates K"));
-  plot->yAxis->setLabel(tr("ε of the whole selection (δ = %1, accountant: rdp)").arg(formatReadable(delta, 2)));
+  plot->yAxis->setLabel(
+      tr("ε of the whole selection (δ = %1, accountant: rdp)").arg(formatReadable(delta, 2)));
   plot->xAxis->setRange(0.5, kmax + 0.5);
   plot->yAxis->setRange(0, ymax * 1.12);
   if (crossover_ > 0 && crossover_ <= kmax) {
@@ -326,7 +357,8 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     QCustomPlot* plot = fig1_blowup_->plot();
     plot->clearGraphs();
     setup_x(plot);
-    QCPGraph* g = addLine(plot, tr("ε of LT (γ = 1) / ε of one run"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
+    QCPGraph* g = addLine(plot, tr("ε of LT (γ = 1) / ε of one run"), QColor(0x1f, 0x77, 0xb4),
+                          Qt::SolidLine);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     double ymax = 1;
     for (const auto& p : lt_blowup_series(setting, sizes)) {
@@ -350,8 +382,8 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     for (const auto& p : lt_epsilon_vs_gamma_series(setting, sizes)) {
       QCPGraph*& g = by_gamma[p.gamma];
       if (!g) {
-        g = addLine(plot, QStringLiteral("γ = %1").arg(p.gamma),
-                    colors[by_gamma.size() % 4], Qt::SolidLine, 1.6);
+        g = addLine(plot, QStringLiteral("γ = %1").arg(p.gamma), colors[by_gamma.size() % 4],
+                    Qt::SolidLine, 1.6);
       }
       g->addData(static_cast<double>(p.dataset_size), p.epsilon_lt);
       ymin = std::min(ymin, p.epsilon_lt);

@@ -39,7 +39,7 @@ class PrivacyTab : public QWidget {
   int lotSize() const;
   int steps() const;
   qint64 datasetSize() const;
-  double delta() const;    // resolved: the chosen δ or default_delta(n)
+  double delta() const;       // resolved: the chosen δ or default_delta(n)
   double gammaFixed() const;  // 0 = γ = 1/K
   int maxCandidates() const;
 
@@ -49,7 +49,7 @@ class PrivacyTab : public QWidget {
 
   // What is drawn (after the last redraw).
   const std::vector<privacy::CandidatesPoint>& candidatePoints() const { return points_; }
-  int crossoverK() const { return crossover_; }          // Figure 6 crossover (MA ≤ LT at each K)
+  int crossoverK() const { return crossover_; }  // Figure 6 crossover (MA ≤ LT at each K)
   int maCandidatesAtLtCost() const { return ma_at_lt_; }  // γ = 1, engine function
   ChartView* figure6Chart() const { return figure6_; }
   QList<ChartView*> charts() const;

@@ -17,7 +17,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
-ResultsModel::ResultsModel(RunData* data, QObject* parent) : QAbstractTableModel(parent), data_(data) {
+ResultsModel::ResultsModel(RunData* data, QObject* parent)
+    : QAbstractTableModel(parent), data_(data) {
   connect(data_, &RunData::changed, this, &ResultsModel::refresh);
   rebuild();
 }
@@ -26,23 +27,46 @@ int ResultsModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
-int ResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumns; }
+int ResultsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumns;
+}
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* names[] = {"#",        "optimizer", "α",          "C",        "m",
-                                "β1",       "β2",        "repeats",    "status",   "final acc.",
-                                "best acc.", "final train loss", "ε one run", "plan: ε MA (K)", "plan: ε LT (K)"};
+  static const char* names[] = {"#",
+                                "optimizer",
+                                "α",
+                                "C",
+                                "m",
+                                "β1",
+                                "β2",
+                                "repeats",
+                                "status",
+                                "final acc.",
+                                "best acc.",
+                                "final train loss",
+                                "ε one run",
+                                "plan: ε MA (K)",
+                                "plan: ε LT (K)"};
   static const char* tips[] = {
-      "candidate index", "DP optimizer", "learning rate α", "clipping norm C", "momentum m",
-      "Adam β1", "Adam β2", "finished repeats", "job status",
+      "candidate index",
+      "DP optimizer",
+      "learning rate α",
+      "clipping norm C",
+      "momentum m",
+      "Adam β1",
+      "Adam β2",
+      "finished repeats",
+      "job status",
       "final validation accuracy, mean over finished repeats",
       "best validation accuracy along the curve, mean over repeats",
       "final training loss (whole training set), mean over repeats",
       "ε of this one run at δ (what a paper reports when tuning is ignored); accountant: rdp",
       "planning figure: ε IF you trained this optimizer's K candidates once each and released only "
-      "the best (moments accountant; accountant: rdp); not the cost of this search (see the ε above the table)",
-      "planning figure: ε IF you ran Liu–Talwar random stopping (γ = 1/K or set) over this optimizer's "
+      "the best (moments accountant; accountant: rdp); not the cost of this search (see the ε "
+      "above the table)",
+      "planning figure: ε IF you ran Liu–Talwar random stopping (γ = 1/K or set) over this "
+      "optimizer's "
       "K candidates (accountant: rdp); not the cost of this search (see the ε above the table)"};
   if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
   if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
@@ -54,13 +78,15 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   const Row& r = rows_[static_cast<std::size_t>(index.row())];
   auto number = [role](double v, int digits) -> QVariant {
     if (role == Qt::UserRole) return v;
-    if (role == Qt::DisplayRole) return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'g', digits);
+    if (role == Qt::DisplayRole)
+      return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'g', digits);
     if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
   };
   // ε is shown rounded UP (engine/privacy/epsilon_display.h), never to nearest.
   auto epsilon = [role, &number](double v) -> QVariant {
-    if (role == Qt::DisplayRole && !std::isnan(v)) return QString::fromStdString(privacy::format_epsilon_up(v));
+    if (role == Qt::DisplayRole && !std::isnan(v))
+      return QString::fromStdString(privacy::format_epsilon_up(v));
     return number(v, 4);
   };
   switch (index.column()) {
@@ -70,24 +96,36 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case kOptimizer:
       if (role == Qt::DisplayRole) return r.optimizer;
       return {};
-    case kLearningRate: return number(r.lr, 4);
-    case kClip: return number(r.clip, 4);
-    case kMomentum: return number(r.momentum, 3);
-    case kBeta1: return number(r.beta1, 3);
-    case kBeta2: return number(r.beta2, 4);
+    case kLearningRate:
+      return number(r.lr, 4);
+    case kClip:
+      return number(r.clip, 4);
+    case kMomentum:
+      return number(r.momentum, 3);
+    case kBeta1:
+      return number(r.beta1, 3);
+    case kBeta2:
+      return number(r.beta2, 4);
     case kRepeatsDone:
       if (role == Qt::DisplayRole || role == Qt::UserRole) return r.repeats_done;
       return {};
     case kStatus:
       if (role == Qt::DisplayRole) return r.status;
       return {};
-    case kFinalAccuracy: return number(r.final_acc, 4);
-    case kBestAccuracy: return number(r.best_acc, 4);
-    case kFinalTrainLoss: return number(r.final_loss, 4);
-    case kEpsilonRun: return epsilon(r.eps_run);
-    case kEpsilonMa: return epsilon(r.eps_ma);
-    case kEpsilonLt: return epsilon(r.eps_lt);
-    default: return {};
+    case kFinalAccuracy:
+      return number(r.final_acc, 4);
+    case kBestAccuracy:
+      return number(r.best_acc, 4);
+    case kFinalTrainLoss:
+      return number(r.final_loss, 4);
+    case kEpsilonRun:
+      return epsilon(r.eps_run);
+    case kEpsilonMa:
+      return epsilon(r.eps_ma);
+    case kEpsilonLt:
+      return epsilon(r.eps_lt);
+    default:
+      return {};
   }
 }
 
@@ -109,15 +147,18 @@ void ResultsModel::rebuild() {
   const auto& m = res.mechanism;
   const int repeats = std::max(1, res.config.repeats);
   // Privacy per optimizer pool: K candidates of that optimizer.
-  std::vector<double> eps_ma(res.config.optimizers.size(), kNaN), eps_lt(res.config.optimizers.size(), kNaN);
+  std::vector<double> eps_ma(res.config.optimizers.size(), kNaN),
+      eps_lt(res.config.optimizers.size(), kNaN);
   double eps_run = kNaN;
   try {
     if (m.sampling_rate > 0 && m.delta > 0) {
       eps_run = tuning::epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
       for (std::size_t o = 0; o < res.config.optimizers.size(); ++o) {
-        const int k = static_cast<int>(experiment::candidates_of(res.candidates, static_cast<int>(o)).size());
+        const int k =
+            static_cast<int>(experiment::candidates_of(res.candidates, static_cast<int>(o)).size());
         if (k == 0) continue;
-        eps_ma[o] = tuning::epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps, k, m.delta);
+        eps_ma[o] = tuning::epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
+                                                       k, m.delta);
         eps_lt[o] = tuning::epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps,
                                                res.config.tuning.gamma.value_or(1.0 / k), m.delta,
                                                res.config.tuning.delta2);
@@ -136,7 +177,8 @@ void ResultsModel::rebuild() {
     row.optimizer = OptimizerEditor::displayName(cand.optimizer.kind);
     row.lr = cand.optimizer.learning_rate;
     row.clip = cand.clip;
-    row.momentum = cand.optimizer.kind == optim::OptimizerKind::kDpMomentum ? cand.optimizer.momentum : kNaN;
+    row.momentum =
+        cand.optimizer.kind == optim::OptimizerKind::kDpMomentum ? cand.optimizer.momentum : kNaN;
     const bool adam = cand.optimizer.kind == optim::OptimizerKind::kDpAdam ||
                       cand.optimizer.kind == optim::OptimizerKind::kDpAdamWosm;
     row.beta1 = adam ? cand.optimizer.beta1 : kNaN;
@@ -166,12 +208,17 @@ void ResultsModel::rebuild() {
       }
     }
     row.repeats_done = finished;
-    row.status = failed > 0 ? tr("failed") : diverged > 0 ? tr("diverged") : finished == repeats ? tr("finished")
-                 : running > 0 ? tr("running") : finished > 0 ? tr("partial") : tr("pending");
+    row.status = failed > 0            ? tr("failed")
+                 : diverged > 0        ? tr("diverged")
+                 : finished == repeats ? tr("finished")
+                 : running > 0         ? tr("running")
+                 : finished > 0        ? tr("partial")
+                                       : tr("pending");
     // Final accuracy and loss: the engine's candidate score (mean over finished repeats), the
     // numbers honest selection ranks by.
     const auto score = scores.find(cand.index);
-    row.final_acc = score != scores.end() && !res.is_regression ? score->second.mean_final_accuracy : kNaN;
+    row.final_acc =
+        score != scores.end() && !res.is_regression ? score->second.mean_final_accuracy : kNaN;
     row.final_loss = score != scores.end() ? score->second.mean_final_train_loss : kNaN;
     row.best_acc = with_best > 0 ? sum_best / with_best : kNaN;
     row.eps_run = eps_run;

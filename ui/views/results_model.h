@@ -16,8 +16,22 @@ class ResultsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
   enum Column {
-    kIndex, kOptimizer, kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kRepeatsDone, kStatus,
-    kFinalAccuracy, kBestAccuracy, kFinalTrainLoss, kEpsilonRun, kEpsilonMa, kEpsilonLt, kColumns
+    kIndex,
+    kOptimizer,
+    kLearningRate,
+    kClip,
+    kMomentum,
+    kBeta1,
+    kBeta2,
+    kRepeatsDone,
+    kStatus,
+    kFinalAccuracy,
+    kBestAccuracy,
+    kFinalTrainLoss,
+    kEpsilonRun,
+    kEpsilonMa,
+    kEpsilonLt,
+    kColumns
   };
   explicit ResultsModel(RunData* data, QObject* parent = nullptr);
 

@@ -1,5 +1,6 @@
 #include "views/results_tab.h"
 
+#include <qcustomplot.h>
 #include <QDialog>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -9,26 +10,29 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include "charts/chart_export.h"
 #include "charts/chart_view.h"
-#include "views/results_model.h"
 #include "run/run_data.h"
 #include "tuning/release_cost.h"
+#include "views/results_model.h"
 
 namespace dplab::ui {
 
 ResultsTab::ResultsTab(RunData* data, QWidget* parent)
-    : QWidget(parent), data_(data), model_(new ResultsModel(data, this)),
-      proxy_(new QSortFilterProxyModel(this)), release_label_(new QLabel(this)) {
+    : QWidget(parent),
+      data_(data),
+      model_(new ResultsModel(data, this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      release_label_(new QLabel(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   release_label_->setWordWrap(true);
   release_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  release_label_->setToolTip(tr("What the ε of this search covers: the release mode, δ and the "
-                                "validation assumption (ε rounded up). The MA/LT columns below are "
-                                "planning figures, not the cost of this search."));
+  release_label_->setToolTip(
+      tr("What the ε of this search covers: the release mode, δ and the "
+         "validation assumption (ε rounded up). The MA/LT columns below are "
+         "planning figures, not the cost of this search."));
   layout->addWidget(release_label_);
   connect(model_, &QAbstractItemModel::modelReset, this, &ResultsTab::updateReleaseLabel);
   connect(model_, &QAbstractItemModel::dataChanged, this, &ResultsTab::updateReleaseLabel);
@@ -54,17 +58,19 @@ ResultsTab::ResultsTab(RunData* data, QWidget* parent)
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setStretchLastSection(true);
   view_->verticalHeader()->setVisible(false);
-  view_->setToolTip(tr("One row per candidate; click a header to sort, double-click a row to see "
-                       "its curves."));
+  view_->setToolTip(
+      tr("One row per candidate; click a header to sort, double-click a row to see "
+         "its curves."));
   layout->addWidget(view_, 1);
   connect(filter, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
   connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
     const QModelIndex source = proxy_->mapToSource(index);
-    showCandidate(model_->data(model_->index(source.row(), ResultsModel::kIndex), Qt::UserRole).toInt());
+    showCandidate(
+        model_->data(model_->index(source.row(), ResultsModel::kIndex), Qt::UserRole).toInt());
   });
   connect(export_button, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("results.csv"),
-                                                      tr("CSV (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export results"), QStringLiteral("results.csv"), tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
     if (exportCsv(path, &error)) {
@@ -75,7 +81,9 @@ ResultsTab::ResultsTab(RunData* data, QWidget* parent)
   });
 }
 
-QString ResultsTab::releaseLabel() const { return release_label_->text(); }
+QString ResultsTab::releaseLabel() const {
+  return release_label_->text();
+}
 
 void ResultsTab::updateReleaseLabel() {
   if (!data_->hasRun()) {
@@ -84,7 +92,8 @@ void ResultsTab::updateReleaseLabel() {
   }
   try {
     // A few microseconds once the accountant's curve is cached (engine/privacy/rdp_accountant.h).
-    release_label_->setText(QString::fromStdString(tuning::epsilon_label(tuning::release_cost(data_->results()))));
+    release_label_->setText(
+        QString::fromStdString(tuning::epsilon_label(tuning::release_cost(data_->results()))));
   } catch (const std::exception& e) {
     release_label_->setText(tr("ε not available: %1").arg(QString::fromStdString(e.what())));
   }
@@ -103,8 +112,9 @@ void ResultsTab::showCandidate(int candidate) {
   dialog->setWindowTitle(QString::fromStdString(cand.label()));
   dialog->resize(820, 520);
   auto* layout = new QVBoxLayout(dialog);
-  auto* chart = new ChartView(tr("Candidate %1: %2").arg(candidate).arg(QString::fromStdString(cand.label())),
-                              QStringLiteral("candidate_%1").arg(candidate), dialog);
+  auto* chart =
+      new ChartView(tr("Candidate %1: %2").arg(candidate).arg(QString::fromStdString(cand.label())),
+                    QStringLiteral("candidate_%1").arg(candidate), dialog);
   layout->addWidget(chart);
   connect(chart, &ChartView::message, this, &ResultsTab::message);
   QCustomPlot* plot = chart->plot();
@@ -112,8 +122,8 @@ void ResultsTab::showCandidate(int candidate) {
   plot->xAxis->setLabel(tr("iteration (noisy-gradient queries)"));
   plot->yAxis->setLabel(tr("validation accuracy"));
   plot->yAxis2->setLabel(tr("training loss (lot mean)"));
-  const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
-                           QColor(0x94, 0x67, 0xbd)};
+  const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
+                           QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd)};
   for (int rep = 0; rep < std::max(1, r.config.repeats); ++rep) {
     const auto& job = r.job(candidate, rep);
     QCPGraph* acc = plot->addGraph(plot->xAxis, plot->yAxis);

@@ -1,8 +1,8 @@
 #include "views/step_size_tab.h"
 
+#include <qcustomplot.h>
 #include <QVBoxLayout>
 #include <cmath>
-#include <qcustomplot.h>
 
 #include "charts/chart_view.h"
 #include "run/run_data.h"
@@ -34,18 +34,23 @@ void StepSizeTab::refresh(bool) {
   const tuning::SearchResults& r = data_->results();
   const double sigma = r.config.privacy.noise_multiplier;
   const double lot = r.config.privacy.lot_size;
-  double lo = 1e300, hi = 0, xmax = std::max<double>(1.0, static_cast<double>(r.config.privacy.steps));
+  double lo = 1e300, hi = 0,
+         xmax = std::max<double>(1.0, static_cast<double>(r.config.privacy.steps));
   int drawn = 0;
-  const QColor palette[] = {QColor(0xd6, 0x27, 0x28), QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c),
-                            QColor(0x94, 0x67, 0xbd), QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
+  const QColor palette[] = {QColor(0xd6, 0x27, 0x28), QColor(0x1f, 0x77, 0xb4),
+                            QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
+                            QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
                             QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
   for (const auto& cand : r.candidates) {
-    if (cand.optimizer.kind != optim::OptimizerKind::kDpAdam || drawn >= kMaxCandidatesDrawn) continue;
+    if (cand.optimizer.kind != optim::OptimizerKind::kDpAdam || drawn >= kMaxCandidatesDrawn)
+      continue;
     const auto& job = r.job(cand.index, 0);
     if (job.curve.empty()) continue;
     const QColor color = palette[drawn % 8];
     ++drawn;
-    const QString label = QStringLiteral("α=%1, C=%2").arg(cand.optimizer.learning_rate, 0, 'g', 3).arg(cand.clip, 0, 'g', 3);
+    const QString label = QStringLiteral("α=%1, C=%2")
+                              .arg(cand.optimizer.learning_rate, 0, 'g', 3)
+                              .arg(cand.clip, 0, 'g', 3);
     QCPGraph* g = plot->addGraph();
     g->setName(tr("ESS, %1").arg(label));
     g->setPen(QPen(color, 2));
@@ -55,7 +60,8 @@ void StepSizeTab::refresh(bool) {
       lo = std::min(lo, p.step_size);
       hi = std::max(hi, p.step_size);
     }
-    const double limit = cand.optimizer.learning_rate / (sigma * cand.clip / lot + cand.optimizer.epsilon);
+    const double limit =
+        cand.optimizer.learning_rate / (sigma * cand.clip / lot + cand.optimizer.epsilon);
     QCPGraph* l = plot->addGraph();
     l->setName(tr("limit α/(σC/L+ξ) = %1").arg(limit, 0, 'g', 3));
     l->setPen(QPen(color, 1.4, Qt::DashLine));
@@ -68,9 +74,10 @@ void StepSizeTab::refresh(bool) {
     chart_->setTitle(tr("DPAdam effective step size — run an experiment with DPAdam to see it"));
     plot->yAxis->setRange(1e-4, 1);
   } else {
-    chart_->setTitle(tr("DPAdam effective step size vs its limit α/(σC/L + ξ) (Theorem 3), σ = %1, L = %2")
-                         .arg(sigma)
-                         .arg(lot));
+    chart_->setTitle(
+        tr("DPAdam effective step size vs its limit α/(σC/L + ξ) (Theorem 3), σ = %1, L = %2")
+            .arg(sigma)
+            .arg(lot));
     plot->yAxis->setRange(lo / 8, hi * 2);  // room below the lines for the legend
   }
   plot->xAxis->setRange(0, xmax * 1.02);
