@@ -1,0 +1,49 @@
+// dplab-cli bench --json, end to end through the real binary (a very short run): the lot gather
+// is reported on its own with lots of the expected size, and each model's ceiling is the gather
+// plus its GEMMs, with the DP step reported as a share of it.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include "support/cli_runner.h"
+
+using dplab::testing::CliRun;
+using dplab::testing::run_cli;
+
+class CliBenchTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void reportsGatherAndCeiling() {
+    const CliRun run = run_cli({"bench", "--json", "--seconds", "0.03", "--skip-accounting"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    const QJsonObject gather = report["lot_gather"].toObject();
+    const double gather_seconds = gather["seconds_per_lot"].toDouble(-1);
+    QVERIFY2(gather_seconds > 0, qPrintable(run.out));
+    QVERIFY(qAbs(gather["lots_per_second"].toDouble() * gather_seconds - 1) < 1e-9);
+    // 512 Poisson lots with q = 250 / n: the mean size is 250 with std < 1.
+    const double mean_rows = gather["mean_rows"].toDouble();
+    QVERIFY2(mean_rows > 244 && mean_rows < 256, qPrintable(QString::number(mean_rows)));
+    QVERIFY(gather["gigabytes_per_second"].toDouble() > 0);
+    QVERIFY(gather["poisson_sampling_seconds_per_lot"].toDouble() > 0);
+
+    const QJsonArray models = report["models"].toArray();
+    QCOMPARE(models.size(), 2);
+    for (const auto& value : models) {
+      const QJsonObject model = value.toObject();
+      const double gemm = 1 / model["gemm_only_steps_per_second"].toDouble();
+      const double dp = 1 / model["dp_steps_per_second"].toDouble();
+      const double nonprivate = 1 / model["nonprivate_steps_per_second"].toDouble();
+      const double ceiling = model["ceiling_steps_per_second"].toDouble();
+      QVERIFY(qAbs(ceiling * (gather_seconds + gemm) - 1) < 1e-9);
+      QVERIFY(qAbs(model["fraction_of_ceiling"].toDouble() - (gather_seconds + gemm) / dp) < 1e-9);
+      QVERIFY(qAbs(model["nonprivate_fraction_of_ceiling"].toDouble() -
+                   (gather_seconds + gemm) / nonprivate) < 1e-9);
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(CliBenchTest)
+#include "test_cli_bench.moc"
