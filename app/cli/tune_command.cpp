@@ -35,6 +35,7 @@
 #include "tuning/honest_selection.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
+#include "tuning/run_summary.h"
 #include "tuning/runner.h"
 
 namespace dplab::cli {
@@ -85,51 +86,15 @@ void print_progress(const tuning::Progress& p, bool tty, bool final_line) {
   std::fflush(stderr);
 }
 
-nlohmann::json candidate_json(const tuning::SearchResults& results, int index) {
-  if (index < 0) return nullptr;
-  const auto& c = results.candidates.at(static_cast<std::size_t>(index));
-  nlohmann::json j{{"index", c.index},
-                   {"label", c.label()},
-                   {"optimizer", optim::to_string(c.optimizer.kind)},
-                   {"learning_rate", c.optimizer.learning_rate},
-                   {"clip", c.clip}};
-  if (c.optimizer.kind == optim::OptimizerKind::kDpMomentum) j["momentum"] = c.optimizer.momentum;
-  if (c.optimizer.kind == optim::OptimizerKind::kDpAdam ||
-      c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
-    j["beta1"] = c.optimizer.beta1;
-    j["beta2"] = c.optimizer.beta2;
-    j["adam_epsilon"] = c.optimizer.epsilon;
-  }
-  return j;
-}
-
+// The engine's per-optimizer report (tuning/run_summary.h) plus the LT algorithm's own pick.
 nlohmann::json report_json(const tuning::SearchResults& results, const tuning::SelectionReport& r) {
-  nlohmann::json protocol = nlohmann::json::array();
-  for (const auto& row : r.protocol) {
-    protocol.push_back({{"k", row.k},
-                        {"mean", row.mean},
-                        {"ci_low", row.ci_low},
-                        {"ci_high", row.ci_high},
-                        {"trials", row.trials}});
-  }
-  return {{"optimizer", r.scope},
-          {"num_candidates", r.num_candidates},
-          {"best_candidate", candidate_json(results, r.best_candidate)},
-          {"best_accuracy", r.best_accuracy},
-          {"best_train_loss", r.best_train_loss},
-          {"delta", r.delta},
-          {"gamma", r.gamma},
-          {"delta2", r.delta2},
-          {"epsilon_single_run", r.epsilon_single_run},
-          {"epsilon_ma", r.epsilon_ma},
-          {"epsilon_lt", r.epsilon_lt},
-          {"lt_run",
-           {{"selected_candidate", candidate_json(results, r.lt.selected_candidate)},
-            {"selected_metric", r.lt.selected_metric},
-            {"draws", r.lt.draws},
-            {"hard_stop", r.lt.hard_stop},
-            {"stopped_by_hard_limit", r.lt.stopped_by_hard_limit}}},
-          {"protocol_5_2", protocol}};
+  nlohmann::json j = tuning::selection_report_json(results, r);
+  j["lt_run"] = {{"selected_candidate", tuning::candidate_json(results, r.lt.selected_candidate)},
+                 {"selected_metric", r.lt.selected_metric},
+                 {"draws", r.lt.draws},
+                 {"hard_stop", r.lt.hard_stop},
+                 {"stopped_by_hard_limit", r.lt.stopped_by_hard_limit}};
+  return j;
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {

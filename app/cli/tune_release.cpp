@@ -13,6 +13,7 @@
 #include "core/validate.h"
 #include "privacy/epsilon_display.h"
 #include "store/store.h"
+#include "tuning/run_summary.h"
 
 namespace dplab::cli {
 namespace {
@@ -31,16 +32,6 @@ std::string g(double value) {
 
 nlohmann::json number(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json candidate_json(const tuning::SearchResults& results, int index) {
-  if (index < 0) return nullptr;
-  const auto& c = results.candidates.at(static_cast<std::size_t>(index));
-  return {{"index", c.index},
-          {"label", c.label()},
-          {"optimizer", optim::to_string(c.optimizer.kind)},
-          {"learning_rate", c.optimizer.learning_rate},
-          {"clip", c.clip}};
 }
 
 }  // namespace
@@ -227,11 +218,12 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
 
   nlohmann::json replicates = nlohmann::json::array();
   for (const auto& rep : release.replicates) {
-    nlohmann::json item{{"runs_trained", rep.runs_trained},
-                        {"complete", rep.complete},
-                        {"released_candidate", candidate_json(results, rep.winner_candidate)},
-                        {"released_accuracy", rep.winner_job >= 0 ? number(rep.released_score)
-                                                                  : nlohmann::json(nullptr)}};
+    nlohmann::json item{
+        {"runs_trained", rep.runs_trained},
+        {"complete", rep.complete},
+        {"released_candidate", tuning::candidate_json(results, rep.winner_candidate)},
+        {"released_accuracy",
+         rep.winner_job >= 0 ? number(rep.released_score) : nlohmann::json(nullptr)}};
     if (plan.selection == PrivateSelection::kLt) item["hit_hard_stop"] = rep.hit_hard_stop;
     replicates.push_back(item);
   }

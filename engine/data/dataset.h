@@ -32,7 +32,7 @@ struct Dataset {
 struct TrainValidationSplit {
   Dataset train;
   Dataset validation;
-  std::vector<std::string> notes;  // the loaded data set's notes (see Dataset::notes)
+  std::vector<std::string> notes = {};  // the loaded data set's notes (see Dataset::notes)
 };
 
 // Seeded random split (paper appendix H: 80% train, 20% validation). Same seed => same split.
