@@ -23,6 +23,7 @@
 #include "cli/arguments.h"
 #include "cli/bench_accounting.h"
 #include "cli/bench_conv.h"
+#include "cli/bench_timing.h"
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/random.h"
@@ -36,28 +37,6 @@
 
 namespace dplab::cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Runs `body` repeatedly for about `seconds` (after a warm-up) and returns seconds per call,
-// the best of 3 rounds (least disturbed by other load on the machine).
-template <typename Body>
-double seconds_per_call(double seconds, Body&& body) {
-  for (int i = 0; i < 3; ++i) body();  // warm-up: sizes buffers, caches
-  double best = 1e300;
-  for (int round = 0; round < 3; ++round) {
-    long calls = 0;
-    const auto start = Clock::now();
-    double elapsed = 0;
-    do {
-      body();
-      ++calls;
-      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    } while (elapsed < seconds / 3);
-    best = std::min(best, elapsed / static_cast<double>(calls));
-  }
-  return best;
-}
 
 // Fashion-MNIST when the Debian package is installed, else random data of the same shape.
 data::Dataset bench_data(std::string& description) {

@@ -1,6 +1,8 @@
 // Conv-model benchmark rows (see bench_conv.h).
 #include "cli/bench_conv.h"
 
+#include "cli/bench_timing.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,27 +17,6 @@
 
 namespace dplab::cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Seconds per call of body: best of 3 rounds of about seconds/3 each, after one warm-up call.
-template <typename Body>
-double seconds_per_call(double seconds, Body&& body) {
-  body();
-  double best = 1e300;
-  for (int round = 0; round < 3; ++round) {
-    long calls = 0;
-    const auto start = Clock::now();
-    double elapsed = 0;
-    do {
-      body();
-      ++calls;
-      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    } while (elapsed < seconds / 3);
-    best = std::min(best, elapsed / static_cast<double>(calls));
-  }
-  return best;
-}
 
 // One example at a time: g_i materialised by a single-row backward, clipped, summed.
 class NaivePerExampleStep {
@@ -94,13 +75,15 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
       auto copy = model->clone();
       privacy::NoisyGradientOracle oracle(train, *copy, dp, 3);
       auto optimizer = optim::make_optimizer(sgd, {copy->num_params(), 1000000, dp});
-      return seconds_per_call(seconds, [&] { optimizer->step(*copy, oracle); });
+      return seconds_per_call(
+          seconds, [&] { optimizer->step(*copy, oracle); }, /*warmup_calls=*/1);
     };
     const double dp = time_oracle({1.0, 1.0, lot_size});
     const double nonprivate = time_oracle({models::kNoClipping, 0.0, lot_size});
     auto copy = model->clone();
     NaivePerExampleStep naive_step(*copy, train, lot_size);
-    const double naive = seconds_per_call(seconds, [&] { naive_step.step(); });
+    const double naive = seconds_per_call(
+        seconds, [&] { naive_step.step(); }, /*warmup_calls=*/1);
     nlohmann::json row;
     row["model"] = model->name();
     row["params"] = model->num_params();
