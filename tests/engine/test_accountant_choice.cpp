@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "privacy/accountant_choice.h"
 #include "privacy/accountant_comparison.h"
+#include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab::privacy;
@@ -41,8 +42,7 @@ class TestAccountantChoice : public QObject {
   }
 
   void liu_talwar_with_a_pld_base_run_is_tighter() {
-    std::ifstream in(std::string(DPLAB_TEST_DATA_DIR) + "/accounting.json");
-    const auto data = nlohmann::json::parse(in);
+    const auto& data = dplab::test::accounting_reference();
     int seen = 0;
     for (const auto& c : data["cases"]) {
       if (c["kind"] != "liu_talwar") continue;

@@ -19,6 +19,7 @@
 #include "privacy/papernot_steinke.h"
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_conversion.h"
+#include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab::privacy;
@@ -26,12 +27,7 @@ using namespace dplab::privacy;
 namespace {
 
 const nlohmann::json& reference() {
-  static const nlohmann::json data = [] {
-    std::ifstream in(std::string(DPLAB_TEST_DATA_DIR) + "/accounting.json");
-    if (!in) throw std::runtime_error("cannot open tests/data/accounting.json");
-    return nlohmann::json::parse(in);
-  }();
-  return data;
+  return dplab::test::accounting_reference();
 }
 
 // The improved conversion at one order, written out again (independent of rdp_conversion.cpp).

@@ -17,6 +17,7 @@
 #include "privacy/pld/subsampled_gaussian_pld.h"
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
+#include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab::privacy;
@@ -25,12 +26,7 @@ namespace pl = dplab::privacy::pld;
 namespace {
 
 const nlohmann::json& reference() {
-  static const nlohmann::json data = [] {
-    std::ifstream in(std::string(DPLAB_TEST_DATA_DIR) + "/accounting.json");
-    if (!in) throw std::runtime_error("cannot open tests/data/accounting.json");
-    return nlohmann::json::parse(in);
-  }();
-  return data;
+  return dplab::test::accounting_reference();
 }
 
 double normal_cdf(double z) {

@@ -11,6 +11,7 @@
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_subsampled_gaussian.h"
+#include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab::privacy;
@@ -18,12 +19,7 @@ using namespace dplab::privacy;
 namespace {
 
 const nlohmann::json& reference() {
-  static const nlohmann::json data = [] {
-    std::ifstream in(std::string(DPLAB_TEST_DATA_DIR) + "/accounting.json");
-    if (!in) throw std::runtime_error("cannot open tests/data/accounting.json");
-    return nlohmann::json::parse(in);
-  }();
-  return data;
+  return dplab::test::accounting_reference();
 }
 
 void add_cases_of_kind(const char* kind) {
