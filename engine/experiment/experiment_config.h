@@ -81,6 +81,11 @@ enum class Param { kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kEpsilon, kT
 inline constexpr int kNumParams = 7;
 const char* param_name(Param p);  // "learning_rate", "clip", ...
 
+// One hyperparameter's spec in its JSON form (number | [numbers] | {"log10": …} | …), with every
+// value it can produce checked against the hyperparameter's domain (C > 0, β ∈ [0, 1), …).
+// Throws ParseError naming `path`. Files and the GUI's text form (param_text.h) both use it.
+ParamSpec parse_param_spec(const nlohmann::json& value, Param param, const std::string& path);
+
 struct OptimizerConfig {
   optim::OptimizerKind kind = optim::OptimizerKind::kDpSgd;
   // One optional spec per Param (index = static_cast<int>(Param)); unset => the default value.

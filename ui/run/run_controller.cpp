@@ -90,18 +90,7 @@ bool RunController::start(const experiment::ExperimentConfig& config,
         runner.add_listener(writer.get());
       }
       runner.add_listener(monitor.get());
-      tuning::SearchResults plan;
-      plan.config = runner.config();
-      plan.candidates = runner.candidates();
-      plan.mechanism = runner.mechanism();
-      plan.training_size = data->train.size();
-      plan.is_regression = data->train.is_regression();
-      plan.jobs.resize(plan.candidates.size() *
-                       static_cast<std::size_t>(std::max(1, plan.config.repeats)));
-      for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
-        plan.jobs[i].candidate = static_cast<int>(i) / std::max(1, plan.config.repeats);
-        plan.jobs[i].repeat = static_cast<int>(i) % std::max(1, plan.config.repeats);
-      }
+      const tuning::SearchResults plan = runner.plan();
       QMetaObject::invokeMethod(
           this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
       {
