@@ -198,6 +198,7 @@ QString toCsvText(const CsvTable& table) {
     for (const QString& f : row) fields << csvField(f);
     text += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
   };
+  for (const QString& comment : table.comments) text += comment + QLatin1Char('\n');
   append_row(table.header);
   for (const QStringList& row : table.rows) append_row(row);
   return text;

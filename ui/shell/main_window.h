@@ -26,6 +26,7 @@ class ExperimentForm;
 class HeatmapTab;
 class HistoryPanel;
 class PrivacyTab;
+class ReleasedWinnerTab;
 class ResultsTab;
 class RunController;
 class RunData;
@@ -69,6 +70,9 @@ class MainWindow : public QMainWindow {
   PrivacyTab* privacyTab() const { return privacy_; }
   StepSizeTab* stepSizeTab() const { return step_size_; }
   ResultsTab* resultsTab() const { return results_; }
+  ReleasedWinnerTab* releasedWinnerTab() const { return winner_; }
+  // "not private: for teaching only": visible while a private run's every run is shown.
+  QLabel* privateBanner() const { return private_banner_; }
   StatusPanel* statusPanel() const { return status_; }
   HistoryPanel* historyPanel() const { return history_; }
   StallMeter* stallMeter() const { return stall_; }
@@ -95,6 +99,8 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void syncPrivacyTab();
   void updateShownRun();
+  void syncPrivateView();
+  QStringList searchCsvComments() const;
 
   ExperimentForm* form_;
   RunData* data_;
@@ -108,6 +114,8 @@ class MainWindow : public QMainWindow {
   PrivacyTab* privacy_;
   StepSizeTab* step_size_;
   ResultsTab* results_;
+  ReleasedWinnerTab* winner_;
+  QLabel* private_banner_;
   QPushButton* run_button_;
   QPushButton* cancel_button_;
   QProgressBar* progress_;
