@@ -101,16 +101,17 @@ bool HistoryPanel::openRun(qint64 id) {
   if (!store || controller_->running()) return false;
   try {
     const tuning::SearchResults results = store->load_results(id);
-    data_->setResults(results, tr("run #%1 from the history (“%2”)")
-                                   .arg(id)
-                                   .arg(QString::fromStdString(results.config.name)));
+    std::optional<tuning::PrivateRelease> release;
     if (results.config.release.mode == experiment::ReleaseMode::kPrivate) {
       // A private run reopens showing only its released winners (as recorded when it ended).
-      if (const auto stored = store->load_summary(id, "private_release")) {
-        data_->setPrivateRelease(
-            tuning::parse_private_release(nlohmann::json::parse(*stored)));
-      }
+      if (const auto stored = store->load_summary(id, "private_release"))
+        release = tuning::parse_private_release(nlohmann::json::parse(*stored));
     }
+    data_->setResults(results,
+                      tr("run #%1 from the history (“%2”)")
+                          .arg(id)
+                          .arg(QString::fromStdString(results.config.name)),
+                      release);
     emit message(tr("Opened run #%1 from the history").arg(id), false);
     emit opened();
     return true;

@@ -231,9 +231,8 @@ void RunController::onWorkerDone() {
   const bool cancelled = cancel_requested_;
   if (results) {
     progress_.jobs_done = progress_.jobs_total > 0 ? progress_.jobs_done : 0;
-    data_->setResults(*results);
+    data_->setResults(*results, QString(), release);
     if (release) {
-      data_->setPrivateRelease(*release);
       if (release->released == 0) {
         emit message(cancelled ? tr("Private selection cancelled: a search whose runs did not "
                                     "all finish is not the algorithm and releases nothing.")

@@ -56,10 +56,11 @@ void RunData::apply(const tuning::MonitorUpdate& update) {
   touch(false);
 }
 
-void RunData::setResults(const tuning::SearchResults& results, const QString& title) {
+void RunData::setResults(const tuning::SearchResults& results, const QString& title,
+                         const std::optional<tuning::PrivateRelease>& release) {
   const bool new_run = !live_;
   results_ = results;
-  release_.reset();
+  release_ = release;
   has_run_ = true;
   // The end of a live run keeps its title ("…, run started 10:31:02").
   if (!title.isEmpty()) {
@@ -68,12 +69,10 @@ void RunData::setResults(const tuning::SearchResults& results, const QString& ti
     title_ = QStringLiteral("“%1”").arg(QString::fromStdString(results.config.name));
   }
   live_ = false;
-  if (new_run) setRevealAll(false);
-  touch(true);
-}
-
-void RunData::setPrivateRelease(const tuning::PrivateRelease& release) {
-  release_ = release;
+  if (new_run && reveal_all_) {
+    reveal_all_ = false;  // a new run starts hidden (one redraw below)
+    emit revealChanged(false);
+  }
   touch(true);
 }
 

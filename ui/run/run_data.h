@@ -47,9 +47,9 @@ class RunData : public QObject {
  public slots:
   void beginLive(const tuning::SearchResults& plan);
   void apply(const tuning::MonitorUpdate& update);
-  void setResults(const tuning::SearchResults& results, const QString& title = QString());
-  // The winners of the private search just set (setResults first).
-  void setPrivateRelease(const tuning::PrivateRelease& release);
+  // `release`: the winners of a private search (one redraw for results and winners).
+  void setResults(const tuning::SearchResults& results, const QString& title = QString(),
+                  const std::optional<tuning::PrivateRelease>& release = std::nullopt);
   // The "not private: for teaching only" switch: every run of a private search is shown.
   void setRevealAll(bool reveal);
   void clear();
