@@ -4,6 +4,8 @@
 //   history show   --db FILE --id N [--json]   one experiment: mechanism, candidates' results,
 //                                              and the stored summary (the epsilons it reported)
 //   history export --db FILE --id N --out DIR  the same CSVs as `tune --out` (+ summary.json)
+// Every run shows what it charged: its release mode, the runs trained and the runs its epsilon
+// charges (schema v3). A private search shows and exports only its released winners.
 // The file is opened read-write only to migrate an older schema; nothing is changed otherwise.
 #include <cmath>
 #include <cstdio>
@@ -15,7 +17,9 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "store/csv_export.h"
+#include "privacy/epsilon_display.h"
 #include "store/store.h"
+#include "tuning/private_release_view.h"
 
 namespace dplab::cli {
 namespace {
@@ -44,7 +48,33 @@ nlohmann::json record_json(const store::ExperimentRecord& r) {
           {"status", r.status},
           {"candidates", r.num_candidates},
           {"jobs_total", r.jobs_total},
-          {"jobs_finished", r.jobs_finished}};
+          {"jobs_finished", r.jobs_finished},
+          {"release_mode", r.release_mode},
+          {"runs_trained", r.runs_trained},
+          {"runs_charged", r.runs_charged >= 0 ? nlohmann::json(r.runs_charged)
+                                               : nlohmann::json(nullptr)},
+          {"epsilon", std::isfinite(r.epsilon) ? nlohmann::json(r.epsilon)
+                                               : nlohmann::json(nullptr)}};
+}
+
+// "12 / 40": runs trained / runs the epsilon charges ("random" for PS).
+std::string charged_text(const store::ExperimentRecord& r) {
+  return std::to_string(r.runs_trained) + " / " +
+         (r.runs_charged >= 0 ? std::to_string(r.runs_charged) : std::string("random"));
+}
+
+bool is_private(const tuning::SearchResults& results) {
+  return results.config.release.mode == experiment::ReleaseMode::kPrivate;
+}
+
+// What may leave a private search: its released winners (none if they were not recorded).
+tuning::SearchResults released_only(const store::Store& db, std::int64_t id,
+                                    const tuning::SearchResults& runs) {
+  std::vector<std::int64_t> jobs;
+  if (const auto stored = db.load_summary(id, "private_release")) {
+    jobs = tuning::released_jobs(tuning::parse_private_release(nlohmann::json::parse(*stored)));
+  }
+  return tuning::grid_shaped_runs(runs, jobs);
 }
 
 int run_list(const Arguments& args) {
@@ -56,12 +86,15 @@ int run_list(const Arguments& args) {
     std::cout << out.dump(2) << "\n";
     return 0;
   }
-  std::printf("%5s  %-20s  %-9s  %10s  %11s  %s\n", "id", "created (UTC)", "status", "candidates",
-              "jobs done", "name");
+  std::printf("%5s  %-20s  %-9s  %10s  %11s  %-18s  %15s  %8s  %s\n", "id", "created (UTC)",
+              "status", "candidates", "jobs done", "release", "trained/charged", "eps <=", "name");
   for (const auto& r : records) {
-    std::printf("%5lld  %-20s  %-9s  %10lld  %5lld/%-5lld  %s\n", static_cast<long long>(r.id),
-                r.created_at.c_str(), r.status.c_str(), static_cast<long long>(r.num_candidates),
-                static_cast<long long>(r.jobs_finished), static_cast<long long>(r.jobs_total),
+    std::printf("%5lld  %-20s  %-9s  %10lld  %5lld/%-5lld  %-18s  %15s  %8s  %s\n",
+                static_cast<long long>(r.id), r.created_at.c_str(), r.status.c_str(),
+                static_cast<long long>(r.num_candidates), static_cast<long long>(r.jobs_finished),
+                static_cast<long long>(r.jobs_total), r.release_mode.c_str(),
+                charged_text(r).c_str(),
+                std::isfinite(r.epsilon) ? privacy::format_epsilon_up(r.epsilon).c_str() : "-",
                 r.name.c_str());
   }
   if (records.empty()) std::printf("(no experiments in %s)\n", db->path().c_str());
@@ -85,10 +118,36 @@ int run_show(const Arguments& args) {
   std::printf("mechanism: n = %lld, noise multiplier %g, sampling rate %g, %lld steps, delta %g\n",
               static_cast<long long>(results.training_size), m.noise_multiplier, m.sampling_rate,
               static_cast<long long>(m.steps), m.delta);
+  std::printf("release: %s, runs trained / charged: %s, eps <= %s (rounded up)\n",
+              record.release_mode.c_str(), charged_text(record).c_str(),
+              std::isfinite(record.epsilon) ? privacy::format_epsilon_up(record.epsilon).c_str()
+                                            : "-");
   const char* metric = results.is_regression ? "mean final train loss" : "mean final val accuracy";
-  std::printf("\n%5s  %-36s  %9s  %s\n", "cand", "hyperparameters", "finished", metric);
-  const int repeats = results.config.repeats;
-  for (std::size_t c = 0; c < results.candidates.size(); ++c) {
+  if (is_private(results)) {
+    // Only the released winners (their released, possibly noisy, scores): the other runs of a
+    // private selection were not released.
+    std::printf("\nreleased winner(s) (%s as released):\n", metric);
+    int shown = 0;
+    if (const auto stored = db->load_summary(record.id, "private_release")) {
+      const auto release = tuning::parse_private_release(nlohmann::json::parse(*stored));
+      for (std::size_t r = 0; r < release.replicates.size(); ++r) {
+        const auto& rep = release.replicates[r];
+        if (rep.winner_candidate < 0 ||
+            rep.winner_candidate >= static_cast<int>(results.candidates.size()))
+          continue;
+        ++shown;
+        std::printf("  replicate %zu: %-40s  %.4f  (best of %lld runs)\n", r + 1,
+                    results.candidates[static_cast<std::size_t>(rep.winner_candidate)]
+                        .label()
+                        .c_str(),
+                    rep.released_score, static_cast<long long>(rep.runs_trained));
+      }
+    }
+    if (shown == 0) std::printf("(none recorded)\n");
+  }
+  if (!is_private(results)) std::printf("\n%5s  %-36s  %9s  %s\n", "cand", "hyperparameters", "finished", metric);
+  const int repeats = is_private(results) ? 0 : results.config.repeats;
+  for (std::size_t c = 0; repeats > 0 && c < results.candidates.size(); ++c) {
     int finished = 0;
     double sum = 0;
     for (int r = 0; r < repeats; ++r) {
@@ -118,7 +177,9 @@ int run_export(const Arguments& args) {
   const auto db = open_history(args);
   const auto record = find_experiment(*db, args);
   const std::string out_dir = args.required_text("out");
-  const auto written = store::export_csv(db->load_results(record.id), out_dir);
+  tuning::SearchResults results = db->load_results(record.id);
+  if (is_private(results)) results = released_only(*db, record.id, results);
+  const auto written = store::export_csv(results, out_dir);
   std::size_t files = written.size();
   if (const auto summary = db->load_summary(record.id, "summary")) {
     const auto path = std::filesystem::path(out_dir) / "summary.json";

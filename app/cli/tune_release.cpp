@@ -13,6 +13,7 @@
 #include "core/validate.h"
 #include "privacy/epsilon_display.h"
 #include "store/store.h"
+#include "tuning/private_release_view.h"
 #include "tuning/run_summary.h"
 
 namespace dplab::cli {
@@ -212,8 +213,8 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   namespace fs = std::filesystem;
   const auto& config = results.config;
   const tuning::ReleaseCost cost = tuning::private_release_cost(results);
-  const tuning::PrivateRelease release = tuning::select_private_winners(
-      results, plan, derive_seed(config.seed, 0x53434F52 /* "SCOR" */));
+  const tuning::PrivateRelease release =
+      tuning::select_private_winners(results, plan, tuning::score_noise_seed(config.seed));
   const bool accuracy_public = config.release.validation == ValidationAssumption::kPublic;
 
   nlohmann::json replicates = nlohmann::json::array();
@@ -281,7 +282,12 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
     }
     if (!out) throw IoError(winners_path.string() + ": cannot write");
   }
-  if (db) db->save_summary(experiment_id, "summary", summary.dump());
+  if (db) {
+    db->save_summary(experiment_id, "summary", summary.dump());
+    // The winners, so that the GUI reopens this run showing only what was released.
+    db->save_summary(experiment_id, "private_release",
+                     tuning::private_release_json(release).dump());
+  }
 
   std::printf("%s: %zu replicate search(es) over %d candidates, %lld runs trained in all\n",
               experiment::describe_release(config.release).c_str(), release.replicates.size(),

@@ -70,6 +70,10 @@ NoisyGradientOracle::NoisyGradientOracle(const data::Dataset& train, models::Mod
     weights_.resize(capacity);
   }
   count_noise_.resize(1);
+  if (secure && settings_.is_private()) {
+    grid_noise_.emplace(settings_.noise_multiplier, settings_.clip, model.num_params(),
+                        ChaCha20::from_os_entropy());
+  }
 }
 
 double NoisyGradientOracle::noise_std_of_mean() const {
@@ -124,6 +128,12 @@ double NoisyGradientOracle::clipped_sum_on_lot(Index lot, double clip, VectorSpa
 double NoisyGradientOracle::query(VectorSpan gradient) {
   check_output(gradient, "gradient");
   const Index lot = sample_lot();
+  if (grid_noise_) {
+    // Secure: the sum on the integer grid plus exact discrete Gaussian noise, then / L.
+    const double loss_sum = clipped_sum_on_lot(lot, grid_noise_->rounding_clip(), gradient);
+    grid_noise_->privatize(gradient, 1.0 / settings_.lot_size);
+    return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+  }
   const double loss_sum = clipped_sum_on_lot(lot, settings_.clip, gradient);
   // Divide by the expected lot size L (not |lot|), then add the noise of the mean.
   gradient *= static_cast<float>(1.0 / settings_.lot_size);

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/random.h"
@@ -25,6 +26,7 @@
 #include "data/dataset.h"
 #include "models/model.h"
 #include "privacy/gaussian_noise.h"
+#include "privacy/grid_gaussian_noise.h"
 #include "privacy/poisson_sampler.h"
 
 namespace dplab::privacy {
@@ -38,8 +40,10 @@ struct DpSettings {
 
 class NoisyGradientOracle {
  public:
-  // secure: the lot sampler is seeded from getrandom and the noise is GaussianNoise::secure()
-  // (ChaCha20 keyed by OS entropy); `seed` is then not used for anything privacy-relevant.
+  // secure: the lot sampler is seeded from getrandom; query() releases the clipped sum on an
+  // integer grid with exact discrete Gaussian noise (privacy/grid_gaussian_noise.h, ChaCha20
+  // keyed by OS entropy); the two-release queries (query_with_*) use GaussianNoise::secure()
+  // (float Box-Muller on ChaCha20 words). `seed` is then not used for anything privacy-relevant.
   // Validates settings against the data (L in (0, n], C > 0, sigma >= 0; sigma > 0 needs finite C)
   // and throws InvalidArgument naming the field.
   NoisyGradientOracle(const data::Dataset& train, models::Model& model, const DpSettings& settings,
@@ -94,6 +98,7 @@ class NoisyGradientOracle {
   PoissonSampler sampler_;
   Rng rng_;  // drives the sampler
   GaussianNoise noise_;
+  std::optional<GridGaussianNoise> grid_noise_;  // secure mode, query() with noise
   std::int64_t queries_ = 0;
   Index last_lot_size_ = 0;
   // Pre-allocated buffers (capacity grows only on a rare oversized lot).

@@ -9,6 +9,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "tuning/release_cost.h"
 
 namespace dplab::store {
 namespace {
@@ -92,14 +93,26 @@ std::vector<std::string> export_csv(const tuning::SearchResults& results,
   if (ec) throw IoError(directory + ": cannot create the output folder: " + ec.message());
   const std::filesystem::path dir(directory);
   const auto aggregates = tuning::aggregate_all(results);
+  // Every file's numbers depend on the search: each starts with its epsilon label.
+  std::string comment;
+  try {
+    comment = tuning::epsilon_csv_comment(tuning::release_cost(results)) + "\n";
+  } catch (const Error& e) {
+    comment = std::string("# dplab: eps not available: ") + e.what() + "\n";
+  }
   std::vector<std::string> written;
-  written.push_back(
-      write_file(dir / "curves.csv", [&](std::ostream& o) { write_curves_csv(results, o); }));
+  written.push_back(write_file(dir / "curves.csv", [&](std::ostream& o) {
+    o << comment;
+    write_curves_csv(results, o);
+  }));
   written.push_back(write_file(dir / "aggregate_curves.csv", [&](std::ostream& o) {
+    o << comment;
     write_aggregate_curves_csv(aggregates, results.is_regression, o);
   }));
-  written.push_back(write_file(dir / "alpha_clip_grid.csv",
-                               [&](std::ostream& o) { write_alpha_clip_grid_csv(aggregates, o); }));
+  written.push_back(write_file(dir / "alpha_clip_grid.csv", [&](std::ostream& o) {
+    o << comment;
+    write_alpha_clip_grid_csv(aggregates, o);
+  }));
   return written;
 }
 

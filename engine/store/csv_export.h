@@ -28,7 +28,10 @@ void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& a
                                std::ostream& out);
 
 // Writes curves.csv, aggregate_curves.csv and alpha_clip_grid.csv into `directory` (created if
-// missing). Returns the paths written.
+// missing), each starting with one comment line, the epsilon label of the search
+// (tuning::epsilon_csv_comment: "# dplab: eps <= ... (mode: what it covers; delta; validation);
+// accountant: rdp; eps rounded up to 2 decimals"); read them with pandas.read_csv(...,
+// comment="#"). Returns the paths written.
 std::vector<std::string> export_csv(const tuning::SearchResults& results,
                                     const std::string& directory);
 

@@ -27,7 +27,9 @@ std::string csv_record(const std::vector<std::string>& fields) {
 }
 
 std::string csv_text(const CsvTable& table) {
-  std::string text = csv_record(table.header);
+  std::string text;
+  for (const auto& comment : table.comments) text += comment + "\n";
+  text += csv_record(table.header);
   for (const auto& row : table.rows) text += csv_record(row);
   return text;
 }

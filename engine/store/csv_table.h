@@ -12,6 +12,9 @@ namespace dplab::store {
 struct CsvTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  // Lines written as is before the header; each starts with '#' (e.g. the ε label of the search
+  // the numbers come from). Last member, so {header, rows} brace-initialisation still works.
+  std::vector<std::string> comments;
 };
 
 // One field, quoted when RFC 4180 requires it.

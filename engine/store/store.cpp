@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "core/validate.h"
 #include "store/writer_identity.h"
 #include "tuning/accounting.h"
+#include "tuning/release_cost.h"
 
 namespace dplab::store {
 namespace {
@@ -71,6 +73,13 @@ ALTER TABLE experiments ADD COLUMN writer_host TEXT;
 ALTER TABLE experiments ADD COLUMN writer_boot TEXT;
 ALTER TABLE experiments ADD COLUMN writer_pid INTEGER;
 ALTER TABLE experiments ADD COLUMN writer_start INTEGER;
+)SQL";
+
+const char* const kSchemaV3 = R"SQL(
+ALTER TABLE experiments ADD COLUMN release_mode TEXT;
+ALTER TABLE experiments ADD COLUMN runs_trained INTEGER;
+ALTER TABLE experiments ADD COLUMN runs_charged INTEGER;
+ALTER TABLE experiments ADD COLUMN epsilon REAL;
 )SQL";
 
 // SQLite's message plus what it means for the user: "database or disk is full (disk full)".
@@ -232,6 +241,10 @@ void Store::migrate() {
     check_not_newer(current);
     if (current < 1) exec(kSchemaV1);
     if (current < 2) exec(kSchemaV2);
+    if (current < 3) {
+      exec(kSchemaV3);
+      backfill_charges();
+    }
     exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
     exec("COMMIT");
   } catch (...) {
@@ -248,7 +261,7 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
         db_, path_,
         "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
         "noise_multiplier, sampling_rate, steps, delta, writer_host, writer_boot, writer_pid, "
-        "writer_start) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "writer_start, release_mode, runs_trained) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)");
     const WriterIdentity me = current_writer();
     e.bind(1, plan.config.name)
         .bind(2, std::string("running"))
@@ -262,7 +275,8 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
         .bind(10, me.host)
         .bind(11, me.boot_id)
         .bind(12, me.pid)
-        .bind(13, me.start_ticks);
+        .bind(13, me.start_ticks)
+        .bind(14, experiment::describe_release(plan.config.release));
     e.run();
     const std::int64_t id = sqlite3_last_insert_rowid(db_);
     Statement c(db_, path_, "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");
@@ -354,6 +368,70 @@ void Store::finish_experiment(std::int64_t experiment_id, const std::string& sta
   Statement s(db_, path_, "UPDATE experiments SET status = ? WHERE id = ?");
   s.bind(1, status).bind(2, experiment_id);
   s.run();
+}
+
+namespace {
+// (runs trained, runs charged or -1, epsilon) of a search, from the engine's release cost.
+struct Charges {
+  std::int64_t runs_trained = 0;
+  std::int64_t runs_charged = -1;
+  double epsilon = kNaN;
+};
+Charges charges_of(const tuning::SearchResults& results) {
+  Charges c;
+  for (const auto& job : results.jobs) c.runs_trained += job.queries > 0 ? 1 : 0;
+  try {
+    const tuning::ReleaseCost cost = tuning::release_cost(results);
+    c.epsilon = cost.epsilon;
+    const bool random_count =
+        cost.release.mode == experiment::ReleaseMode::kPrivate &&
+        cost.release.selection == experiment::PrivateSelection::kPs;
+    c.runs_charged = random_count ? -1 : cost.runs_charged;
+  } catch (const Error&) {
+    // Not computable (e.g. a mechanism without noise): left unknown.
+  }
+  return c;
+}
+}  // namespace
+
+void Store::record_charges(std::int64_t experiment_id, const tuning::SearchResults& results) {
+  const Charges c = charges_of(results);
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_,
+              "UPDATE experiments SET release_mode = ?, runs_trained = ?, runs_charged = ?, "
+              "epsilon = ? WHERE id = ?");
+  s.bind(1, experiment::describe_release(results.config.release))
+      .bind(2, c.runs_trained)
+      .bind(3, c.runs_charged)
+      .bind(4, c.epsilon)
+      .bind(5, experiment_id);
+  s.run();
+}
+
+void Store::backfill_charges() {
+  // Runs written before v3 have no release columns: compute them from the run itself (its
+  // config, mechanism and the queries of its stored jobs), as record_charges would have.
+  std::vector<std::int64_t> ids;
+  {
+    Statement q(db_, path_, "SELECT id FROM experiments");
+    while (q.step()) ids.push_back(q.integer(0));
+  }
+  for (const std::int64_t id : ids) {
+    std::string mode = "unknown";
+    Charges c;
+    try {
+      const tuning::SearchResults results = load_results_unlocked(id);
+      mode = experiment::describe_release(results.config.release);
+      c = charges_of(results);
+    } catch (const Error&) {
+      // A run whose config no longer parses keeps "unknown"; it still lists and deletes.
+    }
+    Statement u(db_, path_,
+                "UPDATE experiments SET release_mode = ?, runs_trained = ?, runs_charged = ?, "
+                "epsilon = ? WHERE id = ?");
+    u.bind(1, mode).bind(2, c.runs_trained).bind(3, c.runs_charged).bind(4, c.epsilon).bind(5, id);
+    u.run();
+  }
 }
 
 void Store::claim_experiment(std::int64_t experiment_id) {
@@ -455,7 +533,9 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
       "SELECT e.id, e.name, e.created_at, e.status, "
       "(SELECT COUNT(*) FROM candidates c WHERE c.experiment_id = e.id), "
       "e.config_json, "
-      "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = 'finished') "
+      "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = 'finished'), "
+      "e.release_mode, e.runs_trained, e.runs_charged, e.epsilon, "
+      "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id) "
       "FROM experiments e ORDER BY e.id DESC");
   std::vector<ExperimentRecord> out;
   while (s.step()) {
@@ -472,6 +552,13 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
     }
     r.jobs_total = r.num_candidates * repeats;
     r.jobs_finished = s.integer(6);
+    r.release_mode = s.text(7);
+    r.runs_trained = s.integer(8);
+    r.runs_charged = s.text(9).empty() ? -1 : s.integer(9);
+    r.epsilon = s.real(10);
+    // A private search trains the runs its selection drew, not candidates x repeats.
+    if (r.release_mode.rfind("private", 0) == 0)
+      r.jobs_total = std::max(r.runs_trained, s.integer(11));
     out.push_back(r);
   }
   return out;
@@ -479,6 +566,10 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
 
 tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
   std::lock_guard lock(mutex_);
+  return load_results_unlocked(experiment_id);
+}
+
+tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id) const {
   tuning::SearchResults res;
   {
     Statement e(
@@ -521,10 +612,27 @@ tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
     }
   }
   const int repeats = res.config.repeats;
-  res.jobs.resize(res.candidates.size() * static_cast<std::size_t>(repeats));
-  for (std::size_t i = 0; i < res.jobs.size(); ++i) {
-    res.jobs[i].candidate = static_cast<int>(i) / repeats;
-    res.jobs[i].repeat = static_cast<int>(i) % repeats;
+  // Private release modes: job i is global run i (its `repeat`), candidates as drawn.
+  const bool drawn = res.config.release.mode == experiment::ReleaseMode::kPrivate;
+  if (drawn) {
+    Statement n(db_, path_,
+                "SELECT MAX(COALESCE(runs_trained, 0), (SELECT COALESCE(MAX(repeat) + 1, 0) "
+                "FROM jobs WHERE experiment_id = ?)) FROM experiments WHERE id = ?");
+    n.bind(1, experiment_id).bind(2, experiment_id);
+    n.step();
+    const std::int64_t runs = n.integer(0);
+    if (runs > 10'000'000) {
+      throw IoError(path_ + ": experiment " + std::to_string(experiment_id) + " claims " +
+                    std::to_string(runs) + " runs (a damaged run history?)");
+    }
+    res.jobs.resize(static_cast<std::size_t>(std::max<std::int64_t>(0, runs)));
+    for (std::size_t i = 0; i < res.jobs.size(); ++i) res.jobs[i].repeat = static_cast<int>(i);
+  } else {
+    res.jobs.resize(res.candidates.size() * static_cast<std::size_t>(repeats));
+    for (std::size_t i = 0; i < res.jobs.size(); ++i) {
+      res.jobs[i].candidate = static_cast<int>(i) / repeats;
+      res.jobs[i].repeat = static_cast<int>(i) % repeats;
+    }
   }
   Statement j(db_, path_,
               "SELECT id, candidate, repeat, seed, status, final_val_accuracy, final_val_loss, "
@@ -536,9 +644,11 @@ tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
       "WHERE job_id = ? ORDER BY iteration");
   while (j.step()) {
     const auto c = j.integer(1), r = j.integer(2);
-    if (c < 0 || r < 0 || r >= repeats || static_cast<std::size_t>(c) >= res.candidates.size())
-      continue;
-    tuning::JobResult& job = res.jobs[static_cast<std::size_t>(c * repeats + r)];
+    if (c < 0 || r < 0 || static_cast<std::size_t>(c) >= res.candidates.size()) continue;
+    if (drawn ? static_cast<std::size_t>(r) >= res.jobs.size() : r >= repeats) continue;
+    tuning::JobResult& job =
+        res.jobs[static_cast<std::size_t>(drawn ? r : c * repeats + r)];
+    job.candidate = static_cast<int>(c);
     job.seed = static_cast<std::uint64_t>(j.integer(3));
     job.status = tuning::parse_job_status(j.text(4));
     job.final_val_accuracy = j.real(5);
@@ -627,7 +737,7 @@ void StoreWriter::on_job_finished(const tuning::JobResult& job) {
   if (flushing) flush();
 }
 
-void StoreWriter::on_finished(const tuning::SearchResults&, bool cancelled) {
+void StoreWriter::on_finished(const tuning::SearchResults& results, bool cancelled) {
   std::lock_guard flushing(flush_mutex_);
   // Retry with back-off (busy: another process holds the lock; full: space may be freed).
   const double deadline = now_seconds() + retry_seconds_;
@@ -646,6 +756,12 @@ void StoreWriter::on_finished(const tuning::SearchResults&, bool cancelled) {
                " finished job(s) could not be stored after retrying for " +
                format_number(retry_seconds_) + " s: " + last_error_;
     }
+  }
+  try {
+    store_.record_charges(experiment_id_, results);
+  } catch (const Error& e) {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = e.what();
   }
   try {
     store_.finish_experiment(experiment_id_, unsaved > 0 ? "incomplete"

@@ -1,5 +1,6 @@
 // Store: the run history of one workspace in one SQLite file. Tables:
-//   experiments  (config JSON, n, the mechanism sigma, q, T, delta, status)
+//   experiments  (config JSON, n, the mechanism sigma, q, T, delta, status; since v3 what was
+//                 charged: release mode, runs trained, runs charged by the epsilon, epsilon)
 //   candidates   (hyperparameters of each candidate)
 //   jobs         (candidate, repeat, seed, status, final metrics, wall time, and the privacy
 //                 mechanism: sigma, q, steps, selection rule, K, gamma, delta, delta2 — so that
@@ -35,7 +36,9 @@ struct sqlite3;
 
 namespace dplab::store {
 
-inline constexpr int kSchemaVersion = 2;  // 2: experiments.writer_* columns
+// 2: experiments.writer_* columns; 3: experiments.release_mode, runs_trained, runs_charged,
+// epsilon (older databases are migrated in place and their runs back-filled from what they hold).
+inline constexpr int kSchemaVersion = 3;
 
 struct ExperimentRecord {
   std::int64_t id = 0;
@@ -46,6 +49,13 @@ struct ExperimentRecord {
   std::int64_t num_candidates = 0;
   std::int64_t jobs_total = 0;
   std::int64_t jobs_finished = 0;
+  // What was charged (schema v3): "explore", "private lt", ... (tuning::describe_release); the
+  // runs that touched the data; the runs the epsilon charges (explore: the runs trained; ma: K;
+  // lt: the hard stop; ps: none = a random number, -1); the epsilon (NaN: not recorded yet).
+  std::string release_mode;
+  std::int64_t runs_trained = 0;
+  std::int64_t runs_charged = -1;
+  double epsilon = 0;
 };
 
 struct StoreOptions {
@@ -71,6 +81,8 @@ class Store {
   void record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
                   const tuning::JobResult& job);
   void finish_experiment(std::int64_t experiment_id, const std::string& status);
+  // What the run charged: runs trained (queries > 0) and the release cost (tuning::release_cost).
+  void record_charges(std::int64_t experiment_id, const tuning::SearchResults& results);
   // Takes over an interrupted or cancelled run to resume it: status "running", writer = this
   // process. Throws IoError if its writer is still alive (a run is written by one process).
   void claim_experiment(std::int64_t experiment_id);
@@ -90,6 +102,8 @@ class Store {
  private:
   void exec(const char* sql) const;
   void migrate();
+  void backfill_charges();
+  tuning::SearchResults load_results_unlocked(std::int64_t experiment_id) const;  // v2 -> v3: every run's release columns from what it holds
   std::string path_;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;

@@ -16,6 +16,7 @@ using experiment::RunCountDistribution;
 constexpr std::uint64_t kCountStream = 0x50434E54;  // "PCNT": the number of runs
 constexpr std::uint64_t kDrawStream = 0x50445257;   // "PDRW": the candidate of each run
 constexpr std::uint64_t kRunStream = 0x5052554E;    // "PRUN": the seed of each run
+constexpr std::uint64_t kScoreStream = 0x53434F52;  // "SCOR": the validation-score noise
 constexpr double kZ95 = 1.959963984540054;
 constexpr double kTwoPi = 6.283185307179586;
 
@@ -71,6 +72,10 @@ PrivatePlan draw_private_plan(const experiment::ExperimentConfig& config, int nu
     plan.replicates.push_back(std::move(rep));
   }
   return plan;
+}
+
+std::uint64_t score_noise_seed(std::uint64_t experiment_seed) {
+  return derive_seed(experiment_seed, kScoreStream);
 }
 
 PrivateRelease select_private_winners(const SearchResults& results, const PrivatePlan& plan,

@@ -64,6 +64,10 @@ struct PrivateRelease {
   double ci_low = 0.0, ci_high = 0.0;  // mean +- 1.96 s / sqrt(R) (NaN for R < 2)
 };
 
+// The seed of the validation-score noise of a search with this experiment seed (the CLI and the
+// GUI use the same stream, so both release the same winner for the same config).
+std::uint64_t score_noise_seed(std::uint64_t experiment_seed);
+
 // The winner of each replicate: the best score among ITS runs (ties: the earlier draw).
 // score_noise_seed seeds the validation-score noise (ignored for validation public).
 PrivateRelease select_private_winners(const SearchResults& results, const PrivatePlan& plan,

@@ -9,6 +9,7 @@
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_conversion.h"
+#include "tuning/accounting.h"
 
 namespace dplab::tuning {
 namespace {
@@ -153,6 +154,32 @@ ReleaseCost private_release_cost(const SearchResults& results) {
 ReleaseCost release_cost(const SearchResults& results) {
   return results.config.release.mode == ReleaseMode::kExplore ? explore_release_cost(results)
                                                               : private_release_cost(results);
+}
+
+ReleaseCost planned_release_cost(const experiment::ExperimentConfig& config,
+                                 std::int64_t training_size, std::int64_t validation_size) {
+  if (training_size <= 0) throw InvalidArgument("planned_release_cost: n must be > 0");
+  SearchResults plan;
+  plan.config = config;
+  plan.candidates = experiment::expand_candidates(config);
+  plan.training_size = training_size;
+  plan.validation_size = validation_size;
+  plan.mechanism.noise_multiplier = config.privacy.noise_multiplier;
+  plan.mechanism.sampling_rate = config.privacy.lot_size / static_cast<double>(training_size);
+  plan.mechanism.steps = config.privacy.steps;
+  plan.mechanism.delta =
+      config.privacy.delta ? *config.privacy.delta : default_delta_for(training_size);
+  if (config.release.mode == ReleaseMode::kExplore) {
+    plan.jobs.resize(plan.candidates.size() * static_cast<std::size_t>(config.repeats));
+    for (JobResult& job : plan.jobs) job.queries = config.privacy.steps;
+  }
+  return release_cost(plan);
+}
+
+std::string epsilon_csv_comment(const ReleaseCost& cost) {
+  return "# dplab: " + epsilon_label(cost, privacy::kEpsilonDigits) +
+         "; accountant: rdp; eps rounded up to " + std::to_string(privacy::kEpsilonDigits) +
+         " decimals";
 }
 
 std::string epsilon_label(const ReleaseCost& cost, int digits) {

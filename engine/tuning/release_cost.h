@@ -49,8 +49,20 @@ ReleaseCost private_release_cost(const SearchResults& results);
 // Dispatches on results.config.release.mode.
 ReleaseCost release_cost(const SearchResults& results);
 
+// The cost BEFORE running (a plan, as the form shows it): the experiment's candidates and
+// mechanism on n training examples (delta: the experiment's or the default for n), every run
+// assumed to make its T queries. Same functions as above, so the plan equals the run's cost
+// when every run finishes.
+ReleaseCost planned_release_cost(const experiment::ExperimentConfig& config,
+                                 std::int64_t training_size, std::int64_t validation_size);
+
 // "eps <= 3.29 (explore: all 120 runs trained ...; delta = 1e-05; validation: public)", epsilon
 // rounded UP to `digits` decimals.
 std::string epsilon_label(const ReleaseCost& cost, int digits = 2);
+
+// The header comment of every CSV whose numbers depend on a search (curves.csv, the aggregates,
+// the GUI's chart and table exports): "# dplab: eps <= ... (label); accountant: rdp; eps
+// rounded up to 2 decimals" (one line, starting with '#').
+std::string epsilon_csv_comment(const ReleaseCost& cost);
 
 }  // namespace dplab::tuning

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "privacy/epsilon_display.h"
 #include "tuning/accounting.h"
 
 namespace dplab::tuning {
@@ -68,12 +69,7 @@ RunSummary summarize_run(const SearchResults& results) {
   for (const auto& job : results.jobs)
     s.jobs_finished += job.status == JobStatus::kFinished ? 1 : 0;
   s.per_optimizer = honest_selection_per_optimizer(results);
-  const auto& m = results.mechanism;
-  s.epsilon_all_jobs_ma = std::numeric_limits<double>::quiet_NaN();
-  if (m.sampling_rate > 0 && m.delta > 0 && s.jobs_total > 0) {
-    s.epsilon_all_jobs_ma = epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
-                                                       s.jobs_total, m.delta);
-  }
+  s.release = release_cost(results);
   return s;
 }
 
@@ -96,10 +92,17 @@ nlohmann::json run_summary_json(const SearchResults& results, const RunSummary& 
           {"repeats", results.config.repeats},
           {"jobs_total", summary.jobs_total},
           {"jobs_finished", summary.jobs_finished},
-          {"epsilon_all_jobs_ma", number_or_null(summary.epsilon_all_jobs_ma)},
-          {"epsilon_all_jobs_note",
-           "every job's curve in this report is released: the epsilon covering all of them is the "
-           "K*repeats runs composed in RDP at delta (main paper section 3.2)"},
+          {"release_mode", experiment::describe_release(summary.release.release)},
+          {"epsilon_release", number_or_null(summary.release.epsilon)},
+          {"epsilon_release_rounded_up",
+           privacy::format_epsilon_up(summary.release.epsilon, privacy::kEpsilonDigits)},
+          {"epsilon_release_label", epsilon_label(summary.release, privacy::kEpsilonDigits)},
+          {"runs_charged", summary.release.runs_charged},
+          {"epsilon_release_note",
+           "the epsilon of what this report releases (accountant: rdp, at delta): explore = every "
+           "run trained composed with the queries it made (heterogeneous runs compose per RDP "
+           "order); private = the selection's cost per replicate search, only the winner "
+           "released. per_optimizer epsilon_ma / epsilon_lt are planning figures."},
           {"per_optimizer", per}};
 }
 
@@ -114,18 +117,19 @@ std::string run_summary_markdown(const SearchResults& results, const RunSummary&
     << ", T = " << m.steps << ", delta = " << fixed(m.delta, 3) << "\n";
   s << "- jobs: " << summary.jobs_finished << " of " << summary.jobs_total << " finished ("
     << results.config.repeats << " repeat(s) per candidate)\n";
-  s << "- epsilon of releasing every curve in this report (all " << summary.jobs_total
-    << " runs composed, RDP): " << fixed(summary.epsilon_all_jobs_ma, 4) << "\n\n";
+  s << "- what this report releases: " << epsilon_label(summary.release, privacy::kEpsilonDigits)
+    << "\n\n";
   s << "| optimizer | K | best candidate | "
     << (results.is_regression ? "final train loss" : "final val. accuracy")
-    << " | eps one run | eps MA (K) | eps LT (K) |\n|---|---|---|---|---|---|---|\n";
+    << " | eps one run | plan: eps MA (K) | plan: eps LT (K) |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : summary.per_optimizer) {
     const nlohmann::json best = candidate_json(results, r.best_candidate);
     s << "| " << r.scope << " | " << r.num_candidates << " | "
       << (best.is_null() ? std::string("–") : best["label"].get<std::string>()) << " | "
       << fixed(results.is_regression ? r.best_train_loss : r.best_accuracy, 4) << " | "
-      << fixed(r.epsilon_single_run, 4) << " | " << fixed(r.epsilon_ma, 4) << " | "
-      << fixed(r.epsilon_lt, 4) << " |\n";
+      << privacy::format_epsilon_up(r.epsilon_single_run) << " | "
+      << privacy::format_epsilon_up(r.epsilon_ma) << " | "
+      << privacy::format_epsilon_up(r.epsilon_lt) << " |\n";
   }
   s << "\n`experiment.json` is the configuration of exactly these results; `summary.json` holds "
        "the "

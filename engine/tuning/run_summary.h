@@ -2,14 +2,17 @@
 // is (experiment name, data set, n, task), the DP mechanism of every run (σ, q = L/n, T, δ),
 // the best candidate per optimizer with its parameters and score (honest_selection.h: mean final
 // validation accuracy, or final training loss for regression), and the privacy numbers of
-// selecting among each optimizer's K candidates (single run, MA, LT; main paper section 3) plus
-// the ε of releasing every job shown (K·repeats runs composed in RDP, section 3.2).
+// selecting among each optimizer's K candidates (single run, MA, LT; main paper section 3; these
+// are PLANNING figures) plus the ε of what the report releases: tuning::release_cost (explore:
+// every run trained composed in RDP with the queries it made; private modes: the selection's
+// cost, only the winner released), with its label.
 // Pure functions of a SearchResults, so a run reopened from the history gives the same summary.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include "tuning/honest_selection.h"
+#include "tuning/release_cost.h"
 #include "tuning/results.h"
 
 namespace dplab::tuning {
@@ -23,7 +26,7 @@ struct RunSummary {
   std::vector<SelectionReport> per_optimizer;  // honest_selection_per_optimizer
   int jobs_total = 0;                          // K_total · repeats
   int jobs_finished = 0;
-  double epsilon_all_jobs_ma = 0;  // every job's curve is released: all of them composed (RDP)
+  ReleaseCost release;  // release_cost(results): what the report's epsilon covers
 };
 
 RunSummary summarize_run(const SearchResults& results);

@@ -152,7 +152,9 @@ Runner::Runner(experiment::ExperimentConfig config,
   res.is_regression = impl_->data->train.is_regression();
   res.validation_size = impl_->data->validation.size();
   const int repeats = impl_->config.repeats;
-  if (!impl_->options.plan.empty()) {
+  // A private search trains exactly its drawn runs, also when it drew none (PS with K = 0).
+  if (!impl_->options.plan.empty() ||
+      impl_->config.release.mode == experiment::ReleaseMode::kPrivate) {
     for (const PlannedJob& planned : impl_->options.plan) {
       if (planned.candidate < 0 ||
           planned.candidate >= static_cast<int>(impl_->candidates.size())) {

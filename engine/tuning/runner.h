@@ -76,8 +76,9 @@ struct RunOptions {
   // so that an interactive thread — the GUI's — gets a core at once even when every core
   // trains. Throughput is unchanged on an otherwise idle machine.
   bool background_priority = false;
-  // Empty: every (candidate, repeat) of the config. Otherwise exactly these jobs (the runs a
-  // private selection drew up front), trained in parallel like any others.
+  // Empty: every (candidate, repeat) of the config (a private release mode: no job at all).
+  // Otherwise exactly these jobs (the runs a private selection drew up front), trained in
+  // parallel like any others.
   std::vector<PlannedJob> plan = {};
   // Secure noise (release.secure): lots and noise from OS entropy, not from the job seeds.
   bool secure = false;

@@ -39,6 +39,15 @@ class TestCliHistory : public QObject {
     QCOMPARE(rows[0].toObject()["id"].toInt(), 1);
     QCOMPARE(rows[0].toObject()["jobs_finished"].toInt(), 6);
     QCOMPARE(rows[0].toObject()["name"].toString(), QStringLiteral("quick-demo"));
+    // What the run charged (schema v3): explore, all 6 runs, the epsilon summary.json reports.
+    const QJsonObject row = rows[0].toObject();
+    QCOMPARE(row["release_mode"].toString(), QStringLiteral("explore"));
+    QCOMPARE(row["runs_trained"].toInt(), 6);
+    QCOMPARE(row["runs_charged"].toInt(), 6);
+    const QJsonObject summary =
+        QJsonDocument::fromJson(read_file(dir_.path() + "/tune/summary.json")).object();
+    QCOMPARE(row["epsilon"].toDouble(), summary["release"].toObject()["epsilon"].toDouble());
+    QVERIFY2(table.out.contains("explore") && table.out.contains("6 / 6"), qPrintable(table.out));
   }
 
   void show_returns_the_stored_summary() {

@@ -52,8 +52,20 @@ class CliTuneTest : public QObject {
     QVERIFY(single > 0 && single < ma && ma < lt);  // small K: MA beats LT (paper section 3.2)
     QCOMPARE(sgd["protocol_5_2"].toArray().size(), 4);
     QCOMPARE(optimizers[1].toObject()["num_candidates"].toInt(), 2);
-    // 6 jobs x 6 points + header.
-    QCOMPARE(read_file(dir.path() + "/out/curves.csv").trimmed().split('\n').size(), 1 + 36);
+    // The epsilon label line, the header, 6 jobs x 6 points. The label is the one summary.json
+    // carries (explore: all 6 runs trained), with the accountant and the rounding said.
+    const QStringList curves =
+        QString::fromUtf8(read_file(dir.path() + "/out/curves.csv")).trimmed().split('\n');
+    QCOMPARE(curves.size(), 1 + 1 + 36);
+    const QString release_label = summary["release"].toObject()["label"].toString();
+    QVERIFY(!release_label.isEmpty());
+    QCOMPARE(curves[0], "# dplab: " + release_label +
+                            "; accountant: rdp; eps rounded up to 2 decimals");
+    QVERIFY2(curves[0].contains("explore: all 6 runs trained"), qPrintable(curves[0]));
+    QVERIFY(curves[1].startsWith("candidate,repeat,"));
+    for (const char* name : {"/out/aggregate_curves.csv", "/out/alpha_clip_grid.csv"}) {
+      QCOMPARE(QString::fromUtf8(read_file(dir.path() + name)).split('\n').first(), curves[0]);
+    }
     QVERIFY(QFile::exists(dir.path() + "/out/alpha_clip_grid.csv"));
     QVERIFY(QFile::exists(dir.path() + "/runs.sqlite"));
   }

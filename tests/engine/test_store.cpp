@@ -1,7 +1,11 @@
 // Run history: a run written through StoreWriter reloads identically (curves bit for bit, NaN
-// included), experiments are listed, summaries kept, a non-SQLite file gives an IoError naming it.
+// included), experiments are listed with what they charged (release mode, runs trained and
+// charged, epsilon: schema v3), summaries kept, a schema-v2 database is migrated in place with its
+// runs back-filled and still reloads, a non-SQLite file gives an IoError naming it.
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sqlite3.h>
 
 #include <bit>
 #include <fstream>
@@ -9,6 +13,7 @@
 #include "core/error.h"
 #include "store/store.h"
 #include "support/tiny_experiment.h"
+#include "privacy/rdp_accountant.h"
 #include "tuning/honest_selection.h"
 
 using namespace dplab;
@@ -48,6 +53,15 @@ class TestStore : public QObject {
     QCOMPARE(list[0].jobs_total, std::int64_t{10});
     QCOMPARE(list[0].jobs_finished, std::int64_t{10});
     QCOMPARE(db.load_summary(id, "summary").value(), std::string("{\"x\": 1}"));
+    // What it charged: explore, all 10 runs, epsilon of 10 runs of T steps composed.
+    QCOMPARE(list[0].release_mode, std::string("explore"));
+    QCOMPARE(list[0].runs_trained, std::int64_t{10});
+    QCOMPARE(list[0].runs_charged, std::int64_t{10});
+    const auto& m = live.mechanism;
+    const double all_runs =
+        privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, 10 * m.steps}, m.delta)
+            .epsilon;
+    QCOMPARE(list[0].epsilon, all_runs);
 
     const SearchResults back = db.load_results(id);
     QCOMPARE(back.candidates.size(), live.candidates.size());
@@ -72,6 +86,60 @@ class TestStore : public QObject {
     QCOMPARE(honest_selection_all(back).epsilon_ma, honest_selection_all(live).epsilon_ma);
     db.delete_experiment(id);
     QVERIFY(db.list_experiments().empty());
+  }
+
+  void migrates_a_schema_v2_database() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("old.sqlite").toStdString();
+    const auto config = testing::tiny_experiment();
+    SearchResults live;
+    {
+      store::Store db(path);
+      store::StoreWriter writer(db);
+      Runner runner(config, load_experiment_data(config), RunOptions{2, true});
+      runner.add_listener(&writer);
+      live = runner.run();
+    }
+    // Make it the database dplab wrote before v3: no release columns, user_version 2.
+    auto sql = [&](const char* text) {
+      sqlite3* raw = nullptr;
+      QCOMPARE(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+      char* message = nullptr;
+      const int rc = sqlite3_exec(raw, text, nullptr, nullptr, &message);
+      QVERIFY2(rc == SQLITE_OK, message ? message : "");
+      sqlite3_close(raw);
+    };
+    sql("ALTER TABLE experiments DROP COLUMN release_mode; "
+        "ALTER TABLE experiments DROP COLUMN runs_trained; "
+        "ALTER TABLE experiments DROP COLUMN runs_charged; "
+        "ALTER TABLE experiments DROP COLUMN epsilon; PRAGMA user_version = 2;");
+    auto user_version = [&] {
+      sqlite3* raw = nullptr;
+      sqlite3_open(path.c_str(), &raw);
+      sqlite3_stmt* q = nullptr;
+      sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &q, nullptr);
+      sqlite3_step(q);
+      const auto v = sqlite3_column_int64(q, 0);
+      sqlite3_finalize(q);
+      sqlite3_close(raw);
+      return v;
+    };
+    QCOMPARE(user_version(), sqlite3_int64{2});
+    store::Store db(path);
+    QCOMPARE(user_version(), sqlite3_int64{store::kSchemaVersion});
+    const auto list = db.list_experiments();
+    QCOMPARE(list.size(), std::size_t{1});
+    QCOMPARE(list[0].release_mode, std::string("explore"));
+    QCOMPARE(list[0].runs_trained, std::int64_t{10});
+    QCOMPARE(list[0].runs_charged, std::int64_t{10});
+    const auto& m = live.mechanism;
+    QCOMPARE(list[0].epsilon,
+             privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, 10 * m.steps}, m.delta)
+                 .epsilon);
+    const SearchResults back = db.load_results(list[0].id);
+    QCOMPARE(back.jobs.size(), live.jobs.size());
+    for (std::size_t i = 0; i < live.jobs.size(); ++i)
+      QVERIFY(same_bits(back.jobs[i].final_val_accuracy, live.jobs[i].final_val_accuracy));
   }
 
   void not_a_database() {

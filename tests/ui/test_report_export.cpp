@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include "form/experiment_form.h"
+#include "privacy/rdp_accountant.h"
 #include "form/number_field.h"
 #include "form/privacy_section.h"
 #include "run/history_panel.h"
@@ -93,8 +94,18 @@ class TestReportExport : public QObject {
       QVERIFY(opt["epsilon_ma"].get<double>() >= opt["epsilon_single_run"].get<double>());
       QVERIFY(opt["best_accuracy"].get<double>() >= 0.0);
     }
-    QVERIFY(summary["epsilon_all_jobs_ma"].get<double>() >=
-            summary["per_optimizer"][1]["epsilon_ma"].get<double>());
+    // The report's epsilon is the explore composition of every run trained (release_cost): all
+    // 5 runs of 100 queries = one run of 500 queries, at the run's delta.
+    const double all_runs = summary["epsilon_release"].get<double>();
+    QVERIFY(all_runs >= summary["per_optimizer"][1]["epsilon_ma"].get<double>());
+    QCOMPARE(summary["runs_charged"].get<int>(), 5);
+    const double independent =
+        privacy::epsilon_for_delta({2.0, summary["mechanism"]["sampling_rate"].get<double>(), 500},
+                                   summary["mechanism"]["delta"].get<double>())
+            .epsilon;
+    QVERIFY(test::closeRel(all_runs, independent, 1e-12));
+    QVERIFY(summary["epsilon_release_label"].get<std::string>().find(
+                "explore: all 5 runs trained") != std::string::npos);
     for (const char* name :
          {"README.md", "results.csv", "curves.csv", "alpha_clip_grid.csv", "accuracy_curves.svg"}) {
       QVERIFY2(QFileInfo(QDir(report).filePath(QLatin1String(name))).size() > 0, name);

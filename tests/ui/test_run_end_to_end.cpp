@@ -19,6 +19,7 @@
 #include "run/run_data.h"
 #include "shell/main_window.h"
 #include "shell/presets.h"
+#include "tuning/release_cost.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
@@ -124,8 +125,13 @@ class TestRunEndToEnd : public QObject {
     QFile csv_file(csv);
     QVERIFY(csv_file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(csv_file.readAll()).split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.first(), QStringLiteral("series,x,y,value"));
-    QVERIFY(lines.size() > 1);
+    // Line 1: the search's epsilon label (issue #8), then the header.
+    const QString label = QString::fromStdString(
+        tuning::epsilon_csv_comment(tuning::release_cost(window_->runData()->runs())));
+    QCOMPARE(lines.first(), label);
+    QVERIFY(lines.first().startsWith("# dplab: eps <= "));
+    QCOMPARE(lines.at(1), QStringLiteral("series,x,y,value"));
+    QVERIFY(lines.size() > 2);
     // The results table and the whole report.
     QVERIFY2(window_->resultsTab()->exportCsv(dir_.filePath("results.csv"), &error),
              qPrintable(error));
@@ -139,7 +145,10 @@ class TestRunEndToEnd : public QObject {
     }
     QFile results(QDir(report).filePath("results.csv"));
     QVERIFY(results.open(QIODevice::ReadOnly));
-    QCOMPARE(QString::fromUtf8(results.readAll()).split('\n', Qt::SkipEmptyParts).size(), 1 + 5);
+    const QStringList result_lines =
+        QString::fromUtf8(results.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(result_lines.size(), 1 + 1 + 5);  // label, header, 5 candidates
+    QCOMPARE(result_lines.first(), label);
   }
 
   void saveAndReopenExperiment() {

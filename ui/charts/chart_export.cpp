@@ -229,6 +229,7 @@ bool exportPlotBySuffix(QCustomPlot* plot, const QString& path, const ImageExpor
 
 store::CsvTable toEngineTable(const CsvTable& table) {
   store::CsvTable out;
+  for (const QString& c : table.comments) out.comments.push_back(c.toStdString());
   for (const QString& h : table.header) out.header.push_back(h.toStdString());
   out.rows.reserve(static_cast<std::size_t>(table.rows.size()));
   for (const QStringList& row : table.rows) {
@@ -242,6 +243,7 @@ store::CsvTable toEngineTable(const CsvTable& table) {
 
 CsvTable fromEngineTable(const store::CsvTable& table) {
   CsvTable out;
+  for (const std::string& c : table.comments) out.comments << QString::fromStdString(c);
   for (const std::string& h : table.header) out.header << QString::fromStdString(h);
   for (const auto& row : table.rows) {
     QStringList fields;

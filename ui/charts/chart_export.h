@@ -18,8 +18,11 @@ struct CsvTable;
 
 namespace dplab::ui {
 
-// The numbers behind a chart or a table: a header row and data rows (already formatted).
+// The numbers behind a chart or a table: comment lines (each written as is before the header;
+// they start with '#', e.g. the ε label of the search the numbers come from), a header row and
+// data rows (already formatted).
 struct CsvTable {
+  QStringList comments;
   QStringList header;
   QList<QStringList> rows;
 };

@@ -100,7 +100,9 @@ QString ChartView::title() const {
 }
 
 CsvTable ChartView::csvData() const {
-  return csv_provider_ ? csv_provider_() : plotDataTable(plot_);
+  CsvTable table = csv_provider_ ? csv_provider_() : plotDataTable(plot_);
+  if (csv_comments_) table.comments = csv_comments_() + table.comments;
+  return table;
 }
 
 namespace {

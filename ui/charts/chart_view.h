@@ -31,6 +31,8 @@ class ChartView : public QWidget {
   QString fileStem() const { return file_stem_; }
 
   void setCsvProvider(std::function<CsvTable()> provider) { csv_provider_ = std::move(provider); }
+  // Comment lines for the CSV export (charts whose numbers depend on a search: its ε label).
+  void setCsvComments(std::function<QStringList()> comments) { csv_comments_ = std::move(comments); }
   CsvTable csvData() const;
 
   // The y axis: logarithmic (powers of ten) or linear; the "log y" button toggles it.
@@ -64,6 +66,7 @@ class ChartView : public QWidget {
   QToolButton* log_button_;
   QString file_stem_;
   std::function<CsvTable()> csv_provider_;
+  std::function<QStringList()> csv_comments_;
 };
 
 // Shared look: fonts, grid, legend; applied to every plot so that charts read alike.

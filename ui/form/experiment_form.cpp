@@ -17,7 +17,10 @@
 #include "form/number_field.h"
 #include "form/optimizer_editor.h"
 #include "form/privacy_section.h"
+#include "form/release_section.h"
+#include "privacy/epsilon_display.h"
 #include "tuning/accounting.h"
+#include "tuning/release_cost.h"
 #include "tuning/data_checks.h"
 
 namespace dplab::ui {
@@ -57,7 +60,17 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent), loader_(new D
   }
   layout->addWidget(opt_box);
   layout->addWidget(buildTuningBox());
+  auto* release_box = new QGroupBox(tr("Release (what ε covers)"), this);
+  auto* release_layout = new QVBoxLayout(release_box);
+  release_layout->setContentsMargins(6, 4, 6, 4);
+  release_ = new ReleaseSection(release_box);
+  release_layout->addWidget(release_);
+  layout->addWidget(release_box);
   layout->addStretch(1);
+  connect(release_, &ReleaseSection::edited, this, [this] {
+    updateSeedRow();
+    onEdited();
+  });
 
   connect(privacy_, &PrivacySection::edited, this, &ExperimentForm::onEdited);
   connect(loader_, &DataLoader::loaded, this, &ExperimentForm::onDataLoaded);
@@ -123,6 +136,7 @@ QWidget* ExperimentForm::buildDataBox() {
 QWidget* ExperimentForm::buildTuningBox() {
   auto* box = new QGroupBox(tr("Tuning"), this);
   auto* form = new QFormLayout(box);
+  tuning_layout_ = form;
   form->setContentsMargins(6, 4, 6, 4);
   strategy_ = new QComboBox(box);
   strategy_->addItem(tr("grid (every combination)"), QStringLiteral("grid"));
@@ -243,6 +257,8 @@ void ExperimentForm::setConfig(const ExperimentConfig& config) {
   repeats_->setValue(config.repeats);
   seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, 2147483647)));
   eval_every_->setValue(static_cast<int>(config.eval_every));
+  release_->setRelease(config.release);
+  updateSeedRow();
   updating_ = false;
   onEdited();
 }
@@ -274,6 +290,7 @@ ExperimentConfig ExperimentForm::config() const {
   c.repeats = repeats_->value();
   c.seed = static_cast<std::uint64_t>(seed_->value());
   c.eval_every = eval_every_->value();
+  c.release = release_->release(base_.release);
   return c;
 }
 
@@ -310,6 +327,12 @@ QStringList ExperimentForm::errors() const {
   }
   if (!any) list << tr("tick at least one optimizer to compare");
   if (!gamma_->valid()) list << tr("γ: %1").arg(gamma_->error());
+  list << release_->errors();
+  try {
+    experiment::check_release(config().release);  // e.g. validation private needs a private mode
+  } catch (const std::exception& ex) {
+    list << QString::fromStdString(ex.what());
+  }
   if (data_error_.isEmpty() && validation_fraction_->valid() && !dataReady()) {
     list << tr("still loading the data set");
   } else if (!data_check_error_.isEmpty()) {
@@ -383,6 +406,11 @@ void ExperimentForm::onDataFailed(const QString& key, const QString& error) {
   onEdited();
 }
 
+void ExperimentForm::updateSeedRow() {
+  // Secure noise has no seed: none is shown (the run draws it from the OS and never stores it).
+  if (tuning_layout_) tuning_layout_->setRowVisible(seed_, !release_->secure());
+}
+
 void ExperimentForm::updateDataCheck() {
   // The engine's checks against the loaded data (model fits the task, L ≤ n, non-empty sets),
   // the same the Runner makes: a mismatch is marked at the model before Run.
@@ -422,9 +450,14 @@ void ExperimentForm::updateSummary() {
                                                            c.privacy.steps, k, delta);
       const double lt = tuning::epsilon_liu_talwar(c.privacy.noise_multiplier, q, c.privacy.steps,
                                                    gamma, delta, c.tuning.delta2);
-      text += tr("<br>honest ε of the search: MA %1 · LT %2 (γ = %3)")
-                  .arg(ma, 0, 'g', 4)
-                  .arg(lt, 0, 'g', 4)
+      // The cost of what this search will release (engine release_cost), then the planning
+      // figures of the pool; every ε rounded up.
+      const tuning::ReleaseCost cost = tuning::planned_release_cost(c, n, 0);
+      text += tr("<br><b>plan: %1</b>")
+                  .arg(QString::fromStdString(tuning::epsilon_label(cost)).toHtmlEscaped());
+      text += tr("<br>planning figures of the pool: MA over K ε ≤ %1 · LT ε ≤ %2 (γ = %3)")
+                  .arg(QString::fromStdString(privacy::format_epsilon_up(ma)))
+                  .arg(QString::fromStdString(privacy::format_epsilon_up(lt)))
                   .arg(gamma, 0, 'g', 3);
     } catch (const std::exception& e) {
       text += QStringLiteral("<br>") + QString::fromStdString(e.what()).toHtmlEscaped();

@@ -17,12 +17,14 @@ class QSpinBox;
 class QLabel;
 class QPushButton;
 class QGroupBox;
+class QFormLayout;
 
 namespace dplab::ui {
 
 class NumberField;
 class OptimizerEditor;
 class PrivacySection;
+class ReleaseSection;
 
 class ExperimentForm : public QWidget {
   Q_OBJECT
@@ -42,6 +44,8 @@ class ExperimentForm : public QWidget {
   bool dataReady() const;
 
   PrivacySection* privacy() const { return privacy_; }
+  ReleaseSection* releaseSection() const { return release_; }
+  QSpinBox* seedBox() const { return seed_; }
   OptimizerEditor* optimizerEditor(optim::OptimizerKind kind) const;
   NumberField* gammaField() const { return gamma_; }
   QComboBox* datasetCombo() const { return dataset_; }
@@ -61,6 +65,7 @@ class ExperimentForm : public QWidget {
   void onEdited();
   void updateSummary();
   void updateDataCheck();
+  void updateSeedRow();
   void importFile();
   int addUserDataset(const QString& path, const QString& format, const QString& label_column);
   void onDataLoaded(const DataSummary& summary);
@@ -79,6 +84,8 @@ class ExperimentForm : public QWidget {
   QSpinBox* repeats_;
   QSpinBox* threads_;
   QSpinBox* seed_;
+  QFormLayout* tuning_layout_ = nullptr;
+  ReleaseSection* release_ = nullptr;
   QSpinBox* eval_every_;
   QLabel* summary_;
   QString name_;

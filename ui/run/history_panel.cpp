@@ -6,13 +6,16 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "store/store.h"
+#include "privacy/epsilon_display.h"
 #include "tuning/aggregates.h"
+#include "tuning/private_release_view.h"
 
 namespace dplab::ui {
 
@@ -53,15 +56,26 @@ void HistoryPanel::reload() {
   if (!store) return;
   try {
     for (const auto& e : store->list_experiments()) {
+      // What the run charged (schema v3): release mode, runs trained / charged, ε rounded up.
+      const QString charged =
+          tr("%1 · %2 runs trained, %3 charged%4")
+              .arg(QString::fromStdString(e.release_mode))
+              .arg(e.runs_trained)
+              .arg(e.runs_charged >= 0 ? QString::number(e.runs_charged) : tr("a random number"))
+              .arg(std::isfinite(e.epsilon)
+                       ? tr(" · ε ≤ %1").arg(QString::fromStdString(
+                             privacy::format_epsilon_up(e.epsilon)))
+                       : QString());
       auto* item = new QListWidgetItem(
-          tr("#%1  %2  %3 — %4, %5/%6 jobs")
+          tr("#%1  %2  %3 — %4, %5/%6 jobs — %7")
               .arg(e.id)
               .arg(QString::fromStdString(e.created_at)
                        .left(19)
                        .replace(QLatin1Char('T'), QLatin1Char(' ')))
               .arg(QString::fromStdString(e.name), QString::fromStdString(e.status))
               .arg(e.jobs_finished)
-              .arg(e.jobs_total),
+              .arg(e.jobs_total)
+              .arg(charged),
           list_);
       item->setData(Qt::UserRole, static_cast<qlonglong>(e.id));
     }
@@ -87,9 +101,17 @@ bool HistoryPanel::openRun(qint64 id) {
   if (!store || controller_->running()) return false;
   try {
     const tuning::SearchResults results = store->load_results(id);
-    data_->setResults(results, tr("run #%1 from the history (“%2”)")
-                                   .arg(id)
-                                   .arg(QString::fromStdString(results.config.name)));
+    std::optional<tuning::PrivateRelease> release;
+    if (results.config.release.mode == experiment::ReleaseMode::kPrivate) {
+      // A private run reopens showing only its released winners (as recorded when it ended).
+      if (const auto stored = store->load_summary(id, "private_release"))
+        release = tuning::parse_private_release(nlohmann::json::parse(*stored));
+    }
+    data_->setResults(results,
+                      tr("run #%1 from the history (“%2”)")
+                          .arg(id)
+                          .arg(QString::fromStdString(results.config.name)),
+                      release);
     emit message(tr("Opened run #%1 from the history").arg(id), false);
     emit opened();
     return true;
@@ -118,7 +140,16 @@ void HistoryPanel::compareSelected() {
   for (QListWidgetItem* item : items) {
     const qlonglong id = item->data(Qt::UserRole).toLongLong();
     try {
-      const tuning::SearchResults r = store->load_results(id);
+      tuning::SearchResults r = store->load_results(id);
+      if (r.config.release.mode == experiment::ReleaseMode::kPrivate) {
+        // A private run contributes only its released winners.
+        std::vector<std::int64_t> released;
+        if (const auto stored = store->load_summary(id, "private_release")) {
+          released = tuning::released_jobs(
+              tuning::parse_private_release(nlohmann::json::parse(*stored)));
+        }
+        r = tuning::grid_shaped_runs(r, released);
+      }
       for (const auto& agg : tuning::aggregate_all(r)) {
         const QString name = OptimizerEditor::displayName(
             r.config.optimizers.at(static_cast<std::size_t>(agg.optimizer_index)).kind);

@@ -4,8 +4,11 @@
 #include <QFileInfo>
 #include <QMetaObject>
 
+#include "core/error.h"
+#include "core/os_entropy.h"
 #include "run/run_data.h"
 #include "store/store.h"
+#include "tuning/private_release_view.h"
 #include "tuning/runner.h"
 
 namespace dplab::ui {
@@ -57,6 +60,7 @@ bool RunController::start(const experiment::ExperimentConfig& config,
   {
     std::lock_guard lock(mutex_);
     final_.reset();
+    final_release_.reset();
     worker_error_.clear();
     store_error_.clear();
     runner_ = nullptr;
@@ -67,43 +71,10 @@ bool RunController::start(const experiment::ExperimentConfig& config,
   emit started();
   timer_.start();
   auto monitor = monitor_;
-  // The GUI runs and shows every run (explore). A private release mode runs from
-  // `dplab-cli tune --release private`; here it would be mislabelled, so the GUI says so and
-  // explores.
-  experiment::ExperimentConfig run_config = config;
-  if (run_config.release.mode != experiment::ReleaseMode::kExplore) {
-    emit message(tr("The GUI explores: every run is shown and charged. Private release modes "
-                    "(only the winner released) run from dplab-cli tune --release private."),
-                 false);
-    run_config.release = experiment::ReleaseConfig{};
-  }
-  worker_ = std::thread([this, config = run_config, preloaded, threads, monitor, store] {
+  // The worker reports through these members; `run` below is the whole of its work.
+  worker_ = std::thread([this, config, preloaded, threads, monitor, store] {
     try {
-      auto data = preloaded ? preloaded : tuning::load_experiment_data(config);
-      tuning::RunOptions options;
-      options.threads = threads;
-      options.background_priority = true;  // the GUI thread must never wait for a core
-      tuning::Runner runner(config, data, options);
-      std::unique_ptr<store::StoreWriter> writer;
-      if (store) {
-        writer = std::make_unique<store::StoreWriter>(*store);
-        runner.add_listener(writer.get());
-      }
-      runner.add_listener(monitor.get());
-      const tuning::SearchResults plan = runner.plan();
-      QMetaObject::invokeMethod(
-          this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
-      {
-        std::lock_guard lock(mutex_);
-        runner_ = &runner;
-      }
-      if (cancel_requested_) runner.cancel();
-      tuning::SearchResults results = runner.run();
-      std::lock_guard lock(mutex_);
-      runner_ = nullptr;
-      final_ = std::move(results);
-      if (writer && writer->first_error())
-        store_error_ = QString::fromStdString(*writer->first_error());
+      run(config, preloaded, threads, monitor, store);
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex_);
       runner_ = nullptr;
@@ -112,6 +83,82 @@ bool RunController::start(const experiment::ExperimentConfig& config,
     worker_done_ = true;
   });
   return true;
+}
+
+// On the worker thread: everything that may take time (loading, drawing, training, selecting).
+void RunController::run(experiment::ExperimentConfig config,
+                        std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
+                        std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store) {
+  const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
+  if (config.release.secure) config.seed = os_random_u64();  // never shown nor stored
+  auto data = preloaded ? preloaded : tuning::load_experiment_data(config);
+  tuning::RunOptions options;
+  options.threads = threads;
+  options.background_priority = true;  // the GUI thread must never wait for a core
+  options.secure = config.release.secure;
+  tuning::PrivatePlan private_plan;
+  if (private_release) {
+    if (data->train.is_regression()) {
+      throw InvalidArgument(
+          "release.mode private needs a classification data set: the regression score (final "
+          "training loss) is computed on the private training set and is not covered by epsilon");
+    }
+    // The stopping time and the candidate draws do not depend on the data: drawn up front.
+    private_plan = tuning::draw_private_plan(
+        config, static_cast<int>(experiment::expand_candidates(config).size()), config.seed);
+    options.plan = private_plan.jobs;
+  }
+  tuning::Runner runner(config, data, options);
+  std::unique_ptr<store::StoreWriter> writer;
+  if (store) {
+    writer = std::make_unique<store::StoreWriter>(*store);
+    runner.add_listener(writer.get());
+  }
+  runner.add_listener(monitor.get());
+  // The jobs to be trained (for a private release: the drawn runs), from the engine.
+  tuning::SearchResults plan = runner.plan();
+  if (config.release.secure) {  // the OS seed and the job seeds stay on this thread
+    plan.config.seed = 0;
+    for (tuning::JobResult& job : plan.jobs) job.seed = 0;
+  }
+  QMetaObject::invokeMethod(
+      this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
+  {
+    std::lock_guard lock(mutex_);
+    runner_ = &runner;
+  }
+  // Cleared before the runner is destroyed, on every way out (cancel() may run at any time).
+  struct ClearRunner {
+    RunController* controller;
+    ~ClearRunner() {
+      std::lock_guard lock(controller->mutex_);
+      controller->runner_ = nullptr;
+    }
+  } clear_runner{this};
+  if (cancel_requested_) runner.cancel();
+  tuning::SearchResults results = runner.run();
+  std::optional<tuning::PrivateRelease> release;
+  if (private_release) {
+    // The same selection as `dplab-cli tune --release private` (a cancelled replicate is
+    // incomplete and releases nothing).
+    release = tuning::select_private_winners(results, private_plan,
+                                             tuning::score_noise_seed(config.seed));
+    if (writer && writer->experiment_id() >= 0) {
+      try {
+        store->save_summary(writer->experiment_id(), "private_release",
+                            tuning::private_release_json(*release).dump());
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex_);
+        store_error_ = QString::fromStdString(e.what());
+      }
+    }
+  }
+  if (config.release.secure) results.config.seed = 0;
+  std::lock_guard lock(mutex_);
+  final_ = std::move(results);
+  final_release_ = std::move(release);
+  if (writer && writer->first_error())
+    store_error_ = QString::fromStdString(*writer->first_error());
 }
 
 void RunController::cancel() {
@@ -147,11 +194,14 @@ void RunController::onWorkerDone() {
   if (worker_.joinable()) worker_.join();
   running_ = false;
   std::optional<tuning::SearchResults> results;
+  std::optional<tuning::PrivateRelease> release;
   QString error, store_error;
   {
     std::lock_guard lock(mutex_);
     results = std::move(final_);
     final_.reset();
+    release = std::move(final_release_);
+    final_release_.reset();
     error = worker_error_;
     store_error = store_error_;
   }
@@ -164,7 +214,15 @@ void RunController::onWorkerDone() {
   const bool cancelled = cancel_requested_;
   if (results) {
     progress_.jobs_done = progress_.jobs_total > 0 ? progress_.jobs_done : 0;
-    data_->setResults(*results);
+    data_->setResults(*results, QString(), release);
+    if (release) {
+      if (release->released == 0) {
+        emit message(cancelled ? tr("Private selection cancelled: a search whose runs did not "
+                                    "all finish is not the algorithm and releases nothing.")
+                               : tr("Private selection released nothing (it drew no run)."),
+                     false);
+      }
+    }
   }
   emit historyChanged();
   emit finished(true, cancelled);

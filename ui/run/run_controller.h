@@ -3,6 +3,11 @@
 // records the run in the SQLite history (store::StoreWriter), and polls the engine RunMonitor on
 // a ~120 ms GUI timer, handing what is new to RunData — one redraw per tick. Cancel sets the
 // Runner's atomic flag. Errors are reported through message(), collected by the status panel.
+// Private release modes run for real with the engine code of `dplab-cli tune --release private`
+// (tuning/private_search.h): the selection's draws are made up front on the worker thread, the
+// drawn runs are trained afresh in parallel by the Runner, and the winners are selected there;
+// RunData then shows only them. Secure noise: the experiment seed is replaced by OS entropy on
+// the worker thread and never shown or stored.
 #pragma once
 
 #include <QElapsedTimer>
@@ -15,6 +20,7 @@
 #include <thread>
 
 #include "experiment/experiment_config.h"
+#include "tuning/private_search.h"
 #include "tuning/run_monitor.h"
 
 namespace dplab::tuning {
@@ -58,6 +64,9 @@ class RunController : public QObject {
   void historyChanged();
 
  private:
+  void run(experiment::ExperimentConfig config,
+           std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
+           std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store);
   void tick();
   void onPlan(const tuning::SearchResults& plan);
   void onWorkerDone();
@@ -71,6 +80,7 @@ class RunController : public QObject {
   std::atomic<bool> cancel_requested_{false};
   std::atomic<bool> worker_done_{false};
   std::optional<tuning::SearchResults> final_;  // guarded by mutex_
+  std::optional<tuning::PrivateRelease> final_release_;  // guarded by mutex_ (private modes)
   QString worker_error_;                        // guarded by mutex_
   QString store_error_;                         // guarded by mutex_
   bool plan_received_ = false;

@@ -3,46 +3,64 @@
 #include <QTime>
 #include <limits>
 
+#include "tuning/private_release_view.h"
+
 namespace dplab::ui {
 
 RunData::RunData(QObject* parent) : QObject(parent) {}
 
 void RunData::touch(bool structural) {
+  shown_.reset();
   view_.reset();
   aggregates_.reset();
   ++changes_;
   emit changed(structural);
 }
 
+bool RunData::isPrivate() const {
+  return has_run_ && results_.config.release.mode == experiment::ReleaseMode::kPrivate;
+}
+
+std::size_t RunData::jobIndex(int candidate, int repeat) const {
+  // Private modes: the runner's job slot `repeat` is the global run index.
+  if (results_.config.release.mode == experiment::ReleaseMode::kPrivate)
+    return static_cast<std::size_t>(repeat);
+  return static_cast<std::size_t>(candidate * std::max(1, results_.config.repeats) + repeat);
+}
+
 void RunData::beginLive(const tuning::SearchResults& plan) {
   results_ = plan;
+  release_.reset();
   has_run_ = true;
   live_ = true;
   title_ = tr("“%1”, run started %2")
                .arg(QString::fromStdString(plan.config.name),
                     QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+  setRevealAll(false);
   touch(true);
 }
 
 void RunData::apply(const tuning::MonitorUpdate& update) {
   if (!has_run_ || (update.new_points.empty() && update.new_finished.empty())) return;
-  const int repeats = std::max(1, results_.config.repeats);
   for (const tuning::PointEvent& e : update.new_points) {
-    const std::size_t i = static_cast<std::size_t>(e.candidate * repeats + e.repeat);
+    const std::size_t i = jobIndex(e.candidate, e.repeat);
     if (i >= results_.jobs.size()) continue;
     auto& job = results_.jobs[i];
     if (job.status == tuning::JobStatus::kPending) job.status = tuning::JobStatus::kRunning;
     if (job.status == tuning::JobStatus::kRunning) job.curve.push_back(e.point);
   }
   for (const tuning::JobResult& job : update.new_finished) {
-    const std::size_t i = static_cast<std::size_t>(job.candidate * repeats + job.repeat);
+    const std::size_t i = jobIndex(job.candidate, job.repeat);
     if (i < results_.jobs.size()) results_.jobs[i] = job;
   }
   touch(false);
 }
 
-void RunData::setResults(const tuning::SearchResults& results, const QString& title) {
+void RunData::setResults(const tuning::SearchResults& results, const QString& title,
+                         const std::optional<tuning::PrivateRelease>& release) {
+  const bool new_run = !live_;
   results_ = results;
+  release_ = release;
   has_run_ = true;
   // The end of a live run keeps its title ("…, run started 10:31:02").
   if (!title.isEmpty()) {
@@ -51,20 +69,50 @@ void RunData::setResults(const tuning::SearchResults& results, const QString& ti
     title_ = QStringLiteral("“%1”").arg(QString::fromStdString(results.config.name));
   }
   live_ = false;
+  if (new_run && reveal_all_) {
+    reveal_all_ = false;  // a new run starts hidden (one redraw below)
+    emit revealChanged(false);
+  }
   touch(true);
+}
+
+void RunData::setRevealAll(bool reveal) {
+  if (reveal == reveal_all_) return;
+  reveal_all_ = reveal;
+  emit revealChanged(reveal);
+  if (has_run_) touch(true);
 }
 
 void RunData::clear() {
   results_ = {};
+  release_.reset();
   has_run_ = false;
   live_ = false;
+  setRevealAll(false);
   touch(true);
 }
 
+const tuning::SearchResults& RunData::results() const {
+  if (!isPrivate()) return results_;
+  if (!shown_) {
+    // Only what was released, unless the teaching switch is on (then every run trained).
+    const std::vector<std::int64_t> jobs =
+        reveal_all_ ? tuning::trained_jobs(results_)
+                    : (release_ ? tuning::released_jobs(*release_) : std::vector<std::int64_t>{});
+    try {
+      shown_ = tuning::grid_shaped_runs(results_, jobs);
+    } catch (const std::exception&) {
+      shown_ = tuning::grid_shaped_runs(results_, {});  // a stale release: show nothing
+    }
+  }
+  return *shown_;
+}
+
 const tuning::SearchResults& RunData::viewResults() const {
-  if (!live_) return results_;
+  const tuning::SearchResults& shown = results();
+  if (!live_) return shown;
   if (!view_) {
-    view_ = results_;
+    view_ = shown;
     for (auto& job : view_->jobs) {
       if (job.status == tuning::JobStatus::kRunning && !job.curve.empty()) {
         job.status = tuning::JobStatus::kFinished;

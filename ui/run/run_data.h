@@ -5,12 +5,17 @@
 // times best) once per change, so every tab reads the same numbers.
 // Live view: a job that has reported points counts as finished for the aggregates, with its
 // partial curve, so the max/median curves grow while jobs run.
+// Private release modes (engine tuning/private_release_view.h): runs() holds every run trained
+// (job i = global run i), but results() — what every chart, table and export reads — holds only
+// the released winner(s), laid out as an explore grid; every run only after setRevealAll(true),
+// the explicit "not private: for teaching only" switch (reset to off by every new run).
 #pragma once
 
 #include <QObject>
 #include <optional>
 
 #include "tuning/aggregates.h"
+#include "tuning/private_search.h"
 #include "tuning/results.h"
 #include "tuning/run_monitor.h"
 
@@ -23,7 +28,10 @@ class RunData : public QObject {
 
   bool hasRun() const { return has_run_; }
   bool live() const { return live_; }
-  const tuning::SearchResults& results() const { return results_; }
+  // What the views may show (see above): in explore every run, in private modes the winner(s).
+  const tuning::SearchResults& results() const;
+  // Every run as trained (private modes: job i = global run i). Not for display.
+  const tuning::SearchResults& runs() const { return results_; }
   // The engine aggregates over the current view (computed lazily once per change).
   const std::vector<tuning::OptimizerAggregates>& aggregates() const;
   // Results where jobs with points count as finished (what aggregates() uses while live).
@@ -31,24 +39,38 @@ class RunData : public QObject {
   int changeCount() const { return changes_; }
   QString title() const { return title_; }
 
+  bool isPrivate() const;
+  // The winners of a private search (empty while it runs, or when the history has none).
+  const std::optional<tuning::PrivateRelease>& privateRelease() const { return release_; }
+  bool revealAll() const { return reveal_all_; }
+
  public slots:
   void beginLive(const tuning::SearchResults& plan);
   void apply(const tuning::MonitorUpdate& update);
-  void setResults(const tuning::SearchResults& results, const QString& title = QString());
+  // `release`: the winners of a private search (one redraw for results and winners).
+  void setResults(const tuning::SearchResults& results, const QString& title = QString(),
+                  const std::optional<tuning::PrivateRelease>& release = std::nullopt);
+  // The "not private: for teaching only" switch: every run of a private search is shown.
+  void setRevealAll(bool reveal);
   void clear();
 
  signals:
   // structural = a new run/plan (charts rebuild their graphs), else new points only.
   void changed(bool structural);
+  void revealChanged(bool reveal);
 
  private:
   void touch(bool structural);
+  std::size_t jobIndex(int candidate, int repeat) const;
 
   tuning::SearchResults results_;
+  mutable std::optional<tuning::SearchResults> shown_;  // private modes: the grid of what is shown
   mutable std::optional<tuning::SearchResults> view_;
   mutable std::optional<std::vector<tuning::OptimizerAggregates>> aggregates_;
+  std::optional<tuning::PrivateRelease> release_;
   bool has_run_ = false;
   bool live_ = false;
+  bool reveal_all_ = false;
   int changes_ = 0;
   QString title_;
 };

@@ -34,10 +34,14 @@
 #include "shell/shown_run_label.h"
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
+#include "store/csv_export.h"
+#include "tuning/release_cost.h"
+#include "tuning/run_summary.h"
 #include "views/accountant_gap_view.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
 #include "views/privacy_tab.h"
+#include "views/released_winner_tab.h"
 #include "views/results_model.h"
 #include "views/results_tab.h"
 #include "views/step_size_tab.h"
@@ -80,6 +84,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   centre_layout->addWidget(run_bar_);
   shown_run_ = new ShownRunLabel(data_, form_, centre);
   centre_layout->addWidget(shown_run_);
+  private_banner_ = new QLabel(
+      tr("⚠ Not private: for teaching only. Every run of this private selection is shown; the ε "
+         "covers only the released winner (switch it off in “Released winner”)."),
+      centre);
+  private_banner_->setObjectName(QStringLiteral("privateBanner"));
+  private_banner_->setWordWrap(true);
+  private_banner_->setStyleSheet(QStringLiteral(
+      "QLabel { background: #b00020; color: white; font-weight: bold; padding: 4px; }"));
+  private_banner_->setVisible(false);
+  centre_layout->addWidget(private_banner_);
   tabs_ = new QTabWidget(centre);
   accuracy_ = new AccuracyTab(data_, tabs_);
   heatmap_ = new HeatmapTab(data_, tabs_);
@@ -92,6 +106,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   tabs_->addTab(new AccountantGapView(tabs_), tr("Accountants disagree"));
   tabs_->addTab(step_size_, tr("DPAdam step size"));
   tabs_->addTab(results_, tr("Results"));
+  winner_ = new ReleasedWinnerTab(data_, tabs_);
+  tabs_->addTab(winner_, tr("Released winner"));
   centre_layout->addWidget(tabs_, 1);
   setCentralWidget(centre);
 
@@ -120,7 +136,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(privacy_, &PrivacyTab::message, this, to_status);
   connect(step_size_, &StepSizeTab::message, this, to_status);
   connect(results_, &ResultsTab::message, this, to_status);
-  connect(history_, &HistoryPanel::opened, this, [this] { tabs_->setCurrentWidget(accuracy_); });
+  connect(winner_, &ReleasedWinnerTab::message, this, to_status);
+  connect(data_, &RunData::changed, this, [this](bool structural) {
+    if (structural) syncPrivateView();
+  });
+  connect(data_, &RunData::revealChanged, this, &MainWindow::syncPrivateView);
+  // Charts and tables whose numbers depend on the shown search carry its ε label in their CSV.
+  QList<ChartView*> all_charts = charts();
+  all_charts << winner_->chart();
+  for (ChartView* chart : all_charts) {
+    if (!privacy_->charts().contains(chart))
+      chart->setCsvComments([this] { return searchCsvComments(); });
+  }
+  connect(history_, &HistoryPanel::opened, this, [this] {
+    tabs_->setCurrentWidget(data_->isPrivate() ? static_cast<QWidget*>(winner_)
+                                               : static_cast<QWidget*>(accuracy_));
+  });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
     status_text_->setText(is_error ? QStringLiteral("⚠ ") + text : text);
   });
@@ -159,6 +190,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   rebuildRecentMenu();
   history_->reload();
   updateActions();
+  syncPrivateView();
   status_->addMessage(tr("Ready. Ctrl+R runs the experiment on the left."), false);
 }
 
@@ -217,6 +249,7 @@ void MainWindow::buildMenus() {
 QList<ChartView*> MainWindow::charts() const {
   QList<ChartView*> list = accuracy_->charts();
   list << heatmap_->chart() << privacy_->charts() << step_size_->chart();
+  if (data_->isPrivate()) list << winner_->chart();  // a private run's released winner
   return list;
 }
 
@@ -234,6 +267,33 @@ void MainWindow::updateActions() {
   run_action_->setEnabled(!running && errors.isEmpty());
   cancel_action_->setEnabled(running);
   run_bar_->setState(running, errors);
+}
+
+QStringList MainWindow::searchCsvComments() const {
+  if (!data_->hasRun()) return {};
+  try {
+    return {QString::fromStdString(tuning::epsilon_csv_comment(tuning::release_cost(data_->runs())))};
+  } catch (const std::exception& e) {
+    return {QStringLiteral("# dplab: eps not available: %1").arg(e.what())};
+  }
+}
+
+void MainWindow::syncPrivateView() {
+  // A private search shows only its released winner; the per-run views (curves, heatmap, step
+  // sizes, the table of all runs) only under the explicit teaching switch, with the banner.
+  const bool is_private = data_->isPrivate();
+  const bool hidden = is_private && !data_->revealAll();
+  QWidget* const shown = tabs_->currentWidget();  // Qt moves off a tab it hides: remember it
+  for (QWidget* tab : {static_cast<QWidget*>(accuracy_), static_cast<QWidget*>(heatmap_),
+                       static_cast<QWidget*>(step_size_), static_cast<QWidget*>(results_)}) {
+    tabs_->setTabVisible(tabs_->indexOf(tab), !hidden);
+  }
+  tabs_->setTabVisible(tabs_->indexOf(winner_), is_private);
+  if (!tabs_->isTabVisible(tabs_->indexOf(shown))) {
+    tabs_->setCurrentWidget(is_private ? static_cast<QWidget*>(winner_)
+                                       : static_cast<QWidget*>(accuracy_));
+  }
+  private_banner_->setVisible(is_private && data_->revealAll());
 }
 
 void MainWindow::syncPrivacyTab() {
@@ -255,7 +315,12 @@ bool MainWindow::startRun() {
   if (!controller_->start(config, form_->loadedData(), form_->threads())) return false;
   status_->addMessage(tr("Run started: %1").arg(QString::fromStdString(config.name)), false);
   run_bar_->showStarting();
-  tabs_->setCurrentWidget(accuracy_);
+  if (config.release.mode == experiment::ReleaseMode::kPrivate) {
+    tabs_->setTabVisible(tabs_->indexOf(winner_), true);
+    tabs_->setCurrentWidget(winner_);
+  } else {
+    tabs_->setCurrentWidget(accuracy_);
+  }
   updateActions();
   return true;
 }

@@ -25,6 +25,7 @@ class ExperimentForm;
 class HeatmapTab;
 class HistoryPanel;
 class PrivacyTab;
+class ReleasedWinnerTab;
 class ReportExporter;
 class ResultsTab;
 class RunBar;
@@ -69,6 +70,9 @@ class MainWindow : public QMainWindow {
   PrivacyTab* privacyTab() const { return privacy_; }
   StepSizeTab* stepSizeTab() const { return step_size_; }
   ResultsTab* resultsTab() const { return results_; }
+  ReleasedWinnerTab* releasedWinnerTab() const { return winner_; }
+  // "not private: for teaching only": visible while a private run's every run is shown.
+  QLabel* privateBanner() const { return private_banner_; }
   StatusPanel* statusPanel() const { return status_; }
   HistoryPanel* historyPanel() const { return history_; }
   StallMeter* stallMeter() const { return stall_; }
@@ -95,6 +99,8 @@ class MainWindow : public QMainWindow {
   void exportReportDialog();
   void rebuildRecentMenu();
   void syncPrivacyTab();
+  void syncPrivateView();
+  QStringList searchCsvComments() const;
 
   ExperimentForm* form_;
   ExperimentFiles* files_;
@@ -111,6 +117,8 @@ class MainWindow : public QMainWindow {
   StepSizeTab* step_size_;
   ResultsTab* results_;
   RunBar* run_bar_;
+  ReleasedWinnerTab* winner_;
+  QLabel* private_banner_;
   QLabel* status_text_;
   ShownRunLabel* shown_run_;
   QAction* run_action_;

@@ -118,6 +118,7 @@ void ScriptedSession::takeScreenshots() {
   QTabWidget* tabs = window_->tabs();
   const QDir dir(options_.screenshot_dir);
   for (int i = 0; i < tabs->count(); ++i) {
+    if (!tabs->isTabVisible(i)) continue;  // e.g. the per-run tabs of a private run
     tabs->setCurrentIndex(i);
     // Let layouts settle and queued replots run before grabbing; the privacy charts are computed
     // off the GUI thread, so wait (up to 30 s) until they show the current settings.

@@ -93,14 +93,23 @@ void ResultsTab::updateReleaseLabel() {
   try {
     // A few microseconds once the accountant's curve is cached (engine/privacy/rdp_accountant.h).
     release_label_->setText(
-        QString::fromStdString(tuning::epsilon_label(tuning::release_cost(data_->results()))));
+        QString::fromStdString(tuning::epsilon_label(tuning::release_cost(data_->runs()))));
   } catch (const std::exception& e) {
     release_label_->setText(tr("ε not available: %1").arg(QString::fromStdString(e.what())));
   }
 }
 
 bool ResultsTab::exportCsv(const QString& path, QString* error) const {
-  return writeCsv(modelTable(model_), path, error);
+  CsvTable table = modelTable(model_);
+  if (data_->hasRun()) {
+    try {
+      table.comments << QString::fromStdString(
+          tuning::epsilon_csv_comment(tuning::release_cost(data_->runs())));
+    } catch (const std::exception& e) {
+      table.comments << QStringLiteral("# dplab: eps not available: %1").arg(e.what());
+    }
+  }
+  return writeCsv(table, path, error);
 }
 
 void ResultsTab::showCandidate(int candidate) {

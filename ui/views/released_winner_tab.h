@@ -1,0 +1,50 @@
+// ReleasedWinnerTab: what a PRIVATE search released (engine tuning/private_search.h) and nothing
+// else — each replicate's winner: its validation curve (validation public only: with a private
+// score the curve would be an unprotected statistic), its released score, the ε of the release
+// with its mode, selection rule, δ and validation assumption (engine tuning::epsilon_label of
+// tuning::private_release_cost, rounded up), how many runs the selection trained, and whether
+// the noise was secure. Below, the switch "show every run — not private: for teaching only"
+// (RunData::setRevealAll): off for every new run; the main window shows a banner while it is on.
+// Every number comes from the engine; this view only formats it.
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+
+namespace dplab::ui {
+
+class ChartView;
+class RunData;
+
+class ReleasedWinnerTab : public QWidget {
+  Q_OBJECT
+ public:
+  ReleasedWinnerTab(RunData* data, QWidget* parent = nullptr);
+
+  ChartView* chart() const { return chart_; }
+  QCheckBox* revealSwitch() const { return reveal_; }
+  // The texts shown (for tests and the report).
+  QString winnerText() const;
+  QString epsilonText() const;
+  QString detailsText() const;
+  // Graphs drawn in the chart (one per released winner).
+  int curveCount() const;
+
+ public slots:
+  void refresh(bool structural);
+
+ signals:
+  void message(const QString& text, bool is_error);
+
+ private:
+  RunData* data_;
+  QLabel* winner_;
+  QLabel* epsilon_;
+  QLabel* details_;
+  ChartView* chart_;
+  QCheckBox* reveal_;
+};
+
+}  // namespace dplab::ui
