@@ -71,6 +71,7 @@ void TwoLayerNetwork::reserve_rows(Index rows) {
   detail::ensure_rows(logits_, rows, num_outputs());
   detail::ensure_size(hidden_error_norms_, rows);
   detail::ensure_size(activation_norms_, rows);
+  detail::ensure_size(column_square_, rows);
 }
 
 float* TwoLayerNetwork::forward(const MatrixView& x) {
@@ -100,7 +101,8 @@ double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, doub
     Eigen::Map<Vector> squared(squared_norms_.data(), m);
     detail::row_squared_norms(x, squared.data());
     detail::two_layer_squared_norms(e1, a1, e2, hidden_error_norms_.data(),
-                                    activation_norms_.data(), squared.data());
+                                    activation_norms_.data(), column_square_.data(),
+                                    squared.data());
     if (detail::clip_factors(squared.data(), m, clip, norms, factors_.data())) {
       factors = factors_.data();
     }

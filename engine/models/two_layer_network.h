@@ -50,6 +50,7 @@ class TwoLayerNetwork final : public detail::ModelBase {
   Matrix scaled_hidden_;            // diag(c) A1, only if h < k
   Vector hidden_error_norms_;       // ||e1_i||^2
   Vector activation_norms_;         // ||a1_i||^2
+  Vector column_square_;            // one column of e1 or a1 squared
 };
 
 }  // namespace dplab::models
