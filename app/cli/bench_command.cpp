@@ -9,6 +9,9 @@
 // copied by the oracle's own gather_lot out of the full training matrix) and the Poisson
 // sampling alone. The step's ceiling is gather + GEMMs: a DP step cannot be faster than
 // copying its lot out of DRAM and multiplying it, so the DP step is reported as a share of that.
+// Image data are kept as bytes (data/feature_rows.h); for them the bench also gathers the same
+// lots, and runs the DP step, on a float copy of the features (the storage dplab used before),
+// so the gain of byte storage is a ratio measured in the same run.
 // It reports steps/s, examples/s, GFLOP/s and ratios against the baselines of the same run.
 // Then the accountant: time of one epsilon cold and warm (see bench_accounting.h).
 #include <algorithm>
@@ -16,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -29,6 +33,7 @@
 #include "core/random.h"
 #include "data/dataset.h"
 #include "data/dataset_catalog.h"
+#include "data/feature_rows.h"
 #include "data/lot_gather.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
@@ -67,6 +72,7 @@ data::Dataset bench_data(std::string& description) {
 // Per-lot fixed costs that do not depend on the model, measured once per run.
 struct LotBench {
   double gather = 0;        // seconds to gather one lot (rows + targets) into the lot buffer
+  double gather_float = 0;  // the same lots out of a float copy (0 unless the data are bytes)
   double sampling = 0;      // seconds to draw one lot's indices (PoissonSampler)
   double mean_rows = 0;     // mean lot size over the lots gathered
   double gather_bytes = 0;  // mean bytes of features read per lot
@@ -75,7 +81,8 @@ struct LotBench {
 // Gathers lots drawn by the real sampler (q = L / n) out of the full training matrix. The lots
 // are drawn beforehand, enough of them (512 x L rows) to sweep the matrix several times, so the
 // timed loop measures the copy alone and the rows come from DRAM as in training, not from cache.
-LotBench bench_lot(const data::Dataset& train, double lot_size, double seconds) {
+LotBench bench_lot(const data::Dataset& train, const data::Dataset* float_copy, double lot_size,
+                   double seconds) {
   LotBench bench;
   const double q = std::min(1.0, lot_size / static_cast<double>(train.size()));
   const privacy::PoissonSampler sampler(train.size(), q);
@@ -90,7 +97,8 @@ LotBench bench_lot(const data::Dataset& train, double lot_size, double seconds) 
     total_rows += static_cast<double>(lot.size());
   }
   bench.mean_rows = total_rows / kLots;
-  bench.gather_bytes = bench.mean_rows * static_cast<double>(train.dim()) * sizeof(float);
+  bench.gather_bytes = bench.mean_rows * static_cast<double>(train.feature_bytes()) /
+                       static_cast<double>(train.size());
   Matrix lot_features(std::max<Index>(largest, 1), train.dim());
   Vector lot_targets(std::max<Index>(largest, 1));
   std::size_t next = 0;
@@ -98,6 +106,12 @@ LotBench bench_lot(const data::Dataset& train, double lot_size, double seconds) 
     data::gather_lot(train, lots[next], lot_features, lot_targets);
     next = (next + 1) % lots.size();
   });
+  if (float_copy != nullptr) {
+    bench.gather_float = seconds_per_call(seconds / 2, [&] {
+      data::gather_lot(*float_copy, lots[next], lot_features, lot_targets);
+      next = (next + 1) % lots.size();
+    });
+  }
   std::vector<Index> lot;
   lot.reserve(static_cast<std::size_t>(sampler.suggested_capacity()));
   bench.sampling = seconds_per_call(seconds / 4, [&] { sampler.sample(rng, lot); });
@@ -108,7 +122,8 @@ struct ModelBench {
   std::string model;
   Index params = 0;
   double dp_step = 0, nonprivate_step = 0, naive_step = 0, gemm_only = 0;
-  double step_flops = 0;  // flops of the step's GEMMs (forward + backward)
+  double dp_step_float_storage = 0;  // DP step on the float copy (0 unless the data are bytes)
+  double step_flops = 0;             // flops of the step's GEMMs (forward + backward)
 };
 
 // Naive per-example DP gradient: one backward pass per example (m = 1), explicit clip, sum.
@@ -130,8 +145,9 @@ class NaiveDpStep {
     sum_.setZero();
     sampler_.sample(rng_, lot_);
     for (const Index i : lot_) {
-      model_.clipped_gradient_sum(train_.features.row(i), train_.targets.segment(i, 1),
-                                  models::kNoClipping, single_, norm_);
+      model_.clipped_gradient_sum(data::feature_rows(train_, i, 1, row_),
+                                  train_.targets.segment(i, 1), models::kNoClipping, single_,
+                                  norm_);
       const double norm = single_.norm();
       const float scale = norm > clip_ ? static_cast<float>(clip_ / norm) : 1.0f;
       sum_.noalias() += scale * single_;
@@ -145,12 +161,13 @@ class NaiveDpStep {
   privacy::PoissonSampler sampler_;
   double clip_;
   Vector sum_, single_, norm_;
+  Matrix row_;  // a pixel row as floats
   Rng rng_;
   std::vector<Index> lot_;
 };
 
-ModelBench bench_model(models::ModelKind kind, const data::Dataset& train, double lot_size,
-                       double seconds) {
+ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
+                       const data::Dataset* float_copy, double lot_size, double seconds) {
   ModelBench bench;
   models::ModelSpec spec;
   spec.kind = kind;
@@ -163,14 +180,16 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train, doubl
   sgd.kind = optim::OptimizerKind::kDpSgd;
   sgd.learning_rate = 1e-3;
 
-  auto time_oracle = [&](const privacy::DpSettings& dp) {
+  auto time_oracle = [&](const privacy::DpSettings& dp, const data::Dataset& on) {
     auto copy = model->clone();
-    privacy::NoisyGradientOracle oracle(train, *copy, dp, 3);
+    privacy::NoisyGradientOracle oracle(on, *copy, dp, 3);
     auto optimizer = optim::make_optimizer(sgd, {copy->num_params(), 1000000, dp});
     return seconds_per_call(seconds, [&] { optimizer->step(*copy, oracle); });
   };
-  bench.dp_step = time_oracle({1.0, 1.0, lot_size});
-  bench.nonprivate_step = time_oracle({models::kNoClipping, 0.0, lot_size});
+  bench.dp_step = time_oracle({1.0, 1.0, lot_size}, train);
+  bench.nonprivate_step = time_oracle({models::kNoClipping, 0.0, lot_size}, train);
+  if (float_copy != nullptr)
+    bench.dp_step_float_storage = time_oracle({1.0, 1.0, lot_size}, *float_copy);
   {
     auto copy = model->clone();
     NaiveDpStep naive(*copy, train, lot_size, 1.0);
@@ -225,14 +244,28 @@ int run_bench(const Arguments& args) {
   report["lot_size"] = lot_size;
   report["threads"] = 1;
   report["eigen_simd"] = Eigen::SimdInstructionSetsInUse();
+  // Byte storage of image data: a float copy (the former storage) for in-run ratios.
+  std::unique_ptr<data::Dataset> float_copy;
+  if (train.stores_pixels()) {
+    float_copy = std::make_unique<data::Dataset>(train);
+    data::store_as_floats(*float_copy);
+  }
+  report["data_storage"] = {
+      {"kind", train.stores_pixels() ? "uint8 pixels" : "float"},
+      {"feature_bytes", train.feature_bytes()},
+      {"float_feature_bytes", static_cast<double>(train.size() * train.dim()) * sizeof(float)}};
   const double peak = square_sgemm_gflops(seconds);
   report["sgemm_512_gflops"] = peak;
-  const LotBench lot = bench_lot(train, lot_size, seconds);
+  const LotBench lot = bench_lot(train, float_copy.get(), lot_size, seconds);
   report["lot_gather"] = {{"seconds_per_lot", lot.gather},
                           {"lots_per_second", 1 / lot.gather},
                           {"mean_rows", lot.mean_rows},
                           {"gigabytes_per_second", lot.gather_bytes / lot.gather / 1e9},
                           {"poisson_sampling_seconds_per_lot", lot.sampling}};
+  if (float_copy) {
+    report["lot_gather"]["float_storage_seconds_per_lot"] = lot.gather_float;
+    report["lot_gather"]["speedup_vs_float_storage"] = lot.gather_float / lot.gather;
+  }
 
   if (!as_json) {
     std::printf("dplab bench — %s, L = %.0f, one thread, SIMD: %s\n", data_description.c_str(),
@@ -240,15 +273,24 @@ int run_bench(const Arguments& args) {
     std::printf("Eigen SGEMM 512x512: %.1f GFLOP/s\n", peak);
     std::printf(
         "Lot gather alone (Poisson, mean %.0f rows x %lld features of %lld): %.1f us per lot "
-        "(%.2f GB/s); Poisson sampling alone: %.1f us per lot\n\n",
+        "(%.2f GB/s); Poisson sampling alone: %.1f us per lot\n",
         lot.mean_rows, static_cast<long long>(train.dim()), static_cast<long long>(train.size()),
         lot.gather * 1e6, lot.gather_bytes / lot.gather / 1e9, lot.sampling * 1e6);
+    if (float_copy) {
+      std::printf(
+          "Features stored as bytes (%.1f MB; as floats %.1f MB): the same lots out of "
+          "floats take %.1f us (%.2fx)\n",
+          static_cast<double>(train.feature_bytes()) / 1e6,
+          static_cast<double>(float_copy->feature_bytes()) / 1e6, lot.gather_float * 1e6,
+          lot.gather_float / lot.gather);
+    }
+    std::printf("\n");
     std::printf("%-22s %9s %12s %12s %12s %12s %9s %10s %10s %9s %10s %9s\n", "model", "params",
                 "DP steps/s", "DP ex/s", "nonpriv st/s", "naive st/s", "DP/nonp", "DP/naive",
                 "GEMM-only", "of GEMM", "gather+G", "of g+G");
   }
   for (auto kind : {models::ModelKind::kLogisticRegression, models::ModelKind::kTwoLayerNetwork}) {
-    const ModelBench b = bench_model(kind, train, lot_size, seconds);
+    const ModelBench b = bench_model(kind, train, float_copy.get(), lot_size, seconds);
     nlohmann::json row;
     row["model"] = b.model;
     row["params"] = b.params;
@@ -266,6 +308,10 @@ int run_bench(const Arguments& args) {
     row["fraction_of_ceiling"] = ceiling / b.dp_step;
     row["nonprivate_fraction_of_ceiling"] = ceiling / b.nonprivate_step;
     row["dp_step_gflops"] = b.step_flops / b.dp_step / 1e9;
+    if (float_copy) {
+      row["dp_steps_per_second_float_storage"] = 1 / b.dp_step_float_storage;
+      row["speedup_vs_float_storage"] = b.dp_step_float_storage / b.dp_step;
+    }
     row["gemm_only_gflops"] = b.step_flops / b.gemm_only / 1e9;
     report["models"].push_back(row);
     if (!as_json) {
@@ -275,6 +321,11 @@ int run_bench(const Arguments& args) {
           1 / b.nonprivate_step, 1 / b.naive_step, b.dp_step / b.nonprivate_step,
           b.naive_step / b.dp_step, 1 / b.gemm_only, 100 * b.gemm_only / b.dp_step, 1 / ceiling,
           100 * ceiling / b.dp_step);
+      if (float_copy) {
+        std::printf("%-22s %9s %12.0f   (the DP step with float storage; bytes %.2fx faster)\n",
+                    "  float storage", "", 1 / b.dp_step_float_storage,
+                    b.dp_step_float_storage / b.dp_step);
+      }
     }
   }
   if (!as_json) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/random.h"
+#include "data/feature_rows.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
 #include "privacy/noisy_gradient.h"
@@ -35,8 +36,9 @@ class NaivePerExampleStep {
     sum_.setZero();
     sampler_.sample(rng_, lot_);
     for (const Index i : lot_) {
-      model_.clipped_gradient_sum(train_.features.row(i), train_.targets.segment(i, 1),
-                                  models::kNoClipping, single_, norm_);
+      model_.clipped_gradient_sum(data::feature_rows(train_, i, 1, row_),
+                                  train_.targets.segment(i, 1), models::kNoClipping, single_,
+                                  norm_);
       const double norm = single_.norm();
       sum_.noalias() += (norm > 1.0 ? static_cast<float>(1.0 / norm) : 1.0f) * single_;
     }
@@ -48,6 +50,7 @@ class NaivePerExampleStep {
   const data::Dataset& train_;
   privacy::PoissonSampler sampler_;
   Vector sum_, single_, norm_;
+  Matrix row_;  // a pixel row as floats
   Rng rng_;
   std::vector<Index> lot_;
 };

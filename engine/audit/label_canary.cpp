@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "data/feature_rows.h"
 #include "privacy/noisy_gradient.h"
 
 namespace dplab::audit {
@@ -12,8 +13,9 @@ namespace {
 
 std::vector<double> example_losses(models::Model& model, const data::Dataset& set) {
   std::vector<double> losses;
+  Matrix row;  // a pixel row as floats
   for (Index i = 0; i < set.size(); ++i)
-    losses.push_back(model.loss_sum(set.features.row(i), set.targets.segment(i, 1)));
+    losses.push_back(model.loss_sum(data::feature_rows(set, i, 1, row), set.targets.segment(i, 1)));
   return losses;
 }
 

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "data/feature_rows.h"
 #include "data/large_buffer.h"
 
 namespace dplab::data {
@@ -35,27 +36,30 @@ std::string label_of(const Dataset& data) {
 
 void Dataset::validate() const {
   const std::string who = label_of(*this);
-  if (features.rows() == 0) throw InvalidArgument(who + " is empty (0 examples)");
-  if (features.cols() == 0) throw InvalidArgument(who + " has no features (d = 0)");
-  if (targets.size() != features.rows()) {
-    throw InvalidArgument(who + ": " + std::to_string(features.rows()) + " feature rows but " +
+  if (stores_pixels() && features.size() > 0) {
+    throw InvalidArgument(who + " holds both pixel and float features (one storage expected)");
+  }
+  if (size() == 0) throw InvalidArgument(who + " is empty (0 examples)");
+  if (dim() == 0) throw InvalidArgument(who + " has no features (d = 0)");
+  if (targets.size() != size()) {
+    throw InvalidArgument(who + ": " + std::to_string(size()) + " feature rows but " +
                           std::to_string(targets.size()) + " targets");
   }
   if (num_classes < 0 || num_classes == 1) {
     throw InvalidArgument(who + ": num_classes = " + std::to_string(num_classes) +
                           " must be 0 (regression) or >= 2");
   }
-  if (!feature_names.empty() && static_cast<Index>(feature_names.size()) != features.cols()) {
+  if (!feature_names.empty() && static_cast<Index>(feature_names.size()) != dim()) {
     throw InvalidArgument(who + ": " + std::to_string(feature_names.size()) +
-                          " feature names for d = " + std::to_string(features.cols()));
+                          " feature names for d = " + std::to_string(dim()));
   }
   if (!class_names.empty() && static_cast<int>(class_names.size()) != num_classes) {
     throw InvalidArgument(who + ": " + std::to_string(class_names.size()) +
                           " class names for num_classes = " + std::to_string(num_classes));
   }
   // Fast path: a vectorisable scan of the exponent bits (Eigen's allFinite was 6x slower on
-  // Fashion-MNIST), then locate the first offender only if there is one.
-  if (!all_finite(features)) {
+  // Fashion-MNIST), then locate the first offender only if there is one. Pixels are finite.
+  if (!stores_pixels() && !all_finite(features)) {
     for (Index i = 0; i < features.rows(); ++i) {
       for (Index j = 0; j < features.cols(); ++j) {
         if (!std::isfinite(features(i, j))) {
@@ -114,13 +118,13 @@ MinMaxScaler MinMaxScaler::fit(const Dataset& fit_on) {
   }
   MinMaxScaler scaler;
   // Plain loops over the row-major data: Eigen's AVX-512 reductions trip a false GCC 12
-  // -Wmaybe-uninitialized here.
-  const Matrix& x = fit_on.features;
-  const Index d = x.cols();
-  Vector maximum = x.row(0).transpose();
+  // -Wmaybe-uninitialized here. Pixel data are read one converted row at a time.
+  Matrix row_scratch;
+  const Index d = fit_on.dim();
+  Vector maximum = feature_rows(fit_on, 0, 1, row_scratch).row(0).transpose();
   scaler.minimum = maximum;
-  for (Index i = 1; i < x.rows(); ++i) {
-    const float* row = x.data() + i * d;
+  for (Index i = 1; i < fit_on.size(); ++i) {
+    const float* row = feature_rows(fit_on, i, 1, row_scratch).data();
     for (Index j = 0; j < d; ++j) {
       scaler.minimum[j] = std::min(scaler.minimum[j], row[j]);
       maximum[j] = std::max(maximum[j], row[j]);
@@ -139,6 +143,7 @@ void MinMaxScaler::apply(Dataset& data) const {
                           " with d = " + std::to_string(data.dim()));
   }
   // Division, not multiplication by 1/range: the fitted maximum then maps to exactly 1.
+  store_as_floats(data);
   const Index d = data.dim();
   for (Index i = 0; i < data.features.rows(); ++i) {
     float* row = data.features.data() + i * d;
@@ -153,7 +158,11 @@ Dataset select_rows(const Dataset& all, const std::vector<Index>& rows) {
   out.feature_names = all.feature_names;
   out.class_names = all.class_names;
   const auto count = static_cast<Index>(rows.size());
-  resize_for_overwrite(out.features, count, all.dim());
+  if (all.stores_pixels()) {
+    resize_for_overwrite(out.pixels, count, all.dim());
+  } else {
+    resize_for_overwrite(out.features, count, all.dim());
+  }
   out.targets.resize(count);
   for (Index k = 0; k < count; ++k) {
     const Index r = rows[static_cast<std::size_t>(k)];
@@ -161,7 +170,11 @@ Dataset select_rows(const Dataset& all, const std::vector<Index>& rows) {
       throw InvalidArgument("select_rows: row index " + std::to_string(r) + " is outside 0.." +
                             std::to_string(all.size() - 1) + " of " + label_of(all));
     }
-    out.features.row(k) = all.features.row(r);
+    if (all.stores_pixels()) {
+      out.pixels.row(k) = all.pixels.row(r);
+    } else {
+      out.features.row(k) = all.features.row(r);
+    }
     out.targets[k] = all.targets[r];
   }
   return out;
@@ -185,9 +198,16 @@ Dataset concatenate(const Dataset& first, const Dataset& second, const std::stri
   out.notes.insert(out.notes.end(), second.notes.begin(), second.notes.end());
   out.class_names =
       first.num_classes >= second.num_classes ? first.class_names : second.class_names;
-  resize_for_overwrite(out.features, first.size() + second.size(), first.dim());
-  out.features.topRows(first.size()) = first.features;
-  out.features.bottomRows(second.size()) = second.features;
+  if (first.stores_pixels() && second.stores_pixels()) {
+    resize_for_overwrite(out.pixels, first.size() + second.size(), first.dim());
+    out.pixels.topRows(first.size()) = first.pixels;
+    out.pixels.bottomRows(second.size()) = second.pixels;
+  } else {
+    resize_for_overwrite(out.features, first.size() + second.size(), first.dim());
+    Matrix scratch;
+    out.features.topRows(first.size()) = feature_rows(first, 0, first.size(), scratch);
+    out.features.bottomRows(second.size()) = feature_rows(second, 0, second.size(), scratch);
+  }
   out.targets.resize(first.size() + second.size());
   out.targets.head(first.size()) = first.targets;
   out.targets.tail(second.size()) = second.targets;

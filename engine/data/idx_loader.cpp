@@ -114,12 +114,9 @@ Dataset load_idx_pair(const std::string& images_path, const std::string& labels_
 
   Dataset data;
   data.name = name.empty() ? std::filesystem::path(images_path).filename().string() : name;
-  resize_for_overwrite(data.features, n, d);
-  // One vectorisable pass; division (not multiplication by 1/255) so 255 maps to exactly 1.
-  const std::uint8_t* src = images.values.data();
-  float* dst = data.features.data();
-  const std::size_t total = images.values.size();
-  for (std::size_t k = 0; k < total; ++k) dst[k] = static_cast<float>(src[k]) / 255.0f;
+  // The native bytes (4x smaller than floats); feature = byte / 255 (data/feature_rows.h).
+  resize_for_overwrite(data.pixels, n, d);
+  std::copy(images.values.begin(), images.values.end(), data.pixels.data());
 
   data.targets.resize(n);
   std::uint8_t max_label = 0;

@@ -23,8 +23,9 @@ struct IdxArray {
 IdxArray read_idx_u8(const std::string& path, int expected_dims);
 
 // Images + labels -> Dataset. Features are pixel / 255 (the maximum is known a priori, so this
-// scaling costs no privacy; paper appendix H), num_classes = max label + 1. The item counts must
-// match. `name` defaults to the images file name.
+// scaling costs no privacy; paper appendix H), kept as the native bytes (Dataset::pixels; the
+// map is data/feature_rows.h), num_classes = max label + 1. The item counts must match. `name`
+// defaults to the images file name.
 Dataset load_idx_pair(const std::string& images_path, const std::string& labels_path,
                       const std::string& name = "");
 

@@ -23,11 +23,6 @@ void advise_huge_pages(void* data, std::size_t bytes) {
 #endif
 }
 
-void resize_for_overwrite(Matrix& matrix, Index rows, Index cols) {
-  matrix.resize(rows, cols);
-  advise_huge_pages(matrix.data(), static_cast<std::size_t>(matrix.size()) * sizeof(float));
-}
-
 void resize_zero(Matrix& matrix, Index rows, Index cols) {
   resize_for_overwrite(matrix, rows, cols);
   matrix.setZero();

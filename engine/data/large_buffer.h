@@ -14,8 +14,14 @@ namespace dplab::data {
 // Marks the 2 MiB-aligned interior of [data, data + bytes) for huge pages; call before first touch.
 void advise_huge_pages(void* data, std::size_t bytes);
 
-// rows x cols, contents unspecified (to be overwritten), advised for huge pages.
-void resize_for_overwrite(Matrix& matrix, Index rows, Index cols);
+// rows x cols, contents unspecified (to be overwritten), advised for huge pages. For any dense
+// Eigen matrix (float features, byte pixels).
+template <class DenseMatrix>
+void resize_for_overwrite(DenseMatrix& matrix, Index rows, Index cols) {
+  matrix.resize(rows, cols);
+  advise_huge_pages(matrix.data(),
+                    static_cast<std::size_t>(matrix.size()) * sizeof(typename DenseMatrix::Scalar));
+}
 
 // rows x cols of zeros, advised for huge pages before the zeros are written.
 void resize_zero(Matrix& matrix, Index rows, Index cols);

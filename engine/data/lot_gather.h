@@ -15,8 +15,10 @@
 namespace dplab::data {
 
 // Writes row k of `lot_features` (and entry k of `lot_targets`) = row rows[k] of `train`, for
-// k < rows.size(). The buffers must already have at least rows.size() rows and train.dim()
-// columns (no allocation here); indices are not checked (they come from the sampler).
+// k < rows.size(); pixel rows are converted to their float features (data/feature_rows.h), so
+// the lot is bit for bit the one float storage of the same data gives. The buffers must already
+// have at least rows.size() rows and train.dim() columns (no allocation here); indices are not
+// checked (they come from the sampler).
 void gather_lot(const Dataset& train, const std::vector<Index>& rows, Matrix& lot_features,
                 Vector& lot_targets);
 

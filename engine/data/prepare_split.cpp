@@ -36,7 +36,8 @@ TrainValidationSplit prepare_split(const Dataset& all, double validation_fractio
                                    ? fixed_split(all)
                                    : split_train_validation(all, validation_fraction, split_seed);
   split.notes = all.notes;
-  // A plain scan: GCC 12 warns falsely inside Eigen's AVX-512 minCoeff/maxCoeff.
+  // A plain scan: GCC 12 warns falsely inside Eigen's AVX-512 minCoeff/maxCoeff. Pixels
+  // (byte / 255) are in [0, 1] by construction and `features` is then empty.
   bool in_unit_box = true;
   const float* value = all.features.data();
   for (Index i = 0, size = all.features.size(); i < size && in_unit_box; ++i) {

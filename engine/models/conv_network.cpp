@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "data/feature_rows.h"
 #include "models/dense_layer.h"
 #include "models/network_description.h"
 #include "models/output_head.h"
@@ -221,14 +222,20 @@ double ConvNetwork::loss_sum(const MatrixView& x, const VectorView& y) {
 
 Evaluation ConvNetwork::evaluate(const data::Dataset& data) {
   if (data.size() == 0) throw InvalidArgument(name_ + ": cannot evaluate on an empty data set");
-  check_batch(data.features, data.targets);
   const Index n = data.size();
+  if (data.targets.size() != n) {
+    throw InvalidArgument(name_ + ": " + std::to_string(data.targets.size()) + " targets for " +
+                          std::to_string(n) + " rows");
+  }
   reserve(n);
   double loss = 0;
   Index correct = 0;
   for (Index start = 0; start < n; start += kNetworkBlockRows) {
     const Index m = std::min(kNetworkBlockRows, n - start);
-    const float* z = forward(data.features, start, m);
+    // Float rows in place, or pixel rows converted block by block (data/feature_rows.h).
+    const MatrixView x = data::feature_rows(data, start, m, input_scratch_);
+    check_batch(x, data.targets.segment(start, m));
+    const float* z = forward(x, 0, m);
     if (loss_ == NetworkLoss::kSoftmaxCrossEntropy) {
       correct += detail::count_correct(detail::OutputHead::kSoftmaxCrossEntropy, z, m,
                                        activations_.back().cols(), data.targets.data() + start);

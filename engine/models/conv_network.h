@@ -81,6 +81,7 @@ class ConvNetwork final : public Model {
   std::vector<Matrix> activations_;  // [0] = input block, [l + 1] = output of layer l
   std::vector<Matrix> gradients_;    // dloss / d activations_[l]
   Vector squared_norms_, factors_, losses_;
+  Matrix input_scratch_;  // evaluate: one block of pixel rows as floats
   Index reserved_ = 0;
 };
 

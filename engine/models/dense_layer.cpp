@@ -43,4 +43,22 @@ bool clip_factors(const float* squared_norms, Index m, double clip, float* norms
   return any_clipped;
 }
 
+void row_squared_norms_by_columns(const float* a, Index column_stride, Index m, Index h,
+                                  float* square, float* out) {
+  if (h == 0) {
+    for (Index i = 0; i < m; ++i) out[i] = 0.f;
+    return;
+  }
+  for (Index i = 0; i < m; ++i) out[i] = a[i] * a[i];
+  for (Index j = 1; j < h; ++j) {
+    const float* column = a + j * column_stride;
+    for (Index i = 0; i < m; ++i) square[i] = column[i] * column[i];
+    // The squares go through memory on purpose: written as out[i] += column[i] * column[i], the
+    // compiler fuses square and sum into one FMA (-ffp-contract=fast, GCC's default), which
+    // rounds once instead of twice and changes the last bits of the norms.
+    __asm__ __volatile__("" : : "r"(square) : "memory");
+    for (Index i = 0; i < m; ++i) out[i] += square[i];
+  }
+}
+
 }  // namespace dplab::models::detail

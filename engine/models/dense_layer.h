@@ -12,6 +12,8 @@
 // Internal to engine/models. Thread-safety: pure functions on caller-owned buffers.
 #pragma once
 
+#include <cmath>
+
 #include "core/types.h"
 
 namespace dplab::models::detail {
@@ -55,6 +57,44 @@ bool clip_factors(const float* squared_norms, Index m, double clip, float* norms
 template <class A>
 void row_squared_norms(const Eigen::MatrixBase<A>& a, float* out) {
   Eigen::Map<Vector>(out, a.rows()).noalias() = a.rowwise().squaredNorm();
+}
+
+// out[i] = ||a_i||^2 for a column-major block a (m x h, column j at a + j * column_stride),
+// summed column by column: each pass is a contiguous, vectorised sweep down one column, where a
+// row-wise reduction strides across the columns one float at a time (the TLNN's per-example norm
+// spent 135 us per step of L = 250, h = 100 in that). Per row the terms are added in the order
+// j = 0, 1, ..., h-1 with one rounding for each square and each addition, as Eigen's row-wise
+// sum adds them, so the floats are the same (test_models_api). `square` holds m floats.
+void row_squared_norms_by_columns(const float* a, Index column_stride, Index m, Index h,
+                                  float* square, float* out);
+
+// Per-example squared gradient norms of a two-layer network, the rank-1 identity summed over
+// the layers (two_layer_network.h): on entry squared[i] = ||x_i||^2, on exit
+//     squared[i] = (||x_i||^2 + 1) ||e1_i||^2 + (||a1_i||^2 + 1) ||e2_i||^2
+// for column-major e1, a1 (m x h) and row-major e2 (m x k); e1_norms, a1_norms and square are m
+// floats of scratch each. The floats are those of the Eigen expression the network used before
+// (test_models_api): there GCC fused the first product with the sum into one FMA when the CPU
+// has FMA (-ffp-contract=fast is GCC's default), so the sum is written with std::fma then.
+template <class E1, class A1, class E2>
+void two_layer_squared_norms(const Eigen::MatrixBase<E1>& e1, const Eigen::MatrixBase<A1>& a1,
+                             const Eigen::MatrixBase<E2>& e2, float* e1_norms, float* a1_norms,
+                             float* square, float* squared) {
+  const Index m = e1.rows();
+  static_assert(!(E1::Flags & Eigen::RowMajorBit) && !(A1::Flags & Eigen::RowMajorBit),
+                "e1 and a1 are column-major blocks");
+  row_squared_norms_by_columns(e1.derived().data(), e1.derived().outerStride(), m, e1.cols(),
+                               square, e1_norms);
+  row_squared_norms_by_columns(a1.derived().data(), a1.derived().outerStride(), m, a1.cols(),
+                               square, a1_norms);
+  float* e2_norms = square;  // free again
+  row_squared_norms(e2, e2_norms);
+  for (Index i = 0; i < m; ++i) {
+#if defined(__FP_FAST_FMAF)
+    squared[i] = std::fma(squared[i] + 1.f, e1_norms[i], (a1_norms[i] + 1.f) * e2_norms[i]);
+#else
+    squared[i] = (squared[i] + 1.f) * e1_norms[i] + (a1_norms[i] + 1.f) * e2_norms[i];
+#endif
+  }
 }
 
 // e <- diag(c) e (row i of e times factors[i]), in place; e is a view (block) of a buffer.

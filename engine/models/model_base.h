@@ -66,6 +66,7 @@ class ModelBase : public Model {
   OutputHead head_;
   Index outputs_;
   Vector head_scratch_;
+  Matrix input_scratch_;  // evaluate: one block of pixel rows converted to floats
 };
 
 }  // namespace dplab::models::detail

@@ -69,6 +69,9 @@ void TwoLayerNetwork::reserve_rows(Index rows) {
   detail::ensure_rows(activations_, rows, hidden_);
   detail::ensure_rows(hidden_error_, rows, hidden_);
   detail::ensure_rows(logits_, rows, num_outputs());
+  detail::ensure_size(hidden_error_norms_, rows);
+  detail::ensure_size(activation_norms_, rows);
+  detail::ensure_size(column_square_, rows);
 }
 
 float* TwoLayerNetwork::forward(const MatrixView& x) {
@@ -97,9 +100,9 @@ double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, doub
     // ||g_i||^2 = (||x_i||^2 + 1) ||e1_i||^2 + (||a1_i||^2 + 1) ||e2_i||^2
     Eigen::Map<Vector> squared(squared_norms_.data(), m);
     detail::row_squared_norms(x, squared.data());
-    squared.array() =
-        (squared.array() + 1.f) * e1.rowwise().squaredNorm().array() +
-        (a1.rowwise().squaredNorm().array() + 1.f) * e2.rowwise().squaredNorm().array();
+    detail::two_layer_squared_norms(e1, a1, e2, hidden_error_norms_.data(),
+                                    activation_norms_.data(), column_square_.data(),
+                                    squared.data());
     if (detail::clip_factors(squared.data(), m, clip, norms, factors_.data())) {
       factors = factors_.data();
     }

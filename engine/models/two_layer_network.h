@@ -48,6 +48,9 @@ class TwoLayerNetwork final : public detail::ModelBase {
   Matrix logits_;                   // z2, then e2, m x k
   Matrix scaled_input_;             // diag(c) X, only if d < h
   Matrix scaled_hidden_;            // diag(c) A1, only if h < k
+  Vector hidden_error_norms_;       // ||e1_i||^2
+  Vector activation_norms_;         // ||a1_i||^2
+  Vector column_square_;            // one column of e1 or a1 squared
 };
 
 }  // namespace dplab::models

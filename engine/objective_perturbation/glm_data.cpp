@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "data/feature_rows.h"
 
 namespace dplab::objpert {
 
@@ -23,8 +24,10 @@ GlmData make_glm_data(const data::Dataset& dataset) {
   out.x.resize(n, d + 1);
   out.y.resize(n);
   out.row_norm.resize(n);
+  Matrix scratch;  // a pixel row as floats
   for (Eigen::Index i = 0; i < n; ++i) {
-    const Eigen::VectorXd row = dataset.features.row(i).cast<double>().transpose();
+    const Eigen::VectorXd row =
+        data::feature_rows(dataset, i, 1, scratch).row(0).cast<double>().transpose();
     const double norm = row.norm();
     out.x.row(i).head(d) = (norm > 0 ? Eigen::VectorXd(row / norm) : row).transpose();
     out.x(i, d) = 1.0;

@@ -7,6 +7,7 @@
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/dataset.h"
+#include "data/feature_rows.h"
 #include "objective_perturbation/algorithm1.h"
 #include "objective_perturbation/calibration.h"
 #include "objective_perturbation/glm_data.h"
@@ -39,6 +40,7 @@ int sample_poisson(double mu, Rng& rng) {
 
 // Feature rows scaled to unit L2 norm (per row: free), as for Algorithm 1.
 data::Dataset unit_rows(data::Dataset d) {
+  data::store_as_floats(d);
   for (Index i = 0; i < d.size(); ++i) {
     const float norm = d.features.row(i).norm();
     if (norm > 0) d.features.row(i) /= norm;

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
+#include "data/feature_rows.h"
 #include "data/lot_gather.h"
 
 namespace dplab::privacy {
@@ -57,10 +58,15 @@ NoisyGradientOracle::NoisyGradientOracle(const data::Dataset& train, models::Mod
       noise_(secure ? GaussianNoise::secure() : GaussianNoise(derive_seed(seed, 1))) {
   const Index n = train.size();
   if (sampling_rate_ >= 1.0) {
-    // Every example in every lot: the training matrix itself is the lot (no gather).
+    // Every example in every lot: the training matrix itself is the lot (no gather); pixel data
+    // are converted to floats once, here.
     lot_indices_.reserve(static_cast<std::size_t>(n));
     norms_.resize(n);
     weights_.resize(n);
+    if (train.stores_pixels()) {
+      (void)data::feature_rows(train, 0, n, lot_features_);
+      lot_targets_ = train.targets;
+    }
   } else {
     const Index capacity = sampler_.suggested_capacity();
     lot_indices_.reserve(static_cast<std::size_t>(capacity));
@@ -108,12 +114,13 @@ Index NoisyGradientOracle::sample_lot() {
 }
 
 MatrixView NoisyGradientOracle::lot_features(Index lot) const {
-  return sampling_rate_ >= 1.0 ? MatrixView(train_.features)
-                               : MatrixView(lot_features_.topRows(lot));
+  return sampling_rate_ >= 1.0 && !train_.stores_pixels() ? MatrixView(train_.features)
+                                                          : MatrixView(lot_features_.topRows(lot));
 }
 
 VectorView NoisyGradientOracle::lot_targets(Index lot) const {
-  return sampling_rate_ >= 1.0 ? VectorView(train_.targets) : VectorView(lot_targets_.head(lot));
+  return sampling_rate_ >= 1.0 && !train_.stores_pixels() ? VectorView(train_.targets)
+                                                          : VectorView(lot_targets_.head(lot));
 }
 
 double NoisyGradientOracle::clipped_sum_on_lot(Index lot, double clip, VectorSpan gradient) {

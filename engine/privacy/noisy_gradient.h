@@ -10,9 +10,10 @@
 // Implementation notes (noisy_gradient.cpp): q = L / n is computed once here and is the single
 // source of truth for the sampler and for the accountant (sampling_rate()). The lot's rows are
 // gathered into a row-major buffer sized for qn + 10 sqrt(qn) + 64 rows, which grows only if a
-// rarer, bigger lot appears; q = 1 uses the training matrix directly (no copy). The noise is
-// added after the division, as N(0, (sigma C / L)^2) on the mean — the same distribution as
-// (sum + N(0, sigma^2 C^2)) / L. Sampling and noise use two streams derived from `seed`.
+// rarer, bigger lot appears; q = 1 uses the training matrix directly (no copy; pixel data are
+// converted to floats once, at construction). Pixel rows become floats inside the gather. The noise
+// is added after the division, as N(0, (sigma C / L)^2) on the mean — the same distribution as (sum
+// + N(0, sigma^2 C^2)) / L. Sampling and noise use two streams derived from `seed`.
 //
 // Thread-safety: one oracle per training job. No heap allocation per query after construction.
 #pragma once

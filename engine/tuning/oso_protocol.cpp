@@ -172,7 +172,11 @@ data::TrainValidationSplit load_oso_protocol_data(const OsoProtocolConfig& confi
       data::prepare_split(all, config.validation_fraction, config.seed);
   if (config.train_subset && *config.train_subset < split.train.size()) {
     const Index n = *config.train_subset;
-    split.train.features.conservativeResize(n, Eigen::NoChange);
+    if (split.train.stores_pixels()) {
+      split.train.pixels.conservativeResize(n, Eigen::NoChange);
+    } else {
+      split.train.features.conservativeResize(n, Eigen::NoChange);
+    }
     split.train.targets.conservativeResize(n);
   }
   return split;

@@ -1,6 +1,8 @@
 // dplab-cli bench --json, end to end through the real binary (a very short run): the lot gather
 // is reported on its own with lots of the expected size, and each model's ceiling is the gather
-// plus its GEMMs, with the DP step reported as a share of it.
+// plus its GEMMs, with the DP step reported as a share of it. Image data are stored as bytes (a
+// quarter of the float bytes), and then the same gather and DP step on a float copy are reported
+// as ratios.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -29,6 +31,23 @@ class CliBenchTest : public QObject {
     QVERIFY(gather["gigabytes_per_second"].toDouble() > 0);
     QVERIFY(gather["poisson_sampling_seconds_per_lot"].toDouble() > 0);
 
+    const QJsonObject storage = report["data_storage"].toObject();
+    const bool bytes = storage["kind"].toString() == "uint8 pixels";
+    QVERIFY2(bytes || storage["kind"].toString() == "float", qPrintable(run.out));
+    const double feature_bytes = storage["feature_bytes"].toDouble();
+    QCOMPARE(storage["float_feature_bytes"].toDouble(), (bytes ? 4 : 1) * feature_bytes);
+    // Bytes per gathered lot: mean_rows rows of 784 features, 1 or 4 bytes each.
+    QVERIFY(qAbs(gather["gigabytes_per_second"].toDouble() * gather_seconds * 1e9 -
+                 mean_rows * 784 * (bytes ? 1 : 4)) < 1e-3 * mean_rows * 784);
+    if (bytes) {
+      const double float_gather = gather["float_storage_seconds_per_lot"].toDouble(-1);
+      QVERIFY(float_gather > 0);
+      QVERIFY(qAbs(gather["speedup_vs_float_storage"].toDouble() * gather_seconds - float_gather) <
+              1e-9 * float_gather);
+    } else {
+      QVERIFY(!gather.contains("float_storage_seconds_per_lot"));
+    }
+
     const QJsonArray models = report["models"].toArray();
     QCOMPARE(models.size(), 2);
     for (const auto& value : models) {
@@ -41,6 +60,10 @@ class CliBenchTest : public QObject {
       QVERIFY(qAbs(model["fraction_of_ceiling"].toDouble() - (gather_seconds + gemm) / dp) < 1e-9);
       QVERIFY(qAbs(model["nonprivate_fraction_of_ceiling"].toDouble() -
                    (gather_seconds + gemm) / nonprivate) < 1e-9);
+      if (bytes) {
+        const double float_dp = 1 / model["dp_steps_per_second_float_storage"].toDouble();
+        QVERIFY(qAbs(model["speedup_vs_float_storage"].toDouble() - float_dp / dp) < 1e-9);
+      }
     }
   }
 };

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "data/dataset_catalog.h"
+#include "data/feature_rows.h"
 #include "data/idx_loader.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
@@ -25,10 +26,10 @@ namespace {
 
 // Smallest / largest entry. (Not Eigen's minCoeff/maxCoeff: with -march=native GCC 12 reports a
 // false -Wmaybe-uninitialized inside their AVX-512 reductions.)
-float min_of(const dplab::Matrix& m) {
+float min_of(const dplab::MatrixView& m) {
   return *std::min_element(m.data(), m.data() + m.size());
 }
-float max_of(const dplab::Matrix& m) {
+float max_of(const dplab::MatrixView& m) {
   return *std::max_element(m.data(), m.data() + m.size());
 }
 
@@ -79,12 +80,16 @@ class TestIdxLoader : public QObject {
     for (Index i = 0; i < 3; ++i) {
       QCOMPARE(data.targets[i], static_cast<float>(kLabels[static_cast<std::size_t>(i)]));
       for (Index j = 0; j < 6; ++j) {
-        QCOMPARE(data.features(i, j),
+        // Kept as the native bytes; their features are byte / 255 (data/feature_rows.h).
+        QCOMPARE(data.pixels(i, j), kPixels[static_cast<std::size_t>(i * 6 + j)]);
+        QCOMPARE(pixel_feature(data.pixels(i, j)),
                  static_cast<float>(kPixels[static_cast<std::size_t>(i * 6 + j)]) / 255.0f);
       }
     }
-    QCOMPARE(data.features(0, 1), 1.0f);  // 255 -> exactly 1
-    QCOMPARE(data.features(0, 0), 0.0f);
+    QVERIFY(data.stores_pixels());
+    QCOMPARE(data.features.size(), Index{0});
+    QCOMPARE(pixel_feature(data.pixels(0, 1)), 1.0f);  // 255 -> exactly 1
+    QCOMPARE(pixel_feature(data.pixels(0, 0)), 0.0f);
     data.validate();
   }
 
@@ -247,11 +252,15 @@ class TestIdxLoader : public QObject {
     QCOMPARE(data.targets[3], 3.0f);
     const std::vector<Index> counts = class_counts(data);
     for (Index c : counts) QCOMPARE(c, Index{6000});
-    QCOMPARE(min_of(data.features), 0.0f);
-    QCOMPARE(max_of(data.features), 1.0f);
+    // Stored as bytes: 47 MB instead of 188 MB of floats.
+    QVERIFY(data.stores_pixels());
+    QCOMPARE(data.feature_bytes(), std::size_t{60000} * 784);
+    Matrix scratch;
+    const MatrixView first = feature_rows(data, 0, 1000, scratch);
+    QCOMPARE(min_of(first), 0.0f);
+    QCOMPARE(max_of(first), 1.0f);
     // Sum of the first image's raw pixels is 76,247; of all pixels 3,431,114,169.
-    // Each feature times 255 rounds back to its byte; integer sums in double are exact.
-    const auto bytes = (data.features.array() * 255.0f).round().cast<double>();
+    const auto bytes = data.pixels.cast<double>();
     QCOMPARE(static_cast<long long>(bytes.row(0).sum()), 76247LL);
     QCOMPARE(static_cast<long long>(bytes.sum()), 3431114169LL);
   }

@@ -3,13 +3,17 @@
 // data with known predictions, the factory, seeded initialisation, and the error messages for
 // shape mismatches and invalid names.
 #include <QTest>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
 
 #include "core/error.h"
+#include "core/random.h"
 #include "engine/models_reference.h"
+#include "models/dense_layer.h"
 #include "models/model.h"
 #include "models/two_layer_network.h"
 #include "support/numeric_compare.h"
@@ -27,6 +31,15 @@ std::unique_ptr<models::Model> make(models::ModelKind kind, Index d, int classes
   spec.kind = kind;
   spec.hidden_units = hidden;
   return models::make_model(spec, d, classes);
+}
+
+// The TLNN's per-example squared norms as two_layer_network.cpp computed them before they were
+// summed by columns (a function of its own, as it was compiled inside block_gradient).
+template <class E1, class A1, class E2>
+__attribute__((noinline)) void former_tlnn_norms(const E1& e1, const A1& a1, const E2& e2,
+                                                 Vector& squared) {
+  squared.array() = (squared.array() + 1.f) * e1.rowwise().squaredNorm().array() +
+                    (a1.rowwise().squaredNorm().array() + 1.f) * e2.rowwise().squaredNorm().array();
 }
 
 Matrix rows2(float a, float b, float c, float d) {
@@ -288,6 +301,44 @@ class TestModelsApi : public QObject {
     QVERIFY(copy->params() == net.params());
     copy->params().setZero();
     QVERIFY(net.params() != copy->params());
+  }
+
+  // The TLNN's per-example norms (dense_layer.h two_layer_squared_norms) sum the column-major
+  // e1 and a1 column by column; they must be the very floats of the row-wise Eigen expression
+  // the network used before (same order of additions per row), on blocks inside larger buffers.
+  void tlnnNormsEqualTheRowWiseExpression() {
+    using models::detail::ColMatrix;
+    for (const Index m : {Index{1}, Index{17}, Index{250}, Index{256}}) {
+      for (const Index h : {Index{1}, Index{5}, Index{100}}) {
+        Rng rng(static_cast<std::uint64_t>(m * 1000 + h));
+        auto fill = [&](auto& matrix) {
+          for (Index i = 0; i < matrix.rows(); ++i)
+            for (Index j = 0; j < matrix.cols(); ++j)
+              matrix(i, j) = static_cast<float>(3 * rng.uniform() - 1);
+        };
+        ColMatrix e1_buffer(256 + 7, h), a1_buffer(256 + 7, h);
+        Matrix e2_buffer(256 + 7, 10);
+        fill(e1_buffer);
+        fill(a1_buffer);
+        fill(e2_buffer);
+        auto e1 = e1_buffer.topRows(m);
+        auto a1 = a1_buffer.topRows(m);
+        auto e2 = e2_buffer.topRows(m);
+        Vector x_sq(m);
+        for (Index i = 0; i < m; ++i) x_sq[i] = static_cast<float>(50 * rng.uniform());
+        Vector expected = x_sq;
+        former_tlnn_norms(e1, a1, e2, expected);
+        Vector actual = x_sq, scratch1(m), scratch2(m), scratch3(m);
+        models::detail::two_layer_squared_norms(e1, a1, e2, scratch1.data(), scratch2.data(),
+                                                scratch3.data(), actual.data());
+        double largest = 0;
+        for (Index i = 0; i < m; ++i)
+          largest = std::max(largest, std::abs(double(actual[i]) - double(expected[i])));
+        QVERIFY2(
+            std::memcmp(actual.data(), expected.data(), sizeof(float) * m) == 0,
+            qPrintable(QString("m = %1, h = %2: max difference %3").arg(m).arg(h).arg(largest)));
+      }
+    }
   }
 
   void invalidKindAndShapes() {
