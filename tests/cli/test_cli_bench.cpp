@@ -1,6 +1,7 @@
 // dplab-cli bench --json, end to end through the real binary (a very short run): the lot gather
 // is reported on its own with lots of the expected size, and each model's ceiling is the gather
-// plus its GEMMs, with the DP step reported as a share of it.
+// plus its GEMMs, with the DP step reported as a share of it; the sparse vector technique's fast
+// scan is reported against its full scan.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -41,6 +42,20 @@ class CliBenchTest : public QObject {
       QVERIFY(qAbs(model["fraction_of_ceiling"].toDouble() - (gather_seconds + gemm) / dp) < 1e-9);
       QVERIFY(qAbs(model["nonprivate_fraction_of_ceiling"].toDouble() -
                    (gather_seconds + gemm) / nonprivate) < 1e-9);
+    }
+
+    // The sparse vector rows (bench_sparse.h): the ratio is full-scan time over fast-scan time,
+    // and the fast scan never passes more than c1 coordinates.
+    const QJsonArray svt = report["sparse_vector"].toArray();
+    QCOMPARE(svt.size(), 2);
+    for (const auto& value : svt) {
+      const QJsonObject row = value.toObject();
+      const double fast = row["fast_selections_per_second"].toDouble();
+      const double full = row["full_scan_selections_per_second"].toDouble();
+      QVERIFY(fast > 0 && full > 0);
+      QVERIFY(qAbs(row["speedup_full_over_fast"].toDouble() - fast / full) < 1e-9 * fast / full);
+      const double passes = row["mean_passes"].toDouble();
+      QVERIFY2(passes > 0 && passes <= row["max_count"].toDouble(), qPrintable(run.out));
     }
   }
 };
