@@ -53,22 +53,30 @@ SparseVector::SparseVector(const SparseVectorSettings& settings) : settings_(set
 // independent of the past, so the scan restarts from the next coordinate with the same law as
 // the full scan does (memorylessness). The v_i of coordinates that did not pass are never
 // released (nor used) by either scan: the selected set is a function of the pass indicators
-// only. Touched coordinates are examined one by one as in the full scan. Hence both scans have
-// the same output law (not the same random stream), up to floating-point rounding; the χ² law
-// tests in tests/engine/test_coordinate_selection.cpp check it. Cost: one geometric draw per run
-// of untouched coordinates that the scan enters (<= |touched| + c1 + 1) plus one Laplace draw per
-// touched coordinate and per pass: O(|touched| + c1).
+// only. For the same reason a touched coordinate (value u) is decided by one Bernoulli draw,
+// U < Pr[Lap(2 sigma1) >= rho - u] = Pr[u + v_i >= rho], instead of drawing v_i. Hence both
+// scans have the same output law (not the same random stream), up to floating-point rounding;
+// the χ² law tests in tests/engine/test_coordinate_selection.cpp check it. Cost: one uniform and
+// one log per run of untouched coordinates the scan enters (<= |touched| + c1 + 1), one uniform
+// and one exp per touched coordinate, one Laplace draw and one exp/log1p per pass:
+// O(|touched| + c1).
 void SparseVector::select(const SparseVectorView& gradient, Rng& rng,
                           std::vector<Index>& selected) {
   check_dimension(gradient);
   selected.clear();
   const double value_noise = 2.0 * threshold_noise_;
-  double noisy_threshold = settings_.threshold + sample_laplace(rng, threshold_noise_);
+  double noisy_threshold = 0, untouched_pass = 0, log_untouched_fail = 0;
+  auto fresh_threshold = [&] {
+    noisy_threshold = settings_.threshold + sample_laplace(rng, threshold_noise_);
+    untouched_pass = laplace_survival(noisy_threshold, value_noise);  // s(rho)
+    log_untouched_fail = std::log1p(-untouched_pass);
+  };
+  fresh_threshold();
   // Appends i; false when c1 answers are reached (then the scan halts).
   auto pass = [&](Index i) {
     selected.push_back(i);
     if (static_cast<Index>(selected.size()) >= settings_.max_count) return false;
-    noisy_threshold = settings_.threshold + sample_laplace(rng, threshold_noise_);
+    fresh_threshold();
     return true;
   };
   Index position = 0;    // the next coordinate to examine
@@ -78,13 +86,12 @@ void SparseVector::select(const SparseVectorView& gradient, Rng& rng,
         next < gradient.indices.size() ? gradient.indices[next] : settings_.dimension;
     // The untouched run [position, run_end): jump to its first pass, if any.
     while (position < run_end) {
-      const double s = laplace_survival(noisy_threshold, value_noise);
       const double remaining = static_cast<double>(run_end - position);
       double gap = remaining;  // "no pass in the run"
-      if (s >= 1.0) {
+      if (untouched_pass >= 1.0) {
         gap = 0.0;
-      } else if (s > 0.0) {
-        gap = std::floor(std::log(rng.uniform_open_zero()) / std::log1p(-s));
+      } else if (untouched_pass > 0.0) {
+        gap = std::floor(std::log(rng.uniform_open_zero()) / log_untouched_fail);
       }
       if (!(gap < remaining)) {
         position = run_end;
@@ -98,7 +105,8 @@ void SparseVector::select(const SparseVectorView& gradient, Rng& rng,
     // The touched coordinate run_end.
     const double u =
         std::min(std::abs(static_cast<double>(gradient.values[next])), settings_.sensitivity);
-    if (u + sample_laplace(rng, value_noise) >= noisy_threshold && !pass(position)) return;
+    if (rng.uniform() < laplace_survival(noisy_threshold - u, value_noise) && !pass(position))
+      return;
     ++position;
     ++next;
   }

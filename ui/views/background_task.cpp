@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "core/error.h"
+#include "core/thread_priority.h"
 
 namespace dplab::ui {
 
@@ -19,6 +20,7 @@ bool BackgroundTask::start(Work work) {
   if (worker_.joinable()) return false;
   cancel_ = false;
   worker_ = std::thread([this, work = std::move(work)] {
+    lower_this_thread_priority();  // the GUI thread keeps a core (core/thread_priority.h)
     bool ok = false, cancelled = false;
     QString error;
     const ProgressFn report = [this](const std::string& message, double fraction) {

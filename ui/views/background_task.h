@@ -5,7 +5,8 @@
 // the end are delivered on the GUI thread as Qt signals. One computation at a time.
 // Results: the work writes them into storage owned by the caller (captured by the lambda); the
 // worker is joined before finished() is emitted, so the caller may read them in its slot.
-// Destruction cancels and joins (the engine stops within one training step).
+// Destruction cancels and joins (the engine stops within one training step). The worker runs at
+// background priority (nice +10), as the tuning runner's workers do.
 #pragma once
 
 #include <QObject>

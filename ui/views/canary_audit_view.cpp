@@ -36,7 +36,7 @@ QString methodLabel(const std::string& method) {
 }
 
 QColor methodColor(const std::string& method) {
-  if (method == "never-inserted") return QColor(0x9a, 0x9a, 0x9a);
+  if (method == "never-inserted") return QColor(0x94, 0x67, 0xbd);  // purple: apart from grey
   return wideMethodColor(training::parse_wide_method(method));
 }
 
