@@ -21,6 +21,7 @@
 #include "charts/chart_view.h"
 #include "data/dataset.h"
 #include "experiment/sparse_reproduction.h"
+#include "form/experiment_form.h"
 #include "objective_perturbation/comparison_preset.h"
 #include "shell/main_window.h"
 #include "shell/stall_meter.h"
@@ -94,6 +95,9 @@ class TestPaperFigureViews : public QObject {
     window_ = new MainWindow;
     window_->resize(1400, 900);
     window_->show();
+    // The window's own experiment loads its data set first; stalls are measured after that.
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady(), 60000);
+    QTest::qWait(200);
     objpert_ = window_->findChild<ObjpertFigure2View*>("objpertFigure2View");
     sparse_ = window_->findChild<SparseLossView*>("sparseLossView");
     canary_ = window_->findChild<CanaryAuditView*>("canaryAuditView");
