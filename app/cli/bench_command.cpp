@@ -13,7 +13,8 @@
 // lots, and runs the DP step, on a float copy of the features (the storage dplab used before),
 // so the gain of byte storage is a ratio measured in the same run.
 // It reports steps/s, examples/s, GFLOP/s and ratios against the baselines of the same run.
-// Then the accountant: time of one epsilon cold and warm (see bench_accounting.h).
+// Then the sparse vector technique's fast scan against its full scan (bench_sparse.h) and the
+// accountant: time of one epsilon cold and warm (see bench_accounting.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +28,7 @@
 #include "cli/arguments.h"
 #include "cli/bench_accounting.h"
 #include "cli/bench_conv.h"
+#include "cli/bench_sparse.h"
 #include "cli/bench_timing.h"
 #include "cli/commands.h"
 #include "core/error.h"
@@ -337,6 +339,7 @@ int run_bench(const Arguments& args) {
         "step as a share of that ceiling (target >= 80%%).\n\n");
   }
   report["conv_models"] = bench_conv(train, lot_size, seconds, as_json ? nullptr : &std::cout);
+  report["sparse_vector"] = bench_sparse_selection(seconds, as_json ? nullptr : &std::cout);
   if (!args.has("skip-accounting")) {
     report["accounting"] = bench_accounting(as_json ? std::cerr : std::cout);
   }

@@ -33,8 +33,8 @@ int run_canary(const Arguments& args) {
   }
   const std::string out_dir = args.text_or("out", ".");
   std::filesystem::create_directories(out_dir);
-  const auto rows =
-      experiment::run_table2(preset, [](const std::string& what) { std::cerr << what << "\n"; });
+  const auto rows = experiment::run_table2(
+      preset, [](const std::string& what, double) { std::cerr << what << "\n"; });
   experiment::write_table2_csv(out_dir + "/table2.csv", rows);
   experiment::write_histograms_csv(out_dir + "/histograms.csv", rows);
   std::cout << "canaries m = " << preset.canaries

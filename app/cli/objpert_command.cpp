@@ -34,15 +34,8 @@ using nlohmann::json;
 // "synthetic-l" / "synthetic-h" (objective_perturbation/synthetic_glm.h) or the catalog.
 data::Dataset load_objpert_dataset(const std::string& name, const std::string& path,
                                    std::uint64_t seed, const std::string& flag) {
-  objpert::SyntheticGlmOptions synthetic;
-  synthetic.seed = seed;
-  if (objpert::synthetic_glm_preset(name, synthetic)) {
-    return objpert::make_synthetic_glm(synthetic, name);
-  }
-  data::DatasetSource source = data::source_for(name);
-  if (!path.empty()) source.path = path;
   try {
-    return data::load_dataset(source);
+    return objpert::load_comparison_dataset(name, path, seed);
   } catch (const ParseError&) {
     throw;
   } catch (const Error& e) {
@@ -107,7 +100,7 @@ int run_compare(const Arguments& args) {
                                                  preset.config.split_seed, "--compare dataset");
   const bool quiet = args.has("quiet");
   const objpert::ComparisonResult result =
-      objpert::run_comparison(all, preset.config, [quiet](const std::string& m) {
+      objpert::run_comparison(all, preset.config, [quiet](const std::string& m, double) {
         if (!quiet) std::cerr << "objpert: " << m << '\n';
       });
   const json summary = objpert::comparison_to_json(preset, result);

@@ -46,7 +46,7 @@ int run_sparse_train(const Arguments& args) {
   print_calibration(std::cout, calibration, preset);
   const auto curves =
       experiment::run_figure1(preset, data, calibration, methods,
-                              [](const std::string& what) { std::cerr << what << "\n"; });
+                              [](const std::string& what, double) { std::cerr << what << "\n"; });
   experiment::write_figure1_csv(out_dir + "/figure1.csv", curves, preset.lot_size,
                                 data.train.size());
   experiment::write_calibration_csv(out_dir + "/calibration.csv", calibration, preset.delta);

@@ -24,6 +24,7 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/tune_objpert.h"
 #include "cli/tune_release.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -155,6 +156,11 @@ int run_tune(const Arguments& args) {
   options.threads = static_cast<int>(threads);
   options.secure = config.release.secure;
   tuning::PrivatePlan plan;
+  if (private_release && !config.objective_perturbation.empty()) {
+    throw UsageError(
+        "--release private: objpert entries are searched in explore mode only (the private "
+        "release modes do not draw objective-perturbation candidates yet)");
+  }
   if (private_release) {
     if (data->train.is_regression()) {
       throw UsageError(
@@ -244,7 +250,10 @@ int run_tune(const Arguments& args) {
                                writer ? writer->experiment_id() : 0);
   }
   // Explore: every run is exported, so the search costs the composition of all runs trained.
-  const tuning::ReleaseCost cost = tuning::explore_release_cost(results);
+  // Objective-perturbation candidates (if any) run after the DP-SGD jobs and are charged with them.
+  const tuning::ObjpertSearch objpert =
+      cancelled ? tuning::ObjpertSearch{} : tuning::run_objpert_search(config, *data);
+  const tuning::ReleaseCost cost = tuning::release_cost_with_objpert(results, objpert);
   // Selection and exports use only the finished jobs.
   const auto reports = tuning::honest_selection_per_optimizer(results);
   const auto overall = tuning::honest_selection_all(results);
@@ -288,6 +297,10 @@ int run_tune(const Arguments& args) {
   for (const auto& r : reports) summary["optimizers"].push_back(accounted(r));
   summary["all"] = accounted(overall);
   summary["release"] = release_cost_json(cost, results);
+  if (!objpert.candidates.empty()) {
+    summary["objective_perturbation"] = objpert_search_json(objpert);
+    if (!objpert.jobs.empty()) summary["release"]["recompute"] = nullptr;  // RDP sum, not `account`
+  }
   summary["planning_figures"] =
       "optimizers[].epsilon_ma / epsilon_lt are PLANNING figures (if you ran MA over that "
       "optimizer's K "
@@ -324,8 +337,15 @@ int run_tune(const Arguments& args) {
         eps("epsilon_ma").c_str(), j["accountant"].get<std::string>().c_str(), r.gamma,
         eps("epsilon_lt").c_str(), j["accountant_lt"].get<std::string>().c_str());
   }
+  print_objpert_search(objpert);
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
-  std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
+  if (objpert.jobs.empty()) {
+    std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
+  } else {
+    std::printf(
+        "recompute: not one `account` command: DP-SGD and objective perturbation are "
+        "composed in RDP (tuning/objpert_search.h)\n");
+  }
   std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s",
               summary_path.string().c_str(), written.size(), static_cast<long long>(finished),
               results.jobs.size(), wall);

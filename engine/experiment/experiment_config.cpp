@@ -553,9 +553,16 @@ ExperimentConfig parse_experiment(const json& j) {
     if (!list.is_array()) fail("optimizers", "expected a list, got " + type_name(list));
     check(!list.empty(), "optimizers", "the list is empty");
     for (std::size_t i = 0; i < list.size(); ++i) {
-      config.optimizers.push_back(
-          parse_optimizer(list[i], "optimizers[" + std::to_string(i) + "]"));
+      const std::string path = "optimizers[" + std::to_string(i) + "]";
+      if (is_objpert_entry(list[i])) {  // objective perturbation (objpert_entry.h)
+        config.objective_perturbation.push_back(parse_objpert_entry(list[i], path));
+        continue;
+      }
+      config.optimizers.push_back(parse_optimizer(list[i], path));
     }
+    check(!config.optimizers.empty(), "optimizers",
+          "needs at least one DP-SGD optimizer (objpert entries are searched next to them; "
+          "`dplab-cli objpert` runs objective perturbation alone)");
   }
   if (const json* t = r.find("tuning")) {
     ObjectReader tr(*t, "tuning");
@@ -621,6 +628,8 @@ json to_json(const ExperimentConfig& config) {
     if (o.count) entry["count"] = *o.count;
     optimizers.push_back(entry);
   }
+  for (const auto& e : config.objective_perturbation)
+    optimizers.push_back(objpert_entry_to_json(e));
   json tuning{{"strategy", to_string(config.tuning.strategy)}, {"delta2", config.tuning.delta2}};
   if (config.tuning.gamma) tuning["gamma"] = *config.tuning.gamma;
   json out{{"name", config.name},

@@ -10,7 +10,8 @@
 //   model     {kind: linear|logistic|tlnn, hidden_units (100)}
 //   privacy   {noise_multiplier sigma, lot_size L, steps T, delta (default 1/n rounded down to a
 //              power of ten, main paper appendix A)}
-//   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm|oso-dpsgd|fixed-quantile,
+//   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm|oso-dpsgd|fixed-quantile|objpert
+//                 (objpert: objective perturbation, its own schema in objpert_entry.h),
 //                 grid: {param: spec}, count}  (oso-dpsgd / fixed-quantile: clip is C_0;
 //                 fixed-quantile also has target_quantile, gamma in (0, 1))
 //              param: learning_rate, clip, momentum, beta1, beta2, epsilon
@@ -34,6 +35,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiment/objpert_entry.h"
 #include "experiment/release_config.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
@@ -114,6 +116,9 @@ struct ExperimentConfig {
   TuningConfig tuning;
   std::uint64_t seed = 0;
   ReleaseConfig release;  // what the search releases (release_config.h); "release" in JSON
+  // {"name": "objpert", ...} elements of "optimizers" (objpert_entry.h), in file order; their
+  // candidates come after the DP-SGD candidates (tuning/objpert_search.h).
+  std::vector<ObjpertEntry> objective_perturbation;
 };
 
 // One point of the search: an optimizer with concrete hyperparameters.

@@ -1,5 +1,6 @@
 #include "experiment/sparse_reproduction.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -169,27 +170,40 @@ Calibration calibrate(const SparsePreset& preset, std::int64_t train_examples) {
 std::vector<MethodCurve> run_figure1(const SparsePreset& preset, const PreparedText& data,
                                      const Calibration& calibration,
                                      const std::vector<WideMethod>& methods,
-                                     const Progress& progress) {
+                                     const Progress& progress, const std::atomic<bool>* cancel) {
   std::vector<MethodCurve> curves;
-  for (const WideMethod m : methods) {
-    if (progress) progress("figure 1: training " + training::to_string(m));
+  const double runs = static_cast<double>(std::max<std::size_t>(1, methods.size()));
+  for (std::size_t r = 0; r < methods.size(); ++r) {
+    const WideMethod m = methods[r];
+    if (progress) progress("figure 1: training " + training::to_string(m), r / runs);
     models::CbowNegativeSampling model(static_cast<int>(data.corpus.vocabulary.size()),
                                        preset.embedding_dim);
     model.initialize(derive_seed(preset.seed, kInitStream));
     const auto config =
         run_config(preset, calibration, calibration.of(m), derive_seed(preset.seed, kRunStream));
-    curves.push_back({m, training::run_wide_training(model, data.train, data.test, config)});
+    const std::string what = "figure 1: training " + training::to_string(m);
+    const double steps = static_cast<double>(config.steps);
+    auto on_point = [&](const training::WidePoint& point) {
+      if (progress) progress(what, (r + static_cast<double>(point.step) / steps) / runs);
+    };
+    curves.push_back(
+        {m, training::run_wide_training(model, data.train, data.test, config, cancel, on_point)});
   }
   return curves;
 }
 
-std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& progress) {
+std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& progress,
+                                  const std::atomic<bool>* cancel) {
   std::vector<Table2Row> rows;
   const int v = preset.vocabulary_size;
   const auto canaries =
       audit::make_canaries(preset.canaries, v, derive_seed(preset.seed, kCanaryStream));
   const auto absent =
       audit::make_canaries(preset.canaries, v, derive_seed(preset.seed, kAbsentStream));
+  constexpr int kMethodsPerRow = 3;  // non-private, DP-SGD, sparse EM
+  const double total_runs =
+      static_cast<double>(std::max<std::size_t>(1, preset.canary_repeats.size()) * kMethodsPerRow);
+  int done_runs = 0;
   for (std::size_t r = 0; r < preset.canary_repeats.size(); ++r) {
     const int repeats = preset.canary_repeats[r];
     const PreparedText data = prepare_text(preset, canaries, repeats);
@@ -202,15 +216,20 @@ std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& pr
     for (const WideMethod m :
          {WideMethod::kNonPrivate, WideMethod::kDpSgd, WideMethod::kSparseExponential}) {
       if (progress)
-        progress("table 2: n_c = " + std::to_string(repeats) + ", training " +
-                 training::to_string(m));
+        progress(
+            "table 2: n_c = " + std::to_string(repeats) + ", training " + training::to_string(m),
+            static_cast<double>(done_runs) / total_runs);
       MethodPrivacy privacy = calibration.of(m);
       if (m == WideMethod::kDpSgd) privacy.noise_multiplier = shared_sigma;  // paper: same sigma
       models::CbowNegativeSampling model(v, preset.embedding_dim);
       model.initialize(derive_seed(preset.seed, kInitStream));
       auto config = run_config(preset, calibration, privacy, derive_seed(preset.seed, kRunStream));
       config.eval_every = config.steps;  // no curve needed
-      const auto run = training::run_wide_training(model, data.train, data.test, config);
+      const auto run = training::run_wide_training(model, data.train, data.test, config, cancel);
+      if (progress)
+        progress("table 2: n_c = " + std::to_string(repeats) + ", ranking canaries of " +
+                     training::to_string(m),
+                 (done_runs + 0.9) / total_runs);
       rows.push_back({repeats, training::to_string(m),
                       audit::rank_histogram(audit::canary_ranks(model, canaries)),
                       run.wall_seconds});
@@ -219,9 +238,15 @@ std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& pr
                         audit::rank_histogram(audit::canary_ranks(model, absent)),
                         run.wall_seconds});
       }
+      ++done_runs;
     }
   }
+  if (progress) progress("table 2: done", 1.0);
   return rows;
+}
+
+double epoch_of_step(std::int64_t step, double lot_size, std::int64_t train_examples) {
+  return static_cast<double>(step) * lot_size / static_cast<double>(train_examples);
 }
 
 void write_figure1_csv(const std::string& path, const std::vector<MethodCurve>& curves,
@@ -231,8 +256,8 @@ void write_figure1_csv(const std::string& path, const std::vector<MethodCurve>& 
   for (const auto& c : curves)
     for (const auto& p : c.run.curve)
       out << training::to_string(c.method) << ',' << p.step << ','
-          << static_cast<double>(p.step) * lot_size / static_cast<double>(train_examples) << ','
-          << p.train_loss << ',' << p.test_loss << '\n';
+          << epoch_of_step(p.step, lot_size, train_examples) << ',' << p.train_loss << ','
+          << p.test_loss << '\n';
   close_csv(out, path);
 }
 

@@ -92,12 +92,16 @@ struct MethodCurve {
   training::WideRunResult run;
 };
 
-using Progress = std::function<void(const std::string& what)>;
+// What is being done and the fraction of the work done so far, in [0, 1].
+using Progress = std::function<void(const std::string& what, double fraction_done)>;
 
+// `cancel` (may be null) is checked before every training step: setting it ends the run with
+// dplab::Cancelled. Progress comes at every evaluation point of every run.
 std::vector<MethodCurve> run_figure1(const SparsePreset& preset, const PreparedText& data,
                                      const Calibration& calibration,
                                      const std::vector<training::WideMethod>& methods,
-                                     const Progress& progress = {});
+                                     const Progress& progress = {},
+                                     const std::atomic<bool>* cancel = nullptr);
 
 struct Table2Row {
   int repeats = 0;     // n_c (0: never-inserted phrases on the n_c = max model)
@@ -106,7 +110,12 @@ struct Table2Row {
   double train_wall_seconds = 0;
 };
 
-std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& progress = {});
+// Cancel as run_figure1; progress before every training run and canary ranking.
+std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& progress = {},
+                                  const std::atomic<bool>* cancel = nullptr);
+
+// Epochs after `step` steps of lots of expected size b over n training examples: step b / n.
+double epoch_of_step(std::int64_t step, double lot_size, std::int64_t train_examples);
 
 // CSV files (header line, one record per line, '.' decimal point).
 void write_figure1_csv(const std::string& path, const std::vector<MethodCurve>& curves,

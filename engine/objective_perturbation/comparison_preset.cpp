@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "data/dataset_catalog.h"
+#include "objective_perturbation/synthetic_glm.h"
 
 namespace dplab::objpert {
 namespace {
@@ -33,6 +35,16 @@ double number(const json& object, const char* key, const std::string& origin,
 }
 
 }  // namespace
+
+data::Dataset load_comparison_dataset(const std::string& source, const std::string& path,
+                                      std::uint64_t seed) {
+  SyntheticGlmOptions synthetic;
+  synthetic.seed = seed;
+  if (synthetic_glm_preset(source, synthetic)) return make_synthetic_glm(synthetic, source);
+  data::DatasetSource catalog = data::source_for(source);
+  if (!path.empty()) catalog.path = path;
+  return data::load_dataset(catalog);
+}
 
 ComparisonPreset parse_comparison_preset(const json& j, const std::string& origin) {
   check_keys(j, origin, "",

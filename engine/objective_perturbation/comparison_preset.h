@@ -12,9 +12,11 @@
 // Parse errors are ParseError naming the key path and the origin (file).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "data/dataset.h"
 #include "objective_perturbation/honest_comparison.h"
 
 namespace dplab::objpert {
@@ -29,6 +31,12 @@ struct ComparisonPreset {
 ComparisonPreset parse_comparison_preset(const nlohmann::json& j, const std::string& origin);
 // Reads the file; relative dataset paths are resolved against its folder.
 ComparisonPreset load_comparison_preset(const std::string& path);
+
+// The data set of a comparison: "synthetic-l" / "synthetic-h" (synthetic_glm.h, seeded by
+// `seed`) or the data set catalog (data/dataset_catalog.h; `path`, when not empty, overrides a
+// built-in's folder). Throws the catalog's errors (IoError, ParseError, InvalidArgument).
+data::Dataset load_comparison_dataset(const std::string& source, const std::string& path,
+                                      std::uint64_t seed);
 
 // The JSON summary of a run: per epsilon, each method's mean, 1.96 SE half width, per-trial
 // accuracies, certified epsilon and what it covers.

@@ -1,5 +1,6 @@
 #include "objective_perturbation/honest_comparison.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -117,8 +118,11 @@ ComparisonResult run_comparison(const data::Dataset& all, const ComparisonConfig
   if (!(config.learning_rate_high > config.learning_rate_low)) {
     throw InvalidArgument("learning_rate_high must be > learning_rate_low");
   }
+  // Work shares within one (epsilon, trial): DP-SGD runs dominate; Algorithm 1 is one solve.
+  const double total_trials = static_cast<double>(config.epsilons.size()) * config.trials;
+  double trials_done = 0, share_done = 0;
   auto say = [&](const std::string& m) {
-    if (progress) progress(m);
+    if (progress) progress(m, std::min(1.0, (trials_done + share_done) / total_trials));
   };
   auto check_cancel = [&] {
     if (cancel && cancel->load()) throw Cancelled();
@@ -218,6 +222,9 @@ ComparisonResult run_comparison(const data::Dataset& all, const ComparisonConfig
         }
         row.dishonest.accuracy.push_back(best);
         row.dishonest.runs.push_back(config.grid_size);
+        share_done = 0.45;
+        say("epsilon " + format_number(eps) + " trial " + std::to_string(t + 1) +
+            ": dishonest DP-SGD done");
       }
       if (config.run_algorithm1) {
         check_cancel();
@@ -233,6 +240,9 @@ ComparisonResult run_comparison(const data::Dataset& all, const ComparisonConfig
         const Algorithm1Result r = run_algorithm1(glm_train, s);
         row.algorithm1.accuracy.push_back(glm_accuracy(glm_test, r.theta));
         row.algorithm1.runs.push_back(1);
+        share_done = 0.5;
+        say("epsilon " + format_number(eps) + " trial " + std::to_string(t + 1) +
+            ": Algorithm 1 done");
       }
       if (config.run_honest) {
         Rng rng(derive_seed(trial_seed, 3));
@@ -248,6 +258,8 @@ ComparisonResult run_comparison(const data::Dataset& all, const ComparisonConfig
         row.honest.accuracy.push_back(best);
         row.honest.runs.push_back(k);
       }
+      trials_done += 1;
+      share_done = 0;
       say("epsilon " + format_number(eps) + " trial " + std::to_string(t + 1) + "/" +
           std::to_string(config.trials) + " done");
     }

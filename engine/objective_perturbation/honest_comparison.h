@@ -88,7 +88,8 @@ struct ComparisonResult {
 // mu with P[Poisson(mu) > s] = p (bisection, to 1e-10).
 double poisson_mean_for_tail(int s, double p);
 
-using ComparisonProgress = std::function<void(const std::string& message)>;
+// A message and the fraction of the work done so far, in [0, 1] (per trial and method).
+using ComparisonProgress = std::function<void(const std::string& message, double fraction_done)>;
 
 // Throws InvalidArgument (bad config, data not binary) or Cancelled.
 ComparisonResult run_comparison(const data::Dataset& all, const ComparisonConfig& config,

@@ -8,11 +8,6 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -20,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "core/thread_priority.h"
 #include "core/validate.h"
 #include "tuning/accounting.h"
 #include "tuning/data_checks.h"
@@ -245,21 +241,6 @@ bool Runner::cancel_requested() const {
 Progress Runner::progress() const {
   return impl_->progress();
 }
-
-namespace {
-
-// nice +10 for the calling thread only (on Linux setpriority with a thread id acts per thread).
-// Idempotent; failures are harmless (the job simply runs at normal priority).
-void lower_this_thread_priority() {
-#ifdef __linux__
-  constexpr int kBackgroundNice = 10;
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  if (getpriority(PRIO_PROCESS, tid) < kBackgroundNice)
-    setpriority(PRIO_PROCESS, tid, kBackgroundNice);
-#endif
-}
-
-}  // namespace
 
 SearchResults Runner::run() {
   if (impl_->ran.exchange(true)) throw InvalidArgument("Runner::run() may be called only once");

@@ -2,7 +2,7 @@
 // is reported on its own with lots of the expected size, and each model's ceiling is the gather
 // plus its GEMMs, with the DP step reported as a share of it. Image data are stored as bytes (a
 // quarter of the float bytes), and then the same gather and DP step on a float copy are reported
-// as ratios.
+// as ratios. The sparse vector technique's fast scan is reported against its full scan.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -64,6 +64,20 @@ class CliBenchTest : public QObject {
         const double float_dp = 1 / model["dp_steps_per_second_float_storage"].toDouble();
         QVERIFY(qAbs(model["speedup_vs_float_storage"].toDouble() - float_dp / dp) < 1e-9);
       }
+    }
+
+    // The sparse vector rows (bench_sparse.h): the ratio is full-scan time over fast-scan time,
+    // and the fast scan never passes more than c1 coordinates.
+    const QJsonArray svt = report["sparse_vector"].toArray();
+    QCOMPARE(svt.size(), 2);
+    for (const auto& value : svt) {
+      const QJsonObject row = value.toObject();
+      const double fast = row["fast_selections_per_second"].toDouble();
+      const double full = row["full_scan_selections_per_second"].toDouble();
+      QVERIFY(fast > 0 && full > 0);
+      QVERIFY(qAbs(row["speedup_full_over_fast"].toDouble() - fast / full) < 1e-9 * fast / full);
+      const double passes = row["mean_passes"].toDouble();
+      QVERIFY2(passes > 0 && passes <= row["max_count"].toDouble(), qPrintable(run.out));
     }
   }
 };

@@ -58,6 +58,25 @@ double p_value_against(const std::map<std::vector<Index>, double>& counts,
   return audit::chi_square_test(observed, expected).p_value;
 }
 
+// Pearson's chi-square test of homogeneity of two histograms over the same bins (empty bins
+// dropped; bins - 1 degrees of freedom): the p-value that both come from one law.
+double two_sample_p_value(const std::vector<double>& a, const std::vector<double>& b) {
+  double total_a = 0, total_b = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) total_a += a[i], total_b += b[i];
+  double statistic = 0;
+  int bins = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double column = a[i] + b[i];
+    if (column == 0) continue;
+    ++bins;
+    const double expected_a = column * total_a / (total_a + total_b);
+    const double expected_b = column * total_b / (total_a + total_b);
+    statistic += (a[i] - expected_a) * (a[i] - expected_a) / expected_a +
+                 (b[i] - expected_b) * (b[i] - expected_b) / expected_b;
+  }
+  return bins < 2 ? 1.0 : audit::chi_square_survival(statistic, bins - 1);
+}
+
 // Exact law of k sequential draws without replacement with weights w (unordered result).
 void sequential_law(const std::vector<double>& w, int k, std::vector<Index>& chosen, double prob,
                     std::map<std::vector<Index>, double>& law) {
@@ -272,6 +291,114 @@ class TestCoordinateSelection : public QObject {
       for (int j = i + 1; j < 4; ++j) blind[{i, j}] = pi * first(i + 1, j);
     }
     QVERIFY(p_value_against(counts, blind) < 1e-4);
+  }
+
+  void sparse_vector_skipping_keeps_the_exact_law() {
+    // The fast scan jumps over runs of untouched coordinates with one geometric draw
+    // (sparse_vector.cpp). On p = 10 with runs of 3, 3 and 2 untouched coordinates between the
+    // touched ones, c1 = 2: both the fast scan and the textbook full scan match the exact law
+    // (same integral as above, generalised to p), and a law that ignores the values is
+    // rejected for both.
+    SparseVectorSettings settings{10, 2, 14.6, 0.1, 0.1, 0.2};
+    SparseVector svt(settings);
+    const double s1 = sparse_vector_noise_scale(settings, 0.95 * settings.epsilon);
+    const SparseInput g{{3, 7}, {0.3f, -0.06f}, 10};
+    const int p = 10;
+    auto laplace_cdf = [](double x, double b) { return 1.0 - laplace_survival(x, b); };
+    auto exact_law = [&](const std::vector<double>& u) {
+      auto first = [&](int start, int i) {  // first pass at or after start is at i (p: none)
+        const double lo = settings.threshold - 40 * s1, hi = settings.threshold + 40 * s1;
+        const int n = 100000;
+        const double h = (hi - lo) / n;
+        double sum = 0;
+        for (int step = 0; step <= n; ++step) {
+          const double rho = lo + step * h;
+          double prob = std::exp(-std::abs(rho - settings.threshold) / s1) / (2 * s1);
+          for (int l = start; l < std::min(i, p); ++l) prob *= laplace_cdf(rho - u[l], 2 * s1);
+          if (i < p) prob *= 1 - laplace_cdf(rho - u[i], 2 * s1);
+          sum += ((step == 0 || step == n) ? 1 : (step % 2 ? 4 : 2)) * prob;
+        }
+        return sum * h / 3;
+      };
+      std::map<std::vector<Index>, double> law;
+      law[{}] = first(0, p);
+      for (int i = 0; i < p; ++i) {
+        const double pi = first(0, i);
+        law[{i}] = pi * first(i + 1, p);
+        for (int j = i + 1; j < p; ++j) law[{i, j}] = pi * first(i + 1, j);
+      }
+      return law;
+    };
+    std::vector<double> u(p, 0.0);
+    u[3] = 0.1;  // 0.3 clips to S0
+    u[7] = 0.06;
+    const auto law = exact_law(u);
+    double total = 0;
+    for (const auto& [k, v] : law) total += v;
+    DPLAB_COMPARE_ABS(total, 1.0, 1e-6);
+    const auto blind = exact_law(std::vector<double>(p, 0.0));
+
+    const auto fast = outcome_counts(svt, g.view(), 60000, 606);
+    Rng rng(607);
+    std::map<std::vector<Index>, double> full;
+    std::vector<Index> selected;
+    for (int r = 0; r < 60000; ++r) {
+      svt.select_by_full_scan(g.view(), rng, selected);
+      full[selected] += 1;
+    }
+    const double p_fast = p_value_against(fast, law), p_full = p_value_against(full, law);
+    QVERIFY2(p_fast > 1e-3, qPrintable(QString("fast scan p = %1").arg(p_fast)));
+    QVERIFY2(p_full > 1e-3, qPrintable(QString("full scan p = %1").arg(p_full)));
+    QVERIFY(p_value_against(fast, blind) < 1e-4);
+    QVERIFY(p_value_against(full, blind) < 1e-4);
+  }
+
+  void sparse_vector_fast_scan_on_a_wide_vector() {
+    // p = 100,000 with 300 touched coordinates and c1 = 100 (gamma = 0.001): the fast
+    // scan and the full scan give the same law of the number of passes (6 bins) and of the last
+    // selected index (10 bins): two-sample chi-square tests. A full scan with a
+    // 10% lower threshold (a wrong law) is told apart by the same test.
+    SparseVectorSettings settings{100000, 100, 1.0, 1e-5, 0.1, 0.0};
+    settings.threshold = sparse_vector_default_threshold(settings);
+    SparseVector svt(settings);
+    SparseVectorSettings lower = settings;
+    lower.threshold *= 0.9;
+    SparseVector svt_lower(lower);
+    SparseInput g{{}, {}, 100000};
+    for (Index i = 0; i < 300; ++i) {
+      g.indices.push_back(i * 313 + 17);
+      g.values.push_back(0.08f);
+    }
+    struct Histograms {
+      std::vector<double> passes = std::vector<double>(6, 0.0);
+      std::vector<double> where = std::vector<double>(10, 0.0);
+    };
+    auto record = [](Histograms& h, const std::vector<Index>& selected) {
+      const std::size_t bin = std::min<std::size_t>(5, selected.size() / 20);  // 0-19, ..., 100
+      h.passes[bin] += 1;
+      // One observation per scan (chi-square needs independent counts): where it stopped.
+      if (!selected.empty()) h.where[static_cast<std::size_t>(selected.back() / 10000)] += 1;
+    };
+    Rng fast_rng(11), full_rng(12), lower_rng(13);
+    std::vector<Index> selected;
+    Histograms fast, full, wrong;
+    for (int r = 0; r < 300; ++r) {
+      svt.select(g.view(), fast_rng, selected);
+      QVERIFY(Index(selected.size()) <= 100);
+      QVERIFY(std::adjacent_find(selected.begin(), selected.end(),
+                                 [](Index a, Index b) { return a >= b; }) == selected.end());
+      record(fast, selected);
+      svt.select_by_full_scan(g.view(), full_rng, selected);
+      record(full, selected);
+      svt_lower.select_by_full_scan(g.view(), lower_rng, selected);
+      record(wrong, selected);
+    }
+    const double p_passes = two_sample_p_value(fast.passes, full.passes);
+    const double p_where = two_sample_p_value(fast.where, full.where);
+    QVERIFY2(p_passes > 1e-3, qPrintable(QString("pass counts p = %1").arg(p_passes)));
+    QVERIFY2(p_where > 1e-3, qPrintable(QString("pass positions p = %1").arg(p_where)));
+    QVERIFY(std::min(two_sample_p_value(fast.passes, wrong.passes),
+                     two_sample_p_value(fast.where, wrong.where)) < 1e-4);
   }
 
   void sparse_vector_default_threshold_selects_about_c1() {

@@ -40,6 +40,7 @@
 #include "views/accountant_gap_view.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
+#include "views/paper_figure_tabs.h"
 #include "views/privacy_tab.h"
 #include "views/released_winner_tab.h"
 #include "views/results_model.h"
@@ -132,6 +133,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(controller_, &RunController::message, this, to_status);
   connect(history_, &HistoryPanel::message, this, to_status);
   connect(accuracy_, &AccuracyTab::message, this, to_status);
+  addPaperFigureTabs(tabs_, to_status);  // objective perturbation and sparse DP figures
   connect(heatmap_, &HeatmapTab::message, this, to_status);
   connect(privacy_, &PrivacyTab::message, this, to_status);
   connect(step_size_, &StepSizeTab::message, this, to_status);

@@ -1,0 +1,304 @@
+#include "views/canary_audit_view.h"
+
+#include <qcustomplot.h>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_view.h"
+#include "views/background_task.h"
+#include "views/sparse_loss_view.h"
+#include "views/sparse_preset_fields.h"
+
+namespace dplab::ui {
+namespace {
+
+double total(const audit::RankHistogram& h) {
+  double sum = 0;
+  for (double c : h.counts) sum += c;
+  return sum;
+}
+
+QString methodLabel(const std::string& method) {
+  if (method == "never-inserted") return QObject::tr("never inserted (null)");
+  return wideMethodLabel(training::parse_wide_method(method));
+}
+
+QColor methodColor(const std::string& method) {
+  if (method == "never-inserted") return QColor(0x94, 0x67, 0xbd);  // purple: apart from grey
+  return wideMethodColor(training::parse_wide_method(method));
+}
+
+}  // namespace
+
+CanaryAuditView::CanaryAuditView(QWidget* parent)
+    : QWidget(parent), task_(new BackgroundTask(this)) {
+  fields_ = new SparsePresetFields(this);
+  canaries_ = new QSpinBox(this);
+  canaries_->setRange(10, 100000);
+  canaries_->setValue(200);
+  canaries_->setToolTip(tr("Number of canaries m (the paper: 1,000); 10 histogram bins"));
+  repeats_ = new QLineEdit(QStringLiteral("3, 9, 15"), this);
+  repeats_->setToolTip(tr("Comma-separated insertion counts n_c (each >= 1)"));
+  fields_->form()->addRow(tr("canaries m"), canaries_);
+  fields_->form()->addRow(tr("insertions n_c"), repeats_);
+
+  run_button_ = new QPushButton(tr("Run canary audit"), this);
+  cancel_button_ = new QPushButton(tr("Cancel"), this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  auto* note = new QLabel(
+      tr("Rank = fraction of all |V|² alternatives the canary beats (1 = memorised). Never-"
+         "inserted phrases must look uniform; a memorised canary piles up at the right. χ² "
+         "distance = X²/m against uniform over 10 bins (9 degrees of freedom). DP-SGD uses the "
+         "sparse method's σ, as the paper's Table 2 does."),
+      this);
+  note->setWordWrap(true);
+  table_ = new QTableWidget(0, 5, this);
+  table_->setHorizontalHeaderLabels(
+      {tr("n_c"), tr("method"), tr("χ² distance"), tr("p-value"), tr("train s")});
+  table_->verticalHeader()->setVisible(false);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setMinimumHeight(140);
+
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(run_button_);
+  buttons->addWidget(cancel_button_);
+  auto* left = new QVBoxLayout;
+  left->addWidget(fields_);
+  left->addLayout(buttons);
+  left->addWidget(progress_);
+  left->addWidget(status_);
+  left->addWidget(note);
+  left->addStretch(1);
+  // The settings scroll: the window keeps fitting small screens whatever the text lengths.
+  auto* left_widget = new QScrollArea(this);
+  auto* left_inner = new QWidget(left_widget);
+  left_inner->setLayout(left);
+  left_widget->setWidget(left_inner);
+  left_widget->setWidgetResizable(true);
+  left_widget->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  left_widget->setFrameShape(QFrame::NoFrame);
+  left_widget->setFixedWidth(420);
+
+  shown_ = new QComboBox(this);
+  chart_ = new ChartView(tr("Canary rank histograms against uniform"),
+                         QStringLiteral("canary_rank_histograms"), this);
+  connect(chart_, &ChartView::message, this, &CanaryAuditView::message);
+  chart_->setCsvProvider([this] { return histogramTable(); });
+  auto* shown_row = new QHBoxLayout;
+  shown_row->addWidget(new QLabel(tr("chart shows n_c ="), this));
+  shown_row->addWidget(shown_);
+  shown_row->addStretch(1);
+  auto* right = new QVBoxLayout;
+  right->addLayout(shown_row);
+  right->addWidget(chart_, 3);
+  right->addWidget(new QLabel(tr("Table 2: χ² distance to uniform"), this));
+  right->addWidget(table_, 1);
+  auto* layout = new QHBoxLayout(this);
+  layout->addWidget(left_widget, 0);
+  layout->addLayout(right, 1);
+
+  connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
+  connect(cancel_button_, &QPushButton::clicked, this, &CanaryAuditView::cancel);
+  connect(shown_, &QComboBox::currentIndexChanged, this, [this] { drawHistograms(); });
+  connect(task_, &BackgroundTask::progress, this, [this](const QString& text, double fraction) {
+    progress_->setValue(static_cast<int>(std::lround(1000 * fraction)));
+    status_->setText(text);
+  });
+  connect(task_, &BackgroundTask::finished, this, &CanaryAuditView::onFinished);
+  cancel_button_->setEnabled(false);
+  drawHistograms();
+}
+
+CanaryAuditView::~CanaryAuditView() = default;
+
+void CanaryAuditView::setCanaries(int count, const std::vector<int>& repeats) {
+  canaries_->setValue(count);
+  QStringList parts;
+  for (int r : repeats) parts << QString::number(r);
+  repeats_->setText(parts.join(", "));
+}
+
+bool CanaryAuditView::busy() const {
+  return task_->busy();
+}
+
+bool CanaryAuditView::run() {
+  if (busy()) return false;
+  QString error;
+  auto preset = fields_->preset(&error);
+  std::vector<int> repeats;
+  if (preset) {
+    for (const QString& part : repeats_->text().split(',', Qt::SkipEmptyParts)) {
+      bool ok = false;
+      const int n = part.trimmed().toInt(&ok);
+      if (!ok || n < 1) {
+        error = tr("insertions n_c: \"%1\" is not an integer >= 1").arg(part.trimmed());
+        preset.reset();
+        break;
+      }
+      repeats.push_back(n);
+    }
+    if (preset && repeats.empty()) {
+      error = tr("insertions n_c: give at least one n_c >= 1");
+      preset.reset();
+    }
+  }
+  if (!preset) {
+    status_->setText(error);
+    emit message(tr("canary audit: %1").arg(error), true);
+    return false;
+  }
+  preset->canaries = canaries_->value();
+  preset->canary_repeats = repeats;
+  pending_ = std::make_shared<std::vector<experiment::Table2Row>>();
+  auto out = pending_;
+  const experiment::SparsePreset p = *preset;
+  task_->start([p, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
+    *out = experiment::run_table2(p, report, &cancel);
+  });
+  progress_->setValue(0);
+  status_->setText(tr("starting …"));
+  run_button_->setEnabled(false);
+  cancel_button_->setEnabled(true);
+  return true;
+}
+
+void CanaryAuditView::cancel() {
+  if (!busy()) return;
+  task_->cancel();
+  status_->setText(tr("cancelling …"));
+}
+
+void CanaryAuditView::onFinished(bool ok, bool cancelled, const QString& error) {
+  if (ok) {
+    rows_ = std::move(*pending_);
+    progress_->setValue(1000);
+    double wall = 0;
+    for (const auto& r : *rows_) wall += r.method == "never-inserted" ? 0 : r.train_wall_seconds;
+    status_->setText(tr("done: %1 rows, %2 s of training").arg(rows_->size()).arg(wall, 0, 'f', 1));
+    fillTable();
+    {
+      const QSignalBlocker block(shown_);
+      shown_->clear();
+      for (const auto& r : *rows_) {
+        if (shown_->findData(r.repeats) < 0) shown_->addItem(QString::number(r.repeats), r.repeats);
+      }
+      shown_->setCurrentIndex(shown_->count() - 1);  // the largest n_c: the clearest contrast
+    }
+    drawHistograms();
+    ++finished_runs_;
+  } else if (cancelled) {
+    status_->setText(tr("cancelled; the chart still shows the previous result"));
+    emit message(tr("canary audit cancelled"), false);
+  } else {
+    status_->setText(tr("error: %1").arg(error));
+    emit message(tr("canary audit: %1").arg(error), true);
+  }
+  pending_.reset();
+  run_button_->setEnabled(true);
+  cancel_button_->setEnabled(false);
+  emit finished(ok, cancelled);
+}
+
+void CanaryAuditView::fillTable() {
+  table_->setRowCount(0);
+  if (!rows_) return;
+  table_->setRowCount(static_cast<int>(rows_->size()));
+  int i = 0;
+  for (const auto& r : *rows_) {
+    const QStringList cells = {QString::number(r.repeats), methodLabel(r.method),
+                               formatReadable(r.histogram.test.distance, 3),
+                               formatReadable(r.histogram.test.p_value, 3),
+                               QString::number(r.train_wall_seconds, 'f', 1)};
+    for (int c = 0; c < cells.size(); ++c) table_->setItem(i, c, new QTableWidgetItem(cells[c]));
+    ++i;
+  }
+}
+
+CsvTable CanaryAuditView::histogramTable() const {
+  CsvTable table;
+  table.header = {"n_c",           "method",         "bin_low",
+                  "bin_high",      "count",          "uniform_expected",
+                  "chi2_distance", "chi2_statistic", "p_value"};
+  if (!rows_) return table;
+  for (const auto& r : *rows_) {
+    const double bins = static_cast<double>(r.histogram.counts.size());
+    for (std::size_t b = 0; b < r.histogram.counts.size(); ++b) {
+      table.rows.append(
+          {QString::number(r.repeats), QString::fromStdString(r.method),
+           formatNumber(static_cast<double>(b) / bins),
+           formatNumber(static_cast<double>(b + 1) / bins), formatNumber(r.histogram.counts[b]),
+           formatNumber(total(r.histogram) / bins), formatNumber(r.histogram.test.distance),
+           formatNumber(r.histogram.test.statistic), formatNumber(r.histogram.test.p_value)});
+    }
+  }
+  return table;
+}
+
+void CanaryAuditView::drawHistograms() {
+  QCustomPlot* plot = chart_->plot();
+  plot->clearPlottables();
+  plot->xAxis->setLabel(tr("canary rank (fraction of alternatives beaten)"));
+  plot->yAxis->setLabel(tr("canaries"));
+  plot->xAxis->setRange(0, 1);
+  if (!rows_ || shown_->count() == 0) {
+    plot->legend->setVisible(false);
+    plot->yAxis->setRange(0, 1);
+    plot->replot();
+    return;
+  }
+  const int repeats = shown_->currentData().toInt();
+  std::vector<const experiment::Table2Row*> shown;
+  for (const auto& r : *rows_)
+    if (r.repeats == repeats) shown.push_back(&r);
+  if (!bars_group_) bars_group_ = new QCPBarsGroup(plot);
+  bars_group_->clear();
+  double ymax = 0, expected = 0;
+  for (const auto* r : shown) {
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(tr("%1: χ² %2, p = %3")
+                      .arg(methodLabel(r->method))
+                      .arg(formatReadable(r->histogram.test.distance, 3))
+                      .arg(formatReadable(r->histogram.test.p_value, 2)));
+    const QColor color = methodColor(r->method);
+    bars->setPen(QPen(color.darker(130)));
+    bars->setBrush(color);
+    const double bins = static_cast<double>(r->histogram.counts.size());
+    bars->setWidth(0.9 / bins / static_cast<double>(shown.size()));
+    bars->setBarsGroup(bars_group_);
+    for (std::size_t b = 0; b < r->histogram.counts.size(); ++b) {
+      bars->addData((static_cast<double>(b) + 0.5) / bins, r->histogram.counts[b]);
+      ymax = std::max(ymax, r->histogram.counts[b]);
+    }
+    expected = total(r->histogram) / bins;
+  }
+  QCPGraph* uniform = plot->addGraph();
+  uniform->setName(tr("uniform (m / 10 per bin)"));
+  uniform->setPen(QPen(Qt::black, 1.4, Qt::DashLine));
+  uniform->addData(0, expected);
+  uniform->addData(1, expected);
+  plot->yAxis->setRange(0, std::max(ymax, expected) * 1.1 + 1);
+  chart_->setTitle(tr("Canary rank histograms, n_c = %1 (uniform dashed)").arg(repeats));
+  plot->legend->setVisible(true);
+  chart_->layoutLegend(chart_->width());
+  plot->replot();
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,310 @@
+#include "views/sparse_loss_view.h"
+
+#include <qcustomplot.h>
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_view.h"
+#include "privacy/epsilon_display.h"
+#include "views/background_task.h"
+#include "views/sparse_preset_fields.h"
+
+namespace dplab::ui {
+namespace {
+
+using training::WideMethod;
+
+constexpr WideMethod kAllMethods[] = {WideMethod::kNonPrivate, WideMethod::kDpSgd,
+                                      WideMethod::kSparseExponential, WideMethod::kSparseVector,
+                                      WideMethod::kSparseRandom};
+
+QString epsilonUp(double epsilon) {
+  return QString::fromStdString(privacy::format_epsilon_up(epsilon));
+}
+
+}  // namespace
+
+QColor wideMethodColor(WideMethod method) {
+  switch (method) {
+    case WideMethod::kNonPrivate:
+      return QColor(0x7f, 0x7f, 0x7f);
+    case WideMethod::kDpSgd:
+      return QColor(0xd6, 0x27, 0x28);
+    case WideMethod::kSparseExponential:
+      return QColor(0x1f, 0x77, 0xb4);
+    case WideMethod::kSparseVector:
+      return QColor(0x2c, 0xa0, 0x2c);
+    case WideMethod::kSparseRandom:
+      return QColor(0xff, 0x7f, 0x0e);
+  }
+  return Qt::black;
+}
+
+QString wideMethodLabel(WideMethod method) {
+  switch (method) {
+    case WideMethod::kNonPrivate:
+      return QObject::tr("non-private");
+    case WideMethod::kDpSgd:
+      return QObject::tr("DP-SGD");
+    case WideMethod::kSparseExponential:
+      return QObject::tr("sparse, exponential mechanism");
+    case WideMethod::kSparseVector:
+      return QObject::tr("sparse, sparse vector (SVT)");
+    case WideMethod::kSparseRandom:
+      return QObject::tr("sparse, random selection");
+  }
+  return {};
+}
+
+SparseLossView::SparseLossView(QWidget* parent) : QWidget(parent), task_(new BackgroundTask(this)) {
+  fields_ = new SparsePresetFields(this);
+  auto* methods = new QGridLayout;
+  int i = 0;
+  for (const WideMethod m : kAllMethods) {
+    auto* box = new QCheckBox(wideMethodLabel(m), this);
+    box->setChecked(true);
+    method_boxes_.emplace_back(m, box);
+    methods->addWidget(box, i, 0);  // one column: the settings panel has a fixed width
+    ++i;
+  }
+  fields_->form()->addRow(tr("methods"), methods);
+
+  run_button_ = new QPushButton(tr("Run Figure 1"), this);
+  cancel_button_ = new QPushButton(tr("Cancel"), this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  calibration_ = new QLabel(this);
+  calibration_->setWordWrap(true);
+  calibration_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* note = new QLabel(
+      tr("All DP methods at the same total ε = 30 (sparse: 20 for the noise + 10 for the "
+         "selection, the paper's split) and δ = 1e-5; the paper's Table 1 hyperparameters (b = 20, "
+         "Adam lr 0.001, S1 = 15, S2 = 0.05, γ = 0.001, S0 = 0.1). Loss = mean example loss on a "
+         "fixed evaluation subset."),
+      this);
+  note->setWordWrap(true);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(run_button_);
+  buttons->addWidget(cancel_button_);
+  auto* left = new QVBoxLayout;
+  left->addWidget(fields_);
+  left->addLayout(buttons);
+  left->addWidget(progress_);
+  left->addWidget(status_);
+  left->addWidget(note);
+  left->addWidget(calibration_);
+  left->addStretch(1);
+  // The settings scroll: the window keeps fitting small screens whatever the text lengths.
+  auto* left_widget = new QScrollArea(this);
+  auto* left_inner = new QWidget(left_widget);
+  left_inner->setLayout(left);
+  left_widget->setWidget(left_inner);
+  left_widget->setWidgetResizable(true);
+  left_widget->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  left_widget->setFrameShape(QFrame::NoFrame);
+  left_widget->setFixedWidth(420);
+
+  train_chart_ = new ChartView(tr("Training loss (word2vec CBOW)"),
+                               QStringLiteral("sparse_figure1_train_loss"), this);
+  test_chart_ = new ChartView(tr("Test loss (word2vec CBOW)"),
+                              QStringLiteral("sparse_figure1_test_loss"), this);
+  for (ChartView* chart : {train_chart_, test_chart_}) {
+    connect(chart, &ChartView::message, this, &SparseLossView::message);
+  }
+  train_chart_->setCsvProvider([this] { return lossTable(true); });
+  test_chart_->setCsvProvider([this] { return lossTable(false); });
+  auto* charts = new QVBoxLayout;
+  charts->addWidget(train_chart_, 1);
+  charts->addWidget(test_chart_, 1);
+  auto* layout = new QHBoxLayout(this);
+  layout->addWidget(left_widget, 0);
+  layout->addLayout(charts, 1);
+
+  connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
+  connect(cancel_button_, &QPushButton::clicked, this, &SparseLossView::cancel);
+  connect(task_, &BackgroundTask::progress, this, [this](const QString& text, double fraction) {
+    progress_->setValue(static_cast<int>(std::lround(1000 * fraction)));
+    status_->setText(text);
+  });
+  connect(task_, &BackgroundTask::finished, this, &SparseLossView::onFinished);
+  cancel_button_->setEnabled(false);
+  draw();
+}
+
+SparseLossView::~SparseLossView() = default;
+
+void SparseLossView::setMethods(const std::vector<WideMethod>& methods) {
+  for (auto& [m, box] : method_boxes_) {
+    box->setChecked(std::find(methods.begin(), methods.end(), m) != methods.end());
+  }
+}
+
+std::vector<WideMethod> SparseLossView::methods() const {
+  std::vector<WideMethod> out;
+  for (const auto& [m, box] : method_boxes_)
+    if (box->isChecked()) out.push_back(m);
+  return out;
+}
+
+bool SparseLossView::busy() const {
+  return task_->busy();
+}
+
+bool SparseLossView::run() {
+  if (busy()) return false;
+  QString error;
+  const auto preset = fields_->preset(&error);
+  const auto chosen = methods();
+  if (preset && chosen.empty()) error = tr("methods: choose at least one");
+  if (!preset || chosen.empty()) {
+    status_->setText(error);
+    emit message(tr("sparse DP Figure 1: %1").arg(error), true);
+    return false;
+  }
+  pending_ = std::make_shared<Result>();
+  auto out = pending_;
+  const experiment::SparsePreset p = *preset;
+  task_->start(
+      [p, chosen, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
+        report("reading the corpus", 0.0);
+        const auto data = experiment::prepare_text(p);
+        out->preset = p;
+        out->raw_tokens = data.corpus.raw_tokens;
+        out->kept_tokens = data.corpus.kept_tokens;
+        out->vocabulary = static_cast<std::int64_t>(data.corpus.vocabulary.size());
+        out->calibration = experiment::calibrate(p, data.train.size());
+        out->curves = experiment::run_figure1(p, data, out->calibration, chosen, report, &cancel);
+      });
+  progress_->setValue(0);
+  status_->setText(tr("starting …"));
+  run_button_->setEnabled(false);
+  cancel_button_->setEnabled(true);
+  return true;
+}
+
+void SparseLossView::cancel() {
+  if (!busy()) return;
+  task_->cancel();
+  status_->setText(tr("cancelling …"));
+}
+
+void SparseLossView::onFinished(bool ok, bool cancelled, const QString& error) {
+  if (ok) {
+    result_ = std::move(*pending_);
+    progress_->setValue(1000);
+    double wall = 0;
+    for (const auto& c : result_->curves) wall += c.run.wall_seconds;
+    status_->setText(
+        tr("done: %1 runs, %2 s of training").arg(result_->curves.size()).arg(wall, 0, 'f', 1));
+    draw();
+    ++finished_runs_;
+  } else if (cancelled) {
+    status_->setText(tr("cancelled; the charts still show the previous result"));
+    emit message(tr("sparse DP Figure 1 cancelled"), false);
+  } else {
+    status_->setText(tr("error: %1").arg(error));
+    emit message(tr("sparse DP Figure 1: %1").arg(error), true);
+  }
+  pending_.reset();
+  run_button_->setEnabled(true);
+  cancel_button_->setEnabled(false);
+  emit finished(ok, cancelled);
+}
+
+CsvTable SparseLossView::lossTable(bool train) const {
+  CsvTable table;
+  table.header = {"method", "step", "epoch", train ? "train_loss" : "test_loss"};
+  if (!result_) return table;
+  for (const auto& c : result_->curves) {
+    for (const auto& p : c.run.curve) {
+      table.rows.append(
+          {QString::fromStdString(training::to_string(c.method)), QString::number(p.step),
+           formatNumber(experiment::epoch_of_step(p.step, result_->preset.lot_size,
+                                                  result_->calibration.train_examples)),
+           formatNumber(train ? p.train_loss : p.test_loss)});
+    }
+  }
+  return table;
+}
+
+void SparseLossView::drawLoss(ChartView* chart, bool train) {
+  QCustomPlot* plot = chart->plot();
+  plot->clearPlottables();
+  plot->xAxis->setLabel(tr("epoch"));
+  plot->yAxis->setLabel(train ? tr("training loss") : tr("test loss"));
+  if (!result_) {
+    plot->legend->setVisible(false);
+    plot->xAxis->setRange(0, 1);
+    plot->yAxis->setRange(0, 1);
+    plot->replot();
+    return;
+  }
+  double xmax = 0;
+  for (const auto& c : result_->curves) {
+    QCPGraph* graph = plot->addGraph();
+    graph->setName(wideMethodLabel(c.method));
+    graph->setPen(QPen(wideMethodColor(c.method), 1.8));
+    for (const auto& p : c.run.curve) {
+      const double epoch = experiment::epoch_of_step(p.step, result_->preset.lot_size,
+                                                     result_->calibration.train_examples);
+      graph->addData(epoch, train ? p.train_loss : p.test_loss);
+      xmax = std::max(xmax, epoch);
+    }
+  }
+  plot->xAxis->setRange(0, xmax > 0 ? xmax : 1);
+  plot->legend->setVisible(true);
+  chart->fitValueRange();
+  chart->layoutLegend(chart->width());
+  plot->replot();
+}
+
+void SparseLossView::draw() {
+  drawLoss(train_chart_, true);
+  drawLoss(test_chart_, false);
+  calibration_->setText(calibrationText());
+}
+
+QString SparseLossView::calibrationText() const {
+  if (!result_) return {};
+  const auto& c = result_->calibration;
+  QString text = tr("corpus: %1 tokens, %2 kept, |V| = %3; n = %4 training pairs, T = %5 steps, "
+                    "q = %6.\nPrivacy (δ = %7; released: the final embedding table of each run):")
+                     .arg(result_->raw_tokens)
+                     .arg(result_->kept_tokens)
+                     .arg(result_->vocabulary)
+                     .arg(c.train_examples)
+                     .arg(c.steps)
+                     .arg(formatReadable(c.sampling_rate))
+                     .arg(formatReadable(result_->preset.delta));
+  for (const auto& curve : result_->curves) {
+    const auto& m = c.of(curve.method);
+    text += "\n• " + wideMethodLabel(m.method) + ": ";
+    if (m.method == WideMethod::kNonPrivate) {
+      text += tr("no privacy guarantee");
+      continue;
+    }
+    text += tr("σ = %1").arg(formatReadable(m.noise_multiplier, 4));
+    if (m.method == WideMethod::kDpSgd) {
+      text += tr(", RDP ε ≤ %1").arg(epsilonUp(m.rdp.epsilon));
+      continue;
+    }
+    text += tr(", Theorem 3 ε ≤ %1 (its assumption %2)")
+                .arg(epsilonUp(m.theorem3.epsilon))
+                .arg(m.theorem3.assumption_holds ? tr("holds") : tr("is VIOLATED"));
+    text += m.rdp.available ? tr(", dplab RDP ε ≤ %1").arg(epsilonUp(m.rdp.epsilon))
+                            : tr(", no RDP account for SVT");
+  }
+  return text;
+}
+
+}  // namespace dplab::ui
