@@ -112,6 +112,10 @@ class TestConvNetwork : public QObject {
     QCOMPARE(ae->num_params(), Index{48705});
     QVERIFY(QString::fromStdString(cnn->description()).contains("ghost"));   // conv2: P = 25
     QVERIFY(QString::fromStdString(cnn->description()).contains("direct"));  // conv1: P = 196
+    // Blocks sized to the largest per-example scratch: cnn conv1 196 x 64 floats (16 rows fit in
+    // 1 MiB), autoencoder conv4 400 x 288 floats = 450 KiB (2 rows).
+    QCOMPARE(dynamic_cast<models::ConvNetwork&>(*cnn).block_rows(), Index{16});
+    QCOMPARE(dynamic_cast<models::ConvNetwork&>(*ae).block_rows(), Index{2});
     QVERIFY_THROWS_EXCEPTION(InvalidArgument,
                              models::make_model({models::ModelKind::kCnn, 0}, 100, 10));
     QVERIFY_THROWS_EXCEPTION(

@@ -6,6 +6,7 @@
 
 #include "run/run_data.h"
 #include "store/store.h"
+#include "tuning/data_checks.h"
 #include "tuning/runner.h"
 
 namespace dplab::ui {
@@ -95,7 +96,7 @@ bool RunController::start(const experiment::ExperimentConfig& config,
       plan.candidates = runner.candidates();
       plan.mechanism = runner.mechanism();
       plan.training_size = data->train.size();
-      plan.is_regression = data->train.is_regression();
+      plan.is_regression = tuning::scored_by_loss(plan.config, *data);
       plan.jobs.resize(plan.candidates.size() *
                        static_cast<std::size_t>(std::max(1, plan.config.repeats)));
       for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
