@@ -657,8 +657,8 @@ json to_json(const ExperimentConfig& config) {
     model["hidden_units"] = config.model.hidden_units;
   if (config.model.kind == models::ModelKind::kCustom) {
     // Inline, even when it came from a file: a stored run carries its whole network.
-    for (const auto& item : json::parse(config.model.network).items())
-      model[item.key()] = item.value();
+    const json network = json::parse(config.model.network);
+    for (const auto& item : network.items()) model[item.key()] = item.value();
   }
   json privacy{{"noise_multiplier", config.privacy.noise_multiplier},
                {"lot_size", config.privacy.lot_size},

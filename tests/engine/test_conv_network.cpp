@@ -106,9 +106,9 @@ class TestConvNetwork : public QObject {
 
  private slots:
   void builtinSizes() {
-    auto cnn = models::make_model({models::ModelKind::kCnn, 0}, 784, 10);
+    auto cnn = models::make_model({models::ModelKind::kCnn, 0, {}}, 784, 10);
     QCOMPARE(cnn->num_params(), Index{26010});
-    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0}, 784, 10);
+    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0, {}}, 784, 10);
     QCOMPARE(ae->num_params(), Index{48705});
     QVERIFY(QString::fromStdString(cnn->description()).contains("ghost"));   // conv2: P = 25
     QVERIFY(QString::fromStdString(cnn->description()).contains("direct"));  // conv1: P = 196
@@ -117,7 +117,7 @@ class TestConvNetwork : public QObject {
     QCOMPARE(dynamic_cast<models::ConvNetwork&>(*cnn).block_rows(), Index{16});
     QCOMPARE(dynamic_cast<models::ConvNetwork&>(*ae).block_rows(), Index{2});
     QVERIFY_THROWS_EXCEPTION(InvalidArgument,
-                             models::make_model({models::ModelKind::kCnn, 0}, 100, 10));
+                             models::make_model({models::ModelKind::kCnn, 0, {}}, 100, 10));
     QVERIFY_THROWS_EXCEPTION(
         InvalidArgument,
         models::make_network(
@@ -287,7 +287,7 @@ class TestConvNetwork : public QObject {
   }
 
   void autoencoderEvaluatesMse() {
-    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0}, 784, 10);
+    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0, {}}, 784, 10);
     data::Dataset d;
     const Batch b = random_batch(3, 784, 10, 1);
     d.features = b.x;

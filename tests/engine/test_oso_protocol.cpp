@@ -95,8 +95,8 @@ class TestOsoProtocol : public QObject {
                               "oso-fashion-mnist-autoencoder-scaled.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const auto scaled = tuning::parse_oso_protocol(file.readAll().toStdString(), "scaled");
-    QCOMPARE(scaled.validation_subset.value_or(0), std::int64_t{256});
-    QCOMPARE(scaled.train_subset.value_or(0), std::int64_t{3200});
+    QCOMPARE(scaled.validation_subset.value_or(0), std::int64_t{128});
+    QCOMPARE(scaled.train_subset.value_or(0), std::int64_t{800});
     QVERIFY(!tuning::higher_is_better(scaled.model));  // MSE: lower is better
   }
 };
