@@ -35,7 +35,7 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
                     QStringLiteral("accuracy_curves"), split);
   protocol_ = new ChartView(tr("Best of k random candidates (section 5.2): mean and 95% CI"),
                             QStringLiteral("accuracy_best_of_k"), split);
-  clip_ = new ChartView(tr("Clipping threshold C_t and OSO-DPSGD ρ_t, per adaptive candidate"),
+  clip_ = new ChartView(tr("Live clipping threshold C_t (and ρ_t)"),
                         QStringLiteral("clip_threshold_curves"), split);
   // Beside the accuracy curves, so C_t and accuracy read against the same iterations.
   auto* top = new QSplitter(Qt::Horizontal, split);

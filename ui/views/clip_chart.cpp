@@ -12,6 +12,15 @@
 #include "tuning/clip_curves.h"
 
 namespace dplab::ui {
+namespace {
+
+// Legend names short enough for a half-width chart (one entry per optimizer and series).
+QString shortName(optim::OptimizerKind kind) {
+  return kind == optim::OptimizerKind::kOsoDpSgd ? QStringLiteral("OSO-DPSGD")
+                                                 : QStringLiteral("FixedQuantile");
+}
+
+}  // namespace
 
 bool hasAdaptiveClipping(const tuning::SearchResults& results) {
   return std::any_of(results.config.optimizers.begin(), results.config.optimizers.end(),
@@ -64,13 +73,13 @@ int drawClipCurves(ChartView* chart, const tuning::SearchResults& results, bool 
     if (!in_legend.insert(QStringLiteral("C") + name).second) {
       clip->removeFromLegend();
     } else {
-      clip->setName(QObject::tr("%1: C_t (one line per candidate; first: %2)").arg(name, label));
+      clip->setName(QObject::tr("%1 C_t").arg(shortName(curve.kind)));
     }
     if (rate) {
       if (!in_legend.insert(QStringLiteral("r") + name).second) {
         rate->removeFromLegend();
       } else {
-        rate->setName(QObject::tr("%1: ρ_t, right axis (first: %2)").arg(name, label));
+        rate->setName(QObject::tr("%1 ρ_t (right axis)").arg(shortName(curve.kind)));
       }
     }
   }
