@@ -63,6 +63,14 @@ int run_oso_protocol_command(const Arguments& args) {
   config.seeds = static_cast<int>(args.integer_or("seeds", config.seeds));
   config.steps = args.integer_or("steps", config.steps);
   if (auto v = args.text("train-subset")) config.train_subset = parse_integer("train-subset", *v);
+  if (auto v = args.text("validation-subset")) {
+    config.validation_subset = parse_integer("validation-subset", *v);
+    if (*config.validation_subset < 1) throw UsageError("--validation-subset must be >= 1");
+  }
+  if (auto v = args.text("lot-size")) config.lot_size = parse_number("lot-size", *v);
+  if (!(config.lot_size >= 1)) throw UsageError("--lot-size must be >= 1");
+  config.eval_every = args.integer_or("eval-every", config.eval_every);
+  if (config.eval_every < 1) throw UsageError("--eval-every must be >= 1");
   if (config.seeds < 1) throw UsageError("--seeds must be >= 1");
   if (config.steps < 1) throw UsageError("--steps must be >= 1");
   for (double k : config.granularities) {
@@ -81,10 +89,11 @@ int run_oso_protocol_command(const Arguments& args) {
   const bool higher = tuning::higher_is_better(config.model);
   const char* metric = higher ? "accuracy" : "MSE";
   std::printf(
-      "%s: %s, n_train = %lld, L = %.0f, T = %lld, %d seed(s), best checkpoint every %lld "
-      "steps on the validation split\n",
+      "%s: %s, n_train = %lld, n_validation = %lld, L = %.0f, T = %lld, %d seed(s), best "
+      "checkpoint every %lld steps on the validation split\n",
       config.name.c_str(), models::to_string(config.model).c_str(),
-      static_cast<long long>(data.train.size()), config.lot_size,
+      static_cast<long long>(data.train.size()), static_cast<long long>(data.validation.size()),
+      config.lot_size,
       static_cast<long long>(config.steps), config.seeds,
       static_cast<long long>(config.eval_every));
   std::printf(
@@ -151,6 +160,10 @@ void add_oso_protocol_command(CLI::App& cli) {
   add_value(*cmd, *args, "seeds", "seeds per configuration (default: the preset's)", "N");
   add_value(*cmd, *args, "steps", "training steps per run (default: the preset's)", "T");
   add_value(*cmd, *args, "train-subset", "use only the first N training rows (a scaled run)", "N");
+  add_value(*cmd, *args, "validation-subset",
+            "score checkpoints on the first N validation rows only (a scaled run)", "N");
+  add_value(*cmd, *args, "lot-size", "expected lot size L (default: the preset's)", "L");
+  add_value(*cmd, *args, "eval-every", "checkpoint every N steps (default: the preset's)", "N");
   add_value(*cmd, *args, "json-out", "also write the rows as JSON to this file", "FILE");
   add_switch(*cmd, *args, "quiet", "no progress on stderr");
   on_run(*cmd, [args] { return run_oso_protocol_command(*args); });

@@ -27,11 +27,12 @@ std::string csv_number(double value) {
 
 void write_curve_csv(const std::filesystem::path& path,
                      const std::vector<training::CurvePoint>& curve) {
-  std::string text = "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip\n";
+  std::string text = "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse\n";
   for (const auto& p : curve) {
     text += std::to_string(p.iteration) + ',' + csv_number(p.train_loss) + ',' +
             csv_number(p.val_loss) + ',' + csv_number(p.val_accuracy) + ',' +
-            csv_number(p.epsilon) + ',' + csv_number(p.step_size) + ',' + csv_number(p.clip) + '\n';
+            csv_number(p.epsilon) + ',' + csv_number(p.step_size) + ',' + csv_number(p.clip) + ',' +
+            csv_number(p.val_mse) + '\n';
   }
   write_text_file_atomically(path, text);
 }

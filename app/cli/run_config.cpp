@@ -220,7 +220,13 @@ RunConfig parse_run_config(const Arguments& args) {
     throw UsageError("--" + flag + " " + rule);
   };
   try {
-    (void)models::parse_model_kind(config.model);
+    if (models::parse_model_kind(config.model) == models::ModelKind::kCustom) {
+      bad("model", "custom: a custom network is described in an experiment file "
+                   "(\"model\": {\"kind\": \"custom\", ...}; run it with dplab-cli tune); "
+                   "train takes linear, logistic, tlnn, cnn or conv-autoencoder");
+    }
+  } catch (const UsageError&) {
+    throw;
   } catch (const Error& e) {
     throw UsageError(std::string("--model: ") + e.what());
   }

@@ -15,6 +15,7 @@
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
+#include "models/model_metric.h"
 #include "privacy/default_delta.h"
 #include "privacy/rdp_accountant.h"
 
@@ -72,9 +73,15 @@ int run_train(const Arguments& args) {
           .epsilon;
     };
   }
+  // The metric the model has: accuracy, or MSE for regression and reconstruction.
+  const models::ValidationMetric metric = all.is_regression()
+                                              ? models::ValidationMetric::kMeanSquaredError
+                                              : models::validation_metric(training_config.model);
+  const bool accuracy = metric == models::ValidationMetric::kAccuracy;
   hooks.on_point = [&](const training::CurvePoint& p) {
     std::cerr << "step " << p.iteration << "/" << config.steps << "  train loss " << p.train_loss
-              << "  val acc " << p.val_accuracy << "  eps " << p.epsilon << "\n";
+              << (accuracy ? "  val acc " : "  val mse ")
+              << (accuracy ? p.val_accuracy : p.val_mse) << "  eps " << p.epsilon << "\n";
   };
   const training::TrainingResult result = training::train(split, training_config, hooks);
 
@@ -105,10 +112,10 @@ int run_train(const Arguments& args) {
   }
   summary["final"] = {{"validation_loss", result.final_validation.mean_loss},
                       {"train_loss", result.final_train_loss}};
-  if (all.is_regression()) {
-    summary["final"]["validation_mse"] = result.final_validation.mse;
-  } else {
+  if (accuracy) {
     summary["final"]["validation_accuracy"] = result.final_validation.accuracy;
+  } else {
+    summary["final"]["validation_mse"] = result.final_validation.mse;
   }
   summary["wall_seconds"] = result.wall_seconds;
   summary["status"] = result.diverged ? "diverged" : result.cancelled ? "cancelled" : "finished";

@@ -15,6 +15,7 @@
 #include "core/json_guard.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "models/network_description.h"
 
 namespace dplab::experiment {
 namespace {
@@ -468,6 +469,53 @@ std::string Candidate::label() const {
   return text;
 }
 
+namespace {
+
+// A custom network (model.kind = "custom"): the description's keys inline in the model object
+// (name, input, loss, layers, norms; network_description.h), or "file": a JSON file holding the
+// description (a relative path is read from the current directory). Returns the description's
+// JSON text after checking it; errors name "model.layers[i].<field>" (or the file).
+std::string custom_network_json(ObjectReader& m) {
+  static const char* const kInlineKeys[] = {"name", "input", "loss", "layers", "norms"};
+  json description = json::object();
+  if (const json* file = m.find("file")) {
+    if (!file->is_string()) fail("model.file", "expected a path, got " + type_name(*file));
+    for (const char* key : kInlineKeys) {
+      if (m.find(key)) fail(m.key_path(key), "give the network inline or in \"file\", not both");
+    }
+    const std::string path = file->get<std::string>();
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail("model.file", "cannot read the network description '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+      description = parse_json_text(text.str(), path);
+    } catch (const Error& e) {
+      fail("model.file", e.what());
+    }
+    try {
+      (void)models::parse_network_description(description.dump(), path + ": ");
+    } catch (const InvalidArgument& e) {
+      throw ParseError(std::string("model.file: ") + e.what());
+    }
+    return description.dump();
+  }
+  for (const char* key : kInlineKeys) {
+    if (const json* v = m.find(key)) description[key] = *v;
+  }
+  if (!description.contains("layers")) {
+    fail("model.layers", "missing (a custom network needs \"layers\", or \"file\")");
+  }
+  try {
+    (void)models::parse_network_description(description.dump(), "model.");
+  } catch (const InvalidArgument& e) {
+    throw ParseError(e.what());
+  }
+  return description.dump();
+}
+
+}  // namespace
+
 ExperimentConfig parse_experiment(const json& j) {
   ObjectReader r(j, "");
   ExperimentConfig config;
@@ -520,12 +568,16 @@ ExperimentConfig parse_experiment(const json& j) {
       config.model.kind = models::parse_model_kind(kind);
     } catch (const Error&) {
       fail("model.kind", "unknown model \"" + kind +
-                             "\" (expected linear, logistic, tlnn, cnn or conv-autoencoder)");
+                             "\" (expected linear, logistic, tlnn, cnn, conv-autoencoder or "
+                             "custom)");
     }
     if (auto hidden = m.optional_integer("hidden_units")) {
       check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units",
             "must be between 1 and 100000");
       config.model.hidden_units = static_cast<int>(*hidden);
+    }
+    if (config.model.kind == models::ModelKind::kCustom) {
+      config.model.network = custom_network_json(m);  // reads (and so accepts) its keys
     }
     m.reject_unknown();
   }
@@ -614,6 +666,11 @@ json to_json(const ExperimentConfig& config) {
   json model{{"kind", models::to_string(config.model.kind)}};
   if (config.model.kind == models::ModelKind::kTwoLayerNetwork)
     model["hidden_units"] = config.model.hidden_units;
+  if (config.model.kind == models::ModelKind::kCustom) {
+    // Inline, even when it came from a file: a stored run carries its whole network.
+    const json network = json::parse(config.model.network);
+    for (const auto& item : network.items()) model[item.key()] = item.value();
+  }
   json privacy{{"noise_multiplier", config.privacy.noise_multiplier},
                {"lot_size", config.privacy.lot_size},
                {"steps", config.privacy.steps}};

@@ -7,7 +7,9 @@
 //   dataset   {source, format: auto|idx|csv|libsvm, label_column, validation_fraction (0.2),
 //              split_seed (default: seed), path (folder of a built-in such as "adult"),
 //              num_samples, dim (synthetic generators)}
-//   model     {kind: linear|logistic|tlnn, hidden_units (100)}
+//   model     {kind: linear|logistic|tlnn|cnn|conv-autoencoder|custom, hidden_units (100)}
+//             custom: the network inline {input, loss, layers, name, norms} or {file: path}
+//             (models/network_description.h); errors name model.layers[i].<field>
 //   privacy   {noise_multiplier sigma, lot_size L, steps T, delta (default 1/n rounded down to a
 //              power of ten, main paper appendix A)}
 //   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm|oso-dpsgd|fixed-quantile|objpert
@@ -56,6 +58,8 @@ struct DatasetConfig {
 struct ModelConfig {
   models::ModelKind kind = models::ModelKind::kLogisticRegression;
   int hidden_units = 100;
+  std::string network;  // kind = custom: the network description's JSON text
+  models::ModelSpec spec() const { return {kind, hidden_units, network}; }
 };
 
 struct PrivacyConfig {

@@ -40,11 +40,14 @@ ConvNetwork::ConvNetwork(NetworkSpec spec, int num_classes)
                           std::to_string(input_.size()) + ", the last layer gives " +
                           std::to_string(out.size()));
   }
-  Index total = 0;
+  Index total = 0, scratch = 1;
   for (const auto& layer : layers_) {
     offsets_.push_back(total);
     total += layer->num_params();
+    scratch = std::max(scratch, layer->scratch_floats_per_example());
   }
+  block_rows_ = std::clamp<Index>(
+      kNetworkBlockBytes / (scratch * static_cast<Index>(sizeof(float))), 1, kNetworkBlockRows);
   params_ = Vector::Zero(total);
   activations_.resize(layers_.size() + 1);
   gradients_.resize(layers_.size() + 1);
@@ -85,7 +88,7 @@ void ConvNetwork::check_batch(const MatrixView& x, const VectorView& y) const {
 }
 
 void ConvNetwork::reserve(Index rows) {
-  const Index m = std::min(rows, kNetworkBlockRows);
+  const Index m = std::min(rows, block_rows_);
   if (m <= reserved_) return;
   reserved_ = m;
   activations_[0].resize(m, input_.size());
@@ -178,8 +181,8 @@ double ConvNetwork::clipped_gradient_sum(const MatrixView& x, const VectorView& 
   }
   reserve(x.rows());
   double loss = 0;
-  for (Index start = 0; start < x.rows(); start += kNetworkBlockRows) {
-    const Index m = std::min(kNetworkBlockRows, x.rows() - start);
+  for (Index start = 0; start < x.rows(); start += block_rows_) {
+    const Index m = std::min(block_rows_, x.rows() - start);
     loss += block_gradients(x, y, clip, nullptr, norms_skipped ? nullptr : norms.data() + start,
                             gradient_sum.data(), start > 0, start, m);
   }
@@ -200,8 +203,8 @@ double ConvNetwork::weighted_gradient_sum(const MatrixView& x, const VectorView&
   }
   reserve(x.rows());
   double loss = 0;
-  for (Index start = 0; start < x.rows(); start += kNetworkBlockRows) {
-    const Index m = std::min(kNetworkBlockRows, x.rows() - start);
+  for (Index start = 0; start < x.rows(); start += block_rows_) {
+    const Index m = std::min(block_rows_, x.rows() - start);
     loss += block_gradients(x, y, kNoClipping, weights.data() + start, nullptr, gradient_sum.data(),
                             start > 0, start, m);
   }
@@ -212,8 +215,8 @@ double ConvNetwork::loss_sum(const MatrixView& x, const VectorView& y) {
   check_batch(x, y);
   reserve(x.rows());
   double loss = 0;
-  for (Index start = 0; start < x.rows(); start += kNetworkBlockRows) {
-    const Index m = std::min(kNetworkBlockRows, x.rows() - start);
+  for (Index start = 0; start < x.rows(); start += block_rows_) {
+    const Index m = std::min(block_rows_, x.rows() - start);
     forward(x, start, m);
     loss += loss_and_error(y, start, m);
   }
@@ -230,8 +233,8 @@ Evaluation ConvNetwork::evaluate(const data::Dataset& data) {
   reserve(n);
   double loss = 0;
   Index correct = 0;
-  for (Index start = 0; start < n; start += kNetworkBlockRows) {
-    const Index m = std::min(kNetworkBlockRows, n - start);
+  for (Index start = 0; start < n; start += block_rows_) {
+    const Index m = std::min(block_rows_, n - start);
     // Float rows in place, or pixel rows converted block by block (data/feature_rows.h).
     const MatrixView x = data::feature_rows(data, start, m, input_scratch_);
     check_batch(x, data.targets.segment(start, m));

@@ -24,9 +24,14 @@
 
 namespace dplab::models {
 
-// 16 rows keep a block's unfolded inputs in cache (cnn conv1: 16 x 196 x 64 floats = 800 KB);
-// 64 rows measured ~1.5x slower per step on the development machine.
+// At most 16 rows per block: they keep a block's unfolded inputs in cache (cnn conv1: 16 x 196 x
+// 64 floats = 800 KB); 64 rows measured ~1.5x slower per step on the development machine.
 inline constexpr Index kNetworkBlockRows = 16;
+// A network's block is smaller when one example's largest layer scratch is big: as many rows as
+// keep it within this many bytes (the conv-autoencoder's 3x3 layers on 20x20..26x26 maps unfold to
+// ~460 KB per example: 2 rows, not 16, which spilled every GEMM operand out of L2 and made the
+// batched step slower than one example at a time — measured in issue #15).
+inline constexpr Index kNetworkBlockBytes = Index{1} << 20;
 
 enum class NetworkLoss { kSoftmaxCrossEntropy, kReconstruction };
 
@@ -57,6 +62,8 @@ class ConvNetwork final : public Model {
 
   const std::vector<std::unique_ptr<detail::Layer>>& layers() const { return layers_; }
   const std::string& json_text() const { return json_text_; }
+  // Rows per block: min(kNetworkBlockRows, kNetworkBlockBytes / the largest per-example scratch).
+  Index block_rows() const { return block_rows_; }
   void set_json_text(std::string text) { json_text_ = std::move(text); }
 
  private:
@@ -83,6 +90,7 @@ class ConvNetwork final : public Model {
   Vector squared_norms_, factors_, losses_;
   Matrix input_scratch_;  // evaluate: one block of pixel rows as floats
   Index reserved_ = 0;
+  Index block_rows_ = kNetworkBlockRows;
 };
 
 }  // namespace dplab::models

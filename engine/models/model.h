@@ -86,18 +86,20 @@ enum class ModelKind {
   kTwoLayerNetwork,
   kCnn,              // conv network, network_description.h (Opacus / OSO MNIST classifier)
   kConvAutoencoder,  // the OSO appendix's Fashion-MNIST autoencoder (reconstruction MSE)
+  kCustom,           // a user's network description (network_description.h, ModelSpec::network)
 };
 
 struct ModelSpec {
   ModelKind kind = ModelKind::kLogisticRegression;
   int hidden_units = 100;  // TLNN only (paper: one hidden layer of 100 units)
+  std::string network;     // kCustom only: the JSON description (network_description.h)
 };
 
 // Builds a model for a data set's shape: linear (regression), logistic (binary: one output with
 // sigmoid; multiclass: softmax) or TLNN (ReLU hidden layer, softmax/sigmoid output).
 std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int num_classes);
 
-// "linear" | "logistic" | "tlnn" | "cnn" | "conv-autoencoder"
+// "linear" | "logistic" | "tlnn" | "cnn" | "conv-autoencoder" | "custom"
 ModelKind parse_model_kind(const std::string& text);
 std::string to_string(ModelKind kind);
 

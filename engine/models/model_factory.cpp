@@ -16,7 +16,7 @@ namespace dplab::models {
 
 namespace {
 
-constexpr const char* kValidNames = "linear, logistic, tlnn, cnn, conv-autoencoder";
+constexpr const char* kValidNames = "linear, logistic, tlnn, cnn, conv-autoencoder, custom";
 
 }  // namespace
 
@@ -34,6 +34,8 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int nu
     case ModelKind::kCnn:
     case ModelKind::kConvAutoencoder:
       return make_network(builtin_network_json(kind), input_dim, num_classes);
+    case ModelKind::kCustom:
+      return make_network(spec.network, input_dim, num_classes);
     case ModelKind::kLinearRegression:
       if (num_classes != 0) {
         throw InvalidArgument(
@@ -69,6 +71,7 @@ ModelKind parse_model_kind(const std::string& text) {
   if (key == "tlnn") return ModelKind::kTwoLayerNetwork;
   if (key == "cnn") return ModelKind::kCnn;
   if (key == "conv-autoencoder") return ModelKind::kConvAutoencoder;
+  if (key == "custom") return ModelKind::kCustom;
   throw InvalidArgument("model = \"" + text +
                         "\" is not a known model; valid models: " + kValidNames);
 }
@@ -85,6 +88,8 @@ std::string to_string(ModelKind kind) {
       return "cnn";
     case ModelKind::kConvAutoencoder:
       return "conv-autoencoder";
+    case ModelKind::kCustom:
+      return "custom";
   }
   return "unknown";
 }

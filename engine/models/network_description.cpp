@@ -44,21 +44,38 @@ constexpr const char* kAutoencoderJson = R"({
   ]
 })";
 
-[[noreturn]] void fail(const std::string& where, const std::string& message) {
-  throw InvalidArgument("network description: " + where + ": " + message);
+[[noreturn]] void fail(const std::string& prefix, const std::string& where,
+                       const std::string& message) {
+  throw InvalidArgument(prefix + where + ": " + message);
 }
 
-Index integer(const json& layer, const std::string& key, const std::string& where,
-              std::optional<Index> fallback) {
+// An integer field of a layer: missing -> fallback (or an error if none), else in [lo, 100000].
+Index integer(const json& layer, const std::string& key, const std::string& prefix,
+              const std::string& where, std::optional<Index> fallback, Index lo) {
   const auto it = layer.find(key);
   if (it == layer.end()) {
-    if (!fallback) fail(where, "missing \"" + key + "\"");
+    if (!fallback) fail(prefix, where, "missing \"" + key + "\"");
     return *fallback;
   }
-  if (!it->is_number_integer()) fail(where + "." + key, "expected an integer, got " + it->dump());
+  if (!it->is_number_integer())
+    fail(prefix, where + "." + key, "expected an integer, got " + it->dump());
   const auto value = it->get<std::int64_t>();
-  if (value < 0 || value > 100000) fail(where + "." + key, "out of range: " + it->dump());
+  if (value < lo || value > 100000)
+    fail(prefix, where + "." + key,
+         it->dump() + " is out of range [" + std::to_string(lo) + ", 100000]");
   return static_cast<Index>(value);
+}
+
+// The keys each layer type takes (besides "type"); anything else is a typo and an error.
+const std::set<std::string>& keys_of(const std::string& type) {
+  static const std::set<std::string> conv{"channels", "kernel", "stride", "padding"};
+  static const std::set<std::string> pool{"kernel", "stride"};
+  static const std::set<std::string> dense{"units"};
+  static const std::set<std::string> none;
+  if (type == "conv" || type == "conv_transpose") return conv;
+  if (type == "max_pool" || type == "avg_pool") return pool;
+  if (type == "dense") return dense;
+  return none;
 }
 
 }  // namespace
@@ -69,98 +86,149 @@ std::string builtin_network_json(const std::string& name) {
   throw InvalidArgument("no built-in network \"" + name + "\" (built-ins: cnn, conv-autoencoder)");
 }
 
-std::unique_ptr<ConvNetwork> make_network(const std::string& json_text, Index input_dim,
-                                          int num_classes) {
+NetworkDescription parse_network_description(const std::string& json_text,
+                                             const std::string& prefix) {
   json j;
   try {
     j = json::parse(json_text);
   } catch (const json::parse_error& e) {
-    fail("(text)", std::string("not valid JSON: ") + e.what());
+    fail(prefix, "(text)", std::string("not valid JSON: ") + e.what());
   }
-  if (!j.is_object()) fail("(top level)", "expected an object");
+  if (!j.is_object()) fail(prefix, "(top level)", "expected an object");
   static const std::set<std::string> top_keys{"name", "input", "loss", "layers", "norms"};
   for (const auto& item : j.items()) {
-    if (!top_keys.count(item.key())) fail(item.key(), "unknown key");
+    if (!top_keys.count(item.key())) {
+      fail(prefix, item.key(), "unknown key (expected name, input, loss, layers, norms)");
+    }
   }
-  NetworkSpec spec;
-  spec.name = j.value("name", std::string("network"));
+  NetworkDescription d;
+  const auto name = j.find("name");
+  if (name != j.end()) {
+    if (!name->is_string()) fail(prefix, "name", "expected a string, got " + name->dump());
+    d.name = name->get<std::string>();
+  }
   const auto input = j.find("input");
   if (input == j.end() || !input->is_array() || input->size() != 3) {
-    fail("input", "expected [height, width, channels]");
+    fail(prefix, "input", "expected [height, width, channels]");
   }
   for (const auto& v : *input) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 1)
-      fail("input", "entries must be integers >= 1");
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 100000)
+      fail(prefix, "input", "entries must be integers in [1, 100000], got " + input->dump());
   }
-  spec.input = {(*input)[0].get<Index>(), (*input)[1].get<Index>(), (*input)[2].get<Index>()};
-  if (spec.input.size() != input_dim) {
-    fail("input", "height x width x channels = " + std::to_string(spec.input.size()) +
-                      " but the data set has " + std::to_string(input_dim) + " features");
+  d.input = {(*input)[0].get<Index>(), (*input)[1].get<Index>(), (*input)[2].get<Index>()};
+  const auto loss = j.find("loss");
+  if (loss != j.end()) {
+    const std::string text = loss->is_string() ? loss->get<std::string>() : loss->dump();
+    if (text == "cross_entropy")
+      d.loss = NetworkLoss::kSoftmaxCrossEntropy;
+    else if (text == "reconstruction")
+      d.loss = NetworkLoss::kReconstruction;
+    else
+      fail(prefix, "loss", "expected \"cross_entropy\" or \"reconstruction\", got " + loss->dump());
   }
-  const std::string loss = j.value("loss", std::string("cross_entropy"));
-  if (loss == "cross_entropy")
-    spec.loss = NetworkLoss::kSoftmaxCrossEntropy;
-  else if (loss == "reconstruction")
-    spec.loss = NetworkLoss::kReconstruction;
-  else
-    fail("loss", "expected \"cross_entropy\" or \"reconstruction\", got \"" + loss + "\"");
-  const std::string norms = j.value("norms", std::string("auto"));
-  detail::NormMethod method = detail::NormMethod::kAuto;
-  if (norms == "ghost")
-    method = detail::NormMethod::kGhost;
-  else if (norms == "direct")
-    method = detail::NormMethod::kDirect;
-  else if (norms != "auto")
-    fail("norms", "expected \"auto\", \"ghost\" or \"direct\"");
-
+  const auto norms = j.find("norms");
+  if (norms != j.end()) {
+    const std::string text = norms->is_string() ? norms->get<std::string>() : norms->dump();
+    if (text == "ghost")
+      d.norms = detail::NormMethod::kGhost;
+    else if (text == "direct")
+      d.norms = detail::NormMethod::kDirect;
+    else if (text != "auto")
+      fail(prefix, "norms", "expected \"auto\", \"ghost\" or \"direct\", got " + norms->dump());
+  }
   const auto layers = j.find("layers");
   if (layers == j.end() || !layers->is_array() || layers->empty()) {
-    fail("layers", "expected a non-empty list of layers");
+    fail(prefix, "layers", "expected a non-empty list of layers");
   }
-  detail::MapShape shape = spec.input;
+  if (layers->size() > 1000) fail(prefix, "layers", "more than 1000 layers");
+  static const std::set<std::string> types{"conv",      "conv_transpose", "max_pool", "avg_pool",
+                                           "relu",      "leaky_relu",     "sigmoid",  "dense"};
   for (std::size_t l = 0; l < layers->size(); ++l) {
     const json& layer = (*layers)[l];
     const std::string where = "layers[" + std::to_string(l) + "]";
-    if (!layer.is_object() || !layer.contains("type") || !layer["type"].is_string()) {
-      fail(where, "expected an object with a \"type\"");
+    if (!layer.is_object()) fail(prefix, where, "expected an object, got " + layer.dump());
+    const auto type = layer.find("type");
+    if (type == layer.end() || !type->is_string()) {
+      fail(prefix, where + ".type", "missing (a string: conv, conv_transpose, max_pool, "
+                                    "avg_pool, relu, leaky_relu, sigmoid, dense)");
     }
-    const std::string type = layer["type"].get<std::string>();
+    LayerDescription out;
+    out.type = type->get<std::string>();
+    if (!types.count(out.type)) {
+      fail(prefix, where + ".type", "unknown layer type \"" + out.type +
+                                        "\" (conv, conv_transpose, max_pool, avg_pool, relu, "
+                                        "leaky_relu, sigmoid, dense)");
+    }
+    const auto& allowed = keys_of(out.type);
+    for (const auto& item : layer.items()) {
+      if (item.key() != "type" && !allowed.count(item.key())) {
+        fail(prefix, where + "." + item.key(), "unknown key for a " + out.type + " layer");
+      }
+    }
+    if (out.type == "conv" || out.type == "conv_transpose") {
+      out.channels = integer(layer, "channels", prefix, where, std::nullopt, 1);
+      out.kernel = integer(layer, "kernel", prefix, where, std::nullopt, 1);
+      out.stride = integer(layer, "stride", prefix, where, 1, 1);
+      out.padding = integer(layer, "padding", prefix, where, 0, 0);
+    } else if (out.type == "max_pool" || out.type == "avg_pool") {
+      out.kernel = integer(layer, "kernel", prefix, where, std::nullopt, 1);
+      out.stride = integer(layer, "stride", prefix, where, out.kernel, 1);
+    } else if (out.type == "dense") {
+      out.units = integer(layer, "units", prefix, where, std::nullopt, 1);
+    }
+    d.layers.push_back(out);
+  }
+  return d;
+}
+
+std::unique_ptr<ConvNetwork> make_network(const std::string& json_text, Index input_dim,
+                                          int num_classes, const std::string& prefix) {
+  const NetworkDescription d = parse_network_description(json_text, prefix);
+  NetworkSpec spec;
+  spec.name = d.name;
+  spec.input = d.input;
+  spec.loss = d.loss;
+  if (spec.input.size() != input_dim) {
+    fail(prefix, "input",
+         "height x width x channels = " + std::to_string(spec.input.size()) +
+             " but the data set has " + std::to_string(input_dim) + " features");
+  }
+  detail::MapShape shape = spec.input;
+  for (std::size_t l = 0; l < d.layers.size(); ++l) {
+    const LayerDescription& layer = d.layers[l];
     std::unique_ptr<detail::Layer> made;
     try {
-      if (type == "conv" || type == "conv_transpose") {
-        const Index channels = integer(layer, "channels", where, std::nullopt);
-        const Index kernel = integer(layer, "kernel", where, std::nullopt);
-        const Index stride = integer(layer, "stride", where, 1);
-        const Index padding = integer(layer, "padding", where, 0);
-        made = type == "conv"
-                   ? detail::make_conv(shape, channels, kernel, stride, padding, method)
-                   : detail::make_conv_transpose(shape, channels, kernel, stride, padding, method);
-      } else if (type == "max_pool" || type == "avg_pool") {
-        const Index kernel = integer(layer, "kernel", where, std::nullopt);
-        made = detail::make_pool(shape, type == "max_pool", kernel,
-                                 integer(layer, "stride", where, kernel));
-      } else if (type == "relu") {
+      if (layer.type == "conv") {
+        made = detail::make_conv(shape, layer.channels, layer.kernel, layer.stride, layer.padding,
+                                 d.norms);
+      } else if (layer.type == "conv_transpose") {
+        made = detail::make_conv_transpose(shape, layer.channels, layer.kernel, layer.stride,
+                                           layer.padding, d.norms);
+      } else if (layer.type == "max_pool" || layer.type == "avg_pool") {
+        made = detail::make_pool(shape, layer.type == "max_pool", layer.kernel, layer.stride);
+      } else if (layer.type == "relu") {
         made = detail::make_activation(shape, detail::Activation::kRelu);
-      } else if (type == "leaky_relu") {
+      } else if (layer.type == "leaky_relu") {
         made = detail::make_activation(shape, detail::Activation::kLeakyRelu);
-      } else if (type == "sigmoid") {
+      } else if (layer.type == "sigmoid") {
         made = detail::make_activation(shape, detail::Activation::kSigmoid);
-      } else if (type == "dense") {
-        made = detail::make_dense(shape, integer(layer, "units", where, std::nullopt));
       } else {
-        fail(where + ".type", "unknown layer type \"" + type +
-                                  "\" (conv, conv_transpose, max_pool, avg_pool, relu, "
-                                  "leaky_relu, sigmoid, dense)");
+        made = detail::make_dense(shape, layer.units);
       }
     } catch (const InvalidArgument& e) {
-      const std::string message = e.what();
-      if (message.rfind("network description:", 0) == 0) throw;
-      fail(where, message);
+      // The layer's own check (e.g. "conv: kernel 5 is larger than the padded input 3x3x8").
+      fail(prefix, "layers[" + std::to_string(l) + "]", e.what());
     }
     shape = made->output_shape();
     spec.layers.push_back(std::move(made));
   }
-  auto network = std::make_unique<ConvNetwork>(std::move(spec), num_classes);
+  // The network's own checks (last layer vs classes / input size) name the last layer.
+  std::unique_ptr<ConvNetwork> network;
+  try {
+    network = std::make_unique<ConvNetwork>(std::move(spec), num_classes);
+  } catch (const InvalidArgument& e) {
+    fail(prefix, "layers[" + std::to_string(d.layers.size() - 1) + "]", e.what());
+  }
   network->set_json_text(json_text);
   return network;
 }

@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/conv_network.h"
 
@@ -30,9 +31,33 @@ namespace dplab::models {
 // The JSON text of a built-in ("cnn", "conv-autoencoder"); throws InvalidArgument otherwise.
 std::string builtin_network_json(const std::string& name);
 
-// Parses a description (ParseError-style InvalidArgument naming the layer index and key) and
-// builds the network for data with input_dim features and num_classes classes.
+// One layer as written (fields the type does not take stay 0).
+struct LayerDescription {
+  std::string type;  // conv | conv_transpose | max_pool | avg_pool | relu | leaky_relu | ...
+  Index channels = 0, kernel = 0, stride = 0, padding = 0, units = 0;
+};
+
+// A description checked for its keys and types (not yet against a data set's shape).
+struct NetworkDescription {
+  std::string name = "network";
+  detail::MapShape input;
+  NetworkLoss loss = NetworkLoss::kSoftmaxCrossEntropy;
+  detail::NormMethod norms = detail::NormMethod::kAuto;
+  std::vector<LayerDescription> layers;
+};
+
+// Parses and checks a description: unknown keys (also inside a layer), missing or mistyped
+// fields and out-of-range values throw InvalidArgument "<prefix>layers[2].kernel: ...", naming
+// the layer index and the field. `prefix` says where the description came from ("model." in
+// an experiment file).
+NetworkDescription parse_network_description(const std::string& json_text,
+                                             const std::string& prefix = "network description: ");
+
+// Parses a description and builds the network for data with input_dim features and num_classes
+// classes; shape errors (a kernel larger than its input, a last layer that does not match the
+// classes) also name the layer index.
 std::unique_ptr<ConvNetwork> make_network(const std::string& json_text, Index input_dim,
-                                          int num_classes);
+                                          int num_classes,
+                                          const std::string& prefix = "network description: ");
 
 }  // namespace dplab::models

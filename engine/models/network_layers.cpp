@@ -101,10 +101,14 @@ void fold(const ConvGeometry& g, const float* cols, float* map) {
 }
 
 // Per-example squared Frobenius norm of A_i^T B_i (A: mP x a, B: mP x b, example i = rows
-// [iP, iP + P)), ghost or direct, added to squared[i]; gram_a/gram_b/product are scratch.
+// [iP, iP + P)), ghost or direct, added to squared[i]; gram_a/gram_b are scratch. The direct
+// method keeps each example's G_i = A_i^T B_i in rows [i a, (i + 1) a) of `products` (m a x b):
+// it has paid for them, and add_stored_products then forms sum_i w_i G_i in m a b additions
+// instead of the weighted GEMM's P m a b multiply-adds (the waste issue #15 found: with every
+// layer direct, as in the conv-autoencoder, the DP step did the weight-gradient product twice).
 void add_product_norms(const float* a, Index a_cols, const float* b, Index b_cols, Index positions,
-                       Index m, NormMethod method, Matrix& gram_a, Matrix& gram_b, Matrix& product,
-                       float* squared) {
+                       Index m, NormMethod method, Matrix& gram_a, Matrix& gram_b,
+                       Matrix& products, float* squared) {
   for (Index i = 0; i < m; ++i) {
     const ConstMap ai(a + i * positions * a_cols, positions, a_cols);
     const ConstMap bi(b + i * positions * b_cols, positions, b_cols);
@@ -116,11 +120,22 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
       gb.noalias() = bi * bi.transpose();
       norm2 = static_cast<double>(ga.cwiseProduct(gb).sum());
     } else {
-      auto g = product.topLeftCorner(a_cols, b_cols);
+      auto g = products.middleRows(i * a_cols, a_cols);
       g.noalias() = ai.transpose() * bi;
       norm2 = static_cast<double>(g.squaredNorm());
     }
     squared[i] += static_cast<float>(norm2);
+  }
+}
+
+// dw (a x b) = or += sum_i w_i G_i from the per-example products stored by add_product_norms
+// (weights null: w = 1).
+void add_stored_products(const Matrix& products, Index a_cols, Index m, const float* weights,
+                         bool accumulate, MutMap& dw) {
+  if (!accumulate) dw.setZero();
+  for (Index i = 0; i < m; ++i) {
+    const float wi = weights == nullptr ? 1.f : weights[i];
+    dw += wi * products.middleRows(i * a_cols, a_cols);
   }
 }
 
@@ -153,6 +168,7 @@ class ConvLayer final : public Layer {
   MapShape output_shape() const override { return {g_.out_height, g_.out_width, channels_}; }
   Index num_params() const override { return g_.columns() * channels_ + channels_; }
   NormMethod norm_method() const override { return method_; }
+  Index scratch_floats_per_example() const override { return g_.positions() * g_.columns(); }
   std::string describe() const override {
     return "conv " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
            std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
@@ -171,7 +187,7 @@ class ConvLayer final : public Layer {
       ensure(gram_a_, g_.positions(), g_.positions());
       ensure(gram_b_, g_.positions(), g_.positions());
     } else {
-      ensure(product_, g_.columns(), channels_);
+      ensure(products_, m * g_.columns(), channels_);
     }
   }
   void forward(const float* params, const float* in, float* out, Index m) override {
@@ -186,6 +202,7 @@ class ConvLayer final : public Layer {
   void backward(const float* params, const float*, const float*, const float* out_grad,
                 float* in_grad, Index m) override {
     errors_ = out_grad;
+    products_ready_ = false;
     if (in_grad == nullptr) return;
     const Index p = g_.positions(), d = g_.columns();
     const ConstMap w(params, d, channels_);
@@ -198,7 +215,8 @@ class ConvLayer final : public Layer {
   void add_squared_norms(float* squared, Index m) override {
     const Index p = g_.positions();
     add_product_norms(unfolded_.data(), g_.columns(), errors_, channels_, p, m, method_, gram_a_,
-                      gram_b_, product_, squared);
+                      gram_b_, products_, squared);
+    products_ready_ = method_ == NormMethod::kDirect;
     for (Index i = 0; i < m; ++i) {  // bias: ||E_i^T 1||^2
       squared[i] +=
           ConstMap(errors_ + i * p * channels_, p, channels_).colwise().sum().squaredNorm();
@@ -214,20 +232,23 @@ class ConvLayer final : public Layer {
       e = scaled_.data();
     }
     const ConstMap em(e, rows, channels_);
-    if (!accumulate) {
-      dw.setZero();
-      db.setZero();
-    }
-    dw.noalias() += unfolded_.topRows(rows).transpose() * em;
+    if (!accumulate) db.setZero();
     db += em.colwise().sum();
+    if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
+      add_stored_products(products_, d, m, weights, accumulate, dw);
+      return;
+    }
+    if (!accumulate) dw.setZero();
+    dw.noalias() += unfolded_.topRows(rows).transpose() * em;
   }
 
  private:
   Index channels_;
   ConvGeometry g_;
   NormMethod method_;
-  Matrix unfolded_, unfolded_grad_, scaled_, gram_a_, gram_b_, product_;
+  Matrix unfolded_, unfolded_grad_, scaled_, gram_a_, gram_b_, products_;
   const float* errors_ = nullptr;
+  bool products_ready_ = false;  // products_ hold this block's G_i (direct norms computed)
 };
 
 // ------------------------------------------------------- transposed convolution
@@ -254,6 +275,9 @@ class ConvTransposeLayer final : public Layer {
   MapShape output_shape() const override { return g_.big; }
   Index num_params() const override { return input_.channels * g_.columns() + channels_; }
   NormMethod norm_method() const override { return method_; }
+  Index scratch_floats_per_example() const override {
+    return input_.positions() * g_.columns();
+  }
   std::string describe() const override {
     return "conv_transpose " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
            std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
@@ -272,7 +296,7 @@ class ConvTransposeLayer final : public Layer {
       ensure(gram_a_, input_.positions(), input_.positions());
       ensure(gram_b_, input_.positions(), input_.positions());
     } else {
-      ensure(product_, input_.channels, g_.columns());
+      ensure(products_, m * input_.channels, g_.columns());
     }
   }
   void forward(const float* params, const float* in, float* out, Index m) override {
@@ -290,6 +314,7 @@ class ConvTransposeLayer final : public Layer {
                 float* in_grad, Index m) override {
     inputs_ = in;
     errors_ = out_grad;
+    products_ready_ = false;
     const Index p = input_.positions(), c_in = input_.channels, d = g_.columns();
     for (Index i = 0; i < m; ++i) {
       unfold(g_, out_grad + i * g_.big.size(), cols_.row(i * p).data());  // F_i
@@ -300,7 +325,8 @@ class ConvTransposeLayer final : public Layer {
   }
   void add_squared_norms(float* squared, Index m) override {
     add_product_norms(inputs_, input_.channels, cols_.data(), g_.columns(), input_.positions(), m,
-                      method_, gram_a_, gram_b_, product_, squared);
+                      method_, gram_a_, gram_b_, products_, squared);
+    products_ready_ = method_ == NormMethod::kDirect;
     const Index q = g_.big.positions();
     for (Index i = 0; i < m; ++i) {  // bias: sum of E_i over the output positions
       squared[i] +=
@@ -312,29 +338,32 @@ class ConvTransposeLayer final : public Layer {
     const Index q = g_.big.positions();
     MutMap dw(grad, c_in, d);
     RowMap db(grad + c_in * d, channels_);
-    if (!accumulate) {
-      dw.setZero();
-      db.setZero();
+    if (!accumulate) db.setZero();
+    for (Index i = 0; i < m; ++i) {
+      const float wi = weights == nullptr ? 1.f : weights[i];
+      db += wi * ConstMap(errors_ + i * q * channels_, q, channels_).colwise().sum();
     }
+    if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
+      add_stored_products(products_, c_in, m, weights, accumulate, dw);
+      return;
+    }
+    if (!accumulate) dw.setZero();
     const float* x = inputs_;
     if (weights != nullptr) {
       scale_blocks(inputs_, c_in, p, m, weights, scaled_);
       x = scaled_.data();
     }
     dw.noalias() += ConstMap(x, m * p, c_in).transpose() * cols_.topRows(m * p);
-    for (Index i = 0; i < m; ++i) {
-      const float wi = weights == nullptr ? 1.f : weights[i];
-      db += wi * ConstMap(errors_ + i * q * channels_, q, channels_).colwise().sum();
-    }
   }
 
  private:
   Index channels_;
   ConvGeometry g_;
   NormMethod method_;
-  Matrix cols_, scaled_, gram_a_, gram_b_, product_;
+  Matrix cols_, scaled_, gram_a_, gram_b_, products_;
   const float* inputs_ = nullptr;
   const float* errors_ = nullptr;
+  bool products_ready_ = false;  // products_ hold this block's G_i (direct norms computed)
 };
 
 // ------------------------------------------------------------------- pooling

@@ -21,8 +21,10 @@
 // Each layer picks the cheaper (NormMethod::kAuto) unless a test forces one. The bias adds
 // ||B_i^T 1||^2 (conv: E_i; transposed conv: E_i over the output positions). Dense layers use
 // the rank-1 identity (||x_i||^2 + 1) ||e_i||^2 (dense_layer.h).
-// The clipped sum is then ONE weighted GEMM per layer on the stored A and B:
-//   sum_i c_i A_i^T B_i = A^T diag(c repeated P times) B.
+// The clipped sum is then ONE weighted GEMM per ghost layer on the stored A and B:
+//   sum_i c_i A_i^T B_i = A^T diag(c repeated P times) B,
+// and, per direct layer, sum_i c_i G_i over the G_i its norms already formed (m a b additions
+// instead of a second P m a b product).
 //
 // Internal to engine/models. Each layer owns scratch sized by reserve(m); no allocation after.
 #pragma once
@@ -72,6 +74,9 @@ class Layer {
                                      Index /*m*/) {}
   // Which norm method a parametrised layer uses (kAuto for layers without parameters).
   virtual NormMethod norm_method() const { return NormMethod::kAuto; }
+  // Floats of the largest scratch matrix this layer touches per example in a block (a conv
+  // layer's unfolded columns): ConvNetwork sizes its blocks so that it stays in cache.
+  virtual Index scratch_floats_per_example() const { return input_.size(); }
 
  protected:
   MapShape input_;

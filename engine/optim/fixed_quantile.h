@@ -11,38 +11,34 @@
 // their Theorem 1's split), C_0 = RunShape::dp.clip.
 // Privacy (their Theorem 1): z_Delta = (z^-2 - (2 sigma_b)^-2)^(-1/2) makes the pair one Gaussian
 // mechanism with multiplier z = RunShape::dp.noise_multiplier: ONE query for the accountant.
+// The step's shape (query, descent, adaptation) is AdaptiveClipping's (adaptive_clipping.h).
 #pragma once
 
-#include <cstdint>
 #include <limits>
 #include <string>
 
-#include "optim/optimizer.h"
+#include "optim/adaptive_clipping.h"
 
 namespace dplab::optim {
 
-class FixedQuantile final : public Optimizer {
+class FixedQuantile final : public AdaptiveClipping {
  public:
   FixedQuantile(const OptimizerSpec& spec, const RunShape& shape);
   std::string name() const override;
-  double step(models::Model& model, privacy::NoisyGradientOracle& oracle) override;
-  double effective_step_size() const override;  // alpha (NaN before the first step)
-  double clip_threshold() const override { return clip_; }
 
   double gradient_noise_multiplier() const { return gradient_multiplier_; }  // z_Delta
   double count_noise_std() const { return count_noise_std_; }                // sigma_b
   double last_unclipped_fraction() const { return last_fraction_; }          // b~
 
  private:
-  double learning_rate_;
-  double clip_;
+  double release(privacy::NoisyGradientOracle& oracle) override;  // g~ and b~ of one lot
+  void adapt() override;                                           // the geometric C update
+
   double target_quantile_;
   double quantile_learning_rate_;
   double count_noise_std_ = 0;
   double gradient_multiplier_ = 0;
   double last_fraction_ = std::numeric_limits<double>::quiet_NaN();
-  Vector gradient_;
-  std::int64_t steps_ = 0;
 };
 
 }  // namespace dplab::optim

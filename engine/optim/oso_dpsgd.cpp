@@ -2,7 +2,6 @@
 #include "optim/oso_dpsgd.h"
 
 #include <cmath>
-#include <limits>
 
 #include "optim/optimizer_checks.h"
 #include "privacy/joint_gaussian.h"
@@ -22,17 +21,12 @@ double dot(const Vector& a, const Vector& b) {
 }  // namespace
 
 OsoDpSgd::OsoDpSgd(const OptimizerSpec& spec, const RunShape& shape)
-    : learning_rate_(spec.learning_rate),
-      clip_(shape.dp.clip),
+    : AdaptiveClipping(spec, shape),
       clip_rate_(spec.clip_adaptation_rate),
       rate_rate_(spec.learning_rate_adaptation_rate) {
-  detail::require_num_params(shape.num_params);
-  require_positive("learning_rate", spec.learning_rate);
-  detail::require_initial_clip(shape.dp);  // C_0
   require_non_negative("clip_adaptation_rate", spec.clip_adaptation_rate);
   require_non_negative("learning_rate_adaptation_rate", spec.learning_rate_adaptation_rate);
   require_non_negative("direction_noise_ratio", spec.direction_noise_ratio);
-  require_non_negative("noise_multiplier", shape.dp.noise_multiplier);
   const double nu = shape.dp.noise_multiplier;
   if (nu > 0) {
     if (spec.direction_noise_ratio != 0 && !(spec.direction_noise_ratio > 1)) {
@@ -44,7 +38,6 @@ OsoDpSgd::OsoDpSgd(const OptimizerSpec& spec, const RunShape& shape)
                                 : spec.direction_noise_ratio * nu;
     gradient_multiplier_ = privacy::oso_gradient_noise_multiplier(nu, direction_multiplier_);
   }
-  gradient_.setZero(shape.num_params);
   directions_.setZero(shape.num_params);
   previous_gradient_.setZero(shape.num_params);
   previous_directions_.setZero(shape.num_params);
@@ -54,11 +47,12 @@ std::string OsoDpSgd::name() const {
   return to_string(OptimizerKind::kOsoDpSgd);
 }
 
-double OsoDpSgd::step(models::Model& model, privacy::NoisyGradientOracle& oracle) {
-  detail::require_model_size(model, gradient_.size());
-  const double loss = oracle.query_with_directions(clip_, gradient_multiplier_,
-                                                   direction_multiplier_, gradient_, directions_);
-  model.params() -= static_cast<float>(learning_rate_) * gradient_;  // line 12, with rho_t
+double OsoDpSgd::release(privacy::NoisyGradientOracle& oracle) {
+  return oracle.query_with_directions(clip_, gradient_multiplier_, direction_multiplier_,
+                                      gradient_, directions_);
+}
+
+void OsoDpSgd::adapt() {
   // Lines 14-15, from the sanitized vectors only (post-processing).
   const double clip_sign = sign_of(dot(gradient_, previous_directions_));
   const double rate_sign = sign_of(dot(gradient_, previous_gradient_));
@@ -66,12 +60,6 @@ double OsoDpSgd::step(models::Model& model, privacy::NoisyGradientOracle& oracle
   learning_rate_ *= std::exp(rate_rate_ * rate_sign);
   previous_gradient_.swap(gradient_);
   previous_directions_.swap(directions_);
-  ++steps_;
-  return loss;
-}
-
-double OsoDpSgd::effective_step_size() const {
-  return steps_ == 0 ? std::numeric_limits<double>::quiet_NaN() : learning_rate_;
 }
 
 }  // namespace dplab::optim

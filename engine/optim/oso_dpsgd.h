@@ -19,39 +19,35 @@
 // of the SUM put it on the sum, divided by the lot size like the gradient — we follow line 13.
 // |B| is dplab's expected lot size L (Poisson lots, as for every optimizer).
 // C_0 = RunShape::dp.clip, rho_0 = spec.learning_rate; defaults rho_c = rho_r = 2.5e-3.
+// The step's shape (query, descent, adaptation) is AdaptiveClipping's (adaptive_clipping.h).
 #pragma once
 
-#include <cstdint>
 #include <string>
 
-#include "optim/optimizer.h"
+#include "optim/adaptive_clipping.h"
 
 namespace dplab::optim {
 
-class OsoDpSgd final : public Optimizer {
+class OsoDpSgd final : public AdaptiveClipping {
  public:
   OsoDpSgd(const OptimizerSpec& spec, const RunShape& shape);
   std::string name() const override;
-  double step(models::Model& model, privacy::NoisyGradientOracle& oracle) override;
-  double effective_step_size() const override;  // rho_t (NaN before the first step)
-  double clip_threshold() const override { return clip_; }
 
   double learning_rate() const { return learning_rate_; }
   double gradient_noise_multiplier() const { return gradient_multiplier_; }    // nu_g
   double direction_noise_multiplier() const { return direction_multiplier_; }  // nu_q
 
  private:
-  double learning_rate_;  // rho_t
-  double clip_;           // C_t
-  double clip_rate_;      // rho_c
-  double rate_rate_;      // rho_r
+  double release(privacy::NoisyGradientOracle& oracle) override;  // lines 4-13
+  void adapt() override;                                           // lines 14-15
+
+  double clip_rate_;  // rho_c
+  double rate_rate_;  // rho_r
   double gradient_multiplier_ = 0;
   double direction_multiplier_ = 0;
-  Vector gradient_;             // g~_t
   Vector directions_;           // q~_t
   Vector previous_gradient_;    // g~_{t-1}
   Vector previous_directions_;  // q~_{t-1}
-  std::int64_t steps_ = 0;
 };
 
 }  // namespace dplab::optim

@@ -148,56 +148,63 @@ double NoisyGradientOracle::query(VectorSpan gradient) {
   return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
 }
 
+// The one shape of an adaptive-clipping query (OSO-DPSGD, FixedQuantile): ONE Poisson lot;
+//   gradient = (sum_i g_i min(1, C/||g_i||) + N(0, (nu_g C)^2 I)) / L,
+// then second_release(lot) releases a second noisy statistic of the SAME lot from the per-example
+// norms (norms_) with its own noise. The accountant charges the pair as one Gaussian mechanism
+// (privacy/joint_gaussian.h). Returns the mean lot loss.
+template <typename SecondRelease>
+double NoisyGradientOracle::joint_query(double clip, double gradient_noise_multiplier,
+                                        VectorSpan gradient, SecondRelease&& second_release) {
+  check_output(gradient, "gradient");
+  check_adaptive_clip(clip, gradient_noise_multiplier);
+  const Index lot = sample_lot();
+  const double loss_sum = clipped_sum_on_lot(lot, clip, gradient);
+  const double inverse_lot = 1.0 / settings_.lot_size;
+  gradient *= static_cast<float>(inverse_lot);
+  noise_.add(gradient_noise_multiplier * clip * inverse_lot, gradient);
+  second_release(lot, inverse_lot);
+  return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+}
+
 double NoisyGradientOracle::query_with_directions(double clip, double gradient_noise_multiplier,
                                                   double direction_noise_multiplier,
                                                   VectorSpan gradient,
                                                   VectorSpan clipped_directions) {
-  check_output(gradient, "gradient");
   check_output(clipped_directions, "clipped_directions");
-  check_adaptive_clip(clip, gradient_noise_multiplier);
   require_non_negative("direction_noise_multiplier", direction_noise_multiplier);
-  const Index lot = sample_lot();
-  const double loss_sum = clipped_sum_on_lot(lot, clip, gradient);
-  if (lot == 0) {
-    clipped_directions.setZero();
-  } else {
-    // q_i = g_i / ||g_i|| if ||g_i|| > C else 0 (Galli et al. eq. 11): unit norm or zero.
-    for (Index i = 0; i < lot; ++i) {
-      const double norm = norms_[i];
-      weights_[i] = std::isfinite(norm) && norm > clip ? static_cast<float>(1.0 / norm) : 0.f;
+  return joint_query(clip, gradient_noise_multiplier, gradient, [&](Index lot, double inverse_lot) {
+    if (lot == 0) {
+      clipped_directions.setZero();
+    } else {
+      // q_i = g_i / ||g_i|| if ||g_i|| > C else 0 (Galli et al. eq. 11): unit norm or zero.
+      for (Index i = 0; i < lot; ++i) {
+        const double norm = norms_[i];
+        weights_[i] = std::isfinite(norm) && norm > clip ? static_cast<float>(1.0 / norm) : 0.f;
+      }
+      model_.weighted_gradient_sum(lot_features(lot), lot_targets(lot), weights_.head(lot),
+                                   clipped_directions);
     }
-    model_.weighted_gradient_sum(lot_features(lot), lot_targets(lot), weights_.head(lot),
-                                 clipped_directions);
-  }
-  const double inverse_lot = 1.0 / settings_.lot_size;
-  gradient *= static_cast<float>(inverse_lot);
-  noise_.add(gradient_noise_multiplier * clip * inverse_lot, gradient);
-  clipped_directions *= static_cast<float>(inverse_lot);
-  noise_.add(direction_noise_multiplier * inverse_lot, clipped_directions);
-  return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+    clipped_directions *= static_cast<float>(inverse_lot);
+    noise_.add(direction_noise_multiplier * inverse_lot, clipped_directions);
+  });
 }
 
 double NoisyGradientOracle::query_with_unclipped_count(double clip,
                                                        double gradient_noise_multiplier,
                                                        double count_noise_std, VectorSpan gradient,
                                                        double& noisy_unclipped_fraction) {
-  check_output(gradient, "gradient");
-  check_adaptive_clip(clip, gradient_noise_multiplier);
   require_non_negative("count_noise_std", count_noise_std);
-  const Index lot = sample_lot();
-  const double loss_sum = clipped_sum_on_lot(lot, clip, gradient);
-  // b = #{i : ||g_i|| <= C} (Andrew et al. 2021, Alg. 1); each example moves it by at most 1.
-  double unclipped = 0;
-  for (Index i = 0; i < lot; ++i) {
-    if (norms_[i] <= clip) unclipped += 1;
-  }
-  const double inverse_lot = 1.0 / settings_.lot_size;
-  gradient *= static_cast<float>(inverse_lot);
-  noise_.add(gradient_noise_multiplier * clip * inverse_lot, gradient);
-  count_noise_[0] = 0.f;
-  noise_.add(count_noise_std, count_noise_);
-  noisy_unclipped_fraction = (unclipped + static_cast<double>(count_noise_[0])) * inverse_lot;
-  return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+  return joint_query(clip, gradient_noise_multiplier, gradient, [&](Index lot, double inverse_lot) {
+    // b = #{i : ||g_i|| <= C} (Andrew et al. 2021, Alg. 1); each example moves it by at most 1.
+    double unclipped = 0;
+    for (Index i = 0; i < lot; ++i) {
+      if (norms_[i] <= clip) unclipped += 1;
+    }
+    count_noise_[0] = 0.f;
+    noise_.add(count_noise_std, count_noise_);
+    noisy_unclipped_fraction = (unclipped + static_cast<double>(count_noise_[0])) * inverse_lot;
+  });
 }
 
 void NoisyGradientOracle::check_adaptive_clip(double clip, double gradient_noise_multiplier) const {

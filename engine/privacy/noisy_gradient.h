@@ -85,6 +85,10 @@ class NoisyGradientOracle {
  private:
   void check_output(VectorSpan out, const char* what) const;
   void check_adaptive_clip(double clip, double gradient_noise_multiplier) const;
+  // The shared shape of the two adaptive-clipping queries (defined and used in the .cpp only).
+  template <typename SecondRelease>
+  double joint_query(double clip, double gradient_noise_multiplier, VectorSpan gradient,
+                     SecondRelease&& second_release);
   // Poisson-samples the next lot (counts one query) and gathers it; returns |lot|.
   Index sample_lot();
   MatrixView lot_features(Index lot) const;

@@ -35,7 +35,7 @@ std::string write_file(const std::filesystem::path& path, Writer&& writer) {
 void write_curves_csv(const tuning::SearchResults& results, std::ostream& out) {
   out << "candidate,repeat,optimizer,learning_rate,clip,momentum,beta1,beta2,adam_epsilon,seed,"
          "status,"
-         "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size\n";
+         "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip_threshold,val_mse\n";
   for (const auto& job : results.jobs) {
     const auto& c = results.candidates.at(static_cast<std::size_t>(job.candidate));
     const std::string prefix = std::to_string(job.candidate) + "," + std::to_string(job.repeat) +
@@ -46,7 +46,8 @@ void write_curves_csv(const tuning::SearchResults& results, std::ostream& out) {
                                std::to_string(job.seed) + "," + tuning::to_string(job.status) + ",";
     for (const auto& p : job.curve) {
       out << prefix << p.iteration << ',' << num(p.train_loss) << ',' << num(p.val_loss) << ','
-          << num(p.val_accuracy) << ',' << num(p.epsilon) << ',' << num(p.step_size) << '\n';
+          << num(p.val_accuracy) << ',' << num(p.epsilon) << ',' << num(p.step_size) << ','
+          << num(p.clip) << ',' << num(p.val_mse) << '\n';
     }
   }
 }

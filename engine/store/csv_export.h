@@ -15,7 +15,10 @@
 namespace dplab::store {
 
 // Columns: candidate, repeat, optimizer, learning_rate, clip, momentum, beta1, beta2,
-// adam_epsilon, seed, status, iteration, train_loss, val_loss, val_accuracy, epsilon, step_size.
+// adam_epsilon, seed, status, iteration, train_loss, val_loss, val_accuracy, epsilon, step_size,
+// clip_threshold (the C the next step uses: OSO-DPSGD's / FixedQuantile's live C_t, else the
+// candidate's C; empty for runs stored before it was recorded), val_mse (models without accuracy).
+// OSO-DPSGD's live rho_t is step_size.
 // Every job with points is written (cancelled jobs too: see `status`).
 void write_curves_csv(const tuning::SearchResults& results, std::ostream& out);
 // Columns: optimizer, iteration, best, median, best_candidate, metric (val_accuracy|train_loss).

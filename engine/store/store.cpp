@@ -82,6 +82,14 @@ ALTER TABLE experiments ADD COLUMN runs_charged INTEGER;
 ALTER TABLE experiments ADD COLUMN epsilon REAL;
 )SQL";
 
+// Version 4: each learning-curve point keeps the clipping threshold its next step uses (the
+// live C_t of OSO-DPSGD / FixedQuantile, else the run's C) and the validation MSE of models
+// without accuracy. Rows of older files read these as NULL -> NaN (nothing was recorded).
+const char* const kSchemaV4 = R"SQL(
+ALTER TABLE curve_points ADD COLUMN clip REAL;
+ALTER TABLE curve_points ADD COLUMN val_mse REAL;
+)SQL";
+
 // SQLite's message plus what it means for the user: "database or disk is full (disk full)".
 std::string describe(sqlite3* db) {
   std::string text = sqlite3_errmsg(db);
@@ -245,6 +253,7 @@ void Store::migrate() {
       exec(kSchemaV3);
       backfill_charges();
     }
+    if (current < 4) exec(kSchemaV4);
     exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
     exec("COMMIT");
   } catch (...) {
@@ -344,7 +353,9 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
         .bind(19, plan.config.tuning.delta2);
     j.run();
     const std::int64_t job_id = sqlite3_last_insert_rowid(db_);
-    Statement p(db_, path_, "INSERT INTO curve_points VALUES(?,?,?,?,?,?,?)");
+    Statement p(db_, path_,
+                "INSERT INTO curve_points(job_id, iteration, train_loss, val_loss, val_accuracy, "
+                "epsilon, step_size, clip, val_mse) VALUES(?,?,?,?,?,?,?,?,?)");
     for (const auto& point : job.curve) {
       p.reset();
       p.bind(1, job_id)
@@ -353,7 +364,9 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
           .bind(4, point.val_loss)
           .bind(5, point.val_accuracy)
           .bind(6, point.epsilon)
-          .bind(7, point.step_size);
+          .bind(7, point.step_size)
+          .bind(8, point.clip)
+          .bind(9, point.val_mse);
       p.run();
     }
     exec("COMMIT");
@@ -640,8 +653,8 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id) c
   j.bind(1, experiment_id);
   Statement p(
       db_, path_,
-      "SELECT iteration, train_loss, val_loss, val_accuracy, epsilon, step_size FROM curve_points "
-      "WHERE job_id = ? ORDER BY iteration");
+      "SELECT iteration, train_loss, val_loss, val_accuracy, epsilon, step_size, clip, val_mse "
+      "FROM curve_points WHERE job_id = ? ORDER BY iteration");
   while (j.step()) {
     const auto c = j.integer(1), r = j.integer(2);
     if (c < 0 || r < 0 || static_cast<std::size_t>(c) >= res.candidates.size()) continue;
@@ -667,6 +680,8 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id) c
       point.val_accuracy = p.real(3);
       point.epsilon = p.real(4);
       point.step_size = p.real(5);
+      point.clip = p.real(6);
+      point.val_mse = p.real(7);
       job.curve.push_back(point);
     }
   }

@@ -5,7 +5,7 @@
 //   jobs         (candidate, repeat, seed, status, final metrics, wall time, and the privacy
 //                 mechanism: sigma, q, steps, selection rule, K, gamma, delta, delta2 — so that
 //                 any epsilon can be recomputed later)
-//   curve_points (one row per learning-curve point)
+//   curve_points (one row per learning-curve point, with the live clipping threshold C_t)
 //   summaries    (JSON blobs: honest-selection reports, aggregates)
 // Schema versioned with PRAGMA user_version; WAL journal. A job's points and its final row are
 // written in ONE transaction when the job ends, so a crash or kill loses at most the jobs in
@@ -37,8 +37,9 @@ struct sqlite3;
 namespace dplab::store {
 
 // 2: experiments.writer_* columns; 3: experiments.release_mode, runs_trained, runs_charged,
-// epsilon (older databases are migrated in place and their runs back-filled from what they hold).
-inline constexpr int kSchemaVersion = 3;
+// epsilon (older databases are migrated in place and their runs back-filled from what they hold);
+// 4: curve_points.clip (live C_t) and curve_points.val_mse.
+inline constexpr int kSchemaVersion = 4;
 
 struct ExperimentRecord {
   std::int64_t id = 0;

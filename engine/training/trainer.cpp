@@ -72,6 +72,7 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
                                         : std::numeric_limits<double>::quiet_NaN();
     point.val_loss = validation.mean_loss;
     point.val_accuracy = validation.accuracy;
+    point.val_mse = validation.mse;
     point.epsilon = hooks.epsilon_after ? hooks.epsilon_after(queries)
                                         : std::numeric_limits<double>::quiet_NaN();
     point.step_size = optimizer->effective_step_size();

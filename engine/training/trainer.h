@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "data/dataset.h"
@@ -29,11 +30,14 @@ struct CurvePoint {
   std::int64_t iteration = 0;  // noisy-gradient queries made so far
   double train_loss = 0;       // mean lot loss since the previous point
   double val_loss = 0;         // mean loss on the validation set
-  double val_accuracy = 0;     // validation accuracy (NaN for regression)
+  double val_accuracy = 0;     // validation accuracy (NaN for regression and reconstruction)
   double epsilon = 0;          // privacy spent so far (NaN when no accountant hook is given)
   double step_size = 0;        // optimizer's effective step size (paper Theorem 3 chart)
   double clip = 0;             // clipping threshold C of the next step: the live C_t of the
                                // adaptive optimizers (OSO-DPSGD, FixedQuantile), else the run's C
+                               // (OSO-DPSGD's live rho_t is step_size)
+  double val_mse = std::numeric_limits<double>::quiet_NaN();  // validation mean squared error
+                               // (regression, reconstruction; NaN for classification)
 };
 
 struct TrainingConfig {

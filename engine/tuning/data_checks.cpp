@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
+#include "models/model_metric.h"
 
 namespace dplab::tuning {
 
@@ -31,6 +32,13 @@ void validate_against_data(const experiment::ExperimentConfig& config,
                           " needs a classification data set, but " + config.dataset.source +
                           " is a regression data set (use model.kind = linear)");
   }
+}
+
+bool scored_by_loss(const experiment::ExperimentConfig& config,
+                    const data::TrainValidationSplit& data) {
+  return data.train.is_regression() ||
+         models::validation_metric(config.model.spec()) ==
+             models::ValidationMetric::kMeanSquaredError;
 }
 
 }  // namespace dplab::tuning

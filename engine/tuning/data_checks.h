@@ -12,4 +12,10 @@ namespace dplab::tuning {
 void validate_against_data(const experiment::ExperimentConfig& config,
                            const data::TrainValidationSplit& data);
 
+// Whether the search scores candidates by loss (SearchResults::is_regression) rather than by
+// accuracy: regression data, or a model without accuracy (an autoencoder's reconstruction MSE;
+// models/model_metric.h). One rule for the Runner and the GUI's live plan.
+bool scored_by_loss(const experiment::ExperimentConfig& config,
+                    const data::TrainValidationSplit& data);
+
 }  // namespace dplab::tuning

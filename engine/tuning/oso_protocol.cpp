@@ -10,6 +10,7 @@
 #include "core/random.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
+#include "models/model_metric.h"
 #include "privacy/rdp_accountant.h"
 #include "training/trainer.h"
 
@@ -62,7 +63,7 @@ std::vector<Configuration> grid_of(const OsoProtocolConfig& c, optim::OptimizerK
 double best_checkpoint(const training::TrainingResult& run, bool higher) {
   double best = std::numeric_limits<double>::quiet_NaN();
   for (const auto& p : run.curve) {
-    const double v = higher ? p.val_accuracy : p.val_loss;
+    const double v = higher ? p.val_accuracy : p.val_mse;
     if (!std::isfinite(v)) continue;
     if (std::isnan(best) || (higher ? v > best : v < best)) best = v;
   }
@@ -72,8 +73,7 @@ double best_checkpoint(const training::TrainingResult& run, bool higher) {
 }  // namespace
 
 bool higher_is_better(models::ModelKind model) {
-  return model != models::ModelKind::kConvAutoencoder &&
-         model != models::ModelKind::kLinearRegression;
+  return models::higher_is_better(models::validation_metric({model, 100, {}}));
 }
 
 OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::string& origin) {
@@ -89,6 +89,7 @@ OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::st
                                           "dataset",
                                           "validation_fraction",
                                           "train_subset",
+                                          "validation_subset",
                                           "model",
                                           "epsilons",
                                           "delta",
@@ -114,6 +115,8 @@ OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::st
     c.dataset = j.value("dataset", c.dataset);
     c.validation_fraction = j.value("validation_fraction", c.validation_fraction);
     if (j.contains("train_subset")) c.train_subset = j["train_subset"].get<std::int64_t>();
+    if (j.contains("validation_subset"))
+      c.validation_subset = j["validation_subset"].get<std::int64_t>();
     if (j.contains("model")) c.model = models::parse_model_kind(j["model"].get<std::string>());
     if (j.contains("epsilons")) c.epsilons = j["epsilons"].get<std::vector<double>>();
     c.delta = j.value("delta", c.delta);
@@ -161,6 +164,8 @@ OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::st
   if (c.eval_every < 1) fail(origin, "eval_every", "must be >= 1");
   if (!(c.initial_clip > 0)) fail(origin, "initial_clip", "must be > 0");
   if (c.train_subset && *c.train_subset < 2) fail(origin, "train_subset", "must be >= 2");
+  if (c.validation_subset && *c.validation_subset < 1)
+    fail(origin, "validation_subset", "must be >= 1");
   return c;
 }
 
@@ -178,6 +183,11 @@ data::TrainValidationSplit load_oso_protocol_data(const OsoProtocolConfig& confi
       split.train.features.conservativeResize(n, Eigen::NoChange);
     }
     split.train.targets.conservativeResize(n);
+  }
+  if (config.validation_subset && *config.validation_subset < split.validation.size()) {
+    const Index n = *config.validation_subset;
+    split.validation.features.conservativeResize(n, Eigen::NoChange);
+    split.validation.targets.conservativeResize(n);
   }
   return split;
 }

@@ -32,6 +32,7 @@ struct OsoProtocolConfig {
   std::string dataset = "fashion-mnist";
   double validation_fraction = 0.2;
   std::optional<std::int64_t> train_subset;  // first n training rows only (a scaled run)
+  std::optional<std::int64_t> validation_subset;  // first n validation rows only (a scaled run)
   models::ModelKind model = models::ModelKind::kConvAutoencoder;
   std::vector<double> epsilons{1, 2, 3, 4};
   double delta = 1e-5;
@@ -69,7 +70,8 @@ std::vector<OsoGridResult> run_oso_protocol(
     const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
     const std::function<void(std::int64_t, std::int64_t)>& progress = {});
 
-// Loads and splits the preset's data set (seeded by config.seed), trimming to train_subset.
+// Loads and splits the preset's data set (seeded by config.seed), trimming to train_subset and
+// validation_subset.
 data::TrainValidationSplit load_oso_protocol_data(const OsoProtocolConfig& config);
 
 // Whether a larger score is better (accuracy) or a smaller one (MSE, for the autoencoder).

@@ -145,7 +145,7 @@ Runner::Runner(experiment::ExperimentConfig config,
   res.candidates = impl_->candidates;
   res.mechanism = impl_->mechanism;
   res.training_size = n;
-  res.is_regression = impl_->data->train.is_regression();
+  res.is_regression = scored_by_loss(impl_->config, *impl_->data);
   res.validation_size = impl_->data->validation.size();
   const int repeats = impl_->config.repeats;
   // A private search trains exactly its drawn runs, also when it drew none (PS with K = 0).
@@ -271,8 +271,7 @@ SearchResults Runner::run() {
 training::TrainingConfig job_training_config(const experiment::ExperimentConfig& config,
                                              const experiment::Candidate& candidate, int repeat) {
   training::TrainingConfig tc;
-  tc.model.kind = config.model.kind;
-  tc.model.hidden_units = config.model.hidden_units;
+  tc.model = config.model.spec();
   tc.optimizer = candidate.optimizer;
   tc.dp.clip = candidate.clip;
   tc.dp.noise_multiplier = config.privacy.noise_multiplier;

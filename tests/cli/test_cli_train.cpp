@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 #include "support/cli_runner.h"
 
 using dplab::testing::CliRun;
@@ -38,7 +40,7 @@ class CliTrainTest : public QObject {
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QList<QByteArray> lines = read_file(dir.path() + "/a/curve.csv").trimmed().split('\n');
     QCOMPARE(lines.front(),
-             QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip"));
+             QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse"));
     QCOMPARE(lines.size(), 1 + 4);  // points at 50, 100, 150, 200
     QVERIFY(lines.back().startsWith("200,"));
     const QJsonObject summary =
@@ -80,6 +82,45 @@ class CliTrainTest : public QObject {
     QCOMPARE(read_file(dir.path() + "/json/curve.csv"), read_file(dir.path() + "/flags/curve.csv"));
   }
 
+  // Issue #15: the autoencoder has no accuracy; train prints and stores its validation MSE
+  // (never "val acc nan"), in the progress lines, summary.json and curve.csv.
+  void autoencoderReportsValidationMse() {
+    QTemporaryDir dir;
+    QFile csv(dir.path() + "/images.csv");
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    QByteArray text;
+    for (int j = 0; j < 784; ++j) text += "p" + QByteArray::number(j) + ",";
+    text += "label\n";
+    for (int i = 0; i < 40; ++i) {  // 40 28x28 "images" of smooth stripes, 2 classes
+      for (int j = 0; j < 784; ++j)
+        text += QByteArray::number(0.5 + 0.4 * std::sin(0.1 * (j % 28) + 0.3 * i), 'g', 4) + ",";
+      text += QByteArray::number(i % 2) + "\n";
+    }
+    csv.write(text);
+    csv.close();
+    const CliRun run = run_cli({"train", "--dataset", csv.fileName(), "--model",
+                                "conv-autoencoder", "--optimizer", "dpsgd", "--lr", "0.5",
+                                "--clip", "1", "--noise-multiplier", "1", "--lot-size", "8",
+                                "--steps", "4", "--eval-every", "2", "--seed", "1", "--out",
+                                dir.path() + "/ae"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains("val mse "), qPrintable(run.err));
+    QVERIFY2(!run.err.contains("val acc") && !run.err.contains("nan"), qPrintable(run.err));
+    const QJsonObject final_metrics = QJsonDocument::fromJson(read_file(dir.path() + "/ae/summary.json"))
+                                          .object()["final"]
+                                          .toObject();
+    QVERIFY(!final_metrics.contains("validation_accuracy"));
+    const double mse = final_metrics["validation_mse"].toDouble(-1);
+    QVERIFY2(mse > 0 && mse < 1, qPrintable(QString::number(mse)));  // pixels in [0.1, 0.9]
+    const QList<QByteArray> lines = read_file(dir.path() + "/ae/curve.csv").trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + 2);
+    const QList<QByteArray> last = lines.back().split(',');
+    QCOMPARE(last.size(), 8);
+    QVERIFY(last[3].isEmpty());          // val_accuracy: none
+    QVERIFY(last[7].toDouble() > 0);     // val_mse
+    QCOMPARE(last[7].toDouble(), last[2].toDouble());  // = the reconstruction loss (per-pixel MSE)
+  }
+
   void badInputExitsTwoNamingTheFlag_data() {
     QTest::addColumn<QStringList>("change");
     QTest::addColumn<QString>("named");
@@ -92,6 +133,8 @@ class CliTrainTest : public QObject {
     QTest::newRow("not a number") << QStringList{"--lr", "fast"} << "--lr";
     QTest::newRow("unknown flag") << QStringList{"--learning-rate", "0.1"} << "--learning-rate";
     QTest::newRow("zero steps") << QStringList{"--steps", "0"} << "--steps";
+    QTest::newRow("custom network needs an experiment")
+        << QStringList{"--model", "custom"} << "--model";
   }
   void badInputExitsTwoNamingTheFlag() {
     QFETCH(QStringList, change);

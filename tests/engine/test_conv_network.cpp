@@ -106,14 +106,18 @@ class TestConvNetwork : public QObject {
 
  private slots:
   void builtinSizes() {
-    auto cnn = models::make_model({models::ModelKind::kCnn, 0}, 784, 10);
+    auto cnn = models::make_model({models::ModelKind::kCnn, 0, {}}, 784, 10);
     QCOMPARE(cnn->num_params(), Index{26010});
-    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0}, 784, 10);
+    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0, {}}, 784, 10);
     QCOMPARE(ae->num_params(), Index{48705});
     QVERIFY(QString::fromStdString(cnn->description()).contains("ghost"));   // conv2: P = 25
     QVERIFY(QString::fromStdString(cnn->description()).contains("direct"));  // conv1: P = 196
+    // Blocks sized to the largest per-example scratch: cnn conv1 196 x 64 floats (16 rows fit in
+    // 1 MiB), autoencoder conv4 400 x 288 floats = 450 KiB (2 rows).
+    QCOMPARE(dynamic_cast<models::ConvNetwork&>(*cnn).block_rows(), Index{16});
+    QCOMPARE(dynamic_cast<models::ConvNetwork&>(*ae).block_rows(), Index{2});
     QVERIFY_THROWS_EXCEPTION(InvalidArgument,
-                             models::make_model({models::ModelKind::kCnn, 0}, 100, 10));
+                             models::make_model({models::ModelKind::kCnn, 0, {}}, 100, 10));
     QVERIFY_THROWS_EXCEPTION(
         InvalidArgument,
         models::make_network(
@@ -283,7 +287,7 @@ class TestConvNetwork : public QObject {
   }
 
   void autoencoderEvaluatesMse() {
-    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0}, 784, 10);
+    auto ae = models::make_model({models::ModelKind::kConvAutoencoder, 0, {}}, 784, 10);
     data::Dataset d;
     const Batch b = random_batch(3, 784, 10, 1);
     d.features = b.x;

@@ -1,6 +1,7 @@
 // The OSO paper's grid protocol (tuning/oso_protocol.h): grid sizes per strategy (k, k^2, 5k,
 // k), each grid's sigma calibrated so its K runs composed (K T steps) meet the per-grid epsilon
 // and not much less, the best configuration is one of the grid's, and preset errors name keys.
+#include <QFile>
 #include <QTest>
 #include <cmath>
 
@@ -83,6 +84,20 @@ class TestOsoProtocol : public QObject {
         tuning::parse_oso_protocol(R"({"model": "logistic", "granularities": [7]})", "p.json");
     QCOMPARE(c.granularities.size(), std::size_t{1});
     QCOMPARE(c.strategies.size(), std::size_t{4});
+    try {
+      tuning::parse_oso_protocol(R"({"validation_subset": 0})", "p.json");
+      QFAIL("no exception");
+    } catch (const InvalidArgument& e) {
+      QVERIFY(QString(e.what()).contains("validation_subset"));
+    }
+    // The scaled autoencoder preset (docs/oso_autoencoder.md) parses to what the docs say.
+    QFile file(QStringLiteral(DPLAB_DATASETS_DIR "/../resources/presets/"
+                              "oso-fashion-mnist-autoencoder-scaled.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto scaled = tuning::parse_oso_protocol(file.readAll().toStdString(), "scaled");
+    QCOMPARE(scaled.validation_subset.value_or(0), std::int64_t{128});
+    QCOMPARE(scaled.train_subset.value_or(0), std::int64_t{800});
+    QVERIFY(!tuning::higher_is_better(scaled.model));  // MSE: lower is better
   }
 };
 

@@ -100,7 +100,8 @@ class TestStore : public QObject {
       runner.add_listener(&writer);
       live = runner.run();
     }
-    // Make it the database dplab wrote before v3: no release columns, user_version 2.
+    // Make it the database dplab wrote before v3: no release columns (and none of v4's curve
+    // columns), user_version 2.
     auto sql = [&](const char* text) {
       sqlite3* raw = nullptr;
       QCOMPARE(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
@@ -112,7 +113,9 @@ class TestStore : public QObject {
     sql("ALTER TABLE experiments DROP COLUMN release_mode; "
         "ALTER TABLE experiments DROP COLUMN runs_trained; "
         "ALTER TABLE experiments DROP COLUMN runs_charged; "
-        "ALTER TABLE experiments DROP COLUMN epsilon; PRAGMA user_version = 2;");
+        "ALTER TABLE experiments DROP COLUMN epsilon; "
+        "ALTER TABLE curve_points DROP COLUMN clip; "
+        "ALTER TABLE curve_points DROP COLUMN val_mse; PRAGMA user_version = 2;");
     auto user_version = [&] {
       sqlite3* raw = nullptr;
       sqlite3_open(path.c_str(), &raw);

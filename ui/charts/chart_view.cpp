@@ -281,6 +281,8 @@ void setLogAxis(QCPAxis* axis) {
 
 QColor optimizerColor(const QString& optimizer) {
   const QString key = optimizer.toLower();
+  if (key.contains(QLatin1String("oso"))) return QColor(0x17, 0xbe, 0xcf);       // cyan
+  if (key.contains(QLatin1String("quantile"))) return QColor(0x8c, 0x56, 0x4b);  // brown
   if (key.contains(QLatin1String("wosm"))) return QColor(0x2c, 0xa0, 0x2c);      // green
   if (key.contains(QLatin1String("adadp"))) return QColor(0x94, 0x67, 0xbd);     // purple
   if (key.contains(QLatin1String("adam"))) return QColor(0xd6, 0x27, 0x28);      // red

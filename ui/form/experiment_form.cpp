@@ -237,6 +237,13 @@ void ExperimentForm::setConfig(const ExperimentConfig& config) {
   }
   dataset_->setCurrentIndex(index);
   validation_fraction_->setValue(config.dataset.validation_fraction);
+  if (config.model.kind == models::ModelKind::kCustom) {
+    // A custom network comes from an experiment file; the form keeps it and offers it by name.
+    custom_network_ = config.model.network;
+    const int at = model_->findData(QStringLiteral("custom"));
+    if (at >= 0) model_->removeItem(at);
+    model_->addItem(tr("custom network (from the experiment file)"), QStringLiteral("custom"));
+  }
   model_->setCurrentIndex(
       std::max(0, model_->findData(QString::fromStdString(models::to_string(config.model.kind)))));
   hidden_units_->setValue(config.model.hidden_units);
@@ -278,6 +285,7 @@ ExperimentConfig ExperimentForm::config() const {
   c.dataset.validation_fraction = validation_fraction_->value().value_or(0.2);
   c.model.kind = models::parse_model_kind(model_->currentData().toString().toStdString());
   c.model.hidden_units = hidden_units_->value();
+  if (c.model.kind == models::ModelKind::kCustom) c.model.network = custom_network_;
   c.privacy = privacy_->config();
   for (OptimizerEditor* e : optimizers_) {
     if (e->isChecked()) c.optimizers.push_back(e->config());

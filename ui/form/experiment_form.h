@@ -7,6 +7,8 @@
 // and LT (engine tuning/accounting.h).
 #pragma once
 
+#include <string>
+
 #include <QWidget>
 
 #include "experiment/experiment_config.h"
@@ -76,6 +78,7 @@ class ExperimentForm : public QWidget {
   QLabel* data_info_;
   NumberField* validation_fraction_;
   QComboBox* model_;
+  std::string custom_network_;  // model.kind = custom: the loaded file's network description
   QSpinBox* hidden_units_;
   PrivacySection* privacy_;
   QList<OptimizerEditor*> optimizers_;

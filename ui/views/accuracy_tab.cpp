@@ -9,6 +9,7 @@
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
 #include "run/run_data.h"
+#include "views/clip_chart.h"
 #include "tuning/honest_selection.h"
 
 namespace dplab::ui {
@@ -34,7 +35,15 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
                     QStringLiteral("accuracy_curves"), split);
   protocol_ = new ChartView(tr("Best of k random candidates (section 5.2): mean and 95% CI"),
                             QStringLiteral("accuracy_best_of_k"), split);
-  split->addWidget(curves_);
+  clip_ = new ChartView(tr("Live clipping threshold C_t (and ρ_t)"),
+                        QStringLiteral("clip_threshold_curves"), split);
+  // Beside the accuracy curves, so C_t and accuracy read against the same iterations.
+  auto* top = new QSplitter(Qt::Horizontal, split);
+  top->addWidget(curves_);
+  top->addWidget(clip_);
+  top->setStretchFactor(0, 3);
+  top->setStretchFactor(1, 2);
+  split->addWidget(top);
   split->addWidget(protocol_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -46,7 +55,7 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
 }
 
 QList<ChartView*> AccuracyTab::charts() const {
-  return {curves_, protocol_};
+  return {curves_, protocol_, clip_};
 }
 
 void AccuracyTab::refresh(bool structural) {
@@ -54,6 +63,9 @@ void AccuracyTab::refresh(bool structural) {
   structural_ = structural;
   drawCurves();
   drawProtocol();
+  const bool was_hidden = clip_->isHidden();
+  clip_->setVisible(data_->hasRun() && hasAdaptiveClipping(data_->results()));
+  if (!clip_->isHidden()) drawClipCurves(clip_, data_->results(), structural_ || was_hidden);
   structural_ = false;
 }
 

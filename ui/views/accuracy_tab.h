@@ -5,6 +5,8 @@
 // candidates with its 95% CI band, per optimizer, from the engine's selection report
 // (tuning::honest_selection_per_optimizer: the same seed and numbers as `dplab-cli tune`), over
 // the finished jobs. For regression both show the training loss (lower is better) on a log axis.
+// Beside them, for runs with OSO-DPSGD or FixedQuantile, the live clipping threshold C_t (and
+// OSO-DPSGD's rho_t) per candidate (views/clip_chart.h).
 #pragma once
 
 #include <QWidget>
@@ -23,6 +25,8 @@ class AccuracyTab : public QWidget {
   QList<ChartView*> charts() const;
   ChartView* curvesChart() const { return curves_; }
   ChartView* protocolChart() const { return protocol_; }
+  // C_t / rho_t of the adaptive-clipping candidates (views/clip_chart.h); hidden without them.
+  ChartView* clipChart() const { return clip_; }
 
  public slots:
   void refresh(bool structural);
@@ -37,6 +41,7 @@ class AccuracyTab : public QWidget {
   RunData* data_;
   ChartView* curves_;
   ChartView* protocol_;
+  ChartView* clip_;
   QCheckBox* show_candidates_;
   int protocol_finished_ = -1;
   bool structural_ = false;  // a new run: axes return to their default scale  // finished jobs when
