@@ -265,16 +265,24 @@ void applyChartStyle(QCustomPlot* plot) {
   plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
 }
 
+namespace {
+// Log ticks labelled as powers of ten with two significant digits (10³, 1.6·10⁰): QCustomPlot's
+// "eb" format with precision 0 rounded the mantissa, so a range under one decade read
+// "2·10⁰ 2·10⁰ 2·10⁰" and "10⁰ 10⁰".
+class PowerOfTenLogTicker : public QCPAxisTickerLog {
+ protected:
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return formatPowerOfTen(tick, 2);
+  }
+};
+}  // namespace
+
 void setLogAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
-  QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+  QSharedPointer<QCPAxisTickerLog> ticker(new PowerOfTenLogTicker);
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
   axis->setTicker(ticker);
-  // "eb" with precision 0: powers of ten drawn as 10 with a raised exponent (10³, 10⁻²), never
-  // as 1e+03.
-  axis->setNumberFormat(QStringLiteral("eb"));
-  axis->setNumberPrecision(0);
 }
 
 QColor optimizerColor(const QString& optimizer) {
