@@ -163,6 +163,33 @@ class TestChartExport : public QObject {
     QCOMPARE(view->plot()->plotLayout()->rowCount(), rows);  // the layout is restored
   }
 
+  void singleColumnFigureDrawsInsideItsPage() {
+    // A 3.5 in column is 336 logical px: the long titles, axis labels and the legend used to be
+    // drawn past the page's edges (clipped in the file). Now everything recorded lies inside,
+    // and the on-screen chart is restored afterwards.
+    ImageExportOptions o;
+    o.width_in = 3.5;
+    o.height_in = 2.6;
+    o.title = true;
+    for (ChartView* view : window_->privacyTab()->charts()) {
+      const QString title = view->title();
+      const QString y_label = view->plot()->yAxis->label();
+      const QPicture picture = view->recordImage(ImageFormat::kSvg, o);
+      const QRect page(0, 0, o.logicalWidth(), o.logicalHeight());
+      QVERIFY2(page.adjusted(-1, -1, 1, 1).contains(picture.boundingRect()),
+               qPrintable(QStringLiteral("%1: drawn %2,%3 %4x%5 on a %6x%7 page")
+                              .arg(view->fileStem())
+                              .arg(picture.boundingRect().x())
+                              .arg(picture.boundingRect().y())
+                              .arg(picture.boundingRect().width())
+                              .arg(picture.boundingRect().height())
+                              .arg(page.width())
+                              .arg(page.height())));
+      QCOMPARE(view->title(), title);
+      QCOMPARE(view->plot()->yAxis->label(), y_label);
+    }
+  }
+
   void powersOfTenAndSymbols() {
     ImageExportOptions o;
     QString error;

@@ -187,6 +187,25 @@ class TestCharts : public QObject {
     verifyLegendOutside(plot);
   }
 
+  void logTicksAreDistinctPowersOfTen() {
+    QCOMPARE(formatPowerOfTen(1000), QStringLiteral("10³"));
+    QCOMPARE(formatPowerOfTen(1.6), QStringLiteral("1.6·10⁰"));
+    QCOMPARE(formatPowerOfTen(0.3), QStringLiteral("3·10⁻¹"));
+    QCOMPARE(formatPowerOfTen(0.25), QStringLiteral("2.5·10⁻¹"));
+    QCOMPARE(formatPowerOfTen(9.96), QStringLiteral("10¹"));
+    // A log axis over less than a decade (a colour scale of losses 0.7–2.2) used to read
+    // "2·10⁰ 2·10⁰ 2·10⁰": every label is now distinct and never "e+".
+    ChartView view(QStringLiteral("t"), QStringLiteral("t"));
+    view.resize(600, 900);
+    setLogAxis(view.plot()->yAxis);
+    view.plot()->yAxis->setRange(0.7, 2.2);
+    view.plot()->replot();
+    const QVector<QString> labels = view.plot()->yAxis->tickVectorLabels();
+    QVERIFY(labels.size() >= 2);
+    QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+    for (const QString& l : labels) QVERIFY2(!l.contains(QStringLiteral("e+")), qPrintable(l));
+  }
+
   void adamGridHasNoEmptyLegend() {
     run(test::tinyExperiment());
     HeatmapTab* heat = window_->heatmapTab();

@@ -68,9 +68,14 @@ class TestResponsiveness : public QObject {
     window_->tabs()->setCurrentWidget(privacy);
     auto* paper = privacy->findChild<QCheckBox*>();
     QVERIFY(paper);
-    paper->setChecked(true);  // the slow accountant (continuous orders, classic conversion)
-    QTRY_VERIFY_WITH_TIMEOUT(privacy->upToDate(), 30000);
     StallMeter* meter = window_->stallMeter();
+    QTest::qWait(50);
+    meter->reset();
+    paper->setChecked(true);        // the slow accountant (continuous orders, classic conversion)
+    QVERIFY(!privacy->upToDate());  // toggled: the slot returned, the numbers are on their way
+    QTRY_VERIFY_WITH_TIMEOUT(privacy->upToDate(), 30000);
+    QTest::qWait(50);
+    checkbox_ms_ = meter->longestGapMs();
     meter->reset();
     const int redraws = privacy->redrawCount();
     const int computations = privacy->computations();
@@ -160,16 +165,16 @@ class TestResponsiveness : public QObject {
 
   void printStallMaxima() {
     qInfo(
-        "GUI stall maxima: slider drag with paper accountant %.0f ms, typing T %.0f ms, report "
-        "export %.0f ms",
-        drag_ms_, typing_ms_, export_ms_);
-    QVERIFY(drag_ms_ > 0 && typing_ms_ > 0 && export_ms_ > 0);
+        "GUI stall maxima: paper-accountant checkbox %.0f ms, slider drag with paper accountant "
+        "%.0f ms, typing T %.0f ms, report export %.0f ms",
+        checkbox_ms_, drag_ms_, typing_ms_, export_ms_);
+    QVERIFY(checkbox_ms_ > 0 && drag_ms_ > 0 && typing_ms_ > 0 && export_ms_ > 0);
   }
 
  private:
   QTemporaryDir dir_;
   MainWindow* window_ = nullptr;
-  double drag_ms_ = 0, typing_ms_ = 0, export_ms_ = 0;
+  double checkbox_ms_ = 0, drag_ms_ = 0, typing_ms_ = 0, export_ms_ = 0;
 };
 
 QTEST_MAIN(TestResponsiveness)

@@ -142,21 +142,36 @@ QString formatNumber(double value) {
   return QString::number(value, 'g', 10);
 }
 
-QString formatReadable(double value, int digits) {
-  if (!std::isfinite(value)) return formatNumber(value);
-  const QString plain = QString::number(value, 'g', digits);
-  if (!plain.contains(QLatin1Char('e'))) return plain;
-  // mantissa e exponent -> mantissa·10^exponent with superscript digits.
-  const QStringList parts = plain.split(QLatin1Char('e'));
+namespace {
+// "mantissa e exponent" (QString::number 'g' or 'e' text) -> mantissa·10^exponent, superscript.
+QString powerOfTenText(const QString& number) {
+  const QStringList parts = number.split(QLatin1Char('e'));
   const int exponent = parts.value(1).toInt();
   static const QString superscripts = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
   QString exp_text = exponent < 0 ? QStringLiteral("⁻") : QString();
   for (QChar c : QString::number(std::abs(exponent))) exp_text += superscripts.at(c.digitValue());
-  const QString mantissa = parts.value(0);
+  QString mantissa = parts.value(0);
+  if (mantissa.contains(QLatin1Char('.'))) {  // "1.0" -> "1", "2.50" -> "2.5"
+    while (mantissa.endsWith(QLatin1Char('0'))) mantissa.chop(1);
+    if (mantissa.endsWith(QLatin1Char('.'))) mantissa.chop(1);
+  }
   const QString ten = QStringLiteral("10") + exp_text;
   if (mantissa == QLatin1String("1")) return ten;
   if (mantissa == QLatin1String("-1")) return QLatin1Char('-') + ten;
   return mantissa + QStringLiteral("·") + ten;
+}
+}  // namespace
+
+QString formatReadable(double value, int digits) {
+  if (!std::isfinite(value)) return formatNumber(value);
+  const QString plain = QString::number(value, 'g', digits);
+  if (!plain.contains(QLatin1Char('e'))) return plain;
+  return powerOfTenText(plain);
+}
+
+QString formatPowerOfTen(double value, int digits) {
+  if (!std::isfinite(value) || value == 0) return formatNumber(value);
+  return powerOfTenText(QString::number(value, 'e', std::max(0, digits - 1)));
 }
 
 QPicture recordPlot(QCustomPlot* plot, ImageFormat format, const ImageExportOptions& o) {

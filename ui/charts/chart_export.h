@@ -87,5 +87,7 @@ QString formatNumber(double value);
 // Number formatting for what people read on a chart: `digits` significant digits, and powers of
 // ten as 2.5·10⁻⁵ / 10³ (never 1e+03).
 QString formatReadable(double value, int digits = 3);
+// Always in powers of ten, `digits` significant digits: 10⁰, 1.6·10⁰, 3·10⁻¹ (log-axis ticks).
+QString formatPowerOfTen(double value, int digits = 2);
 
 }  // namespace dplab::ui

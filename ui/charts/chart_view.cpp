@@ -8,6 +8,7 @@
 #include <QSettings>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "charts/export_dialog.h"
 
@@ -127,6 +128,73 @@ class TitleRemoved {
   QCustomPlot* plot_;
   QCPTextElement* title_;
 };
+
+// Breaks `text` at spaces into lines no wider than `width` pixels in `font` (a word longer than
+// the width gets a line of its own).
+QString wrapToWidth(const QString& text, const QFont& font, int width) {
+  const QFontMetrics metrics(font);
+  if (text.contains(QLatin1Char('\n')) || metrics.horizontalAdvance(text) <= width) return text;
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
+      lines << line;
+      line = word;
+    } else {
+      line = candidate;
+    }
+  }
+  if (!line.isEmpty()) lines << line;
+  return lines.join(QLatin1Char('\n'));
+}
+
+// The chart laid out for a figure of the export's logical size, restored afterwards: the title
+// and the axis labels wrap onto more lines where they do not fit (a 3.5 in single column is 336
+// logical pixels wide), and the legend is re-flowed into as many columns as fit.
+class ExportLayout {
+ public:
+  ExportLayout(QCustomPlot* plot, QCPTextElement* title, const ImageExportOptions& o)
+      : plot_(plot), title_(title), title_text_(title->text()), untitled_(plot, title, !o.title) {
+    const int width = o.logicalWidth(), height = o.logicalHeight();
+    // The title sits above the first layout column; a colour scale beside it takes ~25%.
+    const int title_room = plot_->plotLayout()->columnCount() > 1 ? width * 3 / 4 : width - 16;
+    title_->setText(wrapToWidth(title_text_, title_->font(), title_room));
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+      labels_ << axis->label();
+      tick_counts_ << axis->ticker()->tickCount();
+      const int room = axis == plot_->xAxis ? width - 80 : height - 60;
+      axis->setLabel(wrapToWidth(axis->label(), axis->labelFont(), std::max(80, room)));
+      // About one tick label per 110 logical px (x) or 45 px (y), so that labels never overlap.
+      const int ticks = axis == plot_->xAxis ? width / 110 : height / 45;
+      axis->ticker()->setTickCount(std::clamp(ticks, 2, axis->ticker()->tickCount()));
+    }
+    flowLegend(plot_->legend, width);
+  }
+  ~ExportLayout() {
+    title_->setText(title_text_);
+    plot_->xAxis->setLabel(labels_.value(0));
+    plot_->yAxis->setLabel(labels_.value(1));
+    plot_->xAxis->ticker()->setTickCount(tick_counts_.value(0));
+    plot_->yAxis->ticker()->setTickCount(tick_counts_.value(1));
+  }
+  ExportLayout(const ExportLayout&) = delete;
+  ExportLayout& operator=(const ExportLayout&) = delete;
+
+  // Columns that fit `width` (165 logical px each: two in a 3.5 in column), re-arranged.
+  static void flowLegend(QCPLegend* legend, int width) {
+    legend->setWrap(std::max(1, width / 165));
+    legend->setFillOrder(legend->fillOrder(), true);
+  }
+
+ private:
+  QCustomPlot* plot_;
+  QCPTextElement* title_;
+  QString title_text_;
+  QStringList labels_;
+  QList<int> tick_counts_;
+  TitleRemoved untitled_;
+};
 }  // namespace
 
 void ChartView::setLogY(bool log) {
@@ -172,12 +240,11 @@ void ChartView::fitValueRange() {
 }
 
 void ChartView::layoutLegend(int width) {
-  plot_->legend->setWrap(std::max(1, width / 190));
+  ExportLayout::flowLegend(plot_->legend, width);
 }
 
 QPicture ChartView::recordImage(ImageFormat format, const ImageExportOptions& options) {
-  const TitleRemoved untitled(plot_, title_element_, !options.title);
-  layoutLegend(options.logicalWidth());
+  const ExportLayout layout(plot_, title_element_, options);
   struct RestoreLegend {
     ChartView* view;
     ~RestoreLegend() { view->layoutLegend(view->width()); }
@@ -227,8 +294,7 @@ void ChartView::exportImageInteractive(ImageFormat format) {
   if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + QString::fromLatin1(suffix);
   rememberExportDir(path);
   QString error;
-  const TitleRemoved untitled(plot_, title_element_, !dialog.options().title);
-  if (exportPlot(plot_, path, format, dialog.options(), &error)) {
+  if (writePicture(recordImage(format, dialog.options()), path, format, dialog.options(), &error)) {
     emit message(tr("Saved %1").arg(QDir::toNativeSeparators(path)), false);
   } else {
     emit message(error, true);
@@ -267,16 +333,24 @@ void applyChartStyle(QCustomPlot* plot) {
   plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
 }
 
+namespace {
+// Log ticks labelled as powers of ten with two significant digits (10³, 1.6·10⁰): QCustomPlot's
+// "eb" format with precision 0 rounded the mantissa, so a range under one decade read
+// "2·10⁰ 2·10⁰ 2·10⁰" and "10⁰ 10⁰".
+class PowerOfTenLogTicker : public QCPAxisTickerLog {
+ protected:
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return formatPowerOfTen(tick, 2);
+  }
+};
+}  // namespace
+
 void setLogAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
-  QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+  QSharedPointer<QCPAxisTickerLog> ticker(new PowerOfTenLogTicker);
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
   axis->setTicker(ticker);
-  // "eb" with precision 0: powers of ten drawn as 10 with a raised exponent (10³, 10⁻²), never
-  // as 1e+03.
-  axis->setNumberFormat(QStringLiteral("eb"));
-  axis->setNumberPrecision(0);
 }
 
 QColor optimizerColor(const QString& optimizer) {
