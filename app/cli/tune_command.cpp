@@ -325,6 +325,10 @@ int run_tune(const Arguments& args) {
         eps("epsilon_lt").c_str(), j["accountant_lt"].get<std::string>().c_str());
   }
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
+  if (!config.variants.is_default()) {
+    std::printf("reproduction variants (not dplab's defaults; docs/reproduction.md): %s\n",
+                experiment::describe_variants(config.variants).c_str());
+  }
   std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
   std::printf("wrote %s and %zu CSV files; %lld of %zu jobs finished in %.1f s",
               summary_path.string().c_str(), written.size(), static_cast<long long>(finished),

@@ -18,6 +18,8 @@
 //                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
 //   tuning    {strategy: grid|random|lt, gamma (LT; default 1/K), delta2 (1e-20)}
 //   release   {mode: explore|private, selection: ma|lt|ps, validation, ...} (release_config.h)
+//   variants  {lot_normalization, adam_xi, binary_output, linear_init}: non-default reproduction
+//             switches (reproduction_variants.h, docs/reproduction.md); absent = dplab's defaults
 // Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,
 // got "abc"`; file errors also name the file (and line/column for JSON syntax errors).
 //
@@ -35,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiment/release_config.h"
+#include "experiment/reproduction_variants.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
 
@@ -81,6 +84,13 @@ enum class Param { kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kEpsilon, kT
 inline constexpr int kNumParams = 7;
 const char* param_name(Param p);  // "learning_rate", "clip", ...
 
+// Whether `kind` has hyperparameter `p` (main paper appendix A.1, J): the one rule behind the
+// experiment grids (tune, GUI) and `train`'s flags. Every optimizer has a learning rate and C;
+// for DPAdamWOSM the learning rate is the alpha of its ESS alpha / (sigma C / L + xi) (Alg. 2
+// line 3 fixes 1e-3, the default). Momentum: DPMomentum; beta1: DPAdam, DPAdamWOSM; beta2: DPAdam;
+// epsilon (xi): DPAdam, DPAdamWOSM; target_quantile: FixedQuantile.
+bool optimizer_takes(optim::OptimizerKind kind, Param p);
+
 struct OptimizerConfig {
   optim::OptimizerKind kind = optim::OptimizerKind::kDpSgd;
   // One optional spec per Param (index = static_cast<int>(Param)); unset => the default value.
@@ -108,7 +118,8 @@ struct ExperimentConfig {
   std::int64_t eval_every = 100;
   TuningConfig tuning;
   std::uint64_t seed = 0;
-  ReleaseConfig release;  // what the search releases (release_config.h); "release" in JSON
+  ReleaseConfig release;          // what the search releases (release_config.h); "release" in JSON
+  ReproductionVariants variants;  // reproduction switches (reproduction_variants.h); "variants"
 };
 
 // One point of the search: an optimizer with concrete hyperparameters.

@@ -5,11 +5,15 @@
 // candidates with its 95% CI band, per optimizer, from the engine's selection report
 // (tuning::honest_selection_per_optimizer: the same seed and numbers as `dplab-cli tune`), over
 // the finished jobs. For regression both show the training loss (lower is better) on a log axis.
+// The top chart's x axis counts noisy-gradient queries (the privacy cost, dplab's T) or, as a
+// display option, optimizer steps (updates): ADADP makes 2 queries per update, so its curve then
+// ends at T/2 (engine optim::updates_for_queries does the mapping).
 #pragma once
 
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
 
 namespace dplab::ui {
 
@@ -23,6 +27,7 @@ class AccuracyTab : public QWidget {
   QList<ChartView*> charts() const;
   ChartView* curvesChart() const { return curves_; }
   ChartView* protocolChart() const { return protocol_; }
+  QComboBox* xUnitBox() const { return x_unit_; }
 
  public slots:
   void refresh(bool structural);
@@ -38,6 +43,7 @@ class AccuracyTab : public QWidget {
   ChartView* curves_;
   ChartView* protocol_;
   QCheckBox* show_candidates_;
+  QComboBox* x_unit_;  // 0 = noisy-gradient queries, 1 = optimizer steps (updates)
   int protocol_finished_ = -1;
   bool structural_ = false;  // a new run: axes return to their default scale  // finished jobs when
                              // the protocol was last drawn
