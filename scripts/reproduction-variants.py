@@ -142,7 +142,7 @@ def best(cands, optimizer):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--cli", default="build/app/cli/dplab-cli")
+    ap.add_argument("--cli", default="build/app/dplab-cli")
     ap.add_argument("--out", default="reproduction-variants")
     ap.add_argument("--steps", type=int, default=10000, help="T of claim 1 (paper: 10,000)")
     ap.add_argument("--fig3-steps", type=int, default=2500, help="T of claim 2 (paper: 2,500)")
