@@ -571,6 +571,11 @@ ExperimentConfig parse_experiment(const json& j) {
   }
   if (const json* rel = r.find("release")) config.release = parse_release(*rel);
   if (const json* var = r.find("variants")) config.variants = parse_variants(*var);
+  if (config.model.kind != models::ModelKind::kLogisticRegression) {
+    check(config.variants.binary_output == models::BinaryOutput::kSigmoid &&
+              config.variants.linear_init == models::LinearInit::kZeros,
+          "variants", "binary_output and linear_init apply to model.kind \"logistic\" only");
+  }
   check(!(config.variants.divide_by_realized_lot && config.release.mode == ReleaseMode::kPrivate),
         "variants.lot_normalization",
         "\"realized\" is not covered by the accountant, so it is refused in release mode "

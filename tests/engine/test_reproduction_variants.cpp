@@ -242,6 +242,10 @@ class TestReproductionVariants : public QObject {
     QVERIFY(parse_error(j).contains("variants.adam_xi: unknown value \"inside\""));
     j["variants"] = {{"normalisation", "realized"}};
     QVERIFY(parse_error(j).contains("variants.normalisation: unknown key"));
+    j["variants"] = {{"binary_output", "softmax"}};
+    j["model"] = {{"kind", "tlnn"}};
+    QVERIFY(parse_error(j).contains("logistic"));
+    j["model"] = {{"kind", "logistic"}};
     j["variants"] = {{"lot_normalization", "realized"}};
     j["release"] = {{"mode", "private"}};
     QVERIFY(parse_error(j).contains("variants.lot_normalization"));
