@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "experiment/experiment_config.h"
 
 namespace dplab::cli {
 namespace {
@@ -62,7 +63,9 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
        "is then C_0), or the non-private baselines sgd | "
        "momentum | adam (sigma = 0, no clipping) (default dpsgd)"},
       {"lr", "A",
-       "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default 0.01)"},
+       "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default: the "
+       "optimizer's paper default, 0.01 for dpsgd/dpmomentum, 0.001 for dpadam/adadp/"
+       "dpadamwosm, as in tune)"},
       {"clip", "C", "per-example clipping norm C (default 1)"},
       {"noise-multiplier", "S", "sigma; noise std on the clipped sum is sigma*C (default 1)"},
       {"lot-size", "L", "expected lot size; each example joins a lot with q = L/n (default 250)"},
@@ -92,12 +95,18 @@ bool RunConfig::is_private() const {
   return !is_nonprivate_name(optimizer);
 }
 
+double RunConfig::effective_learning_rate() const {
+  if (learning_rate) return *learning_rate;
+  return optim::default_spec(optim::parse_optimizer_kind(optimizer_kind_name(optimizer)))
+      .learning_rate;
+}
+
 training::TrainingConfig RunConfig::training_config() const {
   training::TrainingConfig config;
   config.model.kind = models::parse_model_kind(model);
   config.model.hidden_units = hidden_units;
   config.optimizer.kind = optim::parse_optimizer_kind(optimizer_kind_name(optimizer));
-  config.optimizer.learning_rate = learning_rate;
+  config.optimizer.learning_rate = effective_learning_rate();
   config.optimizer.momentum = momentum;
   config.optimizer.beta1 = beta1;
   config.optimizer.beta2 = beta2;
@@ -120,7 +129,7 @@ nlohmann::json RunConfig::to_json() const {
   j["model"] = model;
   if (model == "tlnn") j["hidden_units"] = hidden_units;
   j["optimizer"] = optimizer;
-  j["lr"] = learning_rate;
+  j["lr"] = effective_learning_rate();
   j["clip"] = is_private() ? nlohmann::json(clip) : nlohmann::json("none");
   j["noise_multiplier"] = is_private() ? noise_multiplier : 0.0;
   j["lot_size"] = lot_size;
@@ -238,7 +247,27 @@ RunConfig parse_run_config(const Arguments& args) {
                        " (or a non-private baseline: sgd, momentum, adam)");
     }
   }
-  if (!(config.learning_rate > 0)) bad("lr", "must be > 0");
+  if (config.learning_rate && !(*config.learning_rate > 0)) bad("lr", "must be > 0");
+  // One rule with tune's grids (experiment::optimizer_takes): a flag for a hyperparameter the
+  // optimizer does not have is an error, not silently ignored.
+  {
+    const auto kind = optim::parse_optimizer_kind(optimizer_kind_name(config.optimizer));
+    using experiment::Param;
+    static const std::pair<const char*, Param> kTuned[] = {
+        {"lr", Param::kLearningRate},
+        {"momentum", Param::kMomentum},
+        {"beta1", Param::kBeta1},
+        {"beta2", Param::kBeta2},
+        {"target-quantile", Param::kTargetQuantile}};
+    for (const auto& [flag, param] : kTuned) {
+      if (text(flag) && !experiment::optimizer_takes(kind, param)) {
+        bad(flag, std::string("is not a hyperparameter of ") + config.optimizer + " (" +
+                      experiment::param_name(param) +
+                      " is not in its update rule; tune's grids "
+                      "follow the same rule)");
+      }
+    }
+  }
   if (!(config.clip > 0)) bad("clip", "must be > 0");
   if (config.noise_multiplier < 0) bad("noise-multiplier", "must be >= 0");
   if (config.is_private() && !(config.noise_multiplier > 0)) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,7 +23,9 @@ struct RunConfig {
   std::string model = "logistic";         // linear | logistic | tlnn | cnn | conv-autoencoder
   int hidden_units = 100;
   std::string optimizer = "dpsgd";  // dpsgd ... | sgd | momentum | adam (non-private)
-  double learning_rate = 0.01;
+  // alpha; empty => the optimizer's paper default (optim::default_spec: 0.01 for DPSGD and
+  // DPMomentum, 1e-3 for DPAdam, ADADP's eta_0 and DPAdamWOSM's ESS), as in tune.
+  std::optional<double> learning_rate;
   double clip = 1.0;
   double noise_multiplier = 1.0;
   double lot_size = 250;
@@ -39,6 +42,7 @@ struct RunConfig {
   bool is_private() const;  // false for the non-private baselines sgd | momentum | adam
   // The trainer's config (for non-private baselines: sigma = 0 and no clipping).
   training::TrainingConfig training_config() const;
+  double effective_learning_rate() const;  // learning_rate or the optimizer's default
   nlohmann::json to_json() const;
 };
 

@@ -339,6 +339,10 @@ int run_tune(const Arguments& args) {
   }
   print_objpert_search(objpert);
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
+  if (!config.variants.is_default()) {
+    std::printf("reproduction variants (not dplab's defaults; docs/reproduction.md): %s\n",
+                experiment::describe_variants(config.variants).c_str());
+  }
   if (objpert.jobs.empty()) {
     std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
   } else {

@@ -207,14 +207,15 @@ json param_to_json(const ParamSpec& spec) {
   return {};
 }
 
-// Which hyperparameters an optimizer has (appendix A.1, J).
-bool applies(optim::OptimizerKind kind, Param p) {
+}  // namespace
+
+// Which hyperparameters an optimizer has (appendix A.1, J); experiment_config.h.
+bool optimizer_takes(optim::OptimizerKind kind, Param p) {
   using K = optim::OptimizerKind;
   switch (p) {
     case Param::kClip:
+    case Param::kLearningRate:  // DPAdamWOSM: the alpha of its ESS (Alg. 2 line 3)
       return true;
-    case Param::kLearningRate:
-      return kind != K::kDpAdamWosm;  // ESS fixes its step size
     case Param::kMomentum:
       return kind == K::kDpMomentum;
     case Param::kBeta1:
@@ -228,6 +229,8 @@ bool applies(optim::OptimizerKind kind, Param p) {
   }
   return false;
 }
+
+namespace {
 
 // Domain of each hyperparameter, checked on every value a grid or a range can produce.
 void check_param_value(Param p, double x, const std::string& path) {
@@ -266,7 +269,7 @@ OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
       const json* x = g.find(kParamNames[i]);
       if (!x) continue;
       const std::string where = g.key_path(kParamNames[i]);
-      if (!applies(config.kind, p)) {
+      if (!optimizer_takes(config.kind, p)) {
         fail(where, std::string("not a hyperparameter of ") + name);
       }
       config.grid[i] = parse_param_spec(*x, p, where);
@@ -456,7 +459,7 @@ double Candidate::value(Param p) const {
 
 std::string Candidate::label() const {
   std::string text = optim::to_string(optimizer.kind);
-  if (applies(optimizer.kind, Param::kLearningRate))
+  if (optimizer_takes(optimizer.kind, Param::kLearningRate))
     text += " lr=" + format_number(optimizer.learning_rate);
   text += " C=" + format_number(clip);
   if (optimizer.kind == optim::OptimizerKind::kFixedQuantile)
@@ -630,6 +633,16 @@ ExperimentConfig parse_experiment(const json& j) {
     tr.reject_unknown();
   }
   if (const json* rel = r.find("release")) config.release = parse_release(*rel);
+  if (const json* var = r.find("variants")) config.variants = parse_variants(*var);
+  if (config.model.kind != models::ModelKind::kLogisticRegression) {
+    check(config.variants.binary_output == models::BinaryOutput::kSigmoid &&
+              config.variants.linear_init == models::LinearInit::kZeros,
+          "variants", "binary_output and linear_init apply to model.kind \"logistic\" only");
+  }
+  check(!(config.variants.divide_by_realized_lot && config.release.mode == ReleaseMode::kPrivate),
+        "variants.lot_normalization",
+        "\"realized\" is not covered by the accountant, so it is refused in release mode "
+        "\"private\" (use it in explore mode, for the reproduction study)");
   r.reject_unknown();
   check_consistency(config);
   // Caps on the search size, counted without overflow (saturating at kJobCountCeiling).
@@ -700,6 +713,7 @@ json to_json(const ExperimentConfig& config) {
            {"seed", config.seed}};
   // Default release: no key, so files and stored configs from before release modes stay equal.
   if (config.release != ReleaseConfig{}) out["release"] = release_to_json(config.release);
+  if (!config.variants.is_default()) out["variants"] = variants_to_json(config.variants);
   // Secure mode writes no seed anywhere (the seed came from the OS and must stay secret).
   if (config.release.secure) out.erase("seed");
   return out;

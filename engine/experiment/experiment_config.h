@@ -21,6 +21,8 @@
 //                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
 //   tuning    {strategy: grid|random|lt, gamma (LT; default 1/K), delta2 (1e-20)}
 //   release   {mode: explore|private, selection: ma|lt|ps, validation, ...} (release_config.h)
+//   variants  {lot_normalization, adam_xi, binary_output, linear_init}: non-default reproduction
+//             switches (reproduction_variants.h, docs/reproduction.md); absent = dplab's defaults
 // Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,
 // got "abc"`; file errors also name the file (and line/column for JSON syntax errors).
 //
@@ -39,6 +41,7 @@
 
 #include "experiment/objpert_entry.h"
 #include "experiment/release_config.h"
+#include "experiment/reproduction_variants.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
 
@@ -91,6 +94,12 @@ const char* param_name(Param p);  // "learning_rate", "clip", ...
 // value it can produce checked against the hyperparameter's domain (C > 0, β ∈ [0, 1), …).
 // Throws ParseError naming `path`. Files and the GUI's text form (param_text.h) both use it.
 ParamSpec parse_param_spec(const nlohmann::json& value, Param param, const std::string& path);
+// Whether `kind` has hyperparameter `p` (main paper appendix A.1, J): the one rule behind the
+// experiment grids (tune, GUI) and `train`'s flags. Every optimizer has a learning rate and C;
+// for DPAdamWOSM the learning rate is the alpha of its ESS alpha / (sigma C / L + xi) (Alg. 2
+// line 3 fixes 1e-3, the default). Momentum: DPMomentum; beta1: DPAdam, DPAdamWOSM; beta2: DPAdam;
+// epsilon (xi): DPAdam, DPAdamWOSM; target_quantile: FixedQuantile.
+bool optimizer_takes(optim::OptimizerKind kind, Param p);
 
 struct OptimizerConfig {
   optim::OptimizerKind kind = optim::OptimizerKind::kDpSgd;
@@ -119,7 +128,8 @@ struct ExperimentConfig {
   std::int64_t eval_every = 100;
   TuningConfig tuning;
   std::uint64_t seed = 0;
-  ReleaseConfig release;  // what the search releases (release_config.h); "release" in JSON
+  ReleaseConfig release;          // what the search releases (release_config.h); "release" in JSON
+  ReproductionVariants variants;  // reproduction switches (reproduction_variants.h); "variants"
   // {"name": "objpert", ...} elements of "optimizers" (objpert_entry.h), in file order; their
   // candidates come after the DP-SGD candidates (tuning/objpert_search.h).
   std::vector<ObjpertEntry> objective_perturbation;

@@ -89,10 +89,22 @@ enum class ModelKind {
   kCustom,           // a user's network description (network_description.h, ModelSpec::network)
 };
 
+// Reproduction variants of logistic regression (docs/reproduction.md); the defaults are dplab's.
+// Binary output: one sigmoid logit (default), or the main paper's code's two-class softmax
+// (torch Linear(d, 2) + CrossEntropyLoss): logits z_0, z_1, p(1) = sigmoid(z_1 - z_0). The two are
+// the same family with w = w_1 - w_0, but each softmax row gets +-(the sigmoid gradient), so a step
+// on (w_0, w_1) moves w twice as far (SGD: 2 alpha; Adam: about 2 alpha per coordinate) and the
+// per-example gradient norm is sqrt(2) times larger before clipping.
+enum class BinaryOutput { kSigmoid, kTwoClassSoftmax };
+// Initialisation: zeros (default), or torch.nn.Linear's default, W, b ~ U(-1/sqrt(d), 1/sqrt(d)).
+enum class LinearInit { kZeros, kUniformFanIn };
+
 struct ModelSpec {
   ModelKind kind = ModelKind::kLogisticRegression;
   int hidden_units = 100;  // TLNN only (paper: one hidden layer of 100 units)
   std::string network;     // kCustom only: the JSON description (network_description.h)
+  BinaryOutput binary_output = BinaryOutput::kSigmoid;  // logistic only
+  LinearInit linear_init = LinearInit::kZeros;          // logistic only
 };
 
 // Builds a model for a data set's shape: linear (regression), logistic (binary: one output with

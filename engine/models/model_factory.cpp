@@ -30,6 +30,11 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int nu
     throw InvalidArgument(kind + ": num_classes = " + std::to_string(num_classes) +
                           " must be 0 (regression) or >= 2 (classification)");
   }
+  if (spec.kind != ModelKind::kLogisticRegression &&
+      (spec.binary_output != BinaryOutput::kSigmoid || spec.linear_init != LinearInit::kZeros)) {
+    throw InvalidArgument(kind +
+                          ": binary_output and linear_init variants apply to 'logistic' only");
+  }
   switch (spec.kind) {
     case ModelKind::kCnn:
     case ModelKind::kConvAutoencoder:
@@ -55,7 +60,8 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int nu
                               "data set has regression targets; use 'linear' for regression");
       }
       if (spec.kind == ModelKind::kLogisticRegression) {
-        return std::make_unique<LogisticRegression>(input_dim, num_classes);
+        return std::make_unique<LogisticRegression>(input_dim, num_classes, spec.binary_output,
+                                                    spec.linear_init);
       }
       return std::make_unique<TwoLayerNetwork>(input_dim, num_classes, spec.hidden_units);
   }

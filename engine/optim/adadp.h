@@ -17,6 +17,7 @@
 #include <string>
 
 #include "optim/optimizer.h"
+#include "optim/update_count.h"
 
 namespace dplab::optim {
 
@@ -25,7 +26,7 @@ class AdaDp final : public Optimizer {
   AdaDp(const OptimizerSpec& spec, const RunShape& shape);
   std::string name() const override;
   double step(models::Model& model, privacy::NoisyGradientOracle& oracle) override;
-  int queries_per_step() const override { return 2; }
+  int queries_per_step() const override { return queries_per_update(OptimizerKind::kAdaDp); }
   double effective_step_size() const override;
 
   double step_size() const { return eta_; }          // eta, the step the next adaptation uses

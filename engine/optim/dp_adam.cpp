@@ -19,7 +19,8 @@ DpAdam::DpAdam(const OptimizerSpec& spec, const RunShape& shape)
     : learning_rate_(spec.learning_rate),
       beta1_(spec.beta1),
       beta2_(spec.beta2),
-      epsilon_(spec.epsilon) {
+      epsilon_(spec.epsilon),
+      xi_inside_sqrt_(spec.adam_xi_inside_sqrt) {
   detail::require_num_params(shape.num_params);
   require_positive("learning_rate", spec.learning_rate);
   detail::require_unit_interval("beta1", spec.beta1);
@@ -47,10 +48,17 @@ double DpAdam::step(models::Model& model, privacy::NoisyGradientOracle& oracle) 
   const float one_minus_b2 = static_cast<float>(1.0 - beta2_);
   first_moment_ = b1 * first_moment_ + one_minus_b1 * gradient_;
   second_moment_.array() = b2 * second_moment_.array() + one_minus_b2 * gradient_.array().square();
-  // theta -= (alpha / c1) m / (sqrt(v) / sqrt(c2) + xi)  ==  alpha m^ / (sqrt(v^) + xi)
   const float step_size = static_cast<float>(learning_rate_ / correction1);
-  const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(correction2));
   const float xi = static_cast<float>(epsilon_);
+  if (xi_inside_sqrt_) {
+    // Variant: theta -= (alpha / c1) m / sqrt(v / c2 + xi)  ==  alpha m^ / sqrt(v^ + xi)
+    const float inv_c2 = static_cast<float>(1.0 / correction2);
+    model.params().array() -=
+        step_size * first_moment_.array() / (second_moment_.array() * inv_c2 + xi).sqrt();
+    return loss;
+  }
+  // theta -= (alpha / c1) m / (sqrt(v) / sqrt(c2) + xi)  ==  alpha m^ / (sqrt(v^) + xi)
+  const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(correction2));
   model.params().array() -=
       step_size * first_moment_.array() / (second_moment_.array().sqrt() * inv_sqrt_c2 + xi);
   return loss;
@@ -59,10 +67,10 @@ double DpAdam::step(models::Model& model, privacy::NoisyGradientOracle& oracle) 
 double DpAdam::effective_step_size() const {
   if (steps_ == 0) return std::numeric_limits<double>::quiet_NaN();
   const double correction2 = 1.0 - std::pow(beta2_, static_cast<double>(steps_));
-  // mean_j alpha / (sqrt(v_j / c2) + xi), in double.
-  return (learning_rate_ /
-          ((second_moment_.cast<double>().array() / correction2).sqrt() + epsilon_))
-      .mean();
+  // mean_j alpha / (sqrt(v_j / c2) + xi) (variant: alpha / sqrt(v_j / c2 + xi)), in double.
+  const Eigen::ArrayXd v_hat = second_moment_.cast<double>().array() / correction2;
+  if (xi_inside_sqrt_) return (learning_rate_ / (v_hat + epsilon_).sqrt()).mean();
+  return (learning_rate_ / (v_hat.sqrt() + epsilon_)).mean();
 }
 
 }  // namespace dplab::optim

@@ -2,7 +2,9 @@
 //   m_t = beta1 m_{t-1} + (1 - beta1) g~_t          v_t = beta2 v_{t-1} + (1 - beta2) g~_t^2
 //   m^_t = m_t / (1 - beta1^t)                      v^_t = v_t / (1 - beta2^t)
 //   theta_t = theta_{t-1} - alpha m^_t / (sqrt(v^_t) + xi)
-// (xi outside the square root, as in Kingma & Ba and PyTorch). Defaults alpha = 1e-3,
+// (xi outside the square root, as in Kingma & Ba, PyTorch and the main paper's code; the variant
+// OptimizerSpec::adam_xi_inside_sqrt uses sqrt(v^_t + xi), the form of the paper's section 6.1,
+// docs/reproduction.md). Defaults alpha = 1e-3,
 // beta1 = 0.9, beta2 = 0.999, xi = 1e-8 (default_spec()).
 //
 // Effective step size (main paper §6.1, Theorem 3): the per-coordinate factor that multiplies
@@ -33,6 +35,7 @@ class DpAdam final : public Optimizer {
 
  private:
   double learning_rate_, beta1_, beta2_, epsilon_;
+  bool xi_inside_sqrt_;
   Vector gradient_;
   Vector first_moment_;   // m_t (not bias-corrected)
   Vector second_moment_;  // v_t (not bias-corrected)

@@ -35,7 +35,11 @@ struct OptimizerSpec {
   double beta1 = 0.9;           // DPAdam, DPAdamWOSM
   double beta2 = 0.999;         // DPAdam
   double epsilon = 1e-8;        // xi, DPAdam / DPAdamWOSM denominators
-  double adadp_tolerance = 0;   // tau; 0 = default sqrt(d / (2T))
+  // Reproduction variant (docs/reproduction.md), never the default: DPAdam's denominator
+  // sqrt(v^ + xi) as the main paper's section 6.1 writes it, instead of Kingma & Ba's (and the
+  // paper's code's) sqrt(v^) + xi.
+  bool adam_xi_inside_sqrt = false;
+  double adadp_tolerance = 0;  // tau; 0 = default sqrt(d / (2T))
   // OSO-DPSGD (Galli et al. 2023): rho_c, rho_r of eqs. 20-21 and nu_q / nu (0 = the 1% rule).
   double clip_adaptation_rate = 2.5e-3;
   double learning_rate_adaptation_rate = 2.5e-3;

@@ -142,6 +142,15 @@ double NoisyGradientOracle::query(VectorSpan gradient) {
     return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
   }
   const double loss_sum = clipped_sum_on_lot(lot, settings_.clip, gradient);
+  if (divide_by_realized_lot_) {
+    // Variant: g~ = (S + N(0, sigma^2 C^2 I)) / max(|lot|, 1) (paper Alg. 2 line 8 as written).
+    const double divisor = static_cast<double>(std::max<Index>(lot, 1));
+    gradient *= static_cast<float>(1.0 / divisor);
+    if (settings_.is_private()) {
+      noise_.add(settings_.noise_multiplier * settings_.clip / divisor, gradient);
+    }
+    return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
+  }
   // Divide by the expected lot size L (not |lot|), then add the noise of the mean.
   gradient *= static_cast<float>(1.0 / settings_.lot_size);
   noise_.add(noise_std_of_mean(), gradient);

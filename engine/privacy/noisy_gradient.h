@@ -71,6 +71,14 @@ class NoisyGradientOracle {
                                     double count_noise_std, VectorSpan gradient,
                                     double& noisy_unclipped_fraction);
 
+  // Reproduction variant (docs/reproduction.md), never the default: query() divides the noisy
+  // sum by the realised lot size max(|lot|, 1), as the main paper's Algorithm 2 line 8 prints,
+  // instead of L. The accountant analyses (S + Z) / L; |lot| depends on the data, so
+  // (S + Z) / |lot| is not a post-processing of the Gaussian mechanism's output and epsilon does
+  // not cover it. The adaptive-clipping queries ignore it.
+  void set_divide_by_realized_lot(bool on) { divide_by_realized_lot_ = on; }
+  bool divides_by_realized_lot() const { return divide_by_realized_lot_; }
+
   std::int64_t queries_made() const { return queries_; }
   double sampling_rate() const { return sampling_rate_; }
   const DpSettings& settings() const { return settings_; }
@@ -106,6 +114,7 @@ class NoisyGradientOracle {
   std::optional<GridGaussianNoise> grid_noise_;  // secure mode, query() with noise
   std::int64_t queries_ = 0;
   Index last_lot_size_ = 0;
+  bool divide_by_realized_lot_ = false;
   // Pre-allocated buffers (capacity grows only on a rare oversized lot).
   std::vector<Index> lot_indices_;
   Matrix lot_features_;

@@ -55,6 +55,7 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   model->initialize(derive_seed(config.seed, kInitStream));
   privacy::NoisyGradientOracle oracle(data.train, *model, config.dp,
                                       derive_seed(config.seed, kOracleStream), config.secure);
+  oracle.set_divide_by_realized_lot(config.divide_by_realized_lot);
   const optim::RunShape shape{model->num_params(), config.steps, config.dp};
   auto optimizer = optim::make_optimizer(config.optimizer, shape);
 

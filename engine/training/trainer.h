@@ -50,6 +50,9 @@ struct TrainingConfig {
   // Secure noise: the lots and the Gaussian noise come from OS entropy (getrandom) and a ChaCha20
   // stream instead of `seed` (which then only initialises the model).
   bool secure = false;
+  // Reproduction variant, never the default: divide by the realised |lot| instead of L
+  // (NoisyGradientOracle::set_divide_by_realized_lot; epsilon does not cover it).
+  bool divide_by_realized_lot = false;
 };
 
 struct TrainingHooks {

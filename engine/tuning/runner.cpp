@@ -280,6 +280,7 @@ training::TrainingConfig job_training_config(const experiment::ExperimentConfig&
   tc.eval_every = config.eval_every;
   tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(candidate.index),
                         static_cast<std::uint64_t>(repeat));
+  experiment::apply_variants(config.variants, tc);
   return tc;
 }
 

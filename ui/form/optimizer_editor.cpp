@@ -6,6 +6,7 @@
 
 #include "form/grid_field.h"
 #include "form/number_field.h"
+#include "optim/update_count.h"
 
 namespace dplab::ui {
 
@@ -39,15 +40,19 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
   auto* form = new QFormLayout(this);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   form->setContentsMargins(6, 4, 6, 4);
-  if (kind != OptimizerKind::kDpAdamWosm) {
+  {
+    // Every optimizer has α (experiment::optimizer_takes, the rule tune and train share).
     const QString help =
         kind == OptimizerKind::kAdaDp
             ? tr("α: initial step size; ADADP adapts it during training (Koskela & Honkela 2020).")
+        : kind == OptimizerKind::kDpAdamWosm
+            ? tr("α: the numerator of DPAdamWOSM's fixed step α/(σC/L + ξ) (paper Algorithm 2 "
+                 "line 3 uses 0.001).")
             : tr("α: learning rate (step size) of the update θ ← θ − α·update. DPSGD needs a wide "
                  "α grid because the best α scales like 1/C (paper Theorem 2).");
-    // DPAdam has a good default α (1e-3, paper section 4.2); DPSGD, DPMomentum and ADADP (its
-    // initial step) must be given their α grid — no hidden default.
-    const bool adam = kind == OptimizerKind::kDpAdam;
+    // DPAdam and DPAdamWOSM have a good default α (1e-3, paper section 4.2 and Alg. 2); DPSGD,
+    // DPMomentum and ADADP (its initial step) must be given their α grid — no hidden default.
+    const bool adam = kind == OptimizerKind::kDpAdam || kind == OptimizerKind::kDpAdamWosm;
     GridField* alpha = addGrid(Param::kLearningRate, tr("α (learning rate)"),
                                adam ? help + tr(" Empty = the default 0.001.") : help, !adam);
     if (adam) alpha->setDefaultText(tr("default: 0.001"));
@@ -85,8 +90,20 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
             false)
         ->setDefaultText(tr("default: 0.999"));
   }
+  if (optim::queries_per_update(kind) > 1) {
+    // ADADP: T counts noisy-gradient queries (what ε composes), not updates.
+    auto* note = new QLabel(
+        tr("%1 noisy-gradient queries per update: at T queries it makes T/%1 updates (half of "
+           "the other optimizers at equal T and ε). The accuracy tab can count T in updates.")
+            .arg(optim::queries_per_update(kind)),
+        this);
+    note->setWordWrap(true);
+    note->setStyleSheet(QStringLiteral("color: #555;"));
+    form->addRow(note);
+  }
   if (kind == OptimizerKind::kDpAdamWosm) {
-    auto* note = new QLabel(tr("step size fixed to α/(σC/L + ξ), α = 1e-3 (Theorem 3)"), this);
+    auto* note =
+        new QLabel(tr("step size fixed to α/(σC/L + ξ) (Theorem 3); α defaults to 1e-3"), this);
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("color: #555;"));
     form->addRow(note);

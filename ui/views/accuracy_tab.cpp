@@ -2,12 +2,15 @@
 
 #include <qcustomplot.h>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
+#include "optim/update_count.h"
 #include "run/run_data.h"
 #include "views/clip_chart.h"
 #include "tuning/honest_selection.h"
@@ -28,7 +31,18 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
   show_candidates_->setToolTip(
       tr("Draw each job's validation-accuracy curve behind the max/median "
          "lines."));
-  layout->addWidget(show_candidates_);
+  x_unit_ = new QComboBox(this);
+  x_unit_->addItem(tr("x: T in noisy-gradient queries (privacy cost)"));
+  x_unit_->addItem(tr("x: T in optimizer steps (updates)"));
+  x_unit_->setToolTip(
+      tr("dplab's T counts noisy-gradient queries, which is what ε composes. ADADP makes 2 "
+         "queries per update, so at equal T it makes half the updates of the other optimizers; "
+         "the second choice draws every curve against its optimizer's update count."));
+  auto* options = new QHBoxLayout;
+  options->addWidget(show_candidates_);
+  options->addStretch(1);
+  options->addWidget(x_unit_);
+  layout->addLayout(options);
   auto* split = new QSplitter(Qt::Vertical, this);
   curves_ =
       new ChartView(tr("Validation accuracy over candidates: max (solid) and median (dashed)"),
@@ -50,6 +64,7 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
   layout->addWidget(split, 1);
   for (ChartView* c : charts()) connect(c, &ChartView::message, this, &AccuracyTab::message);
   connect(show_candidates_, &QCheckBox::toggled, this, [this] { refresh(true); });
+  connect(x_unit_, &QComboBox::currentIndexChanged, this, [this] { refresh(true); });
   connect(data_, &RunData::changed, this, &AccuracyTab::refresh);
   refresh(true);
 }
@@ -74,7 +89,15 @@ void AccuracyTab::drawCurves() {
   plot->clearGraphs();
   const tuning::SearchResults& r = data_->results();
   const bool regression = r.is_regression;
-  plot->xAxis->setLabel(tr("iteration (noisy-gradient queries)"));
+  const bool in_updates = x_unit_->currentIndex() == 1;
+  plot->xAxis->setLabel(in_updates ? tr("optimizer steps (updates; ADADP: 1 per 2 queries)")
+                                   : tr("iteration (noisy-gradient queries)"));
+  // x of a curve point: its query count, or the updates its optimizer made by then.
+  auto x_of = [&](int optimizer_index, std::int64_t queries) {
+    if (!in_updates) return static_cast<double>(queries);
+    const auto kind = r.config.optimizers.at(static_cast<std::size_t>(optimizer_index)).kind;
+    return static_cast<double>(optim::updates_for_queries(kind, queries));
+  };
   plot->yAxis->setLabel(regression ? tr("training loss (lot mean; lower is better)")
                                    : tr("validation accuracy"));
   curves_->setTitle(
@@ -105,7 +128,8 @@ void AccuracyTab::drawCurves() {
       g->setName(QString::fromStdString(cand.label()) + QStringLiteral(" r%1").arg(job.repeat));
       g->setPen(QPen(c, 1));
       for (const auto& p : job.curve) {
-        g->addData(static_cast<double>(p.iteration), regression ? p.train_loss : p.val_accuracy);
+        g->addData(x_of(cand.optimizer_index, p.iteration),
+                   regression ? p.train_loss : p.val_accuracy);
       }
     }
   }
@@ -120,7 +144,7 @@ void AccuracyTab::drawCurves() {
     median->setPen(QPen(color, 1.6, Qt::DashLine));
     const auto& c = agg.curves;
     for (std::size_t i = 0; i < c.iterations.size(); ++i) {
-      const double x = static_cast<double>(c.iterations[i]);
+      const double x = x_of(agg.optimizer_index, c.iterations[i]);
       best->addData(x, c.best[i]);
       median->addData(x, c.median[i]);
       xmax = std::max(xmax, x);

@@ -7,11 +7,15 @@
 // the finished jobs. For regression both show the training loss (lower is better) on a log axis.
 // Beside them, for runs with OSO-DPSGD or FixedQuantile, the live clipping threshold C_t (and
 // OSO-DPSGD's rho_t) per candidate (views/clip_chart.h).
+// The top chart's x axis counts noisy-gradient queries (the privacy cost, dplab's T) or, as a
+// display option, optimizer steps (updates): ADADP makes 2 queries per update, so its curve then
+// ends at T/2 (engine optim::updates_for_queries does the mapping).
 #pragma once
 
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
 
 namespace dplab::ui {
 
@@ -27,6 +31,7 @@ class AccuracyTab : public QWidget {
   ChartView* protocolChart() const { return protocol_; }
   // C_t / rho_t of the adaptive-clipping candidates (views/clip_chart.h); hidden without them.
   ChartView* clipChart() const { return clip_; }
+  QComboBox* xUnitBox() const { return x_unit_; }
 
  public slots:
   void refresh(bool structural);
@@ -43,6 +48,7 @@ class AccuracyTab : public QWidget {
   ChartView* protocol_;
   ChartView* clip_;
   QCheckBox* show_candidates_;
+  QComboBox* x_unit_;  // 0 = noisy-gradient queries, 1 = optimizer steps (updates)
   int protocol_finished_ = -1;
   bool structural_ = false;  // a new run: axes return to their default scale  // finished jobs when
                              // the protocol was last drawn

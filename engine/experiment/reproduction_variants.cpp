@@ -1,0 +1,81 @@
+// Reproduction variants: parsing, serialisation and application (reproduction_variants.h).
+#include "experiment/reproduction_variants.h"
+
+#include <set>
+
+#include "core/error.h"
+#include "core/json_guard.h"
+
+namespace dplab::experiment {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& message) {
+  throw ParseError(path + ": " + message);
+}
+
+// Reads a two-valued string key: returns true for `second`, false for `first`.
+bool choice(const json& j, const std::string& path, const char* first, const char* second) {
+  if (!j.is_string()) fail(path, "expected a string, got " + json_excerpt(j, 60));
+  const std::string text = j.get<std::string>();
+  if (text == first) return false;
+  if (text == second) return true;
+  fail(path, "unknown value \"" + text + "\" (expected " + first + " or " + second + ")");
+}
+
+}  // namespace
+
+ReproductionVariants parse_variants(const json& j, const std::string& path) {
+  if (!j.is_object()) fail(path, "expected an object, got " + json_excerpt(j, 60));
+  static const std::set<std::string> kKeys{"lot_normalization", "adam_xi", "binary_output",
+                                           "linear_init"};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!kKeys.count(it.key())) {
+      fail(path + "." + it.key(),
+           "unknown key (expected lot_normalization, adam_xi, binary_output or linear_init)");
+    }
+  }
+  ReproductionVariants v;
+  if (auto it = j.find("lot_normalization"); it != j.end())
+    v.divide_by_realized_lot = choice(*it, path + ".lot_normalization", "expected", "realized");
+  if (auto it = j.find("adam_xi"); it != j.end())
+    v.adam_xi_inside_sqrt = choice(*it, path + ".adam_xi", "outside_sqrt", "inside_sqrt");
+  if (auto it = j.find("binary_output"); it != j.end())
+    v.binary_output = choice(*it, path + ".binary_output", "sigmoid", "softmax")
+                          ? models::BinaryOutput::kTwoClassSoftmax
+                          : models::BinaryOutput::kSigmoid;
+  if (auto it = j.find("linear_init"); it != j.end())
+    v.linear_init = choice(*it, path + ".linear_init", "zeros", "uniform_fan_in")
+                        ? models::LinearInit::kUniformFanIn
+                        : models::LinearInit::kZeros;
+  return v;
+}
+
+json variants_to_json(const ReproductionVariants& v) {
+  json out = json::object();
+  if (v.divide_by_realized_lot) out["lot_normalization"] = "realized";
+  if (v.adam_xi_inside_sqrt) out["adam_xi"] = "inside_sqrt";
+  if (v.binary_output == models::BinaryOutput::kTwoClassSoftmax) out["binary_output"] = "softmax";
+  if (v.linear_init == models::LinearInit::kUniformFanIn) out["linear_init"] = "uniform_fan_in";
+  return out;
+}
+
+std::string describe_variants(const ReproductionVariants& v) {
+  std::string text;
+  auto add = [&](const char* item) { text += (text.empty() ? "" : ", ") + std::string(item); };
+  if (v.divide_by_realized_lot) add("divide by realized |lot| (not covered by epsilon)");
+  if (v.adam_xi_inside_sqrt) add("Adam xi inside sqrt");
+  if (v.binary_output == models::BinaryOutput::kTwoClassSoftmax) add("two-class softmax");
+  if (v.linear_init == models::LinearInit::kUniformFanIn) add("U(+-1/sqrt(d)) init");
+  return text.empty() ? "none" : text;
+}
+
+void apply_variants(const ReproductionVariants& v, training::TrainingConfig& config) {
+  config.divide_by_realized_lot = v.divide_by_realized_lot;
+  config.optimizer.adam_xi_inside_sqrt = v.adam_xi_inside_sqrt;
+  config.model.binary_output = v.binary_output;
+  config.model.linear_init = v.linear_init;
+}
+
+}  // namespace dplab::experiment
