@@ -3,7 +3,8 @@
 // expansion into candidates.
 //
 // Schema (all keys checked; an unknown key is an error so that typos cannot pass silently):
-//   name, seed, repeats (1), eval_every (100)
+//   name, description (free text: e.g. how a preset differs from the paper), seed, repeats (1),
+//   eval_every (100)
 //   dataset   {source, format: auto|idx|csv|libsvm, label_column, validation_fraction (0.2),
 //              split_seed (default: seed), path (folder of a built-in such as "adult"),
 //              num_samples, dim (synthetic generators)}
@@ -18,6 +19,7 @@
 //                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
 //   tuning    {strategy: grid|random|lt, gamma (LT; default 1/K), delta2 (1e-20)}
 //   release   {mode: explore|private, selection: ma|lt|ps, validation, ...} (release_config.h)
+//   accounting {conversion: improved|classic, lt_log_base: e|2} (accounting_config.h)
 // Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,
 // got "abc"`; file errors also name the file (and line/column for JSON syntax errors).
 //
@@ -34,6 +36,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiment/accounting_config.h"
 #include "experiment/release_config.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
@@ -100,6 +103,7 @@ struct TuningConfig {
 
 struct ExperimentConfig {
   std::string name;
+  std::string description;  // free text (a preset says what differs from the paper)
   DatasetConfig dataset;
   ModelConfig model;
   PrivacyConfig privacy;
@@ -109,6 +113,7 @@ struct ExperimentConfig {
   TuningConfig tuning;
   std::uint64_t seed = 0;
   ReleaseConfig release;  // what the search releases (release_config.h); "release" in JSON
+  AccountingConfig accounting;  // planning figures' conversion / LT log (accounting_config.h)
 };
 
 // One point of the search: an optimizer with concrete hyperparameters.
