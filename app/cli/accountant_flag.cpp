@@ -41,19 +41,33 @@ AccountantFlags parse_accountant_flags(const std::string& accountant_text,
 
 void put_selection_epsilons(nlohmann::json& out, const privacy::SubsampledGaussian& run,
                             int candidates, double delta, double gamma, double delta2,
-                            const AccountantFlags& flags) {
+                            const AccountantFlags& flags, const privacy::AccountingOptions& rdp,
+                            privacy::LogBase lt_log_base) {
   auto number = [](double v) {
     return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
   };
-  const auto single = privacy::run_epsilon(run, 1, delta, flags.run, flags.pld);
-  const auto ma = privacy::run_epsilon(run, candidates, delta, flags.run, flags.pld);
+  const auto single = privacy::run_epsilon(run, 1, delta, flags.run, flags.pld, rdp);
+  const auto ma = privacy::run_epsilon(run, candidates, delta, flags.run, flags.pld, rdp);
   const auto lt = privacy::liu_talwar_selection_with(run, gamma, delta, flags.lt, delta2,
-                                                     privacy::LogBase::kNatural, flags.pld);
+                                                     lt_log_base, flags.pld, rdp);
   out["epsilon_single_run"] = number(single.epsilon);
   out["epsilon_ma"] = number(ma.epsilon);
   out["epsilon_lt"] = number(lt.epsilon);
   put_accountant_fields(out, ma);
   out["accountant_lt"] = privacy::to_string(flags.lt);
+  if (flags.run == privacy::Accountant::kRdp || flags.lt == privacy::Accountant::kRdp) {
+    out["conversion"] = rdp.conversion == privacy::Conversion::kClassic ? "classic" : "improved";
+  }
+  out["lt_log_base"] = lt_log_base == privacy::LogBase::kTwo ? "2" : "e";
+}
+
+std::string accountant_text(const nlohmann::json& j, const char* key) {
+  std::string text = j.value(key, std::string("?"));
+  if (text == "rdp" && j.value("conversion", std::string()) == "classic")
+    text += ", classic conversion";
+  if (std::string(key) == "accountant_lt" && j.value("lt_log_base", std::string()) == "2")
+    text += ", log2";
+  return text;
 }
 
 void put_accountant_fields(nlohmann::json& out, const privacy::AccountedEpsilon& epsilon) {

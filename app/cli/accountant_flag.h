@@ -34,9 +34,17 @@ AccountantFlags parse_accountant_flags(const std::string& accountant_text,
 
 // A search's three epsilons under the flags: epsilon_single_run, epsilon_ma (K runs composed) and
 // epsilon_lt (gamma, delta2), each with its accountant fields (accountant, accountant_lt, ...).
+// `rdp` and `lt_log_base` are the experiment's "accounting" block (accounting_config.h; RDP's
+// conversion, LT's logarithm), written as "conversion" (RDP only) and "lt_log_base".
 void put_selection_epsilons(nlohmann::json& out, const privacy::SubsampledGaussian& run,
                             int candidates, double delta, double gamma, double delta2,
-                            const AccountantFlags& flags);
+                            const AccountantFlags& flags,
+                            const privacy::AccountingOptions& rdp = {},
+                            privacy::LogBase lt_log_base = privacy::LogBase::kNatural);
+
+// "rdp" / "rdp, classic conversion" / "pld ..." for a line of text: the accountant of an object
+// written by put_selection_epsilons, `key` "accountant" or "accountant_lt".
+std::string accountant_text(const nlohmann::json& j, const char* key);
 
 // Adds accountant, accountant_label and (PLD) pld_error_bound, pld_discretization,
 // pld_tail_mass to out.

@@ -26,6 +26,7 @@ void add_commands(CLI::App& cli) {
   add_oso_protocol_command(cli);
   add_objpert_command(cli);
   add_history_command(cli);
+  add_reproduce_command(cli);
 }
 
 // "dplab-cli train" (or "dplab-cli history show") for messages: the selected command path.

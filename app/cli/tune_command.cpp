@@ -143,6 +143,12 @@ int run_tune(const Arguments& args) {
     }
   }
   apply_release_flags(args, config);
+  if (accountants.run == privacy::Accountant::kPld &&
+      config.accounting.conversion == privacy::Conversion::kClassic) {
+    throw UsageError(
+        "--accountant pld: the experiment's accounting.conversion \"classic\" is an RDP "
+        "setting; drop one of them");
+  }
   const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
   if (config.release.secure) config.seed = os_random_u64();  // never printed nor written
   const std::string out_dir = args.text_or("out", config.name + "-results");
@@ -291,7 +297,8 @@ int run_tune(const Arguments& args) {
       results.mechanism.noise_multiplier, results.mechanism.sampling_rate, results.mechanism.steps};
   auto accounted = [&](const tuning::SelectionReport& r) {
     nlohmann::json j = report_json(results, r);
-    put_selection_epsilons(j, mechanism, r.num_candidates, r.delta, r.gamma, r.delta2, accountants);
+    put_selection_epsilons(j, mechanism, r.num_candidates, r.delta, r.gamma, r.delta2, accountants,
+                           config.accounting.rdp_options(), config.accounting.lt_log_base);
     return j;
   };
   for (const auto& r : reports) summary["optimizers"].push_back(accounted(r));
@@ -334,8 +341,8 @@ int run_tune(const Arguments& args) {
             : "(none finished)",
         r.regression ? "train loss" : "accuracy",
         r.regression ? r.best_train_loss : r.best_accuracy, eps("epsilon_single_run").c_str(),
-        eps("epsilon_ma").c_str(), j["accountant"].get<std::string>().c_str(), r.gamma,
-        eps("epsilon_lt").c_str(), j["accountant_lt"].get<std::string>().c_str());
+        eps("epsilon_ma").c_str(), accountant_text(j, "accountant").c_str(), r.gamma,
+        eps("epsilon_lt").c_str(), accountant_text(j, "accountant_lt").c_str());
   }
   print_objpert_search(objpert);
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());

@@ -148,6 +148,10 @@ std::vector<BuiltinDatasetInfo> builtin_datasets() {
        false},
       {"fashion-mnist-all", "Fashion-MNIST train + test: 70,000 images, 784 features, 10 classes",
        false},
+      {"fashion-mnist-files",
+       "Fashion-MNIST: the 60,000 training images as train, the 10,000 test images as the test "
+       "split",
+       false},
       {"synthetic-linear", "Paper 4.1: x ~ U(0,1)^10, y = x.w*, w* = 10*1; regression, n = 10,000",
        false},
       {"synthetic-binary", "Logistic teacher on x ~ U(0,1)^d with label noise; 2 classes", false},
@@ -215,11 +219,20 @@ Dataset load_dataset(const DatasetSource& source) {
   const std::string name = lower(source.name);
   if (name.empty()) {
     data = load_user_file(source);
-  } else if (name == "fashion-mnist" || name == "fashion-mnist-all") {
+  } else if (name == "fashion-mnist" || name == "fashion-mnist-all" ||
+             name == "fashion-mnist-files") {
     const std::string dir = source.path.empty() ? find_fashion_mnist() : source.path;
     data = load_fashion_mnist_part(dir, "train");
-    if (name == "fashion-mnist-all")
+    const Index train_rows = data.size();
+    if (name != "fashion-mnist")
       data = concatenate(data, load_fashion_mnist_part(dir, "t10k"), name);
+    if (name == "fashion-mnist-files") {
+      // The standard split, as the main paper's code loads MNIST (60,000 train, 10,000 test).
+      data.fixed_validation_begin = train_rows;
+      data.notes.push_back("validation = the t10k test images (" +
+                           std::to_string(data.size() - train_rows) +
+                           "); validation_fraction and split_seed are not used");
+    }
     data.name = name;
   } else if (name == "synthetic-linear") {
     data = make_synthetic_linear({source.num_samples, source.dim, 10.0, source.seed});

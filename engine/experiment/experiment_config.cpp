@@ -523,6 +523,7 @@ ExperimentConfig parse_experiment(const json& j) {
   ObjectReader r(j, "");
   ExperimentConfig config;
   config.name = r.string_or("name", "experiment");
+  config.description = r.string_or("description", "");
   if (auto seed = r.optional_seed("seed")) config.seed = *seed;
   if (auto repeats = r.optional_integer("repeats")) {
     check(*repeats >= 1 && *repeats <= 1000, "repeats", "must be between 1 and 1000");
@@ -643,6 +644,7 @@ ExperimentConfig parse_experiment(const json& j) {
         "variants.lot_normalization",
         "\"realized\" is not covered by the accountant, so it is refused in release mode "
         "\"private\" (use it in explore mode, for the reproduction study)");
+  if (const json* acc = r.find("accounting")) config.accounting = parse_accounting(*acc);
   r.reject_unknown();
   check_consistency(config);
   // Caps on the search size, counted without overflow (saturating at kJobCountCeiling).
@@ -714,6 +716,9 @@ json to_json(const ExperimentConfig& config) {
   // Default release: no key, so files and stored configs from before release modes stay equal.
   if (config.release != ReleaseConfig{}) out["release"] = release_to_json(config.release);
   if (!config.variants.is_default()) out["variants"] = variants_to_json(config.variants);
+  if (!config.description.empty()) out["description"] = config.description;
+  if (config.accounting != AccountingConfig{})
+    out["accounting"] = accounting_to_json(config.accounting);
   // Secure mode writes no seed anywhere (the seed came from the OS and must stay secret).
   if (config.release.secure) out.erase("seed");
   return out;

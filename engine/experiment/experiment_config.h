@@ -3,7 +3,8 @@
 // expansion into candidates.
 //
 // Schema (all keys checked; an unknown key is an error so that typos cannot pass silently):
-//   name, seed, repeats (1), eval_every (100)
+//   name, description (free text: e.g. how a preset differs from the paper), seed, repeats (1),
+//   eval_every (100)
 //   dataset   {source, format: auto|idx|csv|libsvm, label_column, validation_fraction (0.2),
 //              split_seed (default: seed), path (folder of a built-in such as "adult"),
 //              num_samples, dim (synthetic generators)}
@@ -23,6 +24,7 @@
 //   release   {mode: explore|private, selection: ma|lt|ps, validation, ...} (release_config.h)
 //   variants  {lot_normalization, adam_xi, binary_output, linear_init}: non-default reproduction
 //             switches (reproduction_variants.h, docs/reproduction.md); absent = dplab's defaults
+//   accounting {conversion: improved|classic, lt_log_base: e|2} (accounting_config.h)
 // Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,
 // got "abc"`; file errors also name the file (and line/column for JSON syntax errors).
 //
@@ -39,6 +41,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiment/accounting_config.h"
 #include "experiment/objpert_entry.h"
 #include "experiment/release_config.h"
 #include "experiment/reproduction_variants.h"
@@ -120,6 +123,7 @@ struct TuningConfig {
 
 struct ExperimentConfig {
   std::string name;
+  std::string description;  // free text (a preset says what differs from the paper)
   DatasetConfig dataset;
   ModelConfig model;
   PrivacyConfig privacy;
@@ -133,6 +137,7 @@ struct ExperimentConfig {
   // {"name": "objpert", ...} elements of "optimizers" (objpert_entry.h), in file order; their
   // candidates come after the DP-SGD candidates (tuning/objpert_search.h).
   std::vector<ObjpertEntry> objective_perturbation;
+  AccountingConfig accounting;  // planning figures' conversion / LT log (accounting_config.h)
 };
 
 // One point of the search: an optimizer with concrete hyperparameters.

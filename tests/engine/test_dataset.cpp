@@ -197,7 +197,7 @@ class TestDataset : public QObject {
       names.push_back(info.name);
       QVERIFY(!info.description.empty());
     }
-    QCOMPARE(names, (std::vector<std::string>{"fashion-mnist", "fashion-mnist-all",
+    QCOMPARE(names, (std::vector<std::string>{"fashion-mnist", "fashion-mnist-all", "fashion-mnist-files",
                                               "synthetic-linear", "synthetic-binary", "adult",
                                               "adult-paper", "adult-files",
                                               "adult-paper-files"}));

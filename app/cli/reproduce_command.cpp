@@ -1,0 +1,253 @@
+// dplab-cli reproduce ITEM|all --out DIR: runs the main paper's items from their presets
+// (engine/reproduction/reproduction_items.h), one search per item and data version, and writes
+// per item and version its figures (SVG + PDF, engine/figures), the CSV files behind them and
+// the search's curves, then REPORT.md with the "paper vs dplab" table, verdicts and wall times
+// (rewritten after every item). Progress goes to stderr. Ctrl-C (SIGTERM alike) cancels the
+// running search within one optimizer step; every finished item keeps its files and REPORT.md
+// lists the interrupted one; exit 130 (143).
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+
+#include "cli/commands.h"
+#include "cli/output_files.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "data/dataset_catalog.h"
+#include "figures/plot.h"
+#include "reproduction/item_outcome.h"
+#include "reproduction/reproduction_items.h"
+#include "reproduction/reproduction_report.h"
+#include "store/csv_export.h"
+#include "tuning/runner.h"
+
+namespace dplab::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using reproduction::ItemRun;
+using reproduction::Scale;
+
+std::atomic<tuning::Runner*> g_runner{nullptr};
+std::atomic<int> g_signal{0};
+
+extern "C" void on_reproduce_signal(int signal) {
+  g_signal.store(signal);
+  if (tuning::Runner* runner = g_runner.load()) runner->cancel();
+}
+
+// Progress lines on stderr, at most one every 2 seconds (listener calls come from workers).
+class ProgressPrinter : public tuning::RunListener {
+ public:
+  explicit ProgressPrinter(std::string what) : what_(std::move(what)) {}
+  void on_progress(const tuning::Progress& p) override {
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::seconds(2) && p.jobs_done < p.jobs_total) return;
+    last_ = now;
+    std::fprintf(stderr, "reproduce %s: %lld/%lld runs, %.0f%% of the steps, %.0f s\n",
+                 what_.c_str(), static_cast<long long>(p.jobs_done),
+                 static_cast<long long>(p.jobs_total),
+                 p.steps_total > 0 ? 100.0 * p.steps_done / p.steps_total : 0.0, p.elapsed_seconds);
+  }
+
+ private:
+  std::string what_;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs one item on one data version; fills `run` (status, files, outcome).
+void run_item(const reproduction::ReproductionItem& item, const reproduction::DataVersion& version,
+              Scale scale, const fs::path& presets, const fs::path& out, int threads,
+              bool data_was_asked, ItemRun& run) {
+  const auto started = std::chrono::steady_clock::now();
+  const experiment::ExperimentConfig paper =
+      experiment::load_experiment_file((presets / (version.preset + ".json")).string());
+  const experiment::ExperimentConfig scaled = reproduction::scaled_experiment(paper, scale);
+  run.scaling = reproduction::describe_scaling(paper, scaled);
+  std::shared_ptr<const data::TrainValidationSplit> data;
+  try {
+    data = tuning::load_experiment_data(scaled);
+  } catch (const IoError& e) {
+    if (data_was_asked) throw;
+    run.status = std::string("skipped: ") + e.what();
+    run.wall_seconds = seconds_since(started);
+    return;
+  }
+  tuning::RunOptions options;
+  options.threads = threads;
+  tuning::Runner runner(scaled, data, options);
+  ProgressPrinter printer(item.name + " " + version.key);
+  runner.add_listener(&printer);
+  std::fprintf(stderr, "reproduce %s %s: %s\n", item.name.c_str(), version.key.c_str(),
+               run.scaling.c_str());
+  g_runner.store(&runner);
+  if (g_signal.load() != 0) runner.cancel();  // Ctrl-C while the data loaded or between items
+  const tuning::SearchResults results = runner.run();
+  g_runner.store(nullptr);
+  run.wall_seconds = seconds_since(started);
+  if (runner.cancel_requested()) {
+    run.status = "interrupted";
+    return;
+  }
+  run.outcome = reproduction::analyse_item(item, version, paper, results, scale);
+  const fs::path folder = out / item.name / version.key;
+  fs::create_directories(folder);
+  store::export_csv(results, folder.string());
+  for (const auto& [name, text] : run.outcome.files)
+    write_text_file_atomically(folder / name, text);
+  for (const auto& [stem, plot] : run.outcome.figures) {
+    write_text_file_atomically(folder / (stem + ".svg"), figures::to_svg(plot));
+    write_text_file_atomically(folder / (stem + ".pdf"), figures::to_pdf(plot));
+    run.figure_files.push_back((fs::path(item.name) / version.key / (stem + ".svg")).string());
+    run.figure_files.push_back((fs::path(item.name) / version.key / (stem + ".pdf")).string());
+  }
+  run.status = "done";
+}
+
+int run_reproduce(const std::string& what, const Arguments& args) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string out_text = args.required_text("out");
+  Scale scale = Scale::kQuick;
+  try {
+    scale = reproduction::parse_scale(args.text_or("scale", "quick"));
+  } catch (const Error& e) {
+    throw UsageError(std::string("--scale: ") + e.what());
+  }
+  const std::string data_filter = args.text_or("data", "all");
+  if (data_filter != "all" && data_filter != "adult" && data_filter != "fashion-mnist")
+    throw UsageError("--data: expected adult, fashion-mnist or all, got '" + data_filter + "'");
+  const std::int64_t threads = args.integer_or("threads", 0);
+  if (threads < 0 || threads > 1024)
+    throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+  std::vector<const reproduction::ReproductionItem*> items;
+  if (what == "all") {
+    for (const auto& item : reproduction::reproduction_items()) items.push_back(&item);
+  } else {
+    try {
+      items.push_back(&reproduction::find_item(what));
+    } catch (const Error& e) {
+      throw UsageError(std::string("ITEM: ") + e.what());
+    }
+  }
+  std::string presets;
+  if (auto given = args.text("presets")) {
+    presets = *given;
+    if (!fs::is_directory(presets))
+      throw UsageError("--presets: '" + presets + "' is not a folder");
+  } else {
+    presets = reproduction::find_presets_dir();
+  }
+  require_writable_folder(out_text, "--out");
+  const fs::path out(out_text);
+  const std::string command_line = "dplab-cli reproduce " + what + " --scale " +
+                                   reproduction::to_string(scale) +
+                                   (data_filter == "all" ? "" : " --data " + data_filter);
+
+  struct sigaction action {};
+  action.sa_handler = on_reproduce_signal;
+  sigemptyset(&action.sa_mask);
+  struct sigaction previous {
+  }, previous_term{};
+  sigaction(SIGINT, &action, &previous);
+  sigaction(SIGTERM, &action, &previous_term);
+
+  std::vector<ItemRun> runs;
+  bool interrupted = false;
+  auto write_report = [&] {
+    write_text_file_atomically(
+        out / "REPORT.md",
+        reproduction::report_markdown(runs, scale, command_line, seconds_since(started)));
+  };
+  for (const auto* item : items) {
+    for (const auto& version : item->versions) {
+      if (data_filter != "all" && version.key != "synthetic" && version.key != data_filter)
+        continue;
+      if (interrupted) break;
+      ItemRun run;
+      run.item = item->name;
+      run.title = item->title;
+      run.data = version.label;
+      try {
+        run_item(*item, version, scale, presets, out, static_cast<int>(threads),
+                 data_filter != "all", run);
+      } catch (const Error& e) {
+        g_runner.store(nullptr);
+        run.status = std::string("failed: ") + e.what();
+      }
+      interrupted = run.status == "interrupted";
+      std::fprintf(stderr, "reproduce %s %s: %s (%.1f s)\n", item->name.c_str(),
+                   version.key.c_str(), run.status.c_str(), run.wall_seconds);
+      runs.push_back(std::move(run));
+      write_report();
+    }
+  }
+  sigaction(SIGINT, &previous, nullptr);
+  sigaction(SIGTERM, &previous_term, nullptr);
+  bool failed = false;
+  for (const auto& run : runs) {
+    failed |= run.status.rfind("failed", 0) == 0;
+    for (const auto& row : run.outcome.rows) {
+      std::printf("%-10s %-13s %-55s paper %-32s dplab %s -> %s\n", row.item.c_str(),
+                  row.data.c_str(), row.quantity.c_str(), row.paper.c_str(), row.dplab.c_str(),
+                  row.verdict.c_str());
+    }
+  }
+  std::printf("wrote %s (%zu item runs, %.1f s)\n", (out / "REPORT.md").string().c_str(),
+              runs.size(), seconds_since(started));
+  std::fflush(stdout);
+  if (interrupted) {
+    std::cerr << "dplab-cli reproduce: "
+              << (g_signal.load() == SIGTERM ? "terminated" : "cancelled")
+              << "; finished items kept in " << out.string() << "\n";
+    return g_signal.load() == SIGTERM ? 143 : 130;
+  }
+  if (failed) {
+    std::cerr << "dplab-cli reproduce: error: an item failed (see REPORT.md)\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_reproduce_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "reproduce",
+      "run the main paper's figures and tables from their presets; write figures, CSVs and "
+      "REPORT.md");
+  auto args = std::make_shared<Arguments>();
+  auto item = std::make_shared<std::string>();
+  cmd->add_option("item", *item,
+                  "figure2, figure3, figure4 (with Table 1), section5.2, figure5, or all")
+      ->required();
+  add_value(*cmd, *args, "out", "folder for REPORT.md and one subfolder per item and data set",
+            "DIR")
+      ->required();
+  add_value(*cmd, *args, "scale",
+            "quick (T/20, 1 repeat, grids thinned to 4 values; minutes on 2 cores), paper (the "
+            "presets as they are) or tiny (tests); default quick",
+            "quick|paper|tiny");
+  add_value(*cmd, *args, "data", "adult, fashion-mnist or all (default all)", "NAME");
+  add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
+  add_value(*cmd, *args, "presets",
+            "folder with the paper-*.json presets (default: the installed or source presets)",
+            "DIR");
+  cmd->footer(
+      "Exit status: 0 ok; 1 an item failed (REPORT.md says which); 2 bad usage; 130 Ctrl-C, "
+      "143 SIGTERM (finished items and REPORT.md are kept).");
+  on_run(*cmd, [args, item] { return run_reproduce(*item, *args); });
+}
+
+}  // namespace dplab::cli

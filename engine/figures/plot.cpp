@@ -1,0 +1,263 @@
+// Plot layout and drawing (see plot.h).
+#include "figures/plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/error.h"
+#include "figures/pdf_canvas.h"
+#include "figures/svg_canvas.h"
+
+namespace dplab::figures {
+namespace {
+
+constexpr double kLeft = 62, kRight = 170, kTop = 40, kBottom = 46;
+constexpr double kTickFont = 8.5, kLabelFont = 10, kTitleFont = 11.5;
+const char* const kAxisColor = "#333333";
+const char* const kGridColor = "#e4e4e4";
+
+std::string fmt(double v) {
+  char buffer[32];
+  if (v != 0 && (std::abs(v) < 1e-3 || std::abs(v) >= 1e5))
+    std::snprintf(buffer, sizeof buffer, "%.0e", v);
+  else
+    std::snprintf(buffer, sizeof buffer, "%g", v);
+  return buffer;
+}
+
+struct Axis {
+  double lo = 0, hi = 1;
+  bool log = false;
+  double pixel_lo = 0, pixel_hi = 1;  // where lo and hi land
+  double value(double v) const { return log ? std::log10(v) : v; }
+  double map(double v) const {
+    const double t = (value(v) - lo) / (hi - lo);
+    return pixel_lo + t * (pixel_hi - pixel_lo);
+  }
+};
+
+bool usable(double v, bool log) {
+  return std::isfinite(v) && (!log || v > 0);
+}
+
+// Range of the transformed values, padded by 4%; a single value gets +-1 (or +-0.5 decade).
+void fit(Axis& axis, const std::vector<double>& values) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (double v : values) {
+    if (!usable(v, axis.log)) continue;
+    lo = std::min(lo, axis.value(v));
+    hi = std::max(hi, axis.value(v));
+  }
+  if (!std::isfinite(lo)) lo = 0, hi = 1;
+  if (hi - lo < 1e-12) {
+    const double pad = axis.log ? 0.5 : (lo == 0 ? 1 : std::abs(lo) * 0.05);
+    lo -= pad;
+    hi += pad;
+  }
+  const double pad = 0.04 * (hi - lo);
+  axis.lo = lo - pad;
+  axis.hi = hi + pad;
+}
+
+// Ticks in data units: powers of ten (log) or 1/2/5 x 10^k steps (linear).
+std::vector<double> ticks(const Axis& axis) {
+  std::vector<double> out;
+  if (axis.log) {
+    for (double e = std::ceil(axis.lo); e <= std::floor(axis.hi); ++e)
+      out.push_back(std::pow(10, e));
+    if (out.size() < 2) {
+      const double e = std::floor(axis.lo);
+      for (double m : {2.0, 5.0, 10.0, 20.0, 50.0}) {
+        const double v = m * std::pow(10, e);
+        if (std::log10(v) >= axis.lo && std::log10(v) <= axis.hi) out.push_back(v);
+      }
+    }
+    return out;
+  }
+  const double span = axis.hi - axis.lo;
+  const double raw = span / 6;
+  const double base = std::pow(10, std::floor(std::log10(raw)));
+  double step = base;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    step = m * base;
+    if (span / step <= 7) break;
+  }
+  for (double v = std::ceil(axis.lo / step) * step; v <= axis.hi + 1e-9 * step; v += step)
+    out.push_back(std::abs(v) < 1e-12 * step ? 0.0 : v);
+  return out;
+}
+
+void check_series(const Series& s) {
+  if (s.x.size() != s.y.size())
+    throw InvalidArgument("plot series '" + s.label + "': " + std::to_string(s.x.size()) +
+                          " x values for " + std::to_string(s.y.size()) + " y values");
+  if ((!s.y_low.empty() || !s.y_high.empty()) &&
+      (s.y_low.size() != s.y.size() || s.y_high.size() != s.y.size()))
+    throw InvalidArgument("plot series '" + s.label + "': error bars must match y in length");
+}
+
+void draw_titles(const Plot& plot, Canvas& c) {
+  c.text(kLeft, 16, plot.title, kTitleFont, Anchor::kStart);
+  if (!plot.subtitle.empty())
+    c.text(kLeft, 29, plot.subtitle, kTickFont, Anchor::kStart, "#555555");
+}
+
+void draw_legend(const Plot& plot, Canvas& c, double x0) {
+  double y = kTop + 8;
+  for (const auto& s : plot.series) {
+    if (s.label.empty()) continue;
+    if (s.line) c.polyline({{x0, y - 3}, {x0 + 18, y - 3}}, s.color, s.line_width, s.dash);
+    if (s.marker > 0) c.circle(x0 + 9, y - 3, std::min(s.marker, 4.0), s.color);
+    c.text(x0 + 24, y, s.label, kTickFont, Anchor::kStart);
+    y += 13;
+  }
+}
+
+void draw_heatmap(const Plot& plot, Canvas& c) {
+  const Heatmap& h = *plot.heatmap;
+  const std::size_t nx = h.x_values.size(), ny = h.y_values.size();
+  if (nx == 0 || ny == 0 || h.z.size() != nx * ny)
+    throw InvalidArgument("heatmap: " + std::to_string(h.z.size()) + " values for a " +
+                          std::to_string(nx) + " x " + std::to_string(ny) + " grid");
+  const double x0 = kLeft, x1 = plot.width - kRight, y0 = kTop, y1 = plot.height - kBottom;
+  const double cw = (x1 - x0) / static_cast<double>(nx), ch = (y1 - y0) / static_cast<double>(ny);
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (double z : h.z) {
+    if (!std::isfinite(z)) continue;
+    lo = std::min(lo, z);
+    hi = std::max(hi, z);
+  }
+  auto colour = [&](double z) {
+    if (!std::isfinite(z)) return std::string("#bdbdbd");
+    return viridis(hi > lo ? (z - lo) / (hi - lo) : 0.5);
+  };
+  for (std::size_t j = 0; j < ny; ++j)
+    for (std::size_t i = 0; i < nx; ++i)
+      c.rect(x0 + i * cw, y1 - (j + 1) * ch, cw + 0.3, ch + 0.3, colour(h.z[j * nx + i]));
+  for (std::size_t cell : h.marked_cells) {
+    if (cell >= nx * ny) continue;
+    const std::size_t i = cell % nx, j = cell / nx;
+    c.circle(x0 + (i + 0.5) * cw, y1 - (j + 0.5) * ch, std::min(cw, ch) * 0.3, "", "#ff3030", 1.2);
+  }
+  c.rect(x0, y0, x1 - x0, y1 - y0, "", kAxisColor, 0.8);
+  const std::size_t every_x = std::max<std::size_t>(1, nx / 10),
+                    every_y = std::max<std::size_t>(1, ny / 12);
+  for (std::size_t i = 0; i < nx; i += every_x)
+    c.text(x0 + (i + 0.5) * cw, y1 + 12, fmt(h.x_values[i]), kTickFont, Anchor::kMiddle);
+  for (std::size_t j = 0; j < ny; j += every_y)
+    c.text(x0 - 4, y1 - (j + 0.5) * ch + 3, fmt(h.y_values[j]), kTickFont, Anchor::kEnd);
+  // Colour bar.
+  const double bx = x1 + 18, bw = 12;
+  for (int k = 0; k < 50; ++k) {
+    const double t0 = k / 50.0;
+    c.rect(bx, y1 - (t0 + 0.02) * (y1 - y0), bw, (y1 - y0) / 50 + 0.3, viridis(t0));
+  }
+  c.rect(bx, y0, bw, y1 - y0, "", kAxisColor, 0.6);
+  c.text(bx + bw + 4, y0 + 8, fmt(hi), kTickFont, Anchor::kStart);
+  c.text(bx + bw + 4, y1, fmt(lo), kTickFont, Anchor::kStart);
+  c.text(bx + bw + 4, (y0 + y1) / 2, h.value_label, kTickFont, Anchor::kStart);
+}
+
+}  // namespace
+
+std::string viridis(double t) {
+  // Nine stops of matplotlib's viridis, linearly interpolated.
+  static const double stops[9][3] = {{68, 1, 84},    {71, 44, 122},  {59, 81, 139},
+                                     {44, 113, 142}, {33, 144, 141}, {39, 173, 129},
+                                     {92, 200, 99},  {170, 220, 50}, {253, 231, 37}};
+  t = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * 8;
+  const int k = std::min(7, static_cast<int>(t));
+  const double f = t - k;
+  char buffer[8];
+  int rgb[3];
+  for (int i = 0; i < 3; ++i)
+    rgb[i] = static_cast<int>(std::lround(stops[k][i] + f * (stops[k + 1][i] - stops[k][i])));
+  std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+  return buffer;
+}
+
+std::string palette(std::size_t index) {
+  static const char* const colors[10] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+  return colors[index % 10];
+}
+
+void draw(const Plot& plot, Canvas& c) {
+  for (const auto& s : plot.series) check_series(s);
+  draw_titles(plot, c);
+  const double x0 = kLeft, x1 = plot.width - kRight, y0 = kTop, y1 = plot.height - kBottom;
+  c.text((x0 + x1) / 2, plot.height - 10, plot.x_label, kLabelFont, Anchor::kMiddle);
+  c.text(16, (y0 + y1) / 2, plot.y_label, kLabelFont, Anchor::kMiddle, "#000000", true);
+  if (plot.heatmap) {
+    draw_heatmap(plot, c);
+    return;
+  }
+  Axis ax, ay;
+  ax.log = plot.log_x && plot.x_tick_labels.empty();
+  ay.log = plot.log_y;
+  std::vector<double> xs, ys;
+  for (const auto& s : plot.series) {
+    xs.insert(xs.end(), s.x.begin(), s.x.end());
+    ys.insert(ys.end(), s.y.begin(), s.y.end());
+    ys.insert(ys.end(), s.y_low.begin(), s.y_low.end());
+    ys.insert(ys.end(), s.y_high.begin(), s.y_high.end());
+  }
+  if (!plot.x_tick_labels.empty())
+    xs = {-0.5, static_cast<double>(plot.x_tick_labels.size()) - 0.5};
+  fit(ax, xs);
+  fit(ay, ys);
+  if (!plot.x_tick_labels.empty()) ax.lo = -0.5, ax.hi = plot.x_tick_labels.size() - 0.5;
+  ax.pixel_lo = x0, ax.pixel_hi = x1;
+  ay.pixel_lo = y1, ay.pixel_hi = y0;
+  // Grid and ticks.
+  for (double v : ticks(ay)) {
+    const double y = ay.map(v);
+    c.polyline({{x0, y}, {x1, y}}, kGridColor, 0.6);
+    c.text(x0 - 4, y + 3, fmt(v), kTickFont, Anchor::kEnd);
+  }
+  if (plot.x_tick_labels.empty()) {
+    for (double v : ticks(ax)) {
+      const double x = ax.map(v);
+      c.polyline({{x, y0}, {x, y1}}, kGridColor, 0.6);
+      c.text(x, y1 + 12, fmt(v), kTickFont, Anchor::kMiddle);
+    }
+  } else {
+    for (std::size_t i = 0; i < plot.x_tick_labels.size(); ++i)
+      c.text(ax.map(static_cast<double>(i)), y1 + 12, plot.x_tick_labels[i], kTickFont,
+             Anchor::kMiddle);
+  }
+  c.rect(x0, y0, x1 - x0, y1 - y0, "", kAxisColor, 0.8);
+  for (const auto& s : plot.series) {
+    std::vector<Point> points;
+    for (std::size_t i = 0; i < s.x.size(); ++i) {
+      if (!usable(s.x[i], ax.log) || !usable(s.y[i], ay.log)) continue;
+      points.push_back({ax.map(s.x[i]), ay.map(s.y[i])});
+      if (!s.y_low.empty() && usable(s.y_low[i], ay.log) && usable(s.y_high[i], ay.log)) {
+        const double x = ax.map(s.x[i]);
+        c.polyline({{x, ay.map(s.y_low[i])}, {x, ay.map(s.y_high[i])}}, s.color, 1.0);
+        c.polyline({{x - 3, ay.map(s.y_low[i])}, {x + 3, ay.map(s.y_low[i])}}, s.color, 1.0);
+        c.polyline({{x - 3, ay.map(s.y_high[i])}, {x + 3, ay.map(s.y_high[i])}}, s.color, 1.0);
+      }
+    }
+    if (s.line) c.polyline(points, s.color, s.line_width, s.dash);
+    if (s.marker > 0)
+      for (const auto& p : points) c.circle(p.x, p.y, s.marker, s.color, "#ffffff", 0.4);
+  }
+  draw_legend(plot, c, x1 + 10);
+}
+
+std::string to_svg(const Plot& plot) {
+  SvgCanvas canvas(plot.width, plot.height);
+  draw(plot, canvas);
+  return canvas.finish();
+}
+
+std::string to_pdf(const Plot& plot) {
+  PdfCanvas canvas(plot.width, plot.height);
+  draw(plot, canvas);
+  return canvas.finish();
+}
+
+}  // namespace dplab::figures

@@ -1,0 +1,414 @@
+// Per-item analysis for `dplab-cli reproduce` (see item_outcome.h).
+#include "reproduction/item_outcome.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "privacy/private_selection.h"
+#include "tuning/aggregates.h"
+#include "tuning/alpha_clip_fit.h"
+#include "tuning/candidate_ranking.h"
+#include "tuning/pruned_comparison.h"
+
+namespace dplab::reproduction {
+namespace {
+
+using figures::Plot;
+using figures::Series;
+using tuning::SearchResults;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::uint64_t kSection52Stream = 0x53354332;  // "S5C2"
+
+std::string fixed(double v, int digits = 3) {
+  if (!std::isfinite(v)) return "n/a";
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
+  return buffer;
+}
+
+std::string general(double v) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
+}
+
+std::string scale_suffix(Scale scale) {
+  return scale == Scale::kPaper ? "" : " (" + to_string(scale) + " scale)";
+}
+
+std::string subtitle(const DataVersion& version, const SearchResults& results, Scale scale) {
+  return version.label + " version, n = " + std::to_string(results.training_size) +
+         ", T = " + std::to_string(results.config.privacy.steps) + ", " + to_string(scale) +
+         " scale";
+}
+
+// Points without a connecting line.
+Series dots(const std::string& label, const std::string& color, double marker) {
+  Series s;
+  s.label = label;
+  s.color = color;
+  s.line = false;
+  s.marker = marker;
+  return s;
+}
+
+int optimizer_index(const SearchResults& results, optim::OptimizerKind kind) {
+  for (std::size_t i = 0; i < results.config.optimizers.size(); ++i)
+    if (results.config.optimizers[i].kind == kind) return static_cast<int>(i);
+  return -1;
+}
+
+double final_value(const tuning::CurveAggregate& curves, bool median = false) {
+  const auto& v = median ? curves.median : curves.best;
+  return v.empty() ? kNaN : v.back();
+}
+
+// Max (and optionally median) curves of every optimizer, a plot and a CSV.
+void add_curves(ItemOutcome& out, const std::string& stem, const std::string& title,
+                const DataVersion& version, const SearchResults& results, Scale scale,
+                bool with_median) {
+  const auto aggregates = tuning::aggregate_all(results);
+  Plot plot;
+  plot.title = title;
+  plot.subtitle = subtitle(version, results, scale);
+  plot.x_label = "iteration (noisy-gradient queries)";
+  plot.y_label = "validation accuracy";
+  std::ostringstream csv;
+  csv << "optimizer,iteration,max_accuracy,median_accuracy,best_candidate\n";
+  for (std::size_t i = 0; i < aggregates.size(); ++i) {
+    const auto& a = aggregates[i];
+    Series best;
+    best.label = a.optimizer + " max";
+    best.color = figures::palette(i);
+    for (std::size_t p = 0; p < a.curves.iterations.size(); ++p) {
+      best.x.push_back(static_cast<double>(a.curves.iterations[p]));
+      best.y.push_back(a.curves.best[p]);
+      csv << a.optimizer << ',' << a.curves.iterations[p] << ',' << general(a.curves.best[p]) << ','
+          << general(a.curves.median[p]) << ','
+          << results.candidates[static_cast<std::size_t>(a.curves.best_candidate[p])].label()
+          << '\n';
+    }
+    plot.series.push_back(best);
+    if (with_median) {
+      Series median = best;
+      median.label = a.optimizer + " median";
+      median.y = a.curves.median;
+      median.dash = 4;
+      plot.series.push_back(median);
+    }
+  }
+  out.figures.emplace_back(stem, plot);
+  out.files.emplace_back(stem + ".csv", csv.str());
+}
+
+void figure2(ItemOutcome& out, const DataVersion& version, const SearchResults& results,
+             Scale scale) {
+  const auto a = tuning::aggregate_optimizer(results, 0);
+  const auto& g = a.grid;
+  const auto fit = tuning::fit_inverse_clip_line(g, tuning::GridMetric::kFinalTrainLoss, 0.1);
+  // The best 10% of finite cells (at least 3), by final training loss.
+  std::vector<std::size_t> cells;
+  for (std::size_t c = 0; c < g.final_train_loss.size(); ++c)
+    if (std::isfinite(g.final_train_loss[c])) cells.push_back(c);
+  std::sort(cells.begin(), cells.end(), [&](std::size_t x, std::size_t y) {
+    return g.final_train_loss[x] < g.final_train_loss[y];
+  });
+  const std::size_t best = std::min(cells.size(), std::max<std::size_t>(3, cells.size() / 10));
+  cells.resize(best);
+  int on_line = 0;
+  for (std::size_t c : cells) {
+    const double product = g.learning_rates[c / g.clips.size()] * g.clips[c % g.clips.size()];
+    on_line += fit.product > 0 && std::abs(std::log10(product / fit.product)) <= std::log10(3.0);
+  }
+  const double share = cells.empty() ? 0 : static_cast<double>(on_line) / cells.size();
+  // Heatmap: x = alpha, y = C, z = log10 final training loss.
+  figures::Heatmap h;
+  h.x_values = g.learning_rates;
+  h.y_values = g.clips;
+  h.value_label = "log10 loss";
+  h.z.assign(g.learning_rates.size() * g.clips.size(), kNaN);
+  std::ostringstream csv;
+  csv << "learning_rate,clip,final_train_loss,log10_final_train_loss,among_best\n";
+  for (std::size_t i = 0; i < g.learning_rates.size(); ++i) {
+    for (std::size_t j = 0; j < g.clips.size(); ++j) {
+      const double loss = g.final_train_loss[g.cell(i, j)];
+      const double z = loss > 0 ? std::log10(loss) : kNaN;
+      h.z[j * g.learning_rates.size() + i] = z;
+      const bool among = std::find(cells.begin(), cells.end(), g.cell(i, j)) != cells.end();
+      if (among) h.marked_cells.push_back(j * g.learning_rates.size() + i);
+      csv << general(g.learning_rates[i]) << ',' << general(g.clips[j]) << ',' << general(loss)
+          << ',' << general(z) << ',' << (among ? 1 : 0) << '\n';
+    }
+  }
+  Plot plot;
+  plot.title = "Figure 2: log10 final training loss of DPSGD over (alpha, C)";
+  plot.subtitle = subtitle(version, results, scale) + "; rings: best 10%";
+  plot.x_label = "learning rate alpha";
+  plot.y_label = "clipping norm C";
+  plot.heatmap = h;
+  out.figures.emplace_back("figure2", plot);
+  out.files.emplace_back("figure2.csv", csv.str());
+  out.rows.push_back({"figure2", version.label, "best (alpha, C) cells on a diagonal alpha = k / C",
+                      "most best losses lie on one diagonal",
+                      std::to_string(on_line) + " of " + std::to_string(cells.size()) +
+                          " best cells within x3 of alpha C = " + general(fit.product),
+                      (share >= 0.7 ? "reproduced" : "not reproduced") + scale_suffix(scale)});
+}
+
+void figure3(ItemOutcome& out, const DataVersion& version, const SearchResults& results,
+             Scale scale) {
+  const auto ranking = tuning::rank_candidates(results, 0);
+  std::ostringstream csv;
+  tuning::write_ranking_csv(ranking, results, csv);
+  out.files.emplace_back("figure3_ranking.csv", csv.str());
+  // Strip plot: one column per alpha, every candidate a dot; alpha = 0.001 black, default gold.
+  std::vector<double> alphas;
+  for (const auto& row : ranking.rows)
+    alphas.push_back(
+        results.candidates[static_cast<std::size_t>(row.candidate)].optimizer.learning_rate);
+  std::sort(alphas.begin(), alphas.end());
+  alphas.erase(std::unique(alphas.begin(), alphas.end()), alphas.end());
+  Plot plot;
+  plot.title = "Figure 3: DPAdam's (alpha, beta1, beta2) candidates by final accuracy";
+  plot.subtitle = subtitle(version, results, scale) + "; gold: the default (0.001, 0.9, 0.999)";
+  plot.x_label = "alpha";
+  plot.y_label = "validation accuracy";
+  for (double a : alphas) plot.x_tick_labels.push_back(general(a));
+  Series others = dots("other candidates", "#9e9e9e", 2.2);
+  Series small_alpha = dots("alpha = 0.001", "#000000", 2.6);
+  Series gold = dots("default", "#d4a017", 5);
+  Rng jitter(7);
+  for (const auto& row : ranking.rows) {
+    const auto& c = results.candidates[static_cast<std::size_t>(row.candidate)];
+    const double x = static_cast<double>(
+        std::lower_bound(alphas.begin(), alphas.end(), c.optimizer.learning_rate) - alphas.begin());
+    Series& s = row.is_default ? gold : c.optimizer.learning_rate == 0.001 ? small_alpha : others;
+    s.x.push_back(row.is_default ? x : x + 0.5 * (jitter.uniform() - 0.5));
+    s.y.push_back(row.mean_accuracy);
+  }
+  plot.series = {others, small_alpha, gold};
+  out.figures.emplace_back("figure3", plot);
+  std::string dplab, verdict;
+  if (ranking.default_rank == 0) {
+    dplab = "the default is not in this grid";
+    verdict = "not measured";
+  } else {
+    const double gap = ranking.best_accuracy - ranking.default_accuracy;
+    dplab = "default ranks " + std::to_string(ranking.default_rank) + " of " +
+            std::to_string(ranking.rows.size()) + ": " + fixed(ranking.default_accuracy) +
+            " vs best " + fixed(ranking.best_accuracy) + " (" + fixed(100 * gap, 1) + " points)";
+    verdict = gap <= kAccuracyTolerance ? "reproduced" : "not reproduced";
+  }
+  out.rows.push_back({"figure3", version.label, "DPAdam default vs best (alpha, beta1, beta2)",
+                      "default close to the best (often the best)", dplab,
+                      verdict + scale_suffix(scale)});
+}
+
+// The paper's Table 1 (delta = 1e-6): per data version, DPSGD (LT), DPMomentum (LT), DPAdam (MA).
+struct Table1 {
+  double dpsgd, dpmomentum, dpadam;
+  const char* source;
+};
+Table1 table1(const DataVersion& version) {
+  if (version.key == "adult") return {5.01, 5.23, 1.91, "Adult"};
+  return {3.01, 3.14, 1.14, "MNIST (same n = 60,000)"};
+}
+
+void table1_rows(ItemOutcome& out, const DataVersion& version,
+                 const experiment::ExperimentConfig& paper, const SearchResults& results) {
+  const Table1 t = table1(version);
+  const privacy::SubsampledGaussian run{
+      paper.privacy.noise_multiplier,
+      paper.privacy.lot_size / static_cast<double>(results.training_size), paper.privacy.steps};
+  const double delta = paper.privacy.delta.value_or(results.mechanism.delta);
+  const auto candidates = experiment::expand_candidates(paper);
+  const auto options = paper.accounting.rdp_options();
+  const std::string accounting = paper.accounting.conversion == privacy::Conversion::kClassic
+                                     ? "classic conversion"
+                                     : "improved conversion";
+  for (std::size_t i = 0; i < paper.optimizers.size(); ++i) {
+    const auto kind = paper.optimizers[i].kind;
+    const int k =
+        static_cast<int>(experiment::candidates_of(candidates, static_cast<int>(i)).size());
+    double eps = 0, tight = 0, reference = 0;
+    std::string how;
+    if (kind == optim::OptimizerKind::kDpAdam) {
+      eps = privacy::moments_accountant_selection(run, k, delta, options).epsilon;
+      tight = privacy::moments_accountant_selection(run, k, delta, {}).epsilon;
+      reference = t.dpadam;
+      how = "MA over K = " + std::to_string(k);
+    } else {
+      const double gamma = paper.tuning.gamma.value_or(1.0 / k);
+      eps = privacy::liu_talwar_selection(run, gamma, delta, paper.tuning.delta2,
+                                          paper.accounting.lt_log_base, options)
+                .epsilon;
+      tight = privacy::liu_talwar_selection(run, gamma, delta, paper.tuning.delta2).epsilon;
+      reference = kind == optim::OptimizerKind::kDpSgd ? t.dpsgd : t.dpmomentum;
+      how = "LT, K = " + std::to_string(k);
+    }
+    out.rows.push_back(
+        {"table1", version.label,
+         "epsilon of " + optim::to_string(kind) + " (" + how + ", delta = " + general(delta) + ")",
+         fixed(reference, 2) + " (" + t.source + ")",
+         fixed(eps, 3) + " (" + accounting + "; dplab's improved: " + fixed(tight, 3) + ")",
+         std::abs(eps - reference) <= kEpsilonTolerance ? "reproduced" : "not reproduced"});
+  }
+}
+
+void figure4(ItemOutcome& out, const DataVersion& version,
+             const experiment::ExperimentConfig& paper, const SearchResults& results, Scale scale) {
+  add_curves(out, "figure4", "Figure 4: max validation accuracy over each optimizer's grid",
+             version, results, scale, false);
+  const auto aggregates = tuning::aggregate_all(results);
+  std::map<optim::OptimizerKind, double> final_max;
+  std::string dplab;
+  for (std::size_t i = 0; i < aggregates.size(); ++i) {
+    const auto kind = results.config.optimizers[i].kind;
+    final_max[kind] = final_value(aggregates[i].curves);
+    dplab += (dplab.empty() ? "" : ", ") + aggregates[i].optimizer + " " + fixed(final_max[kind]);
+  }
+  const double gap =
+      final_max.count(optim::OptimizerKind::kDpSgd) &&
+              final_max.count(optim::OptimizerKind::kDpAdam)
+          ? final_max[optim::OptimizerKind::kDpSgd] - final_max[optim::OptimizerKind::kDpAdam]
+          : kNaN;
+  out.rows.push_back(
+      {"figure4", version.label, "final max accuracy (DPAdam vs DPSGD)",
+       "the maxima are extremely similar",
+       dplab + " (DPSGD - DPAdam = " + fixed(100 * gap, 1) + " points)",
+       (std::isfinite(gap) && std::abs(gap) <= kAccuracyTolerance ? "reproduced"
+                                                                  : "not reproduced") +
+           scale_suffix(scale)});
+  table1_rows(out, version, paper, results);
+}
+
+void figure5(ItemOutcome& out, const DataVersion& version, const SearchResults& results,
+             Scale scale) {
+  add_curves(out, "figure5", "Figure 5: max (solid) and median (dashed) accuracy", version, results,
+             scale, true);
+  const auto aggregates = tuning::aggregate_all(results);
+  std::map<optim::OptimizerKind, double> final_max;
+  std::string dplab;
+  for (std::size_t i = 0; i < aggregates.size(); ++i) {
+    final_max[results.config.optimizers[i].kind] = final_value(aggregates[i].curves);
+    dplab += (dplab.empty() ? "" : ", ") + aggregates[i].optimizer + " " +
+             fixed(final_value(aggregates[i].curves)) + " (median " +
+             fixed(final_value(aggregates[i].curves, true)) + ")";
+  }
+  const double gap =
+      final_max[optim::OptimizerKind::kDpAdam] - final_max[optim::OptimizerKind::kDpAdamWosm];
+  out.rows.push_back(
+      {"figure5", version.label, "final max accuracy, DPAdamWOSM vs DPAdam",
+       "DPAdamWOSM's max runs alongside DPAdam's; ADADP's lies beneath except on Adult", dplab,
+       (std::isfinite(gap) && std::abs(gap) <= kAccuracyTolerance ? "reproduced"
+                                                                  : "not reproduced") +
+           scale_suffix(scale)});
+}
+
+void section52(ItemOutcome& out, const DataVersion& version, const SearchResults& results,
+               Scale scale) {
+  const int sgd = optimizer_index(results, optim::OptimizerKind::kDpSgd);
+  const int adam = optimizer_index(results, optim::OptimizerKind::kDpAdam);
+  if (sgd < 0 || adam < 0) throw InvalidArgument("section 5.2 needs dpsgd and dpadam");
+  const auto pruning = tuning::prune_by_times_best(results, sgd);
+  const auto adam_pool = experiment::candidates_of(results.candidates, adam);
+  const int k = static_cast<int>(adam_pool.size());
+  const std::uint64_t seed = derive_seed(results.config.seed, kSection52Stream);
+  const auto pruned = tuning::compare_best_of_k(
+      results, "dpadam (" + std::to_string(k) + " candidates)", adam_pool, k,
+      "dpsgd pruned (best of " + std::to_string(k) + " of " + std::to_string(pruning.kept.size()) +
+          ")",
+      pruning.kept, k, kSection52Draws, seed);
+  const auto full =
+      tuning::compare_best_of_k(results, "dpadam", adam_pool, k,
+                                "dpsgd unpruned (best of " + std::to_string(k) + " of " +
+                                    std::to_string(pruning.pool.size()) + ")",
+                                pruning.pool, k, kSection52Draws, derive_seed(seed, 1));
+  std::ostringstream csv;
+  csv << "side,pool_size,k,draws,mean_accuracy,ci95_low,ci95_high\n";
+  for (const auto* side : {&pruned.a, &pruned.b, &full.b}) {
+    csv << '"' << side->label << "\"," << side->pool.size() << ',' << side->k << ','
+        << kSection52Draws << ',' << general(side->mean) << ',' << general(side->ci_low) << ','
+        << general(side->ci_high) << '\n';
+  }
+  out.files.emplace_back("section5_2.csv", csv.str());
+  std::ostringstream prune_csv;
+  prune_csv << "candidate,learning_rate,clip,times_best,kept\n";
+  for (std::size_t i = 0; i < pruning.pool.size(); ++i) {
+    const auto& c = results.candidates[static_cast<std::size_t>(pruning.pool[i])];
+    prune_csv << pruning.pool[i] << ',' << general(c.optimizer.learning_rate) << ','
+              << general(c.clip) << ',' << pruning.times_best[i] << ','
+              << (pruning.times_best[i] >= pruning.min_times_best ? 1 : 0) << '\n';
+  }
+  out.files.emplace_back("section5_2_pruning.csv", prune_csv.str());
+  Plot plot;
+  plot.title = "Section 5.2: released accuracy at equal privacy cost (95% CI)";
+  plot.subtitle = subtitle(version, results, scale) + "; " + std::to_string(kSection52Draws) +
+                  " random draws per side";
+  plot.x_label = "selection";
+  plot.y_label = "accuracy of the released model";
+  plot.x_tick_labels = {"DPAdam (4)", "DPSGD pruned", "DPSGD unpruned"};
+  Series s = dots("", "#4e79a7", 4);
+  s.x = {0.0, 1.0, 2.0};
+  s.y = {pruned.a.mean, pruned.b.mean, full.b.mean};
+  s.y_low = {pruned.a.ci_low, pruned.b.ci_low, full.b.ci_low};
+  s.y_high = {pruned.a.ci_high, pruned.b.ci_high, full.b.ci_high};
+  plot.series = {s};
+  out.figures.emplace_back("section5_2", plot);
+  const bool adam_higher = pruned.a.mean > pruned.b.mean;
+  const std::string verdict = !pruned.separated ? "not separated (95% CIs overlap)"
+                              : adam_higher     ? "reproduced"
+                                                : "not reproduced (pruned DPSGD higher)";
+  out.rows.push_back(
+      {"section5.2", version.label, "DPAdam vs pruned DPSGD, best of " + std::to_string(k),
+       "DPAdam above pruned DPSGD (95% CI, 100 repetitions)",
+       fixed(pruned.a.mean) + " [" + fixed(pruned.a.ci_low) + ", " + fixed(pruned.a.ci_high) +
+           "] vs " + fixed(pruned.b.mean) + " [" + fixed(pruned.b.ci_low) + ", " +
+           fixed(pruned.b.ci_high) + "] (" + std::to_string(pruning.kept.size()) + " of " +
+           std::to_string(pruning.pool.size()) + " DPSGD candidates kept; unpruned " +
+           fixed(full.b.mean) + ")",
+       verdict + scale_suffix(scale)});
+  out.notes.push_back(
+      "section 5.2 (" + version.label +
+      "): the CIs cover the random draws of candidates and of their finished repeats given the "
+      "trained runs, not retraining; pruning looks at every run's validation curve (not private, "
+      "as the paper says).");
+}
+
+}  // namespace
+
+ItemOutcome analyse_item(const ReproductionItem& item, const DataVersion& version,
+                         const experiment::ExperimentConfig& paper,
+                         const tuning::SearchResults& results, Scale scale) {
+  bool any_finished = false;
+  for (const auto& job : results.jobs) any_finished |= job.status == tuning::JobStatus::kFinished;
+  if (!any_finished) throw InvalidArgument(item.name + " (" + version.label + "): no run finished");
+  ItemOutcome out;
+  switch (item.id) {
+    case ItemId::kFigure2:
+      figure2(out, version, results, scale);
+      break;
+    case ItemId::kFigure3:
+      figure3(out, version, results, scale);
+      break;
+    case ItemId::kFigure4Table1:
+      figure4(out, version, paper, results, scale);
+      break;
+    case ItemId::kSection52:
+      section52(out, version, results, scale);
+      break;
+    case ItemId::kFigure5:
+      figure5(out, version, results, scale);
+      break;
+  }
+  return out;
+}
+
+}  // namespace dplab::reproduction

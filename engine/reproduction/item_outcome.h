@@ -1,0 +1,57 @@
+// What one reproduction item produced for one data version: the "paper vs dplab" rows of
+// REPORT.md with verdicts, the figures (figures/plot.h) and the CSV files behind them, computed
+// from the finished search (tuning::SearchResults) of the item's preset.
+//
+// Verdict rules (one place; REPORT.md quotes them):
+//   accuracy claims ("DPAdam's max matches DPSGD's", "the default is near the best",
+//     "DPAdamWOSM runs alongside DPAdam")  reproduced when the gap is <= 1 point of accuracy;
+//   Table 1 epsilons                        reproduced when |dplab - paper| <= 0.005 (the paper
+//                                           prints two decimals);
+//   Figure 2's diagonal                     reproduced when >= 70% of the best 10% of (alpha, C)
+//                                           cells lie within a factor 3 of the fitted alpha C = k;
+//   section 5.2                             reproduced when DPAdam's mean is higher and the two
+//                                           95% CIs are disjoint; "not separated" when they
+//                                           overlap.
+// A result at a reduced scale is labelled with the scale; its verdict says what that run shows.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "figures/plot.h"
+#include "reproduction/reproduction_items.h"
+#include "tuning/results.h"
+
+namespace dplab::reproduction {
+
+struct ReportRow {
+  std::string item;      // "figure4"
+  std::string data;      // "Adult"
+  std::string quantity;  // what is compared
+  std::string paper;     // the paper's number or claim
+  std::string dplab;     // dplab's number
+  std::string verdict;   // "reproduced", "not reproduced", ...
+};
+
+struct ItemOutcome {
+  std::vector<ReportRow> rows;
+  std::vector<std::pair<std::string, figures::Plot>> figures;  // file stem -> plot
+  std::vector<std::pair<std::string, std::string>> files;      // file name -> CSV text
+  std::vector<std::string> notes;                              // lines for REPORT.md
+};
+
+// `paper` is the unscaled preset (for Table 1's accounting), `results` the finished search of
+// its scaled version. Throws InvalidArgument when the search has no finished run.
+ItemOutcome analyse_item(const ReproductionItem& item, const DataVersion& version,
+                         const experiment::ExperimentConfig& paper,
+                         const tuning::SearchResults& results, Scale scale);
+
+// Accuracy gap below which an accuracy claim counts as reproduced (1 point).
+inline constexpr double kAccuracyTolerance = 0.01;
+// Epsilon gap below which a Table 1 number counts as reproduced (two printed decimals).
+inline constexpr double kEpsilonTolerance = 0.005;
+// Random best-of-k draws per side in section 5.2.
+inline constexpr int kSection52Draws = 10000;
+
+}  // namespace dplab::reproduction

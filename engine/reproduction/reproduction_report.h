@@ -1,0 +1,28 @@
+// REPORT.md of `dplab-cli reproduce`: one "paper vs dplab" table over every item and data
+// version that ran (with verdicts and wall times), the items that were skipped, failed or
+// interrupted, how each run was scaled, the figures written, and the verdict rules
+// (item_outcome.h). Written after every item, so an interrupted run keeps what finished.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reproduction/item_outcome.h"
+
+namespace dplab::reproduction {
+
+struct ItemRun {
+  std::string item;    // "figure4"
+  std::string title;   // the item's title
+  std::string data;    // "Adult"
+  std::string status;  // "done", or why not: "skipped: ...", "failed: ...", "interrupted"
+  double wall_seconds = 0;
+  std::string scaling;                    // describe_scaling()
+  std::vector<std::string> figure_files;  // relative to the output folder
+  ItemOutcome outcome;
+};
+
+std::string report_markdown(const std::vector<ItemRun>& runs, Scale scale,
+                            const std::string& command_line, double total_wall_seconds);
+
+}  // namespace dplab::reproduction

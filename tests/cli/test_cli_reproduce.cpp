@@ -1,0 +1,187 @@
+// dplab-cli reproduce and the experiment "accounting" block, end to end through the real binary:
+// `reproduce all --scale tiny --data adult` writes REPORT.md with a row per item, SVG and PDF
+// figures (well-formed: XML / a PDF whose xref offset points at "xref"), the Figure 3 ranking
+// with exactly one default, and Table 1's epsilons at the paper's settings reproduced; bad usage
+// exits 2 naming the argument; SIGINT keeps the finished items and exits 130. tune with
+// "accounting": {"conversion": "classic", "lt_log_base": "2"} prints the same epsilons as
+// `account --conversion classic --lt-log-base 2`, and refuses --accountant pld.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QXmlStreamReader>
+
+#include <signal.h>
+
+#include <cmath>
+
+#include "support/cli_runner.h"
+
+using dplab::testing::CliRun;
+using dplab::testing::read_file;
+using dplab::testing::run_cli;
+
+namespace {
+
+QString preset(const char* name) {
+  return QString(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/" + name;
+}
+
+bool well_formed_svg(const QByteArray& bytes) {
+  QXmlStreamReader xml(bytes);
+  bool saw_svg = false;
+  while (!xml.atEnd()) {
+    xml.readNext();
+    if (xml.isStartElement() && xml.name() == QStringLiteral("svg")) saw_svg = true;
+  }
+  return saw_svg && !xml.hasError();
+}
+
+// %PDF header, %%EOF trailer, and startxref pointing at the xref table.
+bool well_formed_pdf(const QByteArray& bytes) {
+  if (!bytes.startsWith("%PDF-1.4") || !bytes.trimmed().endsWith("%%EOF")) return false;
+  const int at = bytes.lastIndexOf("startxref\n");
+  if (at < 0) return false;
+  const int offset = bytes.mid(at + 10).split('\n').front().toInt();
+  return bytes.mid(offset, 4) == "xref";
+}
+
+double account_epsilon(const QStringList& flags) {
+  const CliRun run = run_cli(QStringList{"account"} + flags);
+  if (run.exit_code != 0) return -1;
+  return QJsonDocument::fromJson(run.out.toUtf8()).object()["epsilon"].toDouble(-1);
+}
+
+}  // namespace
+
+class CliReproduceTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void tinyReproductionOfEveryItem() {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/repro";
+    const CliRun run = run_cli(
+        {"reproduce", "all", "--scale", "tiny", "--data", "adult", "--threads", "2", "--out", out});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
+    for (const char* item :
+         {"| figure2 |", "| figure3 |", "| figure4 |", "| section5.2 |", "| figure5 |"})
+      QVERIFY2(report.contains(item), item);
+    QVERIFY(report.contains("tiny scale"));
+    // Table 1 at the paper's settings: three rows for Adult, each reproduced.
+    const auto table1 = QRegularExpression("\\| table1 \\| Adult \\|[^\\n]*\\| reproduced \\|");
+    QCOMPARE(report.count(table1), 3);
+    QVERIFY(!report.contains("Fashion-MNIST"));  // --data adult
+    for (const char* figure :
+         {"figure2/synthetic/figure2", "figure3/adult/figure3", "figure4/adult/figure4",
+          "section5.2/adult/section5_2", "figure5/adult/figure5"}) {
+      QVERIFY2(well_formed_svg(read_file(out + "/" + figure + ".svg")), figure);
+      QVERIFY2(well_formed_pdf(read_file(out + "/" + figure + ".pdf")), figure);
+    }
+    const QList<QByteArray> ranking =
+        read_file(out + "/figure3/adult/figure3_ranking.csv").trimmed().split('\n');
+    QVERIFY(ranking.size() > 2);
+    QVERIFY(ranking.front().startsWith("rank,candidate,optimizer,learning_rate,beta1,beta2"));
+    int defaults = 0;
+    for (int i = 1; i < ranking.size(); ++i) {
+      const QList<QByteArray> fields = ranking[i].split(',');
+      QCOMPARE(fields[0].toInt(), i);  // ranked best first
+      if (fields.back() == "1") {
+        ++defaults;
+        QCOMPARE(fields[3].toDouble(), 0.001);
+        QCOMPARE(fields[4].toDouble(), 0.9);
+        QCOMPARE(fields[5].toDouble(), 0.999);
+      }
+    }
+    QCOMPARE(defaults, 1);
+    QVERIFY(QFile::exists(out + "/section5.2/adult/section5_2_pruning.csv"));
+    QVERIFY(QFile::exists(out + "/figure4/adult/curves.csv"));
+  }
+
+  void badUsage() {
+    QTemporaryDir dir;
+    CliRun run = run_cli({"reproduce", "figure9", "--out", dir.path()});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("ITEM") && run.err.contains("figure9"), qPrintable(run.err));
+    run = run_cli({"reproduce", "figure3", "--scale", "huge", "--out", dir.path()});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--scale"), qPrintable(run.err));
+    run = run_cli({"reproduce", "figure3", "--data", "mnist", "--out", dir.path()});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--data"), qPrintable(run.err));
+  }
+
+  // Ctrl-C after the first item: its files and REPORT.md stay, the running one is listed.
+  void interruptKeepsFinishedItems() {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/repro";
+    QProcess process;
+    process.start(dplab::testing::cli_program(), {"reproduce", "all", "--scale", "quick", "--data",
+                                                  "adult", "--threads", "2", "--out", out});
+    QVERIFY(process.waitForStarted());
+    for (int i = 0; i < 600 && !QFile::exists(out + "/REPORT.md"); ++i) QThread::msleep(100);
+    QVERIFY(QFile::exists(out + "/REPORT.md"));
+    QThread::msleep(300);
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(60'000));
+    QCOMPARE(process.exitCode(), 130);
+    const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
+    QVERIFY2(report.contains("| figure2 | synthetic |"), qPrintable(report));
+    QVERIFY2(report.contains("interrupted"), qPrintable(report));
+    QVERIFY(QFile::exists(out + "/figure2/synthetic/figure2.svg"));
+  }
+
+  void tuneUsesTheAccountingBlock() {
+    QTemporaryDir dir;
+    QJsonObject config = QJsonDocument::fromJson(read_file(preset("quick-demo.json"))).object();
+    config["accounting"] = QJsonObject{{"conversion", "classic"}, {"lt_log_base", "2"}};
+    const QString path = dir.path() + "/classic.json";
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(config).toJson());
+    file.close();
+    const CliRun run =
+        run_cli({"tune", "--config", path, "--threads", "2", "--out", dir.path() + "/out"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains("classic conversion"), qPrintable(run.out));
+    const QJsonObject summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/out/summary.json")).object();
+    const QJsonObject sgd = summary["optimizers"].toArray()[0].toObject();
+    QCOMPARE(sgd["conversion"].toString(), QString("classic"));
+    QCOMPARE(sgd["lt_log_base"].toString(), QString("2"));
+    const QString q = QString::number(summary["sampling_rate"].toDouble(), 'g', 17);
+    const QString delta = QString::number(summary["delta"].toDouble(), 'g', 17);
+    const QStringList common = {
+        "--noise-multiplier", "2",      "--sampling-rate", q, "--steps", "300", "--delta", delta,
+        "--conversion",       "classic"};
+    const double lt = account_epsilon(
+        common + QStringList{"--candidates", "4", "--selection", "lt", "--lt-log-base", "2"});
+    const double ma =
+        account_epsilon(common + QStringList{"--candidates", "4", "--selection", "ma"});
+    QVERIFY(lt > 0 && ma > 0);
+    QVERIFY2(std::abs(sgd["epsilon_lt"].toDouble() - lt) <= 1e-9 * lt,
+             qPrintable(QString("%1 vs %2").arg(sgd["epsilon_lt"].toDouble()).arg(lt)));
+    QVERIFY(std::abs(sgd["epsilon_ma"].toDouble() - ma) <= 1e-9 * ma);
+    // dplab's default accounting (improved, ln) is tighter.
+    const double improved_lt =
+        account_epsilon({"--noise-multiplier", "2", "--sampling-rate", q, "--steps", "300",
+                         "--delta", delta, "--candidates", "4", "--selection", "lt"});
+    QVERIFY(improved_lt < lt);
+    // Classic is an RDP setting: PLD refuses it, naming both.
+    const CliRun pld =
+        run_cli({"tune", "--config", path, "--accountant", "pld", "--out", dir.path() + "/pld"});
+    QCOMPARE(pld.exit_code, 2);
+    QVERIFY2(pld.err.contains("accounting.conversion") && pld.err.contains("--accountant"),
+             qPrintable(pld.err));
+  }
+};
+
+QTEST_APPLESS_MAIN(CliReproduceTest)
+#include "test_cli_reproduce.moc"
