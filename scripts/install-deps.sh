@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs dplab's build and run dependencies from Debian 12 packages (run as root).
+#   scripts/install-deps.sh          # build, run and test
+#   scripts/install-deps.sh --fuzz   # also clang's libFuzzer for scripts/fuzz.sh (CI runs it)
 set -euo pipefail
 packages=(
   cmake g++ make pkg-config
@@ -11,6 +13,9 @@ packages=(
   # checks run by the tests and CI: installed desktop entry / metainfo, formatting, ccache
   desktop-file-utils appstream clang-format ccache
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)  # libFuzzer + ASan/UBSan runtimes (tests/fuzz)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

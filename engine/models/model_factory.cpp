@@ -1,8 +1,6 @@
 // Model factory: maps a ModelSpec and a data set's shape to a model. Linear regression needs
 // regression data (num_classes = 0); logistic regression and the TLNN need classification data
 // (num_classes >= 2; 2 classes use one sigmoid output, more a softmax).
-#include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "core/error.h"
@@ -13,12 +11,6 @@
 #include "models/two_layer_network.h"
 
 namespace dplab::models {
-
-namespace {
-
-constexpr const char* kValidNames = "linear, logistic, tlnn, cnn, conv-autoencoder, custom";
-
-}  // namespace
 
 std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int num_classes) {
   const std::string kind = to_string(spec.kind);
@@ -66,38 +58,6 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int nu
       return std::make_unique<TwoLayerNetwork>(input_dim, num_classes, spec.hidden_units);
   }
   throw InvalidArgument("unknown model kind " + std::to_string(static_cast<int>(spec.kind)));
-}
-
-ModelKind parse_model_kind(const std::string& text) {
-  std::string key = text;
-  std::transform(key.begin(), key.end(), key.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (key == "linear") return ModelKind::kLinearRegression;
-  if (key == "logistic") return ModelKind::kLogisticRegression;
-  if (key == "tlnn") return ModelKind::kTwoLayerNetwork;
-  if (key == "cnn") return ModelKind::kCnn;
-  if (key == "conv-autoencoder") return ModelKind::kConvAutoencoder;
-  if (key == "custom") return ModelKind::kCustom;
-  throw InvalidArgument("model = \"" + text +
-                        "\" is not a known model; valid models: " + kValidNames);
-}
-
-std::string to_string(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::kLinearRegression:
-      return "linear";
-    case ModelKind::kLogisticRegression:
-      return "logistic";
-    case ModelKind::kTwoLayerNetwork:
-      return "tlnn";
-    case ModelKind::kCnn:
-      return "cnn";
-    case ModelKind::kConvAutoencoder:
-      return "conv-autoencoder";
-    case ModelKind::kCustom:
-      return "custom";
-  }
-  return "unknown";
 }
 
 }  // namespace dplab::models
