@@ -80,6 +80,8 @@ struct ParamSpec {
 enum class Param { kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kEpsilon, kTargetQuantile };
 inline constexpr int kNumParams = 7;
 const char* param_name(Param p);  // "learning_rate", "clip", ...
+// Whether an optimizer has this hyperparameter (momentum: DPMomentum only; beta2: DPAdam only ...).
+bool param_applies(optim::OptimizerKind kind, Param p);
 
 struct OptimizerConfig {
   optim::OptimizerKind kind = optim::OptimizerKind::kDpSgd;
