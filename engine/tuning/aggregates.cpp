@@ -90,7 +90,8 @@ OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimi
   }
 
   // The winner and its curve.
-  if (const CandidateScore* w = best_score(score_candidates(results, pool))) {
+  const std::vector<CandidateScore> scores = score_candidates(results, pool);
+  if (const CandidateScore* w = best_score(scores)) {
     out.winner = w->candidate;
     const auto k = static_cast<std::size_t>(
         std::find(pool.begin(), pool.end(), w->candidate) - pool.begin());

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMetaObject>
+#include <functional>
 
 #include "run/run_data.h"
 #include "store/store.h"
@@ -12,7 +13,19 @@ namespace dplab::ui {
 
 namespace {
 constexpr int kPollMs = 120;  // ≥ 5 redraws per second, one replot per tick
-}
+
+// Posts the runner's plan (every job, with those kept by a resume) to the GUI thread when the
+// run starts.
+class PlanPoster : public tuning::RunListener {
+ public:
+  explicit PlanPoster(std::function<void(const tuning::SearchResults&)> post)
+      : post_(std::move(post)) {}
+  void on_start(const tuning::SearchResults& plan) override { post_(plan); }
+
+ private:
+  std::function<void(const tuning::SearchResults&)> post_;
+};
+}  // namespace
 
 RunController::RunController(RunData* data, QObject* parent) : QObject(parent), data_(data) {
   qRegisterMetaType<dplab::tuning::Progress>("dplab::tuning::Progress");
@@ -35,7 +48,7 @@ store::Store* RunController::history() {
   if (!store_ && !history_path_.isEmpty()) {
     try {
       QDir().mkpath(QFileInfo(history_path_).absolutePath());
-      store_ = std::make_unique<store::Store>(history_path_.toStdString());
+      store_ = std::make_shared<store::Store>(history_path_.toStdString());
     } catch (const std::exception& e) {
       emit message(tr("run history: %1").arg(QString::fromStdString(e.what())), true);
       history_path_.clear();
@@ -44,9 +57,44 @@ store::Store* RunController::history() {
   return store_.get();
 }
 
+std::shared_ptr<store::Store> RunController::sharedHistory() {
+  history();
+  return store_;
+}
+
 bool RunController::start(const experiment::ExperimentConfig& config,
                           std::shared_ptr<const data::TrainValidationSplit> preloaded,
                           int threads) {
+  return launch(config, std::move(preloaded), threads, -1);
+}
+
+bool RunController::resumeRun(qint64 id, int threads) {
+  if (running_) return false;
+  store::Store* store = history();
+  if (!store) {
+    emit message(tr("resume: no run history is open"), true);
+    return false;
+  }
+  experiment::ExperimentConfig config;
+  try {
+    // The config only (no curves): the worker loads the full run.
+    config = store->load_results(id, /*with_curves=*/false).config;
+  } catch (const std::exception& e) {
+    emit message(tr("resume #%1: %2").arg(id).arg(QString::fromStdString(e.what())), true);
+    return false;
+  }
+  if (config.release.mode != experiment::ReleaseMode::kExplore) {
+    emit message(tr("resume #%1: a private release resumes from dplab-cli tune --resume %1")
+                     .arg(id),
+                 true);
+    return false;
+  }
+  return launch(config, nullptr, threads, id);
+}
+
+bool RunController::launch(const experiment::ExperimentConfig& config,
+                           std::shared_ptr<const data::TrainValidationSplit> preloaded,
+                           int threads, qint64 resume_id) {
   if (running_) return false;
   if (worker_.joinable()) worker_.join();
   running_ = true;
@@ -54,16 +102,18 @@ bool RunController::start(const experiment::ExperimentConfig& config,
   ticks_ = 0;
   cancel_requested_ = false;
   worker_done_ = false;
+  resuming_id_ = resume_id;
   {
     std::lock_guard lock(mutex_);
     final_.reset();
     worker_error_.clear();
     store_error_.clear();
     runner_ = nullptr;
+    paused_ = false;
   }
   progress_ = {};
   monitor_ = std::make_shared<tuning::RunMonitor>();
-  store::Store* store = history();
+  std::shared_ptr<store::Store> shared_store = sharedHistory();
   emit started();
   timer_.start();
   auto monitor = monitor_;
@@ -77,36 +127,35 @@ bool RunController::start(const experiment::ExperimentConfig& config,
                  false);
     run_config.release = experiment::ReleaseConfig{};
   }
-  worker_ = std::thread([this, config = run_config, preloaded, threads, monitor, store] {
+  worker_ = std::thread([this, config = run_config, preloaded, threads, monitor, shared_store,
+                         resume_id] {
+    store::Store* store = shared_store.get();
     try {
+      // Resume: the stored run as `dplab-cli tune --resume` reads it (all jobs, with curves).
+      std::optional<tuning::SearchResults> earlier;
+      if (resume_id >= 0) earlier = store->load_results(resume_id);
       auto data = preloaded ? preloaded : tuning::load_experiment_data(config);
       tuning::RunOptions options;
       options.threads = threads;
       options.background_priority = true;  // the GUI thread must never wait for a core
       tuning::Runner runner(config, data, options);
+      if (earlier) runner.resume_from(*earlier);
       std::unique_ptr<store::StoreWriter> writer;
       if (store) {
         writer = std::make_unique<store::StoreWriter>(*store);
+        if (resume_id >= 0) writer->resume(resume_id);
         runner.add_listener(writer.get());
       }
       runner.add_listener(monitor.get());
-      tuning::SearchResults plan;
-      plan.config = runner.config();
-      plan.candidates = runner.candidates();
-      plan.mechanism = runner.mechanism();
-      plan.training_size = data->train.size();
-      plan.is_regression = data->train.is_regression();
-      plan.jobs.resize(plan.candidates.size() *
-                       static_cast<std::size_t>(std::max(1, plan.config.repeats)));
-      for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
-        plan.jobs[i].candidate = static_cast<int>(i) / std::max(1, plan.config.repeats);
-        plan.jobs[i].repeat = static_cast<int>(i) % std::max(1, plan.config.repeats);
-      }
-      QMetaObject::invokeMethod(
-          this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
+      PlanPoster poster([this](const tuning::SearchResults& plan) {
+        QMetaObject::invokeMethod(
+            this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
+      });
+      runner.add_listener(&poster);
       {
         std::lock_guard lock(mutex_);
         runner_ = &runner;
+        if (paused_) runner.pause();
       }
       if (cancel_requested_) runner.cancel();
       tuning::SearchResults results = runner.run();
@@ -131,6 +180,27 @@ void RunController::cancel() {
   if (runner_) runner_->cancel();
 }
 
+void RunController::pause() {
+  if (!running_) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (paused_) return;
+    paused_ = true;
+    if (runner_) runner_->pause();
+  }
+  emit pausedChanged(true);
+}
+
+void RunController::resume() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!paused_) return;
+    paused_ = false;
+    if (runner_) runner_->resume();
+  }
+  emit pausedChanged(false);
+}
+
 void RunController::onPlan(const tuning::SearchResults& plan) {
   plan_received_ = true;
   data_->beginLive(plan);
@@ -142,6 +212,11 @@ void RunController::tick() {
   if (monitor_ && plan_received_) {
     tuning::MonitorUpdate update = monitor_->take_new();
     progress_ = update.progress;
+    {
+      // The runner's own counters are fresher than the last point's (and know about a pause).
+      std::lock_guard lock(mutex_);
+      if (runner_) progress_ = runner_->progress();
+    }
     for (const std::string& e : update.new_errors) emit message(QString::fromStdString(e), true);
     data_->apply(update);
     emit progressChanged(progress_);
@@ -157,6 +232,14 @@ void RunController::onWorkerDone() {
   timer_.stop();
   if (worker_.joinable()) worker_.join();
   running_ = false;
+  resuming_id_ = -1;
+  bool was_paused = false;
+  {
+    std::lock_guard lock(mutex_);
+    was_paused = paused_;
+    paused_ = false;
+  }
+  if (was_paused) emit pausedChanged(false);
   std::optional<tuning::SearchResults> results;
   QString error, store_error;
   {

@@ -31,16 +31,21 @@
 #include "form/experiment_form.h"
 #include "form/privacy_section.h"
 #include "run/history_panel.h"
+#include "run/pause_button.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
+#include "shell/discard_guard.h"
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
+#include "shell/welcome_panel.h"
 #include "store/csv_export.h"
 #include "tuning/run_summary.h"
 #include "views/accountant_gap_view.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
+#include "views/parallel_coordinates_tab.h"
 #include "views/privacy_tab.h"
+#include "views/privacy_utility_tab.h"
 #include "views/results_tab.h"
 #include "views/step_size_tab.h"
 
@@ -146,14 +151,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       tr("Which run the charts, the table and an exported report show. It is "
          "marked when the form has been edited since that run."));
   centre_layout->addWidget(shown_run_);
+  welcome_ = new WelcomePanel(centre);
+  welcome_->setVisible(WelcomePanel::shouldShow());
+  centre_layout->addWidget(welcome_);
   tabs_ = new QTabWidget(centre);
   accuracy_ = new AccuracyTab(data_, tabs_);
   heatmap_ = new HeatmapTab(data_, tabs_);
   privacy_ = new PrivacyTab(tabs_);
   step_size_ = new StepSizeTab(data_, tabs_);
   results_ = new ResultsTab(data_, tabs_);
+  privacy_utility_ = new PrivacyUtilityTab(data_, tabs_);
+  parallel_ = new ParallelCoordinatesTab(data_, tabs_);
   tabs_->addTab(accuracy_, tr("Accuracy curves"));
   tabs_->addTab(heatmap_, tr("α–C heatmap"));
+  tabs_->addTab(privacy_utility_, tr("Privacy–utility"));
+  tabs_->addTab(parallel_, tr("Parallel coordinates"));
   tabs_->addTab(privacy_, tr("Privacy of tuning"));
   tabs_->addTab(new AccountantGapView(tabs_), tr("Accountants disagree"));
   tabs_->addTab(step_size_, tr("DPAdam step size"));
@@ -202,6 +214,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(privacy_, &PrivacyTab::message, this, to_status);
   connect(step_size_, &StepSizeTab::message, this, to_status);
   connect(results_, &ResultsTab::message, this, to_status);
+  connect(privacy_utility_, &PrivacyUtilityTab::message, this, to_status);
+  connect(parallel_, &ParallelCoordinatesTab::message, this, to_status);
+  connect(welcome_, &WelcomePanel::runRequested, this, &MainWindow::startRun);
+  connect(welcome_, &WelcomePanel::presetsRequested, this,
+          [this] { preset_menu_->popup(mapToGlobal(rect().center())); });
+  connect(controller_, &RunController::pausedChanged, this, [this](bool paused) {
+    status_->addMessage(paused ? tr("Run paused: jobs wait before their next step; nothing is "
+                                    "lost. Resume with F8.")
+                               : tr("Run resumed."),
+                        false);
+  });
+  // A history run's config into the form (asks before discarding edits).
+  connect(history_, &HistoryPanel::configRequested, this,
+          [this](const experiment::ExperimentConfig& config) {
+            if (!discard_guard_->confirmDiscard(tr("load the run's experiment"))) return;
+            current_path_.clear();
+            form_->setConfig(config);
+            discard_guard_->markClean();
+            status_->addMessage(tr("The form now holds the experiment of the history run "
+                                   "“%1”.")
+                                    .arg(QString::fromStdString(config.name)),
+                                false);
+          });
   connect(history_, &HistoryPanel::opened, this, [this] { tabs_->setCurrentWidget(accuracy_); });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
     status_text_->setText(is_error ? QStringLiteral("⚠ ") + text : text);
@@ -234,6 +269,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     }
   }
   form_->setConfig(defaultExperiment());
+  discard_guard_ = new DiscardGuard(form_, this);
   form_->setThreads(settings.value(QStringLiteral("run/threads"), 0).toInt());
   rebuildRecentMenu();
   history_->reload();
@@ -265,6 +301,7 @@ QWidget* MainWindow::buildRunBar() {
       tr("Training throughput over all worker threads and the estimated "
          "time left."));
   layout->addWidget(run_button_);
+  layout->addWidget(new PauseButton(controller_, bar));
   layout->addWidget(cancel_button_);
   layout->addWidget(progress_, 1);
   layout->addWidget(progress_text_);
@@ -275,10 +312,8 @@ QWidget* MainWindow::buildRunBar() {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&New (default experiment)"), this, [this] {
-    current_path_.clear();
-    form_->setConfig(defaultExperiment());
-  });
+  new_action_ = file->addAction(tr("&New (default experiment)"), QKeySequence::New, this,
+                                [this] { newExperiment(); });
   file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openDialog);
   preset_menu_ = file->addMenu(tr("Open &preset"));
   for (const QString& path : presetPaths()) {
@@ -307,7 +342,8 @@ void MainWindow::buildMenus() {
   cancel_action_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(tr("Ctrl+."))});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About dplab"), this, [this] {
+  help->addAction(tr("Show &welcome"), this, [this] { welcome_->show(); });
+  about_action_ = help->addAction(tr("&About dplab"), this, [this] {
     QMessageBox::about(this, tr("About dplab"),
                        tr("<b>dplab %1</b> — a laboratory for differentially private ML and honest "
                           "private hyperparameter selection.<br>GPL-3.0-or-later; uses Qt and "
@@ -316,9 +352,19 @@ void MainWindow::buildMenus() {
   });
 }
 
+bool MainWindow::newExperiment() {
+  if (!discard_guard_->confirmDiscard(tr("start a new experiment"))) return false;
+  current_path_.clear();
+  form_->setConfig(defaultExperiment());
+  discard_guard_->markClean();
+  setWindowTitle(tr("dplab — honest private hyperparameter selection"));
+  return true;
+}
+
 QList<ChartView*> MainWindow::charts() const {
   QList<ChartView*> list = accuracy_->charts();
-  list << heatmap_->chart() << privacy_->charts() << step_size_->chart();
+  list << heatmap_->chart() << privacy_utility_->chart() << parallel_->chart()
+       << privacy_->charts() << step_size_->chart();
   return list;
 }
 
@@ -369,6 +415,10 @@ void MainWindow::onProgress() {
   const tuning::Progress p = controller_->progress();
   progress_->setRange(0, static_cast<int>(std::max<std::int64_t>(1, p.jobs_total)));
   progress_->setValue(static_cast<int>(p.jobs_done));
+  if (p.paused) {
+    progress_text_->setText(tr("paused · %1 / %2 steps").arg(p.steps_done).arg(p.steps_total));
+    return;
+  }
   progress_text_->setText(tr("%1 steps/s · ETA %2 · %3 / %4 steps")
                               .arg(p.steps_per_second, 0, 'f', 0)
                               .arg(formatDuration(p.eta_seconds))
@@ -408,6 +458,7 @@ bool MainWindow::openExperiment(const QString& path, QString* error) {
     }
     current_path_ = resource ? QString() : path;
     form_->setConfig(config);
+    discard_guard_->markClean();
     if (!resource) addRecent(path);
     setWindowTitle(tr("dplab — %1").arg(QFileInfo(path).fileName()));
     status_->addMessage(tr("Opened %1").arg(path), false);
@@ -428,6 +479,7 @@ bool MainWindow::saveExperiment(const QString& path, QString* error) {
     return false;
   }
   current_path_ = path;
+  discard_guard_->markClean();
   addRecent(path);
   return true;
 }

@@ -22,6 +22,10 @@ namespace dplab::ui {
 
 class AccuracyTab;
 class ChartView;
+class DiscardGuard;
+class ParallelCoordinatesTab;
+class PrivacyUtilityTab;
+class WelcomePanel;
 class ExperimentForm;
 class HeatmapTab;
 class HistoryPanel;
@@ -69,6 +73,14 @@ class MainWindow : public QMainWindow {
   PrivacyTab* privacyTab() const { return privacy_; }
   StepSizeTab* stepSizeTab() const { return step_size_; }
   ResultsTab* resultsTab() const { return results_; }
+  PrivacyUtilityTab* privacyUtilityTab() const { return privacy_utility_; }
+  ParallelCoordinatesTab* parallelCoordinatesTab() const { return parallel_; }
+  WelcomePanel* welcomePanel() const { return welcome_; }
+  DiscardGuard* discardGuard() const { return discard_guard_; }
+  QAction* newAction() const { return new_action_; }
+  QAction* aboutAction() const { return about_action_; }
+  // File → New: the default experiment, after asking whether to discard edits.
+  bool newExperiment();
   StatusPanel* statusPanel() const { return status_; }
   HistoryPanel* historyPanel() const { return history_; }
   StallMeter* stallMeter() const { return stall_; }
@@ -108,6 +120,12 @@ class MainWindow : public QMainWindow {
   PrivacyTab* privacy_;
   StepSizeTab* step_size_;
   ResultsTab* results_;
+  PrivacyUtilityTab* privacy_utility_;
+  ParallelCoordinatesTab* parallel_;
+  WelcomePanel* welcome_;
+  DiscardGuard* discard_guard_;
+  QAction* new_action_;
+  QAction* about_action_;
   QPushButton* run_button_;
   QPushButton* cancel_button_;
   QProgressBar* progress_;

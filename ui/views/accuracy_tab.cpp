@@ -10,6 +10,7 @@
 #include "form/optimizer_editor.h"
 #include "run/run_data.h"
 #include "tuning/honest_selection.h"
+#include "views/winner_highlight.h"
 
 namespace dplab::ui {
 
@@ -115,6 +116,7 @@ void AccuracyTab::drawCurves() {
       track(c.best[i]);
       track(c.median[i]);
     }
+    addWinnerCurve(plot, agg, name, color);
   }
   plot->xAxis->setRange(0,
                         std::max<double>(xmax, static_cast<double>(r.config.privacy.steps)) * 1.02);
