@@ -21,6 +21,10 @@ struct Dataset {
   // What loading changed that the user must hear about ("dropped 36 of 40 rows with a missing
   // value"); the CLI prints these, the GUI shows them. Never silently changed data.
   std::vector<std::string> notes;
+  // >= 0: rows [fixed_validation_begin, n) are a fixed validation (test) split, e.g. Adult's test
+  // file (adult_preparation.h); prepare_split keeps it instead of drawing a random split. -1: none.
+  // select_rows and concatenate return -1 (a subset or a union has no such split).
+  Index fixed_validation_begin = -1;
 
   Index size() const { return features.rows(); }
   Index dim() const { return features.cols(); }

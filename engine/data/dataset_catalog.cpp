@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "data/adult_preparation.h"
 #include "data/csv_loader.h"
 #include "data/file_reader.h"
 #include "data/idx_loader.h"
@@ -59,27 +60,6 @@ Dataset load_fashion_mnist_part(const std::string& dir, const std::string& part)
 
 void scale_in_place(Dataset& data) {
   MinMaxScaler::fit(data).apply(data);
-}
-
-// Both UCI files pooled (30,162 + 15,060 = 45,222 rows after dropping missing values), as the
-// main paper uses Adult (appendix B table; appendix H: 80/20 train/validation split of the whole).
-// The shipped copy is checksum-verified; a folder given in `path` is the user's own copy.
-Dataset load_adult(const DatasetSource& source) {
-  std::string train_file, test_file;
-  if (source.path.empty()) {
-    const std::string root = find_shipped_datasets_dir();
-    train_file = verified_shipped_file(root, "adult/adult.data.csv");
-    test_file = verified_shipped_file(root, "adult/adult.test.csv");
-  } else {
-    train_file = (fs::path(source.path) / "adult.data.csv").string();
-    test_file = (fs::path(source.path) / "adult.test.csv").string();
-  }
-  CsvOptions options;
-  options.label_column = source.label_column;
-  CsvPair pair = load_csv_pair(train_file, test_file, options);
-  Dataset data = concatenate(pair.first, pair.second, "adult");
-  scale_in_place(data);
-  return data;
 }
 
 std::string default_labels_path(const std::string& images_path) {
@@ -173,6 +153,15 @@ std::vector<BuiltinDatasetInfo> builtin_datasets() {
       {"synthetic-binary", "Logistic teacher on x ~ U(0,1)^d with label noise; 2 classes", false},
       {"adult",
        "UCI Adult census income (train + test files): 45,222 rows, 104 features, 2 classes", false},
+      {"adult-paper",
+       "Adult as the paper's code encodes it: 45,222 rows, 202 features (one-hot blocks twice)",
+       false},
+      {"adult-files",
+       "Adult: train file (30,162 rows) as train, test file (15,060) as the test split; 104 "
+       "features",
+       false},
+      {"adult-paper-files",
+       "Adult: train file as train, test file as the test split; the paper's 202 features", false},
   };
 }
 
@@ -236,8 +225,8 @@ Dataset load_dataset(const DatasetSource& source) {
     data = make_synthetic_linear({source.num_samples, source.dim, 10.0, source.seed});
   } else if (name == "synthetic-binary") {
     data = make_synthetic_binary({source.num_samples, source.dim, source.label_noise, source.seed});
-  } else if (name == "adult") {
-    data = load_adult(source);
+  } else if (const auto adult = adult_preparation(name)) {
+    data = load_adult(*adult, source.path, source.label_column, name);
   } else {
     std::string names;
     for (const auto& info : builtin_datasets()) names += (names.empty() ? "" : ", ") + info.name;

@@ -1,10 +1,40 @@
 #include "data/prepare_split.h"
 
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
 namespace dplab::data {
+
+namespace {
+
+// Rows [begin, n) as validation, the rest as train, in file order.
+TrainValidationSplit fixed_split(const Dataset& all) {
+  const Index n = all.size();
+  const Index begin = all.fixed_validation_begin;
+  if (begin <= 0 || begin >= n) {
+    throw InvalidArgument(all.name + ": its fixed test split starts at row " +
+                          std::to_string(begin) + " of " + std::to_string(n) +
+                          "; both parts must be non-empty");
+  }
+  std::vector<Index> train(static_cast<std::size_t>(begin)), validation;
+  std::iota(train.begin(), train.end(), Index{0});
+  for (Index i = begin; i < n; ++i) validation.push_back(i);
+  TrainValidationSplit split{select_rows(all, train), select_rows(all, validation), all.notes};
+  split.train.name = all.name + " (train)";
+  split.validation.name = all.name + " (test)";
+  return split;
+}
+
+}  // namespace
 
 TrainValidationSplit prepare_split(const Dataset& all, double validation_fraction,
                                    std::uint64_t split_seed) {
-  TrainValidationSplit split = split_train_validation(all, validation_fraction, split_seed);
+  TrainValidationSplit split = all.fixed_validation_begin >= 0
+                                   ? fixed_split(all)
+                                   : split_train_validation(all, validation_fraction, split_seed);
   split.notes = all.notes;
   // A plain scan: GCC 12 warns falsely inside Eigen's AVX-512 minCoeff/maxCoeff.
   bool in_unit_box = true;

@@ -4,6 +4,8 @@
 // "preprocessed state"), so for them this is only the split. Data built in code that fall
 // outside [0, 1] are min-max scaled with ranges fitted on the training part and applied to both
 // parts. As in the paper, this preprocessing is not charged to the privacy budget.
+// A data set with a fixed test split (Dataset::fixed_validation_begin, e.g. "adult-files") keeps
+// it: validation_fraction and split_seed are then not used (its notes say so).
 #pragma once
 
 #include <cstdint>

@@ -268,14 +268,7 @@ OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
       if (!applies(config.kind, p)) {
         fail(where, std::string("not a hyperparameter of ") + name);
       }
-      ParamSpec spec = parse_param(*x, where);
-      if (spec.kind == ParamSpec::Kind::kUniform || spec.kind == ParamSpec::Kind::kLogUniform) {
-        check_param_value(p, spec.low, where);
-        check_param_value(p, spec.high, where);
-      } else {
-        for (double value : spec.grid_values()) check_param_value(p, value, where);
-      }
-      config.grid[i] = std::move(spec);
+      config.grid[i] = parse_param_spec(*x, p, where);
     }
     g.reject_unknown();
   }
@@ -387,6 +380,17 @@ double draw(const ParamSpec& spec, Rng& rng) {
 }
 
 }  // namespace
+
+ParamSpec parse_param_spec(const nlohmann::json& value, Param param, const std::string& path) {
+  ParamSpec spec = parse_param(value, path);
+  if (spec.kind == ParamSpec::Kind::kUniform || spec.kind == ParamSpec::Kind::kLogUniform) {
+    check_param_value(param, spec.low, path);
+    check_param_value(param, spec.high, path);
+  } else {
+    for (double x : spec.grid_values()) check_param_value(param, x, path);
+  }
+  return spec;
+}
 
 const char* param_name(Param p) {
   return kParamNames[static_cast<int>(p)];

@@ -83,6 +83,11 @@ const char* param_name(Param p);  // "learning_rate", "clip", ...
 // Whether an optimizer has this hyperparameter (momentum: DPMomentum only; beta2: DPAdam only ...).
 bool param_applies(optim::OptimizerKind kind, Param p);
 
+// One hyperparameter's spec in its JSON form (number | [numbers] | {"log10": …} | …), with every
+// value it can produce checked against the hyperparameter's domain (C > 0, β ∈ [0, 1), …).
+// Throws ParseError naming `path`. Files and the GUI's text form (param_text.h) both use it.
+ParamSpec parse_param_spec(const nlohmann::json& value, Param param, const std::string& path);
+
 struct OptimizerConfig {
   optim::OptimizerKind kind = optim::OptimizerKind::kDpSgd;
   // One optional spec per Param (index = static_cast<int>(Param)); unset => the default value.

@@ -16,21 +16,25 @@ double effective_step(const OptimizerSpec& spec, const RunShape& shape) {
   const privacy::DpSettings& dp = shape.dp;
   require_positive("lot_size", dp.lot_size);
   require_non_negative("noise_multiplier", dp.noise_multiplier);
-  double noise_std_of_mean = 0;  // sigma C / L; 0 when sigma = 0 even if C is kNoClipping
-  if (dp.noise_multiplier > 0) {
-    require_positive("clip", dp.clip);  // finite: the noise std is sigma C
-    noise_std_of_mean = dp.noise_multiplier * dp.clip / dp.lot_size;
-  }
-  const double denominator = noise_std_of_mean + spec.epsilon;
-  if (!(denominator > 0)) {
+  if (dp.noise_multiplier > 0) require_positive("clip", dp.clip);  // finite: noise std sigma C
+  if (!(dp.noise_multiplier > 0) && !(spec.epsilon > 0)) {
     fail_field("epsilon", spec.epsilon,
                "must be > 0 when noise_multiplier = 0 (DPAdamWOSM's step size alpha / "
                "(sigma C / L + epsilon) would be infinite)");
   }
-  return spec.learning_rate / denominator;
+  return theorem3_step_size_limit(spec.learning_rate, dp.noise_multiplier, dp.clip, dp.lot_size,
+                                  spec.epsilon);
 }
 
 }  // namespace
+
+double theorem3_step_size_limit(double learning_rate, double noise_multiplier, double clip,
+                                double lot_size, double epsilon) {
+  // sigma C / L, the std of the noise on the mean clipped gradient; 0 without noise even if C
+  // is kNoClipping (infinite).
+  const double noise_std_of_mean = noise_multiplier > 0 ? noise_multiplier * clip / lot_size : 0;
+  return learning_rate / (noise_std_of_mean + epsilon);
+}
 
 DpAdamWosm::DpAdamWosm(const OptimizerSpec& spec, const RunShape& shape)
     : ess_(effective_step(spec, shape)), beta1_(spec.beta1) {

@@ -17,6 +17,12 @@
 
 namespace dplab::optim {
 
+// Theorem 3 (main paper §6.1): DPAdam's effective step size tends to alpha / (sigma C / L + xi),
+// the fixed step DPAdamWOSM takes. sigma C / L counts as 0 when sigma = 0 (C may then be
+// infinite). No checks: the caller validates (DpAdamWosm does).
+double theorem3_step_size_limit(double learning_rate, double noise_multiplier, double clip,
+                                double lot_size, double epsilon);
+
 class DpAdamWosm final : public Optimizer {
  public:
   DpAdamWosm(const OptimizerSpec& spec, const RunShape& shape);

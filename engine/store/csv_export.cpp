@@ -62,20 +62,27 @@ void write_aggregate_curves_csv(const std::vector<tuning::OptimizerAggregates>& 
   }
 }
 
-void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
-                               std::ostream& out) {
-  out << "optimizer,learning_rate,clip,final_train_loss,final_accuracy,times_best\n";
+CsvTable alpha_clip_grid_table(const std::vector<tuning::OptimizerAggregates>& aggregates) {
+  CsvTable table;
+  table.header = {"optimizer",        "learning_rate",  "clip",
+                  "final_train_loss", "final_accuracy", "times_best"};
   for (const auto& a : aggregates) {
     const auto& g = a.grid;
     for (std::size_t i = 0; i < g.learning_rates.size(); ++i) {
       for (std::size_t j = 0; j < g.clips.size(); ++j) {
         const std::size_t cell = g.cell(i, j);
-        out << a.optimizer << ',' << num(g.learning_rates[i]) << ',' << num(g.clips[j]) << ','
-            << num(g.final_train_loss[cell]) << ',' << num(g.final_accuracy[cell]) << ','
-            << g.times_best[cell] << '\n';
+        table.rows.push_back({a.optimizer, num(g.learning_rates[i]), num(g.clips[j]),
+                              num(g.final_train_loss[cell]), num(g.final_accuracy[cell]),
+                              std::to_string(g.times_best[cell])});
       }
     }
   }
+  return table;
+}
+
+void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
+                               std::ostream& out) {
+  out << csv_text(alpha_clip_grid_table(aggregates));
 }
 
 std::vector<std::string> export_csv(const tuning::SearchResults& results,

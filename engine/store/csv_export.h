@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "store/csv_table.h"
 #include "tuning/aggregates.h"
 #include "tuning/results.h"
 
@@ -20,7 +21,9 @@ void write_curves_csv(const tuning::SearchResults& results, std::ostream& out);
 // Columns: optimizer, iteration, best, median, best_candidate, metric (val_accuracy|train_loss).
 void write_aggregate_curves_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
                                 bool regression, std::ostream& out);
-// Columns: optimizer, learning_rate, clip, final_train_loss, final_accuracy, times_best.
+// Columns: optimizer, learning_rate, clip, final_train_loss, final_accuracy, times_best (the
+// table the GUI heatmap exports, the same fields as alpha_clip_grid.csv).
+CsvTable alpha_clip_grid_table(const std::vector<tuning::OptimizerAggregates>& aggregates);
 void write_alpha_clip_grid_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
                                std::ostream& out);
 

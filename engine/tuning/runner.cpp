@@ -204,6 +204,9 @@ const RunMechanism& Runner::mechanism() const {
 std::int64_t Runner::total_jobs() const {
   return impl_->total_jobs();
 }
+SearchResults Runner::plan() const {
+  return impl_->results;
+}
 void Runner::add_listener(RunListener* listener) {
   if (listener) impl_->listeners.push_back(listener);
 }

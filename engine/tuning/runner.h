@@ -101,6 +101,9 @@ class Runner {
   const std::vector<experiment::Candidate>& candidates() const;
   const RunMechanism& mechanism() const;  // sigma, q, T, resolved delta
   std::int64_t total_jobs() const;
+  // The run as planned, before any job ran: config, candidates, mechanism, n, n_val and every
+  // job (candidate, repeat, seed) pending — what on_start() receives. Call before run().
+  SearchResults plan() const;
 
   // Listeners are not owned and must outlive run(). Add them before run().
   void add_listener(RunListener* listener);

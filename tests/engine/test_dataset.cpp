@@ -198,7 +198,9 @@ class TestDataset : public QObject {
       QVERIFY(!info.description.empty());
     }
     QCOMPARE(names, (std::vector<std::string>{"fashion-mnist", "fashion-mnist-all",
-                                              "synthetic-linear", "synthetic-binary", "adult"}));
+                                              "synthetic-linear", "synthetic-binary", "adult",
+                                              "adult-paper", "adult-files",
+                                              "adult-paper-files"}));
     DatasetSource source;
     source.name = "cifar";
     const QString message = error_of<InvalidArgument>([&] { load_dataset(source); });

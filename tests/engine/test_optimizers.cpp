@@ -184,6 +184,12 @@ class TestOptimizers : public QObject {
         error_of(no_xi, f.shape()).startsWith("epsilon = 0 must be > 0 when noise_multiplier = 0"));
     auto baseline = optim::make_optimizer(spec, f.shape());
     DPLAB_COMPARE_REL(dynamic_cast<const optim::DpAdamWosm&>(*baseline).ess(), 1e5, 1e-12);
+
+    // Theorem 3's limit, the one formula the GUI's step-size chart and DPAdamWOSM share.
+    DPLAB_COMPARE_REL(optim::theorem3_step_size_limit(1e-3, 2.0, 1.0, 250.0, 1e-8), ess, 1e-15);
+    DPLAB_COMPARE_REL(optim::theorem3_step_size_limit(
+                          1e-3, 0.0, std::numeric_limits<double>::infinity(), 250.0, 1e-8),
+                      1e5, 1e-12);  // no noise: alpha / xi even without clipping
   }
 
   void adaDpAcceptAndReject_data() {

@@ -133,6 +133,29 @@ class TestTuningRunner : public QObject {
     QCOMPARE(snap.curves.at({3, 1}).size(), results.job(3, 1).curve.size());
   }
 
+  void plan_is_what_runs() {
+    // The GUI draws the plan before the first point arrives: every job pending, with the seed,
+    // candidate and repeat it will run with, and the mechanism and sizes of the run.
+    const auto config = testing::tiny_experiment(20, 2);
+    Runner runner(config, load_experiment_data(config), RunOptions{1, false});
+    const SearchResults plan = runner.plan();
+    QCOMPARE(plan.jobs.size(), std::size_t{10});  // 5 candidates x 2 repeats
+    for (const JobResult& job : plan.jobs) QVERIFY(job.status == JobStatus::kPending);
+    const SearchResults done = runner.run();
+    QCOMPARE(plan.jobs.size(), done.jobs.size());
+    for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+      QCOMPARE(plan.jobs[i].candidate, done.jobs[i].candidate);
+      QCOMPARE(plan.jobs[i].repeat, done.jobs[i].repeat);
+      QCOMPARE(plan.jobs[i].seed, done.jobs[i].seed);
+      QVERIFY(done.jobs[i].status == JobStatus::kFinished);
+    }
+    QCOMPARE(plan.training_size, done.training_size);
+    QCOMPARE(plan.validation_size, done.validation_size);
+    QVERIFY(plan.validation_size > 0);
+    QCOMPARE(plan.mechanism.sampling_rate, done.mechanism.sampling_rate);
+    QCOMPARE(plan.candidates.size(), done.candidates.size());
+  }
+
   void aggregates_and_csv() {
     const SearchResults results = run_tiny(2);
     const auto aggregates = aggregate_all(results);

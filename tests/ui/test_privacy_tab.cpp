@@ -37,7 +37,8 @@ class TestPrivacyTab : public QObject {
     QCoreApplication::processEvents();
     const int before = tab.redrawCount();
     tab.sigmaSlider()->setValue(slider);
-    QTRY_VERIFY(tab.redrawCount() > before);  // coalesced redraw on the next event-loop pass
+    // Computed off the GUI thread (latest value wins), then drawn.
+    QTRY_VERIFY(tab.upToDate() && tab.redrawCount() > before);
     QCOMPARE(tab.sigma(), slider / 10.0);
 
     const double q = tab.lotSize() / static_cast<double>(n);

@@ -77,7 +77,7 @@ class TestReportExport : public QObject {
              qPrintable(window_->shownRunText()));
     QVERIFY(window_->shownRunText().contains(QStringLiteral("form modified since this run")));
     const QString report = dir_.filePath(QStringLiteral("report"));
-    QVERIFY2(window_->exportReport(report, &error), qPrintable(error));
+    QVERIFY2(test::exportReportAndWait(window_, report, &error), qPrintable(error));
 
     const nlohmann::json config =
         readJson(QDir(report).filePath(QStringLiteral("experiment.json")));

@@ -13,10 +13,12 @@
 #include <QtTest>
 
 #include "charts/chart_view.h"
+#include "experiment/config_compare.h"
 #include "form/experiment_form.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
+#include "shell/presets.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
@@ -128,7 +130,7 @@ class TestRunEndToEnd : public QObject {
     QVERIFY2(window_->resultsTab()->exportCsv(dir_.filePath("results.csv"), &error),
              qPrintable(error));
     const QString report = dir_.filePath("report");
-    QVERIFY2(window_->exportReport(report, &error), qPrintable(error));
+    QVERIFY2(test::exportReportAndWait(window_, report, &error), qPrintable(error));
     for (const char* name :
          {"experiment.json", "results.csv", "accuracy_curves.png", "accuracy_curves.svg",
           "accuracy_curves.pdf", "privacy_fig6_eps_vs_candidates.csv", "alpha_clip_heatmap.png",
@@ -150,6 +152,29 @@ class TestRunEndToEnd : public QObject {
                  experiment::to_json(experiment::load_experiment_file(path.toStdString())).dump()));
   }
 
+  void startsFromTheDefaultPresetFile() {
+    // The starting experiment is a preset file (not code): the one for the installed data.
+    MainWindow fresh;
+    const QString name = QFileInfo(defaultPresetPath()).fileName();
+    const bool fashion = QFileInfo::exists(QStringLiteral(
+                             "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")) ||
+                         qEnvironmentVariableIsSet("DPLAB_FASHION_MNIST_DIR");
+    QCOMPARE(name, fashion ? QStringLiteral("default-fashion-mnist.json")
+                           : QStringLiteral("default-synthetic.json"));
+    const experiment::ExperimentConfig on_disk = experiment::load_experiment_file(
+        QStringLiteral(DPLAB_TEST_DATA_DIR "/../../resources/presets/%1").arg(name).toStdString());
+    QCOMPARE(fresh.form()->config().name, on_disk.name);
+    QVERIFY(experiment::same_run_settings(fresh.form()->config(), on_disk));
+    QCOMPARE(fresh.currentPath(), QString());  // a preset is not the file Ctrl+S writes
+    // File → New goes back to it after edits.
+    fresh.form()->setConfig(test::tinyExperiment());
+    QVERIFY(!experiment::same_run_settings(fresh.form()->config(), on_disk));
+    for (QAction* action : fresh.findChildren<QAction*>()) {
+      if (action->text().contains(QStringLiteral("&New"))) action->trigger();
+    }
+    QVERIFY(experiment::same_run_settings(fresh.form()->config(), on_disk));
+  }
+
   void presetMenuLoadsQuickDemo() {
     QMenu* menu = window_->presetMenu();
     QVERIFY(menu);
@@ -159,9 +184,21 @@ class TestRunEndToEnd : public QObject {
       names << action->text();
       if (action->text() == QStringLiteral("quick-demo.json")) quick = action;
     }
-    QCOMPARE(names, QStringList({QStringLiteral("figure2-synthetic-linear.json"),
-                                 QStringLiteral("quick-demo.json"),
-                                 QStringLiteral("table3-dpsgd-dpadam-fashion-mnist.json")}));
+    // The built-in presets, sorted by name; each is an experiment the form can open.
+    QStringList sorted = names;
+    sorted.sort();
+    QCOMPARE(names, sorted);
+    for (const char* name :
+         {"default-fashion-mnist.json", "default-synthetic.json", "quick-demo.json"}) {
+      QVERIFY2(names.contains(QLatin1String(name)), name);
+    }
+    for (const QString& path : presetPaths()) {
+      try {
+        loadExperimentFile(path);
+      } catch (const std::exception& e) {
+        QFAIL(qPrintable(path + QStringLiteral(": ") + QString::fromUtf8(e.what())));
+      }
+    }
     QVERIFY(quick);
     window_->form()->setConfig(test::tinyExperiment());
     quick->trigger();

@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include "shell/discard_guard.h"
+#include "shell/presets.h"
 #include "shell/welcome_panel.h"
 #include "window_run_support.h"
 
@@ -80,7 +81,7 @@ class TestWelcomeNewAbout : public QObject {
     MainWindow window;
     window.runController()->setHistoryPath(dir_.filePath(QStringLiteral("history.sqlite")));
     window.show();
-    const double default_sigma = MainWindow::defaultExperiment().privacy.noise_multiplier;
+    const double default_sigma = defaultExperiment().privacy.noise_multiplier;
     // Nothing edited: New asks nothing.
     QVERIFY(!window.discardGuard()->isModified());
     window.newAction()->trigger();

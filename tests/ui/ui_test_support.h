@@ -34,4 +34,23 @@ inline bool closeRel(double actual, double expected, double rel_tol) {
   return ok;
 }
 
+// Starts the window's report export and waits until it is written: exportReport() returns at
+// once (the files are written off the GUI thread) and reportExported() tells the outcome.
+template <class Window>
+bool exportReportAndWait(Window* window, const QString& dir, QString* error,
+                         int timeout_ms = 60000) {
+  QSignalSpy done(window, &Window::reportExported);
+  if (!window->exportReport(dir, error)) return false;
+  if (done.isEmpty() && !done.wait(timeout_ms)) {
+    *error = QStringLiteral("the report was not written within %1 ms").arg(timeout_ms);
+    return false;
+  }
+  const QList<QVariant> outcome = done.takeFirst();
+  if (!outcome.at(0).toBool()) {
+    *error = outcome.at(2).toString();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace dplab::ui::test

@@ -6,9 +6,12 @@
 #include <QFileInfo>
 #include <QPageLayout>
 #include <QPdfWriter>
+#include <QPicture>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <cmath>
+
+#include "store/csv_table.h"
 
 namespace dplab::ui {
 
@@ -34,23 +37,29 @@ bool openForWrite(QSaveFile& file, QString* error) {
   return true;
 }
 
-bool exportPng(QCustomPlot* plot, const QString& path, const ImageExportOptions& o,
-               QString* error) {
+// Replays a recorded chart onto a painter that was set up for the output device.
+void drawRecorded(QPainter* painter, const QPicture& picture) {
+  painter->drawPicture(0, 0, picture);
+}
+
+bool writePng(const QPicture& picture, const QString& path, const ImageExportOptions& o,
+              QString* error) {
   // Exactly round(inches × dpi) pixels: the layout (at 96 px/in) is scaled onto them.
   const QSize pixels(static_cast<int>(std::lround(o.width_in * o.dpi)),
                      static_cast<int>(std::lround(o.height_in * o.dpi)));
   QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::white);
   {
-    QCPPainter painter;
+    QPainter painter;
     if (!painter.begin(&image)) {
       if (error) *error = QStringLiteral("PNG painter failed for %1").arg(path);
       return false;
     }
-    painter.setMode(QCPPainter::pmNonCosmetic, o.dpi > kScreenDpi);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
     painter.scale(pixels.width() / static_cast<double>(o.logicalWidth()),
                   pixels.height() / static_cast<double>(o.logicalHeight()));
-    plot->toPainter(&painter, o.logicalWidth(), o.logicalHeight());
+    drawRecorded(&painter, picture);
     painter.end();
   }
   const int dots_per_metre = static_cast<int>(std::lround(o.dpi / 0.0254));
@@ -67,8 +76,8 @@ bool exportPng(QCustomPlot* plot, const QString& path, const ImageExportOptions&
   return openForWrite(file, error) && commit(file, bytes, error);
 }
 
-bool exportPdf(QCustomPlot* plot, const QString& path, const ImageExportOptions& o,
-               QString* error) {
+bool writePdf(const QPicture& picture, const QString& path, const ImageExportOptions& o,
+              QString* error) {
   // A page of exactly the figure's physical size; the painter works in 1/96 in, the layout scale,
   // so that fonts keep their point size (QCustomPlot::savePdf would make 1 px = 1 pt).
   QByteArray bytes;
@@ -77,27 +86,25 @@ bool exportPdf(QCustomPlot* plot, const QString& path, const ImageExportOptions&
   {
     QPdfWriter pdf(&buffer);
     pdf.setCreator(QStringLiteral("dplab"));
-    pdf.setTitle(plot->objectName());
+    pdf.setTitle(QFileInfo(path).completeBaseName());
     pdf.setResolution(static_cast<int>(kScreenDpi));
     pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(o.width_in, o.height_in), QPageSize::Inch,
                                             QString(), QPageSize::ExactMatch),
                                   QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-    QCPPainter painter;
+    QPainter painter;
     if (!painter.begin(&pdf)) {
       if (error) *error = QStringLiteral("PDF painter failed for %1").arg(path);
       return false;
     }
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNonCosmetic);
-    plot->toPainter(&painter, o.logicalWidth(), o.logicalHeight());
+    drawRecorded(&painter, picture);
     painter.end();
   }
   QSaveFile file(path);
   return openForWrite(file, error) && commit(file, bytes, error);
 }
 
-bool exportSvg(QCustomPlot* plot, const QString& path, const ImageExportOptions& o,
-               QString* error) {
+bool writeSvg(const QPicture& picture, const QString& path, const ImageExportOptions& o,
+              QString* error) {
   // The generator's resolution must be the layout's 96 px/in: QCustomPlot measures text at the
   // screen scale, so a generator at the export DPI drew fonts dpi/96 too large (clipped labels,
   // overflowing legends). The SVG's width/height carry the physical size.
@@ -109,28 +116,22 @@ bool exportSvg(QCustomPlot* plot, const QString& path, const ImageExportOptions&
   generator.setSize(QSize(o.logicalWidth(), o.logicalHeight()));
   generator.setViewBox(QRect(0, 0, o.logicalWidth(), o.logicalHeight()));
   generator.setResolution(static_cast<int>(kScreenDpi));
-  generator.setTitle(plot->objectName());
+  generator.setTitle(QFileInfo(path).completeBaseName());
   generator.setDescription(QStringLiteral("dplab chart"));
-  QCPPainter painter;
+  QPainter painter;
   if (!painter.begin(&generator)) {
     if (error) *error = QStringLiteral("SVG painter failed for %1").arg(path);
     return false;
   }
-  painter.setMode(QCPPainter::pmVectorized);
-  plot->toPainter(&painter, o.logicalWidth(), o.logicalHeight());
+  drawRecorded(&painter, picture);
   painter.end();
   QSaveFile file(path);
   return openForWrite(file, error) && commit(file, bytes, error);
 }
 
-QString csvField(const QString& field) {
-  if (field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) ||
-      field.contains(QLatin1Char('\n'))) {
-    QString quoted = field;
-    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-  }
-  return field;
+bool validOptions(const ImageExportOptions& options) {
+  return options.width_in > 0 && options.height_in > 0 && options.dpi > 0 &&
+         options.width_in <= 100 && options.height_in <= 100;
 }
 
 }  // namespace
@@ -158,54 +159,110 @@ QString formatReadable(double value, int digits) {
   return mantissa + QStringLiteral("·") + ten;
 }
 
-bool exportPlot(QCustomPlot* plot, const QString& path, ImageFormat format,
-                const ImageExportOptions& options, QString* error) {
-  if (!plot || !(options.width_in > 0) || !(options.height_in > 0) || options.dpi <= 0 ||
-      options.width_in > 100 || options.height_in > 100) {
+QPicture recordPlot(QCustomPlot* plot, ImageFormat format, const ImageExportOptions& o) {
+  // The painter modes of each output: vector outputs (PDF, SVG) draw vectorised; PDF and a PNG
+  // above screen resolution make cosmetic (1-device-pixel) pens real widths so lines scale.
+  QPicture picture;
+  QCPPainter painter;
+  if (!painter.begin(&picture)) return picture;
+  switch (format) {
+    case ImageFormat::kPng:
+      painter.setMode(QCPPainter::pmNonCosmetic, o.dpi > kScreenDpi);
+      break;
+    case ImageFormat::kPdf:
+      painter.setMode(QCPPainter::pmVectorized);
+      painter.setMode(QCPPainter::pmNonCosmetic);
+      break;
+    case ImageFormat::kSvg:
+      painter.setMode(QCPPainter::pmVectorized);
+      break;
+  }
+  plot->toPainter(&painter, o.logicalWidth(), o.logicalHeight());
+  painter.end();
+  return picture;
+}
+
+bool writePicture(const QPicture& picture, const QString& path, ImageFormat format,
+                  const ImageExportOptions& options, QString* error) {
+  if (!validOptions(options)) {
     if (error) *error = QStringLiteral("invalid export size for %1").arg(path);
     return false;
   }
   switch (format) {
     case ImageFormat::kPng:
-      return exportPng(plot, path, options, error);
+      return writePng(picture, path, options, error);
     case ImageFormat::kPdf:
-      return exportPdf(plot, path, options, error);
+      return writePdf(picture, path, options, error);
     case ImageFormat::kSvg:
-      return exportSvg(plot, path, options, error);
+      return writeSvg(picture, path, options, error);
   }
   return false;
 }
 
+bool exportPlot(QCustomPlot* plot, const QString& path, ImageFormat format,
+                const ImageExportOptions& options, QString* error) {
+  if (!plot || !validOptions(options)) {
+    if (error) *error = QStringLiteral("invalid export size for %1").arg(path);
+    return false;
+  }
+  return writePicture(recordPlot(plot, format, options), path, format, options, error);
+}
+
+std::optional<ImageFormat> formatForSuffix(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return ImageFormat::kPng;
+  if (suffix == QLatin1String("pdf")) return ImageFormat::kPdf;
+  if (suffix == QLatin1String("svg")) return ImageFormat::kSvg;
+  return std::nullopt;
+}
+
 bool exportPlotBySuffix(QCustomPlot* plot, const QString& path, const ImageExportOptions& options,
                         QString* error) {
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QLatin1String("png"))
-    return exportPlot(plot, path, ImageFormat::kPng, options, error);
-  if (suffix == QLatin1String("pdf"))
-    return exportPlot(plot, path, ImageFormat::kPdf, options, error);
-  if (suffix == QLatin1String("svg"))
-    return exportPlot(plot, path, ImageFormat::kSvg, options, error);
+  if (const auto format = formatForSuffix(path)) {
+    return exportPlot(plot, path, *format, options, error);
+  }
   if (error)
-    *error = QStringLiteral("unknown image format '%1' (use .png, .pdf or .svg)").arg(suffix);
+    *error = QStringLiteral("unknown image format '%1' (use .png, .pdf or .svg)")
+                 .arg(QFileInfo(path).suffix().toLower());
   return false;
 }
 
-QString toCsvText(const CsvTable& table) {
-  QString text;
-  auto append_row = [&text](const QStringList& row) {
+store::CsvTable toEngineTable(const CsvTable& table) {
+  store::CsvTable out;
+  for (const QString& h : table.header) out.header.push_back(h.toStdString());
+  out.rows.reserve(static_cast<std::size_t>(table.rows.size()));
+  for (const QStringList& row : table.rows) {
+    std::vector<std::string> fields;
+    fields.reserve(static_cast<std::size_t>(row.size()));
+    for (const QString& f : row) fields.push_back(f.toStdString());
+    out.rows.push_back(std::move(fields));
+  }
+  return out;
+}
+
+CsvTable fromEngineTable(const store::CsvTable& table) {
+  CsvTable out;
+  for (const std::string& h : table.header) out.header << QString::fromStdString(h);
+  for (const auto& row : table.rows) {
     QStringList fields;
-    fields.reserve(row.size());
-    for (const QString& f : row) fields << csvField(f);
-    text += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
-  };
-  append_row(table.header);
-  for (const QStringList& row : table.rows) append_row(row);
-  return text;
+    for (const std::string& f : row) fields << QString::fromStdString(f);
+    out.rows << fields;
+  }
+  return out;
+}
+
+QString toCsvText(const CsvTable& table) {
+  return QString::fromStdString(store::csv_text(toEngineTable(table)));
 }
 
 bool writeCsv(const CsvTable& table, const QString& path, QString* error) {
-  QSaveFile file(path);
-  return openForWrite(file, error) && commit(file, toCsvText(table).toUtf8(), error);
+  try {
+    store::write_csv_file(path.toStdString(), toEngineTable(table));
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
 }
 
 CsvTable plotDataTable(QCustomPlot* plot) {

@@ -4,11 +4,17 @@
 #pragma once
 
 #include <QList>
+#include <QPicture>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 class QCustomPlot;
 class QAbstractItemModel;
+
+namespace dplab::store {
+struct CsvTable;
+}
 
 namespace dplab::ui {
 
@@ -46,16 +52,27 @@ inline constexpr ImageSizePreset kImageSizePresets[] = {
 
 enum class ImageFormat { kPng, kPdf, kSvg };
 
-// Writes the plot in the format given by `format`; on failure returns false and sets *error.
+// An export in two halves, so that only the first runs on the GUI thread: recordPlot lays the
+// plot out at the export's logical size (96 px/in) and records its drawing (no rasterising,
+// milliseconds); writePicture replays the recording onto the PNG image / PDF page / SVG and
+// writes the file — thread-safe (QImage, QPdfWriter, QSvgGenerator), for a worker thread.
+QPicture recordPlot(QCustomPlot* plot, ImageFormat format, const ImageExportOptions& options);
+bool writePicture(const QPicture& picture, const QString& path, ImageFormat format,
+                  const ImageExportOptions& options, QString* error);
+std::optional<ImageFormat> formatForSuffix(const QString& path);
+
+// Both halves at once; on failure returns false and sets *error.
 bool exportPlot(QCustomPlot* plot, const QString& path, ImageFormat format,
                 const ImageExportOptions& options, QString* error);
 // Picks the format from the file suffix (png, pdf, svg); false for an unknown suffix.
 bool exportPlotBySuffix(QCustomPlot* plot, const QString& path, const ImageExportOptions& options,
                         QString* error);
 
-// RFC 4180 CSV with '.' decimal separator; fields containing , " or newlines are quoted.
+// CSV through the engine's one writer (store/csv_table.h: RFC 4180, written atomically).
 bool writeCsv(const CsvTable& table, const QString& path, QString* error);
 QString toCsvText(const CsvTable& table);
+store::CsvTable toEngineTable(const CsvTable& table);
+CsvTable fromEngineTable(const store::CsvTable& table);
 
 // Every graph (series, x, y), colour map (x, y, value) and curve of a plot, in long format.
 CsvTable plotDataTable(QCustomPlot* plot);

@@ -184,15 +184,26 @@ void ChartView::layoutLegend(int width) {
   plot_->legend->setWrap(std::max(1, width / 190));
 }
 
-bool ChartView::exportImage(const QString& path, const ImageExportOptions& options,
-                            QString* error) {
+QPicture ChartView::recordImage(ImageFormat format, const ImageExportOptions& options) {
   const TitleRemoved untitled(plot_, title_element_, !options.title);
   layoutLegend(options.logicalWidth());
   struct RestoreLegend {
     ChartView* view;
     ~RestoreLegend() { view->layoutLegend(view->width()); }
   } restore{this};
-  return exportPlotBySuffix(plot_, path, options, error);
+  return recordPlot(plot_, format, options);
+}
+
+bool ChartView::exportImage(const QString& path, const ImageExportOptions& options,
+                            QString* error) {
+  const auto format = formatForSuffix(path);
+  if (!format) {
+    if (error)
+      *error = tr("unknown image format '%1' (use .png, .pdf or .svg)")
+                   .arg(QFileInfo(path).suffix().toLower());
+    return false;
+  }
+  return writePicture(recordImage(*format, options), path, *format, options, error);
 }
 
 bool ChartView::exportCsv(const QString& path, QString* error) const {

@@ -47,6 +47,10 @@ class ChartView : public QWidget {
   // The legend sits below the axes, in as many columns as fit `width` logical pixels.
   void layoutLegend(int width);
 
+  // The chart laid out for an export (title per options, legend columns for its width),
+  // recorded for writePicture (chart_export.h) — cheap, so a report can record on the GUI
+  // thread and write on a worker.
+  QPicture recordImage(ImageFormat format, const ImageExportOptions& options);
   bool exportImage(const QString& path, const ImageExportOptions& options, QString* error);
   bool exportCsv(const QString& path, QString* error) const;
 

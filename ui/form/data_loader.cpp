@@ -110,12 +110,7 @@ DataSummary summarize(const QString& key, const data::TrainValidationSplit& spli
   s.dim = split.train.dim();
   s.num_classes = split.train.num_classes;
   if (s.num_classes > 0) {
-    QList<qint64> counts(s.num_classes, 0);
-    for (Index i = 0; i < split.train.targets.size(); ++i) {
-      const int c = static_cast<int>(split.train.targets[i]);
-      if (c >= 0 && c < s.num_classes) ++counts[c];
-    }
-    s.class_counts = counts;
+    for (const Index count : data::class_counts(split.train)) s.class_counts << count;
     for (const auto& name : split.train.class_names) s.class_names << QString::fromStdString(name);
   }
   return s;

@@ -144,10 +144,10 @@ void ImportDialog::startCheck() {
       if (d.is_regression()) {
         summary += tr("regression target");
       } else {
-        std::map<int, qint64> counts;
-        for (Index i = 0; i < d.targets.size(); ++i) ++counts[static_cast<int>(d.targets[i])];
+        const std::vector<Index> counts = data::class_counts(d);
         QStringList parts;
-        for (const auto& [c, k] : counts) {
+        for (int c = 0; c < static_cast<int>(counts.size()); ++c) {
+          const Index k = counts[static_cast<std::size_t>(c)];
           const QString name = c < static_cast<int>(d.class_names.size())
                                    ? QString::fromStdString(d.class_names[c])
                                    : QString::number(c);

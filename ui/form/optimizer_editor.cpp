@@ -39,8 +39,6 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
   auto* form = new QFormLayout(this);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   form->setContentsMargins(6, 4, 6, 4);
-  const auto positive = NumberField::positive();
-  const auto unit = NumberField::halfOpenInterval(0, 1);
   if (kind != OptimizerKind::kDpAdamWosm) {
     const QString help =
         kind == OptimizerKind::kAdaDp
@@ -50,9 +48,8 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
     // DPAdam has a good default α (1e-3, paper section 4.2); DPSGD, DPMomentum and ADADP (its
     // initial step) must be given their α grid — no hidden default.
     const bool adam = kind == OptimizerKind::kDpAdam;
-    GridField* alpha =
-        addGrid(Param::kLearningRate, tr("α (learning rate)"),
-                adam ? help + tr(" Empty = the default 0.001.") : help, positive, !adam);
+    GridField* alpha = addGrid(Param::kLearningRate, tr("α (learning rate)"),
+                               adam ? help + tr(" Empty = the default 0.001.") : help, !adam);
     if (adam) alpha->setDefaultText(tr("default: 0.001"));
   }
   const bool adaptive_clip =
@@ -64,28 +61,28 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
                    "quantile of the norms, Andrew et al.). The OSO paper uses 0.1.")
               : tr("C: each per-example gradient is clipped to L2 norm ≤ C; the noise std on the "
                    "sum is σ·C."),
-          positive, true);
+          true);
   if (kind == OptimizerKind::kFixedQuantile) {
     addGrid(Param::kTargetQuantile, tr("γ (target quantile)"),
             tr("γ: the share of per-example gradients left unclipped that C_t tracks. Empty = "
                "0.5; the OSO paper's grid: 0.1, 0.3, 0.5, 0.7, 0.9."),
-            NumberField::openInterval(0, 1), false);
+            false);
   }
   if (kind == OptimizerKind::kDpMomentum) {
     addGrid(Param::kMomentum, tr("m (momentum)"),
-            tr("m: heavy-ball momentum, v ← m·v + g̃, θ ← θ − α·v. Empty = 0.9."), unit, false)
+            tr("m: heavy-ball momentum, v ← m·v + g̃, θ ← θ − α·v. Empty = 0.9."), false)
         ->setDefaultText(tr("default: 0.9"));
   }
   if (kind == OptimizerKind::kDpAdam || kind == OptimizerKind::kDpAdamWosm) {
     addGrid(Param::kBeta1, tr("β1"),
             tr("β1: decay of Adam's first-moment (mean) estimate. Empty = 0.9 (paper's default)."),
-            unit, false)
+            false)
         ->setDefaultText(tr("default: 0.9"));
   }
   if (kind == OptimizerKind::kDpAdam) {
     addGrid(Param::kBeta2, tr("β2"),
             tr("β2: decay of Adam's second-moment estimate. Empty = 0.999 (paper's default)."),
-            unit, false)
+            false)
         ->setDefaultText(tr("default: 0.999"));
   }
   if (kind == OptimizerKind::kDpAdamWosm) {
@@ -118,8 +115,8 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, QWidget* parent)
 }
 
 GridField* OptimizerEditor::addGrid(Param param, const QString& label, const QString& help,
-                                    std::function<QString(double)> rule, bool required) {
-  auto* field = new GridField(help, std::move(rule), required, this);
+                                    bool required) {
+  auto* field = new GridField(help, param, required, this);
   fields_[static_cast<int>(param)] = field;
   static_cast<QFormLayout*>(layout())->addRow(label, field);
   connect(field, &GridField::edited, this, &OptimizerEditor::edited);
@@ -150,7 +147,7 @@ QString OptimizerEditor::error() const {
 QStringList OptimizerEditor::errors() const {
   QStringList list;
   if (!isChecked()) return list;
-  static const char* names[] = {"α", "C", "m", "β1", "β2", "ξ"};
+  static const char* names[experiment::kNumParams] = {"α", "C", "m", "β1", "β2", "ξ", "γ"};
   for (int p = 0; p < experiment::kNumParams; ++p) {
     if (fields_[p] && !fields_[p]->valid()) {
       list << QStringLiteral("%1 %2: %3")

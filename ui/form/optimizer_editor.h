@@ -36,7 +36,7 @@ class OptimizerEditor : public QGroupBox {
 
  private:
   GridField* addGrid(experiment::Param param, const QString& label, const QString& help,
-                     std::function<QString(double)> rule, bool required);
+                     bool required);
 
   optim::OptimizerKind kind_;
   GridField* fields_[experiment::kNumParams] = {};

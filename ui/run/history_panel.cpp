@@ -24,7 +24,28 @@
 namespace dplab::ui {
 
 HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* parent)
-    : QWidget(parent), controller_(controller), data_(data), reloads_(this) {
+    : QWidget(parent),
+      controller_(controller),
+      data_(data),
+      reloads_(
+          this,
+          [](const std::shared_ptr<store::Store>& store) {
+            // Runs whose writer died since the store was opened (kill -9, a crash) become
+            // "interrupted".
+            try {
+              store->mark_interrupted_runs();
+            } catch (const std::exception&) {
+            }
+            return store::list_history(*store);
+          },
+          [this](int sequence, const std::vector<store::HistoryEntry>& entries) {
+            if (sequence == latest_) fill(entries);
+          },
+          [this](int sequence, const QString& error) {
+            if (sequence != latest_) return;
+            emit message(tr("run history: %1").arg(error), true);
+            fill({});
+          }) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   table_ = new QTableWidget(0, kColumns, this);
@@ -60,15 +81,17 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   resume_ = new QPushButton(tr("Resume"), this);
   auto* refresh = new QPushButton(tr("Refresh"), this);
   open_->setToolTip(tr("Show the selected run in the charts and the results table."));
-  use_config_->setToolTip(tr("Put the selected run's experiment into the form (to run it again "
-                             "or change it); asks before discarding edits."));
+  use_config_->setToolTip(
+      tr("Put the selected run's experiment into the form (to run it again "
+         "or change it); asks before discarding edits."));
   compare_->setToolTip(tr("Overlay the max-accuracy curve per optimizer of the selected runs."));
   rename_->setToolTip(tr("Give the selected run a name of your own."));
   notes_->setToolTip(tr("Write notes on the selected run (kept in the history file)."));
   delete_->setToolTip(tr("Delete the selected run and its results from the history (asks)."));
-  resume_->setToolTip(tr("Run only the missing jobs of an interrupted or cancelled run; jobs are "
-                         "seeded per (candidate, repeat), so the result equals an "
-                         "uninterrupted run (as dplab-cli tune --resume)."));
+  resume_->setToolTip(
+      tr("Run only the missing jobs of an interrupted or cancelled run; jobs are "
+         "seeded per (candidate, repeat), so the result equals an "
+         "uninterrupted run (as dplab-cli tune --resume)."));
   for (QPushButton* b : {open_, use_config_, compare_, rename_, notes_, delete_, resume_, refresh})
     bar->addWidget(b);
   bar->addStretch(1);
@@ -99,20 +122,7 @@ void HistoryPanel::reload() {
     fill({});
     return;
   }
-  reloads_.request(
-      [store] {
-        // Runs whose writer died since the store was opened (kill -9, crash) become "interrupted".
-        try {
-          store->mark_interrupted_runs();
-        } catch (const std::exception&) {
-        }
-        return store::list_history(*store);
-      },
-                   [this](const std::vector<store::HistoryEntry>& entries, const QString& error) {
-                     if (!error.isEmpty())
-                       emit message(tr("run history: %1").arg(error), true);
-                     fill(entries);
-                   });
+  latest_ = reloads_.submit(store);
 }
 
 void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
@@ -140,12 +150,12 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
     if (e.resumable) status->setForeground(QColor(0x8a, 0x4b, 0x00));
     set(kJobs, QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
     set(kEpsilon,
-        std::isfinite(e.epsilon) ? QStringLiteral("≤ ") + QString::fromStdString(
-                                                              privacy::format_epsilon_up(e.epsilon))
-                                 : QStringLiteral("–"),
+        std::isfinite(e.epsilon)
+            ? QStringLiteral("≤ ") + QString::fromStdString(privacy::format_epsilon_up(e.epsilon))
+            : QStringLiteral("–"),
         QString::fromStdString(e.error.empty() ? e.epsilon_label : e.error));
-    set(kBest, std::isfinite(e.best_metric) ? QString::number(e.best_metric, 'g', 4)
-                                            : QStringLiteral("–"),
+    set(kBest,
+        std::isfinite(e.best_metric) ? QString::number(e.best_metric, 'g', 4) : QStringLiteral("–"),
         e.regression ? tr("final training loss") : tr("mean final validation accuracy"));
     const QString notes = QString::fromStdString(e.notes);
     set(kNotes, notes.section(QLatin1Char('\n'), 0, 0), notes);
@@ -323,9 +333,9 @@ void HistoryPanel::askNotes() {
   const store::HistoryEntry* e = entry(id);
   if (!e) return;
   bool ok = false;
-  const QString notes = QInputDialog::getMultiLineText(
-      this, tr("Notes on run #%1").arg(id), tr("Notes (kept in the history file):"),
-      QString::fromStdString(e->notes), &ok);
+  const QString notes = QInputDialog::getMultiLineText(this, tr("Notes on run #%1").arg(id),
+                                                       tr("Notes (kept in the history file):"),
+                                                       QString::fromStdString(e->notes), &ok);
   if (ok) setNotes(id, notes);
 }
 

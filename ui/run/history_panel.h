@@ -13,10 +13,11 @@
 #pragma once
 
 #include <QWidget>
+#include <memory>
 #include <vector>
 
 #include "experiment/experiment_config.h"
-#include "run/background_task.h"
+#include "run/latest_only_task.h"
 #include "store/run_history.h"
 
 class QLabel;
@@ -54,7 +55,7 @@ class HistoryPanel : public QWidget {
   QPushButton* deleteButton() const { return delete_; }
   QPushButton* useConfigButton() const { return use_config_; }
   QString resumeHint() const;
-  int reloads() const { return reloads_.completed(); }
+  int reloads() const { return reloads_.computations(); }
 
  public slots:
   void reload();
@@ -87,7 +88,10 @@ class HistoryPanel : public QWidget {
   QPushButton* delete_;
   QPushButton* resume_;
   std::vector<store::HistoryEntry> entries_;
-  BackgroundTask<std::vector<store::HistoryEntry>> reloads_;
+  int latest_ = 0;  // sequence number of the newest reload
+  // The listing (engine store::list_history) off the GUI thread; the shared store stays alive
+  // while it is read even if the history path changes meanwhile.
+  LatestOnlyTask<std::shared_ptr<store::Store>, std::vector<store::HistoryEntry>> reloads_;
 };
 
 }  // namespace dplab::ui

@@ -3,7 +3,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMetaObject>
-#include <functional>
 
 #include "run/run_data.h"
 #include "store/store.h"
@@ -13,18 +12,6 @@ namespace dplab::ui {
 
 namespace {
 constexpr int kPollMs = 120;  // ≥ 5 redraws per second, one replot per tick
-
-// Posts the runner's plan (every job, with those kept by a resume) to the GUI thread when the
-// run starts.
-class PlanPoster : public tuning::RunListener {
- public:
-  explicit PlanPoster(std::function<void(const tuning::SearchResults&)> post)
-      : post_(std::move(post)) {}
-  void on_start(const tuning::SearchResults& plan) override { post_(plan); }
-
- private:
-  std::function<void(const tuning::SearchResults&)> post_;
-};
 }  // namespace
 
 RunController::RunController(RunData* data, QObject* parent) : QObject(parent), data_(data) {
@@ -147,11 +134,9 @@ bool RunController::launch(const experiment::ExperimentConfig& config,
         runner.add_listener(writer.get());
       }
       runner.add_listener(monitor.get());
-      PlanPoster poster([this](const tuning::SearchResults& plan) {
-        QMetaObject::invokeMethod(
-            this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
-      });
-      runner.add_listener(&poster);
+      const tuning::SearchResults plan = runner.plan();
+      QMetaObject::invokeMethod(
+          this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
       {
         std::lock_guard lock(mutex_);
         runner_ = &runner;

@@ -11,6 +11,10 @@ void addScriptOptions(QCommandLineParser& parser) {
       {{"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json"},
       {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
       {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
+      {"export-report",
+       "After the run, write its report (charts at the saved export size, CSVs, summary) into "
+       "DIR (scripted mode).",
+       "DIR"},
       {"quit-when-done", "Exit when the run (and screenshots) are done (scripted mode)."},
       {"timeout", "Scripted mode only: give up (exit 1) after this many seconds.", "SECONDS",
        "3600"},
@@ -31,6 +35,7 @@ std::optional<ScriptOptions> parseScriptOptions(const QStringList& args, QString
   o.open_path = parser.value(QStringLiteral("open"));
   o.run = parser.isSet(QStringLiteral("run"));
   o.screenshot_dir = parser.value(QStringLiteral("screenshot-dir"));
+  o.report_dir = parser.value(QStringLiteral("export-report"));
   o.quit_when_done = parser.isSet(QStringLiteral("quit-when-done"));
   bool ok = false;
   o.timeout_seconds = parser.value(QStringLiteral("timeout")).toInt(&ok);

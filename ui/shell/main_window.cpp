@@ -5,16 +5,11 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -22,9 +17,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
-#include <cmath>
-#include <filesystem>
-#include <stdexcept>
+#include <algorithm>
 
 #include "charts/chart_view.h"
 #include "charts/export_dialog.h"
@@ -34,88 +27,34 @@
 #include "run/pause_button.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
+#include "shell/diagnostics_panel.h"
 #include "shell/discard_guard.h"
+#include "shell/experiment_files.h"
+#include "shell/presets.h"
+#include "shell/report_exporter.h"
+#include "shell/run_bar.h"
+#include "shell/shown_run_label.h"
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
 #include "shell/welcome_panel.h"
-#include "store/csv_export.h"
-#include "tuning/run_summary.h"
 #include "views/accountant_gap_view.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
 #include "views/parallel_coordinates_tab.h"
 #include "views/privacy_tab.h"
 #include "views/privacy_utility_tab.h"
+#include "views/results_model.h"
 #include "views/results_tab.h"
 #include "views/step_size_tab.h"
 
-// Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
-// resources (presets) are registered explicitly.
-static void initDplabResources() {
-  Q_INIT_RESOURCE(resources);
-}
-
 namespace dplab::ui {
 
-namespace {
-constexpr int kMaxRecent = 8;
-
-QString formatDuration(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
-  const int s = static_cast<int>(std::lround(seconds));
-  return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
-                 : QStringLiteral("%1 s").arg(s);
-}
-}  // namespace
-
-experiment::ExperimentConfig MainWindow::defaultExperiment() {
-  using experiment::ParamSpec;
-  experiment::ExperimentConfig c;
-  const bool fashion =
-      std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz") ||
-      std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte") ||
-      qEnvironmentVariableIsSet("DPLAB_FASHION_MNIST_DIR");
-  c.name = fashion ? "quick demo (Fashion-MNIST)" : "quick demo (synthetic)";
-  c.dataset.source = fashion ? "fashion-mnist" : "synthetic-binary";
-  c.model.kind = models::ModelKind::kLogisticRegression;
-  c.privacy.noise_multiplier = 4.0;  // paper's σ = 4
-  c.privacy.lot_size = 250;          // paper's L
-  c.privacy.steps = 1000;            // short, so that Run finishes in seconds
-  c.eval_every = 50;
-  auto values = [](std::vector<double> v) {
-    ParamSpec s;
-    s.values = std::move(v);
-    return s;
-  };
-  experiment::OptimizerConfig sgd;
-  sgd.kind = optim::OptimizerKind::kDpSgd;
-  sgd.grid[static_cast<int>(experiment::Param::kLearningRate)] = values({0.1, 0.5, 2.0});
-  sgd.grid[static_cast<int>(experiment::Param::kClip)] = values({0.1, 0.5, 1.0});
-  experiment::OptimizerConfig adam;
-  adam.kind = optim::OptimizerKind::kDpAdam;
-  adam.grid[static_cast<int>(experiment::Param::kLearningRate)] = values({0.001});
-  adam.grid[static_cast<int>(experiment::Param::kClip)] = values({0.1, 0.5, 1.0});
-  c.optimizers = {sgd, adam};
-  c.repeats = 1;
-  c.seed = 1;
-  return c;
-}
-
-QStringList MainWindow::presetPaths() {
-  initDplabResources();
-  QStringList paths;
-  const QDir dir(QStringLiteral(":/presets"));
-  for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-    paths << dir.filePath(name);
-  }
-  return paths;
-}
-
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-  initDplabResources();
   setWindowTitle(tr("dplab — honest private hyperparameter selection"));
+  files_ = new ExperimentFiles(this);
   data_ = new RunData(this);
   controller_ = new RunController(data_, this);
+  exporter_ = new ReportExporter(this);
   const QString history_dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
   controller_->setHistoryPath(
       QSettings()
@@ -129,7 +68,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* scroll = new QScrollArea(this);
   scroll->setWidget(form_);
   scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   // Narrow enough for a 1280 × 720 screen; the form scrolls vertically and can be widened.
   scroll->setMinimumWidth(std::min(form_->sizeHint().width() + 24, 330));
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
@@ -139,17 +77,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   form_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   addDockWidget(Qt::LeftDockWidgetArea, form_dock);
 
-  // Centre: run bar + tabs.
+  // Centre: run bar, which run is shown, tabs.
   auto* centre = new QWidget(this);
   auto* centre_layout = new QVBoxLayout(centre);
   centre_layout->setContentsMargins(4, 4, 4, 0);
-  centre_layout->addWidget(buildRunBar());
-  shown_run_ = new QLabel(centre);
-  shown_run_->setTextFormat(Qt::RichText);
-  shown_run_->setWordWrap(true);
-  shown_run_->setToolTip(
-      tr("Which run the charts, the table and an exported report show. It is "
-         "marked when the form has been edited since that run."));
+  run_bar_ = new RunBar(centre);
+  run_bar_->insertControl(new PauseButton(controller_, run_bar_));
+  centre_layout->addWidget(run_bar_);
+  shown_run_ = new ShownRunLabel(data_, form_, centre);
   centre_layout->addWidget(shown_run_);
   welcome_ = new WelcomePanel(centre);
   welcome_->setVisible(WelcomePanel::shouldShow());
@@ -173,26 +108,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   centre_layout->addWidget(tabs_, 1);
   setCentralWidget(centre);
 
-  // Bottom: messages and history.
-  status_ = new StatusPanel(this);
-  history_ = new HistoryPanel(controller_, data_, this);
-  auto* bottom_tabs = new QTabWidget(this);
-  bottom_tabs->addTab(status_, tr("Messages"));
-  bottom_tabs->addTab(history_, tr("Run history"));
-  // Diagnostics: the GUI thread's longest stall (a developer's number, not a status message).
-  auto* diagnostics = new QWidget(this);
-  auto* diagnostics_layout = new QVBoxLayout(diagnostics);
-  stall_text_ = new QLabel(diagnostics);
-  stall_text_->setObjectName(QStringLiteral("stallText"));
-  stall_text_->setToolTip(
-      tr("Longest gap between 10 ms heartbeats of the GUI thread since the last "
-         "run started (a responsive GUI stays well under 100 ms)."));
-  diagnostics_layout->addWidget(stall_text_);
-  diagnostics_layout->addStretch(1);
-  bottom_tabs->addTab(diagnostics, tr("Diagnostics"));
+  // Bottom: messages, history, diagnostics.
   auto* bottom_dock = new QDockWidget(tr("Messages and run history"), this);
   bottom_dock->setObjectName(QStringLiteral("bottomDock"));
-  bottom_dock->setWidget(bottom_tabs);
+  bottom_dock->setWidget(buildBottomPanel());
   bottom_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   addDockWidget(Qt::BottomDockWidgetArea, bottom_dock);
   resizeDocks({bottom_dock}, {140}, Qt::Vertical);
@@ -225,17 +144,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                : tr("Run resumed."),
                         false);
   });
-  // A history run's config into the form (asks before discarding edits).
+  // A history run's experiment into the form, asking before it discards edits.
   connect(history_, &HistoryPanel::configRequested, this,
           [this](const experiment::ExperimentConfig& config) {
             if (!discard_guard_->confirmDiscard(tr("load the run's experiment"))) return;
-            current_path_.clear();
+            files_->clearCurrentPath();
             form_->setConfig(config);
             discard_guard_->markClean();
-            status_->addMessage(tr("The form now holds the experiment of the history run "
-                                   "“%1”.")
-                                    .arg(QString::fromStdString(config.name)),
-                                false);
+            status_->addMessage(
+                tr("The form holds the experiment of “%1”.").arg(QString::fromStdString(config.name)),
+                false);
           });
   connect(history_, &HistoryPanel::opened, this, [this] { tabs_->setCurrentWidget(accuracy_); });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
@@ -245,16 +163,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(form_, &ExperimentForm::edited, this, [this] {
     updateActions();
     syncPrivacyTab();
-    updateShownRun();
+    shown_run_->refresh();
   });
-  connect(data_, &RunData::changed, this, [this](bool structural) {
-    if (structural) updateShownRun();
-  });
-  connect(controller_, &RunController::progressChanged, this, &MainWindow::onProgress);
+  connect(run_bar_, &RunBar::runClicked, this, &MainWindow::startRun);
+  connect(run_bar_, &RunBar::cancelClicked, controller_, &RunController::cancel);
+  connect(controller_, &RunController::progressChanged, run_bar_, &RunBar::showProgress);
   connect(controller_, &RunController::finished, this, &MainWindow::onRunFinished);
-  connect(stall_, &StallMeter::longestGapChanged, this, [this](double ms) {
-    stall_text_->setText(tr("GUI max stall: %1 ms").arg(ms, 0, 'f', 1));
-  });
+  connect(files_, &ExperimentFiles::recentChanged, this, &MainWindow::rebuildRecentMenu);
+  connect(exporter_, &ReportExporter::finished, this,
+          [this](bool ok, const QString& dir, const QString& error) {
+            status_->addMessage(
+                ok ? tr("Report written to %1").arg(dir) : tr("report: %1").arg(error), !ok);
+            emit reportExported(ok, dir, error);
+          });
 
   // Settings and the starting experiment.
   QSettings settings;
@@ -268,52 +189,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       resize(std::min(width(), available.width()), std::min(height(), available.height()));
     }
   }
-  form_->setConfig(defaultExperiment());
+  newExperiment();
   discard_guard_ = new DiscardGuard(form_, this);
   form_->setThreads(settings.value(QStringLiteral("run/threads"), 0).toInt());
   rebuildRecentMenu();
   history_->reload();
   updateActions();
-  updateShownRun();
   status_->addMessage(tr("Ready. Ctrl+R runs the experiment on the left."), false);
 }
 
 MainWindow::~MainWindow() = default;
 
-QWidget* MainWindow::buildRunBar() {
-  auto* bar = new QWidget(this);
-  auto* layout = new QHBoxLayout(bar);
-  layout->setContentsMargins(0, 0, 0, 0);
-  run_button_ = new QPushButton(tr("▶ Run"), bar);
-  run_button_->setToolTip(
-      tr("Train every candidate of the experiment (Ctrl+R). Disabled while a "
-         "field is invalid — hover it for the reason."));
-  cancel_button_ = new QPushButton(tr("■ Cancel"), bar);
-  cancel_button_->setToolTip(tr("Stop the run (Esc or Ctrl+.); finished jobs are kept."));
-  progress_ = new QProgressBar(bar);
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
-  progress_->setFormat(tr("%v / %m jobs"));
-  progress_->setToolTip(tr("Jobs (candidate × repeat) finished out of all jobs."));
-  progress_text_ = new QLabel(tr("idle"), bar);
-  progress_text_->setMinimumWidth(180);
-  progress_text_->setToolTip(
-      tr("Training throughput over all worker threads and the estimated "
-         "time left."));
-  layout->addWidget(run_button_);
-  layout->addWidget(new PauseButton(controller_, bar));
-  layout->addWidget(cancel_button_);
-  layout->addWidget(progress_, 1);
-  layout->addWidget(progress_text_);
-  connect(run_button_, &QPushButton::clicked, this, &MainWindow::startRun);
-  connect(cancel_button_, &QPushButton::clicked, controller_, &RunController::cancel);
-  return bar;
+QWidget* MainWindow::buildBottomPanel() {
+  status_ = new StatusPanel(this);
+  history_ = new HistoryPanel(controller_, data_, this);
+  auto* bottom_tabs = new QTabWidget(this);
+  bottom_tabs->addTab(status_, tr("Messages"));
+  bottom_tabs->addTab(history_, tr("Run history"));
+  bottom_tabs->addTab(new DiagnosticsPanel(stall_, this), tr("Diagnostics"));
+  return bottom_tabs;
 }
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  new_action_ = file->addAction(tr("&New (default experiment)"), QKeySequence::New, this,
-                                [this] { newExperiment(); });
+  new_action_ = file->addAction(tr("&New (default experiment)"), QKeySequence::New, this, [this] {
+    if (!discard_guard_->confirmDiscard(tr("start a new experiment"))) return;
+    newExperiment();
+    discard_guard_->markClean();
+  });
   file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openDialog);
   preset_menu_ = file->addMenu(tr("Open &preset"));
   for (const QString& path : presetPaths()) {
@@ -352,15 +255,6 @@ void MainWindow::buildMenus() {
   });
 }
 
-bool MainWindow::newExperiment() {
-  if (!discard_guard_->confirmDiscard(tr("start a new experiment"))) return false;
-  current_path_.clear();
-  form_->setConfig(defaultExperiment());
-  discard_guard_->markClean();
-  setWindowTitle(tr("dplab — honest private hyperparameter selection"));
-  return true;
-}
-
 QList<ChartView*> MainWindow::charts() const {
   QList<ChartView*> list = accuracy_->charts();
   list << heatmap_->chart() << privacy_utility_->chart() << parallel_->chart()
@@ -372,17 +266,16 @@ double MainWindow::longestStallMs() const {
   return stall_->longestGapMs();
 }
 
+QString MainWindow::currentPath() const {
+  return files_->currentPath();
+}
+
 void MainWindow::updateActions() {
   const bool running = controller_->running();
   const QStringList errors = form_->errors();
-  const bool can_run = !running && errors.isEmpty();
-  run_action_->setEnabled(can_run);
-  run_button_->setEnabled(can_run);
+  run_action_->setEnabled(!running && errors.isEmpty());
   cancel_action_->setEnabled(running);
-  cancel_button_->setEnabled(running);
-  run_button_->setToolTip(errors.isEmpty()
-                              ? tr("Train every candidate of the experiment (Ctrl+R).")
-                              : tr("Fix first:\n• %1").arg(errors.join(QStringLiteral("\n• "))));
+  run_bar_->setState(running, errors);
 }
 
 void MainWindow::syncPrivacyTab() {
@@ -403,39 +296,15 @@ bool MainWindow::startRun() {
   stall_->reset();
   if (!controller_->start(config, form_->loadedData(), form_->threads())) return false;
   status_->addMessage(tr("Run started: %1").arg(QString::fromStdString(config.name)), false);
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
-  progress_text_->setText(tr("loading data and starting workers …"));
+  run_bar_->showStarting();
   tabs_->setCurrentWidget(accuracy_);
   updateActions();
   return true;
 }
 
-void MainWindow::onProgress() {
-  const tuning::Progress p = controller_->progress();
-  progress_->setRange(0, static_cast<int>(std::max<std::int64_t>(1, p.jobs_total)));
-  progress_->setValue(static_cast<int>(p.jobs_done));
-  if (p.paused) {
-    progress_text_->setText(tr("paused · %1 / %2 steps").arg(p.steps_done).arg(p.steps_total));
-    return;
-  }
-  progress_text_->setText(tr("%1 steps/s · ETA %2 · %3 / %4 steps")
-                              .arg(p.steps_per_second, 0, 'f', 0)
-                              .arg(formatDuration(p.eta_seconds))
-                              .arg(p.steps_done)
-                              .arg(p.steps_total));
-}
-
 void MainWindow::onRunFinished(bool ok, bool cancelled) {
   updateActions();
-  const tuning::Progress p = controller_->progress();
-  progress_->setValue(progress_->maximum() * (ok && !cancelled ? 1 : 0) +
-                      (ok && !cancelled ? 0 : static_cast<int>(p.jobs_done)));
-  progress_text_->setText(!ok         ? tr("failed — see Messages")
-                          : cancelled ? tr("cancelled after %1 s").arg(p.elapsed_seconds, 0, 'f', 1)
-                                      : tr("done in %1 s (%2 steps/s)")
-                                            .arg(p.elapsed_seconds, 0, 'f', 1)
-                                            .arg(p.steps_per_second, 0, 'f', 0));
+  run_bar_->showFinished(ok, cancelled, controller_->progress());
   status_->addMessage(!ok         ? tr("Run failed.")
                       : cancelled ? tr("Run cancelled; finished jobs are kept.")
                                   : tr("Run finished. Longest GUI stall during the run: %1 ms.")
@@ -444,111 +313,45 @@ void MainWindow::onRunFinished(bool ok, bool cancelled) {
   emit runFinished(ok, cancelled);
 }
 
-bool MainWindow::openExperiment(const QString& path, QString* error) {
-  const bool resource = path.startsWith(QStringLiteral(":/"));
+void MainWindow::newExperiment() {
+  files_->clearCurrentPath();
   try {
-    experiment::ExperimentConfig config;
-    if (resource) {
-      QFile file(path);
-      if (!file.open(QIODevice::ReadOnly))
-        throw std::runtime_error(tr("cannot read %1").arg(path).toStdString());
-      config = experiment::parse_experiment_text(file.readAll().toStdString(), path.toStdString());
-    } else {
-      config = experiment::load_experiment_file(path.toStdString());
-    }
-    current_path_ = resource ? QString() : path;
-    form_->setConfig(config);
-    discard_guard_->markClean();
-    if (!resource) addRecent(path);
-    setWindowTitle(tr("dplab — %1").arg(QFileInfo(path).fileName()));
-    status_->addMessage(tr("Opened %1").arg(path), false);
-    return true;
-  } catch (const std::exception& e) {
-    if (error) *error = QString::fromStdString(e.what());
-    status_->addMessage(QString::fromStdString(e.what()), true);
+    form_->setConfig(defaultExperiment());
+  } catch (const std::exception& e) {  // a broken build: the preset is compiled in
+    status_->addMessage(tr("default experiment: %1").arg(QString::fromStdString(e.what())), true);
+  }
+}
+
+bool MainWindow::openExperiment(const QString& path, QString* error) {
+  QString e;
+  const auto config = files_->open(path, &e);
+  if (!config) {
+    if (error) *error = e;
+    status_->addMessage(e, true);
     return false;
   }
+  form_->setConfig(*config);
+  if (discard_guard_) discard_guard_->markClean();
+  setWindowTitle(tr("dplab — %1").arg(QFileInfo(path).fileName()));
+  status_->addMessage(tr("Opened %1").arg(path), false);
+  return true;
 }
 
 bool MainWindow::saveExperiment(const QString& path, QString* error) {
-  QSaveFile file(path);
-  const QByteArray bytes =
-      QByteArray::fromStdString(experiment::to_json(form_->config()).dump(2) + "\n");
-  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-    if (error) *error = tr("cannot save %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  current_path_ = path;
-  discard_guard_->markClean();
-  addRecent(path);
-  return true;
+  const bool saved = files_->save(form_->config(), path, error);
+  if (saved) discard_guard_->markClean();
+  return saved;
 }
-
-namespace {
-bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-    if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
-}
-}  // namespace
 
 bool MainWindow::exportReport(const QString& dir, QString* error) {
-  // A report describes the results it shows: their own config and summary, never the form's
-  // (which may have been edited since, or belong to another run than a history one). Writing it
-  // changes neither the current experiment file nor the recent files.
+  // A report describes the results it shows (data_), never the form.
   if (!data_->hasRun()) {
     if (error)
       *error = tr("nothing to report yet: run the experiment or open a run from the history");
     return false;
   }
-  if (!QDir().mkpath(dir)) {
-    if (error) *error = tr("cannot create folder %1").arg(dir);
-    return false;
-  }
-  const QDir d(dir);
-  const tuning::SearchResults& results = data_->results();
-  QString e;
-  try {
-    const tuning::RunSummary summary = tuning::summarize_run(results);
-    if (!writeFileAtomically(
-            d.filePath(QStringLiteral("experiment.json")),
-            QByteArray::fromStdString(experiment::to_json(results.config).dump(2) + "\n"), &e) ||
-        !writeFileAtomically(
-            d.filePath(QStringLiteral("summary.json")),
-            QByteArray::fromStdString(tuning::run_summary_json(results, summary).dump(2) + "\n"),
-            &e) ||
-        !writeFileAtomically(
-            d.filePath(QStringLiteral("README.md")),
-            QByteArray::fromStdString(tuning::run_summary_markdown(results, summary)), &e)) {
-      if (error) *error = e;
-      return false;
-    }
-    store::export_csv(results, d.absolutePath().toStdString());
-  } catch (const std::exception& ex) {
-    if (error) *error = QString::fromStdString(ex.what());
-    return false;
-  }
-  const ImageExportOptions options = ExportImageDialog::savedOptions();
-  for (ChartView* chart : charts()) {
-    for (const char* suffix : {"png", "pdf", "svg"}) {
-      if (!chart->exportImage(d.filePath(chart->fileStem() + "." + suffix), options, &e)) {
-        if (error) *error = e;
-        return false;
-      }
-    }
-    if (!chart->exportCsv(d.filePath(chart->fileStem() + ".csv"), &e)) {
-      if (error) *error = e;
-      return false;
-    }
-  }
-  if (!results_->exportCsv(d.filePath(QStringLiteral("results.csv")), &e)) {
-    if (error) *error = e;
-    return false;
-  }
-  return true;
+  return exporter_->start(dir, data_->results(), charts(), modelTable(results_->model()),
+                          ExportImageDialog::savedOptions(), error);
 }
 
 QString MainWindow::shownRunText() const {
@@ -556,28 +359,7 @@ QString MainWindow::shownRunText() const {
 }
 
 bool MainWindow::formModifiedSinceShownRun() const {
-  if (!data_->hasRun()) return false;
-  nlohmann::json form = experiment::to_json(form_->config());
-  nlohmann::json run = experiment::to_json(data_->results().config);
-  form.erase("name");  // the name is a label, not part of what was run
-  run.erase("name");
-  return form != run;
-}
-
-void MainWindow::updateShownRun() {
-  if (!data_->hasRun()) {
-    shown_run_->setText(tr("No run shown yet — Ctrl+R runs the experiment on the left."));
-    shown_run_->setStyleSheet(QString());
-    return;
-  }
-  QString text =
-      tr("Showing: %1%2")
-          .arg(data_->title().toHtmlEscaped(), data_->live() ? tr(" (running)") : QString());
-  const bool modified = formModifiedSinceShownRun();
-  if (modified)
-    text += tr(" · <b>form modified since this run</b> (charts show the run, not the form)");
-  shown_run_->setText(text);
-  shown_run_->setStyleSheet(modified ? QStringLiteral("color: #8a4b00;") : QString());
+  return shown_run_->formModifiedSinceRun();
 }
 
 void MainWindow::openDialog() {
@@ -591,7 +373,7 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::saveDialog(bool save_as) {
-  QString path = current_path_;
+  QString path = files_->currentPath();
   if (save_as || path.isEmpty()) {
     path = QFileDialog::getSaveFileName(this, tr("Save experiment"),
                                         path.isEmpty() ? QStringLiteral("experiment.json") : path,
@@ -613,25 +395,15 @@ void MainWindow::exportReportDialog() {
   if (dir.isEmpty()) return;
   QString error;
   if (exportReport(dir, &error)) {
-    status_->addMessage(tr("Report written to %1").arg(dir), false);
+    status_->addMessage(tr("Writing the report to %1 …").arg(dir), false);
   } else {
     status_->addMessage(tr("report: %1").arg(error), true);
   }
 }
 
-void MainWindow::addRecent(const QString& path) {
-  QSettings settings;
-  QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
-  recent.removeAll(path);
-  recent.prepend(QFileInfo(path).absoluteFilePath());
-  while (recent.size() > kMaxRecent) recent.removeLast();
-  settings.setValue(QStringLiteral("files/recent"), recent);
-  rebuildRecentMenu();
-}
-
 void MainWindow::rebuildRecentMenu() {
   recent_menu_->clear();
-  const QStringList recent = QSettings().value(QStringLiteral("files/recent")).toStringList();
+  const QStringList recent = ExperimentFiles::recent();
   for (const QString& path : recent) {
     recent_menu_->addAction(path, this, [this, path] { openExperiment(path, nullptr); });
   }

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QPixmap>
 #include <QRegularExpression>
@@ -14,6 +15,7 @@
 #include "form/experiment_form.h"
 #include "shell/main_window.h"
 #include "shell/status_panel.h"
+#include "views/privacy_tab.h"
 
 namespace dplab::ui {
 
@@ -85,7 +87,27 @@ void ScriptedSession::onRunFinished(bool ok, bool cancelled) {
               window_->longestStallMs());
   std::fflush(stdout);
   if (!options_.screenshot_dir.isEmpty()) takeScreenshots();
-  if (options_.quit_when_done) finish(0);
+  exportReportThenFinish();
+}
+
+void ScriptedSession::exportReportThenFinish() {
+  if (done_) return;
+  if (options_.report_dir.isEmpty()) {
+    if (options_.quit_when_done) finish(0);
+    return;
+  }
+  connect(window_, &MainWindow::reportExported, this,
+          [this](bool ok, const QString& dir, const QString& error) {
+            if (!ok) {
+              finish(1, tr("report: %1").arg(error));
+              return;
+            }
+            std::printf("dplab: report %s\n", dir.toLocal8Bit().constData());
+            std::fflush(stdout);
+            if (options_.quit_when_done) finish(0);
+          });
+  QString error;
+  if (!window_->exportReport(options_.report_dir, &error)) finish(1, tr("report: %1").arg(error));
 }
 
 void ScriptedSession::takeScreenshots() {
@@ -97,7 +119,15 @@ void ScriptedSession::takeScreenshots() {
   const QDir dir(options_.screenshot_dir);
   for (int i = 0; i < tabs->count(); ++i) {
     tabs->setCurrentIndex(i);
-    // Let layouts settle and queued replots run before grabbing.
+    // Let layouts settle and queued replots run before grabbing; the privacy charts are computed
+    // off the GUI thread, so wait (up to 30 s) until they show the current settings.
+    for (int k = 0; k < 5; ++k) QApplication::processEvents();
+    QElapsedTimer waited;
+    waited.start();
+    while (!window_->privacyTab()->upToDate() && waited.elapsed() < 30000) {
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+      QThread::msleep(10);
+    }
     for (int k = 0; k < 5; ++k) QApplication::processEvents();
     // File-name-safe tab title: Greek symbols spelled out ("α–C heatmap" -> alpha_c_heatmap).
     QString slug = tabs->tabText(i).toLower().replace(QChar(0x03B1), QStringLiteral("alpha"));

@@ -1,8 +1,9 @@
 // ScriptedSession: the command-line mode `dplab --open EXPERIMENT.json --run --screenshot-dir DIR
-// --quit-when-done`. It opens the experiment, waits until its data set is loaded and the form is
-// valid, runs it, then shows each tab in turn and saves a PNG of the whole main window per tab,
-// prints the GUI thread's longest stall, and quits with 0 — or 1 with a message on stderr when
-// anything failed (bad file, invalid form, failed run, screenshot not written, timeout).
+// --export-report DIR --quit-when-done`. It opens the experiment, waits until its data set is
+// loaded and the form is valid, runs it, then shows each tab in turn and saves a PNG of the whole
+// main window per tab, writes the run's report (charts at the saved export size), prints the GUI
+// thread's longest stall, and quits with 0 — or 1 with a message on stderr when anything failed
+// (bad file, invalid form, failed run, screenshot or report not written, timeout).
 // Only with --quit-when-done does the session quit or time out; `dplab --open F`
 // just opens F in an ordinary window.
 #pragma once
@@ -20,12 +21,14 @@ struct ScriptOptions {
   QString open_path;
   bool run = false;
   QString screenshot_dir;
+  QString report_dir;  // --export-report: the run's report folder (File → Export report)
   bool quit_when_done = false;
   int timeout_seconds = 3600;
   // True when any scripted option is given (--open alone opens the file and stays interactive:
   // the session ends after opening without quitting).
   bool scripted() const {
-    return !open_path.isEmpty() || run || !screenshot_dir.isEmpty() || quit_when_done;
+    return !open_path.isEmpty() || run || !screenshot_dir.isEmpty() || !report_dir.isEmpty() ||
+           quit_when_done;
   }
   // Whether the process ends by itself (exit 0 when done, 1 on failure or --timeout): only with
   // --quit-when-done; otherwise failures are reported and the window stays.
@@ -46,6 +49,8 @@ class ScriptedSession : public QObject {
   void waitForForm();
   void onRunFinished(bool ok, bool cancelled);
   void takeScreenshots();
+  // Exports the report when asked (then finishes on reportExported), else finishes at once.
+  void exportReportThenFinish();
   void finish(int code, const QString& error = QString());
 
   MainWindow* window_;

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "run/latest_only_task.h"
 
 namespace dplab::ui {
 namespace {
@@ -97,12 +98,28 @@ AccountantGapView::AccountantGapView(QWidget* parent) : QWidget(parent) {
   connect(steps_, &QSpinBox::valueChanged, this, schedule);
   connect(delta_, &QComboBox::currentIndexChanged, this, schedule);
   connect(kmax_, &QSpinBox::valueChanged, this, schedule);
+  task_ = std::make_unique<LatestOnlyTask<Request, Series>>(
+      this,
+      [](const Request& request) {
+        Series s{request,
+                 privacy::accountant_gap_vs_steps(request.run, request.delta, 1, request.run.steps,
+                                                  kPoints),
+                 privacy::accountant_gap_vs_candidates(request.run, request.delta,
+                                                       request.max_candidates, kPoints)};
+        return s;
+      },
+      [this](int sequence, const Series& series) { onComputed(sequence, series); },
+      [this](int sequence, const QString& error) {
+        drawn_sequence_ = std::max(drawn_sequence_, sequence);
+        headline_->setText(tr("error: %1").arg(error));
+        emit message(tr("accountants view: %1").arg(error), true);
+      });
 }
 
-AccountantGapView::~AccountantGapView() {
-  // The worker only touches its own copies; its result is posted to this object, and Qt drops
-  // posted calls to a destroyed receiver. Joining bounds its lifetime to ours.
-  if (worker_.joinable()) worker_.join();
+AccountantGapView::~AccountantGapView() = default;  // the task joins its thread
+
+bool AccountantGapView::busy() const {
+  return task_->busy() || drawn_sequence_ < requested_sequence_;
 }
 
 void AccountantGapView::showEvent(QShowEvent* event) {
@@ -133,58 +150,20 @@ AccountantGapView::Request AccountantGapView::currentRequest() const {
 }
 
 void AccountantGapView::recompute() {
-  if (worker_.joinable()) {
-    pending_ = true;  // computed when the running one is done
-    return;
-  }
-  startWorker(currentRequest());
-}
-
-void AccountantGapView::startWorker(const Request& request) {
-  pending_ = false;
   headline_->setText(tr("computing RDP and PLD curves …"));
-  worker_ = std::thread([this, request] {
-    std::vector<privacy::AccountantGapPoint> vs_steps, vs_candidates;
-    QString error;
-    try {
-      vs_steps = privacy::accountant_gap_vs_steps(request.run, request.delta, 1, request.run.steps,
-                                                  kPoints);
-      vs_candidates = privacy::accountant_gap_vs_candidates(request.run, request.delta,
-                                                            request.max_candidates, kPoints);
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(e.what());
-    }
-    QMetaObject::invokeMethod(
-        this,
-        [this, request, vs_steps = std::move(vs_steps), vs_candidates = std::move(vs_candidates),
-         error]() mutable {
-          onWorkerDone(request, std::move(vs_steps), std::move(vs_candidates), error);
-        },
-        Qt::QueuedConnection);
-  });
+  requested_sequence_ = task_->submit(currentRequest());
 }
 
-void AccountantGapView::onWorkerDone(const Request& request,
-                                     std::vector<privacy::AccountantGapPoint> vs_steps,
-                                     std::vector<privacy::AccountantGapPoint> vs_candidates,
-                                     const QString& error) {
-  if (worker_.joinable()) worker_.join();  // it has finished: posting was its last act
-  if (pending_) {
-    startWorker(currentRequest());
-    return;  // stale result: the settings changed meanwhile
-  }
-  if (!error.isEmpty()) {
-    headline_->setText(tr("error: %1").arg(error));
-    emit message(tr("accountants view: %1").arg(error), true);
-    return;
-  }
-  steps_points_ = std::move(vs_steps);
-  candidates_points_ = std::move(vs_candidates);
-  draw(steps_chart_, steps_points_, tr("steps T"), true, request.delta);
+void AccountantGapView::onComputed(int sequence, const Series& series) {
+  drawn_sequence_ = std::max(drawn_sequence_, sequence);
+  steps_points_ = series.vs_steps;
+  candidates_points_ = series.vs_candidates;
+  draw(steps_chart_, steps_points_, tr("steps T"), true, series.request.delta);
   draw(candidates_chart_, candidates_points_,
-       tr("candidates K (each a run of T = %1 steps)").arg(request.run.steps), false,
-       request.delta);
-  headline_->setText(headline());
+       tr("candidates K (each a run of T = %1 steps)").arg(series.request.run.steps), false,
+       series.request.delta);
+  headline_->setText(sequence < requested_sequence_ ? tr("computing RDP and PLD curves …")
+                                                    : headline());
   ++completed_;
   emit computed();
 }

@@ -2,13 +2,12 @@
 // PLD on one chart, versus the number of steps T (one run) and versus the number of candidates K
 // (the MA release, K runs composed), the gap between the curves shaded. The numbers come from
 // the engine (privacy/accountant_comparison.h); a PLD point costs 5-100 ms, so the series are
-// computed on a worker std::thread and only drawn here: the GUI thread never waits for them.
-// A change while a computation runs is remembered and computed right after (latest wins).
+// computed on a worker thread (LatestOnlyTask) and only drawn here: the GUI thread never waits
+// for them. A change while a computation runs is computed right after (latest wins).
 #pragma once
 
 #include <QWidget>
-#include <atomic>
-#include <thread>
+#include <memory>
 #include <vector>
 
 #include "privacy/accountant_comparison.h"
@@ -22,6 +21,8 @@ class QTimer;
 namespace dplab::ui {
 
 class ChartView;
+template <class Query, class Result>
+class LatestOnlyTask;
 
 class AccountantGapView : public QWidget {
   Q_OBJECT
@@ -39,7 +40,8 @@ class AccountantGapView : public QWidget {
     return candidates_points_;
   }
   int completedComputations() const { return completed_; }
-  bool busy() const { return worker_.joinable(); }
+  // True until the charts show the latest settings (a computation queued, running or arriving).
+  bool busy() const;
   QString headline() const;
 
  public slots:
@@ -58,10 +60,12 @@ class AccountantGapView : public QWidget {
     double delta = 1e-5;
     int max_candidates = 1;
   };
+  struct Series {
+    Request request;
+    std::vector<privacy::AccountantGapPoint> vs_steps, vs_candidates;
+  };
   Request currentRequest() const;
-  void startWorker(const Request& request);
-  void onWorkerDone(const Request& request, std::vector<privacy::AccountantGapPoint> vs_steps,
-                    std::vector<privacy::AccountantGapPoint> vs_candidates, const QString& error);
+  void onComputed(int sequence, const Series& series);
   void draw(ChartView* chart, const std::vector<privacy::AccountantGapPoint>& points,
             const QString& x_label, bool log_x, double delta);
 
@@ -75,8 +79,9 @@ class AccountantGapView : public QWidget {
   ChartView* steps_chart_;
   ChartView* candidates_chart_;
   std::vector<privacy::AccountantGapPoint> steps_points_, candidates_points_;
-  std::thread worker_;
-  bool pending_ = false;  // settings changed while the worker ran
+  std::unique_ptr<LatestOnlyTask<Request, Series>> task_;
+  int requested_sequence_ = 0;
+  int drawn_sequence_ = 0;
   int completed_ = 0;
 };
 

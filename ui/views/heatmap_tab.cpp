@@ -43,24 +43,6 @@ QCPColorGradient viridis() {
   return viridisGradient();
 }
 
-// Engine CSV text -> table (the one CSV writer of the grid).
-CsvTable parseSimpleCsv(const std::string& text) {
-  CsvTable table;
-  std::istringstream in(text);
-  std::string line;
-  bool header = true;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    const QStringList fields = QString::fromStdString(line).split(QLatin1Char(','));
-    if (header) {
-      table.header = fields;
-      header = false;
-    } else {
-      table.rows << fields;
-    }
-  }
-  return table;
-}
 }  // namespace
 
 HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(data) {
@@ -104,9 +86,7 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   chart_->setCsvProvider([this] {
     const tuning::OptimizerAggregates* agg = shownAggregates();
     if (!agg) return CsvTable{};
-    std::ostringstream out;
-    store::write_alpha_clip_grid_csv({*agg}, out);
-    return parseSimpleCsv(out.str());
+    return fromEngineTable(store::alpha_clip_grid_table({*agg}));
   });
   connect(plot, &QCustomPlot::mouseMove, this, &HeatmapTab::onMouseMove);
   connect(chart_, &ChartView::message, this, &HeatmapTab::message);

@@ -38,7 +38,16 @@ int finishedJobs(const tuning::SearchResults& r) {
 }  // namespace
 
 ParallelCoordinatesTab::ParallelCoordinatesTab(RunData* data, QWidget* parent)
-    : QWidget(parent), data_(data), task_(this) {
+    : QWidget(parent),
+      data_(data),
+      task_(
+          this, [](const tuning::SearchResults& r) { return tuning::parallel_coordinates(r); },
+          [this](int sequence, const tuning::ParallelCoordinates& pc) {
+            if (sequence == latest_) draw(pc, QString());
+          },
+          [this](int sequence, const QString& error) {
+            if (sequence == latest_) draw({}, error);
+          }) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   chart_ = new ChartView(tr("Candidates in parallel coordinates (colour: score; thick: winner)"),
@@ -94,9 +103,7 @@ void ParallelCoordinatesTab::refresh(bool structural) {
   optimizer_names_.clear();
   for (const auto& o : results.config.optimizers)
     optimizer_names_ << OptimizerEditor::displayName(o.kind);
-  task_.request(
-      [results] { return tuning::parallel_coordinates(results); },
-      [this](const tuning::ParallelCoordinates& pc, const QString& error) { draw(pc, error); });
+  latest_ = task_.submit(results);
 }
 
 void ParallelCoordinatesTab::draw(const tuning::ParallelCoordinates& pc, const QString& error) {

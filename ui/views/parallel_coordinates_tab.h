@@ -10,8 +10,9 @@
 #include <QWidget>
 #include <map>
 
-#include "run/background_task.h"
+#include "run/latest_only_task.h"
 #include "tuning/parallel_coordinates.h"
+#include "tuning/results.h"
 
 class QCPAbstractPlottable;
 
@@ -44,7 +45,8 @@ class ParallelCoordinatesTab : public QWidget {
 
   RunData* data_;
   ChartView* chart_;
-  BackgroundTask<tuning::ParallelCoordinates> task_;
+  int latest_ = 0;  // sequence number of the newest query
+  LatestOnlyTask<tuning::SearchResults, tuning::ParallelCoordinates> task_;
   int finished_seen_ = -1;
   tuning::ParallelCoordinates shown_;
   QStringList optimizer_names_;

@@ -21,6 +21,7 @@
 
 #include "charts/chart_view.h"
 #include "privacy/default_delta.h"
+#include "run/latest_only_task.h"
 
 namespace dplab::ui {
 
@@ -161,7 +162,7 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   redraw_timer_ = new QTimer(this);
   redraw_timer_->setSingleShot(true);
   redraw_timer_->setInterval(0);
-  connect(redraw_timer_, &QTimer::timeout, this, &PrivacyTab::redrawNow);
+  connect(redraw_timer_, &QTimer::timeout, this, &PrivacyTab::requestOverview);
   connect(sigma_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
     QSignalBlocker block(sigma_slider_);
     sigma_slider_->setValue(static_cast<int>(std::lround(v * kSigmaSliderScale)));
@@ -175,8 +176,17 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   connect(gamma_, &QDoubleSpinBox::valueChanged, this, &PrivacyTab::scheduleRedraw);
   connect(delta_, &QComboBox::currentIndexChanged, this, &PrivacyTab::scheduleRedraw);
   connect(show_paper_, &QCheckBox::toggled, this, &PrivacyTab::scheduleRedraw);
-  redrawNow();
+  task_ = std::make_unique<LatestOnlyTask<TuningCostQuery, TuningCostOverview>>(
+      this, [](const TuningCostQuery& q) { return tuning_cost_overview(q); },
+      [this](int sequence, const TuningCostOverview& overview) { apply(sequence, overview); },
+      [this](int sequence, const QString& error) {
+        if (sequence < requested_sequence_) return;  // a newer query is on its way
+        emit message(tr("privacy charts: %1").arg(error), true);
+      });
+  scheduleRedraw();
 }
+
+PrivacyTab::~PrivacyTab() = default;
 
 QList<ChartView*> PrivacyTab::charts() const {
   return {figure6_, fig1_blowup_, fig1_gamma_, fig1_ma_};
@@ -220,41 +230,70 @@ double PrivacyTab::delta() const {
 }
 
 void PrivacyTab::scheduleRedraw() {
-  redraw_timer_->start();
+  redraw_timer_->start();  // one query per event-loop pass, however many controls changed
+}
+
+TuningCostQuery PrivacyTab::query() const {
+  TuningCostQuery q;
+  q.noise_multiplier = sigma();
+  q.lot_size = lotSize();
+  q.steps = steps();
+  q.dataset_size = datasetSize();
+  q.delta = delta();
+  q.fixed_gamma = gammaFixed();
+  q.max_candidates = maxCandidates();
+  q.paper_accountant = show_paper_->isChecked();
+  return q;
+}
+
+bool PrivacyTab::upToDate() const {
+  return !redraw_timer_->isActive() && drawn_sequence_ >= requested_sequence_;
+}
+
+std::thread::id PrivacyTab::computeThread() const {
+  return task_->computeThread();
+}
+
+int PrivacyTab::computations() const {
+  return task_->computations();
+}
+
+void PrivacyTab::requestOverview() {
+  requested_sequence_ = task_->submit(query());
 }
 
 void PrivacyTab::redrawNow() {
-  ++redraws_;
-  const double q =
-      std::min(1.0, static_cast<double>(lotSize()) / static_cast<double>(datasetSize()));
-  const SubsampledGaussian run{sigma(), q, steps()};
-  const double d = delta();
+  redraw_timer_->stop();
+  const int sequence = task_->nextSequence();
+  requested_sequence_ = sequence;
   try {
-    drawFigure6(run, d);
-    fillComparison(run, d);
-    TuningCostSetting setting;
-    setting.noise_multiplier = sigma();
-    setting.lot_size = lotSize();
-    setting.steps = steps();
-    drawFigure1(setting);
+    apply(sequence, tuning_cost_overview(query()));
   } catch (const std::exception& e) {
+    drawn_sequence_ = sequence;
     emit message(tr("privacy charts: %1").arg(QString::fromStdString(e.what())), true);
   }
 }
 
-void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
+void PrivacyTab::apply(int sequence, const TuningCostOverview& overview) {
+  if (sequence <= drawn_sequence_) return;  // older than what is shown (a synchronous redraw)
+  drawn_sequence_ = sequence;
+  ++redraws_;
+  drawFigure6(overview);
+  fillComparison(overview);
+  drawFigure1(overview);
+}
+
+void PrivacyTab::drawFigure6(const TuningCostOverview& overview) {
   QCustomPlot* plot = figure6_->plot();
   plot->clearGraphs();
   plot->clearItems();
-  const int kmax = maxCandidates();
-  points_ = epsilon_vs_candidates(run, delta, 1, kmax);
-  const double gamma = gammaFixed();
-  if (gamma > 0) {  // a fixed γ: LT's cost does not depend on K
-    const double lt = liu_talwar_selection(run, gamma, delta).epsilon;
-    for (auto& p : points_) p.epsilon_lt = lt;
-  }
-  crossover_ = ma_lt_crossover(points_);
-  ma_at_lt_ = ma_candidates_at_lt_cost(run, delta);
+  const TuningCostQuery& query = overview.query;
+  const int kmax = query.max_candidates;
+  const double delta = query.delta;
+  points_ = overview.figure6;
+  const double gamma = query.fixed_gamma;
+  crossover_ = overview.crossover;
+  ma_at_lt_ = overview.ma_candidates_at_lt_cost;
 
   const QString lt_name = gamma > 0 ? tr("LT (γ = %1)").arg(gamma) : tr("LT (γ = 1/K)");
   QCPGraph* lt = addLine(plot, lt_name, QColor(0x1f, 0x77, 0xb4), Qt::SolidLine);
@@ -265,22 +304,15 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     ma->addData(p.candidates, p.epsilon_ma);
     ymax = std::max({ymax, p.epsilon_lt, p.epsilon_ma});
   }
-  if (show_paper_->isChecked()) {
-    const auto paper = epsilon_vs_candidates(run, delta, 1, kmax, kDefaultDelta2, LogBase::kTwo,
-                                             paper_compatible_options());
+  if (!overview.figure6_paper.empty()) {
     QCPGraph* lt_p =
         addLine(plot, lt_name + tr(", paper acct."), QColor(0x1f, 0x77, 0xb4), Qt::DashLine, 1.2);
     QCPGraph* ma_p =
         addLine(plot, tr("MA, paper acct."), QColor(0xff, 0x7f, 0x0e), Qt::DashLine, 1.2);
-    const double lt_fixed = gamma > 0
-                                ? liu_talwar_selection(run, gamma, delta, kDefaultDelta2,
-                                                       LogBase::kTwo, paper_compatible_options())
-                                      .epsilon
-                                : 0.0;
-    for (const auto& p : paper) {
-      lt_p->addData(p.candidates, gamma > 0 ? lt_fixed : p.epsilon_lt);
+    for (const auto& p : overview.figure6_paper) {
+      lt_p->addData(p.candidates, p.epsilon_lt);
       ma_p->addData(p.candidates, p.epsilon_ma);
-      ymax = std::max({ymax, gamma > 0 ? lt_fixed : p.epsilon_lt, p.epsilon_ma});
+      ymax = std::max({ymax, p.epsilon_lt, p.epsilon_ma});
     }
   }
   plot->xAxis->setLabel(tr("number of candidates K"));
@@ -308,45 +340,28 @@ void PrivacyTab::drawFigure6(const SubsampledGaussian& run, double delta) {
     }
   }
   plot->legend->setVisible(true);
-  plot->replot();
+  plot->replot(QCustomPlot::rpQueuedReplot);
   headline_->setText(
       tr("q = %1, one run ε = %2.<br><b>MA is cheaper than LT up to K = %3</b> (Figure 6). At LT's "
          "minimum cost (γ = 1) MA can compose <b>%4</b> candidates.")
-          .arg(fmt(run.sampling_rate))
-          .arg(fmt(epsilon_for_delta(run, delta).epsilon))
+          .arg(fmt(overview.sampling_rate))
+          .arg(fmt(overview.epsilon_single_run))
           .arg(crossover_)
           .arg(ma_at_lt_));
 }
 
-void PrivacyTab::fillComparison(const SubsampledGaussian& run, double delta) {
-  const int kmax = maxCandidates();
-  const double gamma = gammaFixed() > 0 ? gammaFixed() : 1.0 / kmax;
-  auto set = [this](int row, int col, double v) {
-    comparison_->setItem(row, col, new QTableWidgetItem(fmt(v)));
-  };
-  const AccountingOptions tight{};
-  const AccountingOptions paper = paper_compatible_options();
-  for (int col = 0; col < 2; ++col) {
-    const AccountingOptions& o = col == 0 ? tight : paper;
-    const LogBase base = col == 0 ? LogBase::kNatural : LogBase::kTwo;
-    set(0, col, epsilon_for_delta(run, delta, o).epsilon);
-    set(1, col, liu_talwar_selection(run, 1.0, delta, kDefaultDelta2, base, o).epsilon);
-    set(2, col, liu_talwar_selection(run, gamma, delta, kDefaultDelta2, base, o).epsilon);
-    set(3, col, moments_accountant_selection(run, kmax, delta, o).epsilon);
-    set(4, col, ma_candidates_at_lt_cost(run, delta, kDefaultDelta2, base, o));
+void PrivacyTab::fillComparison(const TuningCostOverview& overview) {
+  for (int row = 0; row < kComparisonRows; ++row) {
+    for (int col = 0; col < 2; ++col) {
+      comparison_->setItem(
+          row, col,
+          new QTableWidgetItem(fmt(
+              overview.comparison[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)])));
+    }
   }
 }
 
-void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
-  std::vector<std::int64_t> sizes = default_figure1_dataset_sizes();
-  const qint64 n = datasetSize();
-  if (std::find(sizes.begin(), sizes.end(), n) == sizes.end() && n >= setting.lot_size) {
-    sizes.push_back(n);
-    std::sort(sizes.begin(), sizes.end());
-  }
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(),
-                             [&](std::int64_t s) { return s < setting.lot_size || s < 2; }),
-              sizes.end());
+void PrivacyTab::drawFigure1(const TuningCostOverview& overview) {
   auto setup_x = [](QCustomPlot* plot) {
     setLogAxis(plot->xAxis);
     plot->xAxis->setLabel(QObject::tr("training-set size n"));
@@ -361,13 +376,13 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
                           Qt::SolidLine);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     double ymax = 1;
-    for (const auto& p : lt_blowup_series(setting, sizes)) {
+    for (const auto& p : overview.figure1_blowup) {
       g->addData(static_cast<double>(p.dataset_size), p.blowup);
       ymax = std::max(ymax, p.blowup);
     }
     plot->yAxis->setLabel(tr("blow-up (×)"));
     plot->yAxis->setRange(0, ymax * 1.15);
-    plot->replot();
+    plot->replot(QCustomPlot::rpQueuedReplot);
   }
   // Middle: ε_LT vs n for several γ.
   {
@@ -379,7 +394,7 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
                              QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28)};
     double ymin = 1e300, ymax = 0;
-    for (const auto& p : lt_epsilon_vs_gamma_series(setting, sizes)) {
+    for (const auto& p : overview.figure1_gamma) {
       QCPGraph*& g = by_gamma[p.gamma];
       if (!g) {
         g = addLine(plot, QStringLiteral("γ = %1").arg(p.gamma), colors[by_gamma.size() % 4],
@@ -393,7 +408,7 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     if (ymax > 0) plot->yAxis->setRange(ymin / 1.5, ymax * 6);  // headroom for the legend
     plot->legend->setVisible(true);
     // The lines fall from top-left to bottom-right: the top-right corner is free.
-    plot->replot();
+    plot->replot(QCustomPlot::rpQueuedReplot);
   }
   // Right: MA candidates at LT's γ = 1 cost.
   {
@@ -404,13 +419,13 @@ void PrivacyTab::drawFigure1(const TuningCostSetting& setting) {
     QCPGraph* g = addLine(plot, tr("MA candidates"), QColor(0xff, 0x7f, 0x0e), Qt::SolidLine);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     double ymax = 1;
-    for (const auto& p : ma_candidates_series(setting, sizes)) {
+    for (const auto& p : overview.figure1_ma) {
       g->addData(static_cast<double>(p.dataset_size), std::max(1, p.candidates));
       ymax = std::max<double>(ymax, p.candidates);
     }
     plot->yAxis->setLabel(tr("MA candidates K"));
     plot->yAxis->setRange(0.8, ymax * 2);
-    plot->replot();
+    plot->replot(QCustomPlot::rpQueuedReplot);
   }
 }
 

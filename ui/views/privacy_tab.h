@@ -5,15 +5,19 @@
 //    number of MA candidates affordable at LT's minimum cost (γ = 1, ma_candidates_at_lt_cost);
 //  - Figure 1: LT blow-up versus n (left), ε_LT versus n for several γ (middle), MA candidates at
 //    LT's γ = 1 cost versus n (right).
-// The controls (σ, L, T, n, δ, γ, K max) redraw instantly (coalesced to one redraw per event-loop
-// pass; the accountant caches per (σ, q)). A table shows dplab's tight accountant next to the
-// paper-compatible one (classic conversion, log2 in Υ).
+// The controls (σ, L, T, n, δ, γ, K max, paper accountant) never block the GUI thread: every
+// number comes from one engine call (privacy::tuning_cost_overview) run on a background thread
+// (LatestOnlyTask: latest value wins while a slider is dragged); the tab only draws the result.
+// A table shows dplab's tight accountant next to the paper-compatible one (classic conversion,
+// log2 in Υ).
 #pragma once
 
 #include <QWidget>
+#include <memory>
+#include <thread>
 #include <vector>
 
-#include "privacy/tuning_cost_series.h"
+#include "privacy/tuning_cost_overview.h"
 
 class QDoubleSpinBox;
 class QSpinBox;
@@ -27,11 +31,14 @@ class QTimer;
 namespace dplab::ui {
 
 class ChartView;
+template <class Query, class Result>
+class LatestOnlyTask;
 
 class PrivacyTab : public QWidget {
   Q_OBJECT
  public:
   explicit PrivacyTab(QWidget* parent = nullptr);
+  ~PrivacyTab() override;
 
   // Control values (for tests and for syncing with the experiment form).
   void setSettings(double sigma, int lot_size, int steps, qint64 n, double delta_or_zero);
@@ -54,8 +61,17 @@ class PrivacyTab : public QWidget {
   ChartView* figure6Chart() const { return figure6_; }
   QList<ChartView*> charts() const;
   int redrawCount() const { return redraws_; }
+  // The query the controls describe now, and whether the charts show it (no computation queued
+  // or running for a newer one).
+  privacy::TuningCostQuery query() const;
+  bool upToDate() const;
+  // The worker thread of the computations and how many ran (tests: never the GUI thread; a
+  // replaced query never runs).
+  std::thread::id computeThread() const;
+  int computations() const;
 
  public slots:
+  // Computes on the calling thread and draws at once (tests, exports); the controls never call it.
   void redrawNow();
 
  signals:
@@ -63,9 +79,11 @@ class PrivacyTab : public QWidget {
 
  private:
   void scheduleRedraw();
-  void drawFigure6(const privacy::SubsampledGaussian& run, double delta);
-  void drawFigure1(const privacy::TuningCostSetting& setting);
-  void fillComparison(const privacy::SubsampledGaussian& run, double delta);
+  void requestOverview();
+  void apply(int sequence, const privacy::TuningCostOverview& overview);
+  void drawFigure6(const privacy::TuningCostOverview& overview);
+  void drawFigure1(const privacy::TuningCostOverview& overview);
+  void fillComparison(const privacy::TuningCostOverview& overview);
 
   QDoubleSpinBox* sigma_;
   QSlider* sigma_slider_;
@@ -87,6 +105,9 @@ class PrivacyTab : public QWidget {
   int crossover_ = 0;
   int ma_at_lt_ = 0;
   int redraws_ = 0;
+  int drawn_sequence_ = 0;
+  int requested_sequence_ = 0;
+  std::unique_ptr<LatestOnlyTask<privacy::TuningCostQuery, privacy::TuningCostOverview>> task_;
 };
 
 }  // namespace dplab::ui

@@ -31,7 +31,16 @@ int finishedJobs(const tuning::SearchResults& r) {
 }  // namespace
 
 PrivacyUtilityTab::PrivacyUtilityTab(RunData* data, QWidget* parent)
-    : QWidget(parent), data_(data), task_(this) {
+    : QWidget(parent),
+      data_(data),
+      task_(
+          this, [](const tuning::SearchResults& r) { return tuning::privacy_utility(r); },
+          [this](int sequence, const tuning::PrivacyUtility& pu) {
+            if (sequence == latest_) draw(pu, pending_names_, QString());
+          },
+          [this](int sequence, const QString& error) {
+            if (sequence == latest_) draw({}, pending_names_, error);
+          }) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   note_ = new QLabel(this);
@@ -92,10 +101,8 @@ void PrivacyUtilityTab::refresh(bool structural) {
   finished_seen_ = finished;
   QStringList names;
   for (const auto& o : results.config.optimizers) names << OptimizerEditor::displayName(o.kind);
-  task_.request([results] { return tuning::privacy_utility(results); },
-                [this, names](const tuning::PrivacyUtility& pu, const QString& error) {
-                  draw(pu, names, error);
-                });
+  pending_names_ = names;
+  latest_ = task_.submit(results);
 }
 
 void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList& names,

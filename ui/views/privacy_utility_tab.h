@@ -5,15 +5,16 @@
 // Hollow markers and the dashed line are PLANS, labelled so: the ε IF one selected privately
 // among the same candidates (MA, Liu–Talwar at γ = 1/K, Papernot–Steinke Poisson, and LT with γ
 // varied) and the expected accuracy of the released winner, computed from this search's scores.
-// Computed on a worker thread (BackgroundTask) when the set of finished jobs changes.
+// Computed off the GUI thread (LatestOnlyTask) when the set of finished jobs changes.
 #pragma once
 
 #include <QWidget>
 #include <map>
 #include <vector>
 
-#include "run/background_task.h"
+#include "run/latest_only_task.h"
 #include "tuning/privacy_utility.h"
+#include "tuning/results.h"
 
 class QLabel;
 class QCPAbstractPlottable;
@@ -46,7 +47,9 @@ class PrivacyUtilityTab : public QWidget {
   RunData* data_;
   ChartView* chart_;
   QLabel* note_;
-  BackgroundTask<tuning::PrivacyUtility> task_;
+  QStringList pending_names_;  // of the newest query
+  int latest_ = 0;             // its sequence number
+  LatestOnlyTask<tuning::SearchResults, tuning::PrivacyUtility> task_;
   int finished_seen_ = -1;
   tuning::PrivacyUtility shown_;
   QStringList names_;

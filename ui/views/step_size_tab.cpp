@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "optim/dp_adam_wosm.h"
 #include "run/run_data.h"
 
 namespace dplab::ui {
@@ -60,8 +61,8 @@ void StepSizeTab::refresh(bool) {
       lo = std::min(lo, p.step_size);
       hi = std::max(hi, p.step_size);
     }
-    const double limit =
-        cand.optimizer.learning_rate / (sigma * cand.clip / lot + cand.optimizer.epsilon);
+    const double limit = optim::theorem3_step_size_limit(cand.optimizer.learning_rate, sigma,
+                                                         cand.clip, lot, cand.optimizer.epsilon);
     QCPGraph* l = plot->addGraph();
     l->setName(tr("limit α/(σC/L+ξ) = %1").arg(limit, 0, 'g', 3));
     l->setPen(QPen(color, 1.4, Qt::DashLine));

@@ -1,0 +1,77 @@
+// The one CSV writer (store/csv_table.h) behind the engine's exports and every GUI chart/table
+// CSV: RFC 4180 quoting, exact text, atomic file writing with errors naming the file, and the
+// α–C grid table that both alpha_clip_grid.csv and the GUI heatmap's CSV come from.
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "store/csv_export.h"
+#include "store/csv_table.h"
+#include "support/expect_error.h"
+#include "support/temp_files.h"
+#include "support/tiny_experiment.h"
+#include "tuning/aggregates.h"
+#include "tuning/runner.h"
+
+using namespace dplab;
+using namespace dplab::store;
+
+class TestCsvTable : public QObject {
+  Q_OBJECT
+ private slots:
+  void quotesOnlyWhatRfc4180Requires() {
+    QCOMPARE(csv_field("plain 1.5e-3"), std::string("plain 1.5e-3"));
+    QCOMPARE(csv_field("a,b"), std::string("\"a,b\""));
+    QCOMPARE(csv_field("say \"hi\""), std::string("\"say \"\"hi\"\"\""));
+    QCOMPARE(csv_field("two\nlines"), std::string("\"two\nlines\""));
+    QCOMPARE(csv_field("cr\r"), std::string("\"cr\r\""));
+    QCOMPARE(csv_field(""), std::string(""));
+  }
+
+  void textIsHeaderThenRows() {
+    CsvTable t;
+    t.header = {"series", "x", "y"};
+    t.rows = {{"DPSGD, C=1", "10", "0.5"}, {"ε \"tight\"", "", "nan"}};
+    QCOMPARE(csv_text(t), std::string("series,x,y\n"
+                                      "\"DPSGD, C=1\",10,0.5\n"
+                                      "\"ε \"\"tight\"\"\",,nan\n"));
+  }
+
+  void writesAtomicallyAndNamesTheFile() {
+    testing::TempFiles dir;
+    QVERIFY(dir.isValid());
+    CsvTable t;
+    t.header = {"a"};
+    t.rows = {{"1"}, {"2,3"}};
+    const std::string path = dir.path("t.csv");
+    write_csv_file(path, t);
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    QCOMPARE(text.str(), csv_text(t));
+    // A file where the folder should be: the error names it.
+    const std::string blocker = dir.write("blocker", "not a folder");
+    const QString message =
+        testing::error_of<IoError>([&] { write_csv_file(blocker + "/t.csv", t); });
+    QVERIFY2(message.contains(QString::fromStdString(blocker)), qPrintable(message));
+  }
+
+  void alphaClipGridTableIsTheCsvFile() {
+    const auto config = testing::tiny_experiment(20, 1);
+    tuning::Runner runner(config, tuning::load_experiment_data(config));
+    const auto aggregates = tuning::aggregate_all(runner.run());
+    const CsvTable table = alpha_clip_grid_table(aggregates);
+    std::ostringstream file;
+    write_alpha_clip_grid_csv(aggregates, file);
+    QCOMPARE(csv_text(table), file.str());
+    QCOMPARE(table.header.size(), std::size_t{6});
+    // One row per (optimizer, α, C) cell: 2 × 2 for DPSGD, 1 × 1 for DPAdam.
+    QCOMPARE(table.rows.size(), std::size_t{5});
+    QCOMPARE(table.rows.front().front(), std::string("dpsgd"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCsvTable)
+#include "test_csv_table.moc"

@@ -1,0 +1,61 @@
+#include "shell/experiment_files.h"
+
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QSettings>
+
+#include "shell/presets.h"
+
+namespace dplab::ui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+const QString kRecentKey = QStringLiteral("files/recent");
+}  // namespace
+
+ExperimentFiles::ExperimentFiles(QObject* parent) : QObject(parent) {}
+
+std::optional<experiment::ExperimentConfig> ExperimentFiles::open(const QString& path,
+                                                                  QString* error) {
+  const bool resource = path.startsWith(QStringLiteral(":/"));
+  try {
+    experiment::ExperimentConfig config = loadExperimentFile(path);
+    current_path_ = resource ? QString() : path;
+    if (!resource) addRecent(path);
+    return config;
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return std::nullopt;
+  }
+}
+
+bool ExperimentFiles::save(const experiment::ExperimentConfig& config, const QString& path,
+                           QString* error) {
+  QSaveFile file(path);
+  const QByteArray bytes = QByteArray::fromStdString(experiment::to_json(config).dump(2) + "\n");
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+    if (error) *error = tr("cannot save %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  current_path_ = path;
+  addRecent(path);
+  return true;
+}
+
+QStringList ExperimentFiles::recent() {
+  return QSettings().value(kRecentKey).toStringList();
+}
+
+void ExperimentFiles::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList list = settings.value(kRecentKey).toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  list.removeAll(path);
+  list.removeAll(absolute);
+  list.prepend(absolute);
+  while (list.size() > kMaxRecent) list.removeLast();
+  settings.setValue(kRecentKey, list);
+  emit recentChanged();
+}
+
+}  // namespace dplab::ui

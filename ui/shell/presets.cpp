@@ -1,0 +1,59 @@
+#include "shell/presets.h"
+
+#include <QDir>
+#include <QFile>
+
+#include "core/error.h"
+#include "data/dataset_catalog.h"
+
+// Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
+// resources (presets) are registered explicitly.
+static void initDplabResources() {
+  Q_INIT_RESOURCE(resources);
+}
+
+namespace dplab::ui {
+
+namespace {
+bool fashionMnistInstalled() {
+  try {
+    data::find_fashion_mnist();
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+}  // namespace
+
+QStringList presetPaths() {
+  initDplabResources();
+  QStringList paths;
+  const QDir dir(QStringLiteral(":/presets"));
+  for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+    paths << dir.filePath(name);
+  }
+  return paths;
+}
+
+QString defaultPresetPath() {
+  return fashionMnistInstalled() ? QStringLiteral(":/presets/default-fashion-mnist.json")
+                                 : QStringLiteral(":/presets/default-synthetic.json");
+}
+
+experiment::ExperimentConfig loadExperimentFile(const QString& path) {
+  if (!path.startsWith(QStringLiteral(":/"))) {
+    return experiment::load_experiment_file(path.toStdString());
+  }
+  initDplabResources();
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    throw IoError(path.toStdString() + ": cannot read the built-in preset");
+  }
+  return experiment::parse_experiment_text(file.readAll().toStdString(), path.toStdString());
+}
+
+experiment::ExperimentConfig defaultExperiment() {
+  return loadExperimentFile(defaultPresetPath());
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,142 @@
+#include "shell/report_exporter.h"
+
+#include <QDir>
+#include <QMetaObject>
+#include <QSaveFile>
+
+#include "charts/chart_view.h"
+#include "experiment/experiment_config.h"
+#include "store/csv_export.h"
+#include "tuning/run_summary.h"
+
+namespace dplab::ui {
+
+namespace {
+
+constexpr ImageFormat kFormats[] = {ImageFormat::kPng, ImageFormat::kPdf, ImageFormat::kSvg};
+constexpr int kNumFormats = 3;
+
+const char* suffix(ImageFormat format) {
+  switch (format) {
+    case ImageFormat::kPng:
+      return "png";
+    case ImageFormat::kPdf:
+      return "pdf";
+    case ImageFormat::kSvg:
+      return "svg";
+  }
+  return "";
+}
+
+bool writeFileAtomically(const QString& path, const std::string& text, QString* error) {
+  const QByteArray bytes = QByteArray::fromStdString(text);
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+    *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+ReportExporter::ReportExporter(QObject* parent) : QObject(parent) {
+  step_timer_.setSingleShot(true);
+  step_timer_.setInterval(0);
+  connect(&step_timer_, &QTimer::timeout, this, &ReportExporter::recordNext);
+}
+
+ReportExporter::~ReportExporter() {
+  if (worker_.joinable()) worker_.join();
+}
+
+bool ReportExporter::start(const QString& dir, const tuning::SearchResults& results,
+                           const QList<ChartView*>& charts, const CsvTable& results_table,
+                           const ImageExportOptions& options, QString* error) {
+  if (busy_) {
+    if (error) *error = tr("a report is being written; wait until it is done");
+    return false;
+  }
+  if (!QDir().mkpath(dir)) {
+    if (error) *error = tr("cannot create folder %1").arg(dir);
+    return false;
+  }
+  if (worker_.joinable()) worker_.join();  // the previous export has finished
+  busy_ = true;
+  dir_ = dir;
+  results_ = results;
+  results_table_ = results_table;
+  options_ = options;
+  charts_.clear();
+  for (ChartView* chart : charts) charts_ << chart;
+  next_step_ = 0;
+  pictures_.clear();
+  csvs_.clear();
+  step_timer_.start();
+  return true;
+}
+
+void ReportExporter::recordNext() {
+  const int total = static_cast<int>(charts_.size()) * kNumFormats;
+  if (next_step_ >= total) {
+    write();
+    return;
+  }
+  const int step = next_step_++;
+  ChartView* chart = charts_.value(step / kNumFormats);
+  if (chart) {
+    const QDir d(dir_);
+    const ImageFormat format = kFormats[step % kNumFormats];
+    pictures_.push_back({d.filePath(chart->fileStem() + "." + suffix(format)), format,
+                         chart->recordImage(format, options_)});
+    if (step % kNumFormats == 0) {
+      csvs_.push_back({d.filePath(chart->fileStem() + ".csv"), chart->csvData()});
+    }
+  }
+  step_timer_.start();  // next (chart, format) on the next event-loop pass
+}
+
+void ReportExporter::write() {
+  csvs_.push_back({QDir(dir_).filePath(QStringLiteral("results.csv")), results_table_});
+  worker_ = std::thread([this, dir = dir_, results = std::move(results_),
+                         pictures = std::move(pictures_), csvs = std::move(csvs_),
+                         options = options_] {
+    writer_id_ = std::this_thread::get_id();
+    QString error;
+    const QDir d(dir);
+    // A report describes the results it shows: their own config and summary, never the form's.
+    bool ok = true;
+    try {
+      const tuning::RunSummary summary = tuning::summarize_run(results);
+      ok = writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
+                               experiment::to_json(results.config).dump(2) + "\n", &error) &&
+           writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
+                               tuning::run_summary_json(results, summary).dump(2) + "\n", &error) &&
+           writeFileAtomically(d.filePath(QStringLiteral("README.md")),
+                               tuning::run_summary_markdown(results, summary), &error);
+      if (ok) store::export_csv(results, d.absolutePath().toStdString());
+    } catch (const std::exception& e) {
+      ok = false;
+      error = QString::fromStdString(e.what());
+    }
+    for (std::size_t i = 0; ok && i < pictures.size(); ++i) {
+      ok = writePicture(pictures[i].picture, pictures[i].path, pictures[i].format, options, &error);
+    }
+    for (std::size_t i = 0; ok && i < csvs.size(); ++i) {
+      ok = writeCsv(csvs[i].table, csvs[i].path, &error);
+    }
+    QMetaObject::invokeMethod(
+        this, [this, ok, error] { done(ok, error); }, Qt::QueuedConnection);
+  });
+  results_ = {};
+  pictures_.clear();
+  csvs_.clear();
+}
+
+void ReportExporter::done(bool ok, const QString& error) {
+  if (worker_.joinable()) worker_.join();
+  busy_ = false;
+  emit finished(ok, dir_, error);
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,74 @@
+// ReportExporter: writes the report of the run the window shows without blocking the GUI thread
+// (issue #9 items 2 and 9). What a report holds: the run's own experiment.json, summary.json and
+// README.md (engine tuning/run_summary), the engine CSVs (curves, aggregates, α–C grid), every
+// chart as PNG, PDF and SVG with its numbers as CSV, and the results table as results.csv.
+//
+// How: start() snapshots the run and the results table and returns at once. The charts are then
+// recorded one (chart, format) per event-loop pass (ChartView::recordImage: layout and drawing
+// commands, no rasterising), and a worker thread writes everything — engine files, pictures
+// replayed onto PNG/PDF/SVG, CSVs. finished() reports the outcome. One export at a time.
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPicture>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+#include <thread>
+#include <vector>
+
+#include "charts/chart_export.h"
+#include "tuning/results.h"
+
+namespace dplab::ui {
+
+class ChartView;
+
+class ReportExporter : public QObject {
+  Q_OBJECT
+ public:
+  explicit ReportExporter(QObject* parent = nullptr);
+  ~ReportExporter() override;  // waits for a write in progress
+
+  // Starts exporting `results` (the shown run) with `charts` and the results table into `dir`.
+  // False (and *error) when nothing can start: an export is running, or `dir` cannot be created.
+  bool start(const QString& dir, const tuning::SearchResults& results,
+             const QList<ChartView*>& charts, const CsvTable& results_table,
+             const ImageExportOptions& options, QString* error);
+  bool busy() const { return busy_; }
+  // The thread that wrote the last report's files (tests: not the GUI thread).
+  std::thread::id writerThread() const { return writer_id_; }
+
+ signals:
+  void finished(bool ok, const QString& dir, const QString& error);
+
+ private:
+  struct Recorded {
+    QString path;
+    ImageFormat format = ImageFormat::kPng;
+    QPicture picture;
+  };
+  struct RecordedCsv {
+    QString path;
+    CsvTable table;
+  };
+  void recordNext();
+  void write();
+  void done(bool ok, const QString& error);
+
+  bool busy_ = false;
+  QString dir_;
+  tuning::SearchResults results_;
+  CsvTable results_table_;
+  ImageExportOptions options_;
+  QList<QPointer<ChartView>> charts_;
+  int next_step_ = 0;  // chart index × 3 + format
+  std::vector<Recorded> pictures_;
+  std::vector<RecordedCsv> csvs_;
+  QTimer step_timer_;
+  std::thread worker_;
+  std::thread::id writer_id_;
+};
+
+}  // namespace dplab::ui

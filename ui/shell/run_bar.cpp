@@ -1,0 +1,92 @@
+#include "shell/run_bar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <algorithm>
+#include <cmath>
+
+namespace dplab::ui {
+
+QString formatDuration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
+  const int s = static_cast<int>(std::lround(seconds));
+  return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
+                 : QStringLiteral("%1 s").arg(s);
+}
+
+RunBar::RunBar(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  run_ = new QPushButton(tr("▶ Run"), this);
+  run_->setToolTip(
+      tr("Train every candidate of the experiment (Ctrl+R). Disabled while a "
+         "field is invalid — hover it for the reason."));
+  cancel_ = new QPushButton(tr("■ Cancel"), this);
+  cancel_->setToolTip(tr("Stop the run (Esc or Ctrl+.); finished jobs are kept."));
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  progress_->setFormat(tr("%v / %m jobs"));
+  progress_->setToolTip(tr("Jobs (candidate × repeat) finished out of all jobs."));
+  text_ = new QLabel(tr("idle"), this);
+  text_->setMinimumWidth(180);
+  text_->setToolTip(
+      tr("Training throughput over all worker threads and the estimated "
+         "time left."));
+  layout->addWidget(run_);
+  layout->addWidget(cancel_);
+  layout->addWidget(progress_, 1);
+  layout->addWidget(text_);
+  connect(run_, &QPushButton::clicked, this, &RunBar::runClicked);
+  connect(cancel_, &QPushButton::clicked, this, &RunBar::cancelClicked);
+}
+
+void RunBar::insertControl(QWidget* control) {
+  static_cast<QHBoxLayout*>(layout())->insertWidget(layout()->indexOf(cancel_) + 1, control);
+}
+
+void RunBar::setState(bool running, const QStringList& errors) {
+  run_->setEnabled(!running && errors.isEmpty());
+  cancel_->setEnabled(running);
+  run_->setToolTip(errors.isEmpty()
+                       ? tr("Train every candidate of the experiment (Ctrl+R).")
+                       : tr("Fix first:\n• %1").arg(errors.join(QStringLiteral("\n• "))));
+}
+
+void RunBar::showStarting() {
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  text_->setText(tr("loading data and starting workers …"));
+}
+
+void RunBar::showProgress(const tuning::Progress& p) {
+  progress_->setRange(0, static_cast<int>(std::max<std::int64_t>(1, p.jobs_total)));
+  progress_->setValue(static_cast<int>(p.jobs_done));
+  if (p.paused) {
+    text_->setText(tr("paused · %1 / %2 steps").arg(p.steps_done).arg(p.steps_total));
+    return;
+  }
+  text_->setText(tr("%1 steps/s · ETA %2 · %3 / %4 steps")
+                     .arg(p.steps_per_second, 0, 'f', 0)
+                     .arg(formatDuration(p.eta_seconds))
+                     .arg(p.steps_done)
+                     .arg(p.steps_total));
+}
+
+void RunBar::showFinished(bool ok, bool cancelled, const tuning::Progress& p) {
+  const bool complete = ok && !cancelled;
+  progress_->setValue(complete ? progress_->maximum() : static_cast<int>(p.jobs_done));
+  text_->setText(!ok         ? tr("failed — see Messages")
+                 : cancelled ? tr("cancelled after %1 s").arg(p.elapsed_seconds, 0, 'f', 1)
+                             : tr("done in %1 s (%2 steps/s)")
+                                   .arg(p.elapsed_seconds, 0, 'f', 1)
+                                   .arg(p.steps_per_second, 0, 'f', 0));
+}
+
+QString RunBar::text() const {
+  return text_->text();
+}
+
+}  // namespace dplab::ui

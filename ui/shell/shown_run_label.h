@@ -1,0 +1,27 @@
+// ShownRunLabel: the line above the tabs saying which run the charts, the table and an exported
+// report show ("Showing: <run> (running)"), marked "form modified since this run" when the form
+// no longer describes that run (engine experiment::same_run_settings).
+#pragma once
+
+#include <QLabel>
+
+namespace dplab::ui {
+
+class ExperimentForm;
+class RunData;
+
+class ShownRunLabel : public QLabel {
+  Q_OBJECT
+ public:
+  ShownRunLabel(RunData* data, ExperimentForm* form, QWidget* parent = nullptr);
+  bool formModifiedSinceRun() const;
+
+ public slots:
+  void refresh();
+
+ private:
+  RunData* data_;
+  ExperimentForm* form_;
+};
+
+}  // namespace dplab::ui
