@@ -100,6 +100,7 @@ class TestHistoryManagement : public QObject {
     store::Store db(dir_.filePath(QStringLiteral("history.sqlite")).toStdString());
     QCOMPARE(db.list_experiments().front().name, std::string("σ = 2 baseline"));
     QCOMPARE(store::run_notes(db, id), std::string("first line\nsecond line"));
+    test::saveShot(window_, QStringLiteral("history_renamed"), panel_);
     // An empty name is refused with a message, the name stays.
     QVERIFY(!panel_->renameRun(id, QStringLiteral("  ")));
   }

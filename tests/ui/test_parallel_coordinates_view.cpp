@@ -74,6 +74,7 @@ class TestParallelCoordinatesView : public QObject {
       }
       QCOMPARE(line->pen().widthF() > 3, pc.winner[row]);
     }
+    test::saveShot(window_, QStringLiteral("parallel_coordinates"), tab);
     // α spans 10^-3 .. 1 on a geometric grid: a log axis, labelled so.
     auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot->xAxis->ticker().data());
     QVERIFY(ticker);

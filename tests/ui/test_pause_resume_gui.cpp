@@ -48,6 +48,7 @@ class TestPauseResumeGui : public QObject {
     for (QLabel* label : window->findChildren<QLabel*>())
       saw_paused_text = saw_paused_text || label->text().startsWith(QStringLiteral("paused"));
     QVERIFY(saw_paused_text);
+    test::saveShot(window, QStringLiteral("paused"));
 
     QTest::mouseClick(pause, Qt::LeftButton);  // resume
     QVERIFY(!window->runController()->paused());

@@ -57,6 +57,7 @@ class TestPrivacyUtilityView : public QObject {
       if (match->plan) QVERIFY(tip.contains(QStringLiteral("PLAN")));
       plans += match->plan;
     }
+    test::saveShot(window_, QStringLiteral("privacy_utility"), tab);
     QCOMPARE(markers, 2 * 4);  // 2 optimizers x (explore, MA, LT, PS)
     QCOMPARE(plans, 2 * 3);
     // The dashed LT sweep per optimizer: 8 plans each, increasing in ε.

@@ -88,6 +88,7 @@ class TestResumeInterruptedGui : public QObject {
     QVERIFY(panel->resumeButton()->isEnabled());
     QVERIFY2(panel->resumeHint().contains(QStringLiteral("interrupted")),
              qPrintable(panel->resumeHint()));
+    test::saveShot(window, QStringLiteral("history_interrupted"), panel);
 
     QSignalSpy finished(window, &MainWindow::runFinished);
     panel->resumeButton()->click();

@@ -59,6 +59,8 @@ class TestWelcomeNewAbout : public QObject {
     QVERIFY(text);
     QVERIFY(text->text().contains(QStringLiteral("Start here")));
     QVERIFY(text->text().contains(QStringLiteral("Run")));
+    window->resize(1400, 900);
+    test::saveShot(window, QStringLiteral("welcome"));
     // Its Run button runs the experiment in the form.
     QTRY_VERIFY_WITH_TIMEOUT(window->runAction()->isEnabled() && window->form()->dataReady(),
                              60000);

@@ -59,6 +59,24 @@ inline void showChart(MainWindow* window, ChartView* chart) {
   chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
 }
 
+// With DPLAB_TEST_SCREENSHOTS=<dir> set, saves a PNG of the whole window (for looking at the
+// views as a user would); otherwise does nothing. `page` (if given) is brought to the front in
+// whatever tab widget holds it first.
+inline void saveShot(QWidget* window, const QString& name, QWidget* page = nullptr) {
+  const QString dir = qEnvironmentVariable("DPLAB_TEST_SCREENSHOTS");
+  if (dir.isEmpty()) return;
+  if (page) {
+    for (QWidget* w = page->parentWidget(); w; w = w->parentWidget()) {
+      if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
+        tabs->setCurrentWidget(tabs->indexOf(page) >= 0 ? page : tabs->currentWidget());
+        break;
+      }
+    }
+  }
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  window->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
 // Pixel position of data point `index` of a graph.
 inline QPoint pixelOf(QCPGraph* graph, int index) {
   auto it = graph->data()->at(index);
