@@ -24,7 +24,7 @@ PauseButton::PauseButton(RunController* controller, QWidget* parent)
 void PauseButton::update() {
   const bool paused = controller_->paused();
   setEnabled(controller_->running());
-  setText(paused ? tr("▶ Resume") : tr("⏸ Pause"));
+  setText(paused ? tr("▶ Resume") : tr("Pause"));
   setToolTip(paused ? tr("Continue the paused run (F8): every job goes on from the step it "
                          "stopped at, so the results equal an uninterrupted run.")
                     : tr("Pause the run (F8): jobs stop before their next step and keep their "

@@ -1,4 +1,4 @@
-// PauseButton: "⏸ Pause" / "▶ Resume" for the running search (RunController::pause/resume,
+// PauseButton: "Pause" / "▶ Resume" for the running search (RunController::pause/resume,
 // which hold every job before its next optimizer step: nothing is lost and the results equal an
 // uninterrupted run). Enabled only while a run is going on; F8 toggles it.
 #pragma once

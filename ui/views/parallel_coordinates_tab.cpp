@@ -25,8 +25,8 @@ QString axisTitle(const tuning::ParallelAxis& axis) {
   return axis.log ? symbol + QObject::tr(" (log)") : symbol;
 }
 
-QString value(double v) {
-  return std::isfinite(v) ? QString::number(v, 'g', 6) : QObject::tr("n/a");
+QString value(double v, int digits = 6) {
+  return std::isfinite(v) ? QString::number(v, 'g', digits) : QObject::tr("n/a");
 }
 
 int finishedJobs(const tuning::SearchResults& r) {
@@ -141,10 +141,10 @@ void ParallelCoordinatesTab::draw(const tuning::ParallelCoordinates& pc, const Q
       t->setPadding(QMargins(3, 1, 3, 1));
       t->setBrush(QBrush(QColor(255, 255, 255, 200)));
     };
-    label(1.0, value(axis.high), Qt::AlignHCenter | Qt::AlignBottom);
-    label(0.0, value(axis.low), Qt::AlignHCenter | Qt::AlignTop);
+    label(1.0, value(axis.high, 4), Qt::AlignHCenter | Qt::AlignBottom);
+    label(0.0, value(axis.low, 4), Qt::AlignHCenter | Qt::AlignTop);
     if (axis.log && axis.high > axis.low)
-      label(0.5, value(std::sqrt(axis.low * axis.high)), Qt::AlignLeft | Qt::AlignVCenter);
+      label(0.5, value(std::sqrt(axis.low * axis.high), 3), Qt::AlignLeft | Qt::AlignVCenter);
     bool missing = false;
     for (double v : axis.values) missing = missing || !std::isfinite(v);
     if (missing) label(kNotApplicable, tr("n/a"), Qt::AlignHCenter | Qt::AlignTop);

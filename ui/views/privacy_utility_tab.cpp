@@ -153,7 +153,7 @@ void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList
         add_graph(names[o], QPen(colour, 1.5, Qt::DashLine),
                   QCPScatterStyle(QCPScatterStyle::ssCircle, colour, Qt::white, 4), sweep, true);
     line->setProperty("dplabGroup", group);
-    for (int i = 0; i < kModes; ++i) {
+    for (int i : {1, 2, 3, 0}) {  // what ran on top of the plans it may coincide with
       const bool plan = !modes[i].empty() && modes[i].front().plan;
       QCPGraph* g =
           add_graph(names[o], QPen(Qt::NoPen),
@@ -167,7 +167,7 @@ void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList
   std::vector<tuning::PrivacyUtilityPoint> whole;
   for (const auto& p : pu.points)
     if (p.optimizer_index < 0) whole.push_back(p);
-  add_graph(tr("this search (explore: every run released)"), QPen(Qt::NoPen),
+  add_graph(tr("this search"), QPen(Qt::NoPen),
             QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::black, 2), Qt::black, 14), whole,
             true);
   // Legend keys for the marker shapes; clicking one hides that mode for every optimizer.
