@@ -194,7 +194,7 @@ qint64 HistoryPanel::selectedRun() const {
 }
 
 QString HistoryPanel::resumeHint() const {
-  return hint_->isVisible() ? hint_->text() : QString();
+  return hint_->isHidden() ? QString() : hint_->text();  // shown when its tab is
 }
 
 void HistoryPanel::updateButtons() {
