@@ -539,6 +539,16 @@ void Store::delete_experiment(std::int64_t experiment_id) {
   s.run();
 }
 
+void Store::rename_experiment(std::int64_t experiment_id, const std::string& name) {
+  if (name.empty()) throw InvalidArgument("run name: must not be empty");
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "UPDATE experiments SET name = ? WHERE id = ?");
+  s.bind(1, name).bind(2, experiment_id);
+  s.run();
+  if (sqlite3_changes(db_) == 0)
+    throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
+}
+
 std::vector<ExperimentRecord> Store::list_experiments() const {
   std::lock_guard lock(mutex_);
   Statement s(
@@ -577,7 +587,7 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
   return out;
 }
 
-tuning::SearchResults Store::load_results(std::int64_t experiment_id) const {
+tuning::SearchResults Store::load_results(std::int64_t experiment_id, bool with_curves) const {
   std::lock_guard lock(mutex_);
   return load_results_unlocked(experiment_id);
 }
@@ -670,6 +680,7 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id) c
     job.queries = j.integer(8);
     job.wall_seconds = j.real(9);
     job.error = j.text(10);
+    if (!with_curves) continue;
     p.reset();
     p.bind(1, j.integer(0));
     while (p.step()) {

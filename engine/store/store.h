@@ -95,10 +95,14 @@ class Store {
   std::optional<std::string> load_summary(std::int64_t experiment_id,
                                           const std::string& kind) const;
   void delete_experiment(std::int64_t experiment_id);
+  // The run's display name (experiments.name; its config keeps the name it ran under). Throws
+  // InvalidArgument for an empty name, IoError for an unknown id.
+  void rename_experiment(std::int64_t experiment_id, const std::string& name);
 
   std::vector<ExperimentRecord> list_experiments() const;  // newest first
-  // Everything about one experiment; jobs never recorded come back as kPending.
-  tuning::SearchResults load_results(std::int64_t experiment_id) const;
+  // Everything about one experiment; jobs never recorded come back as kPending. Without curves:
+  // the jobs' final numbers only (fast; for listings).
+  tuning::SearchResults load_results(std::int64_t experiment_id, bool with_curves = true) const;
 
  private:
   void exec(const char* sql) const;

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/memory_check.h"
+#include "core/pause_gate.h"
 #include "core/random.h"
 #include "core/validate.h"
 
@@ -87,6 +88,7 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
 
   const int queries_per_step = optimizer->queries_per_step();
   while (oracle.queries_made() + queries_per_step <= config.steps) {
+    if (hooks.pause) hooks.pause->wait_while_paused(hooks.cancel);
     if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed)) {
       result.cancelled = true;
       break;

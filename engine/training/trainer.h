@@ -24,6 +24,10 @@
 #include "optim/optimizer.h"
 #include "privacy/noisy_gradient.h"
 
+namespace dplab {
+class PauseGate;
+}
+
 namespace dplab::training {
 
 struct CurvePoint {
@@ -60,6 +64,8 @@ struct TrainingHooks {
   std::function<double(std::int64_t queries)> epsilon_after;  // accountant; may be empty
   std::function<void(std::int64_t queries)> on_step;          // progress; may be empty
   const std::atomic<bool>* cancel = nullptr;                  // checked before every step
+  // Waited on before every step (core/pause_gate.h): a paused job sleeps with its state intact.
+  PauseGate* pause = nullptr;
 };
 
 struct TrainingResult {

@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 
+#include "tuning/honest_selection.h"
+
 namespace dplab::tuning {
 namespace {
 
@@ -85,6 +87,20 @@ OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimi
     out.curves.best_candidate.push_back(pool[static_cast<std::size_t>(best_k)]);
     ++out.times_best_per_candidate[static_cast<std::size_t>(best_k)];
     ++out.eval_points;
+  }
+
+  // The winner and its curve.
+  const std::vector<CandidateScore> scores = score_candidates(results, pool);
+  if (const CandidateScore* w = best_score(scores)) {
+    out.winner = w->candidate;
+    const auto k = static_cast<std::size_t>(
+        std::find(pool.begin(), pool.end(), w->candidate) - pool.begin());
+    for (const std::int64_t iteration : out.curves.iterations) {
+      const auto it = per_candidate[k].find(iteration);
+      out.winner_curve.push_back(it == per_candidate[k].end()
+                                     ? kNaN
+                                     : it->second.first / it->second.second);
+    }
   }
 
   // The alpha-C grid.

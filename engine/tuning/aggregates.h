@@ -46,6 +46,11 @@ struct OptimizerAggregates {
   AlphaClipGrid grid;
   std::vector<int> times_best_per_candidate;  // parallel to candidates_of(optimizer)
   int eval_points = 0;                        // = sum of times_best
+  // The optimizer's winner (tuning/winners.h: honest selection's choice by final score; -1 if
+  // none finished) and its mean-over-repeats curve at curves.iterations (NaN where it has no
+  // point), which the charts highlight.
+  int winner = -1;
+  std::vector<double> winner_curve;
 };
 
 OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimizer_index);

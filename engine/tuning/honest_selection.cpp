@@ -63,6 +63,14 @@ std::vector<CandidateScore> score_candidates(const SearchResults& results,
   return out;
 }
 
+const CandidateScore* best_score(const std::vector<CandidateScore>& scores) {
+  const CandidateScore* best = nullptr;
+  for (const auto& s : scores) {
+    if (!best || s.score > best->score) best = &s;
+  }
+  return best;
+}
+
 LtRun run_liu_talwar(const SearchResults& results, const std::vector<int>& pool, double gamma,
                      double delta2, std::uint64_t seed) {
   if (!(gamma > 0 && gamma <= 1)) throw InvalidArgument("gamma must be in (0, 1]");
@@ -163,13 +171,11 @@ SelectionReport select(const SearchResults& results, const std::vector<int>& poo
   const auto scores = score_candidates(results, pool);
   report.best_accuracy = kNaN;
   report.best_train_loss = kNaN;
-  for (const auto& s : scores) {
-    if (report.best_candidate < 0 || s.score > report.best_score) {
-      report.best_candidate = s.candidate;
-      report.best_score = s.score;
-      report.best_accuracy = s.mean_final_accuracy;
-      report.best_train_loss = s.mean_final_train_loss;
-    }
+  if (const CandidateScore* best = best_score(scores)) {
+    report.best_candidate = best->candidate;
+    report.best_score = best->score;
+    report.best_accuracy = best->mean_final_accuracy;
+    report.best_train_loss = best->mean_final_train_loss;
   }
   report.epsilon_single_run =
       epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);

@@ -40,6 +40,9 @@ struct CandidateScore {
 // Scores of the candidates in `pool` that have at least one finished job (pool order).
 std::vector<CandidateScore> score_candidates(const SearchResults& results,
                                              const std::vector<int>& pool);
+// The selection rule: the highest score, the first one on ties (pool order); null if none. Every
+// "best" / "winner" dplab shows is this (honest_selection, tuning/winners.h, the history).
+const CandidateScore* best_score(const std::vector<CandidateScore>& scores);
 
 struct LtRun {
   int selected_candidate = -1;  // -1: the pool has no finished job

@@ -7,6 +7,7 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/pause_gate.h"
 #include "core/random.h"
 #include "core/thread_priority.h"
 #include "core/validate.h"
@@ -38,6 +40,7 @@ struct Runner::Impl {
   std::vector<std::uint64_t> job_seeds;  // parallel to results.jobs (secure mode hides them)
 
   std::atomic<bool> cancel{false};
+  PauseGate pause_gate;
   std::atomic<std::int64_t> steps_done{0};
   std::atomic<std::int64_t> jobs_done{0};
   std::atomic<Clock::rep> started_ns{-1};  // steady clock ticks at run() start; -1 before
@@ -54,8 +57,11 @@ struct Runner::Impl {
     const Clock::rep start = started_ns.load();
     if (start >= 0) {
       const Clock::rep now = Clock::now().time_since_epoch().count();
-      p.elapsed_seconds = std::chrono::duration<double>(Clock::duration(now - start)).count();
+      p.elapsed_seconds = std::max(
+          0.0, std::chrono::duration<double>(Clock::duration(now - start)).count() -
+                   pause_gate.paused_seconds());
     }
+    p.paused = pause_gate.paused();
     p.steps_per_second =
         p.elapsed_seconds > 0 ? static_cast<double>(p.steps_done) / p.elapsed_seconds : 0;
     p.eta_seconds = p.steps_per_second > 0
@@ -73,6 +79,7 @@ struct Runner::Impl {
   void run_job(std::size_t job_index) {
     JobResult& out = results.jobs[job_index];            // each task writes only its own slot
     if (out.status != JobStatus::kPending) return;       // kept from an earlier run (resume_from)
+    pause_gate.wait_while_paused(&cancel);               // a paused run starts no job
     if (cancel.load(std::memory_order_relaxed)) return;  // stays kPending
     const int c = out.candidate;
     const int r = out.repeat;
@@ -84,6 +91,7 @@ struct Runner::Impl {
 
     training::TrainingHooks hooks;
     hooks.cancel = &cancel;
+    hooks.pause = &pause_gate;
     std::int64_t counted = 0;
     hooks.on_step = [&](std::int64_t queries) {
       steps_done.fetch_add(queries - counted, std::memory_order_relaxed);
@@ -234,6 +242,16 @@ void Runner::resume_from(const SearchResults& earlier) {
 
 void Runner::cancel() {
   impl_->cancel.store(true);
+  impl_->pause_gate.release_waiters();
+}
+void Runner::pause() {
+  impl_->pause_gate.pause();
+}
+void Runner::resume() {
+  impl_->pause_gate.resume();
+}
+bool Runner::paused() const {
+  return impl_->pause_gate.paused();
 }
 bool Runner::cancel_requested() const {
   return impl_->cancel.load();

@@ -7,6 +7,9 @@
 // Cancellation: cancel() sets an atomic that the trainer checks before every optimizer step, so
 // it takes effect within one step; jobs that had finished keep their results, jobs in flight end
 // with status kCancelled (partial curve), jobs not started stay kPending.
+// Pause: pause() makes every job wait before its next optimizer step (and jobs not started wait
+// before starting) with its state intact in memory; resume() continues them. Nothing is lost or
+// recomputed, so the results are bit-identical to an uninterrupted run (core/pause_gate.h).
 // Threads: jobs run as oneTBB tasks in an arena of `threads` workers. TBB stays out of this
 // header (Qt's `emit` macro breaks oneTBB headers and the UI includes engine headers).
 //
@@ -36,6 +39,7 @@ struct Progress {
   double elapsed_seconds = 0;
   double steps_per_second = 0;  // steps_done / elapsed
   double eta_seconds = 0;       // (steps_total - steps_done) / steps_per_second; NaN before data
+  bool paused = false;          // Runner::pause(): elapsed_seconds excludes the time paused
 };
 
 // One learning-curve point of one job, as streamed.
@@ -115,8 +119,11 @@ class Runner {
   // Runs all jobs; returns when they are done or cancelled. Callable once.
   SearchResults run();
 
-  void cancel();  // thread-safe, idempotent
+  void cancel();  // thread-safe, idempotent; also ends a pause
   bool cancel_requested() const;
+  void pause();   // thread-safe; jobs wait before their next step
+  void resume();  // thread-safe
+  bool paused() const;
   Progress progress() const;
 
  private:

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "charts/chart_hover.h"
 #include "charts/export_dialog.h"
 
 namespace dplab::ui {
@@ -49,13 +50,23 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
   plot_->legend->setVisible(false);
   // Explore: drag pans, the wheel zooms, double-click resets; a legend click hides a series.
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  hover_ = new ChartHover(plot_);
   connect(plot_, &QCustomPlot::legendClick, this,
           [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
             auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
             if (!entry) return;
             QCPAbstractPlottable* p = entry->plottable();
-            p->setVisible(!p->visible());
-            entry->setTextColor(p->visible() ? Qt::black : QColor(170, 170, 170));
+            const bool visible = !p->visible();
+            p->setVisible(visible);
+            const QVariant group = p->property("dplabGroup");
+            if (group.isValid()) {
+              for (int i = 0; i < plot_->plottableCount(); ++i) {
+                QCPAbstractPlottable* q = plot_->plottable(i);
+                if (q->property("dplabGroup") == group || q->property("dplabMode") == group)
+                  q->setVisible(visible);
+              }
+            }
+            entry->setTextColor(visible ? Qt::black : QColor(170, 170, 170));
             plot_->replot(QCustomPlot::rpQueuedReplot);
           });
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
@@ -351,6 +362,18 @@ void setLogAxis(QCPAxis* axis) {
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
   axis->setTicker(ticker);
+}
+
+QCPColorGradient viridisGradient() {
+  QCPColorGradient g;
+  g.clearColorStops();
+  g.setColorStopAt(0.00, QColor(0x44, 0x01, 0x54));
+  g.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+  g.setColorStopAt(0.50, QColor(0x21, 0x91, 0x8c));
+  g.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+  g.setColorStopAt(1.00, QColor(0xfd, 0xe7, 0x25));
+  g.setColorInterpolation(QCPColorGradient::ciRGB);
+  return g;
 }
 
 QColor optimizerColor(const QString& optimizer) {

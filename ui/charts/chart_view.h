@@ -1,6 +1,8 @@
 // ChartView: one QCustomPlot with its title drawn inside the plot (so exported images carry it),
 // its legend outside the axes (below, wrapped into columns: it never covers data; click an entry
-// to hide/show its series), drag to pan, wheel to zoom, double-click to reset, a "log y" toggle,
+// to hide/show its series — and every plottable sharing its "dplabGroup" property, or whose
+// "dplabMode" property equals that group), drag to pan, wheel to zoom, double-click to reset,
+// hover tooltips with exact values (charts/chart_hover.h), a "log y" toggle,
 // and an "Export" button (also the right-click menu) that writes the chart as PNG, PDF or SVG at a
 // chosen size/DPI and the chart's numbers as CSV. What the numbers are is up to the owner: by
 // default every graph's data points (plotDataTable), or a provider set with setCsvProvider.
@@ -14,10 +16,13 @@
 
 class QCustomPlot;
 class QCPAxis;
+class QCPColorGradient;
 class QCPTextElement;
 class QToolButton;
 
 namespace dplab::ui {
+
+class ChartHover;
 
 class ChartView : public QWidget {
   Q_OBJECT
@@ -26,6 +31,7 @@ class ChartView : public QWidget {
   ChartView(const QString& title, const QString& file_stem, QWidget* parent = nullptr);
 
   QCustomPlot* plot() const { return plot_; }
+  ChartHover* hover() const { return hover_; }
   void setTitle(const QString& title);
   QString title() const;
   QString fileStem() const { return file_stem_; }
@@ -64,6 +70,7 @@ class ChartView : public QWidget {
   QCPTextElement* title_element_;
   QToolButton* export_button_;
   QToolButton* log_button_;
+  ChartHover* hover_;
   QString file_stem_;
   std::function<CsvTable()> csv_provider_;
   std::function<QStringList()> csv_comments_;
@@ -73,6 +80,9 @@ class ChartView : public QWidget {
 void applyChartStyle(QCustomPlot* plot);
 // Logarithmic axis with powers-of-ten labels.
 void setLogAxis(QCPAxis* axis);
+// Viridis (dark purple -> yellow): perceptually even, readable in grey, no end in the white
+// background. Used for every colour scale (heatmap, parallel coordinates).
+QCPColorGradient viridisGradient();
 // A fixed colour per optimizer name (DPSGD blue, DPAdam red, ...), stable across charts.
 QColor optimizerColor(const QString& optimizer);
 

@@ -3,13 +3,19 @@
 #include <qcustomplot.h>
 #include <QDialog>
 #include <QHBoxLayout>
-#include <QListWidget>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
+#include "privacy/epsilon_display.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "store/store.h"
@@ -20,80 +26,215 @@
 namespace dplab::ui {
 
 HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* parent)
-    : QWidget(parent), controller_(controller), data_(data) {
+    : QWidget(parent),
+      controller_(controller),
+      data_(data),
+      reloads_(
+          this,
+          [](const std::shared_ptr<store::Store>& store) {
+            // Runs whose writer died since the store was opened (kill -9, a crash) become
+            // "interrupted".
+            try {
+              store->mark_interrupted_runs();
+            } catch (const std::exception&) {
+            }
+            return store::list_history(*store);
+          },
+          [this](int sequence, const std::vector<store::HistoryEntry>& entries) {
+            if (sequence == latest_) fill(entries);
+          },
+          [this](int sequence, const QString& error) {
+            if (sequence != latest_) return;
+            emit message(tr("run history: %1").arg(error), true);
+            fill({});
+          }) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  list_ = new QListWidget(this);
-  list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  list_->setToolTip(
-      tr("Runs recorded in the history database; double-click to reopen one, select "
-         "several and press Compare to overlay their best curves."));
-  layout->addWidget(list_, 1);
+  table_ = new QTableWidget(0, kColumns, this);
+  table_->setHorizontalHeaderLabels({tr("#"), tr("started (UTC)"), tr("name"), tr("data set"),
+                                     tr("status"), tr("jobs"), tr("ε"), tr("best"), tr("notes")});
+  table_->horizontalHeaderItem(kEpsilon)->setToolTip(
+      tr("ε of what the run released (explore: every run trained), rounded up; hover a cell for "
+         "what it covers"));
+  table_->horizontalHeaderItem(kBest)->setToolTip(
+      tr("best candidate's mean final validation accuracy (regression: final training loss)"));
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->verticalHeader()->setVisible(false);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setToolTip(
+      tr("Runs recorded in the history database; double-click to reopen one, select several "
+         "and press Compare to overlay their best curves."));
+  layout->addWidget(table_, 1);
+  hint_ = new QLabel(this);
+  hint_->setWordWrap(true);
+  hint_->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+  hint_->setVisible(false);
+  layout->addWidget(hint_);
   auto* bar = new QHBoxLayout;
-  auto* open = new QPushButton(tr("Open"), this);
-  auto* compare = new QPushButton(tr("Compare"), this);
+  open_ = new QPushButton(tr("Open"), this);
+  use_config_ = new QPushButton(tr("Use its config"), this);
+  compare_ = new QPushButton(tr("Compare"), this);
+  rename_ = new QPushButton(tr("Rename…"), this);
+  notes_ = new QPushButton(tr("Notes…"), this);
+  delete_ = new QPushButton(tr("Delete…"), this);
+  resume_ = new QPushButton(tr("Resume"), this);
   auto* refresh = new QPushButton(tr("Refresh"), this);
-  open->setToolTip(tr("Show the selected run in the charts and the results table."));
-  compare->setToolTip(tr("Overlay the max-accuracy curve per optimizer of the selected runs."));
-  bar->addWidget(open);
-  bar->addWidget(compare);
-  bar->addWidget(refresh);
+  open_->setToolTip(tr("Show the selected run in the charts and the results table."));
+  use_config_->setToolTip(
+      tr("Put the selected run's experiment into the form (to run it again "
+         "or change it); asks before discarding edits."));
+  compare_->setToolTip(tr("Overlay the max-accuracy curve per optimizer of the selected runs."));
+  rename_->setToolTip(tr("Give the selected run a name of your own."));
+  notes_->setToolTip(tr("Write notes on the selected run (kept in the history file)."));
+  delete_->setToolTip(tr("Delete the selected run and its results from the history (asks)."));
+  resume_->setToolTip(
+      tr("Run only the missing jobs of an interrupted or cancelled run; jobs are "
+         "seeded per (candidate, repeat), so the result equals an "
+         "uninterrupted run (as dplab-cli tune --resume)."));
+  for (QPushButton* b : {open_, use_config_, compare_, rename_, notes_, delete_, resume_, refresh})
+    bar->addWidget(b);
+  bar->addStretch(1);
   layout->addLayout(bar);
-  connect(open, &QPushButton::clicked, this, &HistoryPanel::openSelected);
-  connect(compare, &QPushButton::clicked, this, &HistoryPanel::compareSelected);
+  connect(open_, &QPushButton::clicked, this, &HistoryPanel::openSelected);
+  connect(use_config_, &QPushButton::clicked, this, [this] { requestConfig(selectedRun()); });
+  connect(compare_, &QPushButton::clicked, this, &HistoryPanel::compareSelected);
+  connect(rename_, &QPushButton::clicked, this, &HistoryPanel::askRename);
+  connect(notes_, &QPushButton::clicked, this, &HistoryPanel::askNotes);
+  connect(delete_, &QPushButton::clicked, this, &HistoryPanel::askDelete);
+  connect(resume_, &QPushButton::clicked, this, [this] { resumeRun(selectedRun()); });
   connect(refresh, &QPushButton::clicked, this, &HistoryPanel::reload);
-  connect(list_, &QListWidget::itemDoubleClicked, this, &HistoryPanel::openSelected);
+  connect(table_, &QTableWidget::cellDoubleClicked, this, &HistoryPanel::openSelected);
+  connect(table_, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::updateButtons);
   connect(controller_, &RunController::historyChanged, this, &HistoryPanel::reload);
+  connect(controller_, &RunController::started, this, &HistoryPanel::updateButtons);
+  connect(controller_, &RunController::finished, this, &HistoryPanel::updateButtons);
+  updateButtons();
 }
 
 int HistoryPanel::count() const {
-  return list_->count();
+  return table_->rowCount();
 }
 
 void HistoryPanel::reload() {
-  list_->clear();
-  store::Store* store = controller_->history();
-  if (!store) return;
-  try {
-    for (const auto& e : store->list_experiments()) {
-      // What the run charged (schema v3): release mode, runs trained / charged, ε rounded up.
-      const QString charged =
-          tr("%1 · %2 runs trained, %3 charged%4")
-              .arg(QString::fromStdString(e.release_mode))
-              .arg(e.runs_trained)
-              .arg(e.runs_charged >= 0 ? QString::number(e.runs_charged) : tr("a random number"))
-              .arg(std::isfinite(e.epsilon)
-                       ? tr(" · ε ≤ %1").arg(QString::fromStdString(
-                             privacy::format_epsilon_up(e.epsilon)))
-                       : QString());
-      auto* item = new QListWidgetItem(
-          tr("#%1  %2  %3 — %4, %5/%6 jobs — %7")
-              .arg(e.id)
-              .arg(QString::fromStdString(e.created_at)
-                       .left(19)
-                       .replace(QLatin1Char('T'), QLatin1Char(' ')))
-              .arg(QString::fromStdString(e.name), QString::fromStdString(e.status))
-              .arg(e.jobs_finished)
-              .arg(e.jobs_total)
-              .arg(charged),
-          list_);
-      item->setData(Qt::UserRole, static_cast<qlonglong>(e.id));
-    }
-  } catch (const std::exception& ex) {
-    emit message(tr("run history: %1").arg(QString::fromStdString(ex.what())), true);
+  std::shared_ptr<store::Store> store = controller_->sharedHistory();
+  if (!store) {
+    fill({});
+    return;
   }
+  latest_ = reloads_.submit(store);
 }
 
-void HistoryPanel::openSelected() {
-  const auto items = list_->selectedItems();
-  if (items.isEmpty()) return;
-  openRun(items.first()->data(Qt::UserRole).toLongLong());
+void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
+  const qint64 selected = selectedRun();
+  entries_ = entries;
+  table_->setRowCount(static_cast<int>(entries_.size()));
+  for (int row = 0; row < table_->rowCount(); ++row) {
+    const store::HistoryEntry& e = entries_[static_cast<std::size_t>(row)];
+    auto set = [&](int column, const QString& text, const QString& tip = QString()) {
+      auto* item = new QTableWidgetItem(text);
+      item->setData(Qt::UserRole, static_cast<qlonglong>(e.record.id));
+      if (!tip.isEmpty()) item->setToolTip(tip);
+      table_->setItem(row, column, item);
+      return item;
+    };
+    set(kId, QString::number(e.record.id));
+    set(kStarted, QString::fromStdString(e.record.created_at)
+                      .left(19)
+                      .replace(QLatin1Char('T'), QLatin1Char(' ')));
+    set(kName, QString::fromStdString(e.record.name));
+    set(kDataset, QString::fromStdString(e.dataset));
+    // What the run released and charged (schema v3): release mode, runs trained / charged.
+    const QString charged =
+        tr("%1: %2 runs trained, %3 charged")
+            .arg(QString::fromStdString(e.record.release_mode))
+            .arg(e.record.runs_trained)
+            .arg(e.record.runs_charged >= 0 ? QString::number(e.record.runs_charged)
+                                            : tr("a random number of"));
+    QTableWidgetItem* status = set(
+        kStatus,
+        QString::fromStdString(e.record.status) + QStringLiteral(" · ") +
+            QString::fromStdString(e.record.release_mode),
+        e.resumable ? charged + tr("\nSelect it and press Resume to run only its missing jobs.")
+                    : charged);
+    if (e.resumable) status->setForeground(QColor(0x8a, 0x4b, 0x00));
+    set(kJobs, QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
+    set(kEpsilon,
+        std::isfinite(e.epsilon)
+            ? QStringLiteral("≤ ") + QString::fromStdString(privacy::format_epsilon_up(e.epsilon))
+            : QStringLiteral("–"),
+        QString::fromStdString(e.error.empty() ? e.epsilon_label : e.error));
+    set(kBest,
+        std::isfinite(e.best_metric) ? QString::number(e.best_metric, 'g', 4) : QStringLiteral("–"),
+        e.regression ? tr("final training loss") : tr("mean final validation accuracy"));
+    const QString notes = QString::fromStdString(e.notes);
+    set(kNotes, notes.section(QLatin1Char('\n'), 0, 0), notes);
+  }
+  if (selected >= 0) selectRun(selected);
+  updateButtons();
+  emit reloaded();
+}
+
+const store::HistoryEntry* HistoryPanel::entry(qint64 id) const {
+  for (const auto& e : entries_)
+    if (e.record.id == id) return &e;
+  return nullptr;
 }
 
 QList<qint64> HistoryPanel::ids() const {
   QList<qint64> list;
-  for (int i = 0; i < list_->count(); ++i) list << list_->item(i)->data(Qt::UserRole).toLongLong();
+  for (const auto& e : entries_) list << e.record.id;
   return list;
+}
+
+bool HistoryPanel::selectRun(qint64 id) {
+  for (int row = 0; row < table_->rowCount(); ++row) {
+    if (table_->item(row, kId)->data(Qt::UserRole).toLongLong() == id) {
+      table_->selectRow(row);
+      return true;
+    }
+  }
+  return false;
+}
+
+qint64 HistoryPanel::selectedRun() const {
+  const auto rows = table_->selectionModel()->selectedRows();
+  if (rows.isEmpty()) return -1;
+  return table_->item(rows.first().row(), kId)->data(Qt::UserRole).toLongLong();
+}
+
+QString HistoryPanel::resumeHint() const {
+  return hint_->isHidden() ? QString() : hint_->text();  // shown when its tab is
+}
+
+void HistoryPanel::updateButtons() {
+  const qint64 id = selectedRun();
+  const store::HistoryEntry* e = entry(id);
+  const bool running = controller_->running();
+  for (QPushButton* b : {open_, use_config_, rename_, notes_}) b->setEnabled(e != nullptr);
+  open_->setEnabled(e && !running);
+  compare_->setEnabled(e != nullptr);
+  // A run being written (by this window or another process) is neither deleted nor resumed.
+  delete_->setEnabled(e && !running && e->record.status != "running");
+  resume_->setEnabled(e && e->resumable && !running);
+  if (e && e->resumable) {
+    hint_->setText(tr("Run #%1 was %2 with %3 of %4 jobs done. Resume runs only the missing "
+                      "jobs; the result equals an uninterrupted run.")
+                       .arg(id)
+                       .arg(QString::fromStdString(e->record.status))
+                       .arg(e->record.jobs_finished)
+                       .arg(e->record.jobs_total));
+    hint_->setVisible(true);
+  } else {
+    hint_->setVisible(false);
+  }
+}
+
+void HistoryPanel::openSelected() {
+  const qint64 id = selectedRun();
+  if (id >= 0) openRun(id);
 }
 
 bool HistoryPanel::openRun(qint64 id) {
@@ -107,12 +248,19 @@ bool HistoryPanel::openRun(qint64 id) {
       if (const auto stored = store->load_summary(id, "private_release"))
         release = tuning::parse_private_release(nlohmann::json::parse(*stored));
     }
-    data_->setResults(results,
-                      tr("run #%1 from the history (“%2”)")
-                          .arg(id)
-                          .arg(QString::fromStdString(results.config.name)),
-                      release);
+    const store::HistoryEntry* e = entry(id);
+    const QString name =
+        e ? QString::fromStdString(e->record.name) : QString::fromStdString(results.config.name);
+    data_->setResults(results, tr("run #%1 from the history (“%2”)").arg(id).arg(name), release);
     emit message(tr("Opened run #%1 from the history").arg(id), false);
+    if (e && e->resumable) {
+      emit message(tr("Run #%1 is %2: Resume (Run history) runs its %3 missing jobs.")
+                       .arg(id)
+                       .arg(QString::fromStdString(e->record.status))
+                       .arg(e->record.jobs_total - e->record.jobs_finished),
+                   false);
+    }
+    selectRun(id);
     emit opened();
     return true;
   } catch (const std::exception& ex) {
@@ -121,10 +269,113 @@ bool HistoryPanel::openRun(qint64 id) {
   }
 }
 
+bool HistoryPanel::requestConfig(qint64 id) {
+  store::Store* store = controller_->history();
+  if (!store || id < 0) return false;
+  try {
+    emit configRequested(store->load_results(id, /*with_curves=*/false).config);
+    return true;
+  } catch (const std::exception& ex) {
+    emit message(tr("run history: %1").arg(QString::fromStdString(ex.what())), true);
+    return false;
+  }
+}
+
+bool HistoryPanel::renameRun(qint64 id, const QString& name) {
+  store::Store* store = controller_->history();
+  if (!store) return false;
+  try {
+    store->rename_experiment(id, name.trimmed().toStdString());
+  } catch (const std::exception& ex) {
+    emit message(tr("rename #%1: %2").arg(id).arg(QString::fromStdString(ex.what())), true);
+    return false;
+  }
+  emit message(tr("Run #%1 renamed to “%2”").arg(id).arg(name.trimmed()), false);
+  reload();
+  return true;
+}
+
+bool HistoryPanel::setNotes(qint64 id, const QString& notes) {
+  store::Store* store = controller_->history();
+  if (!store) return false;
+  try {
+    store::set_run_notes(*store, id, notes.toStdString());
+  } catch (const std::exception& ex) {
+    emit message(tr("notes #%1: %2").arg(id).arg(QString::fromStdString(ex.what())), true);
+    return false;
+  }
+  reload();
+  return true;
+}
+
+bool HistoryPanel::deleteRun(qint64 id) {
+  store::Store* store = controller_->history();
+  if (!store || controller_->running()) return false;
+  try {
+    store->delete_experiment(id);
+  } catch (const std::exception& ex) {
+    emit message(tr("delete #%1: %2").arg(id).arg(QString::fromStdString(ex.what())), true);
+    return false;
+  }
+  emit message(tr("Run #%1 deleted from the history").arg(id), false);
+  reload();
+  return true;
+}
+
+bool HistoryPanel::resumeRun(qint64 id) {
+  const store::HistoryEntry* e = entry(id);
+  if (!e || !e->resumable || controller_->running()) return false;
+  const int threads = QSettings().value(QStringLiteral("run/threads"), 0).toInt();
+  if (!controller_->resumeRun(id, threads)) return false;
+  emit message(tr("Resuming run #%1: %2 missing jobs")
+                   .arg(id)
+                   .arg(e->record.jobs_total - e->record.jobs_finished),
+               false);
+  updateButtons();
+  return true;
+}
+
+void HistoryPanel::askRename() {
+  const qint64 id = selectedRun();
+  const store::HistoryEntry* e = entry(id);
+  if (!e) return;
+  bool ok = false;
+  const QString name =
+      QInputDialog::getText(this, tr("Rename run #%1").arg(id), tr("Name:"), QLineEdit::Normal,
+                            QString::fromStdString(e->record.name), &ok);
+  if (ok && !name.trimmed().isEmpty()) renameRun(id, name);
+}
+
+void HistoryPanel::askNotes() {
+  const qint64 id = selectedRun();
+  const store::HistoryEntry* e = entry(id);
+  if (!e) return;
+  bool ok = false;
+  const QString notes = QInputDialog::getMultiLineText(this, tr("Notes on run #%1").arg(id),
+                                                       tr("Notes (kept in the history file):"),
+                                                       QString::fromStdString(e->notes), &ok);
+  if (ok) setNotes(id, notes);
+}
+
+void HistoryPanel::askDelete() {
+  const qint64 id = selectedRun();
+  const store::HistoryEntry* e = entry(id);
+  if (!e) return;
+  const auto answer = QMessageBox::question(
+      this, tr("Delete run #%1?").arg(id),
+      tr("Delete run #%1 “%2” (%3 jobs) and all its results from the history? This cannot be "
+         "undone.")
+          .arg(id)
+          .arg(QString::fromStdString(e->record.name))
+          .arg(e->record.jobs_finished),
+      QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+  if (answer == QMessageBox::Yes) deleteRun(id);
+}
+
 void HistoryPanel::compareSelected() {
   store::Store* store = controller_->history();
-  const auto items = list_->selectedItems();
-  if (!store || items.isEmpty()) return;
+  const auto rows = table_->selectionModel()->selectedRows();
+  if (!store || rows.isEmpty()) return;
   auto* dialog = new QDialog(this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->setWindowTitle(tr("Compare runs"));
@@ -137,8 +388,8 @@ void HistoryPanel::compareSelected() {
   QCustomPlot* plot = chart->plot();
   const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
   int run_index = 0;
-  for (QListWidgetItem* item : items) {
-    const qlonglong id = item->data(Qt::UserRole).toLongLong();
+  for (const QModelIndex& row : rows) {
+    const qlonglong id = table_->item(row.row(), kId)->data(Qt::UserRole).toLongLong();
     try {
       tuning::SearchResults r = store->load_results(id);
       if (r.config.release.mode == experiment::ReleaseMode::kPrivate) {

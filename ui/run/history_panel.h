@@ -1,12 +1,28 @@
-// HistoryPanel: the run history from the SQLite store (engine store::Store::list_experiments):
-// one line per experiment (date, name, status, jobs finished). Double-click (or "Open") reloads a
-// run into the charts and table (store::Store::load_results); "Compare" overlays the best
-// (max-accuracy) curve per optimizer of the selected runs, from the engine aggregates.
+// HistoryPanel: the run history from the SQLite store, one row per run with its name, data set,
+// status, jobs, the ε of what it released and its best score (engine store::list_history, read
+// on a worker thread), and the user's notes. Actions on the selected run:
+//   Open (double-click)  show it in the charts and the table (store::Store::load_results); the
+//                        form is left as it is (the window marks "form modified since this run");
+//   Use its config       put the run's experiment into the form (asks before discarding edits:
+//                        the main window's DiscardGuard answers configRequested);
+//   Compare              overlay the best curve per optimizer of the selected runs;
+//   Rename… / Notes…     stored in the history file; Delete… asks first;
+//   Resume               for an interrupted or cancelled run: runs only its missing jobs
+//                        (RunController::resumeRun, the engine path of `dplab-cli tune --resume`);
+//                        selecting such a run says so above the buttons.
 #pragma once
 
 #include <QWidget>
+#include <memory>
+#include <vector>
 
-class QListWidget;
+#include "experiment/experiment_config.h"
+#include "run/latest_only_task.h"
+#include "store/run_history.h"
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
 
 namespace dplab::ui {
 
@@ -16,12 +32,30 @@ class RunData;
 class HistoryPanel : public QWidget {
   Q_OBJECT
  public:
+  enum Column { kId, kStarted, kName, kDataset, kStatus, kJobs, kEpsilon, kBest, kNotes, kColumns };
+
   HistoryPanel(RunController* controller, RunData* data, QWidget* parent = nullptr);
   int count() const;
   // Shows run `id` of the history in the charts and the table; false if it cannot be loaded.
   bool openRun(qint64 id);
   // The ids listed, newest first.
   QList<qint64> ids() const;
+  const std::vector<store::HistoryEntry>& entries() const { return entries_; }
+  QTableWidget* table() const { return table_; }
+  bool selectRun(qint64 id);
+  qint64 selectedRun() const;  // -1: none
+
+  bool renameRun(qint64 id, const QString& name);
+  bool setNotes(qint64 id, const QString& notes);
+  bool deleteRun(qint64 id);  // no question asked (the Delete… button asks)
+  bool resumeRun(qint64 id);
+  bool requestConfig(qint64 id);  // emits configRequested with the run's experiment
+
+  QPushButton* resumeButton() const { return resume_; }
+  QPushButton* deleteButton() const { return delete_; }
+  QPushButton* useConfigButton() const { return use_config_; }
+  QString resumeHint() const;
+  int reloads() const { return reloads_.computations(); }
 
  public slots:
   void reload();
@@ -29,14 +63,35 @@ class HistoryPanel : public QWidget {
  signals:
   void message(const QString& text, bool is_error);
   void opened();
+  void configRequested(const dplab::experiment::ExperimentConfig& config);
+  void reloaded();
 
  private:
+  void fill(const std::vector<store::HistoryEntry>& entries);
+  void updateButtons();
   void openSelected();
   void compareSelected();
+  void askRename();
+  void askNotes();
+  void askDelete();
+  const store::HistoryEntry* entry(qint64 id) const;
 
   RunController* controller_;
   RunData* data_;
-  QListWidget* list_;
+  QTableWidget* table_;
+  QLabel* hint_;
+  QPushButton* open_;
+  QPushButton* use_config_;
+  QPushButton* compare_;
+  QPushButton* rename_;
+  QPushButton* notes_;
+  QPushButton* delete_;
+  QPushButton* resume_;
+  std::vector<store::HistoryEntry> entries_;
+  int latest_ = 0;  // sequence number of the newest reload
+  // The listing (engine store::list_history) off the GUI thread; the shared store stays alive
+  // while it is read even if the history path changes meanwhile.
+  LatestOnlyTask<std::shared_ptr<store::Store>, std::vector<store::HistoryEntry>> reloads_;
 };
 
 }  // namespace dplab::ui

@@ -15,7 +15,7 @@ namespace dplab::ui {
 
 namespace {
 constexpr int kPollMs = 120;  // ≥ 5 redraws per second, one replot per tick
-}
+}  // namespace
 
 RunController::RunController(RunData* data, QObject* parent) : QObject(parent), data_(data) {
   qRegisterMetaType<dplab::tuning::Progress>("dplab::tuning::Progress");
@@ -38,7 +38,7 @@ store::Store* RunController::history() {
   if (!store_ && !history_path_.isEmpty()) {
     try {
       QDir().mkpath(QFileInfo(history_path_).absolutePath());
-      store_ = std::make_unique<store::Store>(history_path_.toStdString());
+      store_ = std::make_shared<store::Store>(history_path_.toStdString());
     } catch (const std::exception& e) {
       emit message(tr("run history: %1").arg(QString::fromStdString(e.what())), true);
       history_path_.clear();
@@ -47,9 +47,44 @@ store::Store* RunController::history() {
   return store_.get();
 }
 
+std::shared_ptr<store::Store> RunController::sharedHistory() {
+  history();
+  return store_;
+}
+
 bool RunController::start(const experiment::ExperimentConfig& config,
                           std::shared_ptr<const data::TrainValidationSplit> preloaded,
                           int threads) {
+  return launch(config, std::move(preloaded), threads, -1);
+}
+
+bool RunController::resumeRun(qint64 id, int threads) {
+  if (running_) return false;
+  store::Store* store = history();
+  if (!store) {
+    emit message(tr("resume: no run history is open"), true);
+    return false;
+  }
+  experiment::ExperimentConfig config;
+  try {
+    // The config only (no curves): the worker loads the full run.
+    config = store->load_results(id, /*with_curves=*/false).config;
+  } catch (const std::exception& e) {
+    emit message(tr("resume #%1: %2").arg(id).arg(QString::fromStdString(e.what())), true);
+    return false;
+  }
+  if (config.release.mode != experiment::ReleaseMode::kExplore) {
+    emit message(tr("resume #%1: a private release resumes from dplab-cli tune --resume %1")
+                     .arg(id),
+                 true);
+    return false;
+  }
+  return launch(config, nullptr, threads, id);
+}
+
+bool RunController::launch(const experiment::ExperimentConfig& config,
+                           std::shared_ptr<const data::TrainValidationSplit> preloaded,
+                           int threads, qint64 resume_id) {
   if (running_) return false;
   if (worker_.joinable()) worker_.join();
   running_ = true;
@@ -57,6 +92,7 @@ bool RunController::start(const experiment::ExperimentConfig& config,
   ticks_ = 0;
   cancel_requested_ = false;
   worker_done_ = false;
+  resuming_id_ = resume_id;
   {
     std::lock_guard lock(mutex_);
     final_.reset();
@@ -64,17 +100,18 @@ bool RunController::start(const experiment::ExperimentConfig& config,
     worker_error_.clear();
     store_error_.clear();
     runner_ = nullptr;
+    paused_ = false;
   }
   progress_ = {};
   monitor_ = std::make_shared<tuning::RunMonitor>();
-  store::Store* store = history();
+  std::shared_ptr<store::Store> shared_store = sharedHistory();
   emit started();
   timer_.start();
   auto monitor = monitor_;
   // The worker reports through these members; `run` below is the whole of its work.
-  worker_ = std::thread([this, config, preloaded, threads, monitor, store] {
+  worker_ = std::thread([this, config, preloaded, threads, monitor, shared_store, resume_id] {
     try {
-      run(config, preloaded, threads, monitor, store);
+      run(config, preloaded, threads, monitor, shared_store.get(), resume_id);
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex_);
       runner_ = nullptr;
@@ -88,7 +125,8 @@ bool RunController::start(const experiment::ExperimentConfig& config,
 // On the worker thread: everything that may take time (loading, drawing, training, selecting).
 void RunController::run(experiment::ExperimentConfig config,
                         std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
-                        std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store) {
+                        std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store,
+                        qint64 resume_id) {
   const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
   if (config.release.secure) config.seed = os_random_u64();  // never shown nor stored
   auto data = preloaded ? preloaded : tuning::load_experiment_data(config);
@@ -109,9 +147,13 @@ void RunController::run(experiment::ExperimentConfig config,
     options.plan = private_plan.jobs;
   }
   tuning::Runner runner(config, data, options);
+  // Resume: the stored run as `dplab-cli tune --resume` reads it (all jobs, with curves); only the
+  // missing jobs run.
+  if (resume_id >= 0 && store) runner.resume_from(store->load_results(resume_id));
   std::unique_ptr<store::StoreWriter> writer;
   if (store) {
     writer = std::make_unique<store::StoreWriter>(*store);
+    if (resume_id >= 0) writer->resume(resume_id);
     runner.add_listener(writer.get());
   }
   runner.add_listener(monitor.get());
@@ -126,6 +168,7 @@ void RunController::run(experiment::ExperimentConfig config,
   {
     std::lock_guard lock(mutex_);
     runner_ = &runner;
+    if (paused_) runner.pause();
   }
   // Cleared before the runner is destroyed, on every way out (cancel() may run at any time).
   struct ClearRunner {
@@ -167,6 +210,27 @@ void RunController::cancel() {
   if (runner_) runner_->cancel();
 }
 
+void RunController::pause() {
+  if (!running_) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (paused_) return;
+    paused_ = true;
+    if (runner_) runner_->pause();
+  }
+  emit pausedChanged(true);
+}
+
+void RunController::resume() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!paused_) return;
+    paused_ = false;
+    if (runner_) runner_->resume();
+  }
+  emit pausedChanged(false);
+}
+
 void RunController::onPlan(const tuning::SearchResults& plan) {
   plan_received_ = true;
   data_->beginLive(plan);
@@ -178,6 +242,11 @@ void RunController::tick() {
   if (monitor_ && plan_received_) {
     tuning::MonitorUpdate update = monitor_->take_new();
     progress_ = update.progress;
+    {
+      // The runner's own counters are fresher than the last point's (and know about a pause).
+      std::lock_guard lock(mutex_);
+      if (runner_) progress_ = runner_->progress();
+    }
     for (const std::string& e : update.new_errors) emit message(QString::fromStdString(e), true);
     data_->apply(update);
     emit progressChanged(progress_);
@@ -193,6 +262,14 @@ void RunController::onWorkerDone() {
   timer_.stop();
   if (worker_.joinable()) worker_.join();
   running_ = false;
+  resuming_id_ = -1;
+  bool was_paused = false;
+  {
+    std::lock_guard lock(mutex_);
+    was_paused = paused_;
+    paused_ = false;
+  }
+  if (was_paused) emit pausedChanged(false);
   std::optional<tuning::SearchResults> results;
   std::optional<tuning::PrivateRelease> release;
   QString error, store_error;

@@ -2,7 +2,11 @@
 // GUI thread never blocks: data loading, candidate expansion and training all happen there),
 // records the run in the SQLite history (store::StoreWriter), and polls the engine RunMonitor on
 // a ~120 ms GUI timer, handing what is new to RunData — one redraw per tick. Cancel sets the
-// Runner's atomic flag. Errors are reported through message(), collected by the status panel.
+// Runner's atomic flag. Pause/resume hold the jobs before their next step (Runner::pause, nothing
+// is lost; the results equal an uninterrupted run). resumeRun continues an interrupted or
+// cancelled run of the history through the same engine path as `dplab-cli tune --resume`
+// (Store::load_results, Runner::resume_from, StoreWriter::resume): only the missing jobs run.
+// Errors are reported through message(), collected by the status panel.
 // Private release modes run for real with the engine code of `dplab-cli tune --release private`
 // (tuning/private_search.h): the selection's draws are made up front on the worker thread, the
 // drawn runs are trained afresh in parallel by the Runner, and the winners are selected there;
@@ -44,20 +48,29 @@ class RunController : public QObject {
   void setHistoryPath(const QString& path);
   QString historyPath() const { return history_path_; }
   store::Store* history();
+  // The same store, shared: a background reader keeps it alive if the path changes meanwhile.
+  std::shared_ptr<store::Store> sharedHistory();
 
   // Starts a run; preloaded data (may be null) avoids loading the data set again.
   bool start(const experiment::ExperimentConfig& config,
              std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads);
+  // Runs only the missing jobs of history run `id` (interrupted or cancelled), appending to it.
+  bool resumeRun(qint64 id, int threads);
   bool running() const { return running_; }
+  bool paused() const { return paused_; }
+  qint64 resumingRun() const { return resuming_id_; }
   tuning::Progress progress() const { return progress_; }
   int pollIntervalMs() const { return timer_.interval(); }
   int ticks() const { return ticks_; }
 
  public slots:
   void cancel();
+  void pause();
+  void resume();
 
  signals:
   void started();
+  void pausedChanged(bool paused);
   void progressChanged(const dplab::tuning::Progress& progress);
   void finished(bool ok, bool cancelled);
   void message(const QString& text, bool is_error);
@@ -66,10 +79,13 @@ class RunController : public QObject {
  private:
   void run(experiment::ExperimentConfig config,
            std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
-           std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store);
+           std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store, qint64 resume_id);
   void tick();
   void onPlan(const tuning::SearchResults& plan);
   void onWorkerDone();
+  bool launch(const experiment::ExperimentConfig& config,
+              std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
+              qint64 resume_id);
 
   RunData* data_;
   QTimer timer_;
@@ -85,10 +101,12 @@ class RunController : public QObject {
   QString store_error_;                         // guarded by mutex_
   bool plan_received_ = false;
   bool running_ = false;
+  bool paused_ = false;  // guarded by mutex_ for the worker's read when the runner appears
+  qint64 resuming_id_ = -1;
   tuning::Progress progress_;
   int ticks_ = 0;
   QString history_path_;
-  std::unique_ptr<store::Store> store_;
+  std::shared_ptr<store::Store> store_;
 };
 
 }  // namespace dplab::ui

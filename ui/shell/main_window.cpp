@@ -24,9 +24,11 @@
 #include "form/experiment_form.h"
 #include "form/privacy_section.h"
 #include "run/history_panel.h"
+#include "run/pause_button.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/diagnostics_panel.h"
+#include "shell/discard_guard.h"
 #include "shell/experiment_files.h"
 #include "shell/presets.h"
 #include "shell/report_exporter.h"
@@ -43,6 +45,9 @@
 #include "views/paper_figure_tabs.h"
 #include "views/privacy_tab.h"
 #include "views/released_winner_tab.h"
+#include "shell/welcome_panel.h"
+#include "views/parallel_coordinates_tab.h"
+#include "views/privacy_utility_tab.h"
 #include "views/results_model.h"
 #include "views/results_tab.h"
 #include "views/step_size_tab.h"
@@ -82,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* centre_layout = new QVBoxLayout(centre);
   centre_layout->setContentsMargins(4, 4, 4, 0);
   run_bar_ = new RunBar(centre);
+  run_bar_->insertControl(new PauseButton(controller_, run_bar_));
   centre_layout->addWidget(run_bar_);
   shown_run_ = new ShownRunLabel(data_, form_, centre);
   centre_layout->addWidget(shown_run_);
@@ -95,14 +101,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       "QLabel { background: #b00020; color: white; font-weight: bold; padding: 4px; }"));
   private_banner_->setVisible(false);
   centre_layout->addWidget(private_banner_);
+  welcome_ = new WelcomePanel(centre);
+  welcome_->setVisible(WelcomePanel::shouldShow());
+  centre_layout->addWidget(welcome_);
   tabs_ = new QTabWidget(centre);
   accuracy_ = new AccuracyTab(data_, tabs_);
   heatmap_ = new HeatmapTab(data_, tabs_);
   privacy_ = new PrivacyTab(tabs_);
   step_size_ = new StepSizeTab(data_, tabs_);
   results_ = new ResultsTab(data_, tabs_);
+  privacy_utility_ = new PrivacyUtilityTab(data_, tabs_);
+  parallel_ = new ParallelCoordinatesTab(data_, tabs_);
   tabs_->addTab(accuracy_, tr("Accuracy curves"));
   tabs_->addTab(heatmap_, tr("α–C heatmap"));
+  tabs_->addTab(privacy_utility_, tr("Privacy–utility"));
+  tabs_->addTab(parallel_, tr("Parallel coordinates"));
   tabs_->addTab(privacy_, tr("Privacy of tuning"));
   tabs_->addTab(new AccountantGapView(tabs_), tr("Accountants disagree"));
   tabs_->addTab(step_size_, tr("DPAdam step size"));
@@ -154,6 +167,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->setCurrentWidget(data_->isPrivate() ? static_cast<QWidget*>(winner_)
                                                : static_cast<QWidget*>(accuracy_));
   });
+  connect(privacy_utility_, &PrivacyUtilityTab::message, this, to_status);
+  connect(parallel_, &ParallelCoordinatesTab::message, this, to_status);
+  connect(welcome_, &WelcomePanel::runRequested, this, &MainWindow::startRun);
+  connect(welcome_, &WelcomePanel::presetsRequested, this,
+          [this] { preset_menu_->popup(mapToGlobal(rect().center())); });
+  connect(controller_, &RunController::pausedChanged, this, [this](bool paused) {
+    status_->addMessage(paused ? tr("Run paused: jobs wait before their next step; nothing is "
+                                    "lost. Resume with F8.")
+                               : tr("Run resumed."),
+                        false);
+  });
+  // A history run's experiment into the form, asking before it discards edits.
+  connect(history_, &HistoryPanel::configRequested, this,
+          [this](const experiment::ExperimentConfig& config) {
+            if (!discard_guard_->confirmDiscard(tr("load the run's experiment"))) return;
+            files_->clearCurrentPath();
+            form_->setConfig(config);
+            discard_guard_->markClean();
+            status_->addMessage(
+                tr("The form holds the experiment of “%1”.").arg(QString::fromStdString(config.name)),
+                false);
+          });
+  connect(history_, &HistoryPanel::opened, this, [this] { tabs_->setCurrentWidget(accuracy_); });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
     status_text_->setText(is_error ? QStringLiteral("⚠ ") + text : text);
   });
@@ -188,6 +224,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     }
   }
   newExperiment();
+  discard_guard_ = new DiscardGuard(form_, this);
   form_->setThreads(settings.value(QStringLiteral("run/threads"), 0).toInt());
   rebuildRecentMenu();
   history_->reload();
@@ -210,7 +247,11 @@ QWidget* MainWindow::buildBottomPanel() {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&New (default experiment)"), this, &MainWindow::newExperiment);
+  new_action_ = file->addAction(tr("&New (default experiment)"), QKeySequence::New, this, [this] {
+    if (!discard_guard_->confirmDiscard(tr("start a new experiment"))) return;
+    newExperiment();
+    discard_guard_->markClean();
+  });
   file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openDialog);
   preset_menu_ = file->addMenu(tr("Open &preset"));
   for (const QString& path : presetPaths()) {
@@ -239,7 +280,8 @@ void MainWindow::buildMenus() {
   cancel_action_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(tr("Ctrl+."))});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About dplab"), this, [this] {
+  help->addAction(tr("Show &welcome"), this, [this] { welcome_->show(); });
+  about_action_ = help->addAction(tr("&About dplab"), this, [this] {
     QMessageBox::about(this, tr("About dplab"),
                        tr("<b>dplab %1</b> — a laboratory for differentially private ML and honest "
                           "private hyperparameter selection.<br>GPL-3.0-or-later; uses Qt and "
@@ -252,6 +294,8 @@ QList<ChartView*> MainWindow::charts() const {
   QList<ChartView*> list = accuracy_->charts();
   list << heatmap_->chart() << privacy_->charts() << step_size_->chart();
   if (data_->isPrivate()) list << winner_->chart();  // a private run's released winner
+  list << heatmap_->chart() << privacy_utility_->chart() << parallel_->chart()
+       << privacy_->charts() << step_size_->chart();
   return list;
 }
 
@@ -282,12 +326,14 @@ QStringList MainWindow::searchCsvComments() const {
 
 void MainWindow::syncPrivateView() {
   // A private search shows only its released winner; the per-run views (curves, heatmap, step
-  // sizes, the table of all runs) only under the explicit teaching switch, with the banner.
+  // sizes, the table of all runs, privacy-utility points and parallel coordinates of every
+  // candidate) only under the explicit teaching switch, with the banner.
   const bool is_private = data_->isPrivate();
   const bool hidden = is_private && !data_->revealAll();
   QWidget* const shown = tabs_->currentWidget();  // Qt moves off a tab it hides: remember it
   for (QWidget* tab : {static_cast<QWidget*>(accuracy_), static_cast<QWidget*>(heatmap_),
-                       static_cast<QWidget*>(step_size_), static_cast<QWidget*>(results_)}) {
+                       static_cast<QWidget*>(step_size_), static_cast<QWidget*>(results_),
+                       static_cast<QWidget*>(privacy_utility_), static_cast<QWidget*>(parallel_)}) {
     tabs_->setTabVisible(tabs_->indexOf(tab), !hidden);
   }
   tabs_->setTabVisible(tabs_->indexOf(winner_), is_private);
@@ -356,13 +402,16 @@ bool MainWindow::openExperiment(const QString& path, QString* error) {
     return false;
   }
   form_->setConfig(*config);
+  if (discard_guard_) discard_guard_->markClean();
   setWindowTitle(tr("dplab — %1").arg(QFileInfo(path).fileName()));
   status_->addMessage(tr("Opened %1").arg(path), false);
   return true;
 }
 
 bool MainWindow::saveExperiment(const QString& path, QString* error) {
-  return files_->save(form_->config(), path, error);
+  const bool saved = files_->save(form_->config(), path, error);
+  if (saved) discard_guard_->markClean();
+  return saved;
 }
 
 bool MainWindow::exportReport(const QString& dir, QString* error) {

@@ -20,6 +20,10 @@ namespace dplab::ui {
 
 class AccuracyTab;
 class ChartView;
+class DiscardGuard;
+class ParallelCoordinatesTab;
+class PrivacyUtilityTab;
+class WelcomePanel;
 class ExperimentFiles;
 class ExperimentForm;
 class HeatmapTab;
@@ -79,6 +83,12 @@ class MainWindow : public QMainWindow {
   QAction* runAction() const { return run_action_; }
   QAction* cancelAction() const { return cancel_action_; }
   RunBar* runBar() const { return run_bar_; }
+  PrivacyUtilityTab* privacyUtilityTab() const { return privacy_utility_; }
+  ParallelCoordinatesTab* parallelCoordinatesTab() const { return parallel_; }
+  WelcomePanel* welcomePanel() const { return welcome_; }
+  DiscardGuard* discardGuard() const { return discard_guard_; }
+  QAction* newAction() const { return new_action_; }  // asks before discarding edits
+  QAction* aboutAction() const { return about_action_; }
   QList<ChartView*> charts() const;
 
  signals:
@@ -116,6 +126,12 @@ class MainWindow : public QMainWindow {
   PrivacyTab* privacy_;
   StepSizeTab* step_size_;
   ResultsTab* results_;
+  PrivacyUtilityTab* privacy_utility_;
+  ParallelCoordinatesTab* parallel_;
+  WelcomePanel* welcome_;
+  DiscardGuard* discard_guard_ = nullptr;
+  QAction* new_action_;
+  QAction* about_action_;
   RunBar* run_bar_;
   ReleasedWinnerTab* winner_;
   QLabel* private_banner_;

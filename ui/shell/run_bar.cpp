@@ -43,6 +43,10 @@ RunBar::RunBar(QWidget* parent) : QWidget(parent) {
   connect(cancel_, &QPushButton::clicked, this, &RunBar::cancelClicked);
 }
 
+void RunBar::insertControl(QWidget* control) {
+  static_cast<QHBoxLayout*>(layout())->insertWidget(layout()->indexOf(cancel_) + 1, control);
+}
+
 void RunBar::setState(bool running, const QStringList& errors) {
   run_->setEnabled(!running && errors.isEmpty());
   cancel_->setEnabled(running);
@@ -60,6 +64,10 @@ void RunBar::showStarting() {
 void RunBar::showProgress(const tuning::Progress& p) {
   progress_->setRange(0, static_cast<int>(std::max<std::int64_t>(1, p.jobs_total)));
   progress_->setValue(static_cast<int>(p.jobs_done));
+  if (p.paused) {
+    text_->setText(tr("paused · %1 / %2 steps").arg(p.steps_done).arg(p.steps_total));
+    return;
+  }
   text_->setText(tr("%1 steps/s · ETA %2 · %3 / %4 steps")
                      .arg(p.steps_per_second, 0, 'f', 0)
                      .arg(formatDuration(p.eta_seconds))

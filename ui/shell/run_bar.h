@@ -21,6 +21,8 @@ class RunBar : public QWidget {
 
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
+  // Another run control (the Pause button), placed after Cancel.
+  void insertControl(QWidget* control);
   // Enables Run when nothing runs and `errors` is empty (else lists them in its tooltip).
   void setState(bool running, const QStringList& errors);
   void showStarting();

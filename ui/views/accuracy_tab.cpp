@@ -14,6 +14,7 @@
 #include "run/run_data.h"
 #include "views/clip_chart.h"
 #include "tuning/honest_selection.h"
+#include "views/winner_highlight.h"
 
 namespace dplab::ui {
 
@@ -151,6 +152,7 @@ void AccuracyTab::drawCurves() {
       track(c.best[i]);
       track(c.median[i]);
     }
+    addWinnerCurve(plot, agg, name, color);
   }
   plot->xAxis->setRange(0,
                         std::max<double>(xmax, static_cast<double>(r.config.privacy.steps)) * 1.02);

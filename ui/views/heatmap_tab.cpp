@@ -39,18 +39,8 @@ std::vector<double> cellEdges(const std::vector<double>& values) {
   return edges;
 }
 
-// Viridis (dark purple -> yellow): perceptually even, readable in grey, no end in the white
-// background.
 QCPColorGradient viridis() {
-  QCPColorGradient g;
-  g.clearColorStops();
-  g.setColorStopAt(0.00, QColor(0x44, 0x01, 0x54));
-  g.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
-  g.setColorStopAt(0.50, QColor(0x21, 0x91, 0x8c));
-  g.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
-  g.setColorStopAt(1.00, QColor(0xfd, 0xe7, 0x25));
-  g.setColorInterpolation(QCPColorGradient::ciRGB);
-  return g;
+  return viridisGradient();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "run/run_data.h"
 #include "tuning/release_cost.h"
 #include "views/results_model.h"
+#include "views/winner_highlight.h"
 
 namespace dplab::ui {
 
@@ -45,7 +46,10 @@ ResultsTab::ResultsTab(RunData* data, QWidget* parent)
   bar->addWidget(filter, 1);
   bar->addWidget(export_button);
   layout->addLayout(bar);
-  proxy_->setSourceModel(model_);
+  // Winners bold on gold between the model and the sorting (views/winner_highlight.h).
+  highlight_ = new WinnerHighlightProxy(data_, ResultsModel::kIndex, this);
+  highlight_->setSourceModel(model_);
+  proxy_->setSourceModel(highlight_);
   proxy_->setSortRole(Qt::UserRole);
   proxy_->setFilterKeyColumn(-1);
   proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);

@@ -14,6 +14,7 @@ namespace dplab::ui {
 
 class ResultsModel;
 class RunData;
+class WinnerHighlightProxy;
 
 class ResultsTab : public QWidget {
   Q_OBJECT
@@ -21,6 +22,7 @@ class ResultsTab : public QWidget {
   ResultsTab(RunData* data, QWidget* parent = nullptr);
   ResultsModel* model() const { return model_; }
   QSortFilterProxyModel* proxy() const { return proxy_; }
+  WinnerHighlightProxy* highlight() const { return highlight_; }
   QTableView* view() const { return view_; }
   bool exportCsv(const QString& path, QString* error) const;
   // The epsilon of what this search released, with its mode, delta and validation assumption
@@ -36,6 +38,7 @@ class ResultsTab : public QWidget {
   RunData* data_;
   ResultsModel* model_;
   QSortFilterProxyModel* proxy_;
+  WinnerHighlightProxy* highlight_;
   QTableView* view_;
   QLabel* release_label_;
   void updateReleaseLabel();

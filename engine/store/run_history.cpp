@@ -1,0 +1,71 @@
+#include "store/run_history.h"
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "core/json_guard.h"
+#include "tuning/honest_selection.h"
+#include "tuning/release_cost.h"
+
+namespace dplab::store {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char* kNotesKind = "notes";
+}  // namespace
+
+bool is_resumable_status(const std::string& status) {
+  return status == "interrupted" || status == "cancelled";
+}
+
+std::string run_notes(const Store& store, std::int64_t experiment_id) {
+  const auto json = store.load_summary(experiment_id, kNotesKind);
+  if (!json) return {};
+  try {
+    return parse_json_text(*json, store.path() + " notes").value("text", std::string());
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& text) {
+  store.save_summary(experiment_id, kNotesKind, nlohmann::json{{"text", text}}.dump());
+}
+
+HistoryEntry history_entry(const Store& store, const ExperimentRecord& record) {
+  HistoryEntry entry;
+  entry.record = record;
+  entry.best_metric = kNaN;
+  entry.epsilon = kNaN;
+  entry.resumable = is_resumable_status(record.status);
+  try {
+    entry.notes = run_notes(store, record.id);
+    const tuning::SearchResults results = store.load_results(record.id, /*with_curves=*/false);
+    entry.dataset = results.config.dataset.source;
+    entry.release = experiment::describe_release(results.config.release);
+    entry.regression = results.is_regression;
+    const tuning::ReleaseCost cost = tuning::release_cost(results);
+    entry.epsilon = cost.epsilon;
+    entry.epsilon_label = tuning::epsilon_label(cost);
+    if (results.config.release.mode == experiment::ReleaseMode::kExplore) {
+      std::vector<int> all(results.candidates.size());
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+      const auto scores = tuning::score_candidates(results, all);
+      if (const tuning::CandidateScore* best = tuning::best_score(scores))
+        entry.best_metric = best->metric();
+    }
+  } catch (const std::exception& e) {
+    entry.error = e.what();
+  }
+  return entry;
+}
+
+std::vector<HistoryEntry> list_history(const Store& store) {
+  std::vector<HistoryEntry> out;
+  for (const ExperimentRecord& record : store.list_experiments()) {
+    out.push_back(history_entry(store, record));
+  }
+  return out;
+}
+
+}  // namespace dplab::store

@@ -1,0 +1,43 @@
+// The run history as a user browses it: one entry per stored run with its display name, data
+// set, status, jobs, the epsilon of what the run released (tuning/release_cost.h: explore =
+// every run trained, rounded up by epsilon_label), the best candidate's score (honest selection
+// over the whole search: accuracy, or final training loss for regression) and the user's notes.
+//
+// Notes live in the `summaries` table under kind "notes" as {"text": ...}: no schema change, so
+// every older history file stays readable and deleting a run deletes its notes (ON DELETE
+// CASCADE). A run is resumable when it was interrupted (its writer died) or cancelled: Runner::
+// resume_from + StoreWriter::resume run only its missing jobs, as `dplab-cli tune --resume`.
+// Thread-safety: as Store (every call takes the Store's mutex).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/store.h"
+
+namespace dplab::store {
+
+struct HistoryEntry {
+  ExperimentRecord record;
+  std::string dataset;  // the config's data set source
+  std::string release;  // "explore", "private lt", ...
+  bool regression = false;
+  double best_metric = 0;     // NaN when no job finished
+  double epsilon = 0;         // NaN when it cannot be computed
+  std::string epsilon_label;  // what the epsilon covers
+  std::string notes;
+  bool resumable = false;
+  std::string error;  // set when the run could not be read (its row is still listed)
+};
+
+// Newest first. Reads every run's jobs without their curves.
+std::vector<HistoryEntry> list_history(const Store& store);
+HistoryEntry history_entry(const Store& store, const ExperimentRecord& record);
+
+std::string run_notes(const Store& store, std::int64_t experiment_id);
+void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& text);
+
+bool is_resumable_status(const std::string& status);
+
+}  // namespace dplab::store
