@@ -16,8 +16,8 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
-#include "store/csv_export.h"
 #include "privacy/epsilon_display.h"
+#include "store/csv_export.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"
 
@@ -42,19 +42,19 @@ store::ExperimentRecord find_experiment(const store::Store& db, const Arguments&
 }
 
 nlohmann::json record_json(const store::ExperimentRecord& r) {
-  return {{"id", r.id},
-          {"name", r.name},
-          {"created_at", r.created_at},
-          {"status", r.status},
-          {"candidates", r.num_candidates},
-          {"jobs_total", r.jobs_total},
-          {"jobs_finished", r.jobs_finished},
-          {"release_mode", r.release_mode},
-          {"runs_trained", r.runs_trained},
-          {"runs_charged", r.runs_charged >= 0 ? nlohmann::json(r.runs_charged)
-                                               : nlohmann::json(nullptr)},
-          {"epsilon", std::isfinite(r.epsilon) ? nlohmann::json(r.epsilon)
-                                               : nlohmann::json(nullptr)}};
+  return {
+      {"id", r.id},
+      {"name", r.name},
+      {"created_at", r.created_at},
+      {"status", r.status},
+      {"candidates", r.num_candidates},
+      {"jobs_total", r.jobs_total},
+      {"jobs_finished", r.jobs_finished},
+      {"release_mode", r.release_mode},
+      {"runs_trained", r.runs_trained},
+      {"runs_charged",
+       r.runs_charged >= 0 ? nlohmann::json(r.runs_charged) : nlohmann::json(nullptr)},
+      {"epsilon", std::isfinite(r.epsilon) ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)}};
 }
 
 // "12 / 40": runs trained / runs the epsilon charges ("random" for PS).
@@ -118,10 +118,10 @@ int run_show(const Arguments& args) {
   std::printf("mechanism: n = %lld, noise multiplier %g, sampling rate %g, %lld steps, delta %g\n",
               static_cast<long long>(results.training_size), m.noise_multiplier, m.sampling_rate,
               static_cast<long long>(m.steps), m.delta);
-  std::printf("release: %s, runs trained / charged: %s, eps <= %s (rounded up)\n",
-              record.release_mode.c_str(), charged_text(record).c_str(),
-              std::isfinite(record.epsilon) ? privacy::format_epsilon_up(record.epsilon).c_str()
-                                            : "-");
+  std::printf(
+      "release: %s, runs trained / charged: %s, eps <= %s (rounded up)\n",
+      record.release_mode.c_str(), charged_text(record).c_str(),
+      std::isfinite(record.epsilon) ? privacy::format_epsilon_up(record.epsilon).c_str() : "-");
   const char* metric = results.is_regression ? "mean final train loss" : "mean final val accuracy";
   if (is_private(results)) {
     // Only the released winners (their released, possibly noisy, scores): the other runs of a
@@ -136,16 +136,16 @@ int run_show(const Arguments& args) {
             rep.winner_candidate >= static_cast<int>(results.candidates.size()))
           continue;
         ++shown;
-        std::printf("  replicate %zu: %-40s  %.4f  (best of %lld runs)\n", r + 1,
-                    results.candidates[static_cast<std::size_t>(rep.winner_candidate)]
-                        .label()
-                        .c_str(),
-                    rep.released_score, static_cast<long long>(rep.runs_trained));
+        std::printf(
+            "  replicate %zu: %-40s  %.4f  (best of %lld runs)\n", r + 1,
+            results.candidates[static_cast<std::size_t>(rep.winner_candidate)].label().c_str(),
+            rep.released_score, static_cast<long long>(rep.runs_trained));
       }
     }
     if (shown == 0) std::printf("(none recorded)\n");
   }
-  if (!is_private(results)) std::printf("\n%5s  %-36s  %9s  %s\n", "cand", "hyperparameters", "finished", metric);
+  if (!is_private(results))
+    std::printf("\n%5s  %-36s  %9s  %s\n", "cand", "hyperparameters", "finished", metric);
   const int repeats = is_private(results) ? 0 : results.config.repeats;
   for (std::size_t c = 0; repeats > 0 && c < results.candidates.size(); ++c) {
     int finished = 0;

@@ -93,8 +93,7 @@ int run_oso_protocol_command(const Arguments& args) {
       "checkpoint every %lld steps on the validation split\n",
       config.name.c_str(), models::to_string(config.model).c_str(),
       static_cast<long long>(data.train.size()), static_cast<long long>(data.validation.size()),
-      config.lot_size,
-      static_cast<long long>(config.steps), config.seeds,
+      config.lot_size, static_cast<long long>(config.steps), config.seeds,
       static_cast<long long>(config.eval_every));
   std::printf(
       "epsilon is per GRID (delta = %g): each run's sigma is calibrated so the grid's K runs "

@@ -230,9 +230,10 @@ RunConfig parse_run_config(const Arguments& args) {
   };
   try {
     if (models::parse_model_kind(config.model) == models::ModelKind::kCustom) {
-      bad("model", "custom: a custom network is described in an experiment file "
-                   "(\"model\": {\"kind\": \"custom\", ...}; run it with dplab-cli tune); "
-                   "train takes linear, logistic, tlnn, cnn or conv-autoencoder");
+      bad("model",
+          "custom: a custom network is described in an experiment file "
+          "(\"model\": {\"kind\": \"custom\", ...}; run it with dplab-cli tune); "
+          "train takes linear, logistic, tlnn, cnn or conv-autoencoder");
     }
   } catch (const UsageError&) {
     throw;

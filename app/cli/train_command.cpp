@@ -80,8 +80,8 @@ int run_train(const Arguments& args) {
   const bool accuracy = metric == models::ValidationMetric::kAccuracy;
   hooks.on_point = [&](const training::CurvePoint& p) {
     std::cerr << "step " << p.iteration << "/" << config.steps << "  train loss " << p.train_loss
-              << (accuracy ? "  val acc " : "  val mse ")
-              << (accuracy ? p.val_accuracy : p.val_mse) << "  eps " << p.epsilon << "\n";
+              << (accuracy ? "  val acc " : "  val mse ") << (accuracy ? p.val_accuracy : p.val_mse)
+              << "  eps " << p.epsilon << "\n";
   };
   const training::TrainingResult result = training::train(split, training_config, hooks);
 

@@ -23,8 +23,8 @@ struct DatasetSource {
   // A built-in name (see builtin_datasets()), or empty to load `path` as a user file.
   std::string name;
   // User file; for "adult" (and its preparations "adult-paper", "adult-files",
-  // "adult-paper-files", adult_preparation.h) an optional folder with one's own adult.data.csv and adult.test.csv
-  // (default: the shipped, checksum-verified copy, see shipped_datasets.h); for
+  // "adult-paper-files", adult_preparation.h) an optional folder with one's own adult.data.csv and
+  // adult.test.csv (default: the shipped, checksum-verified copy, see shipped_datasets.h); for
   // "fashion-mnist" an optional folder overriding the search of find_fashion_mnist().
   std::string path;
   // Optional second file loaded with the first one's encoding and appended (a CSV/LIBSVM test

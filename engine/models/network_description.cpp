@@ -141,23 +141,25 @@ NetworkDescription parse_network_description(const std::string& json_text,
     fail(prefix, "layers", "expected a non-empty list of layers");
   }
   if (layers->size() > 1000) fail(prefix, "layers", "more than 1000 layers");
-  static const std::set<std::string> types{"conv",      "conv_transpose", "max_pool", "avg_pool",
-                                           "relu",      "leaky_relu",     "sigmoid",  "dense"};
+  static const std::set<std::string> types{"conv", "conv_transpose", "max_pool", "avg_pool",
+                                           "relu", "leaky_relu",     "sigmoid",  "dense"};
   for (std::size_t l = 0; l < layers->size(); ++l) {
     const json& layer = (*layers)[l];
     const std::string where = "layers[" + std::to_string(l) + "]";
     if (!layer.is_object()) fail(prefix, where, "expected an object, got " + layer.dump());
     const auto type = layer.find("type");
     if (type == layer.end() || !type->is_string()) {
-      fail(prefix, where + ".type", "missing (a string: conv, conv_transpose, max_pool, "
-                                    "avg_pool, relu, leaky_relu, sigmoid, dense)");
+      fail(prefix, where + ".type",
+           "missing (a string: conv, conv_transpose, max_pool, "
+           "avg_pool, relu, leaky_relu, sigmoid, dense)");
     }
     LayerDescription out;
     out.type = type->get<std::string>();
     if (!types.count(out.type)) {
-      fail(prefix, where + ".type", "unknown layer type \"" + out.type +
-                                        "\" (conv, conv_transpose, max_pool, avg_pool, relu, "
-                                        "leaky_relu, sigmoid, dense)");
+      fail(prefix, where + ".type",
+           "unknown layer type \"" + out.type +
+               "\" (conv, conv_transpose, max_pool, avg_pool, relu, "
+               "leaky_relu, sigmoid, dense)");
     }
     const auto& allowed = keys_of(out.type);
     for (const auto& item : layer.items()) {

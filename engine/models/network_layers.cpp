@@ -107,8 +107,8 @@ void fold(const ConvGeometry& g, const float* cols, float* map) {
 // instead of the weighted GEMM's P m a b multiply-adds (the waste issue #15 found: with every
 // layer direct, as in the conv-autoencoder, the DP step did the weight-gradient product twice).
 void add_product_norms(const float* a, Index a_cols, const float* b, Index b_cols, Index positions,
-                       Index m, NormMethod method, Matrix& gram_a, Matrix& gram_b,
-                       Matrix& products, float* squared) {
+                       Index m, NormMethod method, Matrix& gram_a, Matrix& gram_b, Matrix& products,
+                       float* squared) {
   for (Index i = 0; i < m; ++i) {
     const ConstMap ai(a + i * positions * a_cols, positions, a_cols);
     const ConstMap bi(b + i * positions * b_cols, positions, b_cols);
@@ -275,9 +275,7 @@ class ConvTransposeLayer final : public Layer {
   MapShape output_shape() const override { return g_.big; }
   Index num_params() const override { return input_.channels * g_.columns() + channels_; }
   NormMethod norm_method() const override { return method_; }
-  Index scratch_floats_per_example() const override {
-    return input_.positions() * g_.columns();
-  }
+  Index scratch_floats_per_example() const override { return input_.positions() * g_.columns(); }
   std::string describe() const override {
     return "conv_transpose " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
            std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +

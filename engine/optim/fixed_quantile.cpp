@@ -32,8 +32,8 @@ std::string FixedQuantile::name() const {
 }
 
 double FixedQuantile::release(privacy::NoisyGradientOracle& oracle) {
-  return oracle.query_with_unclipped_count(clip_, gradient_multiplier_, count_noise_std_,
-                                           gradient_, last_fraction_);
+  return oracle.query_with_unclipped_count(clip_, gradient_multiplier_, count_noise_std_, gradient_,
+                                           last_fraction_);
 }
 
 void FixedQuantile::adapt() {

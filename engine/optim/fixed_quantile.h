@@ -32,7 +32,7 @@ class FixedQuantile final : public AdaptiveClipping {
 
  private:
   double release(privacy::NoisyGradientOracle& oracle) override;  // g~ and b~ of one lot
-  void adapt() override;                                           // the geometric C update
+  void adapt() override;                                          // the geometric C update
 
   double target_quantile_;
   double quantile_learning_rate_;

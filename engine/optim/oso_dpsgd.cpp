@@ -48,8 +48,8 @@ std::string OsoDpSgd::name() const {
 }
 
 double OsoDpSgd::release(privacy::NoisyGradientOracle& oracle) {
-  return oracle.query_with_directions(clip_, gradient_multiplier_, direction_multiplier_,
-                                      gradient_, directions_);
+  return oracle.query_with_directions(clip_, gradient_multiplier_, direction_multiplier_, gradient_,
+                                      directions_);
 }
 
 void OsoDpSgd::adapt() {

@@ -39,7 +39,7 @@ class OsoDpSgd final : public AdaptiveClipping {
 
  private:
   double release(privacy::NoisyGradientOracle& oracle) override;  // lines 4-13
-  void adapt() override;                                           // lines 14-15
+  void adapt() override;                                          // lines 14-15
 
   double clip_rate_;  // rho_c
   double rate_rate_;  // rho_r

@@ -396,9 +396,8 @@ Charges charges_of(const tuning::SearchResults& results) {
   try {
     const tuning::ReleaseCost cost = tuning::release_cost(results);
     c.epsilon = cost.epsilon;
-    const bool random_count =
-        cost.release.mode == experiment::ReleaseMode::kPrivate &&
-        cost.release.selection == experiment::PrivateSelection::kPs;
+    const bool random_count = cost.release.mode == experiment::ReleaseMode::kPrivate &&
+                              cost.release.selection == experiment::PrivateSelection::kPs;
     c.runs_charged = random_count ? -1 : cost.runs_charged;
   } catch (const Error&) {
     // Not computable (e.g. a mechanism without noise): left unknown.
@@ -669,8 +668,7 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id) c
     const auto c = j.integer(1), r = j.integer(2);
     if (c < 0 || r < 0 || static_cast<std::size_t>(c) >= res.candidates.size()) continue;
     if (drawn ? static_cast<std::size_t>(r) >= res.jobs.size() : r >= repeats) continue;
-    tuning::JobResult& job =
-        res.jobs[static_cast<std::size_t>(drawn ? r : c * repeats + r)];
+    tuning::JobResult& job = res.jobs[static_cast<std::size_t>(drawn ? r : c * repeats + r)];
     job.candidate = static_cast<int>(c);
     job.seed = static_cast<std::uint64_t>(j.integer(3));
     job.status = tuning::parse_job_status(j.text(4));

@@ -41,7 +41,8 @@ struct CurvePoint {
                                // adaptive optimizers (OSO-DPSGD, FixedQuantile), else the run's C
                                // (OSO-DPSGD's live rho_t is step_size)
   double val_mse = std::numeric_limits<double>::quiet_NaN();  // validation mean squared error
-                               // (regression, reconstruction; NaN for classification)
+                                                              // (regression, reconstruction; NaN
+                                                              // for classification)
 };
 
 struct TrainingConfig {

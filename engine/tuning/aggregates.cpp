@@ -93,13 +93,12 @@ OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimi
   const std::vector<CandidateScore> scores = score_candidates(results, pool);
   if (const CandidateScore* w = best_score(scores)) {
     out.winner = w->candidate;
-    const auto k = static_cast<std::size_t>(
-        std::find(pool.begin(), pool.end(), w->candidate) - pool.begin());
+    const auto k =
+        static_cast<std::size_t>(std::find(pool.begin(), pool.end(), w->candidate) - pool.begin());
     for (const std::int64_t iteration : out.curves.iterations) {
       const auto it = per_candidate[k].find(iteration);
-      out.winner_curve.push_back(it == per_candidate[k].end()
-                                     ? kNaN
-                                     : it->second.first / it->second.second);
+      out.winner_curve.push_back(
+          it == per_candidate[k].end() ? kNaN : it->second.first / it->second.second);
     }
   }
 

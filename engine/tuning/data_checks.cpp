@@ -36,9 +36,8 @@ void validate_against_data(const experiment::ExperimentConfig& config,
 
 bool scored_by_loss(const experiment::ExperimentConfig& config,
                     const data::TrainValidationSplit& data) {
-  return data.train.is_regression() ||
-         models::validation_metric(config.model.spec()) ==
-             models::ValidationMetric::kMeanSquaredError;
+  return data.train.is_regression() || models::validation_metric(config.model.spec()) ==
+                                           models::ValidationMetric::kMeanSquaredError;
 }
 
 }  // namespace dplab::tuning

@@ -31,7 +31,7 @@ struct OsoProtocolConfig {
   std::string name = "oso-protocol";
   std::string dataset = "fashion-mnist";
   double validation_fraction = 0.2;
-  std::optional<std::int64_t> train_subset;  // first n training rows only (a scaled run)
+  std::optional<std::int64_t> train_subset;       // first n training rows only (a scaled run)
   std::optional<std::int64_t> validation_subset;  // first n validation rows only (a scaled run)
   models::ModelKind model = models::ModelKind::kConvAutoencoder;
   std::vector<double> epsilons{1, 2, 3, 4};

@@ -57,9 +57,9 @@ struct Runner::Impl {
     const Clock::rep start = started_ns.load();
     if (start >= 0) {
       const Clock::rep now = Clock::now().time_since_epoch().count();
-      p.elapsed_seconds = std::max(
-          0.0, std::chrono::duration<double>(Clock::duration(now - start)).count() -
-                   pause_gate.paused_seconds());
+      p.elapsed_seconds =
+          std::max(0.0, std::chrono::duration<double>(Clock::duration(now - start)).count() -
+                            pause_gate.paused_seconds());
     }
     p.paused = pause_gate.paused();
     p.steps_per_second =

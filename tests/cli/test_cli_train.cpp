@@ -39,8 +39,9 @@ class CliTrainTest : public QObject {
     const CliRun run = run_cli(quick_binary_run(dir.path() + "/a"));
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QList<QByteArray> lines = read_file(dir.path() + "/a/curve.csv").trimmed().split('\n');
-    QCOMPARE(lines.front(),
-             QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse"));
+    QCOMPARE(
+        lines.front(),
+        QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse"));
     QCOMPARE(lines.size(), 1 + 4);  // points at 50, 100, 150, 200
     QVERIFY(lines.back().startsWith("200,"));
     const QJsonObject summary =
@@ -98,17 +99,36 @@ class CliTrainTest : public QObject {
     }
     csv.write(text);
     csv.close();
-    const CliRun run = run_cli({"train", "--dataset", csv.fileName(), "--model",
-                                "conv-autoencoder", "--optimizer", "dpsgd", "--lr", "0.5",
-                                "--clip", "1", "--noise-multiplier", "1", "--lot-size", "8",
-                                "--steps", "4", "--eval-every", "2", "--seed", "1", "--out",
+    const CliRun run = run_cli({"train",
+                                "--dataset",
+                                csv.fileName(),
+                                "--model",
+                                "conv-autoencoder",
+                                "--optimizer",
+                                "dpsgd",
+                                "--lr",
+                                "0.5",
+                                "--clip",
+                                "1",
+                                "--noise-multiplier",
+                                "1",
+                                "--lot-size",
+                                "8",
+                                "--steps",
+                                "4",
+                                "--eval-every",
+                                "2",
+                                "--seed",
+                                "1",
+                                "--out",
                                 dir.path() + "/ae"});
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     QVERIFY2(run.err.contains("val mse "), qPrintable(run.err));
     QVERIFY2(!run.err.contains("val acc") && !run.err.contains("nan"), qPrintable(run.err));
-    const QJsonObject final_metrics = QJsonDocument::fromJson(read_file(dir.path() + "/ae/summary.json"))
-                                          .object()["final"]
-                                          .toObject();
+    const QJsonObject final_metrics =
+        QJsonDocument::fromJson(read_file(dir.path() + "/ae/summary.json"))
+            .object()["final"]
+            .toObject();
     QVERIFY(!final_metrics.contains("validation_accuracy"));
     const double mse = final_metrics["validation_mse"].toDouble(-1);
     QVERIFY2(mse > 0 && mse < 1, qPrintable(QString::number(mse)));  // pixels in [0.1, 0.9]
@@ -116,8 +136,8 @@ class CliTrainTest : public QObject {
     QCOMPARE(lines.size(), 1 + 2);
     const QList<QByteArray> last = lines.back().split(',');
     QCOMPARE(last.size(), 8);
-    QVERIFY(last[3].isEmpty());          // val_accuracy: none
-    QVERIFY(last[7].toDouble() > 0);     // val_mse
+    QVERIFY(last[3].isEmpty());                        // val_accuracy: none
+    QVERIFY(last[7].toDouble() > 0);                   // val_mse
     QCOMPARE(last[7].toDouble(), last[2].toDouble());  // = the reconstruction loss (per-pixel MSE)
   }
 

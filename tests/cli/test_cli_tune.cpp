@@ -59,8 +59,8 @@ class CliTuneTest : public QObject {
     QCOMPARE(curves.size(), 1 + 1 + 36);
     const QString release_label = summary["release"].toObject()["label"].toString();
     QVERIFY(!release_label.isEmpty());
-    QCOMPARE(curves[0], "# dplab: " + release_label +
-                            "; accountant: rdp; eps rounded up to 2 decimals");
+    QCOMPARE(curves[0],
+             "# dplab: " + release_label + "; accountant: rdp; eps rounded up to 2 decimals");
     QVERIFY2(curves[0].contains("explore: all 6 runs trained"), qPrintable(curves[0]));
     QVERIFY(curves[1].startsWith("candidate,repeat,"));
     for (const char* name : {"/out/aggregate_curves.csv", "/out/alpha_clip_grid.csv"}) {

@@ -158,13 +158,15 @@ class TestCliTuneRelease : public QObject {
       QVERIFY(QString::fromStdString(stored).startsWith("0\n0\n0\n0\n0\n"));
       // The history says what was charged: private ma, 5 runs trained and charged; `show`
       // prints only the released winner.
-      const CliRun list = run_cli({"history", "list", "--db", QString::fromStdString(db), "--json"});
+      const CliRun list =
+          run_cli({"history", "list", "--db", QString::fromStdString(db), "--json"});
       QVERIFY2(list.exit_code == 0, qPrintable(list.err));
       QVERIFY2(list.out.contains("\"release_mode\": \"private ma\"") &&
                    list.out.contains("\"runs_trained\": 5") &&
                    list.out.contains("\"runs_charged\": 5"),
                qPrintable(list.out));
-      const CliRun show = run_cli({"history", "show", "--db", QString::fromStdString(db), "--id", "1"});
+      const CliRun show =
+          run_cli({"history", "show", "--db", QString::fromStdString(db), "--id", "1"});
       QVERIFY2(show.exit_code == 0 && show.out.contains("released winner(s)") &&
                    show.out.contains("replicate 1:"),
                qPrintable(show.out + show.err));

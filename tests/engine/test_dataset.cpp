@@ -197,10 +197,10 @@ class TestDataset : public QObject {
       names.push_back(info.name);
       QVERIFY(!info.description.empty());
     }
-    QCOMPARE(names, (std::vector<std::string>{"fashion-mnist", "fashion-mnist-all", "fashion-mnist-files",
-                                              "synthetic-linear", "synthetic-binary", "adult",
-                                              "adult-paper", "adult-files",
-                                              "adult-paper-files"}));
+    QCOMPARE(names,
+             (std::vector<std::string>{"fashion-mnist", "fashion-mnist-all", "fashion-mnist-files",
+                                       "synthetic-linear", "synthetic-binary", "adult",
+                                       "adult-paper", "adult-files", "adult-paper-files"}));
     DatasetSource source;
     source.name = "cifar";
     const QString message = error_of<InvalidArgument>([&] { load_dataset(source); });

@@ -92,7 +92,7 @@ class TestOsoProtocol : public QObject {
     }
     // The scaled autoencoder preset (docs/oso_autoencoder.md) parses to what the docs say.
     QFile file(QStringLiteral(DPLAB_DATASETS_DIR "/../resources/presets/"
-                              "oso-fashion-mnist-autoencoder-scaled.json"));
+                                                 "oso-fashion-mnist-autoencoder-scaled.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const auto scaled = tuning::parse_oso_protocol(file.readAll().toStdString(), "scaled");
     QCOMPARE(scaled.validation_subset.value_or(0), std::int64_t{128});

@@ -11,9 +11,9 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "privacy/rdp_accountant.h"
 #include "store/store.h"
 #include "support/tiny_experiment.h"
-#include "privacy/rdp_accountant.h"
 #include "tuning/honest_selection.h"
 
 using namespace dplab;
@@ -136,9 +136,9 @@ class TestStore : public QObject {
     QCOMPARE(list[0].runs_trained, std::int64_t{10});
     QCOMPARE(list[0].runs_charged, std::int64_t{10});
     const auto& m = live.mechanism;
-    QCOMPARE(list[0].epsilon,
-             privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, 10 * m.steps}, m.delta)
-                 .epsilon);
+    QCOMPARE(list[0].epsilon, privacy::epsilon_for_delta(
+                                  {m.noise_multiplier, m.sampling_rate, 10 * m.steps}, m.delta)
+                                  .epsilon);
     const SearchResults back = db.load_results(list[0].id);
     QCOMPARE(back.jobs.size(), live.jobs.size());
     for (std::size_t i = 0; i < live.jobs.size(); ++i)

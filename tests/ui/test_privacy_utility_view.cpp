@@ -22,11 +22,10 @@ class TestPrivacyUtilityView : public QObject {
     window_ = test::openWindow(dir_, test::tinyExperiment());
     QVERIFY(test::runToEnd(window_));
     // The drawing of the final results (live ones may be drawn before): the whole search's ε.
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window_->privacyUtilityTab()->shown().points.size() == 9 &&
-            window_->privacyUtilityTab()->shown().points.back().epsilon ==
-                tuning::release_cost(window_->runData()->results()).epsilon,
-        30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->privacyUtilityTab()->shown().points.size() == 9 &&
+                                 window_->privacyUtilityTab()->shown().points.back().epsilon ==
+                                     tuning::release_cost(window_->runData()->results()).epsilon,
+                             30000);
   }
   void cleanupTestCase() { delete window_; }
 

@@ -12,9 +12,9 @@
 #include <QtTest>
 
 #include "form/experiment_form.h"
-#include "privacy/rdp_accountant.h"
 #include "form/number_field.h"
 #include "form/privacy_section.h"
+#include "privacy/rdp_accountant.h"
 #include "run/history_panel.h"
 #include "run/run_controller.h"
 #include "shell/main_window.h"

@@ -38,7 +38,9 @@ class ChartView : public QWidget {
 
   void setCsvProvider(std::function<CsvTable()> provider) { csv_provider_ = std::move(provider); }
   // Comment lines for the CSV export (charts whose numbers depend on a search: its ε label).
-  void setCsvComments(std::function<QStringList()> comments) { csv_comments_ = std::move(comments); }
+  void setCsvComments(std::function<QStringList()> comments) {
+    csv_comments_ = std::move(comments);
+  }
   CsvTable csvData() const;
 
   // The y axis: logarithmic (powers of ten) or linear; the "log y" button toggles it.

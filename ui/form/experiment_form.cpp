@@ -20,8 +20,8 @@
 #include "form/release_section.h"
 #include "privacy/epsilon_display.h"
 #include "tuning/accounting.h"
-#include "tuning/release_cost.h"
 #include "tuning/data_checks.h"
+#include "tuning/release_cost.h"
 
 namespace dplab::ui {
 

@@ -19,7 +19,6 @@
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "store/store.h"
-#include "privacy/epsilon_display.h"
 #include "tuning/aggregates.h"
 #include "tuning/private_release_view.h"
 
@@ -153,12 +152,12 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
             .arg(e.record.runs_trained)
             .arg(e.record.runs_charged >= 0 ? QString::number(e.record.runs_charged)
                                             : tr("a random number of"));
-    QTableWidgetItem* status = set(
-        kStatus,
-        QString::fromStdString(e.record.status) + QStringLiteral(" · ") +
-            QString::fromStdString(e.record.release_mode),
-        e.resumable ? charged + tr("\nSelect it and press Resume to run only its missing jobs.")
-                    : charged);
+    QTableWidgetItem* status =
+        set(kStatus,
+            QString::fromStdString(e.record.status) + QStringLiteral(" · ") +
+                QString::fromStdString(e.record.release_mode),
+            e.resumable ? charged + tr("\nSelect it and press Resume to run only its missing jobs.")
+                        : charged);
     if (e.resumable) status->setForeground(QColor(0x8a, 0x4b, 0x00));
     set(kJobs, QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
     set(kEpsilon,
@@ -396,8 +395,8 @@ void HistoryPanel::compareSelected() {
         // A private run contributes only its released winners.
         std::vector<std::int64_t> released;
         if (const auto stored = store->load_summary(id, "private_release")) {
-          released = tuning::released_jobs(
-              tuning::parse_private_release(nlohmann::json::parse(*stored)));
+          released =
+              tuning::released_jobs(tuning::parse_private_release(nlohmann::json::parse(*stored)));
         }
         r = tuning::grid_shaped_runs(r, released);
       }

@@ -74,17 +74,16 @@ bool RunController::resumeRun(qint64 id, int threads) {
     return false;
   }
   if (config.release.mode != experiment::ReleaseMode::kExplore) {
-    emit message(tr("resume #%1: a private release resumes from dplab-cli tune --resume %1")
-                     .arg(id),
-                 true);
+    emit message(
+        tr("resume #%1: a private release resumes from dplab-cli tune --resume %1").arg(id), true);
     return false;
   }
   return launch(config, nullptr, threads, id);
 }
 
 bool RunController::launch(const experiment::ExperimentConfig& config,
-                           std::shared_ptr<const data::TrainValidationSplit> preloaded,
-                           int threads, qint64 resume_id) {
+                           std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
+                           qint64 resume_id) {
   if (running_) return false;
   if (worker_.joinable()) worker_.join();
   running_ = true;

@@ -95,10 +95,10 @@ class RunController : public QObject {
   tuning::Runner* runner_ = nullptr;  // guarded by mutex_, valid while the worker runs
   std::atomic<bool> cancel_requested_{false};
   std::atomic<bool> worker_done_{false};
-  std::optional<tuning::SearchResults> final_;  // guarded by mutex_
+  std::optional<tuning::SearchResults> final_;           // guarded by mutex_
   std::optional<tuning::PrivateRelease> final_release_;  // guarded by mutex_ (private modes)
-  QString worker_error_;                        // guarded by mutex_
-  QString store_error_;                         // guarded by mutex_
+  QString worker_error_;                                 // guarded by mutex_
+  QString store_error_;                                  // guarded by mutex_
   bool plan_received_ = false;
   bool running_ = false;
   bool paused_ = false;  // guarded by mutex_ for the worker's read when the runner appears

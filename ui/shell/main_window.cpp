@@ -36,6 +36,7 @@
 #include "shell/shown_run_label.h"
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
+#include "shell/welcome_panel.h"
 #include "store/csv_export.h"
 #include "tuning/release_cost.h"
 #include "tuning/run_summary.h"
@@ -43,11 +44,10 @@
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
 #include "views/paper_figure_tabs.h"
-#include "views/privacy_tab.h"
-#include "views/released_winner_tab.h"
-#include "shell/welcome_panel.h"
 #include "views/parallel_coordinates_tab.h"
+#include "views/privacy_tab.h"
 #include "views/privacy_utility_tab.h"
+#include "views/released_winner_tab.h"
 #include "views/results_model.h"
 #include "views/results_tab.h"
 #include "views/step_size_tab.h"
@@ -179,16 +179,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                         false);
   });
   // A history run's experiment into the form, asking before it discards edits.
-  connect(history_, &HistoryPanel::configRequested, this,
-          [this](const experiment::ExperimentConfig& config) {
-            if (!discard_guard_->confirmDiscard(tr("load the run's experiment"))) return;
-            files_->clearCurrentPath();
-            form_->setConfig(config);
-            discard_guard_->markClean();
-            status_->addMessage(
-                tr("The form holds the experiment of “%1”.").arg(QString::fromStdString(config.name)),
-                false);
-          });
+  connect(
+      history_, &HistoryPanel::configRequested, this,
+      [this](const experiment::ExperimentConfig& config) {
+        if (!discard_guard_->confirmDiscard(tr("load the run's experiment"))) return;
+        files_->clearCurrentPath();
+        form_->setConfig(config);
+        discard_guard_->markClean();
+        status_->addMessage(
+            tr("The form holds the experiment of “%1”.").arg(QString::fromStdString(config.name)),
+            false);
+      });
   connect(history_, &HistoryPanel::opened, this, [this] { tabs_->setCurrentWidget(accuracy_); });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
     status_text_->setText(is_error ? QStringLiteral("⚠ ") + text : text);
@@ -294,8 +295,8 @@ QList<ChartView*> MainWindow::charts() const {
   QList<ChartView*> list = accuracy_->charts();
   list << heatmap_->chart() << privacy_->charts() << step_size_->chart();
   if (data_->isPrivate()) list << winner_->chart();  // a private run's released winner
-  list << heatmap_->chart() << privacy_utility_->chart() << parallel_->chart()
-       << privacy_->charts() << step_size_->chart();
+  list << heatmap_->chart() << privacy_utility_->chart() << parallel_->chart() << privacy_->charts()
+       << step_size_->chart();
   return list;
 }
 
@@ -318,7 +319,8 @@ void MainWindow::updateActions() {
 QStringList MainWindow::searchCsvComments() const {
   if (!data_->hasRun()) return {};
   try {
-    return {QString::fromStdString(tuning::epsilon_csv_comment(tuning::release_cost(data_->runs())))};
+    return {
+        QString::fromStdString(tuning::epsilon_csv_comment(tuning::release_cost(data_->runs())))};
   } catch (const std::exception& e) {
     return {QStringLiteral("# dplab: eps not available: %1").arg(e.what())};
   }

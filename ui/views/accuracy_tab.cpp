@@ -12,8 +12,8 @@
 #include "form/optimizer_editor.h"
 #include "optim/update_count.h"
 #include "run/run_data.h"
-#include "views/clip_chart.h"
 #include "tuning/honest_selection.h"
+#include "views/clip_chart.h"
 #include "views/winner_highlight.h"
 
 namespace dplab::ui {
