@@ -437,10 +437,6 @@ bool OptimizerConfig::operator==(const OptimizerConfig& other) const {
   return true;
 }
 
-bool param_applies(optim::OptimizerKind kind, Param p) {
-  return applies(kind, p);
-}
-
 double Candidate::value(Param p) const {
   switch (p) {
     case Param::kLearningRate:

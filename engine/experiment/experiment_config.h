@@ -92,8 +92,6 @@ struct ParamSpec {
 enum class Param { kLearningRate, kClip, kMomentum, kBeta1, kBeta2, kEpsilon, kTargetQuantile };
 inline constexpr int kNumParams = 7;
 const char* param_name(Param p);  // "learning_rate", "clip", ...
-// Whether an optimizer has this hyperparameter (momentum: DPMomentum only; beta2: DPAdam only ...).
-bool param_applies(optim::OptimizerKind kind, Param p);
 
 // One hyperparameter's spec in its JSON form (number | [numbers] | {"log10": …} | …), with every
 // value it can produce checked against the hyperparameter's domain (C > 0, β ∈ [0, 1), …).

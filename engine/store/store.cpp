@@ -249,11 +249,10 @@ void Store::migrate() {
     check_not_newer(current);
     if (current < 1) exec(kSchemaV1);
     if (current < 2) exec(kSchemaV2);
-    if (current < 3) {
-      exec(kSchemaV3);
-      backfill_charges();
-    }
+    if (current < 3) exec(kSchemaV3);
     if (current < 4) exec(kSchemaV4);
+    // After every column exists: the back-fill reads runs with the current schema's queries.
+    if (current < 3) backfill_charges();
     exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
     exec("COMMIT");
   } catch (...) {
@@ -588,10 +587,11 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
 
 tuning::SearchResults Store::load_results(std::int64_t experiment_id, bool with_curves) const {
   std::lock_guard lock(mutex_);
-  return load_results_unlocked(experiment_id);
+  return load_results_unlocked(experiment_id, with_curves);
 }
 
-tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id) const {
+tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
+                                                   bool with_curves) const {
   tuning::SearchResults res;
   {
     Statement e(

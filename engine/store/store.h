@@ -108,7 +108,7 @@ class Store {
   void exec(const char* sql) const;
   void migrate();
   void backfill_charges();
-  tuning::SearchResults load_results_unlocked(std::int64_t experiment_id)
+  tuning::SearchResults load_results_unlocked(std::int64_t experiment_id, bool with_curves = true)
       const;  // v2 -> v3: every run's release columns from what it holds
   std::string path_;
   sqlite3* db_ = nullptr;

@@ -21,7 +21,7 @@ constexpr Param kAxes[] = {Param::kLearningRate, Param::kClip, Param::kBeta1, Pa
 // Whether the experiment samples `p` log-spaced for some optimizer that has it.
 bool log_spaced_in_config(const experiment::ExperimentConfig& config, Param p) {
   for (const auto& o : config.optimizers) {
-    if (!experiment::param_applies(o.kind, p)) continue;
+    if (!experiment::optimizer_takes(o.kind, p)) continue;
     const auto& spec = o.grid[static_cast<int>(p)];
     if (!spec) continue;
     if (spec->kind == ParamSpec::Kind::kLog10Grid || spec->kind == ParamSpec::Kind::kLogUniform)
@@ -87,7 +87,7 @@ ParallelCoordinates parallel_coordinates(const SearchResults& results) {
     bool any = false;
     for (int c : pc.candidates) {
       const auto& cand = results.candidates[static_cast<std::size_t>(c)];
-      const bool has = experiment::param_applies(cand.optimizer.kind, p);
+      const bool has = experiment::optimizer_takes(cand.optimizer.kind, p);
       axis.values.push_back(has ? cand.value(p) : kNaN);
       any = any || has;
     }

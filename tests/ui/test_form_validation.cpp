@@ -15,6 +15,7 @@
 #include "form/optimizer_editor.h"
 #include "form/privacy_section.h"
 #include "shell/main_window.h"
+#include "shell/run_bar.h"
 #include "ui_test_support.h"
 
 using namespace dplab;
@@ -104,10 +105,10 @@ class TestFormValidation : public QObject {
     p->sigmaField()->setText(QStringLiteral("0"));
     p->lotField()->setText(QStringLiteral("0"));
     p->stepsField()->setText(QStringLiteral("1.5"));
-    QPushButton* run = nullptr;
-    for (QPushButton* b : window_->findChildren<QPushButton*>()) {
-      if (b->text().contains(QStringLiteral("Run"))) run = b;
-    }
+    // The run bar's Run button (the first-run welcome panel has a Run button of its own).
+    RunBar* bar = window_->findChild<RunBar*>();
+    QVERIFY(bar);
+    QPushButton* run = bar->runButton();
     QVERIFY(run);
     const QString tip = run->toolTip();
     for (const char* field : {"σ:", "L:", "T:"})

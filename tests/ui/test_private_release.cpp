@@ -20,6 +20,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -184,13 +185,13 @@ class TestPrivateRelease : public QObject {
     // The history says what was charged and reopens the run showing only the winner.
     HistoryPanel* history = window_->historyPanel();
     QTRY_VERIFY(!history->ids().isEmpty());
-    const auto list = history->findChild<QListWidget*>();
-    QVERIFY(list && list->count() >= 1);
-    QVERIFY2(
-        list->item(0)->text().contains(QStringLiteral("private lt · %1 runs trained, %2 charged")
-                                           .arg(plan.jobs.size())
-                                           .arg(cost.hard_stop)),
-        qPrintable(list->item(0)->text()));
+    const auto table = history->findChild<QTableWidget*>();
+    QTRY_VERIFY(table && table->rowCount() >= 1);
+    const QString charged = table->item(0, HistoryPanel::kStatus)->toolTip();
+    QVERIFY2(charged.contains(QStringLiteral("private lt: %1 runs trained, %2 charged")
+                                  .arg(plan.jobs.size())
+                                  .arg(cost.hard_stop)),
+             qPrintable(charged));
     window_->runData()->clear();
     QVERIFY(history->openRun(history->ids().first()));
     QVERIFY(window_->runData()->isPrivate());

@@ -175,9 +175,10 @@ class TestRunEndToEnd : public QObject {
     QCOMPARE(fresh.form()->config().name, on_disk.name);
     QVERIFY(experiment::same_run_settings(fresh.form()->config(), on_disk));
     QCOMPARE(fresh.currentPath(), QString());  // a preset is not the file Ctrl+S writes
-    // File → New goes back to it after edits.
+    // File → New goes back to it after edits (it asks first: discard them).
     fresh.form()->setConfig(test::tinyExperiment());
     QVERIFY(!experiment::same_run_settings(fresh.form()->config(), on_disk));
+    test::answerNextBox(QStringLiteral("Discard"), nullptr);
     for (QAction* action : fresh.findChildren<QAction*>()) {
       if (action->text().contains(QStringLiteral("&New"))) action->trigger();
     }

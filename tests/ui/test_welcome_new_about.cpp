@@ -17,31 +17,7 @@
 using namespace dplab;
 using namespace dplab::ui;
 
-namespace {
-// Presses the button of the next modal message box whose text contains `button`; returns the
-// box's text through `seen`.
-void answerNextBox(const QString& button, QString* seen) {
-  QTimer::singleShot(0, [button, seen] {
-    QWidget* modal = nullptr;
-    if (!QTest::qWaitFor([&] { return (modal = QApplication::activeModalWidget()) != nullptr; },
-                         5000))
-      return;  // no dialog came: the test fails on what it checks next
-    auto* box = qobject_cast<QMessageBox*>(modal);
-    if (!box) {
-      if (modal) modal->close();
-      return;
-    }
-    if (seen) *seen = box->text();
-    for (QAbstractButton* b : box->buttons()) {
-      if (b->text().remove(QLatin1Char('&')).contains(button)) {
-        b->click();
-        return;
-      }
-    }
-    box->close();
-  });
-}
-}  // namespace
+using test::answerNextBox;
 
 class TestWelcomeNewAbout : public QObject {
   Q_OBJECT

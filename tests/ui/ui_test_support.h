@@ -1,6 +1,10 @@
 // Shared helpers of the UI test suites: a tiny synthetic experiment and tolerance checks.
 #pragma once
 
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
+#include <QTimer>
 #include <QtTest>
 #include <cmath>
 
@@ -51,6 +55,30 @@ bool exportReportAndWait(Window* window, const QString& dir, QString* error,
     return false;
   }
   return true;
+}
+
+// Presses the button of the next modal message box whose text contains `button`; returns the
+// box's text through `seen`.
+inline void answerNextBox(const QString& button, QString* seen) {
+  QTimer::singleShot(0, [button, seen] {
+    QWidget* modal = nullptr;
+    if (!QTest::qWaitFor([&] { return (modal = QApplication::activeModalWidget()) != nullptr; },
+                         5000))
+      return;  // no dialog came: the test fails on what it checks next
+    auto* box = qobject_cast<QMessageBox*>(modal);
+    if (!box) {
+      if (modal) modal->close();
+      return;
+    }
+    if (seen) *seen = box->text();
+    for (QAbstractButton* b : box->buttons()) {
+      if (b->text().remove(QLatin1Char('&')).contains(button)) {
+        b->click();
+        return;
+      }
+    }
+    box->close();
+  });
 }
 
 }  // namespace dplab::ui::test

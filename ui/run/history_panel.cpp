@@ -153,9 +153,7 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
             .arg(e.record.runs_charged >= 0 ? QString::number(e.record.runs_charged)
                                             : tr("a random number of"));
     QTableWidgetItem* status =
-        set(kStatus,
-            QString::fromStdString(e.record.status) + QStringLiteral(" · ") +
-                QString::fromStdString(e.record.release_mode),
+        set(kStatus, QString::fromStdString(e.record.status),
             e.resumable ? charged + tr("\nSelect it and press Resume to run only its missing jobs.")
                         : charged);
     if (e.resumable) status->setForeground(QColor(0x8a, 0x4b, 0x00));

@@ -423,7 +423,7 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
       *error = tr("nothing to report yet: run the experiment or open a run from the history");
     return false;
   }
-  return exporter_->start(dir, data_->results(), charts(), modelTable(results_->model()),
+  return exporter_->start(dir, data_->results(), charts(), results_->csvTable(),
                           ExportImageDialog::savedOptions(), error);
 }
 

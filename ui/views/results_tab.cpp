@@ -104,6 +104,10 @@ void ResultsTab::updateReleaseLabel() {
 }
 
 bool ResultsTab::exportCsv(const QString& path, QString* error) const {
+  return writeCsv(csvTable(), path, error);
+}
+
+CsvTable ResultsTab::csvTable() const {
   CsvTable table = modelTable(model_);
   if (data_->hasRun()) {
     try {
@@ -113,7 +117,7 @@ bool ResultsTab::exportCsv(const QString& path, QString* error) const {
       table.comments << QStringLiteral("# dplab: eps not available: %1").arg(e.what());
     }
   }
-  return writeCsv(table, path, error);
+  return table;
 }
 
 void ResultsTab::showCandidate(int candidate) {

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include "charts/chart_export.h"
+
 class QTableView;
 class QSortFilterProxyModel;
 
@@ -25,6 +27,8 @@ class ResultsTab : public QWidget {
   WinnerHighlightProxy* highlight() const { return highlight_; }
   QTableView* view() const { return view_; }
   bool exportCsv(const QString& path, QString* error) const;
+  // The table as exported: the ε label of the shown search as its first comment line.
+  CsvTable csvTable() const;
   // The epsilon of what this search released, with its mode, delta and validation assumption
   // (engine: tuning::epsilon_label of tuning::release_cost), shown above the table.
   QString releaseLabel() const;
