@@ -1,6 +1,6 @@
 // dplab-cli reproduce ITEM|all --out DIR: runs the main paper's items from their presets
 // (engine/reproduction/reproduction_items.h), one search per item and data version, and writes
-// per item and version its figures (SVG + PDF, engine/figures), the CSV files behind them and
+// per item and version its figures (SVG + PDF + PNG, engine/figures), the CSV files behind them and
 // the search's curves, then REPORT.md with the "paper vs dplab" table, verdicts and wall times
 // (rewritten after every item). Progress goes to stderr. Ctrl-C (SIGTERM alike) cancels the
 // running search within one optimizer step; every finished item keeps its files and REPORT.md
@@ -67,6 +67,22 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Writes `plot` in the format its file name ends with (.svg, .pdf or .png). Every error names the
+// file: the writer's ("...png: cannot write: No space left on device") already does, a drawing
+// or encoding error gets the file put in front.
+void write_figure(const figures::Plot& plot, const fs::path& file) {
+  std::string bytes;
+  try {
+    const fs::path extension = file.extension();
+    bytes = extension == ".svg"   ? figures::to_svg(plot)
+            : extension == ".pdf" ? figures::to_pdf(plot)
+                                  : figures::to_png(plot);
+  } catch (const Error& e) {
+    throw IoError(file.string() + ": " + e.what());
+  }
+  write_text_file_atomically(file, bytes);
+}
+
 // Runs one item on one data version; fills `run` (status, files, outcome).
 void run_item(const reproduction::ReproductionItem& item, const reproduction::DataVersion& version,
               Scale scale, const fs::path& presets, const fs::path& out, int threads,
@@ -108,10 +124,10 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   for (const auto& [name, text] : run.outcome.files)
     write_text_file_atomically(folder / name, text);
   for (const auto& [stem, plot] : run.outcome.figures) {
-    write_text_file_atomically(folder / (stem + ".svg"), figures::to_svg(plot));
-    write_text_file_atomically(folder / (stem + ".pdf"), figures::to_pdf(plot));
-    run.figure_files.push_back((fs::path(item.name) / version.key / (stem + ".svg")).string());
-    run.figure_files.push_back((fs::path(item.name) / version.key / (stem + ".pdf")).string());
+    for (const char* extension : {".svg", ".pdf", ".png"}) {
+      write_figure(plot, folder / (stem + extension));
+      run.figure_files.push_back((fs::path(item.name) / version.key / (stem + extension)).string());
+    }
   }
   run.status = "done";
 }

@@ -1,6 +1,7 @@
 // Canvas: the drawing primitives a figure needs, in points (1/72 inch) with the origin at the
 // top-left and y growing downwards. A figure is laid out once (plot.h) and drawn onto any
-// canvas, so its SVG and PDF files show the same picture (svg_canvas.h, pdf_canvas.h).
+// canvas, so its SVG, PDF and PNG files show the same picture (svg_canvas.h, pdf_canvas.h,
+// png_canvas.h).
 // Colours are "#rrggbb". Text is Helvetica-like sans serif; text_width estimates its width.
 #pragma once
 
@@ -33,5 +34,12 @@ class Canvas {
 // Width of `text` at font size `size` in points (Helvetica's average advance, 0.55 em; close
 // enough for laying out labels, never used for measurements).
 double text_width(const std::string& text, double size);
+
+// A colour's channels in [0, 1].
+struct Rgb {
+  double r = 0, g = 0, b = 0;
+};
+// "#rrggbb" -> its channels; anything else is black.
+Rgb parse_color(const std::string& color);
 
 }  // namespace dplab::figures

@@ -2,7 +2,6 @@
 #include "figures/pdf_canvas.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace dplab::figures {
@@ -16,12 +15,9 @@ std::string num(double v) {
 
 // "#rrggbb" -> "r g b" in [0, 1].
 std::string rgb(const std::string& color) {
-  unsigned value = 0;
-  if (color.size() == 7 && color[0] == '#')
-    value = static_cast<unsigned>(std::strtoul(color.c_str() + 1, nullptr, 16));
+  const Rgb c = parse_color(color);
   char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.3f %.3f %.3f", ((value >> 16) & 255) / 255.0,
-                ((value >> 8) & 255) / 255.0, (value & 255) / 255.0);
+  std::snprintf(buffer, sizeof buffer, "%.3f %.3f %.3f", c.r, c.g, c.b);
   return buffer;
 }
 

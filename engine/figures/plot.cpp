@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "figures/pdf_canvas.h"
+#include "figures/png_canvas.h"
 #include "figures/svg_canvas.h"
 
 namespace dplab::figures {
@@ -43,6 +44,8 @@ bool usable(double v, bool log) {
 }
 
 // Range of the transformed values, padded by 4%; a single value gets +-1 (or +-0.5 decade).
+// Values closer together than 1e-5 of their size count as one value: fmt's 6 significant
+// digits could not label ticks that close apart (they would all read the same).
 void fit(Axis& axis, const std::vector<double>& values) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (double v : values) {
@@ -51,7 +54,7 @@ void fit(Axis& axis, const std::vector<double>& values) {
     hi = std::max(hi, axis.value(v));
   }
   if (!std::isfinite(lo)) lo = 0, hi = 1;
-  if (hi - lo < 1e-12) {
+  if (hi - lo < 1e-12 || hi - lo < 1e-5 * std::max(std::abs(lo), std::abs(hi))) {
     const double pad = axis.log ? 0.5 : (lo == 0 ? 1 : std::abs(lo) * 0.05);
     lo -= pad;
     hi += pad;
@@ -104,6 +107,18 @@ void draw_titles(const Plot& plot, Canvas& c) {
     c.text(kLeft, 29, plot.subtitle, kTickFont, Anchor::kStart, "#555555");
 }
 
+// The rotated y label, left of the widest tick label when that is wide (its glyphs reach about
+// 0.75 em left of the baseline and 0.25 em right of it), but never off the page.
+void draw_y_label(const Plot& plot, Canvas& c, const std::vector<std::string>& tick_labels) {
+  double widest = 0;
+  for (const auto& label : tick_labels) widest = std::max(widest, text_width(label, kTickFont));
+  // 1.15: DejaVu Sans's digits (0.636 em) are wider than text_width's Helvetica estimate.
+  const double x =
+      std::clamp(kLeft - 4 - 1.15 * widest - 0.25 * kLabelFont - 3, 0.75 * kLabelFont + 1, 16.0);
+  c.text(x, (kTop + plot.height - kBottom) / 2, plot.y_label, kLabelFont, Anchor::kMiddle,
+         "#000000", true);
+}
+
 void draw_legend(const Plot& plot, Canvas& c, double x0) {
   double y = kTop + 8;
   for (const auto& s : plot.series) {
@@ -146,8 +161,12 @@ void draw_heatmap(const Plot& plot, Canvas& c) {
                     every_y = std::max<std::size_t>(1, ny / 12);
   for (std::size_t i = 0; i < nx; i += every_x)
     c.text(x0 + (i + 0.5) * cw, y1 + 12, fmt(h.x_values[i]), kTickFont, Anchor::kMiddle);
-  for (std::size_t j = 0; j < ny; j += every_y)
-    c.text(x0 - 4, y1 - (j + 0.5) * ch + 3, fmt(h.y_values[j]), kTickFont, Anchor::kEnd);
+  std::vector<std::string> y_ticks;
+  for (std::size_t j = 0; j < ny; j += every_y) {
+    y_ticks.push_back(fmt(h.y_values[j]));
+    c.text(x0 - 4, y1 - (j + 0.5) * ch + 3, y_ticks.back(), kTickFont, Anchor::kEnd);
+  }
+  draw_y_label(plot, c, y_ticks);
   // Colour bar.
   const double bx = x1 + 18, bw = 12;
   for (int k = 0; k < 50; ++k) {
@@ -189,7 +208,6 @@ void draw(const Plot& plot, Canvas& c) {
   draw_titles(plot, c);
   const double x0 = kLeft, x1 = plot.width - kRight, y0 = kTop, y1 = plot.height - kBottom;
   c.text((x0 + x1) / 2, plot.height - 10, plot.x_label, kLabelFont, Anchor::kMiddle);
-  c.text(16, (y0 + y1) / 2, plot.y_label, kLabelFont, Anchor::kMiddle, "#000000", true);
   if (plot.heatmap) {
     draw_heatmap(plot, c);
     return;
@@ -212,11 +230,14 @@ void draw(const Plot& plot, Canvas& c) {
   ax.pixel_lo = x0, ax.pixel_hi = x1;
   ay.pixel_lo = y1, ay.pixel_hi = y0;
   // Grid and ticks.
+  std::vector<std::string> y_ticks;
   for (double v : ticks(ay)) {
     const double y = ay.map(v);
     c.polyline({{x0, y}, {x1, y}}, kGridColor, 0.6);
-    c.text(x0 - 4, y + 3, fmt(v), kTickFont, Anchor::kEnd);
+    y_ticks.push_back(fmt(v));
+    c.text(x0 - 4, y + 3, y_ticks.back(), kTickFont, Anchor::kEnd);
   }
+  draw_y_label(plot, c, y_ticks);
   if (plot.x_tick_labels.empty()) {
     for (double v : ticks(ax)) {
       const double x = ax.map(v);
@@ -256,6 +277,12 @@ std::string to_svg(const Plot& plot) {
 
 std::string to_pdf(const Plot& plot) {
   PdfCanvas canvas(plot.width, plot.height);
+  draw(plot, canvas);
+  return canvas.finish();
+}
+
+std::string to_png(const Plot& plot, double scale) {
+  PngCanvas canvas(plot.width, plot.height, scale);
   draw(plot, canvas);
   return canvas.finish();
 }

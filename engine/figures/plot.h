@@ -1,6 +1,6 @@
 // Plot: a small description of a 2-D chart (curves, points with error bars, or a heatmap) laid
-// out once and drawn onto a Canvas, so `dplab-cli reproduce` writes each paper figure as SVG and
-// PDF from one implementation without Qt. Axes: linear or log10; a categorical x axis (strip
+// out once and drawn onto a Canvas, so `dplab-cli reproduce` writes each paper figure as SVG, PDF
+// and PNG from one implementation without Qt. Axes: linear or log10; a categorical x axis (strip
 // plots) when x_tick_labels is set (x = 0, 1, ...). The legend sits outside the plot, on the
 // right; the axis ranges cover everything drawn.
 #pragma once
@@ -52,6 +52,8 @@ struct Plot {
 void draw(const Plot& plot, Canvas& canvas);
 std::string to_svg(const Plot& plot);
 std::string to_pdf(const Plot& plot);
+// PNG bytes at `scale` pixels per point (2: 144 dpi, a 504 x 324 pt plot is 1008 x 648 pixels).
+std::string to_png(const Plot& plot, double scale = 2);
 
 // The colour of t in [0, 1] on the viridis map ("#rrggbb"; t outside is clamped).
 std::string viridis(double t);

@@ -26,12 +26,6 @@ const char* anchor_name(Anchor a) {
 
 }  // namespace
 
-double text_width(const std::string& text, double size) {
-  std::size_t glyphs = 0;
-  for (unsigned char c : text) glyphs += (c & 0xC0) != 0x80;  // UTF-8 lead bytes only
-  return 0.55 * size * static_cast<double>(glyphs);
-}
-
 std::string xml_escape(const std::string& text) {
   std::string out;
   for (char c : text) {

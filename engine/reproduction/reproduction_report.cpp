@@ -85,8 +85,9 @@ std::string report_markdown(const std::vector<ItemRun>& runs, Scale scale,
      << "- Section 5.2: reproduced when DPAdam's mean released accuracy is higher and the two 95% "
         "CIs ("
      << kSection52Draws << " random draws each) are disjoint.\n"
-     << "- Figures are vector SVG and PDF drawn by dplab's engine (no Qt); the numbers behind "
-        "each are in the CSV of the same name.\n";
+     << "- Figures are vector SVG and PDF and a 144 dpi PNG, all drawn from one layout by dplab's "
+        "engine (no Qt; the PNG through Cairo); the numbers behind each are in the CSV of the "
+        "same name.\n";
   return md.str();
 }
 

@@ -1,8 +1,10 @@
 // dplab-cli reproduce and the experiment "accounting" block, end to end through the real binary:
-// `reproduce all --scale tiny --data adult` writes REPORT.md with a row per item, SVG and PDF
-// figures (well-formed: XML / a PDF whose xref offset points at "xref"), the Figure 3 ranking
+// `reproduce all --scale tiny --data adult` writes REPORT.md with a row per item, SVG, PDF and PNG
+// figures (well-formed: XML / a PDF whose xref offset points at "xref" / a PNG signature and IHDR
+// at 2 pixels per SVG point, decoding to a drawing, not a blank page), the Figure 3 ranking
 // with exactly one default, and Table 1's epsilons at the paper's settings reproduced; bad usage
-// exits 2 naming the argument; SIGINT keeps the finished items and exits 130. tune with
+// exits 2 naming the argument; a PNG that cannot be written fails the item naming the file and
+// the reason; SIGINT keeps the finished items and exits 130. tune with
 // "accounting": {"conversion": "classic", "lt_log_base": "2"} prints the same epsilons as
 // `account --conversion classic --lt-log-base 2`, and refuses --accountant pld.
 #include <QDir>
@@ -20,8 +22,10 @@
 #include <signal.h>
 
 #include <cmath>
+#include <set>
 
 #include "support/cli_runner.h"
+#include "support/png_image.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -50,6 +54,36 @@ bool well_formed_pdf(const QByteArray& bytes) {
   if (at < 0) return false;
   const int offset = bytes.mid(at + 10).split('\n').front().toInt();
   return bytes.mid(offset, 4) == "xref";
+}
+
+// A PNG figure beside its SVG: the PNG signature and IHDR, 2 pixels per SVG point, and a drawing
+// rather than a blank page (at least 2% of the pixels not white, in at least 4 colours). Empty
+// when all hold, else what failed.
+QString png_problem(const QByteArray& png, const QByteArray& svg) {
+  const auto header = dplab::testing::png_header_size(png);
+  if (!header) return "no PNG signature and IHDR";
+  const QRegularExpression size("<svg [^>]*width=\"([0-9.]+)pt\" height=\"([0-9.]+)pt\"");
+  const auto match = size.match(QString::fromUtf8(svg));
+  if (!match.hasMatch()) return "no size in the SVG";
+  const int want_w = static_cast<int>(std::ceil(2 * match.captured(1).toDouble() - 1e-9));
+  const int want_h = static_cast<int>(std::ceil(2 * match.captured(2).toDouble() - 1e-9));
+  if (header->first != want_w || header->second != want_h)
+    return QString("IHDR %1 x %2, expected %3 x %4")
+        .arg(header->first)
+        .arg(header->second)
+        .arg(want_w)
+        .arg(want_h);
+  const dplab::testing::PngImage image = dplab::testing::decode_png(png);
+  if (image.width != want_w || image.height != want_h) return "does not decode";
+  std::set<std::uint32_t> colours;
+  std::size_t drawn = 0;
+  for (std::uint32_t c : image.rgb) {
+    drawn += c != 0xFFFFFF;
+    if (colours.size() < 64) colours.insert(c);
+  }
+  if (drawn < image.rgb.size() / 50 || colours.size() < 4)
+    return QString("nearly blank: %1 drawn pixels, %2 colours").arg(drawn).arg(colours.size());
+  return {};
 }
 
 double account_epsilon(const QStringList& flags) {
@@ -84,6 +118,10 @@ class CliReproduceTest : public QObject {
           "section5.2/adult/section5_2", "figure5/adult/figure5"}) {
       QVERIFY2(well_formed_svg(read_file(out + "/" + figure + ".svg")), figure);
       QVERIFY2(well_formed_pdf(read_file(out + "/" + figure + ".pdf")), figure);
+      const QString png = png_problem(read_file(out + "/" + figure + ".png"),
+                                      read_file(out + "/" + figure + ".svg"));
+      QVERIFY2(png.isEmpty(), qPrintable(QString(figure) + ".png: " + png));
+      QVERIFY2(report.contains(QString(figure) + ".png"), figure);
     }
     const QList<QByteArray> ranking =
         read_file(out + "/figure3/adult/figure3_ranking.csv").trimmed().split('\n');
@@ -116,6 +154,22 @@ class CliReproduceTest : public QObject {
     run = run_cli({"reproduce", "figure3", "--data", "mnist", "--out", dir.path()});
     QCOMPARE(run.exit_code, 2);
     QVERIFY2(run.err.contains("--data"), qPrintable(run.err));
+  }
+
+  // The PNG's path is taken by a folder: the item fails (exit 1), and the error names the file
+  // and the system's reason; the SVG and PDF before it are written.
+  void unwritablePngNamesTheFile() {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/repro";
+    QVERIFY(QDir().mkpath(out + "/figure2/synthetic/figure2.png"));
+    const CliRun run =
+        run_cli({"reproduce", "figure2", "--scale", "tiny", "--threads", "2", "--out", out});
+    QCOMPARE(run.exit_code, 1);
+    QVERIFY2(run.err.contains("figure2/synthetic/figure2.png: cannot write: Is a directory"),
+             qPrintable(run.err));
+    const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
+    QVERIFY2(report.contains("figure2.png: cannot write"), qPrintable(report));
+    QVERIFY(well_formed_svg(read_file(out + "/figure2/synthetic/figure2.svg")));
   }
 
   // Ctrl-C after the first item: its files and REPORT.md stay, the running one is listed.
