@@ -22,7 +22,7 @@
 //                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
 //   tuning    {strategy: grid|random|lt, gamma (LT; default 1/K), delta2 (1e-20)}
 //   release   {mode: explore|private, selection: ma|lt|ps, validation, ...} (release_config.h)
-//   variants  {lot_normalization, adam_xi, binary_output, linear_init}: non-default reproduction
+//   variants  {lot_normalization, adam_xi, binary_output, linear_init, pixel_range}: reproduction
 //             switches (reproduction_variants.h, docs/reproduction.md); absent = dplab's defaults
 //   accounting {conversion: improved|classic, lt_log_base: e|2} (accounting_config.h)
 // Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,

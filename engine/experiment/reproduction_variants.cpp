@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "data/feature_rows.h"
 
 namespace dplab::experiment {
 namespace {
@@ -29,11 +30,12 @@ bool choice(const json& j, const std::string& path, const char* first, const cha
 ReproductionVariants parse_variants(const json& j, const std::string& path) {
   if (!j.is_object()) fail(path, "expected an object, got " + json_excerpt(j, 60));
   static const std::set<std::string> kKeys{"lot_normalization", "adam_xi", "binary_output",
-                                           "linear_init"};
+                                           "linear_init", "pixel_range"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (!kKeys.count(it.key())) {
       fail(path + "." + it.key(),
-           "unknown key (expected lot_normalization, adam_xi, binary_output or linear_init)");
+           "unknown key (expected lot_normalization, adam_xi, binary_output, linear_init or "
+           "pixel_range)");
     }
   }
   ReproductionVariants v;
@@ -49,6 +51,8 @@ ReproductionVariants parse_variants(const json& j, const std::string& path) {
     v.linear_init = choice(*it, path + ".linear_init", "zeros", "uniform_fan_in")
                         ? models::LinearInit::kUniformFanIn
                         : models::LinearInit::kZeros;
+  if (auto it = j.find("pixel_range"); it != j.end())
+    v.pixels_symmetric = choice(*it, path + ".pixel_range", "unit", "symmetric");
   return v;
 }
 
@@ -58,6 +62,7 @@ json variants_to_json(const ReproductionVariants& v) {
   if (v.adam_xi_inside_sqrt) out["adam_xi"] = "inside_sqrt";
   if (v.binary_output == models::BinaryOutput::kTwoClassSoftmax) out["binary_output"] = "softmax";
   if (v.linear_init == models::LinearInit::kUniformFanIn) out["linear_init"] = "uniform_fan_in";
+  if (v.pixels_symmetric) out["pixel_range"] = "symmetric";
   return out;
 }
 
@@ -68,6 +73,7 @@ std::string describe_variants(const ReproductionVariants& v) {
   if (v.adam_xi_inside_sqrt) add("Adam xi inside sqrt");
   if (v.binary_output == models::BinaryOutput::kTwoClassSoftmax) add("two-class softmax");
   if (v.linear_init == models::LinearInit::kUniformFanIn) add("U(+-1/sqrt(d)) init");
+  if (v.pixels_symmetric) add("pixels in [-1, 1]");
   return text.empty() ? "none" : text;
 }
 
@@ -76,6 +82,20 @@ void apply_variants(const ReproductionVariants& v, training::TrainingConfig& con
   config.optimizer.adam_xi_inside_sqrt = v.adam_xi_inside_sqrt;
   config.model.binary_output = v.binary_output;
   config.model.linear_init = v.linear_init;
+}
+
+void apply_data_variants(const ReproductionVariants& v, data::TrainValidationSplit& split) {
+  if (!v.pixels_symmetric) return;
+  for (data::Dataset* part : {&split.train, &split.validation}) {
+    if (!part->stores_pixels() && part->size() > 0)
+      throw InvalidArgument(
+          "variants.pixel_range: \"symmetric\" applies to image data (pixels), "
+          "but '" +
+          part->name + "' has float features");
+    data::store_as_floats(*part);
+    part->features.array() = 2.0f * part->features.array() - 1.0f;  // [0, 1] -> [-1, 1]
+  }
+  split.notes.push_back("pixels scaled to [-1, 1] (variants.pixel_range: symmetric)");
 }
 
 }  // namespace dplab::experiment

@@ -14,15 +14,22 @@
 //                      doubles the effective step on w_1 - w_0 (models/model.h). Logistic only.
 //   linear_init        "zeros" (default) | "uniform_fan_in": W, b ~ U(-1/sqrt(d), 1/sqrt(d)),
 //                      torch.nn.Linear's default (the paper's code). Logistic only.
+//   pixel_range        "unit" (default): pixel features b / 255 in [0, 1] (appendix H);
+//                      "symmetric": 2 b / 255 - 1 in [-1, 1], what the paper's code feeds its
+//                      models (torchvision Normalize((0.5,), (0.5,)) on MNIST). Image data only,
+//                      both splits (apply_data_variants). A fixed map of public constants, so no
+//                      privacy cost; clipping bounds each example's gradient whatever its range.
 //
 // JSON: "variants": {"lot_normalization": ..., "adam_xi": ..., "binary_output": ...,
-// "linear_init": ...}; every key optional; unknown keys and values are errors naming the key.
+// "linear_init": ..., "pixel_range": ...}; every key optional; unknown keys and values are errors
+// naming the key.
 #pragma once
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "data/dataset.h"
 #include "training/trainer.h"
 
 namespace dplab::experiment {
@@ -32,6 +39,7 @@ struct ReproductionVariants {
   bool adam_xi_inside_sqrt = false;
   models::BinaryOutput binary_output = models::BinaryOutput::kSigmoid;
   models::LinearInit linear_init = models::LinearInit::kZeros;
+  bool pixels_symmetric = false;  // pixel_range "symmetric"
 
   bool is_default() const { return *this == ReproductionVariants{}; }
   bool operator==(const ReproductionVariants& other) const = default;
@@ -47,5 +55,8 @@ std::string describe_variants(const ReproductionVariants& variants);
 
 // Sets the variant fields of one job's training configuration (model, optimizer, oracle).
 void apply_variants(const ReproductionVariants& variants, training::TrainingConfig& config);
+// Applies the data variants (pixel_range) to both parts of a loaded split, in place. Throws
+// InvalidArgument naming "variants.pixel_range" when "symmetric" meets data without pixels.
+void apply_data_variants(const ReproductionVariants& variants, data::TrainValidationSplit& split);
 
 }  // namespace dplab::experiment

@@ -20,8 +20,9 @@ std::shared_ptr<const data::TrainValidationSplit> load_experiment_data(
   const std::uint64_t split_seed = d.split_seed.value_or(config.seed);
   source.seed = split_seed;
   const data::Dataset all = data::load_dataset(source);
-  return std::make_shared<const data::TrainValidationSplit>(
-      data::prepare_split(all, d.validation_fraction, split_seed));
+  data::TrainValidationSplit split = data::prepare_split(all, d.validation_fraction, split_seed);
+  experiment::apply_data_variants(config.variants, split);  // e.g. pixels in [-1, 1]
+  return std::make_shared<const data::TrainValidationSplit>(std::move(split));
 }
 
 }  // namespace dplab::tuning

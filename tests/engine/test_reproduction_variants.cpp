@@ -8,6 +8,8 @@
 //     loss, and its per-row gradients are -g and +g of the sigmoid gradient g;
 //   - linear_init uniform_fan_in: entries in [-1/sqrt(d), 1/sqrt(d)], mean ~ 0, variance ~ 1/(3d),
 //     same seed same values;
+//   - pixel_range symmetric: pixel b becomes 2 b / 255 - 1 on both splits (0 -> -1, 255 -> 1),
+//     float data are refused naming the key, also through tuning::load_experiment_data;
 //   - parsing: defaults round-trip to no key, every value names its key on error, and realized
 //     lots are refused in private release mode.
 // GCC 12 false positive in its AVX-512 headers under Eigen (bug 105593); see gaussian_noise.cpp.
@@ -17,13 +19,16 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "data/feature_rows.h"
 #include "engine/quadratic_test_model.h"
 #include "experiment/experiment_config.h"
 #include "experiment/reproduction_variants.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
 #include "privacy/noisy_gradient.h"
+#include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "tuning/runner.h"
 
 using namespace dplab;
 using dplab::testing::QuadraticTestModel;
@@ -218,6 +223,50 @@ class TestReproductionVariants : public QObject {
     QVERIFY(again->params() != p);
   }
 
+  void symmetricPixelRange() {
+    data::TrainValidationSplit split;
+    split.train.name = split.validation.name = "images";
+    split.train.pixels.resize(2, 3);
+    split.train.pixels << 0, 51, 255, 128, 1, 254;
+    split.train.targets = Vector::Zero(2);
+    split.validation.pixels.resize(1, 3);
+    split.validation.pixels << 255, 0, 17;
+    split.validation.targets = Vector::Zero(1);
+    const data::TrainValidationSplit before = split;
+    experiment::apply_data_variants(experiment::ReproductionVariants{}, split);  // default: as is
+    QVERIFY(split.train.stores_pixels() && split.train.pixels == before.train.pixels);
+    experiment::ReproductionVariants symmetric;
+    symmetric.pixels_symmetric = true;
+    experiment::apply_data_variants(symmetric, split);
+    for (const auto* part : {&split.train, &split.validation}) {
+      const PixelMatrix& bytes =
+          part == &split.train ? before.train.pixels : before.validation.pixels;
+      QVERIFY(!part->stores_pixels());
+      QCOMPARE(part->features.rows(), bytes.rows());
+      for (Index i = 0; i < bytes.rows(); ++i)
+        for (Index k = 0; k < bytes.cols(); ++k)
+          QCOMPARE(part->features(i, k), 2.0f * data::pixel_feature(bytes(i, k)) - 1.0f);
+    }
+    QCOMPARE(split.train.features(0, 0), -1.0f);
+    QCOMPARE(split.train.features(0, 2), 1.0f);
+    QVERIFY(split.notes.back().find("[-1, 1]") != std::string::npos);
+
+    // Float features are refused, also when an experiment loads its data.
+    data::TrainValidationSplit floats;
+    floats.train.name = "table";
+    floats.train.features = Matrix::Constant(2, 2, 0.5f);
+    floats.train.targets = Vector::Zero(2);
+    QVERIFY(QString(testing::error_of<InvalidArgument>([&] {
+              experiment::apply_data_variants(symmetric, floats);
+            })).contains("variants.pixel_range"));
+    nlohmann::json j = minimal_experiment();
+    j["variants"] = {{"pixel_range", "symmetric"}};
+    const auto config = experiment::parse_experiment(j);
+    QVERIFY(testing::error_of<InvalidArgument>([&] {
+              tuning::load_experiment_data(config);
+            }).contains("variants.pixel_range"));
+  }
+
   void parsingAndApplying() {
     nlohmann::json j = minimal_experiment();
     auto plain = experiment::parse_experiment(j);
@@ -226,8 +275,10 @@ class TestReproductionVariants : public QObject {
     j["variants"] = {{"lot_normalization", "realized"},
                      {"adam_xi", "inside_sqrt"},
                      {"binary_output", "softmax"},
-                     {"linear_init", "uniform_fan_in"}};
+                     {"linear_init", "uniform_fan_in"},
+                     {"pixel_range", "symmetric"}};
     const auto config = experiment::parse_experiment(j);
+    QVERIFY(config.variants.pixels_symmetric);
     QVERIFY(config.variants.divide_by_realized_lot);
     QVERIFY(config.variants.adam_xi_inside_sqrt);
     QVERIFY(experiment::to_json(config)["variants"] == j["variants"]);
@@ -238,6 +289,8 @@ class TestReproductionVariants : public QObject {
     QVERIFY(tc.model.binary_output == models::BinaryOutput::kTwoClassSoftmax);
     QVERIFY(tc.model.linear_init == models::LinearInit::kUniformFanIn);
 
+    j["variants"] = {{"pixel_range", "[-1, 1]"}};
+    QVERIFY(parse_error(j).contains("variants.pixel_range: unknown value"));
     j["variants"] = {{"adam_xi", "inside"}};
     QVERIFY(parse_error(j).contains("variants.adam_xi: unknown value \"inside\""));
     j["variants"] = {{"normalisation", "realized"}};

@@ -24,7 +24,10 @@ DataLoader::~DataLoader() {
 
 QString DataLoader::keyFor(const experiment::ExperimentConfig& config) {
   nlohmann::json j = experiment::to_json(config);
-  nlohmann::json key = {{"dataset", j.value("dataset", nlohmann::json())}, {"seed", config.seed}};
+  // variants.pixel_range changes the loaded features too (apply_data_variants).
+  nlohmann::json key = {{"dataset", j.value("dataset", nlohmann::json())},
+                        {"seed", config.seed},
+                        {"pixels_symmetric", config.variants.pixels_symmetric}};
   return QString::fromStdString(key.dump());
 }
 
