@@ -12,6 +12,7 @@ regression, sigma = 4, L = 250, delta = 1e-6) with one `variants` switch set
     (beta1 = 0.9, beta2 = 0.999, C = 0.5, T = 2,500) and the gap to the best alpha.
 Scale is set by --steps/--repeats/--sgd-alphas so the whole study fits a CPU budget; the numbers
 in docs/reproduction.md say which scale produced them. Only the standard library is used.
+Fashion-MNIST's pixel range: --dataset fashion-mnist-files --variants baseline,pixels-symmetric.
 """
 import argparse
 import csv
@@ -40,6 +41,9 @@ VARIANTS = {
     "csv-104": {},
     "encoding-202": {},
     "encoding-202-paper-code-model": {"binary_output": "softmax", "linear_init": "uniform_fan_in"},
+    # Image data only (--dataset fashion-mnist-files): pixels in [-1, 1] as the paper's code
+    # normalises MNIST (Normalize((0.5,), (0.5,))) instead of dplab's [0, 1].
+    "pixels-symmetric": {"pixel_range": "symmetric"},
 }
 
 
@@ -109,7 +113,8 @@ def final_accuracy_by_candidate(out_dir):
     """{candidate: (optimizer, lr, clip, beta1, beta2, [final val acc per repeat])}."""
     last = {}
     with open(os.path.join(out_dir, "curves.csv")) as f:
-        for row in csv.DictReader(f):
+        # The first line is tune's "# dplab: eps <= ..." comment.
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
             key = (int(row["candidate"]), int(row["repeat"]))
             it = int(row["iteration"])
             if key not in last or it > last[key][0]:
