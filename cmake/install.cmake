@@ -55,7 +55,8 @@ if(DPLAB_GUI)
 endif()
 add_custom_target(dplab_docs ALL DEPENDS ${DPLAB_GENERATED_DOCS})
 
-# cpack -G DEB: dependencies from the linked libraries (dpkg-shlibdeps); Fashion-MNIST recommended.
+# cpack -G DEB: dependencies from the linked libraries (dpkg-shlibdeps), plus a sans-serif font for
+# the PNG figures (fontconfig's sans-serif, DejaVu Sans on Debian); Fashion-MNIST recommended.
 set(CPACK_PACKAGE_NAME dplab)
 set(CPACK_PACKAGE_VENDOR "dplab developers")
 set(CPACK_PACKAGE_CONTACT "dplab developers <dplab@localhost>")
@@ -66,6 +67,7 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS fonts-dejavu-core)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS dataset-fashion-mnist)
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "Laboratory for differentially private machine learning and honest hyperparameter selection.
