@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <set>
 #include <type_traits>
 
@@ -208,20 +209,15 @@ data::TrainValidationSplit load_oso_protocol_data(const OsoProtocolConfig& confi
   const data::Dataset all = data::load_dataset(source);
   data::TrainValidationSplit split =
       data::prepare_split(all, config.validation_fraction, config.seed);
-  if (config.train_subset && *config.train_subset < split.train.size()) {
-    const Index n = *config.train_subset;
-    if (split.train.stores_pixels()) {
-      split.train.pixels.conservativeResize(n, Eigen::NoChange);
-    } else {
-      split.train.features.conservativeResize(n, Eigen::NoChange);
-    }
-    split.train.targets.conservativeResize(n);
-  }
-  if (config.validation_subset && *config.validation_subset < split.validation.size()) {
-    const Index n = *config.validation_subset;
-    split.validation.features.conservativeResize(n, Eigen::NoChange);
-    split.validation.targets.conservativeResize(n);
-  }
+  // The first n rows, whatever the storage (pixels or floats): data::select_rows.
+  const auto keep_first = [](data::Dataset& d, std::optional<std::int64_t> n) {
+    if (!n || *n >= d.size()) return;
+    std::vector<Index> rows(static_cast<std::size_t>(*n));
+    std::iota(rows.begin(), rows.end(), Index{0});
+    d = data::select_rows(d, rows);
+  };
+  keep_first(split.train, config.train_subset);
+  keep_first(split.validation, config.validation_subset);
   return split;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "data/dataset_catalog.h"
 #include "privacy/rdp_accountant.h"
 #include "tuning/oso_protocol.h"
 
@@ -152,6 +153,37 @@ class TestOsoProtocol : public QObject {
     canceller.join();
     QVERIFY(thrown);
     QCOMPARE(runs, 0);
+  }
+
+  // train_subset / validation_subset keep the first rows of pixel-stored images too (the scaled
+  // autoencoder preset: Fashion-MNIST kept as bytes), and the protocol runs on them.
+  void subsetsOfImages() {
+    try {
+      data::find_fashion_mnist();
+    } catch (const IoError&) {
+      QSKIP("Fashion-MNIST is not installed (package dataset-fashion-mnist)");
+    }
+    tuning::OsoProtocolConfig c;
+    c.model = models::ModelKind::kConvAutoencoder;
+    c.train_subset = 40;
+    c.validation_subset = 16;
+    c.epsilons = {4.0};
+    c.granularities = {1};
+    c.strategies = {optim::OptimizerKind::kOsoDpSgd};
+    c.lot_size = 8;
+    c.steps = 2;
+    c.seeds = 1;
+    c.eval_every = 2;
+    const auto data = tuning::load_oso_protocol_data(c);
+    QVERIFY(data.train.stores_pixels() && data.validation.stores_pixels());
+    QCOMPARE(data.train.size(), Index{40});
+    QCOMPARE(data.validation.size(), Index{16});
+    QCOMPARE(data.validation.targets.size(), Index{16});
+    data.train.validate();
+    data.validation.validate();
+    const auto results = tuning::run_oso_protocol(c, data);
+    QCOMPARE(results.size(), std::size_t{1});
+    QVERIFY(std::isfinite(results[0].score) && results[0].score > 0);  // an MSE
   }
 
   void presetErrorsNameTheKey() {
