@@ -124,6 +124,10 @@ class TestOsoProtocolView : public QObject {
       QVERIFY(text.contains(QStringLiteral("ε per grid (a plan)")));
       QVERIFY(text.contains(QStringLiteral("T = %1 steps").arg(config.steps)));
       QVERIFY(text.contains(QStringLiteral("FixedThreshold (dpsgd) %1").arg(plan.grids[1].runs)));
+      // Before any run the empty chart already names the preset's score.
+      QVERIFY(view_->chart()->plot()->yAxis->label().contains(tuning::higher_is_better(config.model)
+                                                                  ? QStringLiteral("accuracy")
+                                                                  : QStringLiteral("MSE")));
     }
     // The full logistic protocol: 302 runs per epsilon and seed (k = 5, 7, 9).
     QVERIFY(view_->planText().contains(QStringLiteral("work: %1 runs").arg(302 * 4 * 5)));

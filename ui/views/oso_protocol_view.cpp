@@ -87,10 +87,17 @@ OsoProtocolView::OsoProtocolView(QWidget* parent)
   chart_ = new ChartView(tr("Figure 4 (dplab)"), QStringLiteral("oso_figure4"), this);
   connect(chart_, &ChartView::message, this, &OsoProtocolView::message);
   chart_->setCsvProvider([this] { return gridTable(); });
-  table_ =
-      newFigureTable({tr("k"), tr("strategy"), tr("ε per grid (plan)"), tr("K runs"), tr("σ"),
-                      tr("best score (mean ± sd)"), tr("ρ"), tr("C (C₀ if adaptive)"), tr("γ")},
-                     this);
+  table_ = newFigureTable({tr("k"), tr("strategy"), tr("ε per grid (plan)"), tr("K"), tr("σ"),
+                           tr("best score (mean ± sd)"), tr("ρ"), tr("C / C₀"), tr("γ")},
+                          this);
+  table_->horizontalHeaderItem(3)->setToolTip(tr("K: the grid's runs, charged to its ε"));
+  table_->horizontalHeaderItem(4)->setToolTip(
+      tr("σ: every run's noise multiplier, calibrated so the K runs composed meet ε"));
+  table_->horizontalHeaderItem(6)->setToolTip(tr("ρ: learning rate (AdamWOSM: fixed α = 10⁻³)"));
+  table_->horizontalHeaderItem(7)->setToolTip(
+      tr("C: clipping threshold; for the adaptive strategies (Online, FixedQuantile) the "
+         "starting C₀"));
+  table_->horizontalHeaderItem(8)->setToolTip(tr("γ: FixedQuantile's target quantile"));
   placeResults(chartAndTableColumn(
       tr("chart shows granularity k ="), shown_, chart_,
       tr("Table 3 (dplab): best hyperparameters per strategy, ε and k"), table_));
@@ -101,8 +108,8 @@ OsoProtocolView::OsoProtocolView(QWidget* parent)
   connect(shown_, &QComboBox::currentIndexChanged, this, [this] { draw(); });
 
   const int start = std::max(0, presets_->findText(QString::fromLatin1(kDefaultPreset)));
-  if (presets_->count() > 0) loadPreset(presets_->itemData(start).toString());
   draw();
+  if (presets_->count() > 0) loadPreset(presets_->itemData(start).toString());
 }
 
 OsoProtocolView::~OsoProtocolView() = default;
@@ -129,6 +136,7 @@ bool OsoProtocolView::loadPreset(const QString& path) {
   }
   presets_->setProperty("loaded", path);
   showPlan();
+  if (!result_) draw();  // the empty chart's axes name the preset's score
   panel()->setStatus(tr("preset %1 loaded").arg(QFileInfo(path).fileName()));
   return true;
 }
@@ -237,7 +245,9 @@ void OsoProtocolView::runEnded(bool ok) {
 }
 
 QString OsoProtocolView::scoreName() const {
-  const bool higher = result_ ? tuning::higher_is_better(result_->config.model) : true;
+  // The shown result's model, else the loaded preset's (the empty chart's axis).
+  const auto* config = result_ ? &result_->config : preset_ ? &*preset_ : nullptr;
+  const bool higher = config ? tuning::higher_is_better(config->model) : true;
   return higher ? tr("validation accuracy") : tr("validation MSE");
 }
 
@@ -245,6 +255,8 @@ void OsoProtocolView::fillTable() {
   table_->setRowCount(0);
   if (!result_) return;
   table_->horizontalHeaderItem(5)->setText(tr("best %1 (mean ± sd)").arg(scoreName()));
+  table_->horizontalHeaderItem(2)->setToolTip(
+      QString::fromStdString(tuning::oso_epsilon_note(result_->config.delta)));
   table_->setRowCount(static_cast<int>(result_->grids.size()));
   int row = 0;
   for (const auto& g : result_->grids) {
