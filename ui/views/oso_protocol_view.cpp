@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QTableWidget>
 #include <QToolButton>
-#include <QVBoxLayout>
 #include <algorithm>
 #include <chrono>
 #include <climits>
