@@ -27,21 +27,6 @@ std::vector<double> number_list(const std::string& flag, const std::string& text
   return values;
 }
 
-std::string strategy_label(optim::OptimizerKind kind) {
-  switch (kind) {
-    case optim::OptimizerKind::kOsoDpSgd:
-      return "Online (oso-dpsgd)";
-    case optim::OptimizerKind::kDpSgd:
-      return "FixedThreshold (dpsgd)";
-    case optim::OptimizerKind::kFixedQuantile:
-      return "FixedQuantile";
-    case optim::OptimizerKind::kDpAdamWosm:
-      return "AdamWOSM";
-    default:
-      return optim::to_string(kind);
-  }
-}
-
 int run_oso_protocol_command(const Arguments& args) {
   const std::string path = args.required_text("preset");
   std::ifstream file(path);
@@ -95,10 +80,7 @@ int run_oso_protocol_command(const Arguments& args) {
       static_cast<long long>(data.train.size()), static_cast<long long>(data.validation.size()),
       config.lot_size, static_cast<long long>(config.steps), config.seeds,
       static_cast<long long>(config.eval_every));
-  std::printf(
-      "epsilon is per GRID (delta = %g): each run's sigma is calibrated so the grid's K runs "
-      "composed (MA) meet it; seeds are not charged (as in the paper).\n",
-      config.delta);
+  std::printf("%s\n", tuning::oso_epsilon_note(config.delta).c_str());
   nlohmann::json out = nlohmann::json::array();
   for (int k : config.granularities) {
     std::printf("\nk = %d — best %s (mean ± sd over seeds) and its hyperparameters\n", k, metric);
@@ -115,8 +97,8 @@ int run_oso_protocol_command(const Arguments& args) {
       const bool has_rho = r.strategy != optim::OptimizerKind::kDpAdamWosm;
       const bool has_gamma = r.strategy == optim::OptimizerKind::kFixedQuantile;
       std::printf(
-          "%-24s %5g %4d %9.4g %18s %10s %9s %6s\n", strategy_label(r.strategy).c_str(), r.epsilon,
-          r.runs, r.noise_multiplier, score,
+          "%-24s %5g %4d %9.4g %18s %10s %9s %6s\n", tuning::oso_strategy_label(r.strategy).c_str(),
+          r.epsilon, r.runs, r.noise_multiplier, score,
           has_rho && !std::isnan(r.score) ? std::to_string(r.learning_rate).substr(0, 8).c_str()
                                           : "-",
           std::isnan(r.score) ? "-" : std::to_string(r.clip).substr(0, 8).c_str(),

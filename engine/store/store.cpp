@@ -68,27 +68,28 @@ CREATE TABLE summaries(
   PRIMARY KEY(experiment_id, kind));
 )SQL";
 
-const char* const kSchemaV2 = R"SQL(
-ALTER TABLE experiments ADD COLUMN writer_host TEXT;
-ALTER TABLE experiments ADD COLUMN writer_boot TEXT;
-ALTER TABLE experiments ADD COLUMN writer_pid INTEGER;
-ALTER TABLE experiments ADD COLUMN writer_start INTEGER;
-)SQL";
-
-const char* const kSchemaV3 = R"SQL(
-ALTER TABLE experiments ADD COLUMN release_mode TEXT;
-ALTER TABLE experiments ADD COLUMN runs_trained INTEGER;
-ALTER TABLE experiments ADD COLUMN runs_charged INTEGER;
-ALTER TABLE experiments ADD COLUMN epsilon REAL;
-)SQL";
-
-// Version 4: each learning-curve point keeps the clipping threshold its next step uses (the
-// live C_t of OSO-DPSGD / FixedQuantile, else the run's C) and the validation MSE of models
-// without accuracy. Rows of older files read these as NULL -> NaN (nothing was recorded).
-const char* const kSchemaV4 = R"SQL(
-ALTER TABLE curve_points ADD COLUMN clip REAL;
-ALTER TABLE curve_points ADD COLUMN val_mse REAL;
-)SQL";
+// Columns added after version 1, with the version that added them:
+//   2: who writes the run (stale-run detection);
+//   3: what the run released and what it was charged (rule 1: the epsilon covers the release);
+//   4: each learning-curve point keeps the clipping threshold its next step uses (the live C_t
+//      of OSO-DPSGD / FixedQuantile, else the run's C) and the validation MSE of models without
+//      accuracy; rows of older files read these as NULL -> NaN (nothing was recorded).
+// A file gets every column it lacks, whatever its user_version says: files written by
+// development builds numbered these versions differently (a "version 3" file may hold version
+// 4's columns and lack version 3's), and adding a column that exists is an error.
+struct AddedColumn {
+  int version;
+  const char* table;
+  const char* column;
+  const char* type;
+};
+constexpr AddedColumn kAddedColumns[] = {
+    {2, "experiments", "writer_host", "TEXT"},     {2, "experiments", "writer_boot", "TEXT"},
+    {2, "experiments", "writer_pid", "INTEGER"},   {2, "experiments", "writer_start", "INTEGER"},
+    {3, "experiments", "release_mode", "TEXT"},    {3, "experiments", "runs_trained", "INTEGER"},
+    {3, "experiments", "runs_charged", "INTEGER"}, {3, "experiments", "epsilon", "REAL"},
+    {4, "curve_points", "clip", "REAL"},           {4, "curve_points", "val_mse", "REAL"},
+};
 
 // SQLite's message plus what it means for the user: "database or disk is full (disk full)".
 std::string describe(sqlite3* db) {
@@ -239,20 +240,32 @@ void Store::migrate() {
                     ")");
     }
   };
+  auto has_column = [&](const AddedColumn& c) {
+    Statement q(db_, path_, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+    q.bind(1, std::string(c.table)).bind(2, std::string(c.column));
+    return q.step();
+  };
+  auto complete = [&] {
+    return std::all_of(std::begin(kAddedColumns), std::end(kAddedColumns), has_column);
+  };
   std::int64_t current = read_version();
   check_not_newer(current);
-  if (current == kSchemaVersion) return;
+  if (current == kSchemaVersion && complete()) return;
   // Another process may be creating the same new file: take the write lock, then look again.
   exec("BEGIN IMMEDIATE");
   try {
     current = read_version();
     check_not_newer(current);
     if (current < 1) exec(kSchemaV1);
-    if (current < 2) exec(kSchemaV2);
-    if (current < 3) exec(kSchemaV3);
-    if (current < 4) exec(kSchemaV4);
+    bool charges_added = false;
+    for (const AddedColumn& c : kAddedColumns) {
+      if (has_column(c)) continue;
+      exec((std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.type)
+               .c_str());
+      charges_added = charges_added || c.version == 3;
+    }
     // After every column exists: the back-fill reads runs with the current schema's queries.
-    if (current < 3) backfill_charges();
+    if (charges_added) backfill_charges();
     exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
     exec("COMMIT");
   } catch (...) {

@@ -2,9 +2,12 @@
 #include "tuning/oso_protocol.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <set>
+#include <type_traits>
 
 #include "core/error.h"
 #include "core/random.h"
@@ -21,6 +24,38 @@ using nlohmann::json;
 
 [[noreturn]] void fail(const std::string& origin, const std::string& key, const std::string& what) {
   throw InvalidArgument(origin + ": " + key + ": " + what);
+}
+
+// Reads j[key] into out when present (true), with a type error naming the key.
+template <class T>
+bool read(const json& j, const char* key, const std::string& origin, T& out) {
+  if (!j.contains(key)) return false;
+  if constexpr (std::is_integral_v<T>) {  // json would truncate 2.5 (and overflow 1e30) silently
+    if (!j.at(key).is_number_integer()) fail(origin, key, "must be an integer");
+  }
+  try {
+    out = j.at(key).get<T>();
+  } catch (const json::exception& e) {
+    fail(origin, key, std::string("wrong type (") + e.what() + ")");
+  }
+  return true;
+}
+template <class T>
+bool read(const json& j, const char* key, const std::string& origin, std::optional<T>& out) {
+  T value{};
+  if (!read(j, key, origin, value)) return false;
+  out = value;
+  return true;
+}
+
+// Runs a name lookup (model, optimizer) and prefixes its error with the key.
+template <class F>
+void named(const std::string& origin, const char* key, F lookup) {
+  try {
+    lookup();
+  } catch (const Error& e) {
+    fail(origin, key, e.what());
+  }
 }
 
 std::vector<double> log_grid(double low_log10, double high_log10, int k) {
@@ -108,49 +143,48 @@ OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::st
     if (!keys.count(item.key())) fail(origin, item.key(), "unknown key");
   }
   OsoProtocolConfig c;
-  try {
-    if (j.value("protocol", std::string("oso")) != "oso")
-      fail(origin, "protocol", "must be \"oso\"");
-    c.name = j.value("name", c.name);
-    c.dataset = j.value("dataset", c.dataset);
-    c.validation_fraction = j.value("validation_fraction", c.validation_fraction);
-    if (j.contains("train_subset")) c.train_subset = j["train_subset"].get<std::int64_t>();
-    if (j.contains("validation_subset"))
-      c.validation_subset = j["validation_subset"].get<std::int64_t>();
-    if (j.contains("model")) c.model = models::parse_model_kind(j["model"].get<std::string>());
-    if (j.contains("epsilons")) c.epsilons = j["epsilons"].get<std::vector<double>>();
-    c.delta = j.value("delta", c.delta);
-    if (j.contains("granularities")) c.granularities = j["granularities"].get<std::vector<int>>();
-    if (j.contains("strategies")) {
-      c.strategies.clear();
-      for (const auto& s : j["strategies"])
-        c.strategies.push_back(optim::parse_optimizer_kind(s.get<std::string>()));
-    }
-    c.lot_size = j.value("lot_size", c.lot_size);
-    c.steps = j.value("steps", c.steps);
-    c.seeds = j.value("seeds", c.seeds);
-    c.eval_every = j.value("eval_every", c.eval_every);
-    if (j.contains("clip_range")) {
-      const auto r = j["clip_range"].get<std::vector<double>>();
-      if (r.size() != 2 || !(r[0] > 0) || !(r[1] >= r[0]))
-        fail(origin, "clip_range", "expected [low, high], 0 < low <= high");
-      c.clip_low = r[0];
-      c.clip_high = r[1];
-    }
-    if (j.contains("learning_rate_log10")) {
-      const auto r = j["learning_rate_log10"].get<std::vector<double>>();
-      if (r.size() != 2 || !(r[1] >= r[0]))
-        fail(origin, "learning_rate_log10", "expected [low, high]");
-      c.learning_rate_log10_low = r[0];
-      c.learning_rate_log10_high = r[1];
-    }
-    if (j.contains("target_quantiles"))
-      c.target_quantiles = j["target_quantiles"].get<std::vector<double>>();
-    c.initial_clip = j.value("initial_clip", c.initial_clip);
-    c.seed = j.value("seed", c.seed);
-  } catch (const json::exception& e) {
-    throw InvalidArgument(origin + ": " + e.what());
+  std::string protocol = "oso";
+  read(j, "protocol", origin, protocol);
+  if (protocol != "oso") fail(origin, "protocol", "must be \"oso\"");
+  read(j, "name", origin, c.name);
+  read(j, "dataset", origin, c.dataset);
+  read(j, "validation_fraction", origin, c.validation_fraction);
+  read(j, "train_subset", origin, c.train_subset);
+  read(j, "validation_subset", origin, c.validation_subset);
+  std::string model;
+  if (read(j, "model", origin, model)) {
+    named(origin, "model", [&] { c.model = models::parse_model_kind(model); });
   }
+  read(j, "epsilons", origin, c.epsilons);
+  read(j, "delta", origin, c.delta);
+  read(j, "granularities", origin, c.granularities);
+  std::vector<std::string> strategies;
+  if (read(j, "strategies", origin, strategies)) {
+    c.strategies.clear();
+    named(origin, "strategies", [&] {
+      for (const auto& name : strategies) c.strategies.push_back(optim::parse_optimizer_kind(name));
+    });
+  }
+  read(j, "lot_size", origin, c.lot_size);
+  read(j, "steps", origin, c.steps);
+  read(j, "seeds", origin, c.seeds);
+  read(j, "eval_every", origin, c.eval_every);
+  std::vector<double> range;
+  if (read(j, "clip_range", origin, range)) {
+    if (range.size() != 2 || !(range[0] > 0) || !(range[1] >= range[0]))
+      fail(origin, "clip_range", "expected [low, high], 0 < low <= high");
+    c.clip_low = range[0];
+    c.clip_high = range[1];
+  }
+  if (read(j, "learning_rate_log10", origin, range)) {
+    if (range.size() != 2 || !(range[1] >= range[0]))
+      fail(origin, "learning_rate_log10", "expected [low, high]");
+    c.learning_rate_log10_low = range[0];
+    c.learning_rate_log10_high = range[1];
+  }
+  read(j, "target_quantiles", origin, c.target_quantiles);
+  read(j, "initial_clip", origin, c.initial_clip);
+  read(j, "seed", origin, c.seed);
   for (double e : c.epsilons)
     if (!(e > 0)) fail(origin, "epsilons", "must be > 0");
   for (int k : c.granularities)
@@ -175,36 +209,70 @@ data::TrainValidationSplit load_oso_protocol_data(const OsoProtocolConfig& confi
   const data::Dataset all = data::load_dataset(source);
   data::TrainValidationSplit split =
       data::prepare_split(all, config.validation_fraction, config.seed);
-  if (config.train_subset && *config.train_subset < split.train.size()) {
-    const Index n = *config.train_subset;
-    if (split.train.stores_pixels()) {
-      split.train.pixels.conservativeResize(n, Eigen::NoChange);
-    } else {
-      split.train.features.conservativeResize(n, Eigen::NoChange);
-    }
-    split.train.targets.conservativeResize(n);
-  }
-  if (config.validation_subset && *config.validation_subset < split.validation.size()) {
-    const Index n = *config.validation_subset;
-    split.validation.features.conservativeResize(n, Eigen::NoChange);
-    split.validation.targets.conservativeResize(n);
-  }
+  // The first n rows, whatever the storage (pixels or floats): data::select_rows.
+  const auto keep_first = [](data::Dataset& d, std::optional<std::int64_t> n) {
+    if (!n || *n >= d.size()) return;
+    std::vector<Index> rows(static_cast<std::size_t>(*n));
+    std::iota(rows.begin(), rows.end(), Index{0});
+    d = data::select_rows(d, rows);
+  };
+  keep_first(split.train, config.train_subset);
+  keep_first(split.validation, config.validation_subset);
   return split;
+}
+
+OsoProtocolPlan plan_oso_protocol(const OsoProtocolConfig& config) {
+  OsoProtocolPlan plan;
+  for (int k : config.granularities) {
+    for (auto strategy : config.strategies) {
+      const int runs = static_cast<int>(grid_of(config, strategy, k).size());
+      plan.grids.push_back({k, strategy, runs});
+      plan.total_runs += static_cast<std::int64_t>(runs) * config.seeds *
+                         static_cast<std::int64_t>(config.epsilons.size());
+    }
+  }
+  plan.example_gradients =
+      static_cast<double>(plan.total_runs) * static_cast<double>(config.steps) * config.lot_size;
+  return plan;
+}
+
+std::string oso_strategy_label(optim::OptimizerKind kind) {
+  switch (kind) {
+    case optim::OptimizerKind::kOsoDpSgd:
+      return "Online (oso-dpsgd)";
+    case optim::OptimizerKind::kDpSgd:
+      return "FixedThreshold (dpsgd)";
+    case optim::OptimizerKind::kFixedQuantile:
+      return "FixedQuantile";
+    case optim::OptimizerKind::kDpAdamWosm:
+      return "AdamWOSM";
+    default:
+      return optim::to_string(kind);
+  }
+}
+
+std::string oso_epsilon_note(double delta) {
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "epsilon is a per-GRID plan (delta = %g): each run's sigma is calibrated so the "
+                "grid's K runs composed (MA) meet it; seeds are not charged (as in the paper), so "
+                "it does not cover the selection over seeds.",
+                delta);
+  return text;
 }
 
 std::vector<OsoGridResult> run_oso_protocol(
     const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
-    const std::function<void(std::int64_t, std::int64_t)>& progress) {
+    const std::function<void(std::int64_t, std::int64_t)>& progress,
+    const std::atomic<bool>* cancel) {
   const bool higher = higher_is_better(config.model);
   const double n = static_cast<double>(data.train.size());
   if (config.lot_size > n) throw InvalidArgument("lot_size exceeds the training set size");
   const double q = config.lot_size / n;
-  std::int64_t total = 0;
-  for (int k : config.granularities)
-    for (auto s : config.strategies)
-      total += static_cast<std::int64_t>(grid_of(config, s, k).size()) * config.seeds;
-  total *= static_cast<std::int64_t>(config.epsilons.size());
+  const std::int64_t total = plan_oso_protocol(config).total_runs;
   std::int64_t done = 0;
+  training::TrainingHooks hooks;
+  hooks.cancel = cancel;
 
   std::vector<OsoGridResult> results;
   for (int k : config.granularities) {
@@ -236,7 +304,10 @@ std::vector<OsoGridResult> run_oso_protocol(
             tc.steps = config.steps;
             tc.eval_every = config.eval_every;
             tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(s));
-            const double score = best_checkpoint(training::train(data, tc), higher);
+            if (cancel && cancel->load()) throw Cancelled();
+            const auto run = training::train(data, tc, hooks);
+            if (run.cancelled) throw Cancelled();
+            const double score = best_checkpoint(run, higher);
             if (progress) progress(++done, total);
             if (!std::isfinite(score)) continue;  // diverged: no finite checkpoint
             sum += score;

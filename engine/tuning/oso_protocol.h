@@ -15,6 +15,7 @@
 // or min MSE); a configuration's score is the mean over seeds; the grid's result the best one.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -65,10 +66,36 @@ struct OsoGridResult {
   double learning_rate = 0, clip = 0, target_quantile = 0;  // its hyperparameters
 };
 
-// Runs the protocol; progress(done, total) after each training run (may be empty).
+// What a config will run, before running it: per (granularity k, strategy) the grid's K runs;
+// in all total_runs = sum_k sum_strategy K x seeds x |epsilons| training runs of T steps, about
+// example_gradients = total_runs x T x L per-example gradients (L the expected lot size).
+struct OsoGridPlan {
+  int granularity = 0;
+  optim::OptimizerKind strategy = optim::OptimizerKind::kOsoDpSgd;
+  int runs = 0;  // K
+};
+struct OsoProtocolPlan {
+  std::vector<OsoGridPlan> grids;  // granularity-major, in the config's strategy order
+  std::int64_t total_runs = 0;
+  double example_gradients = 0;
+};
+OsoProtocolPlan plan_oso_protocol(const OsoProtocolConfig& config);
+
+// Runs the protocol; progress(done, total) after each training run (may be empty). `cancel`
+// (may be null) is checked before every run and, inside a run, before every step (training
+// hooks); when set the protocol throws dplab::Cancelled.
 std::vector<OsoGridResult> run_oso_protocol(
     const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
-    const std::function<void(std::int64_t, std::int64_t)>& progress = {});
+    const std::function<void(std::int64_t, std::int64_t)>& progress = {},
+    const std::atomic<bool>* cancel = nullptr);
+
+// The paper's strategy names: "Online (oso-dpsgd)", "FixedThreshold (dpsgd)", "FixedQuantile",
+// "AdamWOSM" (other optimizers: their option name).
+std::string oso_strategy_label(optim::OptimizerKind kind);
+
+// What the protocol's epsilon is, for every place that prints one: a per-grid PLAN (seeds not
+// charged, selection over seeds not paid for), at the config's delta.
+std::string oso_epsilon_note(double delta);
 
 // Loads and splits the preset's data set (seeded by config.seed), trimming to train_subset and
 // validation_subset.

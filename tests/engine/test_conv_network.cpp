@@ -20,6 +20,7 @@
 #include "models/conv_network.h"
 #include "models/model.h"
 #include "models/network_description.h"
+#include "support/layer_gradient_check.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab;
@@ -143,39 +144,10 @@ class TestConvNetwork : public QObject {
     auto net = models::make_network(text, dim, classes > 0 ? classes : 10);
     net->initialize(7);
     const Batch b = random_batch(5, dim, classes, 3);
-    Vector g(net->num_params());
-    Vector no_norms;
-    net->clipped_gradient_sum(b.x, b.y, models::kNoClipping, g, no_norms);
     Rng rng(11);
-    Index offset = 0;
-    int checked = 0;
-    for (const auto& layer : net->layers()) {
-      const Index count = layer->num_params();
-      if (count == 0) continue;
-      Eigen::VectorXd v = Eigen::VectorXd::Zero(net->num_params());
-      for (Index j = 0; j < count; ++j) v[offset + j] = 2 * rng.uniform() - 1;
-      v /= v.norm();
-      const double analytic = g.cast<double>().dot(v);
-      const Vector theta = net->params();
-      constexpr double h = 1e-2;
-      net->params() = theta + (h * v).cast<float>();
-      const double plus = net->loss_sum(b.x, b.y);
-      net->params() = theta - (h * v).cast<float>();
-      const double minus = net->loss_sum(b.x, b.y);
-      net->params() = theta;
-      const double numeric = (plus - minus) / (2 * h);
-      const double scale = std::max(std::abs(analytic), 1e-3 * g.cast<double>().norm());
-      if (!(std::abs(numeric - analytic) <= 1e-2 * scale)) {
-        QFAIL(qPrintable(QString("layer %1 (%2): analytic %3, finite difference %4")
-                             .arg(checked)
-                             .arg(QString::fromStdString(layer->describe()))
-                             .arg(analytic, 0, 'g', 10)
-                             .arg(numeric, 0, 'g', 10)));
-      }
-      offset += count;
-      ++checked;
-    }
-    QVERIFY(checked >= 2);
+    const auto check = test::check_layer_gradients(*net, b.x, b.y, rng);
+    QVERIFY2(check.failure.empty(), check.failure.c_str());
+    QVERIFY(check.checked >= 2);
   }
 
   void normsGhostDirectMaterialised_data() { gradientsMatchFiniteDifferences_data(); }

@@ -16,6 +16,7 @@
 #include "experiment/experiment_config.h"
 #include "models/conv_network.h"
 #include "models/model_metric.h"
+#include "support/layer_gradient_check.h"
 #include "tuning/runner.h"
 
 using namespace dplab;
@@ -77,41 +78,15 @@ class TestCustomNetwork : public QObject {
       for (Index j = 0; j < 36; ++j) x(i, j) = static_cast<float>(rng.uniform());
       y[i] = static_cast<float>(rng.below(3));
     }
-    Vector g(net->num_params()), no_norms;
-    net->clipped_gradient_sum(x, y, models::kNoClipping, g, no_norms);
-    Index offset = 0;
-    int checked = 0;
-    for (const auto& layer : net->layers()) {
-      const Index count = layer->num_params();
-      if (count == 0) continue;
-      Eigen::VectorXd v = Eigen::VectorXd::Zero(net->num_params());
-      for (Index j = 0; j < count; ++j) v[offset + j] = 2 * rng.uniform() - 1;
-      v /= v.norm();
-      const double analytic = g.cast<double>().dot(v);
-      const Vector theta = net->params();
-      constexpr double h = 1e-2;
-      net->params() = theta + (h * v).cast<float>();
-      const double plus = net->loss_sum(x, y);
-      net->params() = theta - (h * v).cast<float>();
-      const double minus = net->loss_sum(x, y);
-      net->params() = theta;
-      const double numeric = (plus - minus) / (2 * h);
-      const double scale = std::max(std::abs(analytic), 1e-3 * g.cast<double>().norm());
-      QVERIFY2(std::abs(numeric - analytic) <= 1e-2 * scale,
-               qPrintable(QString("layer %1: analytic %2, finite difference %3")
-                              .arg(QString::fromStdString(layer->describe()))
-                              .arg(analytic, 0, 'g', 10)
-                              .arg(numeric, 0, 'g', 10)));
-      offset += count;
-      ++checked;
-    }
-    QCOMPARE(checked, 3);
+    const auto check = test::check_layer_gradients(*net, x, y, rng);
+    QVERIFY2(check.failure.empty(), check.failure.c_str());
+    QCOMPARE(check.checked, 3);
     // Per-example norms (mixed ghost/direct) against materialised single-row gradients.
     Vector norms(6), clipped(net->num_params());
     net->clipped_gradient_sum(x, y, 0.05, clipped, norms);
     Eigen::VectorXd expected_sum = Eigen::VectorXd::Zero(net->num_params());
     for (Index i = 0; i < 6; ++i) {
-      Vector gi(net->num_params());
+      Vector gi(net->num_params()), no_norms;
       net->clipped_gradient_sum(x.middleRows(i, 1), y.segment(i, 1), models::kNoClipping, gi,
                                 no_norms);
       const double n = gi.cast<double>().norm();

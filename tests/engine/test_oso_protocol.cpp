@@ -1,12 +1,17 @@
 // The OSO paper's grid protocol (tuning/oso_protocol.h): grid sizes per strategy (k, k^2, 5k,
 // k), each grid's sigma calibrated so its K runs composed (K T steps) meet the per-grid epsilon
-// and not much less, the best configuration is one of the grid's, and preset errors name keys.
+// and not much less, the best configuration is one of the grid's, preset errors name keys, the
+// plan counts what the run does, and cancellation stops between runs and inside a run.
 #include <QFile>
 #include <QTest>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "core/error.h"
 #include "core/random.h"
+#include "data/dataset_catalog.h"
 #include "privacy/rdp_accountant.h"
 #include "tuning/oso_protocol.h"
 
@@ -33,6 +38,20 @@ data::TrainValidationSplit separable_data(Index n, std::uint64_t seed) {
   return {make(n), make(n / 4)};
 }
 
+// Logistic regression, one seed, L = 50: a protocol of seconds on separable_data.
+tuning::OsoProtocolConfig small_protocol(std::vector<double> epsilons, std::vector<int> ks,
+                                         std::int64_t steps) {
+  tuning::OsoProtocolConfig c;
+  c.model = models::ModelKind::kLogisticRegression;
+  c.epsilons = std::move(epsilons);
+  c.granularities = std::move(ks);
+  c.lot_size = 50;
+  c.steps = steps;
+  c.seeds = 1;
+  c.eval_every = 10;
+  return c;
+}
+
 }  // namespace
 
 class TestOsoProtocol : public QObject {
@@ -40,14 +59,7 @@ class TestOsoProtocol : public QObject {
 
  private slots:
   void gridsAndBudgets() {
-    tuning::OsoProtocolConfig c;
-    c.model = models::ModelKind::kLogisticRegression;
-    c.epsilons = {1.0, 3.0};
-    c.granularities = {2};
-    c.lot_size = 50;
-    c.steps = 20;
-    c.seeds = 1;
-    c.eval_every = 10;
+    const auto c = small_protocol({1.0, 3.0}, {2}, 20);
     const auto data = separable_data(500, 3);
     const auto results = tuning::run_oso_protocol(c, data);
     QCOMPARE(results.size(), std::size_t{8});  // 4 strategies x 2 epsilons
@@ -71,6 +83,109 @@ class TestOsoProtocol : public QObject {
     QVERIFY(results[2].noise_multiplier > results[0].noise_multiplier);  // dpsgd K=4 vs oso K=2
   }
 
+  void planCountsTheRuns() {
+    auto c = small_protocol({1.0, 2.0, 4.0}, {2, 3}, 5);
+    c.seeds = 2;
+    const auto plan = tuning::plan_oso_protocol(c);
+    // k = 2: 2 + 4 + 10 + 2 = 18 runs per epsilon; k = 3: 3 + 9 + 15 + 3 = 30.
+    QCOMPARE(plan.grids.size(), std::size_t{8});
+    QCOMPARE(plan.grids[1].granularity, 2);
+    QCOMPARE(plan.grids[1].strategy, optim::OptimizerKind::kDpSgd);
+    QCOMPARE(plan.grids[1].runs, 4);
+    QCOMPARE(plan.grids[6].runs, 15);
+    QCOMPARE(plan.total_runs, std::int64_t{(18 + 30) * 3 * 2});
+    QCOMPARE(plan.example_gradients, 288.0 * 5 * 50);
+    std::int64_t calls = 0, last_total = 0;
+    const auto results =
+        tuning::run_oso_protocol(c, separable_data(200, 5), [&](std::int64_t done, std::int64_t t) {
+          QCOMPARE(done, ++calls);
+          last_total = t;
+        });
+    QCOMPARE(calls, plan.total_runs);
+    QCOMPARE(last_total, plan.total_runs);
+    for (const auto& r : results) {
+      bool planned = false;
+      for (const auto& g : plan.grids)
+        planned |= g.granularity == r.granularity && g.strategy == r.strategy && g.runs == r.runs;
+      QVERIFY(planned);
+    }
+    const std::string note = tuning::oso_epsilon_note(1e-5);
+    QVERIFY(note.find("plan") != std::string::npos);
+    QVERIFY(note.find("seeds are not charged") != std::string::npos);
+  }
+
+  void cancelStopsBetweenAndInsideRuns() {
+    auto c = small_protocol({1.0}, {2}, 10);
+    const auto data = separable_data(500, 7);
+    std::atomic<bool> cancel{true};
+    int runs = 0;
+    const auto count = [&](std::int64_t, std::int64_t) { ++runs; };
+    QVERIFY_THROWS_EXCEPTION(Cancelled, tuning::run_oso_protocol(c, data, count, &cancel));
+    QCOMPARE(runs, 0);  // set before the start: not one run
+    cancel = false;
+    // Set after the first run: the second never starts (the protocol has 18 runs).
+    QVERIFY_THROWS_EXCEPTION(Cancelled, tuning::run_oso_protocol(
+                                            c, data,
+                                            [&](std::int64_t, std::int64_t) {
+                                              ++runs;
+                                              cancel = true;
+                                            },
+                                            &cancel));
+    QCOMPARE(runs, 1);
+    // Inside a run: one run of 5e7 steps (minutes) ends within a step of the flag.
+    cancel = false;
+    runs = 0;
+    c.strategies = {optim::OptimizerKind::kDpSgd};  // rho = 10^-2.5, C = 0.01: no divergence
+    c.epsilons = {8.0};
+    c.granularities = {1};
+    c.steps = 50'000'000;
+    c.eval_every = c.steps;
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      cancel = true;
+    });
+    bool thrown = false;
+    try {
+      tuning::run_oso_protocol(c, data, count, &cancel);
+    } catch (const Cancelled&) {
+      thrown = true;
+    }
+    canceller.join();
+    QVERIFY(thrown);
+    QCOMPARE(runs, 0);
+  }
+
+  // train_subset / validation_subset keep the first rows of pixel-stored images too (the scaled
+  // autoencoder preset: Fashion-MNIST kept as bytes), and the protocol runs on them.
+  void subsetsOfImages() {
+    try {
+      data::find_fashion_mnist();
+    } catch (const IoError&) {
+      QSKIP("Fashion-MNIST is not installed (package dataset-fashion-mnist)");
+    }
+    tuning::OsoProtocolConfig c;
+    c.model = models::ModelKind::kConvAutoencoder;
+    c.train_subset = 40;
+    c.validation_subset = 16;
+    c.epsilons = {4.0};
+    c.granularities = {1};
+    c.strategies = {optim::OptimizerKind::kOsoDpSgd};
+    c.lot_size = 8;
+    c.steps = 2;
+    c.seeds = 1;
+    c.eval_every = 2;
+    const auto data = tuning::load_oso_protocol_data(c);
+    QVERIFY(data.train.stores_pixels() && data.validation.stores_pixels());
+    QCOMPARE(data.train.size(), Index{40});
+    QCOMPARE(data.validation.size(), Index{16});
+    QCOMPARE(data.validation.targets.size(), Index{16});
+    data.train.validate();
+    data.validation.validate();
+    const auto results = tuning::run_oso_protocol(c, data);
+    QCOMPARE(results.size(), std::size_t{1});
+    QVERIFY(std::isfinite(results[0].score) && results[0].score > 0);  // an MSE
+  }
+
   void presetErrorsNameTheKey() {
     QVERIFY_THROWS_EXCEPTION(InvalidArgument,
                              tuning::parse_oso_protocol(R"({"epsilon": [1]})", "p.json"));
@@ -79,6 +194,21 @@ class TestOsoProtocol : public QObject {
       QFAIL("no exception");
     } catch (const InvalidArgument& e) {
       QVERIFY(QString(e.what()).contains("target_quantiles"));
+    }
+    // Wrong types and unknown names name their key too.
+    for (const auto& [text, key] :
+         {std::pair<const char*, const char*>{R"({"steps": "many"})", "steps"},
+          {R"({"epsilons": [1, "two"]})", "epsilons"},
+          {R"({"train_subset": 1.5e30})", "train_subset"},
+          {R"({"seeds": 2.5})", "seeds"},
+          {R"({"model": "resnet"})", "model"},
+          {R"({"strategies": ["dpsgd", "sgd-plus"]})", "strategies"}}) {
+      try {
+        tuning::parse_oso_protocol(text, "p.json");
+        QFAIL(text);
+      } catch (const InvalidArgument& e) {
+        QVERIFY2(QString(e.what()).contains(QString("p.json: ") + key), e.what());
+      }
     }
     const auto c =
         tuning::parse_oso_protocol(R"({"model": "logistic", "granularities": [7]})", "p.json");

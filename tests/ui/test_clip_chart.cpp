@@ -15,6 +15,7 @@
 #include "tuning/clip_curves.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
+#include "window_run_support.h"
 
 using namespace dplab;
 using namespace dplab::ui;
@@ -45,12 +46,8 @@ class TestClipChart : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(dir_.isValid());
-    window_ = new MainWindow;
-    window_->runController()->setHistoryPath(dir_.filePath(QStringLiteral("h.sqlite")));
-    window_->resize(1400, 900);
-    window_->show();
+    window_ = test::openWindow(dir_, test::tinyExperiment());
   }
   void cleanupTestCase() { delete window_; }
 
@@ -140,13 +137,7 @@ class TestClipChart : public QObject {
 
  private:
   void run(const experiment::ExperimentConfig& config) {
-    window_->form()->setConfig(config);
-    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady() && window_->runAction()->isEnabled(),
-                             30000);
-    QSignalSpy finished(window_, &MainWindow::runFinished);
-    window_->runAction()->trigger();
-    QVERIFY(finished.wait(120000));
-    QVERIFY(finished.first().at(0).toBool());
+    QVERIFY(test::runConfigToEnd(window_, config));
     QCoreApplication::processEvents();
   }
 

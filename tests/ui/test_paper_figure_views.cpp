@@ -6,7 +6,6 @@
 // seconds without touching the shown result.
 #include <qcustomplot.h>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -21,6 +20,7 @@
 #include "charts/chart_view.h"
 #include "data/dataset.h"
 #include "experiment/sparse_reproduction.h"
+#include "figure_view_support.h"
 #include "form/experiment_form.h"
 #include "objective_perturbation/comparison_preset.h"
 #include "shell/main_window.h"
@@ -112,16 +112,8 @@ class TestPaperFigureViews : public QObject {
     window_->tabs()->setCurrentWidget(objpert_);
     const auto settings = tinyObjpert();
     objpert_->setSettings(settings);
-    QSignalSpy finished(objpert_, &ObjpertFigure2View::finished);
-    window_->stallMeter()->reset();
-    QTest::mouseClick(objpert_->runButton(), Qt::LeftButton);
-    QVERIFY(objpert_->busy());  // the click returned while the comparison runs
-    QVERIFY(objpert_->cancelButton()->isEnabled());
-    QVERIFY(!objpert_->runButton()->isEnabled());
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
-    QCOMPARE(finished.at(0).at(0).toBool(), true);
-    QVERIFY2(window_->longestStallMs() < kMaxStallMs,
-             qPrintable(QString::number(window_->longestStallMs())));
+    // The click returns while the comparison runs; the GUI thread never stalls.
+    QVERIFY(test::clickRunToEnd(window_, objpert_, kMaxStallMs));
     QCOMPARE(objpert_->progressBar()->value(), 1000);
     QVERIFY(objpert_->result().has_value());
 
@@ -162,18 +154,7 @@ class TestPaperFigureViews : public QObject {
     settings.config.trials = 20;
     objpert_->setSettings(settings);
     const auto before = objpert_->result()->rows.front().algorithm1.mean;
-    QSignalSpy finished(objpert_, &ObjpertFigure2View::finished);
-    QVERIFY(objpert_->run());
-    QTest::qWait(300);
-    QVERIFY(objpert_->busy());
-    QElapsedTimer clock;
-    clock.start();
-    QTest::mouseClick(objpert_->cancelButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
-    qInfo("cancel took %lld ms", static_cast<long long>(clock.elapsed()));
-    QCOMPARE(finished.at(0).at(0).toBool(), false);  // not ok
-    QCOMPARE(finished.at(0).at(1).toBool(), true);   // cancelled
-    QVERIFY(objpert_->runButton()->isEnabled());
+    QVERIFY(test::runThenCancel(objpert_, 300));
     QCOMPARE(objpert_->result()->rows.front().algorithm1.mean, before);  // result untouched
   }
 
@@ -196,14 +177,8 @@ class TestPaperFigureViews : public QObject {
     window_->tabs()->setCurrentWidget(sparse_);
     const auto preset = tinySparse();
     sparse_->fields()->setPreset(preset);
-    QSignalSpy finished(sparse_, &SparseLossView::finished);
-    window_->stallMeter()->reset();
-    QTest::mouseClick(sparse_->runButton(), Qt::LeftButton);
-    QVERIFY(sparse_->busy());
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
-    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(sparse_->calibrationText()));
-    QVERIFY2(window_->longestStallMs() < kMaxStallMs,
-             qPrintable(QString::number(window_->longestStallMs())));
+    QVERIFY2(test::clickRunToEnd(window_, sparse_, kMaxStallMs),
+             qPrintable(sparse_->calibrationText()));
 
     const auto data = experiment::prepare_text(preset);
     const auto calibration = experiment::calibrate(preset, data.train.size());
@@ -248,14 +223,7 @@ class TestPaperFigureViews : public QObject {
     preset.epochs = 2;
     canary_->fields()->setPreset(preset);
     canary_->setCanaries(20, {1, 8});
-    QSignalSpy finished(canary_, &CanaryAuditView::finished);
-    window_->stallMeter()->reset();
-    QTest::mouseClick(canary_->runButton(), Qt::LeftButton);
-    QVERIFY(canary_->busy());
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 180000);
-    QVERIFY(finished.at(0).at(0).toBool());
-    QVERIFY2(window_->longestStallMs() < kMaxStallMs,
-             qPrintable(QString::number(window_->longestStallMs())));
+    QVERIFY(test::clickRunToEnd(window_, canary_, kMaxStallMs, 180000));
 
     preset.canaries = 20;
     preset.canary_repeats = {1, 8};

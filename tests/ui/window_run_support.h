@@ -49,6 +49,18 @@ inline bool runToEnd(MainWindow* window, int timeout_ms = 120000) {
   return finished.first().at(0).toBool() && !finished.first().at(1).toBool();
 }
 
+// Sets the form to `config`, waits until it can run, and runs it to the end; true when the run
+// finished (not failed, not cancelled).
+inline bool runConfigToEnd(MainWindow* window, const experiment::ExperimentConfig& config,
+                           int timeout_ms = 120000) {
+  window->form()->setConfig(config);
+  if (!QTest::qWaitFor(
+          [&] { return window->form()->dataReady() && window->runAction()->isEnabled(); }, 30000)) {
+    return false;
+  }
+  return runToEnd(window, timeout_ms);
+}
+
 // Makes the tab holding `chart` current and lays the plot out for real.
 inline void showChart(MainWindow* window, ChartView* chart) {
   QTabWidget* tabs = window->tabs();

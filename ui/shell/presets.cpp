@@ -23,16 +23,34 @@ bool fashionMnistInstalled() {
     return false;
   }
 }
-}  // namespace
 
-QStringList presetPaths() {
+QStringList resourcePresets(const QString& folder) {
   initDplabResources();
   QStringList paths;
-  const QDir dir(QStringLiteral(":/presets"));
+  const QDir dir(folder);
   for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
     paths << dir.filePath(name);
   }
   return paths;
+}
+
+}  // namespace
+
+QStringList presetPaths() {
+  return resourcePresets(QStringLiteral(":/presets"));
+}
+
+QStringList osoProtocolPresetPaths() {
+  return resourcePresets(QStringLiteral(":/oso-presets"));
+}
+
+std::string readPresetText(const QString& path) {
+  initDplabResources();
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    throw IoError(path.toStdString() + ": cannot read (" + file.errorString().toStdString() + ")");
+  }
+  return file.readAll().toStdString();
 }
 
 QString defaultPresetPath() {
@@ -44,12 +62,7 @@ experiment::ExperimentConfig loadExperimentFile(const QString& path) {
   if (!path.startsWith(QStringLiteral(":/"))) {
     return experiment::load_experiment_file(path.toStdString());
   }
-  initDplabResources();
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    throw IoError(path.toStdString() + ": cannot read the built-in preset");
-  }
-  return experiment::parse_experiment_text(file.readAll().toStdString(), path.toStdString());
+  return experiment::parse_experiment_text(readPresetText(path), path.toStdString());
 }
 
 experiment::ExperimentConfig defaultExperiment() {

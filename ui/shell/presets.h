@@ -7,6 +7,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <string>
 
 #include "experiment/experiment_config.h"
 
@@ -14,6 +15,11 @@ namespace dplab::ui {
 
 // ":/presets/<name>.json" for every built-in preset, sorted by name.
 QStringList presetPaths();
+// ":/oso-presets/<name>.json": the OSO protocol presets (resources/presets/oso-*.json, schema
+// tuning/oso_protocol.h, not experiment files), sorted by name.
+QStringList osoProtocolPresetPaths();
+// The text of a built-in (":/…") or disk file; throws IoError naming the path.
+std::string readPresetText(const QString& path);
 // The preset the window starts from (see above).
 QString defaultPresetPath();
 // Reads and parses a preset or experiment file (":/…" resources too). Throws dplab::Error (or

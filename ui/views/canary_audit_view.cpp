@@ -3,21 +3,14 @@
 #include <qcustomplot.h>
 #include <QComboBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "charts/chart_view.h"
-#include "views/background_task.h"
+#include "views/figure_run_panel.h"
 #include "views/sparse_loss_view.h"
 #include "views/sparse_preset_fields.h"
 
@@ -43,7 +36,7 @@ QColor methodColor(const std::string& method) {
 }  // namespace
 
 CanaryAuditView::CanaryAuditView(QWidget* parent)
-    : QWidget(parent), task_(new BackgroundTask(this)) {
+    : FigureView(tr("Run canary audit"), tr("canary audit"), 420, parent) {
   fields_ = new SparsePresetFields(this);
   canaries_ = new QSpinBox(this);
   canaries_->setRange(10, 100000);
@@ -53,76 +46,24 @@ CanaryAuditView::CanaryAuditView(QWidget* parent)
   repeats_->setToolTip(tr("Comma-separated insertion counts n_c (each >= 1)"));
   fields_->form()->addRow(tr("canaries m"), canaries_);
   fields_->form()->addRow(tr("insertions n_c"), repeats_);
-
-  run_button_ = new QPushButton(tr("Run canary audit"), this);
-  cancel_button_ = new QPushButton(tr("Cancel"), this);
-  progress_ = new QProgressBar(this);
-  progress_->setRange(0, 1000);
-  status_ = new QLabel(this);
-  status_->setWordWrap(true);
-  auto* note = new QLabel(
+  panel()->addSettings(fields_);
+  panel()->addNote(
       tr("Rank = fraction of all |V|² alternatives the canary beats (1 = memorised). Never-"
          "inserted phrases must look uniform; a memorised canary piles up at the right. χ² "
          "distance = X²/m against uniform over 10 bins (9 degrees of freedom). DP-SGD uses the "
-         "sparse method's σ, as the paper's Table 2 does."),
-      this);
-  note->setWordWrap(true);
-  table_ = new QTableWidget(0, 5, this);
-  table_->setHorizontalHeaderLabels(
-      {tr("n_c"), tr("method"), tr("χ² distance"), tr("p-value"), tr("train s")});
-  table_->verticalHeader()->setVisible(false);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setMinimumHeight(140);
-
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(run_button_);
-  buttons->addWidget(cancel_button_);
-  auto* left = new QVBoxLayout;
-  left->addWidget(fields_);
-  left->addLayout(buttons);
-  left->addWidget(progress_);
-  left->addWidget(status_);
-  left->addWidget(note);
-  left->addStretch(1);
-  // The settings scroll: the window keeps fitting small screens whatever the text lengths.
-  auto* left_widget = new QScrollArea(this);
-  auto* left_inner = new QWidget(left_widget);
-  left_inner->setLayout(left);
-  left_widget->setWidget(left_inner);
-  left_widget->setWidgetResizable(true);
-  left_widget->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  left_widget->setFrameShape(QFrame::NoFrame);
-  left_widget->setFixedWidth(420);
+         "sparse method's σ, as the paper's Table 2 does."));
+  table_ = newFigureTable(
+      {tr("n_c"), tr("method"), tr("χ² distance"), tr("p-value"), tr("train s")}, this);
 
   shown_ = new QComboBox(this);
   chart_ = new ChartView(tr("Canary rank histograms against uniform"),
                          QStringLiteral("canary_rank_histograms"), this);
   connect(chart_, &ChartView::message, this, &CanaryAuditView::message);
   chart_->setCsvProvider([this] { return histogramTable(); });
-  auto* shown_row = new QHBoxLayout;
-  shown_row->addWidget(new QLabel(tr("chart shows n_c ="), this));
-  shown_row->addWidget(shown_);
-  shown_row->addStretch(1);
-  auto* right = new QVBoxLayout;
-  right->addLayout(shown_row);
-  right->addWidget(chart_, 3);
-  right->addWidget(new QLabel(tr("Table 2: χ² distance to uniform"), this));
-  right->addWidget(table_, 1);
-  auto* layout = new QHBoxLayout(this);
-  layout->addWidget(left_widget, 0);
-  layout->addLayout(right, 1);
+  placeResults(chartAndTableColumn(tr("chart shows n_c ="), shown_, chart_,
+                                   tr("Table 2: χ² distance to uniform"), table_));
 
-  connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
-  connect(cancel_button_, &QPushButton::clicked, this, &CanaryAuditView::cancel);
   connect(shown_, &QComboBox::currentIndexChanged, this, [this] { drawHistograms(); });
-  connect(task_, &BackgroundTask::progress, this, [this](const QString& text, double fraction) {
-    progress_->setValue(static_cast<int>(std::lround(1000 * fraction)));
-    status_->setText(text);
-  });
-  connect(task_, &BackgroundTask::finished, this, &CanaryAuditView::onFinished);
-  cancel_button_->setEnabled(false);
   drawHistograms();
 }
 
@@ -133,10 +74,6 @@ void CanaryAuditView::setCanaries(int count, const std::vector<int>& repeats) {
   QStringList parts;
   for (int r : repeats) parts << QString::number(r);
   repeats_->setText(parts.join(", "));
-}
-
-bool CanaryAuditView::busy() const {
-  return task_->busy();
 }
 
 bool CanaryAuditView::run() {
@@ -161,8 +98,7 @@ bool CanaryAuditView::run() {
     }
   }
   if (!preset) {
-    status_->setText(error);
-    emit message(tr("canary audit: %1").arg(error), true);
+    panel()->reject(error);
     return false;
   }
   preset->canaries = canaries_->value();
@@ -170,29 +106,19 @@ bool CanaryAuditView::run() {
   pending_ = std::make_shared<std::vector<experiment::Table2Row>>();
   auto out = pending_;
   const experiment::SparsePreset p = *preset;
-  task_->start([p, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
-    *out = experiment::run_table2(p, report, &cancel);
-  });
-  progress_->setValue(0);
-  status_->setText(tr("starting …"));
-  run_button_->setEnabled(false);
-  cancel_button_->setEnabled(true);
-  return true;
+  return panel()->start(
+      [p, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
+        *out = experiment::run_table2(p, report, &cancel);
+      });
 }
 
-void CanaryAuditView::cancel() {
-  if (!busy()) return;
-  task_->cancel();
-  status_->setText(tr("cancelling …"));
-}
-
-void CanaryAuditView::onFinished(bool ok, bool cancelled, const QString& error) {
+void CanaryAuditView::runEnded(bool ok) {
   if (ok) {
     rows_ = std::move(*pending_);
-    progress_->setValue(1000);
     double wall = 0;
     for (const auto& r : *rows_) wall += r.method == "never-inserted" ? 0 : r.train_wall_seconds;
-    status_->setText(tr("done: %1 rows, %2 s of training").arg(rows_->size()).arg(wall, 0, 'f', 1));
+    panel()->setStatus(
+        tr("done: %1 rows, %2 s of training").arg(rows_->size()).arg(wall, 0, 'f', 1));
     fillTable();
     {
       const QSignalBlocker block(shown_);
@@ -203,18 +129,8 @@ void CanaryAuditView::onFinished(bool ok, bool cancelled, const QString& error) 
       shown_->setCurrentIndex(shown_->count() - 1);  // the largest n_c: the clearest contrast
     }
     drawHistograms();
-    ++finished_runs_;
-  } else if (cancelled) {
-    status_->setText(tr("cancelled; the chart still shows the previous result"));
-    emit message(tr("canary audit cancelled"), false);
-  } else {
-    status_->setText(tr("error: %1").arg(error));
-    emit message(tr("canary audit: %1").arg(error), true);
   }
   pending_.reset();
-  run_button_->setEnabled(true);
-  cancel_button_->setEnabled(false);
-  emit finished(ok, cancelled);
 }
 
 void CanaryAuditView::fillTable() {

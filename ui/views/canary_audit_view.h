@@ -8,30 +8,26 @@
 // PNG/PDF/SVG; its CSV holds every histogram with its chi-square row (Table 2).
 #pragma once
 
-#include <QWidget>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "charts/chart_export.h"
 #include "experiment/sparse_reproduction.h"
+#include "views/figure_run_panel.h"
 
 class QCPBarsGroup;
 class QComboBox;
-class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
 namespace dplab::ui {
 
-class BackgroundTask;
 class ChartView;
 class SparsePresetFields;
 
-class CanaryAuditView : public QWidget {
+class CanaryAuditView : public FigureView {
   Q_OBJECT
  public:
   explicit CanaryAuditView(QWidget* parent = nullptr);
@@ -40,25 +36,14 @@ class CanaryAuditView : public QWidget {
   SparsePresetFields* fields() const { return fields_; }
   void setCanaries(int count, const std::vector<int>& repeats);
 
-  bool run();  // false when busy or the fields are invalid
-  void cancel();
-  bool busy() const;
-
   ChartView* chart() const { return chart_; }
   QTableWidget* table() const { return table_; }
   QComboBox* shownRepeats() const { return shown_; }  // which n_c the chart shows
-  QPushButton* runButton() const { return run_button_; }
-  QPushButton* cancelButton() const { return cancel_button_; }
-  QProgressBar* progressBar() const { return progress_; }
   const std::optional<std::vector<experiment::Table2Row>>& rows() const { return rows_; }
-  int finishedRuns() const { return finished_runs_; }
-
- signals:
-  void message(const QString& text, bool is_error);
-  void finished(bool ok, bool cancelled);
+  bool run() override;  // false when busy or the settings are invalid
 
  private:
-  void onFinished(bool ok, bool cancelled, const QString& error);
+  void runEnded(bool ok) override;
   void fillTable();
   void drawHistograms();
   CsvTable histogramTable() const;
@@ -67,17 +52,11 @@ class CanaryAuditView : public QWidget {
   QSpinBox* canaries_;
   QLineEdit* repeats_;
   QComboBox* shown_;
-  QPushButton* run_button_;
-  QPushButton* cancel_button_;
-  QProgressBar* progress_;
-  QLabel* status_;
   QTableWidget* table_;
   ChartView* chart_;
   QCPBarsGroup* bars_group_ = nullptr;  // owned by the plot
-  BackgroundTask* task_;
   std::shared_ptr<std::vector<experiment::Table2Row>> pending_;
   std::optional<std::vector<experiment::Table2Row>> rows_;
-  int finished_runs_ = 0;
 };
 
 }  // namespace dplab::ui

@@ -4,20 +4,15 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QScrollArea>
 #include <QSpinBox>
-#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "charts/chart_view.h"
 #include "objective_perturbation/comparison_preset.h"
-#include "views/background_task.h"
+#include "views/figure_run_panel.h"
 
 namespace dplab::ui {
 namespace {
@@ -57,7 +52,7 @@ ObjpertFigure2View::Settings ObjpertFigure2View::paperSettings() {
 }
 
 ObjpertFigure2View::ObjpertFigure2View(QWidget* parent)
-    : QWidget(parent), task_(new BackgroundTask(this)) {
+    : FigureView(tr("Run comparison"), tr("objective perturbation comparison"), 380, parent) {
   dataset_ = new QComboBox(this);
   dataset_->addItem(tr("Adult (built in)"), QStringLiteral("adult"));
   dataset_->addItem(tr("Synthetic-L (n 10,000, d 20)"), QStringLiteral("synthetic-l"));
@@ -86,17 +81,8 @@ ObjpertFigure2View::ObjpertFigure2View(QWidget* parent)
   form->addRow(tr("DP-SGD epochs"), epochs_);
   form->addRow(tr("learning-rate grid s"), grid_size_);
 
-  run_button_ = new QPushButton(tr("Run comparison"), this);
-  cancel_button_ = new QPushButton(tr("Cancel"), this);
-  progress_ = new QProgressBar(this);
-  progress_->setRange(0, 1000);
-  progress_->setValue(0);
-  status_ = new QLabel(this);
-  status_->setWordWrap(true);
-  summary_ = new QLabel(this);
-  summary_->setWordWrap(true);
-  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* note = new QLabel(
+  panel()->addSettings(form);
+  panel()->addNote(
       tr("Dishonest DP-SGD reports the best of s runs but certifies one run's ε (the selection is "
          "not paid for). Honest DP-SGD calibrates its noise so that the whole Papernot–Steinke "
          "search (K ~ Poisson(μ) runs, RDP) meets ε. Algorithm 1 certifies its single release by "
@@ -104,29 +90,8 @@ ObjpertFigure2View::ObjpertFigure2View(QWidget* parent)
          "accuracy, as the paper's figure does.")
           .arg(formatReadable(objpert::ComparisonConfig{}.noise_factor))
           .arg(formatReadable(objpert::ComparisonConfig{}.tau))
-          .arg(formatReadable(objpert::ComparisonConfig{}.output_noise_std)),
-      this);
-  note->setWordWrap(true);
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(run_button_);
-  buttons->addWidget(cancel_button_);
-  auto* left = new QVBoxLayout;
-  left->addLayout(form);
-  left->addLayout(buttons);
-  left->addWidget(progress_);
-  left->addWidget(status_);
-  left->addWidget(note);
-  left->addWidget(summary_);
-  left->addStretch(1);
-  // The settings scroll: the window keeps fitting small screens whatever the text lengths.
-  auto* left_widget = new QScrollArea(this);
-  auto* left_inner = new QWidget(left_widget);
-  left_inner->setLayout(left);
-  left_widget->setWidget(left_inner);
-  left_widget->setWidgetResizable(true);
-  left_widget->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  left_widget->setFrameShape(QFrame::NoFrame);
-  left_widget->setFixedWidth(380);
+          .arg(formatReadable(objpert::ComparisonConfig{}.output_noise_std)));
+  summary_ = panel()->addSelectableNote();
 
   chart_ = new ChartView(tr("Test accuracy vs ε: Algorithm 1 vs honest and dishonest DP-SGD"),
                          QStringLiteral("objpert_figure2"), this);
@@ -162,20 +127,10 @@ ObjpertFigure2View::ObjpertFigure2View(QWidget* parent)
     return table;
   });
 
-  auto* layout = new QHBoxLayout(this);
-  layout->addWidget(left_widget, 0);
-  layout->addWidget(chart_, 1);
+  placeResults(chart_);
 
-  connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
-  connect(cancel_button_, &QPushButton::clicked, this, &ObjpertFigure2View::cancel);
-  connect(task_, &BackgroundTask::progress, this, [this](const QString& text, double fraction) {
-    progress_->setValue(static_cast<int>(std::lround(1000 * fraction)));
-    status_->setText(text);
-  });
-  connect(task_, &BackgroundTask::finished, this, &ObjpertFigure2View::onFinished);
   setSettings(paperSettings());
   draw();
-  updateButtons();
 }
 
 ObjpertFigure2View::~ObjpertFigure2View() = default;
@@ -224,66 +179,33 @@ std::optional<ObjpertFigure2View::Settings> ObjpertFigure2View::settingsFromFiel
   return s;
 }
 
-bool ObjpertFigure2View::busy() const {
-  return task_->busy();
-}
-
-QString ObjpertFigure2View::statusText() const {
-  return status_->text();
-}
-
 bool ObjpertFigure2View::run() {
   if (busy()) return false;
   QString error;
   const auto settings = settingsFromFields(&error);
   if (!settings) {
-    status_->setText(error);
-    emit message(tr("objective perturbation: %1").arg(error), true);
+    panel()->reject(error);
     return false;
   }
   pending_ = std::make_shared<objpert::ComparisonResult>();
   auto out = pending_;
   const Settings s = *settings;
   shown_delta_ = s.config.delta;
-  task_->start([s, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
+  return panel()->start([s, out](const std::atomic<bool>& cancel,
+                                 const BackgroundTask::ProgressFn& report) {
     report("loading " + s.dataset, 0.0);
     const data::Dataset all = objpert::load_comparison_dataset(s.dataset, "", s.config.split_seed);
     *out = objpert::run_comparison(all, s.config, report, &cancel);
   });
-  progress_->setValue(0);
-  status_->setText(tr("starting …"));
-  updateButtons();
-  return true;
 }
 
-void ObjpertFigure2View::cancel() {
-  if (!busy()) return;
-  task_->cancel();
-  status_->setText(tr("cancelling …"));
-}
-
-void ObjpertFigure2View::onFinished(bool ok, bool cancelled, const QString& error) {
+void ObjpertFigure2View::runEnded(bool ok) {
   if (ok) {
     result_ = std::move(*pending_);
-    progress_->setValue(1000);
-    status_->setText(tr("done in %1 s").arg(result_->wall_seconds, 0, 'f', 1));
+    panel()->setStatus(tr("done in %1 s").arg(result_->wall_seconds, 0, 'f', 1));
     draw();
-    ++finished_runs_;
-  } else if (cancelled) {
-    status_->setText(tr("cancelled; the chart still shows the previous result"));
-    emit message(tr("objective perturbation comparison cancelled"), false);
-  } else {
-    status_->setText(tr("error: %1").arg(error));
-    emit message(tr("objective perturbation: %1").arg(error), true);
   }
   pending_.reset();
-  updateButtons();
-  emit finished(ok, cancelled);
-}
-
-void ObjpertFigure2View::updateButtons() {
-  run_button_->setEnabled(!busy());
-  cancel_button_->setEnabled(busy());
 }
 
 void ObjpertFigure2View::draw() {

@@ -9,28 +9,25 @@
 // can be scaled down (trials, epochs, data set) to run in minutes on a laptop.
 #pragma once
 
-#include <QWidget>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "objective_perturbation/honest_comparison.h"
+#include "views/figure_run_panel.h"
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 
 namespace dplab::ui {
 
-class BackgroundTask;
 class ChartView;
 
-class ObjpertFigure2View : public QWidget {
+class ObjpertFigure2View : public FigureView {
   Q_OBJECT
  public:
   struct Settings {
@@ -47,26 +44,13 @@ class ObjpertFigure2View : public QWidget {
   // The fields as settings; nullopt (and a message naming the field) when one is invalid.
   std::optional<Settings> settingsFromFields(QString* error) const;
 
-  bool run();  // false when busy or the fields are invalid
-  void cancel();
-  bool busy() const;
-
   ChartView* chart() const { return chart_; }
-  QPushButton* runButton() const { return run_button_; }
-  QPushButton* cancelButton() const { return cancel_button_; }
-  QProgressBar* progressBar() const { return progress_; }
   const std::optional<objpert::ComparisonResult>& result() const { return result_; }
-  QString statusText() const;
-  int finishedRuns() const { return finished_runs_; }
-
- signals:
-  void message(const QString& text, bool is_error);
-  void finished(bool ok, bool cancelled);
+  bool run() override;  // false when busy or the settings are invalid
 
  private:
-  void onFinished(bool ok, bool cancelled, const QString& error);
+  void runEnded(bool ok) override;
   void draw();
-  void updateButtons();
 
   QComboBox* dataset_;
   QLineEdit* epsilons_;
@@ -74,17 +58,11 @@ class ObjpertFigure2View : public QWidget {
   QSpinBox* trials_;
   QDoubleSpinBox* epochs_;
   QSpinBox* grid_size_;
-  QPushButton* run_button_;
-  QPushButton* cancel_button_;
-  QProgressBar* progress_;
-  QLabel* status_;
   QLabel* summary_;
   ChartView* chart_;
-  BackgroundTask* task_;
   std::shared_ptr<objpert::ComparisonResult> pending_;  // written by the worker
   std::optional<objpert::ComparisonResult> result_;
   double shown_delta_ = 1e-5;
-  int finished_runs_ = 0;
 };
 
 }  // namespace dplab::ui

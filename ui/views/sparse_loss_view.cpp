@@ -3,18 +3,14 @@
 #include <qcustomplot.h>
 #include <QCheckBox>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "charts/chart_view.h"
 #include "privacy/epsilon_display.h"
-#include "views/background_task.h"
+#include "views/figure_run_panel.h"
 #include "views/sparse_preset_fields.h"
 
 namespace dplab::ui {
@@ -64,7 +60,8 @@ QString wideMethodLabel(WideMethod method) {
   return {};
 }
 
-SparseLossView::SparseLossView(QWidget* parent) : QWidget(parent), task_(new BackgroundTask(this)) {
+SparseLossView::SparseLossView(QWidget* parent)
+    : FigureView(tr("Run Figure 1"), tr("sparse DP Figure 1"), 420, parent) {
   fields_ = new SparsePresetFields(this);
   auto* methods = new QGridLayout;
   int i = 0;
@@ -76,43 +73,13 @@ SparseLossView::SparseLossView(QWidget* parent) : QWidget(parent), task_(new Bac
     ++i;
   }
   fields_->form()->addRow(tr("methods"), methods);
-
-  run_button_ = new QPushButton(tr("Run Figure 1"), this);
-  cancel_button_ = new QPushButton(tr("Cancel"), this);
-  progress_ = new QProgressBar(this);
-  progress_->setRange(0, 1000);
-  status_ = new QLabel(this);
-  status_->setWordWrap(true);
-  calibration_ = new QLabel(this);
-  calibration_->setWordWrap(true);
-  calibration_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* note = new QLabel(
+  panel()->addSettings(fields_);
+  panel()->addNote(
       tr("All DP methods at the same total ε = 30 (sparse: 20 for the noise + 10 for the "
          "selection, the paper's split) and δ = 1e-5; the paper's Table 1 hyperparameters (b = 20, "
          "Adam lr 0.001, S1 = 15, S2 = 0.05, γ = 0.001, S0 = 0.1). Loss = mean example loss on a "
-         "fixed evaluation subset."),
-      this);
-  note->setWordWrap(true);
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(run_button_);
-  buttons->addWidget(cancel_button_);
-  auto* left = new QVBoxLayout;
-  left->addWidget(fields_);
-  left->addLayout(buttons);
-  left->addWidget(progress_);
-  left->addWidget(status_);
-  left->addWidget(note);
-  left->addWidget(calibration_);
-  left->addStretch(1);
-  // The settings scroll: the window keeps fitting small screens whatever the text lengths.
-  auto* left_widget = new QScrollArea(this);
-  auto* left_inner = new QWidget(left_widget);
-  left_inner->setLayout(left);
-  left_widget->setWidget(left_inner);
-  left_widget->setWidgetResizable(true);
-  left_widget->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  left_widget->setFrameShape(QFrame::NoFrame);
-  left_widget->setFixedWidth(420);
+         "fixed evaluation subset."));
+  calibration_ = panel()->addSelectableNote();
 
   train_chart_ = new ChartView(tr("Training loss (word2vec CBOW)"),
                                QStringLiteral("sparse_figure1_train_loss"), this);
@@ -126,18 +93,8 @@ SparseLossView::SparseLossView(QWidget* parent) : QWidget(parent), task_(new Bac
   auto* charts = new QVBoxLayout;
   charts->addWidget(train_chart_, 1);
   charts->addWidget(test_chart_, 1);
-  auto* layout = new QHBoxLayout(this);
-  layout->addWidget(left_widget, 0);
-  layout->addLayout(charts, 1);
+  placeResults(charts);
 
-  connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
-  connect(cancel_button_, &QPushButton::clicked, this, &SparseLossView::cancel);
-  connect(task_, &BackgroundTask::progress, this, [this](const QString& text, double fraction) {
-    progress_->setValue(static_cast<int>(std::lround(1000 * fraction)));
-    status_->setText(text);
-  });
-  connect(task_, &BackgroundTask::finished, this, &SparseLossView::onFinished);
-  cancel_button_->setEnabled(false);
   draw();
 }
 
@@ -156,10 +113,6 @@ std::vector<WideMethod> SparseLossView::methods() const {
   return out;
 }
 
-bool SparseLossView::busy() const {
-  return task_->busy();
-}
-
 bool SparseLossView::run() {
   if (busy()) return false;
   QString error;
@@ -167,14 +120,13 @@ bool SparseLossView::run() {
   const auto chosen = methods();
   if (preset && chosen.empty()) error = tr("methods: choose at least one");
   if (!preset || chosen.empty()) {
-    status_->setText(error);
-    emit message(tr("sparse DP Figure 1: %1").arg(error), true);
+    panel()->reject(error);
     return false;
   }
   pending_ = std::make_shared<Result>();
   auto out = pending_;
   const experiment::SparsePreset p = *preset;
-  task_->start(
+  return panel()->start(
       [p, chosen, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
         report("reading the corpus", 0.0);
         const auto data = experiment::prepare_text(p);
@@ -185,40 +137,18 @@ bool SparseLossView::run() {
         out->calibration = experiment::calibrate(p, data.train.size());
         out->curves = experiment::run_figure1(p, data, out->calibration, chosen, report, &cancel);
       });
-  progress_->setValue(0);
-  status_->setText(tr("starting …"));
-  run_button_->setEnabled(false);
-  cancel_button_->setEnabled(true);
-  return true;
 }
 
-void SparseLossView::cancel() {
-  if (!busy()) return;
-  task_->cancel();
-  status_->setText(tr("cancelling …"));
-}
-
-void SparseLossView::onFinished(bool ok, bool cancelled, const QString& error) {
+void SparseLossView::runEnded(bool ok) {
   if (ok) {
     result_ = std::move(*pending_);
-    progress_->setValue(1000);
     double wall = 0;
     for (const auto& c : result_->curves) wall += c.run.wall_seconds;
-    status_->setText(
+    panel()->setStatus(
         tr("done: %1 runs, %2 s of training").arg(result_->curves.size()).arg(wall, 0, 'f', 1));
     draw();
-    ++finished_runs_;
-  } else if (cancelled) {
-    status_->setText(tr("cancelled; the charts still show the previous result"));
-    emit message(tr("sparse DP Figure 1 cancelled"), false);
-  } else {
-    status_->setText(tr("error: %1").arg(error));
-    emit message(tr("sparse DP Figure 1: %1").arg(error), true);
   }
   pending_.reset();
-  run_button_->setEnabled(true);
-  cancel_button_->setEnabled(false);
-  emit finished(ok, cancelled);
 }
 
 CsvTable SparseLossView::lossTable(bool train) const {

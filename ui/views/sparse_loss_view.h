@@ -7,26 +7,23 @@
 // export as PNG/PDF/SVG and CSV (ChartView).
 #pragma once
 
-#include <QWidget>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "charts/chart_export.h"
 #include "experiment/sparse_reproduction.h"
+#include "views/figure_run_panel.h"
 
 class QCheckBox;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 
 namespace dplab::ui {
 
-class BackgroundTask;
 class ChartView;
 class SparsePresetFields;
 
-class SparseLossView : public QWidget {
+class SparseLossView : public FigureView {
   Q_OBJECT
  public:
   struct Result {
@@ -43,42 +40,25 @@ class SparseLossView : public QWidget {
   void setMethods(const std::vector<training::WideMethod>& methods);
   std::vector<training::WideMethod> methods() const;
 
-  bool run();  // false when busy or the fields are invalid
-  void cancel();
-  bool busy() const;
-
   ChartView* trainChart() const { return train_chart_; }
   ChartView* testChart() const { return test_chart_; }
-  QPushButton* runButton() const { return run_button_; }
-  QPushButton* cancelButton() const { return cancel_button_; }
-  QProgressBar* progressBar() const { return progress_; }
   const std::optional<Result>& result() const { return result_; }
   QString calibrationText() const;
-  int finishedRuns() const { return finished_runs_; }
-
- signals:
-  void message(const QString& text, bool is_error);
-  void finished(bool ok, bool cancelled);
+  bool run() override;  // false when busy or the settings are invalid
 
  private:
-  void onFinished(bool ok, bool cancelled, const QString& error);
+  void runEnded(bool ok) override;
   void draw();
   void drawLoss(ChartView* chart, bool train);
   CsvTable lossTable(bool train) const;
 
   SparsePresetFields* fields_;
   std::vector<std::pair<training::WideMethod, QCheckBox*>> method_boxes_;
-  QPushButton* run_button_;
-  QPushButton* cancel_button_;
-  QProgressBar* progress_;
-  QLabel* status_;
   QLabel* calibration_;
   ChartView* train_chart_;
   ChartView* test_chart_;
-  BackgroundTask* task_;
   std::shared_ptr<Result> pending_;
   std::optional<Result> result_;
-  int finished_runs_ = 0;
 };
 
 // A fixed colour per wide-training method, the same in every sparse-DP chart.

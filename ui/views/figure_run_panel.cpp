@@ -1,0 +1,202 @@
+#include "views/figure_run_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "charts/chart_view.h"
+
+namespace dplab::ui {
+
+FigureRunPanel::FigureRunPanel(const QString& run_label, const QString& what, int width,
+                               QWidget* parent)
+    : QScrollArea(parent), what_(what), task_(new BackgroundTask(this)) {
+  run_button_ = new QPushButton(run_label, this);
+  cancel_button_ = new QPushButton(tr("Cancel"), this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setValue(0);
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  settings_ = new QVBoxLayout;
+  info_ = new QVBoxLayout;
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(run_button_);
+  buttons->addWidget(cancel_button_);
+  auto* column = new QVBoxLayout;
+  column->addLayout(settings_);
+  column->addLayout(buttons);
+  column->addWidget(progress_);
+  column->addWidget(status_);
+  column->addLayout(info_);
+  column->addStretch(1);
+  auto* inner = new QWidget(this);
+  inner->setLayout(column);
+  setWidget(inner);
+  setWidgetResizable(true);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setFrameShape(QFrame::NoFrame);
+  setFixedWidth(width);
+
+  connect(run_button_, &QPushButton::clicked, this, &FigureRunPanel::runClicked);
+  connect(cancel_button_, &QPushButton::clicked, this, &FigureRunPanel::cancel);
+  connect(task_, &BackgroundTask::progress, this, [this](const QString& text, double fraction) {
+    progress_->setValue(static_cast<int>(std::lround(progress_->maximum() * fraction)));
+    status_->setText(text);
+  });
+  connect(task_, &BackgroundTask::finished, this, &FigureRunPanel::onFinished);
+  updateButtons();
+}
+
+void FigureRunPanel::addSettings(QWidget* widget) {
+  settings_->addWidget(widget);
+}
+
+void FigureRunPanel::addSettings(QLayout* layout) {
+  settings_->addLayout(layout);
+}
+
+void FigureRunPanel::addInfo(QWidget* widget) {
+  info_->addWidget(widget);
+}
+
+QLabel* FigureRunPanel::addNote(const QString& text) {
+  auto* note = new QLabel(text, this);
+  note->setWordWrap(true);
+  info_->addWidget(note);
+  return note;
+}
+
+QLabel* FigureRunPanel::addSelectableNote() {
+  QLabel* note = addNote(QString());
+  note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return note;
+}
+
+bool FigureRunPanel::busy() const {
+  return task_->busy();
+}
+
+bool FigureRunPanel::start(BackgroundTask::Work work, int units, const QString& format) {
+  if (!task_->start(std::move(work))) return false;
+  progress_->setRange(0, std::max(1, units));
+  progress_->setFormat(format);
+  progress_->setValue(0);
+  status_->setText(tr("starting …"));
+  updateButtons();
+  return true;
+}
+
+void FigureRunPanel::cancel() {
+  if (!busy()) return;
+  task_->cancel();
+  status_->setText(tr("cancelling …"));
+}
+
+void FigureRunPanel::reject(const QString& error) {
+  status_->setText(error);
+  emit message(tr("%1: %2").arg(what_, error), true);
+}
+
+void FigureRunPanel::setStatus(const QString& text) {
+  status_->setText(text);
+}
+
+QString FigureRunPanel::statusText() const {
+  return status_->text();
+}
+
+void FigureRunPanel::onFinished(bool ok, bool cancelled, const QString& error) {
+  if (ok) {
+    progress_->setValue(progress_->maximum());
+  } else if (cancelled) {
+    status_->setText(tr("cancelled; the previous result stays shown"));
+    emit message(tr("%1 cancelled").arg(what_), false);
+  } else {
+    status_->setText(tr("error: %1").arg(error));
+    emit message(tr("%1: %2").arg(what_, error), true);
+  }
+  updateButtons();
+  emit finished(ok, cancelled);
+}
+
+void FigureRunPanel::updateButtons() {
+  run_button_->setEnabled(!busy());
+  cancel_button_->setEnabled(busy());
+}
+
+QTableWidget* newFigureTable(const QStringList& headers, QWidget* parent) {
+  auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+  table->setHorizontalHeaderLabels(headers);
+  table->verticalHeader()->setVisible(false);
+  table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table->horizontalHeader()->setStretchLastSection(true);
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table->setMinimumHeight(140);
+  return table;
+}
+
+QVBoxLayout* chartAndTableColumn(const QString& chooser_label, QComboBox* chooser, ChartView* chart,
+                                 const QString& table_title, QTableWidget* table) {
+  auto* chooser_row = new QHBoxLayout;
+  chooser_row->addWidget(new QLabel(chooser_label, chart->parentWidget()));
+  chooser_row->addWidget(chooser);
+  chooser_row->addStretch(1);
+  auto* column = new QVBoxLayout;
+  column->addLayout(chooser_row);
+  column->addWidget(chart, 3);
+  column->addWidget(new QLabel(table_title, chart->parentWidget()));
+  column->addWidget(table, 2);
+  return column;
+}
+
+FigureView::FigureView(const QString& run_label, const QString& what, int panel_width,
+                       QWidget* parent)
+    : QWidget(parent), panel_(new FigureRunPanel(run_label, what, panel_width, this)) {
+  connect(panel_, &FigureRunPanel::runClicked, this, [this] { run(); });
+  connect(panel_, &FigureRunPanel::message, this, &FigureView::message);
+  connect(panel_, &FigureRunPanel::finished, this, [this](bool ok, bool cancelled) {
+    runEnded(ok);
+    if (ok) ++finished_runs_;
+    emit finished(ok, cancelled);
+  });
+}
+
+void FigureView::placeResults(QLayout* results) {
+  auto* layout = new QHBoxLayout(this);
+  layout->addWidget(panel_, 0);
+  layout->addLayout(results, 1);
+}
+
+void FigureView::placeResults(QWidget* results) {
+  auto* layout = new QHBoxLayout(this);
+  layout->addWidget(panel_, 0);
+  layout->addWidget(results, 1);
+}
+
+void FigureView::cancel() {
+  panel_->cancel();
+}
+bool FigureView::busy() const {
+  return panel_->busy();
+}
+QPushButton* FigureView::runButton() const {
+  return panel_->runButton();
+}
+QPushButton* FigureView::cancelButton() const {
+  return panel_->cancelButton();
+}
+QProgressBar* FigureView::progressBar() const {
+  return panel_->progressBar();
+}
+QString FigureView::statusText() const {
+  return panel_->statusText();
+}
+
+}  // namespace dplab::ui
