@@ -91,6 +91,8 @@ int run_oso_protocol_command(const Arguments& args) {
       char score[64];
       if (std::isnan(r.score)) {
         std::snprintf(score, sizeof score, "all diverged");
+      } else if (std::isnan(r.score_std)) {
+        std::snprintf(score, sizeof score, "%.4f (1 seed)", r.score);
       } else {
         std::snprintf(score, sizeof score, "%.4f ± %.4f", r.score, r.score_std);
       }

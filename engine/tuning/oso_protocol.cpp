@@ -318,10 +318,11 @@ std::vector<OsoGridResult> run_oso_protocol(
           const double mean = sum / finite;
           if (std::isnan(r.score) || (higher ? mean > r.score : mean < r.score)) {
             r.score = mean;
+            // Sample standard deviation; one seed has none (NaN, printed as such, not as 0).
             r.score_std =
                 finite > 1
                     ? std::sqrt(std::max(0.0, (sum_sq - finite * mean * mean) / (finite - 1)))
-                    : 0;
+                    : std::numeric_limits<double>::quiet_NaN();
             r.learning_rate = grid[g].learning_rate;
             r.clip = grid[g].clip;
             r.target_quantile = grid[g].target_quantile;

@@ -62,7 +62,7 @@ struct OsoGridResult {
   int runs = 0;                 // K, runs charged to the grid's budget
   double noise_multiplier = 0;  // sigma of every run of the grid (calibrated for K T steps)
   double score = 0;      // best configuration's mean best-checkpoint metric (NaN: all diverged)
-  double score_std = 0;  // its standard deviation over seeds
+  double score_std = 0;  // its standard deviation over seeds (NaN with one seed)
   double learning_rate = 0, clip = 0, target_quantile = 0;  // its hyperparameters
 };
 

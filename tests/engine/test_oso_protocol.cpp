@@ -78,6 +78,7 @@ class TestOsoProtocol : public QObject {
                               .arg(spent)));
       QVERIFY(r.score > 0.5 && r.score <= 1.0);  // separable data: better than chance
       QVERIFY(r.clip >= c.clip_low && r.clip <= c.clip_high);
+      QVERIFY(std::isnan(r.score_std));  // one seed: no spread to report (not 0)
     }
     // A bigger grid pays with more noise at the same epsilon.
     QVERIFY(results[2].noise_multiplier > results[0].noise_multiplier);  // dpsgd K=4 vs oso K=2

@@ -267,8 +267,10 @@ void OsoProtocolView::fillTable() {
         formatReadable(g.epsilon, 6),
         QString::number(g.runs),
         formatReadable(g.noise_multiplier, 4),
-        found ? tr("%1 ± %2").arg(formatReadable(g.score, 4), formatReadable(g.score_std, 2))
-              : tr("all diverged"),
+        !found ? tr("all diverged")
+        : std::isnan(g.score_std)
+            ? tr("%1 (1 seed)").arg(formatReadable(g.score, 4))
+            : tr("%1 ± %2").arg(formatReadable(g.score, 4), formatReadable(g.score_std, 2)),
         found && hasLearningRate(g.strategy) ? formatReadable(g.learning_rate, 4) : dash,
         found ? formatReadable(g.clip, 4) : dash,
         found && hasQuantile(g.strategy) ? formatReadable(g.target_quantile, 2) : dash};
@@ -335,7 +337,7 @@ void OsoProtocolView::draw() {
       if (g.granularity != k || g.strategy != strategy || !std::isfinite(g.score)) continue;
       keys << g.epsilon;
       values << g.score;
-      errors << g.score_std;
+      errors << (std::isnan(g.score_std) ? 0.0 : g.score_std);  // one seed: no error bar
       low = std::min(low, g.epsilon);
       high = std::max(high, g.epsilon);
     }
