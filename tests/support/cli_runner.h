@@ -20,15 +20,25 @@ struct CliRun {
   QString out, err;
 };
 
-// Runs the CLI with arguments and waits up to two minutes. A run that does not finish by then is
-// killed and reported as exit_code -1 with a note in err, so the caller's check fails.
+// How long a CLI run may take: two minutes, times DPLAB_TEST_TIME_SCALE when that is set (the
+// sanitizer preset sets 4: ASan + UBSan make `bench`, the slowest run, take ~3 minutes).
+inline int cli_time_limit_ms() {
+  bool ok = false;
+  const double scale = qEnvironmentVariable("DPLAB_TEST_TIME_SCALE").toDouble(&ok);
+  return static_cast<int>(120'000 * (ok && scale >= 1 ? scale : 1.0));
+}
+
+// Runs the CLI with arguments and waits up to cli_time_limit_ms(). A run that does not finish by
+// then is killed and reported as exit_code -1 with a note in err, so the caller's check fails.
 inline CliRun run_cli(const QStringList& arguments) {
   QProcess process;
   process.start(cli_program(), arguments);
-  if (!process.waitForFinished(120'000)) {
+  if (!process.waitForFinished(cli_time_limit_ms())) {
     process.kill();
     process.waitForFinished();
-    return {-1, {}, QStringLiteral("dplab-cli did not finish within 120 s")};
+    return {-1,
+            {},
+            QStringLiteral("dplab-cli did not finish within %1 s").arg(cli_time_limit_ms() / 1000)};
   }
   return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
           QString::fromUtf8(process.readAllStandardOutput()),
