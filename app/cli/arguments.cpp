@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include <CLI/CLI.hpp>
 
@@ -75,6 +76,42 @@ double Arguments::required_number(const std::string& flag) const {
 std::int64_t Arguments::integer_or(const std::string& flag, std::int64_t fallback) const {
   auto value = text(flag);
   return value ? parse_integer(flag, *value) : fallback;
+}
+
+int Arguments::int_or(const std::string& flag, int fallback) const {
+  auto value = text(flag);
+  return value ? parse_int(flag, *value) : fallback;
+}
+
+int parse_int(const std::string& flag, const std::string& text) {
+  const std::int64_t value = parse_integer(flag, text);
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+    throw UsageError("--" + flag + ": " + text + " is out of range");
+  return static_cast<int>(value);
+}
+
+std::vector<std::string> comma_items(const std::string& flag, const std::string& text) {
+  std::vector<std::string> items;
+  std::string::size_type start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    items.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (items.back().empty()) throw UsageError("--" + flag + ": empty item in '" + text + "'");
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+std::vector<double> parse_number_list(const std::string& flag, const std::string& text) {
+  std::vector<double> values;
+  for (const auto& item : comma_items(flag, text)) values.push_back(parse_number(flag, item));
+  return values;
+}
+
+std::vector<int> parse_int_list(const std::string& flag, const std::string& text) {
+  std::vector<int> values;
+  for (const auto& item : comma_items(flag, text)) values.push_back(parse_int(flag, item));
+  return values;
 }
 
 std::int64_t Arguments::required_integer(const std::string& flag) const {

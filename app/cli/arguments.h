@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -36,6 +37,8 @@ class Arguments {
   double number_or(const std::string& flag, double fallback) const;
   double required_number(const std::string& flag) const;
   std::int64_t integer_or(const std::string& flag, std::int64_t fallback) const;
+  // For int fields: a value outside int's range is an error naming the flag, never a wrap.
+  int int_or(const std::string& flag, int fallback) const;
   std::int64_t required_integer(const std::string& flag) const;
   std::uint64_t seed_or(const std::string& flag, std::uint64_t fallback) const;
 
@@ -46,6 +49,11 @@ class Arguments {
 
 double parse_number(const std::string& flag, const std::string& text);
 std::int64_t parse_integer(const std::string& flag, const std::string& text);
+int parse_int(const std::string& flag, const std::string& text);  // in int's range
+// A comma-separated value "1,2,3", item by item; an empty list or item is an error naming the flag.
+std::vector<std::string> comma_items(const std::string& flag, const std::string& text);
+std::vector<double> parse_number_list(const std::string& flag, const std::string& text);
+std::vector<int> parse_int_list(const std::string& flag, const std::string& text);
 
 // Declares "--name VALUE" on `command`; its text lands in `args` under `name`. The help line
 // says what the value means, its unit and its default. Returns the option for CLI11 tweaks

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
@@ -18,18 +17,12 @@ namespace {
 
 int run_canary(const Arguments& args) {
   experiment::SparsePreset preset = sparse_preset_from(args);
-  preset.canaries = static_cast<int>(args.integer_or("canaries", preset.canaries));
+  preset.canaries = args.int_or("canaries", preset.canaries);
   if (preset.canaries < 10) throw UsageError("--canaries must be >= 10 (10 histogram bins)");
   if (const auto list = args.text("repeats")) {
-    preset.canary_repeats.clear();
-    std::stringstream stream(*list);
-    std::string item;
-    while (std::getline(stream, item, ',')) {
-      const auto n = parse_integer("repeats", item);
-      if (n < 1) throw UsageError("--repeats: every n_c must be >= 1, got " + item);
-      preset.canary_repeats.push_back(static_cast<int>(n));
-    }
-    if (preset.canary_repeats.empty()) throw UsageError("--repeats: empty list");
+    preset.canary_repeats = parse_int_list("repeats", *list);
+    for (int n : preset.canary_repeats)
+      if (n < 1) throw UsageError("--repeats: every n_c must be >= 1, got " + std::to_string(n));
   }
   const std::string out_dir = args.text_or("out", ".");
   std::filesystem::create_directories(out_dir);

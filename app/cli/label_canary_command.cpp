@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "audit/label_canary.h"
 #include "cli/arguments.h"
@@ -24,16 +23,11 @@ namespace {
 int run_label_canary(const Arguments& args) {
   RunConfig config = parse_run_config(args);
   if (config.out.empty()) throw UsageError("missing required flag --out");
-  const auto canaries = args.integer_or("canaries", 50);
+  const int canaries = args.int_or("canaries", 50);
   if (canaries < 10) throw UsageError("--canaries must be >= 10 (10 histogram bins)");
-  std::vector<int> repeats;
-  std::stringstream list(args.text_or("repeats", "3,9,15"));
-  for (std::string item; std::getline(list, item, ',');) {
-    const auto n = parse_integer("repeats", item);
-    if (n < 0) throw UsageError("--repeats: every n_c must be >= 0, got " + item);
-    repeats.push_back(static_cast<int>(n));
-  }
-  if (repeats.empty()) throw UsageError("--repeats: empty list");
+  const std::vector<int> repeats = parse_int_list("repeats", args.text_or("repeats", "3,9,15"));
+  for (int n : repeats)
+    if (n < 0) throw UsageError("--repeats: every n_c must be >= 0, got " + std::to_string(n));
 
   data::DatasetSource source = data::source_for(config.dataset);
   source.format = data::parse_data_format(config.format);
@@ -53,8 +47,8 @@ int run_label_canary(const Arguments& args) {
             << " canaries (rank 1 = lower loss than every never-inserted reference)\n"
             << "n_c  distance  p_value    histogram (10 bins, rank 0 -> 1)\n";
   for (const int n_c : repeats) {
-    const auto result = audit::run_label_canary_audit(
-        split, config.training_config(), {static_cast<int>(canaries), n_c, config.seed + 1});
+    const auto result = audit::run_label_canary_audit(split, config.training_config(),
+                                                      {canaries, n_c, config.seed + 1});
     const auto& h = result.histogram;
     std::string bins;
     for (const double c : h.counts) bins += std::to_string(static_cast<int>(c)) + " ";

@@ -1,6 +1,7 @@
 // dplab-cli oso-protocol: runs the OSO paper's grid protocol (tuning/oso_protocol.h) from a
 // preset file and prints dplab's Figure 4 (best score per strategy and epsilon) and Table 3
 // (the best hyperparameters), per granularity k. Flags scale a preset down for a quick run.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -18,15 +19,6 @@
 namespace dplab::cli {
 namespace {
 
-std::vector<double> number_list(const std::string& flag, const std::string& text) {
-  std::vector<double> values;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ',')) values.push_back(parse_number(flag, item));
-  if (values.empty()) throw UsageError("--" + flag + " needs a comma-separated list");
-  return values;
-}
-
 int run_oso_protocol_command(const Arguments& args) {
   const std::string path = args.required_text("preset");
   std::ifstream file(path);
@@ -36,30 +28,27 @@ int run_oso_protocol_command(const Arguments& args) {
   tuning::OsoProtocolConfig config;
   try {
     config = tuning::parse_oso_protocol(text.str(), path);
-  } catch (const InvalidArgument& e) {
+  } catch (const InvalidArgument& e) {  // a value breaks a rule
+    throw UsageError(std::string("--preset: ") + e.what());
+  } catch (const ParseError& e) {  // not JSON, or nested too deep
     throw UsageError(std::string("--preset: ") + e.what());
   }
-  if (auto v = args.text("epsilons")) config.epsilons = number_list("epsilons", *v);
-  if (auto v = args.text("granularities")) {
-    config.granularities.clear();
-    for (double k : number_list("granularities", *v))
-      config.granularities.push_back(static_cast<int>(k));
-  }
-  config.seeds = static_cast<int>(args.integer_or("seeds", config.seeds));
+  // Flags override preset fields; the engine's rules (invalid_oso_field) then check the result,
+  // and a broken one is named by its flag (the preset itself passed them when parsed).
+  if (auto v = args.text("epsilons")) config.epsilons = parse_number_list("epsilons", *v);
+  if (auto v = args.text("granularities"))
+    config.granularities = parse_int_list("granularities", *v);
+  config.seeds = args.int_or("seeds", config.seeds);
   config.steps = args.integer_or("steps", config.steps);
   if (auto v = args.text("train-subset")) config.train_subset = parse_integer("train-subset", *v);
-  if (auto v = args.text("validation-subset")) {
+  if (auto v = args.text("validation-subset"))
     config.validation_subset = parse_integer("validation-subset", *v);
-    if (*config.validation_subset < 1) throw UsageError("--validation-subset must be >= 1");
-  }
   if (auto v = args.text("lot-size")) config.lot_size = parse_number("lot-size", *v);
-  if (!(config.lot_size >= 1)) throw UsageError("--lot-size must be >= 1");
   config.eval_every = args.integer_or("eval-every", config.eval_every);
-  if (config.eval_every < 1) throw UsageError("--eval-every must be >= 1");
-  if (config.seeds < 1) throw UsageError("--seeds must be >= 1");
-  if (config.steps < 1) throw UsageError("--steps must be >= 1");
-  for (double k : config.granularities) {
-    if (k < 1) throw UsageError("--granularities must be >= 1");
+  if (auto bad = tuning::invalid_oso_field(config)) {
+    std::string flag = bad->key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    throw UsageError("--" + flag + " " + bad->rule);
   }
 
   const data::TrainValidationSplit data = tuning::load_oso_protocol_data(config);

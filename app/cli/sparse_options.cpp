@@ -40,9 +40,9 @@ experiment::SparsePreset sparse_preset_from(const Arguments& args) {
   require_at_least("--train-tokens", static_cast<double>(preset.train_tokens), 10);
   preset.test_tokens = args.integer_or("test-tokens", preset.test_tokens);
   require_at_least("--test-tokens", static_cast<double>(preset.test_tokens), 10);
-  preset.vocabulary_size = static_cast<int>(args.integer_or("vocabulary", preset.vocabulary_size));
+  preset.vocabulary_size = args.int_or("vocabulary", preset.vocabulary_size);
   require_at_least("--vocabulary", preset.vocabulary_size, 2);
-  preset.embedding_dim = static_cast<int>(args.integer_or("dim", preset.embedding_dim));
+  preset.embedding_dim = args.int_or("dim", preset.embedding_dim);
   require_at_least("--dim", preset.embedding_dim, 1);
   preset.eval_points = args.integer_or("eval-points", preset.eval_points);
   require_at_least("--eval-points", static_cast<double>(preset.eval_points), 1);

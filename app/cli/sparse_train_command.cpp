@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
@@ -19,16 +18,13 @@ namespace {
 
 std::vector<training::WideMethod> parse_methods(const std::string& list) {
   std::vector<training::WideMethod> methods;
-  std::stringstream stream(list);
-  std::string item;
-  while (std::getline(stream, item, ',')) {
+  for (const auto& item : comma_items("methods", list)) {
     try {
       methods.push_back(training::parse_wide_method(item));
     } catch (const InvalidArgument& e) {
       throw UsageError(std::string("--methods: ") + e.what());
     }
   }
-  if (methods.empty()) throw UsageError("--methods: empty list");
   return methods;
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "core/validate.h"
 #include "models/network_description.h"
@@ -27,7 +28,7 @@ constexpr std::uint64_t kRandomSearchStream = 0x52414E44;  // "RAND"
 
 // Search-size caps: candidates over all optimizers, and (candidate, repeat) jobs.
 constexpr std::int64_t kMaxCandidates = 1000000;
-constexpr std::int64_t kMaxJobs = 1000000;
+constexpr std::int64_t kMaxJobs = kMaxTrainingJobs;
 constexpr std::int64_t kJobCountCeiling = std::int64_t{1} << 62;  // "more than this" in counts
 
 // 4611686018427387904 reads badly; say "more than 10^18" once saturated.

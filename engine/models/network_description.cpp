@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 
 namespace dplab::models {
 namespace {
@@ -90,9 +91,9 @@ NetworkDescription parse_network_description(const std::string& json_text,
                                              const std::string& prefix) {
   json j;
   try {
-    j = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    fail(prefix, "(text)", std::string("not valid JSON: ") + e.what());
+    j = parse_json_text(json_text, "network");  // depth-capped; names line, column and byte
+  } catch (const ParseError& e) {
+    fail(prefix, "(text)", e.what());
   }
   if (!j.is_object()) fail(prefix, "(top level)", "expected an object");
   static const std::set<std::string> top_keys{"name", "input", "loss", "layers", "norms"};

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "data/dataset_catalog.h"
 #include "objective_perturbation/synthetic_glm.h"
 
@@ -128,12 +129,10 @@ ComparisonPreset parse_comparison_preset(const json& j, const std::string& origi
 ComparisonPreset load_comparison_preset(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw IoError("cannot open '" + path + "'");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw ParseError(path + ": " + e.what());
-  }
+  std::stringstream text;
+  text << in.rdbuf();
+  // Depth-capped, and a syntax error names its line, column and byte.
+  const json j = parse_json_text(text.str(), path);
   ComparisonPreset p = parse_comparison_preset(j, path);
   if (!p.dataset_path.empty() && std::filesystem::path(p.dataset_path).is_relative()) {
     p.dataset_path =

@@ -10,6 +10,8 @@
 #include <type_traits>
 
 #include "core/error.h"
+#include "core/json_guard.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
@@ -111,13 +113,53 @@ bool higher_is_better(models::ModelKind model) {
   return models::higher_is_better(models::validation_metric({model, 100, {}}));
 }
 
+std::optional<OsoFieldError> invalid_oso_field(const OsoProtocolConfig& c) {
+  const auto bad = [](const char* key, std::string rule) {
+    return std::optional<OsoFieldError>(OsoFieldError{key, std::move(rule)});
+  };
+  const auto finite = [](double x) { return std::isfinite(x); };
+  if (!(c.validation_fraction > 0 && c.validation_fraction < 1))
+    return bad("validation_fraction", "must be in (0, 1)");
+  if (c.train_subset && *c.train_subset < 2) return bad("train_subset", "must be >= 2");
+  if (c.validation_subset && *c.validation_subset < 1)
+    return bad("validation_subset", "must be >= 1");
+  const auto list_rule = [](std::size_t n) { return n == 0 || n > kMaxOsoListLength; };
+  const std::string list_size = "needs 1 to " + std::to_string(kMaxOsoListLength) + " values";
+  if (list_rule(c.epsilons.size())) return bad("epsilons", list_size);
+  for (double e : c.epsilons)
+    if (!(e > 0) || !finite(e)) return bad("epsilons", "must be finite and > 0");
+  if (!(c.delta > 0 && c.delta < 1)) return bad("delta", "must be in (0, 1)");
+  if (list_rule(c.granularities.size())) return bad("granularities", list_size);
+  for (int k : c.granularities)
+    if (k < 1 || k > kMaxOsoGranularity)
+      return bad("granularities", "must be in [1, " + std::to_string(kMaxOsoGranularity) + "]");
+  if (list_rule(c.strategies.size())) return bad("strategies", list_size);
+  if (!(c.lot_size >= 1) || !finite(c.lot_size)) return bad("lot_size", "must be >= 1");
+  if (c.steps < 1) return bad("steps", "must be >= 1");
+  if (c.seeds < 1 || c.seeds > kMaxTrainingJobs)
+    return bad("seeds", "must be in [1, " + std::to_string(kMaxTrainingJobs) + "]");
+  if (c.eval_every < 1) return bad("eval_every", "must be >= 1");
+  if (!(c.clip_low > 0 && c.clip_high >= c.clip_low) || !finite(c.clip_high))
+    return bad("clip_range", "expected 0 < low <= high");
+  if (!(c.learning_rate_log10_high >= c.learning_rate_log10_low) ||
+      !finite(c.learning_rate_log10_low) || !finite(c.learning_rate_log10_high))
+    return bad("learning_rate_log10", "expected finite low <= high");
+  if (list_rule(c.target_quantiles.size())) return bad("target_quantiles", list_size);
+  for (double g : c.target_quantiles)
+    if (!(g > 0 && g < 1)) return bad("target_quantiles", "must be in (0, 1)");
+  if (!(c.initial_clip > 0) || !finite(c.initial_clip)) return bad("initial_clip", "must be > 0");
+  // With every list capped the count cannot overflow: over <= 100 k's and <= 100 strategies,
+  // K (<= max(k^2, 100 k) = 5,000) x seeds (<= 10^6) x |epsilons| (<= 100) sums to <= 5e15.
+  const std::int64_t runs = plan_oso_protocol(c).total_runs;
+  if (runs > kMaxTrainingJobs)
+    return bad("seeds", "gives " + std::to_string(runs) +
+                            " training runs (K per grid x seeds x budgets); at most " +
+                            std::to_string(kMaxTrainingJobs) + " are allowed");
+  return std::nullopt;
+}
+
 OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::string& origin) {
-  json j;
-  try {
-    j = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw InvalidArgument(origin + ": not valid JSON: " + e.what());
-  }
+  const json j = parse_json_text(json_text, origin);  // depth-capped, errors name line and byte
   if (!j.is_object()) throw InvalidArgument(origin + ": expected a JSON object");
   static const std::set<std::string> keys{"name",
                                           "protocol",
@@ -171,35 +213,19 @@ OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::st
   read(j, "eval_every", origin, c.eval_every);
   std::vector<double> range;
   if (read(j, "clip_range", origin, range)) {
-    if (range.size() != 2 || !(range[0] > 0) || !(range[1] >= range[0]))
-      fail(origin, "clip_range", "expected [low, high], 0 < low <= high");
+    if (range.size() != 2) fail(origin, "clip_range", "expected [low, high]");
     c.clip_low = range[0];
     c.clip_high = range[1];
   }
   if (read(j, "learning_rate_log10", origin, range)) {
-    if (range.size() != 2 || !(range[1] >= range[0]))
-      fail(origin, "learning_rate_log10", "expected [low, high]");
+    if (range.size() != 2) fail(origin, "learning_rate_log10", "expected [low, high]");
     c.learning_rate_log10_low = range[0];
     c.learning_rate_log10_high = range[1];
   }
   read(j, "target_quantiles", origin, c.target_quantiles);
   read(j, "initial_clip", origin, c.initial_clip);
   read(j, "seed", origin, c.seed);
-  for (double e : c.epsilons)
-    if (!(e > 0)) fail(origin, "epsilons", "must be > 0");
-  for (int k : c.granularities)
-    if (k < 1 || k > 50) fail(origin, "granularities", "must be in [1, 50]");
-  for (double g : c.target_quantiles)
-    if (!(g > 0 && g < 1)) fail(origin, "target_quantiles", "must be in (0, 1)");
-  if (!(c.delta > 0 && c.delta < 1)) fail(origin, "delta", "must be in (0, 1)");
-  if (!(c.lot_size >= 1)) fail(origin, "lot_size", "must be >= 1");
-  if (c.steps < 1) fail(origin, "steps", "must be >= 1");
-  if (c.seeds < 1) fail(origin, "seeds", "must be >= 1");
-  if (c.eval_every < 1) fail(origin, "eval_every", "must be >= 1");
-  if (!(c.initial_clip > 0)) fail(origin, "initial_clip", "must be > 0");
-  if (c.train_subset && *c.train_subset < 2) fail(origin, "train_subset", "must be >= 2");
-  if (c.validation_subset && *c.validation_subset < 1)
-    fail(origin, "validation_subset", "must be >= 1");
+  if (auto bad = invalid_oso_field(c)) fail(origin, bad->key, bad->rule);
   return c;
 }
 
@@ -265,9 +291,15 @@ std::vector<OsoGridResult> run_oso_protocol(
     const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
     const std::function<void(std::int64_t, std::int64_t)>& progress,
     const std::atomic<bool>* cancel) {
+  if (auto bad = invalid_oso_field(config)) throw InvalidArgument(bad->key + ": " + bad->rule);
   const bool higher = higher_is_better(config.model);
   const double n = static_cast<double>(data.train.size());
-  if (config.lot_size > n) throw InvalidArgument("lot_size exceeds the training set size");
+  if (config.lot_size > n) {
+    char text[160];
+    std::snprintf(text, sizeof text, "lot_size: L = %g exceeds the %.0f training rows",
+                  config.lot_size, n);
+    throw InvalidArgument(text);
+  }
   const double q = config.lot_size / n;
   const std::int64_t total = plan_oso_protocol(config).total_runs;
   std::int64_t done = 0;

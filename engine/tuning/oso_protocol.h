@@ -16,12 +16,14 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/limits.h"
 #include "data/dataset.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
@@ -52,8 +54,22 @@ struct OsoProtocolConfig {
   std::uint64_t seed = 1;
 };
 
-// Reads a preset (JSON object with the fields above; unknown keys rejected, errors name the key).
+// Reads a preset (JSON object with the fields above; unknown keys rejected, errors name the key,
+// values checked by invalid_oso_field).
 OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::string& origin);
+
+// The protocol's rules, in one place: the preset parser, dplab-cli's flags and the GUI's
+// overrides all check a config with invalid_oso_field, which returns the first field that breaks
+// one (its preset key, e.g. "seeds", and the rule) or nothing. Lists hold 1 to
+// kMaxOsoListLength values, k is at most kMaxOsoGranularity, and the whole protocol at most
+// kMaxTrainingJobs training runs.
+inline constexpr std::size_t kMaxOsoListLength = 100;
+inline constexpr int kMaxOsoGranularity = 50;
+struct OsoFieldError {
+  std::string key;
+  std::string rule;
+};
+std::optional<OsoFieldError> invalid_oso_field(const OsoProtocolConfig& config);
 
 struct OsoGridResult {
   optim::OptimizerKind strategy = optim::OptimizerKind::kOsoDpSgd;

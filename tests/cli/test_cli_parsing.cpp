@@ -54,6 +54,36 @@ class TestCliParsing : public QObject {
         << "--steps is required";
     QTest::newRow("given twice") << QStringList{"tune", "--config", "a.json", "--config=b.json"}
                                  << "--config";
+    // oso-protocol: flags override preset fields and the engine's rules name the flag; nothing
+    // wraps (4294967297 is not 1) or is cut (k = 2.7 is not 2). All fail before any data loads.
+    const QString oso = QStringLiteral(DPLAB_TEST_DATA_DIR
+                                       "/../../resources/presets/oso-fashion-mnist-logistic.json");
+    const auto oso_row = [&](const char* name, QStringList flags, const char* message) {
+      QTest::newRow(name) << (QStringList{"oso-protocol", "--preset", oso} + flags) << message;
+    };
+    oso_row("oso seeds wrap", {"--seeds", "4294967297"}, "--seeds: 4294967297 is out of range");
+    oso_row("oso seeds 0", {"--seeds", "0"}, "--seeds must be in [1, 1000000]");
+    oso_row("oso k not an integer", {"--granularities", "5,2.7"},
+            "--granularities: expected an integer, got '2.7'");
+    oso_row("oso k too large", {"--granularities", "60"}, "--granularities must be in [1, 50]");
+    oso_row("oso epsilon", {"--epsilons", "1,-1"}, "--epsilons must be finite and > 0");
+    oso_row("oso empty item", {"--epsilons", "1,,2"}, "--epsilons: empty item in '1,,2'");
+    oso_row("oso train subset", {"--train-subset", "1"}, "--train-subset must be >= 2");
+    oso_row("oso validation subset", {"--validation-subset", "0"},
+            "--validation-subset must be >= 1");
+    oso_row("oso lot size", {"--lot-size", "0.5"}, "--lot-size must be >= 1");
+    oso_row("oso too many runs", {"--seeds", "400000"}, "--seeds gives 483200000 training runs");
+    QTest::newRow("oso preset not JSON")
+        << QStringList{"oso-protocol", "--preset",
+                       QStringLiteral(DPLAB_TEST_DATA_DIR "/csv_small.csv")}
+        << "--preset: ";
+    const QString corpus = QStringLiteral(DPLAB_TEST_DATA_DIR "/small_corpus.txt");
+    QTest::newRow("canary count wraps")
+        << QStringList{"canary", "--corpus", corpus, "--canaries", "4294967306"}
+        << "--canaries: 4294967306 is out of range";
+    QTest::newRow("sparse vocabulary wraps")
+        << QStringList{"sparse-train", "--corpus", corpus, "--vocabulary", "4294967298"}
+        << "--vocabulary: 4294967298 is out of range";
   }
   void usage_errors_exit_2_naming_what_is_wrong() {
     QFETCH(QStringList, arguments);

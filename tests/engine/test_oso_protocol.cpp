@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <thread>
 
 #include "core/error.h"
@@ -185,6 +186,64 @@ class TestOsoProtocol : public QObject {
     const auto results = tuning::run_oso_protocol(c, data);
     QCOMPARE(results.size(), std::size_t{1});
     QVERIFY(std::isfinite(results[0].score) && results[0].score > 0);  // an MSE
+  }
+
+  // One rule set (invalid_oso_field) behind the parser, the CLI flags and the GUI: each broken
+  // field is reported by its key, the default config passes, and the run cap counts K per grid.
+  void fieldRulesNameTheKey() {
+    using Config = tuning::OsoProtocolConfig;
+    QVERIFY(!tuning::invalid_oso_field(Config{}).has_value());
+    const std::vector<std::pair<const char*, std::function<void(Config&)>>> broken{
+        {"validation_fraction", [](Config& c) { c.validation_fraction = 1; }},
+        {"train_subset", [](Config& c) { c.train_subset = 1; }},
+        {"validation_subset", [](Config& c) { c.validation_subset = 0; }},
+        {"epsilons",
+         [](Config& c) {
+           c.epsilons = {1, std::nan("")};
+         }},
+        {"epsilons", [](Config& c) { c.epsilons.clear(); }},
+        {"epsilons", [](Config& c) { c.epsilons.assign(tuning::kMaxOsoListLength + 1, 1.0); }},
+        {"delta", [](Config& c) { c.delta = 0; }},
+        {"granularities",
+         [](Config& c) {
+           c.granularities = {5, tuning::kMaxOsoGranularity + 1};
+         }},
+        {"granularities", [](Config& c) { c.granularities = {0}; }},
+        {"strategies", [](Config& c) { c.strategies.clear(); }},
+        {"lot_size", [](Config& c) { c.lot_size = 0.5; }},
+        {"steps", [](Config& c) { c.steps = 0; }},
+        {"seeds", [](Config& c) { c.seeds = 0; }},
+        {"eval_every", [](Config& c) { c.eval_every = 0; }},
+        {"clip_range", [](Config& c) { c.clip_low = 2, c.clip_high = 1; }},
+        {"learning_rate_log10", [](Config& c) { c.learning_rate_log10_high = INFINITY; }},
+        {"target_quantiles",
+         [](Config& c) {
+           c.target_quantiles = {0.5, 1};
+         }},
+        {"initial_clip", [](Config& c) { c.initial_clip = -1; }},
+    };
+    for (const auto& [key, breakIt] : broken) {
+      Config c;
+      breakIt(c);
+      const auto bad = tuning::invalid_oso_field(c);
+      QVERIFY2(bad.has_value(), key);
+      QCOMPARE(QString::fromStdString(bad->key), QString(key));
+    }
+    // Runs = sum over k of K (k + k^2 + 5k + k for the four strategies) x seeds x |epsilons|:
+    // (60 + 98 + 144) x 4 = 1,208 per seed; 827 seeds are 999,016 runs, 828 are 1,000,224.
+    Config c;
+    c.seeds = 827;
+    QCOMPARE(tuning::plan_oso_protocol(c).total_runs, std::int64_t{999016});
+    QVERIFY(!tuning::invalid_oso_field(c).has_value());
+    c.seeds = 828;
+    const auto bad = tuning::invalid_oso_field(c);
+    QVERIFY(bad.has_value());
+    QCOMPARE(QString::fromStdString(bad->key), QStringLiteral("seeds"));
+    QVERIFY2(QString::fromStdString(bad->rule).contains("1000224 training runs"),
+             bad->rule.c_str());
+    // The runner checks too (the GUI hands it a config directly).
+    c.seeds = 0;
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument, tuning::run_oso_protocol(c, {}));
   }
 
   void presetErrorsNameTheKey() {
