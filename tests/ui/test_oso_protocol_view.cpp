@@ -3,7 +3,8 @@
 // thread with a runs-done progress bar, shows exactly what tuning::run_oso_protocol returns for
 // the same preset (recomputed here: every run is seeded) in the chart (Figure 4), the table
 // (Table 3) and the CSV export, labels epsilon as a per-grid plan, Cancel ends a long run and
-// leaves the view usable, and a bad preset file is refused with an error naming the key.
+// leaves the view usable, a bad preset file is refused with an error naming the key, and the
+// run-size overrides (seeds, T, training rows) scale a preset exactly as the engine does.
 #include <qcustomplot.h>
 #include <QComboBox>
 #include <QFile>
@@ -286,6 +287,67 @@ class TestOsoProtocolView : public QObject {
     // A file that does not exist says so.
     QVERIFY(!view_->loadPreset(dir_.filePath("missing.json")));
     QVERIFY(messages.last().at(0).toString().contains("missing.json"));
+  }
+
+  // The run-size overrides (the CLI's --seeds, --steps, --train-subset): they start at the
+  // preset's values, the plan follows them, Run runs exactly the overridden protocol (checked
+  // against the engine), a preset load resets them, and a size the engine refuses is refused
+  // before any work with the engine's rule.
+  void overridesScaleThePresetAndRunIt() {
+    const QString path = writeFile(dir_, "tiny-oso.json", kTinyPreset);
+    QVERIFY(view_->loadPreset(path));
+    QCOMPARE(view_->seedsBox()->value(), 2);
+    QCOMPARE(view_->stepsBox()->value(), 20);
+    QCOMPARE(view_->trainRowsBox()->value(), 1000);
+    view_->seedsBox()->setValue(1);
+    view_->stepsBox()->setValue(10);
+    view_->trainRowsBox()->setValue(500);
+    auto expected_config = tuning::parse_oso_protocol(kTinyPreset, "expected");
+    expected_config.seeds = 1;
+    expected_config.steps = 10;
+    expected_config.train_subset = 500;
+    const auto plan = tuning::plan_oso_protocol(expected_config);
+    QCOMPARE(plan.total_runs, std::int64_t{96});  // (18 + 30) runs per k pair x 2 budgets x 1 seed
+    QVERIFY2(view_->planText().contains(QStringLiteral("work: 96 runs")),
+             qPrintable(view_->planText()));
+    QVERIFY(view_->planText().contains(QStringLiteral("first 500 training rows")));
+    QVERIFY(
+        view_->planText().contains(QStringLiteral("1 seed(s) per configuration, T = 10 steps")));
+
+    QVERIFY(test::clickRunToEnd(window_, view_, kMaxStallMs));
+    QVERIFY(view_->result().has_value());
+    QCOMPARE(view_->result()->config.seeds, 1);
+    QCOMPARE(view_->result()->config.steps, std::int64_t{10});
+    QCOMPARE(view_->result()->train_rows, std::int64_t{500});
+    const auto expected =
+        tuning::run_oso_protocol(expected_config, tuning::load_oso_protocol_data(expected_config));
+    QCOMPARE(view_->result()->grids.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      QCOMPARE(view_->result()->grids[i].score, expected[i].score);
+      QVERIFY(std::isnan(view_->result()->grids[i].score_std));  // one seed: no sd
+    }
+
+    // "all" rows: the override removes the preset's train_subset.
+    view_->trainRowsBox()->setValue(view_->trainRowsBox()->minimum());
+    QCOMPARE(view_->trainRowsBox()->text(), QStringLiteral("all"));
+    QVERIFY(!view_->effectiveConfig().train_subset.has_value());
+
+    // Loading the shipped logistic preset resets the run size to its values; 828 seeds would be
+    // 1,000,224 runs, over the engine's cap: the plan says so and Run is refused naming seeds.
+    QVERIFY(view_->loadPreset(QStringLiteral(":/oso-presets/oso-fashion-mnist-logistic.json")));
+    QCOMPARE(view_->seedsBox()->value(), 5);
+    QCOMPARE(view_->stepsBox()->value(), 1170);
+    QCOMPARE(view_->trainRowsBox()->text(), QStringLiteral("all"));
+    view_->seedsBox()->setValue(828);
+    QVERIFY(view_->planText().contains(
+        QStringLiteral("cannot run: seeds: gives 1000224 training runs")));
+    QSignalSpy messages(view_, &OsoProtocolView::message);
+    QVERIFY(!view_->run());
+    QCOMPARE(messages.count(), 1);
+    QVERIFY2(messages.last().at(0).toString().contains(QStringLiteral("seeds: gives 1000224")),
+             qPrintable(messages.last().at(0).toString()));
+    QVERIFY(messages.last().at(1).toBool());
+    QVERIFY(view_->runButton()->isEnabled());
   }
 
  private:

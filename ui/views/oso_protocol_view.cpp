@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QToolButton>
 #include <algorithm>
@@ -54,6 +55,9 @@ QString joined(const std::vector<double>& values) {
 OsoProtocolView::OsoProtocolView(QWidget* parent)
     : FigureView(tr("Run OSO protocol"), tr("OSO protocol"), 420, parent) {
   presets_ = new QComboBox(this);
+  // Long preset names must not widen the settings column past its width (clipping the notes).
+  presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  presets_->setMinimumContentsLength(16);
   presets_->setToolTip(
       tr("The shipped OSO protocol presets (resources/presets/oso-*.json) and "
          "the preset files opened here"));
@@ -67,8 +71,25 @@ OsoProtocolView::OsoProtocolView(QWidget* parent)
   auto* preset_row = new QHBoxLayout;
   preset_row->addWidget(presets_, 1);
   preset_row->addWidget(open);
+  // Run size: the preset's values until the user changes them (the CLI's --seeds, --steps,
+  // --train-subset); the engine's rules (tuning::invalid_oso_field) judge the result.
+  seeds_ = new QSpinBox(this);
+  seeds_->setRange(1, static_cast<int>(kMaxTrainingJobs));
+  seeds_->setToolTip(tr("Seeds per configuration; a configuration's score is their mean"));
+  steps_ = new QSpinBox(this);
+  steps_->setRange(1, 100'000'000);
+  steps_->setGroupSeparatorShown(true);
+  steps_->setToolTip(tr("Training steps T per run; σ is calibrated for K T steps per grid"));
+  train_rows_ = new QSpinBox(this);
+  train_rows_->setRange(1, INT_MAX);  // 1 (never valid: train_subset >= 2) stands for "all"
+  train_rows_->setSpecialValueText(tr("all"));
+  train_rows_->setGroupSeparatorShown(true);
+  train_rows_->setToolTip(tr("Train on the first N training rows only (a scaled run)"));
   auto* form = new QFormLayout;
   form->addRow(tr("preset"), preset_row);
+  form->addRow(tr("seeds"), seeds_);
+  form->addRow(tr("steps T"), steps_);
+  form->addRow(tr("training rows"), train_rows_);
   panel()->addSettings(form);
   plan_ = new QLabel(this);
   plan_->setWordWrap(true);
@@ -105,6 +126,10 @@ OsoProtocolView::OsoProtocolView(QWidget* parent)
   connect(presets_, &QComboBox::currentIndexChanged, this,
           [this] { loadPreset(presets_->currentData().toString()); });
   connect(shown_, &QComboBox::currentIndexChanged, this, [this] { draw(); });
+  for (QSpinBox* box : {seeds_, steps_, train_rows_})
+    connect(box, &QSpinBox::valueChanged, this, [this] {
+      if (preset_) showPlan();
+    });
 
   const int start = std::max(0, presets_->findText(QString::fromLatin1(kDefaultPreset)));
   draw();
@@ -134,6 +159,15 @@ bool OsoProtocolView::loadPreset(const QString& path) {
     presets_->setCurrentIndex(index);
   }
   presets_->setProperty("loaded", path);
+  {  // the run size starts at the preset's
+    const QSignalBlocker b1(seeds_), b2(steps_), b3(train_rows_);
+    seeds_->setValue(preset_->seeds);
+    steps_->setValue(static_cast<int>(std::min<std::int64_t>(preset_->steps, steps_->maximum())));
+    train_rows_->setValue(preset_->train_subset
+                              ? static_cast<int>(std::min<std::int64_t>(*preset_->train_subset,
+                                                                        train_rows_->maximum()))
+                              : train_rows_->minimum());
+  }
   showPlan();
   if (!result_) draw();  // the empty chart's axes name the preset's score
   panel()->setStatus(tr("preset %1 loaded").arg(QFileInfo(path).fileName()));
@@ -150,8 +184,19 @@ QString OsoProtocolView::planText() const {
   return plan_->text();
 }
 
+tuning::OsoProtocolConfig OsoProtocolView::effectiveConfig() const {
+  tuning::OsoProtocolConfig c = preset_.value_or(tuning::OsoProtocolConfig{});
+  c.seeds = seeds_->value();
+  c.steps = steps_->value();
+  if (train_rows_->value() == train_rows_->minimum())
+    c.train_subset.reset();
+  else
+    c.train_subset = train_rows_->value();
+  return c;
+}
+
 void OsoProtocolView::showPlan() {
-  const tuning::OsoProtocolConfig& c = *preset_;
+  const tuning::OsoProtocolConfig c = effectiveConfig();
   const tuning::OsoProtocolPlan plan = tuning::plan_oso_protocol(c);
   QString data = QString::fromStdString(c.dataset);
   if (c.train_subset) data += tr(", first %1 training rows").arg(*c.train_subset);
@@ -183,6 +228,9 @@ void OsoProtocolView::showPlan() {
   lines << tr("work: %1 runs × T × L ≈ %2 example gradients")
                .arg(plan.total_runs)
                .arg(formatReadable(plan.example_gradients, 3));
+  if (const auto bad = tuning::invalid_oso_field(c))
+    lines << tr("cannot run: %1: %2")
+                 .arg(QString::fromStdString(bad->key), QString::fromStdString(bad->rule));
   plan_->setText(lines.join(QLatin1Char('\n')));
   epsilon_note_->setText(QString::fromStdString(tuning::oso_epsilon_note(c.delta)));
 }
@@ -195,7 +243,11 @@ bool OsoProtocolView::run() {
   }
   pending_ = std::make_shared<Result>();
   auto out = pending_;
-  const tuning::OsoProtocolConfig c = *preset_;
+  const tuning::OsoProtocolConfig c = effectiveConfig();
+  if (const auto bad = tuning::invalid_oso_field(c)) {
+    panel()->reject(QString::fromStdString(bad->key + ": " + bad->rule));
+    return false;
+  }
   const std::int64_t total = tuning::plan_oso_protocol(c).total_runs;
   return panel()->start(
       [c, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
