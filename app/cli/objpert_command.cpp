@@ -61,9 +61,9 @@ int run_bounds(const Arguments& args) {
     throw UsageError("--lambda = " + format_number(p.regularization) +
                      " must be > --smoothness = " + format_number(p.smoothness));
   }
-  const auto points = args.integer_or("points", 50);
-  if (points < 2) throw UsageError("--points must be >= 2");
-  const auto curve = objpert::bound_curves(p, 1e-10, 1e-1, static_cast<int>(points));
+  const int points = args.int_or("points", 50);
+  if (points < 2 || points > 100000) throw UsageError("--points must be in [2, 100000]");
+  const auto curve = objpert::bound_curves(p, 1e-10, 1e-1, points);
   write_text(args.required_text("bounds-csv"), objpert::bound_curves_csv(curve));
   if (args.has("bounds-svg")) {
     char title[200];
@@ -90,9 +90,8 @@ int run_compare(const Arguments& args) {
     throw UsageError(std::string("--compare: ") + e.what());
   }
   if (args.has("trials")) {
-    const auto trials = args.integer_or("trials", 1);
-    if (trials < 1) throw UsageError("--trials must be >= 1");
-    preset.config.trials = static_cast<int>(trials);
+    preset.config.trials = args.int_or("trials", 1);
+    if (preset.config.trials < 1) throw UsageError("--trials must be >= 1");
   }
   if (args.has("dataset-path")) preset.dataset_path = *args.text("dataset-path");
   preset.config.seed = args.seed_or("seed", preset.config.seed);

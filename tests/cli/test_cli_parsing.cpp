@@ -81,6 +81,16 @@ class TestCliParsing : public QObject {
     QTest::newRow("canary count wraps")
         << QStringList{"canary", "--corpus", corpus, "--canaries", "4294967306"}
         << "--canaries: 4294967306 is out of range";
+    QTest::newRow("objpert trials wrap")
+        << QStringList{"objpert", "--compare",
+                       QStringLiteral(DPLAB_TEST_DATA_DIR
+                                      "/../../resources/presets/objpert-vs-dpsgd-adult.json"),
+                       "--trials", "4294967297"}
+        << "--trials: 4294967297 is out of range";
+    QTest::newRow("objpert points wrap")
+        << QStringList{"objpert", "--bounds-csv", "b.csv",     "--sigma", "1", "--lambda",
+                       "2",       "--points",     "4294967298"}
+        << "--points: 4294967298 is out of range";
     QTest::newRow("sparse vocabulary wraps")
         << QStringList{"sparse-train", "--corpus", corpus, "--vocabulary", "4294967298"}
         << "--vocabulary: 4294967298 is out of range";
