@@ -28,9 +28,7 @@ int run_oso_protocol_command(const Arguments& args) {
   tuning::OsoProtocolConfig config;
   try {
     config = tuning::parse_oso_protocol(text.str(), path);
-  } catch (const InvalidArgument& e) {  // a value breaks a rule
-    throw UsageError(std::string("--preset: ") + e.what());
-  } catch (const ParseError& e) {  // not JSON, or nested too deep
+  } catch (const Error& e) {  // not JSON, nested too deep, or a value breaks a rule
     throw UsageError(std::string("--preset: ") + e.what());
   }
   // Flags override preset fields; the engine's rules (invalid_oso_field) then check the result,
@@ -85,8 +83,8 @@ int run_oso_protocol_command(const Arguments& args) {
       } else {
         std::snprintf(score, sizeof score, "%.4f ± %.4f", r.score, r.score_std);
       }
-      const bool has_rho = r.strategy != optim::OptimizerKind::kDpAdamWosm;
-      const bool has_gamma = r.strategy == optim::OptimizerKind::kFixedQuantile;
+      const bool has_rho = tuning::oso_grid_has_learning_rate(r.strategy);
+      const bool has_gamma = tuning::oso_grid_has_quantile(r.strategy);
       std::printf(
           "%-24s %5g %4d %9.4g %18s %10s %9s %6s\n", tuning::oso_strategy_label(r.strategy).c_str(),
           r.epsilon, r.runs, r.noise_multiplier, score,

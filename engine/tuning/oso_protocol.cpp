@@ -262,6 +262,14 @@ OsoProtocolPlan plan_oso_protocol(const OsoProtocolConfig& config) {
   return plan;
 }
 
+bool oso_grid_has_learning_rate(optim::OptimizerKind kind) {
+  return kind != optim::OptimizerKind::kDpAdamWosm;
+}
+
+bool oso_grid_has_quantile(optim::OptimizerKind kind) {
+  return kind == optim::OptimizerKind::kFixedQuantile;
+}
+
 std::string oso_strategy_label(optim::OptimizerKind kind) {
   switch (kind) {
     case optim::OptimizerKind::kOsoDpSgd:

@@ -105,6 +105,12 @@ std::vector<OsoGridResult> run_oso_protocol(
     const std::function<void(std::int64_t, std::int64_t)>& progress = {},
     const std::atomic<bool>* cancel = nullptr);
 
+// Which hyperparameters a strategy's grid searches (grid_of in oso_protocol.cpp): a learning rate
+// rho for every strategy but AdamWOSM (fixed alpha = 1e-3); a target quantile gamma only for
+// FixedQuantile. What a result table shows for a grid, and what it leaves as "-".
+bool oso_grid_has_learning_rate(optim::OptimizerKind kind);
+bool oso_grid_has_quantile(optim::OptimizerKind kind);
+
 // The paper's strategy names: "Online (oso-dpsgd)", "FixedThreshold (dpsgd)", "FixedQuantile",
 // "AdamWOSM" (other optimizers: their option name).
 std::string oso_strategy_label(optim::OptimizerKind kind);

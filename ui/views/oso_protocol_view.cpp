@@ -35,15 +35,6 @@ QColor strategyColor(OptimizerKind kind) {
   return optimizerColor(QString::fromStdString(optim::to_string(kind)));
 }
 
-// Which hyperparameters a strategy's grid searches (tuning/oso_protocol.h): AdamWOSM has no
-// learning-rate axis, only FixedQuantile a gamma; the adaptive ones start from C_0.
-bool hasLearningRate(OptimizerKind kind) {
-  return kind != OptimizerKind::kDpAdamWosm;
-}
-bool hasQuantile(OptimizerKind kind) {
-  return kind == OptimizerKind::kFixedQuantile;
-}
-
 QString joined(const std::vector<double>& values) {
   QStringList parts;
   for (double v : values) parts << formatReadable(v, 6);
@@ -241,13 +232,13 @@ bool OsoProtocolView::run() {
     panel()->reject(tr("preset: choose or open a preset first"));
     return false;
   }
-  pending_ = std::make_shared<Result>();
-  auto out = pending_;
   const tuning::OsoProtocolConfig c = effectiveConfig();
   if (const auto bad = tuning::invalid_oso_field(c)) {
     panel()->reject(QString::fromStdString(bad->key + ": " + bad->rule));
     return false;
   }
+  pending_ = std::make_shared<Result>();
+  auto out = pending_;
   const std::int64_t total = tuning::plan_oso_protocol(c).total_runs;
   return panel()->start(
       [c, out](const std::atomic<bool>& cancel, const BackgroundTask::ProgressFn& report) {
@@ -323,9 +314,11 @@ void OsoProtocolView::fillTable() {
         : std::isnan(g.score_std)
             ? tr("%1 (1 seed)").arg(formatReadable(g.score, 4))
             : tr("%1 ± %2").arg(formatReadable(g.score, 4), formatReadable(g.score_std, 2)),
-        found && hasLearningRate(g.strategy) ? formatReadable(g.learning_rate, 4) : dash,
+        found && tuning::oso_grid_has_learning_rate(g.strategy) ? formatReadable(g.learning_rate, 4)
+                                                                : dash,
         found ? formatReadable(g.clip, 4) : dash,
-        found && hasQuantile(g.strategy) ? formatReadable(g.target_quantile, 2) : dash};
+        found && tuning::oso_grid_has_quantile(g.strategy) ? formatReadable(g.target_quantile, 2)
+                                                           : dash};
     for (int c = 0; c < cells.size(); ++c) table_->setItem(row, c, new QTableWidgetItem(cells[c]));
     ++row;
   }
@@ -350,9 +343,11 @@ CsvTable OsoProtocolView::gridTable() const {
          formatNumber(g.epsilon), formatNumber(c.delta), QString::number(g.runs),
          QString::number(c.seeds), formatNumber(g.noise_multiplier), metric, formatNumber(g.score),
          found ? formatNumber(g.score_std) : QString(),
-         found && hasLearningRate(g.strategy) ? formatNumber(g.learning_rate) : QString(),
+         found && tuning::oso_grid_has_learning_rate(g.strategy) ? formatNumber(g.learning_rate)
+                                                                 : QString(),
          found ? formatNumber(g.clip) : QString(),
-         found && hasQuantile(g.strategy) ? formatNumber(g.target_quantile) : QString()});
+         found && tuning::oso_grid_has_quantile(g.strategy) ? formatNumber(g.target_quantile)
+                                                            : QString()});
   }
   return table;
 }
