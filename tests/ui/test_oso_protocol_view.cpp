@@ -314,7 +314,12 @@ class TestOsoProtocolView : public QObject {
     QVERIFY(
         view_->planText().contains(QStringLiteral("1 seed(s) per configuration, T = 10 steps")));
 
+    QSignalSpy ended(view_, &OsoProtocolView::message);
     QVERIFY(test::clickRunToEnd(window_, view_, kMaxStallMs));
+    // A success is announced too (after the earlier cancel, the status bar must not keep it).
+    QVERIFY(!ended.isEmpty());
+    QCOMPARE(ended.last().at(0).toString(), QStringLiteral("OSO protocol finished"));
+    QVERIFY(!ended.last().at(1).toBool());
     QVERIFY(view_->result().has_value());
     QCOMPARE(view_->result()->config.seeds, 1);
     QCOMPARE(view_->result()->config.steps, std::int64_t{10});

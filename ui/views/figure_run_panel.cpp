@@ -115,6 +115,9 @@ QString FigureRunPanel::statusText() const {
 void FigureRunPanel::onFinished(bool ok, bool cancelled, const QString& error) {
   if (ok) {
     progress_->setValue(progress_->maximum());
+    // Every end says so in the window's messages, or its status bar keeps an older run's
+    // "cancelled" or error after this run succeeded.
+    emit message(tr("%1 finished").arg(what_), false);
   } else if (cancelled) {
     status_->setText(tr("cancelled; the previous result stays shown"));
     emit message(tr("%1 cancelled").arg(what_), false);
