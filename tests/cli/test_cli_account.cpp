@@ -1,6 +1,6 @@
 // Tests of `dplab-cli account` and `dplab-cli calibrate`, run as a process: JSON fields and
 // values for reference cases, the sweep CSV, and exit status 2 with the flag named in stderr
-// for each invalid input. The binary is DPLAB_CLI_PATH (override with the DPLAB_CLI variable).
+// for each invalid input. The binary is $DPLAB_CLI (set by CTest).
 #include <QTest>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include "support/cli_runner.h"
+#include "support/test_paths.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -20,8 +21,7 @@ class TestCliHistory : public QObject {
   void initTestCase() {
     QVERIFY(dir_.isValid());
     db_ = dir_.path() + "/runs.sqlite";
-    const QString preset =
-        QString(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/quick-demo.json";
+    const QString preset = QString::fromStdString(testing::presets_dir() + "/quick-demo.json");
     const CliRun run = run_cli({"tune", "--config", preset, "--threads", "2", "--out",
                                 dir_.path() + "/tune", "--db", db_});
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));

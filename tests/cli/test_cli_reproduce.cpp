@@ -26,6 +26,7 @@
 
 #include "support/cli_runner.h"
 #include "support/png_image.h"
+#include "support/test_paths.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -34,7 +35,7 @@ using dplab::testing::run_cli;
 namespace {
 
 QString preset(const char* name) {
-  return QString(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/" + name;
+  return QString::fromStdString(testing::presets_dir() + "/") + name;
 }
 
 bool well_formed_svg(const QByteArray& bytes) {

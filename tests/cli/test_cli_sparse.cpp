@@ -6,12 +6,13 @@
 #include <QTest>
 
 #include "support/cli_runner.h"
+#include "support/test_paths.h"
 
 using dplab::testing::read_file;
 using dplab::testing::run_cli;
 
 namespace {
-const QString kCorpus = QStringLiteral(DPLAB_TEST_DATA_DIR "/small_corpus.txt");
+const QString kCorpus = QString::fromStdString(testing::test_data_dir() + "/small_corpus.txt");
 const QStringList kSmall{"--corpus",        kCorpus, "--vocabulary",  "50",  "--dim",    "8",
                          "--train-tokens",  "400",   "--test-tokens", "200", "--epochs", "1",
                          "--eval-examples", "300",   "--eval-points", "2"};

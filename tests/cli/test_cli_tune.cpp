@@ -12,6 +12,7 @@
 #include <signal.h>
 
 #include "support/cli_runner.h"
+#include "support/test_paths.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -20,7 +21,7 @@ using dplab::testing::run_cli;
 namespace {
 
 QString preset(const char* name) {
-  return QString(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/" + name;
+  return QString::fromStdString(testing::presets_dir() + "/") + name;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
 #include "support/expect_error.h"
+#include "support/test_paths.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -19,7 +20,7 @@ using dplab::testing::error_of;
 namespace {
 
 std::string adult_dir() {
-  return std::string(DPLAB_DATASETS_DIR) + "/adult";
+  return testing::datasets_dir() + "/adult";
 }
 
 Dataset load(const std::string& name) {

@@ -12,6 +12,7 @@
 #include "data/prepare_split.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
+#include "support/test_paths.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -29,10 +30,10 @@ float max_of(const dplab::Matrix& m) {
 }
 
 std::string fixture(const char* name) {
-  return std::string(DPLAB_TEST_DATA_DIR) + "/" + name;
+  return testing::test_data_dir() + "/" + name;
 }
 std::string adult_dir() {
-  return std::string(DPLAB_DATASETS_DIR) + "/adult";
+  return testing::datasets_dir() + "/adult";
 }  // the shipped copy
 
 Index feature_index(const Dataset& data, const std::string& name) {
@@ -242,7 +243,7 @@ class TestCsvLoader : public QObject {
     // A folder of one's own copy replaces the shipped one; a folder without the files says so.
     DatasetSource wrong_folder;
     wrong_folder.name = "adult";
-    wrong_folder.path = std::string(DPLAB_TEST_DATA_DIR);
+    wrong_folder.path = testing::test_data_dir();
     const QString message = error_of<IoError>([&] { load_dataset(wrong_folder); });
     QVERIFY2(message.contains("adult.data.csv"), qPrintable(message));
   }

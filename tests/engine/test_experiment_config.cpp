@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "experiment/experiment_config.h"
 #include "support/expect_error.h"
+#include "support/test_paths.h"
 #include "support/tiny_experiment.h"
 
 using namespace dplab;
@@ -27,7 +28,7 @@ std::string edited(const std::string& pointer, const nlohmann::json& value, bool
 }
 
 std::string preset(const char* name) {
-  return std::string(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/" + name;
+  return testing::presets_dir() + "/" + name;
 }
 
 }  // namespace
@@ -127,7 +128,7 @@ class TestExperimentConfig : public QObject {
     QVERIFY2(missing.contains("No such file or directory"), qPrintable(missing));
     // Item 10: a directory as the experiment file says so.
     const QString dir =
-        testing::error_of<IoError>([] { load_experiment_file(DPLAB_TEST_DATA_DIR); });
+        testing::error_of<IoError>([] { load_experiment_file(testing::test_data_dir()); });
     QVERIFY2(dir.contains("is a directory"), qPrintable(dir));
   }
 

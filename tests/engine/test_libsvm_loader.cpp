@@ -9,6 +9,7 @@
 #include "data/libsvm_loader.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
+#include "support/test_paths.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -17,7 +18,7 @@ using dplab::testing::error_of;
 namespace {
 
 std::string fixture(const char* name) {
-  return std::string(DPLAB_TEST_DATA_DIR) + "/" + name;
+  return testing::test_data_dir() + "/" + name;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "objective_perturbation/synthetic_glm.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "support/test_paths.h"
 
 using namespace dplab::objpert;
 
@@ -87,7 +88,7 @@ class TestObjpertComparison : public QObject {
 
   void shipped_table2_preset_parses() {
     const std::string path =
-        std::string(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/objpert-vs-dpsgd-adult.json";
+        testing::test_data_dir() + "/../../resources/presets/objpert-vs-dpsgd-adult.json";
     const ComparisonPreset p = load_comparison_preset(path);
     QCOMPARE(p.dataset_source, std::string("adult"));
     QVERIFY(std::filesystem::exists(p.dataset_path + "/adult.data.csv"));

@@ -14,6 +14,7 @@
 #include "core/random.h"
 #include "data/dataset_catalog.h"
 #include "privacy/rdp_accountant.h"
+#include "support/test_paths.h"
 #include "tuning/oso_protocol.h"
 
 using namespace dplab;
@@ -281,8 +282,8 @@ class TestOsoProtocol : public QObject {
       QVERIFY(QString(e.what()).contains("validation_subset"));
     }
     // The scaled autoencoder preset (docs/oso_autoencoder.md) parses to what the docs say.
-    QFile file(QStringLiteral(DPLAB_DATASETS_DIR "/../resources/presets/"
-                                                 "oso-fashion-mnist-autoencoder-scaled.json"));
+    QFile file(QString::fromStdString(testing::presets_dir() +
+                                      "/oso-fashion-mnist-autoencoder-scaled.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const auto scaled = tuning::parse_oso_protocol(file.readAll().toStdString(), "scaled");
     QCOMPARE(scaled.validation_subset.value_or(0), std::int64_t{128});

@@ -12,6 +12,7 @@
 #include "experiment/experiment_config.h"
 #include "privacy/private_selection.h"
 #include "support/expect_error.h"
+#include "support/test_paths.h"
 #include "support/tiny_experiment.h"
 
 using namespace dplab;
@@ -21,7 +22,7 @@ using dplab::testing::error_of;
 namespace {
 
 std::string preset_path(const std::string& name) {
-  return std::string(DPLAB_TEST_DATA_DIR) + "/../../resources/presets/" + name + ".json";
+  return testing::presets_dir() + "/" + name + ".json";
 }
 
 const char* const kItems[] = {"paper-figure3", "paper-figure4-table1", "paper-figure5",

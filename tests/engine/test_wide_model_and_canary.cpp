@@ -15,6 +15,7 @@
 #include "core/random.h"
 #include "models/cbow_negative_sampling.h"
 #include "support/numeric_compare.h"
+#include "support/test_paths.h"
 #include "text/cbow_examples.h"
 #include "text/text_corpus.h"
 #include "training/wide_training.h"
@@ -22,7 +23,7 @@
 using namespace dplab;
 
 namespace {
-const std::string kCorpus = std::string(DPLAB_TEST_DATA_DIR) + "/small_corpus.txt";
+const std::string kCorpus = testing::test_data_dir() + "/small_corpus.txt";
 }
 
 class TestWideModelAndCanary : public QObject {

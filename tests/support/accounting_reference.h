@@ -6,12 +6,13 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include "support/test_paths.h"
 
 namespace dplab::test {
 
 inline const nlohmann::json& accounting_reference() {
   static const nlohmann::json data = [] {
-    std::ifstream in(std::string(DPLAB_TEST_DATA_DIR) + "/accounting.json");
+    std::ifstream in(testing::test_data_dir() + "/accounting.json");
     if (!in) throw std::runtime_error("cannot open tests/data/accounting.json");
     return nlohmann::json::parse(in);
   }();

@@ -1,5 +1,5 @@
-// Runs dplab-cli as a process for the CLI suites. The binary is DPLAB_CLI_PATH (set by
-// tests/CMakeLists.txt), or the DPLAB_CLI environment variable when that is set.
+// Runs dplab-cli as a process for the CLI suites. The binary is $DPLAB_CLI, which CTest sets
+// (tests/CMakeLists.txt; support/test_paths.h).
 #pragma once
 
 #include <QByteArray>
@@ -7,12 +7,13 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include "support/test_paths.h"
 
 namespace dplab::testing {
 
 // The binary the CLI suites run.
 inline QString cli_program() {
-  return qEnvironmentVariable("DPLAB_CLI", DPLAB_CLI_PATH);
+  return QString::fromStdString(testing::cli_path());
 }
 
 struct CliRun {

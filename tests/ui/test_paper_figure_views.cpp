@@ -25,6 +25,7 @@
 #include "objective_perturbation/comparison_preset.h"
 #include "shell/main_window.h"
 #include "shell/stall_meter.h"
+#include "support/test_paths.h"
 #include "ui_test_support.h"
 #include "views/canary_audit_view.h"
 #include "views/objpert_figure2_view.h"
@@ -50,7 +51,7 @@ ObjpertFigure2View::Settings tinyObjpert() {
 }
 
 experiment::SparsePreset tinySparse() {
-  auto p = experiment::sparse_paper_preset(std::string(DPLAB_TEST_DATA_DIR) + "/small_corpus.txt");
+  auto p = experiment::sparse_paper_preset(testing::test_data_dir() + "/small_corpus.txt");
   p.vocabulary_size = 40;
   p.embedding_dim = 8;
   p.train_tokens = 400;

@@ -11,6 +11,7 @@
 #include "run/run_data.h"
 #include "store/run_history.h"
 #include "store/store.h"
+#include "support/test_paths.h"
 #include "tuning/runner.h"
 #include "window_run_support.h"
 
@@ -52,7 +53,7 @@ class TestResumeInterruptedGui : public QObject {
     }
     // A CLI search on one thread, killed once it has stored at least one job.
     QProcess cli;
-    cli.start(QStringLiteral(DPLAB_CLI_PATH),
+    cli.start(QString::fromStdString(testing::cli_path()),
               {QStringLiteral("tune"), QStringLiteral("--config"), config_path,
                QStringLiteral("--db"), db_path, QStringLiteral("--threads"), QStringLiteral("1"),
                QStringLiteral("--out"), dir.filePath(QStringLiteral("out"))});

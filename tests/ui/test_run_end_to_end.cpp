@@ -19,6 +19,7 @@
 #include "run/run_data.h"
 #include "shell/main_window.h"
 #include "shell/presets.h"
+#include "support/test_paths.h"
 #include "tuning/release_cost.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
@@ -171,7 +172,7 @@ class TestRunEndToEnd : public QObject {
     QCOMPARE(name, fashion ? QStringLiteral("default-fashion-mnist.json")
                            : QStringLiteral("default-synthetic.json"));
     const experiment::ExperimentConfig on_disk = experiment::load_experiment_file(
-        QStringLiteral(DPLAB_TEST_DATA_DIR "/../../resources/presets/%1").arg(name).toStdString());
+        QString::fromStdString(testing::presets_dir() + "/%1").arg(name).toStdString());
     QCOMPARE(fresh.form()->config().name, on_disk.name);
     QVERIFY(experiment::same_run_settings(fresh.form()->config(), on_disk));
     QCOMPARE(fresh.currentPath(), QString());  // a preset is not the file Ctrl+S writes
