@@ -5,7 +5,8 @@
 //                                              and the stored summary (the epsilons it reported)
 //   history export --db FILE --id N --out DIR  the same CSVs as `tune --out` (+ summary.json)
 // Every run shows what it charged: its release mode, the runs trained and the runs its epsilon
-// charges (schema v3). A private search shows and exports only its released winners.
+// charges (schema v3). A private search shows and exports only its released winners, and never
+// its number of runs K (jobs, runs trained: curator-only, docs/privacy-model.md).
 // The file is opened read-write only to migrate an older schema; nothing is changed otherwise.
 #include <cmath>
 #include <cstdio>
@@ -41,25 +42,39 @@ store::ExperimentRecord find_experiment(const store::Store& db, const Arguments&
                    "' (see 'dplab-cli history list')");
 }
 
+// A private release (tune --release private): the number of runs it trained (K) is curator-only
+// (docs/privacy-model.md): neither `list` nor `show` prints it, nor the jobs done / total.
+bool is_private_record(const store::ExperimentRecord& r) {
+  return r.release_mode.rfind("private", 0) == 0;
+}
+
+constexpr const char* kWithheld =
+    "withheld: a private release's number of runs is curator-only (docs/privacy-model.md)";
+
 nlohmann::json record_json(const store::ExperimentRecord& r) {
-  return {
+  nlohmann::json j{
       {"id", r.id},
       {"name", r.name},
       {"created_at", r.created_at},
       {"status", r.status},
       {"candidates", r.num_candidates},
-      {"jobs_total", r.jobs_total},
-      {"jobs_finished", r.jobs_finished},
       {"release_mode", r.release_mode},
-      {"runs_trained", r.runs_trained},
       {"runs_charged",
        r.runs_charged >= 0 ? nlohmann::json(r.runs_charged) : nlohmann::json(nullptr)},
       {"epsilon", std::isfinite(r.epsilon) ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)}};
+  if (is_private_record(r)) {
+    j["runs_note"] = kWithheld;
+  } else {
+    j["jobs_total"] = r.jobs_total;
+    j["jobs_finished"] = r.jobs_finished;
+    j["runs_trained"] = r.runs_trained;
+  }
+  return j;
 }
 
-// "12 / 40": runs trained / runs the epsilon charges ("random" for PS).
+// "12 / 40": runs trained / runs the epsilon charges ("random" for PS; "-" trained if private).
 std::string charged_text(const store::ExperimentRecord& r) {
-  return std::to_string(r.runs_trained) + " / " +
+  return (is_private_record(r) ? std::string("-") : std::to_string(r.runs_trained)) + " / " +
          (r.runs_charged >= 0 ? std::to_string(r.runs_charged) : std::string("random"));
 }
 
@@ -89,10 +104,12 @@ int run_list(const Arguments& args) {
   std::printf("%5s  %-20s  %-9s  %10s  %11s  %-18s  %15s  %8s  %s\n", "id", "created (UTC)",
               "status", "candidates", "jobs done", "release", "trained/charged", "eps <=", "name");
   for (const auto& r : records) {
-    std::printf("%5lld  %-20s  %-9s  %10lld  %5lld/%-5lld  %-18s  %15s  %8s  %s\n",
+    const std::string jobs =
+        is_private_record(r) ? std::string("-")
+                             : std::to_string(r.jobs_finished) + "/" + std::to_string(r.jobs_total);
+    std::printf("%5lld  %-20s  %-9s  %10lld  %11s  %-18s  %15s  %8s  %s\n",
                 static_cast<long long>(r.id), r.created_at.c_str(), r.status.c_str(),
-                static_cast<long long>(r.num_candidates), static_cast<long long>(r.jobs_finished),
-                static_cast<long long>(r.jobs_total), r.release_mode.c_str(),
+                static_cast<long long>(r.num_candidates), jobs.c_str(), r.release_mode.c_str(),
                 charged_text(r).c_str(),
                 std::isfinite(r.epsilon) ? privacy::format_epsilon_up(r.epsilon).c_str() : "-",
                 r.name.c_str());
@@ -118,10 +135,17 @@ int run_show(const Arguments& args) {
   std::printf("mechanism: n = %lld, noise multiplier %g, sampling rate %g, %lld steps, delta %g\n",
               static_cast<long long>(results.training_size), m.noise_multiplier, m.sampling_rate,
               static_cast<long long>(m.steps), m.delta);
-  std::printf(
-      "release: %s, runs trained / charged: %s, eps <= %s (rounded up)\n",
-      record.release_mode.c_str(), charged_text(record).c_str(),
-      std::isfinite(record.epsilon) ? privacy::format_epsilon_up(record.epsilon).c_str() : "-");
+  const std::string eps_text =
+      std::isfinite(record.epsilon) ? privacy::format_epsilon_up(record.epsilon) : "-";
+  if (is_private_record(record)) {
+    std::printf("release: %s, runs charged: %s (%s), eps <= %s (rounded up)\n",
+                record.release_mode.c_str(),
+                record.runs_charged >= 0 ? std::to_string(record.runs_charged).c_str() : "random",
+                kWithheld, eps_text.c_str());
+  } else {
+    std::printf("release: %s, runs trained / charged: %s, eps <= %s (rounded up)\n",
+                record.release_mode.c_str(), charged_text(record).c_str(), eps_text.c_str());
+  }
   const char* metric = results.is_regression ? "mean final train loss" : "mean final val accuracy";
   if (is_private(results)) {
     // Only the released winners (their released, possibly noisy, scores): the other runs of a
@@ -137,9 +161,9 @@ int run_show(const Arguments& args) {
           continue;
         ++shown;
         std::printf(
-            "  replicate %zu: %-40s  %.4f  (best of %lld runs)\n", r + 1,
+            "  replicate %zu: %-40s  %.4f\n", r + 1,
             results.candidates[static_cast<std::size_t>(rep.winner_candidate)].label().c_str(),
-            rep.released_score, static_cast<long long>(rep.runs_trained));
+            rep.released_score);
       }
     }
     if (shown == 0) std::printf("(none recorded)\n");

@@ -193,14 +193,16 @@ int run_tune(const Arguments& args) {
   }
 
   if (private_release) {
+    // stderr is the curator's console: the number of runs drawn (and the progress) reveal K,
+    // which no released output may contain (docs/privacy-model.md).
     std::fprintf(stderr,
-                 "tune %s: %s, %d replicate search(es) over %zu candidates: %lld runs drawn of "
-                 "%lld steps, n = %lld, delta = %g\n",
+                 "tune %s: %s, %d replicate search(es) over %zu candidates of %lld steps, n = "
+                 "%lld, delta = %g; curator only, not for release: %lld runs drawn\n",
                  config.name.c_str(), experiment::describe_release(config.release).c_str(),
                  config.repeats, runner.candidates().size(),
-                 static_cast<long long>(runner.total_jobs()),
                  static_cast<long long>(config.privacy.steps),
-                 static_cast<long long>(data->train.size()), runner.mechanism().delta);
+                 static_cast<long long>(data->train.size()), runner.mechanism().delta,
+                 static_cast<long long>(runner.total_jobs()));
   } else {
     std::fprintf(
         stderr,

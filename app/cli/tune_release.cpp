@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
@@ -58,7 +59,8 @@ void add_release_flags(CLI::App& command, Arguments& args) {
   add_value(command, args, "ps-gamma", "ps tnb: gamma in (0, 1) (default 0.1)", "G");
   add_value(command, args, "repeats",
             "override the experiment's repeats: explore = runs per candidate (all charged); "
-            "private = independent replicate searches (each costs the printed eps)",
+            "private = independent replicate searches (the printed eps composes all R; one "
+            "replicate's beside it)",
             "R");
   add_switch(
       command, args, "secure",
@@ -151,8 +153,10 @@ std::string recompute_command(const tuning::ReleaseCost& cost,
                               const tuning::SearchResults& results) {
   const auto& m = results.mechanism;
   const auto& r = cost.release;
+  // Private modes: the command gives ONE replicate search (epsilon_per_replicate).
   std::string base = "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) +
-                     " --sampling-rate " + g(m.sampling_rate) + " --delta " + g(cost.delta);
+                     " --sampling-rate " + g(m.sampling_rate) + " --delta " +
+                     g(r.mode == ReleaseMode::kExplore ? cost.delta : cost.delta_per_replicate);
   if (r.mode == ReleaseMode::kExplore)
     return base + " --steps " + std::to_string(cost.total_queries) + " --accountant rdp";
   if (r.validation == ValidationAssumption::kPrivate)
@@ -189,16 +193,30 @@ nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
     j["runs_trained"] = cost.runs_charged;
     j["total_queries"] = cost.total_queries;
   } else {
-    j["epsilon_is_per"] = "replicate search";
+    // epsilon / delta: all R replicate searches (the headline); one replicate beside it.
+    j["replicate_searches"] = cost.replicates;
+    j["epsilon_per_replicate"] = number(cost.epsilon_per_replicate);
+    j["delta_per_replicate"] = cost.delta_per_replicate;
+    j["composition"] =
+        cost.replicates == 1
+            ? "one replicate search"
+            : (cost.composition == "basic"
+                   ? "basic composition of the R replicate searches (R eps, R delta): "
+                     "Liu-Talwar gives an (eps, delta) bound, not an RDP curve"
+                   : "RDP composition of the R replicate searches (their RDP curves added, "
+                     "converted at delta)");
     j["expected_runs_per_replicate"] = cost.expected_runs;
     if (cost.release.selection == PrivateSelection::kLt) {
       j["gamma"] = cost.gamma;
       j["delta2"] = cost.delta2;
       j["hard_stop"] = cost.hard_stop;
     }
+    j["noise_source"] = tuning::noise_source_text(cost.release);
   }
   const std::string command = recompute_command(cost, results);
   j["recompute"] = command.empty() ? nlohmann::json(nullptr) : nlohmann::json(command);
+  if (cost.release.mode == ReleaseMode::kPrivate && !command.empty())
+    j["recompute_gives"] = "epsilon_per_replicate";
   if (cost.release.secure) {
     j["secure_noise"] =
         "lots and noise drawn from the OS (getrandom) and ChaCha20; no seed was written";
@@ -217,22 +235,20 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
       tuning::select_private_winners(results, plan, tuning::score_noise_seed(config.seed));
   const bool accuracy_public = config.release.validation == ValidationAssumption::kPublic;
 
+  // RELEASED: only what Liu-Talwar / Papernot-Steinke cover, the winners with K integrated out.
+  // The number of runs K, the hard-stop flag, the wall time (it grows with K) and anything else
+  // that depends on K go to curator-only.json and the store's "curator_only" summary, never here.
   nlohmann::json replicates = nlohmann::json::array();
   for (const auto& rep : release.replicates) {
-    nlohmann::json item{
-        {"runs_trained", rep.runs_trained},
-        {"complete", rep.complete},
-        {"released_candidate", tuning::candidate_json(results, rep.winner_candidate)},
-        {"released_accuracy",
-         rep.winner_job >= 0 ? number(rep.released_score) : nlohmann::json(nullptr)}};
-    if (plan.selection == PrivateSelection::kLt) item["hit_hard_stop"] = rep.hit_hard_stop;
-    replicates.push_back(item);
+    replicates.push_back(
+        {{"released_candidate", tuning::candidate_json(results, rep.winner_candidate)},
+         {"released_accuracy",
+          rep.winner_job >= 0 ? number(rep.released_score) : nlohmann::json(nullptr)}});
   }
   nlohmann::json summary{
       {"experiment", config.name},
       {"config", config_path},
       {"cancelled", cancelled},
-      {"wall_seconds", wall_seconds},
       {"training_size", results.training_size},
       {"validation_size", results.validation_size},
       {"noise_multiplier", results.mechanism.noise_multiplier},
@@ -240,17 +256,40 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
       {"steps", results.mechanism.steps},
       {"release", release_cost_json(cost, results)},
       {"replicates", replicates},
-      {"runs_trained", release.runs_trained},
       {"released_accuracy",
        {{"replicates_released", release.released},
         {"mean", number(release.mean_score)},
         {"ci95_low", number(release.ci_low)},
         {"ci95_high", number(release.ci_high)},
         {"score", accuracy_public ? "validation accuracy (validation: public)"
-                                  : "validation accuracy + Gaussian noise (validation: private)"}}},
+                  : config.release.secure
+                      ? "(correct count + discrete Gaussian noise) / n_val (validation: private)"
+                      : "validation accuracy + Gaussian noise (validation: private)"}}},
       {"not_released",
-       "per-run curves, scores and the lot losses of every run; only each replicate's winner is "
-       "released (winners.csv)"}};
+       "per-run curves, scores and the lot losses of every run; the number of runs K, the stop "
+       "flag and the wall time (curator-only.json); only each replicate's winner is released "
+       "(winners.csv)"}};
+  // CURATOR ONLY (docs/privacy-model.md): what resuming and auditing the run need.
+  nlohmann::json curator_replicates = nlohmann::json::array();
+  for (const auto& rep : release.replicates) {
+    nlohmann::json item{{"runs_trained", rep.runs_trained},
+                        {"complete", rep.complete},
+                        {"winner_job", rep.winner_job}};
+    if (plan.selection == PrivateSelection::kLt) item["hit_hard_stop"] = rep.hit_hard_stop;
+    curator_replicates.push_back(item);
+  }
+  nlohmann::json curator{
+      {"curator_only",
+       "NOT FOR RELEASE: the number of runs trained K, the hard-stop flag and the wall time "
+       "reveal K, which the Liu-Talwar / Papernot-Steinke epsilon does not cover "
+       "(docs/privacy-model.md)"},
+      {"runs_trained", release.runs_trained},
+      {"wall_seconds", wall_seconds},
+      {"replicates", curator_replicates}};
+  if (db) {
+    curator["db"] = db->path();
+    curator["run_id"] = experiment_id;
+  }
   fs::create_directories(out_dir);
   const fs::path summary_path = fs::path(out_dir) / "summary.json";
   {
@@ -258,11 +297,14 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
     out << summary.dump(2) << "\n";
     if (!out) throw IoError(summary_path.string() + ": cannot write");
   }
+  const fs::path curator_path = fs::path(out_dir) / kCuratorOnlyFile;
+  write_file_atomically(curator_path.string(), curator.dump(2) + "\n");
   // The winners' validation curves (validation public only: with a private score the curve
   // would be an unprotected statistic). No training losses: the lot losses are not covered.
   const fs::path winners_path = fs::path(out_dir) / "winners.csv";
   {
     std::ofstream out(winners_path, std::ios::binary | std::ios::trunc);
+    out << tuning::epsilon_csv_comment(cost) << "\n";
     out << "replicate,candidate,label,iteration,val_accuracy\n";
     for (std::size_t r = 0; r < release.replicates.size(); ++r) {
       const auto& rep = release.replicates[r];
@@ -284,19 +326,20 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   }
   if (db) {
     db->save_summary(experiment_id, "summary", summary.dump());
-    // The winners, so that the GUI reopens this run showing only what was released.
+    // The winners, so that the GUI reopens this run showing only what was released (this
+    // summary and "curator_only" hold K: the store keeps them, no export writes them).
     db->save_summary(experiment_id, "private_release",
                      tuning::private_release_json(release).dump());
+    db->save_summary(experiment_id, "curator_only", curator.dump());
   }
 
-  std::printf("%s: %zu replicate search(es) over %d candidates, %lld runs trained in all\n",
+  std::printf("%s: %zu replicate search(es) over %d candidates\n",
               experiment::describe_release(config.release).c_str(), release.replicates.size(),
-              cost.num_candidates, static_cast<long long>(release.runs_trained));
+              cost.num_candidates);
   for (std::size_t r = 0; r < release.replicates.size(); ++r) {
     const auto& rep = release.replicates[r];
     std::printf(
-        "  replicate %zu: trained %lld runs%s -> released %s", r + 1,
-        static_cast<long long>(rep.runs_trained), rep.hit_hard_stop ? " (hard stop)" : "",
+        "  replicate %zu: released %s", r + 1,
         rep.winner_candidate >= 0
             ? results.candidates[static_cast<std::size_t>(rep.winner_candidate)].label().c_str()
             : "nothing");
@@ -309,11 +352,16 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   }
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
   const std::string command = recompute_command(cost, results);
-  if (!command.empty()) std::printf("recompute: %s\n", command.c_str());
-  if (config.release.secure)
-    std::printf("secure noise: OS entropy + ChaCha20; no seed was written anywhere\n");
-  std::printf("wrote %s and %s in %.1f s\n", summary_path.string().c_str(),
-              winners_path.string().c_str(), wall_seconds);
+  if (!command.empty()) {
+    std::printf("recompute: %s\n", command.c_str());
+    if (cost.replicates > 1) {
+      std::printf("  (gives one replicate search's eps %s; the headline composes %d of them)\n",
+                  privacy::format_epsilon_up(cost.epsilon_per_replicate).c_str(), cost.replicates);
+    }
+  }
+  std::printf("%s\n", tuning::noise_source_text(config.release).c_str());
+  std::printf("wrote %s and %s; curator only, do not release: %s\n", summary_path.string().c_str(),
+              winners_path.string().c_str(), curator_path.string().c_str());
   if (cancelled) {
     std::cerr << "dplab-cli tune: cancelled; a replicate whose runs did not all finish is not the "
                  "algorithm and releases nothing\n";

@@ -72,7 +72,11 @@ SearchResults grid_shaped_runs(const SearchResults& runs, const std::vector<std:
     const JobResult& job = runs.jobs[static_cast<std::size_t>(index)];
     per_candidate[job.candidate].push_back(&job);
   }
-  std::size_t repeats = 1;
+  // At least R rows: the released winners (at most one per replicate) always fit, so
+  // config.repeats stays the release's R and its epsilon still composes all R replicate searches
+  // (release_cost.h). Only the teaching view of every run may need more rows; its epsilon label
+  // then composes more replicates than ran (an overstatement, on a view that is not private).
+  std::size_t repeats = static_cast<std::size_t>(std::max(1, runs.config.repeats));
   for (const auto& [candidate, list] : per_candidate) repeats = std::max(repeats, list.size());
   out.config.repeats = static_cast<int>(repeats);
   out.jobs.resize(out.candidates.size() * repeats);
@@ -88,6 +92,16 @@ SearchResults grid_shaped_runs(const SearchResults& runs, const std::vector<std:
     }
   }
   return out;
+}
+
+std::string noise_source_text(const experiment::ReleaseConfig& release) {
+  return release.secure
+             ? "secure: lots, noise and the selection's draws from the OS (getrandom) and "
+               "ChaCha20, no seed was written; a noisy validation score is a discrete Gaussian on "
+               "the integer correct-count"
+             : "not secure: the seed in the config reproduces the noise (the lots, the gradient "
+               "noise, the number of runs K, the candidate draws and the validation-score "
+               "noise): whoever holds the config can undo it";
 }
 
 nlohmann::json private_release_json(const PrivateRelease& release) {

@@ -7,7 +7,8 @@
 // other run is private and may be shown only under the "not private: for teaching only" switch.
 //
 // grid_shaped_runs: the chosen runs laid out as an explore grid (jobs[c * R + r], R = the most
-// runs of any one candidate among the chosen ones; empty slots kPending), so that aggregates,
+// runs of any one candidate among the chosen ones, and at least the release's replicate count
+// config.repeats; empty slots kPending), so that aggregates,
 // heatmaps and tables work unchanged. The release config stays private, so release_cost of the
 // result is still the private cost.
 // private_release_json / parse_private_release: the winners of a private search (what the run
@@ -16,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +35,11 @@ std::vector<std::int64_t> trained_jobs(const SearchResults& runs);
 // The runs `jobs` (indices into runs.jobs) as an explore-shaped grid; see above. Throws
 // InvalidArgument for an index out of range.
 SearchResults grid_shaped_runs(const SearchResults& runs, const std::vector<std::int64_t>& jobs);
+
+// Where a private release's randomness came from, as every output states it: "secure: ..." (OS
+// entropy + ChaCha20, no seed written) or "not secure: the seed in the config reproduces the
+// noise ...": a seeded run can be replayed, and its noise undone, by whoever holds the config.
+std::string noise_source_text(const experiment::ReleaseConfig& release);
 
 nlohmann::json private_release_json(const PrivateRelease& release);
 // Throws ParseError naming the key for a malformed object.

@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "core/chacha20.h"
 #include "core/error.h"
 #include "core/random.h"
+#include "privacy/discrete_gaussian.h"
 #include "tuning/run_count_laws.h"
 
 namespace dplab::tuning {
@@ -87,6 +90,19 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
   const double noise_std =
       noisy ? release.validation_noise_multiplier / static_cast<double>(results.validation_size)
             : 0.0;
+  const bool secure = release.secure;
+  const auto n_val = static_cast<double>(results.validation_size);
+  std::uint64_t count_sigma = 0;
+  std::optional<ChaCha20> os;
+  if (noisy && secure) {
+    const double s = std::ceil(release.validation_noise_multiplier);
+    if (!(s >= 1.0 && s <= static_cast<double>(privacy::kMaxDiscreteGaussianSigma))) {
+      throw InvalidArgument("release.validation_noise_multiplier: secure mode needs it in (0, " +
+                            std::to_string(privacy::kMaxDiscreteGaussianSigma) + "]");
+    }
+    count_sigma = static_cast<std::uint64_t>(s);
+    os.emplace(ChaCha20::from_os_entropy());
+  }
   PrivateRelease out;
   double sum = 0.0, sum_sq = 0.0;
   for (std::size_t r = 0; r < plan.replicates.size(); ++r) {
@@ -105,7 +121,16 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
         continue;
       }
       double score = job.final_val_accuracy;
-      if (noisy) {
+      if (noisy && secure) {
+        // Secure mode: the discrete Gaussian N_Z(0, s^2) on the integer correct-count
+        // (Canonne, Kamath & Steinke 2020), s = ceil(S) >= S, so the released score is
+        // (count + noise) / n_val, an exact rational: no floating-point noise whose low bits
+        // leak the input (Mironov 2012). It is (alpha, alpha / (2 s^2))-RDP for a count of
+        // sensitivity 1 (CKS20 Thm 4: 1/(2 s^2)-zCDP), within the alpha / (2 S^2) that is charged.
+        const auto count = static_cast<std::int64_t>(std::llround(job.final_val_accuracy * n_val));
+        score = static_cast<double>(count + privacy::sample_discrete_gaussian(count_sigma, *os)) /
+                n_val;
+      } else if (noisy) {
         Rng rng(derive_seed(score_noise_seed, static_cast<std::uint64_t>(index)));
         const double u = rng.uniform_open_zero(), v = rng.uniform();
         score += noise_std * std::sqrt(-2.0 * std::log(u)) * std::cos(kTwoPi * v);  // Box-Muller

@@ -1,9 +1,11 @@
 #include "tuning/release_cost.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/error.h"
+#include "privacy/composition.h"
 #include "privacy/epsilon_display.h"
 #include "privacy/papernot_steinke.h"
 #include "privacy/private_selection.h"
@@ -27,6 +29,14 @@ void add_run(std::vector<double>& total, double sigma, double q, std::int64_t st
   for (std::size_t i = 0; i < total.size(); ++i) {
     total[i] += times * static_cast<double>(steps) * curve->rdp_per_step[i];
   }
+}
+
+// epsilon at delta of `times` independent releases with this RDP curve (Mironov 2017 Prop. 1).
+double rdp_times(const std::vector<double>& orders, const std::vector<double>& rdp, int times,
+                 double delta) {
+  std::vector<double> total(rdp);
+  for (double& r : total) r *= times;
+  return privacy::epsilon_from_rdp(orders, total, delta).epsilon;
 }
 
 ReleaseCost base(const SearchResults& results) {
@@ -84,6 +94,8 @@ ReleaseCost explore_release_cost(const SearchResults& results) {
         privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, queries}, cost.delta)
             .epsilon;
   }
+  cost.epsilon_per_replicate = cost.epsilon;
+  cost.delta_per_replicate = cost.delta;
   return cost;
 }
 
@@ -94,18 +106,27 @@ ReleaseCost private_release_cost(const SearchResults& results) {
   per_run_rdp(results, orders, one);
   cost.epsilon_per_run = privacy::epsilon_from_rdp(orders, one, cost.delta).epsilon;
   const int k = cost.num_candidates;
+  const int replicates = std::max(1, results.config.repeats);
+  cost.replicates = replicates;
+  double epsilon_total = 0.0;  // all R replicates (set below when R > 1)
+  double delta_total = cost.delta;
   switch (release.selection) {
     case PrivateSelection::kMa: {
       if (release.validation == ValidationAssumption::kPublic) {
-        // K runs of T steps = one run of K*T steps (what `account --selection ma` computes).
+        // K runs of T steps = one run of K*T steps (what `account --selection ma` computes);
+        // R replicates = R*K runs (RDP composition), i.e. MA over R*K candidates.
         const RunMechanism& m = results.mechanism;
-        cost.epsilon = privacy::moments_accountant_selection(
-                           {m.noise_multiplier, m.sampling_rate, m.steps}, k, cost.delta)
-                           .epsilon;
+        const privacy::SubsampledGaussian run{m.noise_multiplier, m.sampling_rate, m.steps};
+        cost.epsilon = privacy::moments_accountant_selection(run, k, cost.delta).epsilon;
+        if (replicates > 1) {
+          epsilon_total =
+              privacy::moments_accountant_selection(run, k * replicates, cost.delta).epsilon;
+        }
       } else {
         std::vector<double> total(one);
         for (double& r : total) r *= k;
         cost.epsilon = privacy::epsilon_from_rdp(orders, total, cost.delta).epsilon;
+        if (replicates > 1) epsilon_total = rdp_times(orders, total, replicates, cost.delta);
       }
       cost.runs_charged = k;
       cost.expected_runs = k;
@@ -119,6 +140,12 @@ ReleaseCost private_release_cost(const SearchResults& results) {
       const auto lt =
           privacy::liu_talwar_selection_enforced(orders, one, cost.gamma, cost.delta, cost.delta2);
       cost.epsilon = lt.epsilon;
+      // Liu-Talwar is an (eps, delta) bound, not an RDP curve: R replicates by basic composition.
+      if (replicates > 1) {
+        const auto total = privacy::basic_composition({lt.epsilon, cost.delta}, replicates);
+        epsilon_total = total.epsilon;
+        delta_total = total.delta;
+      }
       cost.hard_stop = static_cast<std::int64_t>(lt.upsilon);
       cost.runs_charged = cost.hard_stop;
       // E[min(Geometric(gamma), Upsilon)] = (1 - (1-gamma)^Upsilon) / gamma.
@@ -134,19 +161,36 @@ ReleaseCost private_release_cost(const SearchResults& results) {
     }
     case PrivateSelection::kPs: {
       privacy::PapernotSteinkeCost ps;
-      if (release.ps_distribution == RunCountDistribution::kPoisson) {
+      const bool poisson = release.ps_distribution == RunCountDistribution::kPoisson;
+      if (poisson) {
         ps = privacy::papernot_steinke_poisson(orders, one, release.ps_mu, cost.delta);
       } else {
         ps = privacy::papernot_steinke_tnb(orders, one, release.ps_eta, release.ps_gamma,
                                            cost.delta);
       }
       cost.epsilon = ps.epsilon;
+      if (replicates > 1) {
+        // The selection's RDP curve (Thm 6 / Thm 2), composed R times.
+        const std::vector<double> selection =
+            poisson
+                ? privacy::papernot_steinke_poisson_rdp(orders, one, release.ps_mu)
+                : privacy::papernot_steinke_tnb_rdp(orders, one, release.ps_eta, release.ps_gamma);
+        epsilon_total = rdp_times(orders, selection, replicates, cost.delta);
+      }
       cost.expected_runs = ps.expected_runs;
       cost.covers = "Papernot-Steinke random stopping over " + std::to_string(k) + " candidates (" +
                     experiment::describe_release(release).substr(11) +
                     "), only the winner released";
       break;
     }
+  }
+  // The headline covers all R replicates; one replicate is kept beside it.
+  cost.epsilon_per_replicate = cost.epsilon;
+  cost.delta_per_replicate = cost.delta;
+  if (replicates > 1) {
+    cost.composition = release.selection == PrivateSelection::kLt ? "basic" : "rdp";
+    cost.epsilon = epsilon_total;
+    cost.delta = delta_total;
   }
   return cost;
 }
@@ -186,10 +230,23 @@ std::string epsilon_label(const ReleaseCost& cost, int digits) {
   char delta[32];
   std::snprintf(delta, sizeof delta, "%g", cost.delta);
   std::string text = "eps <= " + privacy::format_epsilon_up(cost.epsilon, digits) + " (" +
-                     experiment::describe_release(cost.release) + ": " + cost.covers +
-                     "; delta = " + delta +
-                     "; validation: " + experiment::to_string(cost.release.validation);
-  if (cost.release.mode == ReleaseMode::kPrivate) text += "; per replicate search";
+                     experiment::describe_release(cost.release) + ": " + cost.covers;
+  if (cost.release.mode == ReleaseMode::kPrivate && cost.replicates > 1) {
+    // The headline covers every replicate's released winner; one replicate beside it.
+    char per[32];
+    std::snprintf(per, sizeof per, "%g", cost.delta_per_replicate);
+    text += "; total over " + std::to_string(cost.replicates) + " replicate searches by " +
+            (cost.composition == "basic" ? std::string("basic composition (R eps, R delta)")
+                                         : std::string("RDP composition")) +
+            "; delta = " + delta +
+            "; validation: " + experiment::to_string(cost.release.validation) +
+            "; per replicate search: eps <= " +
+            privacy::format_epsilon_up(cost.epsilon_per_replicate, digits) + ", delta = " + per;
+    return text + ")";
+  }
+  text += std::string("; delta = ") + delta +
+          "; validation: " + experiment::to_string(cost.release.validation);
+  if (cost.release.mode == ReleaseMode::kPrivate) text += "; one replicate search";
   return text + ")";
 }
 

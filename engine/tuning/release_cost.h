@@ -7,7 +7,13 @@
 //   private lt   Liu & Talwar with the integer hard stop it enforces
 //                (privacy::liu_talwar_selection_enforced), gamma = tuning.gamma or 1/K.
 //   private ps   Papernot & Steinke Theorem 6 (Poisson) or 2 (TNB), privacy/papernot_steinke.h.
-// Private modes: the cost is PER REPLICATE search (each replicate releases its own winner).
+// Private modes: each of the R = repeats replicate searches releases its own winner, so the
+// release is R independent selections and `epsilon` is their COMPOSITION (the headline):
+//   ma, ps  RDP composition: the selection's RDP curve (K runs / Papernot-Steinke Thm 2 or 6)
+//           times R (Mironov 2017 Prop. 1), converted at the same delta;
+//   lt      basic composition (Dwork et al. 2006): Liu-Talwar gives only an (eps, delta) bound,
+//           so R replicates cost (R eps, R delta) and `delta` is R x the experiment's delta.
+// epsilon_per_replicate / delta_per_replicate: one replicate search (what `recompute` gives).
 // validation private adds, to each run's curve, the Gaussian mechanism on the accuracy with
 // noise std validation_noise_multiplier / n_val and sensitivity 1/n_val: eps_RDP = alpha/(2 s^2)
 // (Mironov 2017, Prop. 7), s = validation_noise_multiplier.
@@ -37,6 +43,11 @@ struct ReleaseCost {
   double delta2 = 0.0;             // lt
   std::int64_t hard_stop = 0;      // lt: the integer Upsilon
   double epsilon_per_run = 0.0;    // one run (with its score mechanism) at delta
+  // Private modes (explore: equal to epsilon, delta, 1): one replicate search, and R.
+  double epsilon_per_replicate = 0.0;
+  double delta_per_replicate = 0.0;
+  int replicates = 1;
+  std::string composition;  // how the R replicates compose: "rdp", "basic" ("" for R = 1)
 };
 
 // The per-run RDP curve on the default orders: T steps of (sigma, q) plus the noisy score when

@@ -101,8 +101,9 @@ nlohmann::json run_summary_json(const SearchResults& results, const RunSummary& 
           {"epsilon_release_note",
            "the epsilon of what this report releases (accountant: rdp, at delta): explore = every "
            "run trained composed with the queries it made (heterogeneous runs compose per RDP "
-           "order); private = the selection's cost per replicate search, only the winner "
-           "released. per_optimizer epsilon_ma / epsilon_lt are planning figures."},
+           "order); private = the selection's cost composed over the R replicate searches, only "
+           "each replicate's winner released. per_optimizer epsilon_ma / epsilon_lt are planning "
+           "figures."},
           {"per_optimizer", per}};
 }
 

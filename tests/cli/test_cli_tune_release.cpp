@@ -95,20 +95,27 @@ class TestCliTuneRelease : public QObject {
     const auto s = summary_of(out);
     QCOMPARE(s["release"]["selection"].get<std::string>(), std::string("lt"));
     QCOMPARE(s["release"]["hard_stop"].get<int>(), 93);  // ceil(ln(1e20) / 0.5)
+    // The runs trained are curator-only (issue #23 item 2): in curator-only.json, not here.
+    const auto curator = nlohmann::json::parse(read_file(out + "/curator-only.json").toStdString());
     int sum = 0;
-    for (const auto& rep : s["replicates"]) {
-      sum += rep["runs_trained"].get<int>();
-      QVERIFY(rep["released_candidate"].is_object());
-    }
+    for (const auto& rep : curator["replicates"]) sum += rep["runs_trained"].get<int>();
+    for (const auto& rep : s["replicates"]) QVERIFY(rep["released_candidate"].is_object());
     QCOMPARE(s["replicates"].size(), std::size_t{3});
-    QCOMPARE(s["runs_trained"].get<int>(), sum);
+    QCOMPARE(curator["runs_trained"].get<int>(), sum);
     QVERIFY(sum < 15);  // the grid would train 5 x 3; E[runs] = 2 per replicate
-    DPLAB_COMPARE_REL(recomputed_epsilon(r.out), s["release"]["epsilon"].get<double>(), 1e-12);
+    // `recompute` gives one replicate search; the headline composes the 3 (basic composition
+    // for LT: 3 eps, 3 delta).
+    const double per = s["release"]["epsilon_per_replicate"].get<double>();
+    DPLAB_COMPARE_REL(recomputed_epsilon(r.out), per, 1e-12);
+    DPLAB_COMPARE_REL(s["release"]["epsilon"].get<double>(), 3 * per, 1e-12);
+    DPLAB_COMPARE_REL(s["release"]["delta"].get<double>(),
+                      3 * s["release"]["delta_per_replicate"].get<double>(), 1e-12);
     QVERIFY(s["released_accuracy"]["mean"].is_number());
     // Only winners: no per-run curves, no training losses.
     QVERIFY(!QFile::exists(out + "/curves.csv"));
     const QByteArray winners = read_file(out + "/winners.csv");
-    QVERIFY(winners.startsWith("replicate,candidate,label,iteration,val_accuracy\n"));
+    QVERIFY2(winners.startsWith("# dplab: eps <= "), winners.constData());
+    QVERIFY(winners.contains("\nreplicate,candidate,label,iteration,val_accuracy\n"));
     QVERIFY(!winners.contains("loss"));
   }
 
@@ -128,7 +135,11 @@ class TestCliTuneRelease : public QObject {
       QVERIFY2(r.exit_code == 0, qPrintable(r.err));
       const auto s = summary_of(out);
       DPLAB_COMPARE_REL(recomputed_epsilon(r.out), s["release"]["epsilon"].get<double>(), 1e-12);
-      if (extra[1] == "ma") QCOMPARE(s["runs_trained"].get<int>(), 5);
+      if (extra[1] == "ma") {
+        const auto curator =
+            nlohmann::json::parse(read_file(out + "/curator-only.json").toStdString());
+        QCOMPARE(curator["runs_trained"].get<int>(), 5);
+      }
     }
   }
 
@@ -156,13 +167,13 @@ class TestCliTuneRelease : public QObject {
       QVERIFY(stored.find("\"seed\"") == std::string::npos);  // config_json without seed
       // Every jobs.seed is 0.
       QVERIFY(QString::fromStdString(stored).startsWith("0\n0\n0\n0\n0\n"));
-      // The history says what was charged: private ma, 5 runs trained and charged; `show`
-      // prints only the released winner.
+      // The history says what was charged: private ma, 5 runs charged (the runs trained are
+      // curator-only); `show` prints only the released winner.
       const CliRun list =
           run_cli({"history", "list", "--db", QString::fromStdString(db), "--json"});
       QVERIFY2(list.exit_code == 0, qPrintable(list.err));
       QVERIFY2(list.out.contains("\"release_mode\": \"private ma\"") &&
-                   list.out.contains("\"runs_trained\": 5") &&
+                   !list.out.contains("\"runs_trained\"") &&
                    list.out.contains("\"runs_charged\": 5"),
                qPrintable(list.out));
       const CliRun show =

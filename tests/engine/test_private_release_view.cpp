@@ -79,7 +79,9 @@ class TestPrivateReleaseView : public QObject {
     for (const auto& job : winner.jobs) shown += job.status != JobStatus::kPending;
     QCOMPARE(shown, 1);
     QCOMPARE(winner.job(2, 0).final_val_accuracy, 0.9);
-    QCOMPARE(winner.config.repeats, 1);
+    // At least R = 2 rows (the release's replicate searches), so that the grid's epsilon still
+    // composes both replicates (issue #23 item 6; test_release_replicates checks the epsilon).
+    QCOMPARE(winner.config.repeats, 2);
     // Nothing released while a search runs: an all-pending grid.
     const SearchResults none = grid_shaped_runs(runs, {});
     for (const auto& job : none.jobs) QVERIFY(job.status == JobStatus::kPending);

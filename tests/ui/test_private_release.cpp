@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -73,12 +74,14 @@ class TestPrivateRelease : public QObject {
   void private_lt_shows_only_the_winner() {
     auto config = test::tinyExperiment();
     config.tuning.gamma = 0.3;
-    // A seed whose LT draw trains at least 3 runs, so that "only the winner" means something.
+    // A seed whose LT draw trains at least 3 runs, so that "only the winner" means something,
+    // and not 5 (the number of candidates), so that K is distinguishable in the view's text.
     for (config.seed = 1;; ++config.seed) {
       experiment::ExperimentConfig probe = config;
       probe.release.mode = experiment::ReleaseMode::kPrivate;
       probe.release.selection = experiment::PrivateSelection::kLt;
-      if (tuning::draw_private_plan(probe, 5, probe.seed).jobs.size() >= 3) break;
+      const std::size_t k = tuning::draw_private_plan(probe, 5, probe.seed).jobs.size();
+      if (k >= 3 && k != 5) break;
     }
     ExperimentForm* form = window_->form();
     form->setConfig(config);
@@ -155,6 +158,19 @@ class TestPrivateRelease : public QObject {
     QVERIFY(tab->epsilonText().contains("validation: public"));
     QVERIFY(tab->epsilonText().contains("delta = "));
     QVERIFY(tab->detailsText().contains("selection: private lt"));
+    // Issue #23 item 2: the view never shows the number of runs K the selection trained, nor
+    // the hard-stop flag (LT's epsilon covers the winner with K integrated out). K >= 3 and
+    // K != 5 here, so any standalone occurrence of K in the text is K.
+    const QString shown_text =
+        tab->winnerText() + "\n" + tab->detailsText() + "\n" + tab->epsilonText();
+    for (const char* word : {"runs trained", "best of", "runs drawn", ", hard stop)"})
+      QVERIFY2(!shown_text.contains(QLatin1String(word)), qPrintable(shown_text));
+    QVERIFY2(!shown_text.contains(QRegularExpression(
+                 QStringLiteral("(?<![\\d.])%1(?![\\d.])").arg(plan.jobs.size()))),
+             qPrintable(shown_text));
+    // Item 7: a seeded release says that the seed undoes its noise.
+    QVERIFY2(tab->detailsText().contains("not secure: the seed in the config reproduces the noise"),
+             qPrintable(tab->detailsText()));
 
     // A chart export carries the label.
     const QString csv = dir_.filePath("winner.csv");
@@ -187,11 +203,13 @@ class TestPrivateRelease : public QObject {
     QTRY_VERIFY(!history->ids().isEmpty());
     const auto table = history->findChild<QTableWidget*>();
     QTRY_VERIFY(table && table->rowCount() >= 1);
+    // ... without K (curator-only): neither the tooltip nor the jobs column shows it.
     const QString charged = table->item(0, HistoryPanel::kStatus)->toolTip();
-    QVERIFY2(charged.contains(QStringLiteral("private lt: %1 runs trained, %2 charged")
-                                  .arg(plan.jobs.size())
-                                  .arg(cost.hard_stop)),
+    QVERIFY2(charged.contains(
+                 QStringLiteral("private lt: (withheld: curator-only) runs trained, %1 charged")
+                     .arg(cost.hard_stop)),
              qPrintable(charged));
+    QCOMPARE(table->item(0, HistoryPanel::kJobs)->text(), QStringLiteral("–"));
     window_->runData()->clear();
     QVERIFY(history->openRun(history->ids().first()));
     QVERIFY(window_->runData()->isPrivate());

@@ -146,10 +146,13 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
     set(kName, QString::fromStdString(e.record.name));
     set(kDataset, QString::fromStdString(e.dataset));
     // What the run released and charged (schema v3): release mode, runs trained / charged.
+    // A private release's number of runs K is curator-only (docs/privacy-model.md): not shown.
+    const bool private_release = e.record.release_mode.rfind("private", 0) == 0;
     const QString charged =
         tr("%1: %2 runs trained, %3 charged")
             .arg(QString::fromStdString(e.record.release_mode))
-            .arg(e.record.runs_trained)
+            .arg(private_release ? tr("(withheld: curator-only)")
+                                 : QString::number(e.record.runs_trained))
             .arg(e.record.runs_charged >= 0 ? QString::number(e.record.runs_charged)
                                             : tr("a random number of"));
     QTableWidgetItem* status =
@@ -157,7 +160,9 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
             e.resumable ? charged + tr("\nSelect it and press Resume to run only its missing jobs.")
                         : charged);
     if (e.resumable) status->setForeground(QColor(0x8a, 0x4b, 0x00));
-    set(kJobs, QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
+    set(kJobs, private_release
+                   ? QStringLiteral("–")
+                   : QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
     set(kEpsilon,
         std::isfinite(e.epsilon)
             ? QStringLiteral("≤ ") + QString::fromStdString(privacy::format_epsilon_up(e.epsilon))

@@ -10,6 +10,7 @@
 #include "experiment/release_config.h"
 #include "privacy/epsilon_display.h"
 #include "run/run_data.h"
+#include "tuning/private_release_view.h"
 #include "tuning/release_cost.h"
 
 namespace dplab::ui {
@@ -32,9 +33,10 @@ ReleasedWinnerTab::ReleasedWinnerTab(RunData* data, QWidget* parent)
   epsilon_->setWordWrap(true);
   epsilon_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   epsilon_->setToolTip(
-      tr("The ε of what this private search released (only the winner), rounded up: the "
-         "selection's mode, δ and the validation assumption. Recompute it with the `recompute:` "
-         "command that `dplab-cli tune --release private` prints."));
+      tr("The ε of what this private search released (each replicate's winner; with R > 1 "
+         "replicate searches the total over all R, one replicate's ε beside it), rounded up: the "
+         "selection's mode, δ and the validation assumption. Recompute one replicate's ε with "
+         "the `recompute:` command that `dplab-cli tune --release private` prints."));
   details_ = new QLabel(this);
   details_->setTextFormat(Qt::PlainText);
   details_->setWordWrap(true);
@@ -105,20 +107,17 @@ void ReleasedWinnerTab::refresh(bool structural) {
                  .arg(runs.mechanism.delta, 0, 'g', 3)
                  .arg(QString::fromStdString(experiment::to_string(release.validation)))
                  .arg(noisy_score ? tr(" (score released with Gaussian noise)") : QString());
-  details << (release.secure ? tr("secure noise: OS entropy + ChaCha20; no seed was shown or "
-                                  "stored")
-                             : tr("seeded noise (reproducible from the experiment seed)"));
+  details << QString::fromStdString(tuning::noise_source_text(release));
   const auto& rel = data_->privateRelease();
+  // The number of runs trained K (and the hard-stop flag) is curator-only: the ε of LT / PS
+  // covers the winner with K integrated out (docs/privacy-model.md).
   if (data_->live()) {
-    winner_->setText(tr("Private selection running: %1 runs drawn; only the winner will be "
-                        "shown.")
-                         .arg(runs.jobs.size()));
+    winner_->setText(tr("Private selection running; only the winner will be shown."));
   } else if (!rel) {
     winner_->setText(tr("The winners of this private run were not recorded: nothing to show."));
   } else {
-    details << tr("%1 replicate search(es), %2 runs trained in all; %3 released a winner")
+    details << tr("%1 replicate search(es); %2 released a winner")
                    .arg(rel->replicates.size())
-                   .arg(rel->runs_trained)
                    .arg(rel->released);
     QStringList winners;
     const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
@@ -133,13 +132,11 @@ void ReleasedWinnerTab::refresh(bool structural) {
         continue;
       }
       const auto& cand = runs.candidates.at(static_cast<std::size_t>(rep.winner_candidate));
-      winners << prefix + tr("released %1, %2 %3 (best of %4 runs%5)")
+      winners << prefix + tr("released %1, %2 %3")
                               .arg(QString::fromStdString(cand.label()))
                               .arg(noisy_score ? tr("noisy validation accuracy")
                                                : tr("validation accuracy"))
-                              .arg(rep.released_score, 0, 'f', 4)
-                              .arg(rep.runs_trained)
-                              .arg(rep.hit_hard_stop ? tr(", hard stop") : QString());
+                              .arg(rep.released_score, 0, 'f', 4);
       if (noisy_score) continue;  // the curve is not covered by the noisy score's ε
       const auto& job = runs.jobs.at(static_cast<std::size_t>(rep.winner_job));
       QCPGraph* g = plot->addGraph();

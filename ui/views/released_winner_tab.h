@@ -2,10 +2,12 @@
 // else — each replicate's winner: its validation curve (validation public only: with a private
 // score the curve would be an unprotected statistic), its released score, the ε of the release
 // with its mode, selection rule, δ and validation assumption (engine tuning::epsilon_label of
-// tuning::private_release_cost, rounded up), how many runs the selection trained, and whether
-// the noise was secure. Below, the switch "show every run — not private: for teaching only"
-// (RunData::setRevealAll): off for every new run; the main window shows a banner while it is on.
-// Every number comes from the engine; this view only formats it.
+// tuning::private_release_cost, rounded up; with R > 1 replicates the total over all R, one
+// replicate beside it), and whether the noise was secure (or reproducible from the seed). Never
+// how many runs the selection trained (K: curator-only, docs/privacy-model.md). Below, the switch
+// "show every run — not private: for teaching only" (RunData::setRevealAll): off for every new run;
+// the main window shows a banner while it is on. Every number comes from the engine; this view only
+// formats it.
 #pragma once
 
 #include <QWidget>

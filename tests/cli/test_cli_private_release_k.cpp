@@ -1,0 +1,176 @@
+// Issue #23 item 2: a private Liu-Talwar or Papernot-Steinke release is covered by its epsilon
+// only with the number of runs K integrated out, so NO released artefact may contain K or
+// anything that depends on it (the runs trained, the hard-stop flag, the wall time, the jobs
+// done / total). Runs the quick-demo preset through `dplab-cli tune --release private` (LT and
+// PS, 2 replicate searches, --db) and checks every released artefact: stdout, summary.json,
+// winners.csv, each file of `history export`, `history list` (table and --json) and `history
+// show`: no K field name, and no standalone occurrence of a value of K that no public number
+// explains. K itself is in curator-only.json. Also items 6 and 7 on the same runs: the headline
+// epsilon is the total over the 2 replicates (one replicate beside it) in stdout, JSON and the
+// CSV comment, and a seeded release says that the seed reproduces its noise.
+#include <QDir>
+#include <QRegularExpression>
+#include <QTest>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "support/cli_runner.h"
+#include "support/temp_files.h"
+#include "support/test_paths.h"
+
+using dplab::testing::CliRun;
+using dplab::testing::read_file;
+using dplab::testing::run_cli;
+
+namespace {
+
+// Names of K-dependent fields and phrases (old outputs: "runs_trained", "hit_hard_stop",
+// "wall_seconds", "trained 4 runs (hard stop)", "best of 4 runs", "in 1.2 s", "jobs 4/4").
+const char* const kForbiddenText[] = {
+    "runs_trained", "hit_hard_stop", "wall_seconds", "jobs_total",  "jobs_finished",
+    "runs trained", "runs drawn",    "best of",      "(hard stop)", "winner_job"};
+const std::set<std::string> kForbiddenKeys = {"runs_trained", "hit_hard_stop", "wall_seconds",
+                                              "jobs_total",   "jobs_finished", "complete",
+                                              "winner_job"};
+
+struct Artefact {
+  QString name;
+  QString text;
+};
+
+// Every key of a JSON document (recursively).
+void collect_keys(const nlohmann::json& j, std::set<std::string>& keys) {
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      keys.insert(key);
+      collect_keys(value, keys);
+    }
+  } else if (j.is_array()) {
+    for (const auto& value : j) collect_keys(value, keys);
+  }
+}
+
+// A standalone integer: not part of a longer number, word, decimal, exponent or time of day.
+bool contains_number(const QString& text, std::int64_t k) {
+  return text.contains(QRegularExpression(
+      QStringLiteral("(?<![\\w.+\\-:])%1(?![\\w.:])").arg(static_cast<qlonglong>(k))));
+}
+
+}  // namespace
+
+class TestCliPrivateReleaseK : public QObject {
+  Q_OBJECT
+
+  void check_release(const QStringList& strategy, const QString& tag) {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString preset =
+        QString::fromStdString(dplab::testing::presets_dir() + "/quick-demo.json");
+    const QString out = dir.path() + "/out", db = dir.path() + "/runs.sqlite";
+    const CliRun run =
+        run_cli(QStringList{"tune", "--config", preset, "--threads", "2", "--out", out, "--db", db,
+                            "--release", "private", "--repeats", "2"} +
+                strategy);
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+
+    // Every released artefact.
+    std::vector<Artefact> released{{"stdout", run.out}};
+    const QString exported = dir.path() + "/export";
+    const CliRun exp = run_cli({"history", "export", "--db", db, "--id", "1", "--out", exported});
+    QVERIFY2(exp.exit_code == 0, qPrintable(exp.err));
+    for (const QString& folder : {out, exported}) {
+      for (const QString& name : QDir(folder).entryList(QDir::Files)) {
+        if (name.contains("curator")) continue;  // the curator's file, by its name
+        released.push_back(
+            {folder + "/" + name, QString::fromUtf8(read_file(folder + "/" + name))});
+      }
+    }
+    QVERIFY(QFile::exists(exported + "/summary.json"));
+    for (const QStringList& args : {QStringList{"history", "list", "--db", db},
+                                    QStringList{"history", "list", "--db", db, "--json"},
+                                    QStringList{"history", "show", "--db", db, "--id", "1"}}) {
+      const CliRun r = run_cli(args);
+      QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+      released.push_back({args.join(' '), r.out});
+    }
+
+    // No K-dependent field name or phrase, no wall time, in any released artefact.
+    for (const Artefact& a : released) {
+      const QString where = tag + " " + a.name + ":\n" + a.text;
+      for (const char* word : kForbiddenText)
+        QVERIFY2(!a.text.contains(QLatin1String(word)), qPrintable(where + "\ncontains " + word));
+      QVERIFY2(!a.text.contains(QRegularExpression("\\bin [0-9]+\\.[0-9] s\\b")),
+               qPrintable(where));
+      if (a.name.endsWith(".json") || a.name.endsWith("--json")) {
+        std::set<std::string> keys;
+        collect_keys(nlohmann::json::parse(a.text.toStdString()), keys);
+        for (const auto& key : keys)
+          QVERIFY2(!kForbiddenKeys.count(key),
+                   qPrintable(where + "\nkey " + QString::fromStdString(key)));
+      }
+    }
+
+    // K, for the curator only.
+    const QByteArray curator_text = read_file(out + "/curator-only.json");
+    QVERIFY2(!curator_text.isEmpty(), "no curator-only.json");
+    const auto curator = nlohmann::json::parse(curator_text.toStdString());
+    std::set<std::int64_t> ks{curator.at("runs_trained").get<std::int64_t>()};
+    for (const auto& rep : curator.at("replicates")) ks.insert(rep.at("runs_trained").get<int>());
+    QVERIFY(curator.contains("wall_seconds"));
+
+    // The numbers that public facts explain (candidate indices and counts, replicate numbers,
+    // steps and curve points, data sizes, the hard stop, the run id, digits): a K equal to one
+    // of them cannot be told apart in text, every other K can.
+    const auto summary = nlohmann::json::parse(read_file(out + "/summary.json").toStdString());
+    std::set<std::int64_t> explained{summary["steps"].get<std::int64_t>(),
+                                     summary["training_size"].get<std::int64_t>(),
+                                     summary["validation_size"].get<std::int64_t>(),
+                                     100,
+                                     3000,
+                                     10};
+    for (std::int64_t i = 0; i <= 6; ++i) explained.insert(i);
+    for (std::int64_t t = 0; t <= 300; t += 50) explained.insert(t);
+    if (summary["release"].contains("hard_stop"))
+      explained.insert(summary["release"]["hard_stop"].get<std::int64_t>());
+    int distinguishable = 0;
+    for (const std::int64_t k : ks) distinguishable += explained.count(k) ? 0 : 1;
+    QVERIFY2(distinguishable > 0, qPrintable(tag + ": every K is a public number; change mu"));
+
+    // No value of K that no public number explains.
+    for (const Artefact& a : released) {
+      for (const std::int64_t k : ks) {
+        if (explained.count(k)) continue;
+        QVERIFY2(!contains_number(a.text, k), qPrintable(tag + " " + a.name + ":\n" + a.text +
+                                                         "\ncontains K = " + QString::number(k)));
+      }
+    }
+
+    // Item 6: the headline composes the 2 replicates, one replicate beside it.
+    const auto& release = summary["release"];
+    QCOMPARE(release["replicate_searches"].get<int>(), 2);
+    QVERIFY(release["epsilon"].get<double>() > release["epsilon_per_replicate"].get<double>());
+    const QString label = QString::fromStdString(release["label"].get<std::string>());
+    QVERIFY2(label.startsWith("eps <= " + QString::fromStdString(
+                                              release["epsilon_rounded_up"].get<std::string>())) &&
+                 label.contains("total over 2 replicate searches") &&
+                 label.contains("per replicate search: eps <= "),
+             qPrintable(label));
+    QVERIFY2(run.out.contains(label), qPrintable(run.out));
+    QVERIFY2(read_file(out + "/winners.csv").startsWith(("# dplab: " + label).toUtf8()),
+             read_file(out + "/winners.csv").constData());
+    // Item 7: a seeded release says that its seed undoes the noise.
+    const QString seed_note = "not secure: the seed in the config reproduces the noise";
+    QVERIFY2(run.out.contains(seed_note), qPrintable(run.out));
+    QVERIFY(
+        QString::fromStdString(release["noise_source"].get<std::string>()).startsWith(seed_note));
+  }
+
+ private slots:
+  void lt_release_hides_k() { check_release({"--strategy", "lt"}, "lt"); }
+  void ps_release_hides_k() {
+    check_release({"--strategy", "ps", "--ps-distribution", "poisson", "--ps-mu", "9"}, "ps");
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliPrivateReleaseK)
+#include "test_cli_private_release_k.moc"
