@@ -21,7 +21,8 @@ class TestCliHistory : public QObject {
   void initTestCase() {
     QVERIFY(dir_.isValid());
     db_ = dir_.path() + "/runs.sqlite";
-    const QString preset = QString::fromStdString(testing::presets_dir() + "/quick-demo.json");
+    const QString preset =
+        QString::fromStdString(dplab::testing::presets_dir() + "/quick-demo.json");
     const CliRun run = run_cli({"tune", "--config", preset, "--threads", "2", "--out",
                                 dir_.path() + "/tune", "--db", db_});
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));

@@ -58,7 +58,7 @@ class TestCliParsing : public QObject {
     // oso-protocol: flags override preset fields and the engine's rules name the flag; nothing
     // wraps (4294967297 is not 1) or is cut (k = 2.7 is not 2). All fail before any data loads.
     const QString oso =
-        QString::fromStdString(testing::presets_dir() + "/oso-fashion-mnist-logistic.json");
+        QString::fromStdString(dplab::testing::presets_dir() + "/oso-fashion-mnist-logistic.json");
     const auto oso_row = [&](const char* name, QStringList flags, const char* message) {
       QTest::newRow(name) << (QStringList{"oso-protocol", "--preset", oso} + flags) << message;
     };
@@ -76,15 +76,16 @@ class TestCliParsing : public QObject {
     oso_row("oso too many runs", {"--seeds", "400000"}, "--seeds gives 483200000 training runs");
     QTest::newRow("oso preset not JSON")
         << QStringList{"oso-protocol", "--preset",
-                       QString::fromStdString(testing::test_data_dir() + "/csv_small.csv")}
+                       QString::fromStdString(dplab::testing::test_data_dir() + "/csv_small.csv")}
         << "--preset: ";
-    const QString corpus = QString::fromStdString(testing::test_data_dir() + "/small_corpus.txt");
+    const QString corpus =
+        QString::fromStdString(dplab::testing::test_data_dir() + "/small_corpus.txt");
     QTest::newRow("canary count wraps")
         << QStringList{"canary", "--corpus", corpus, "--canaries", "4294967306"}
         << "--canaries: 4294967306 is out of range";
     QTest::newRow("objpert trials wrap")
         << QStringList{"objpert", "--compare",
-                       QString::fromStdString(testing::presets_dir() +
+                       QString::fromStdString(dplab::testing::presets_dir() +
                                               "/objpert-vs-dpsgd-adult.json"),
                        "--trials", "4294967297"}
         << "--trials: 4294967297 is out of range";

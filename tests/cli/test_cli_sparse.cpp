@@ -12,7 +12,8 @@ using dplab::testing::read_file;
 using dplab::testing::run_cli;
 
 namespace {
-const QString kCorpus = QString::fromStdString(testing::test_data_dir() + "/small_corpus.txt");
+const QString kCorpus =
+    QString::fromStdString(dplab::testing::test_data_dir() + "/small_corpus.txt");
 const QStringList kSmall{"--corpus",        kCorpus, "--vocabulary",  "50",  "--dim",    "8",
                          "--train-tokens",  "400",   "--test-tokens", "200", "--epochs", "1",
                          "--eval-examples", "300",   "--eval-points", "2"};

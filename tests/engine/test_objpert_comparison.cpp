@@ -87,8 +87,7 @@ class TestObjpertComparison : public QObject {
   }
 
   void shipped_table2_preset_parses() {
-    const std::string path =
-        testing::test_data_dir() + "/../../resources/presets/objpert-vs-dpsgd-adult.json";
+    const std::string path = dplab::testing::presets_dir() + "/objpert-vs-dpsgd-adult.json";
     const ComparisonPreset p = load_comparison_preset(path);
     QCOMPARE(p.dataset_source, std::string("adult"));
     QVERIFY(std::filesystem::exists(p.dataset_path + "/adult.data.csv"));
