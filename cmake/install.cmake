@@ -13,6 +13,27 @@ install(TARGETS dplab-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/resources/presets/"
         DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/presets FILES_MATCHING PATTERN "*.json")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/datasets/" DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/datasets)
+# The KJV corpus, sparse-train's and canary's default (generated, not in git; found like every
+# shipped data set, engine/data/shipped_datasets.h): datasets/kjv/kjv.txt is installed above when
+# scripts/make-kjv-corpus.sh made it (scripts/test.sh does); otherwise it is made at build time
+# when the build machine has Debian's `bible` program (bible-kjv), as for the package.
+find_program(DPLAB_BIBLE_PROGRAM bible)
+if(NOT EXISTS "${PROJECT_SOURCE_DIR}/datasets/kjv/kjv.txt")
+  if(DPLAB_BIBLE_PROGRAM)
+    add_custom_command(
+      OUTPUT "${DPLAB_GENERATED}/kjv/kjv.txt"
+      COMMAND bash "${PROJECT_SOURCE_DIR}/scripts/make-kjv-corpus.sh" "${DPLAB_GENERATED}/kjv/kjv.txt"
+      DEPENDS "${PROJECT_SOURCE_DIR}/scripts/make-kjv-corpus.sh"
+      COMMENT "Writing the KJV corpus (scripts/make-kjv-corpus.sh)"
+      VERBATIM)
+    add_custom_target(dplab_kjv_corpus ALL DEPENDS "${DPLAB_GENERATED}/kjv/kjv.txt")
+    install(FILES "${DPLAB_GENERATED}/kjv/kjv.txt"
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/datasets/kjv)
+  else()
+    message(STATUS "dplab: no KJV corpus to install (apt-get install bible-kjv-text bible-kjv, "
+                   "or run scripts/make-kjv-corpus.sh)")
+  endif()
+endif()
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/LICENSE"
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

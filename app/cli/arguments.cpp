@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/message_text.h"
+
 namespace dplab::cli {
 
 void Arguments::set(const std::string& flag, const std::string& value) {
@@ -20,6 +22,18 @@ void Arguments::set_switch(const std::string& flag) {
 
 bool Arguments::has(const std::string& flag) const {
   return values_.count(flag) || switches_seen_.count(flag);
+}
+
+std::vector<std::string> Arguments::given() const {
+  std::set<std::string> names = switches_seen_;
+  for (const auto& [name, value] : values_) names.insert(name);
+  return {names.begin(), names.end()};
+}
+
+void Arguments::require_only(const std::set<std::string>& used, const std::string& mode) const {
+  for (const auto& flag : given()) {
+    if (!used.count(flag)) throw UsageError("--" + flag + " is not used by " + mode);
+  }
 }
 
 std::optional<std::string> Arguments::text(const std::string& flag) const {
@@ -44,7 +58,8 @@ double parse_number(const std::string& flag, const std::string& text) {
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
       !std::isfinite(value)) {
-    throw UsageError("--" + flag + ": expected a finite number, got '" + text + "'");
+    throw UsageError("--" + flag + ": expected a finite number, got '" + cut_for_message(text) +
+                     "'");
   }
   return value;
 }
@@ -54,10 +69,18 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text) {
   char* end = nullptr;
   const long long value = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+    // An integer too large for 64 bits says so (not "expected an integer").
+    const bool digits_only =
+        !text.empty() &&
+        text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) == std::string::npos;
+    if (errno == ERANGE && digits_only) {
+      throw UsageError("--" + flag + ": " + cut_for_message(text) + " is out of range (at most " +
+                       std::to_string(std::numeric_limits<long long>::max()) + ")");
+    }
     // Accept integral values written in scientific notation, e.g. 1e4.
     const double as_double = parse_number(flag, text);
     if (as_double != std::floor(as_double) || std::abs(as_double) > 9e15) {
-      throw UsageError("--" + flag + ": expected an integer, got '" + text + "'");
+      throw UsageError("--" + flag + ": expected an integer, got '" + cut_for_message(text) + "'");
     }
     return static_cast<std::int64_t>(as_double);
   }
@@ -86,7 +109,7 @@ int Arguments::int_or(const std::string& flag, int fallback) const {
 int parse_int(const std::string& flag, const std::string& text) {
   const std::int64_t value = parse_integer(flag, text);
   if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-    throw UsageError("--" + flag + ": " + text + " is out of range");
+    throw UsageError("--" + flag + ": " + cut_for_message(text) + " is out of range");
   return static_cast<int>(value);
 }
 
@@ -96,7 +119,8 @@ std::vector<std::string> comma_items(const std::string& flag, const std::string&
   while (true) {
     const auto comma = text.find(',', start);
     items.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
-    if (items.back().empty()) throw UsageError("--" + flag + ": empty item in '" + text + "'");
+    if (items.back().empty())
+      throw UsageError("--" + flag + ": empty item in '" + cut_for_message(text) + "'");
     if (comma == std::string::npos) return items;
     start = comma + 1;
   }
@@ -123,7 +147,8 @@ std::uint64_t Arguments::seed_or(const std::string& flag, std::uint64_t fallback
   if (!value) return fallback;
   const std::int64_t seed = parse_integer(flag, *value);
   if (seed < 0)
-    throw UsageError("--" + flag + ": expected a non-negative integer, got '" + *value + "'");
+    throw UsageError("--" + flag + ": expected a non-negative integer, got '" +
+                     cut_for_message(*value) + "'");
   return static_cast<std::uint64_t>(seed);
 }
 

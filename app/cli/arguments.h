@@ -31,6 +31,11 @@ class Arguments {
   void set_switch(const std::string& flag);
 
   bool has(const std::string& flag) const;
+  // Every flag given (values and switches), by canonical name, sorted.
+  std::vector<std::string> given() const;
+  // Refuses a given flag that the selected mode does not read: "--trials is not used by
+  // --bounds-csv" (`mode`), instead of accepting it unchecked. `used` lists the mode's flags.
+  void require_only(const std::set<std::string>& used, const std::string& mode) const;
   std::optional<std::string> text(const std::string& flag) const;
   std::string text_or(const std::string& flag, const std::string& fallback) const;
   std::string required_text(const std::string& flag) const;

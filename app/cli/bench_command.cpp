@@ -31,8 +31,10 @@
 #include "cli/bench_sparse.h"
 #include "cli/bench_timing.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "core/error.h"
 #include "core/random.h"
+#include "core/validate.h"
 #include "data/dataset.h"
 #include "data/dataset_catalog.h"
 #include "data/feature_rows.h"
@@ -234,14 +236,30 @@ double square_sgemm_gflops(double seconds) {
 int run_bench(const Arguments& args) {
   const double seconds = args.number_or("seconds", 1.0);
   const double lot_size = args.number_or("lot-size", 250);
-  if (!(seconds > 0)) throw UsageError("--seconds must be > 0");
-  if (!(lot_size >= 1)) throw UsageError("--lot-size must be >= 1");
+  // An hour per variant is far more than a stable timing needs; 1e15 is a typo, not a request.
+  if (!(seconds > 0 && seconds <= 3600))
+    throw UsageError("--seconds = " + format_number(seconds) + " must be in (0, 3600]");
+  if (!(lot_size >= 1))
+    throw UsageError("--lot-size = " + format_number(lot_size) + " must be >= 1");
   const bool as_json = args.has("json");
+  // Ctrl-C / SIGTERM: the measurement in progress finishes (at most --seconds per variant), what
+  // is measured so far is printed (the table rows, or the JSON with "interrupted": true), and
+  // the exit status is 130 / 143 (cli/interrupt.h).
+  const InterruptScope interrupt;
+  nlohmann::json report;
+  const auto stop_here = [&] {
+    report["interrupted"] = true;
+    if (as_json) std::cout << report.dump(2) << "\n";
+    std::cout.flush();
+    std::fflush(stdout);
+    std::cerr << "dplab-cli bench: " << interrupt.what_happened()
+              << "; printed the measurements finished so far\n";
+    return interrupt.exit_status();
+  };
 
   std::string data_description;
   const data::Dataset train = bench_data(data_description);
   if (lot_size > static_cast<double>(train.size())) throw UsageError("--lot-size exceeds n");
-  nlohmann::json report;
   report["data"] = data_description;
   report["lot_size"] = lot_size;
   report["threads"] = 1;
@@ -268,6 +286,7 @@ int run_bench(const Arguments& args) {
     report["lot_gather"]["float_storage_seconds_per_lot"] = lot.gather_float;
     report["lot_gather"]["speedup_vs_float_storage"] = lot.gather_float / lot.gather;
   }
+  if (interrupt.interrupted()) return stop_here();
 
   if (!as_json) {
     std::printf("dplab bench — %s, L = %.0f, one thread, SIMD: %s\n", data_description.c_str(),
@@ -292,6 +311,7 @@ int run_bench(const Arguments& args) {
                 "GEMM-only", "of GEMM", "gather+G", "of g+G");
   }
   for (auto kind : {models::ModelKind::kLogisticRegression, models::ModelKind::kTwoLayerNetwork}) {
+    if (interrupt.interrupted()) return stop_here();
     const ModelBench b = bench_model(kind, train, float_copy.get(), lot_size, seconds);
     nlohmann::json row;
     row["model"] = b.model;
@@ -338,8 +358,11 @@ int run_bench(const Arguments& args) {
         "DP\n"
         "step as a share of that ceiling (target >= 80%%).\n\n");
   }
+  if (interrupt.interrupted()) return stop_here();
   report["conv_models"] = bench_conv(train, lot_size, seconds, as_json ? nullptr : &std::cout);
+  if (interrupt.interrupted()) return stop_here();
   report["sparse_vector"] = bench_sparse_selection(seconds, as_json ? nullptr : &std::cout);
+  if (interrupt.interrupted()) return stop_here();
   if (!args.has("skip-accounting")) {
     report["accounting"] = bench_accounting(as_json ? std::cerr : std::cout);
   }

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/output_files.h"
 #include "core/error.h"
 #include "privacy/epsilon_display.h"
 #include "store/csv_export.h"
@@ -30,7 +31,11 @@ std::unique_ptr<store::Store> open_history(const Arguments& args) {
   const std::string path = args.required_text("db");
   if (!std::filesystem::is_regular_file(path))
     throw UsageError("--db: no run history at '" + path + "'");
-  return std::make_unique<store::Store>(path);
+  // Read-only: list, show and export write nothing, so a history on a read-only disk (or without
+  // write permission) can still be read.
+  store::StoreOptions options;
+  options.read_only = true;
+  return std::make_unique<store::Store>(path, options);
 }
 
 store::ExperimentRecord find_experiment(const store::Store& db, const Arguments& args) {
@@ -207,9 +212,7 @@ int run_export(const Arguments& args) {
   std::size_t files = written.size();
   if (const auto summary = db->load_summary(record.id, "summary")) {
     const auto path = std::filesystem::path(out_dir) / "summary.json";
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << nlohmann::json::parse(*summary).dump(2) << "\n";
-    if (!out) throw IoError(path.string() + ": cannot write");
+    write_json_file(path, nlohmann::json::parse(*summary));
     ++files;
   }
   std::printf("wrote %zu files of experiment %lld into %s\n", files,

@@ -8,11 +8,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "audit/label_canary.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/output_files.h"
 #include "cli/run_config.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
@@ -34,10 +37,11 @@ int run_label_canary(const Arguments& args) {
   source.label_column = config.label_column;
   const data::Dataset all = data::load_dataset(source);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
-  std::filesystem::create_directories(config.out);
+  require_writable_folder(config.out, "--out");  // before training, not after
   const std::string path = config.out + "/label_canary.csv";
-  std::ofstream csv(path);
-  if (!csv) throw IoError("cannot write '" + path + "'");
+  // Rewritten atomically after every n_c (core/atomic_file.h): the rows done survive a later
+  // failure, and a full disk is an error with its reason, never a truncated file.
+  std::ostringstream csv;
   csv << "n_c,canaries,chi2_distance,chi2_statistic,p_value";
   for (int b = 0; b < 10; ++b) csv << ",bin" << b;
   csv << '\n';
@@ -61,9 +65,9 @@ int run_label_canary(const Arguments& args) {
         << h.test.p_value;
     for (const double c : h.counts) csv << ',' << c;
     csv << '\n';
+    write_text_file_atomically(path, csv.str());
   }
-  csv.close();
-  if (!csv) throw IoError("error while writing '" + path + "'");
+  write_text_file_atomically(path, csv.str());
   std::cout << "wrote " << path << "\n";
   return 0;
 }

@@ -1,10 +1,15 @@
-// dplab-cli: headless entry point. Usage errors exit with 2, run-time errors with 1.
+// dplab-cli: headless entry point. Usage errors exit with 2, run-time errors with 1, and so does
+// output that never reached stdout (a full disk, /dev/full): the exit status tells the truth.
+#include <cerrno>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/message_text.h"
 
 namespace dplab::cli {
 namespace {
@@ -39,6 +44,41 @@ std::string who(const CLI::App& cli) {
   return name;
 }
 
+// Runs the parsed command; its errors become the exit status (see the file comment).
+int run_selected(const std::string& command) {
+  try {
+    return selected_run()();
+  } catch (const UsageError& e) {
+    std::cerr << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const InvalidArgument& e) {
+    std::cerr << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const Cancelled&) {
+    std::cerr << command << ": cancelled\n";
+    return 130;
+  } catch (const Error& e) {
+    std::cerr << command << ": error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << command << ": internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+// Flushes stdout and checks that everything written to it arrived: the one place every command's
+// printed output is checked. A write error turns status 0 into 1, with the system's reason.
+int checked_stdout(const std::string& command, int status) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed) return status;
+  const int error = errno;
+  std::cerr << command << ": error: cannot write to standard output: "
+            << (error != 0 ? os_error_text(error) : std::string("write error")) << "\n";
+  return status == 0 ? 1 : status;
+}
+
 }  // namespace
 
 void on_run(CLI::App& command, std::function<int()> run) {
@@ -57,22 +97,25 @@ int main(int argc, char** argv) {
   cli.require_subcommand(1);
   cli.footer(
       "Run 'dplab-cli <command> --help' for the flags of a command.\n"
-      "Exit status: 0 ok, 1 run-time error, 2 bad usage (the message names the flag), "
-      "130 cancelled (Ctrl-C).");
+      "Exit status: 0 ok, 1 run-time error (also: an output file or stdout could not be "
+      "written), 2 bad usage (the message names the flag), 130 cancelled (Ctrl-C), 143 "
+      "terminated (SIGTERM).");
   cli.get_formatter()->column_width(30);
   cli::add_commands(cli);
 
   try {
     cli.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    return cli.exit(e);  // --help, --version: printed on stdout, status 0
+    // --help, --version: printed on stdout, status 0
+    return cli::checked_stdout("dplab-cli", cli.exit(e));
   } catch (const CLI::ParseError& e) {
     // CLI11 checks required flags before unknown ones; a typo is the better thing to report.
     const std::vector<std::string> extra = cli.remaining(true);
     if (!extra.empty() && cli.get_subcommands().empty()) {
-      std::cerr << "dplab-cli: unknown command '" << extra.front() << "'\n";
+      std::cerr << "dplab-cli: unknown command '" << cut_for_message(extra.front()) << "'\n";
     } else if (!extra.empty()) {
-      std::cerr << cli::who(cli) << ": unexpected argument '" << extra.front() << "'\n";
+      std::cerr << cli::who(cli) << ": unexpected argument '" << cut_for_message(extra.front())
+                << "'\n";
     } else {
       std::cerr << cli::who(cli) << ": " << e.what() << "\n";
     }
@@ -86,22 +129,5 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string command = cli::who(cli);
-  try {
-    return cli::selected_run()();
-  } catch (const cli::UsageError& e) {
-    std::cerr << command << ": " << e.what() << "\n";
-    return 2;
-  } catch (const InvalidArgument& e) {
-    std::cerr << command << ": " << e.what() << "\n";
-    return 2;
-  } catch (const Cancelled&) {
-    std::cerr << command << ": cancelled\n";
-    return 130;
-  } catch (const Error& e) {
-    std::cerr << command << ": error: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << command << ": internal error: " << e.what() << "\n";
-    return 1;
-  }
+  return cli::checked_stdout(command, cli::run_selected(command));
 }

@@ -15,6 +15,7 @@
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/output_files.h"
 #include "core/error.h"
 #include "core/validate.h"
 #include "data/dataset.h"
@@ -43,9 +44,9 @@ data::Dataset load_objpert_dataset(const std::string& name, const std::string& p
   }
 }
 
+// Atomic (temp file + rename): a full disk is an error with its reason, never a 0-byte file.
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text) || !out.flush()) throw IoError("cannot write '" + path + "'");
+  write_text_file_atomically(path, text);
 }
 
 int run_bounds(const Arguments& args) {
@@ -221,8 +222,22 @@ int run_objpert(const Arguments& args) {
     throw UsageError(
         "give exactly one of --dataset (one run), --compare PRESET, --bounds-csv FILE");
   }
-  if (args.has("compare")) return run_compare(args);
-  if (args.has("bounds-csv")) return run_bounds(args);
+  // Each mode reads its own flags; another mode's flag is an error, not ignored unchecked
+  // (`--bounds-csv ... --trials abc` was accepted).
+  if (args.has("compare")) {
+    args.require_only({"compare", "trials", "out", "quiet", "seed", "dataset-path"}, "--compare");
+    return run_compare(args);
+  }
+  if (args.has("bounds-csv")) {
+    args.require_only(
+        {"bounds-csv", "bounds-svg", "sigma", "lambda", "clip", "smoothness", "points"},
+        "--bounds-csv");
+    return run_bounds(args);
+  }
+  args.require_only({"dataset", "dataset-path", "epsilon", "delta", "solver", "loss", "clip", "tau",
+                     "output-noise", "noise-factor", "max-iterations", "learning-rate",
+                     "test-fraction", "split-seed", "seed"},
+                    "a single run (--dataset)");
   return run_single(args);
 }
 

@@ -13,6 +13,8 @@
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "cli/output_files.h"
 #include "core/error.h"
 #include "tuning/oso_protocol.h"
 
@@ -51,13 +53,39 @@ int run_oso_protocol_command(const Arguments& args) {
 
   const data::TrainValidationSplit data = tuning::load_oso_protocol_data(config);
   const bool quiet = args.has("quiet");
-  auto results = tuning::run_oso_protocol(config, data, [&](std::int64_t done, std::int64_t total) {
-    if (!quiet && (done % 10 == 0 || done == total)) {
-      std::fprintf(stderr, "\r%lld / %lld runs", static_cast<long long>(done),
-                   static_cast<long long>(total));
-      if (done == total) std::fprintf(stderr, "\n");
+  // One (k, strategy, epsilon) grid at a time: each grid's runs are seeded by the seed index
+  // alone, so the results are those of one call with the whole config, and a Ctrl-C / SIGTERM
+  // (cli/interrupt.h) keeps the grids already finished: they are printed and written.
+  const InterruptScope interrupt;
+  const std::int64_t total = tuning::plan_oso_protocol(config).total_runs;
+  std::int64_t done_before = 0;
+  std::vector<tuning::OsoGridResult> results;
+  for (int k : config.granularities) {
+    for (auto strategy : config.strategies) {
+      for (double epsilon : config.epsilons) {
+        if (interrupt.interrupted()) break;
+        tuning::OsoProtocolConfig one = config;
+        one.granularities = {k};
+        one.strategies = {strategy};
+        one.epsilons = {epsilon};
+        const auto progress = [&](std::int64_t done, std::int64_t) {
+          const std::int64_t all_done = done_before + done;
+          if (!quiet && (all_done % 10 == 0 || all_done == total)) {
+            std::fprintf(stderr, "\r%lld / %lld runs", static_cast<long long>(all_done),
+                         static_cast<long long>(total));
+            if (all_done == total) std::fprintf(stderr, "\n");
+          }
+        };
+        try {
+          for (auto& r : tuning::run_oso_protocol(one, data, progress, interrupt.flag()))
+            results.push_back(r);
+        } catch (const Cancelled&) {
+          break;
+        }
+        done_before += tuning::plan_oso_protocol(one).total_runs;
+      }
     }
-  });
+  }
   const bool higher = tuning::higher_is_better(config.model);
   const char* metric = higher ? "accuracy" : "MSE";
   std::printf(
@@ -107,10 +135,18 @@ int run_oso_protocol_command(const Arguments& args) {
       out.push_back(row);
     }
   }
-  if (auto v = args.text("json-out")) {
-    std::ofstream json_file(*v);
-    if (!json_file) throw Error("cannot write '" + *v + "'");
-    json_file << out.dump(2) << '\n';
+  // Atomic (temp file + rename): a full disk is an error with its reason, never a 0-byte file.
+  if (auto v = args.text("json-out")) write_json_file(*v, out);
+  if (interrupt.interrupted()) {
+    std::fprintf(
+        stderr,
+        "\ndplab-cli oso-protocol: %s; kept the %zu finished grids of %zu (%lld of %lld "
+        "runs)%s\n",
+        interrupt.what_happened().c_str(), results.size(),
+        config.granularities.size() * config.strategies.size() * config.epsilons.size(),
+        static_cast<long long>(done_before), static_cast<long long>(total),
+        args.has("json-out") ? ", in the table above and --json-out" : ", in the table above");
+    return interrupt.exit_status();
   }
   return 0;
 }

@@ -10,6 +10,8 @@
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/limits.h"
+#include "core/message_text.h"
 #include "experiment/experiment_config.h"
 
 namespace dplab::cli {
@@ -35,6 +37,8 @@ std::string to_flag(std::string key) {
 // A JSON value as the text a flag would carry, so both paths share one set of checks.
 std::string json_as_text(const std::string& key, const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
+  // Unsigned first: 2^64 - 1 read as long long became -1 (the seed message quoted "-1").
+  if (value.is_number_unsigned()) return std::to_string(value.get<unsigned long long>());
   if (value.is_number_integer()) return std::to_string(value.get<long long>());
   if (value.is_number()) {
     std::ostringstream out;
@@ -224,9 +228,12 @@ RunConfig parse_run_config(const Arguments& args) {
     config.seed = static_cast<std::uint64_t>(seed);
   }
 
-  // Checks that need no data; the data-dependent ones (L <= n) happen after loading.
-  auto bad = [](const std::string& flag, const std::string& rule) {
-    throw UsageError("--" + flag + " " + rule);
+  // Checks that need no data; the data-dependent ones (L <= n) happen after loading. The message
+  // quotes the value as given ("--steps = 18446744073709551615 must be ..."), cut if long.
+  auto bad = [&](const std::string& flag, const std::string& rule) {
+    const std::string* given = text(flag);
+    throw UsageError("--" + flag + (given ? " = " + cut_for_message(*given) : std::string()) + " " +
+                     rule);
   };
   try {
     if (models::parse_model_kind(config.model) == models::ModelKind::kCustom) {
@@ -276,7 +283,10 @@ RunConfig parse_run_config(const Arguments& args) {
         "must be > 0 for a private optimizer (use sgd/momentum/adam for a non-private baseline)");
   }
   if (!(config.lot_size >= 1)) bad("lot-size", "must be >= 1");
-  if (config.steps < 1) bad("steps", "must be >= 1");
+  if (config.steps < 1 || config.steps > kMaxTrainingSteps) {
+    bad("steps", "must be in [1, " + std::to_string(kMaxTrainingSteps) +
+                     "] (the run-size cap every command shares)");
+  }
   if (config.eval_every < 1) bad("eval-every", "must be >= 1");
   if (!(config.momentum >= 0 && config.momentum < 1)) bad("momentum", "must be in [0, 1)");
   if (!(config.beta1 >= 0 && config.beta1 < 1)) bad("beta1", "must be in [0, 1)");

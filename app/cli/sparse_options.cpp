@@ -4,6 +4,7 @@
 
 #include "cli/sparse_report.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/validate.h"
 
 namespace dplab::cli {
@@ -11,8 +12,9 @@ namespace dplab::cli {
 void add_sparse_preset_flags(CLI::App& cmd, Arguments& args) {
   add_value(
       cmd, args, "corpus",
-      "plain-text corpus (default datasets/kjv/kjv.txt, written by scripts/make-kjv-corpus.sh "
-      "from Debian's bible-kjv-text)",
+      "plain-text corpus (default kjv/kjv.txt in the shipped data folder: $DPLAB_DATA_DIR, the "
+      "installed share/dplab/datasets or the source tree's datasets/; written by "
+      "scripts/make-kjv-corpus.sh from Debian's bible-kjv-text)",
       "FILE");
   add_value(cmd, args, "out", "output directory for the CSV files, created (default .)", "DIR");
   add_value(cmd, args, "epochs", "passes over the training pairs (default 8; the paper 20)", "E");
@@ -28,14 +30,11 @@ void add_sparse_preset_flags(CLI::App& cmd, Arguments& args) {
 }
 
 experiment::SparsePreset sparse_preset_from(const Arguments& args) {
-  auto preset = experiment::sparse_paper_preset(args.text_or("corpus", default_kjv_corpus()));
-  if (!args.has("corpus") && !std::filesystem::exists(preset.corpus_path)) {
-    throw IoError("the default corpus " + preset.corpus_path +
-                  " does not exist: run scripts/make-kjv-corpus.sh (needs the Debian packages "
-                  "bible-kjv-text and bible-kjv) or pass --corpus FILE");
-  }
+  auto preset = experiment::sparse_paper_preset(args.has("corpus") ? *args.text("corpus")
+                                                                   : default_kjv_corpus());
   preset.epochs = args.number_or("epochs", preset.epochs);
   require_positive("--epochs", preset.epochs);
+  require_run_size("--epochs", preset.epochs, 0, kMaxEpochs);  // the cap every command shares
   preset.train_tokens = args.integer_or("train-tokens", preset.train_tokens);
   require_at_least("--train-tokens", static_cast<double>(preset.train_tokens), 10);
   preset.test_tokens = args.integer_or("test-tokens", preset.test_tokens);

@@ -13,6 +13,8 @@ namespace dplab::cli {
 extern const char* const kSparsePresetFooter;
 
 // The default corpus path (scripts/make-kjv-corpus.sh writes it).
+// datasets/kjv/kjv.txt wherever the shipped data are (engine/data/shipped_datasets.h); throws
+// IoError saying how to make it.
 std::string default_kjv_corpus();
 
 // epsilon printed rounded UP to 4 significant digits ("inf" stays "inf").

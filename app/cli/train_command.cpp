@@ -1,4 +1,7 @@
-// dplab-cli train: one DP training run; writes DIR/curve.csv and DIR/summary.json.
+// dplab-cli train: one DP training run; writes DIR/curve.csv and DIR/summary.json. Ctrl-C or
+// SIGTERM stops it within one step: the curve so far and a summary with status "cancelled" (and
+// the epsilon of the steps taken) are written, and it exits 130 / 143 (cli/interrupt.h).
+// --secure draws lots and noise from the OS, as tune --secure (no seed is written).
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -8,10 +11,12 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/output_files.h"
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/os_entropy.h"
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
@@ -63,6 +68,17 @@ int run_train(const Arguments& args) {
     throw UsageError(e.what());
   }
 
+  const bool secure = args.has("secure");
+  if (secure) {
+    if (!config.is_private())
+      throw UsageError("--secure needs a private optimizer (" + config.optimizer +
+                       " adds no noise)");
+    if (args.has("seed") || config.seed != 0)  // a seed from the flag or from --config
+      throw UsageError("--secure draws every seed from the operating system; drop the seed");
+    training_config.secure = true;
+    training_config.seed = os_random_u64();  // never printed nor written
+  }
+
   const double delta = config.delta > 0 ? config.delta : privacy::default_delta(n);
   const double sampling_rate = config.lot_size / static_cast<double>(n);
   training::TrainingHooks hooks;
@@ -83,12 +99,18 @@ int run_train(const Arguments& args) {
               << (accuracy ? "  val acc " : "  val mse ") << (accuracy ? p.val_accuracy : p.val_mse)
               << "  eps " << p.epsilon << "\n";
   };
+  const InterruptScope interrupt;  // Ctrl-C / SIGTERM: stop within a step, keep the curve so far
+  hooks.cancel = interrupt.flag();
   const training::TrainingResult result = training::train(split, training_config, hooks);
 
   const std::filesystem::path out_dir(config.out);
   write_curve_csv(out_dir / "curve.csv", result.curve);
   nlohmann::json summary;
   summary["config"] = config.to_json();
+  if (secure) {
+    summary["config"].erase("seed");  // drawn from the OS, never written
+    summary["config"]["secure"] = true;
+  }
   summary["data"] = {{"name", all.name},      {"examples", all.size()},
                      {"train_examples", n},   {"validation_examples", split.validation.size()},
                      {"features", all.dim()}, {"classes", all.num_classes}};
@@ -122,6 +144,14 @@ int run_train(const Arguments& args) {
   if (result.diverged) summary["divergence"] = result.divergence;
   write_json_file(out_dir / "summary.json", summary);
   std::cout << summary.dump(2) << "\n";
+  if (result.cancelled) {
+    std::cerr << "dplab-cli train: " << interrupt.what_happened() << " after " << result.queries
+              << " of " << config.steps << " steps; kept the curve so far (" << result.curve.size()
+              << " points) in " << (out_dir / "curve.csv").string() << " and "
+              << (out_dir / "summary.json").string()
+              << " (status \"cancelled\"; epsilon covers the steps taken)\n";
+    return interrupt.exit_status();
+  }
   if (result.diverged) {
     std::cerr << "dplab-cli train: error: training diverged: " << result.divergence
               << " (try a smaller --lr, --clip or --noise-multiplier)\n";
@@ -145,6 +175,14 @@ void add_train_command(CLI::App& cli) {
             "pld (default) or rdp: the accountant of the epsilon column and of the summary",
             "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+  add_switch(*cmd, *args, "secure",
+             "secure noise: lots and Gaussian noise from the operating system's entropy "
+             "(getrandom, ChaCha20, discrete Gaussian on an integer grid), as tune --secure; no "
+             "seed is used or written, two runs differ (private optimizers only)");
+  cmd->footer(
+      "Exit status: 0 ok; 1 run-time error (unreadable data, an output that cannot be written, a "
+      "diverged run); 2 bad usage; 130 Ctrl-C, 143 SIGTERM (curve.csv and summary.json keep "
+      "the steps taken, status \"cancelled\").");
   on_run(*cmd, [args] { return run_train(*args); });
 }
 

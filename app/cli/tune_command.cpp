@@ -28,6 +28,7 @@
 #include "cli/tune_release.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/message_text.h"
 #include "core/os_entropy.h"
 #include "experiment/experiment_config.h"
 #include "privacy/epsilon_display.h"
@@ -118,6 +119,12 @@ int run_tune(const Arguments& args) {
   if (resume_id && args.text("config"))
     throw UsageError("--resume takes the experiment from --db; drop --config");
 
+  // Resuming reads an existing history: a missing one is an error, not a new empty database.
+  if (resume_id && !std::filesystem::is_regular_file(*args.text("db"))) {
+    throw UsageError("--resume: no run history at '" + cut_for_message(*args.text("db")) +
+                     "' (--db must name the history holding run " + std::to_string(*resume_id) +
+                     ")");
+  }
   std::unique_ptr<store::Store> db;
   if (auto db_path = args.text("db")) db = std::make_unique<store::Store>(*db_path);
   std::optional<tuning::SearchResults> earlier;
@@ -369,8 +376,10 @@ int run_tune(const Arguments& args) {
   std::printf("\n");
   std::fflush(stdout);
   if (writer) {
+    // The same count as the cancel line below: jobs with a result (a cancelled job's row is
+    // re-run on --resume, so it is not counted as kept).
     std::cerr << "dplab-cli tune: run " << writer->experiment_id() << " in " << db->path() << ": "
-              << db->stored_jobs(writer->experiment_id()) << " of " << results.jobs.size()
+              << db->stored_results(writer->experiment_id()) << " of " << results.jobs.size()
               << " jobs stored\n";
   }
   const auto resume_hint = [&] {
@@ -383,8 +392,14 @@ int run_tune(const Arguments& args) {
     std::cerr << "dplab-cli tune: error: run history " << db->path() << ": " << *store_error
               << "\n";
   if (cancelled) {
+    // One count: the jobs with a final result (finished, diverged or failed) are kept and never
+    // re-run; the others (cancelled mid-run or not started) run on --resume.
+    const std::int64_t kept = finished + diverged + failed;
     std::cerr << "dplab-cli tune: " << (g_signal.load() == SIGTERM ? "terminated" : "cancelled")
-              << "; kept the " << finished << " finished jobs\n";
+              << "; kept " << kept << " of " << results.jobs.size() << " jobs (" << finished
+              << " finished, " << diverged << " diverged, " << failed << " failed); the other "
+              << static_cast<std::int64_t>(results.jobs.size()) - kept
+              << " run again on --resume\n";
     resume_hint();
     return g_signal.load() == SIGTERM ? 143 : 130;
   }

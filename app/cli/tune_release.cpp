@@ -69,6 +69,7 @@ void add_release_flags(CLI::App& command, Arguments& args) {
 
 void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& config) {
   auto& r = config.release;
+  const bool file_is_private = r.mode == ReleaseMode::kPrivate;
   if (auto mode = args.text("release")) {
     if (*mode == "explore")
       r.mode = ReleaseMode::kExplore;
@@ -95,6 +96,14 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
       else
         throw UsageError("--strategy must be grid, ma, lt or ps, got '" + *strategy + "'");
     }
+  }
+  // A flag overrides the file; an absent flag must not. The file's release.selection is kept by
+  // the parse above; an explore file switched to private by --release without --strategy takes
+  // its selection from the file's tuning.strategy ("lt" -> LT; "grid"/"random" -> MA), instead
+  // of silently running MA over every candidate when the file asked for Liu-Talwar.
+  if (!args.has("strategy") && !file_is_private && r.mode == ReleaseMode::kPrivate &&
+      config.tuning.strategy == experiment::Strategy::kLt) {
+    r.selection = PrivateSelection::kLt;
   }
   if (auto v = args.text("validation")) {
     if (*v == "public")
@@ -292,18 +301,15 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   }
   fs::create_directories(out_dir);
   const fs::path summary_path = fs::path(out_dir) / "summary.json";
-  {
-    std::ofstream out(summary_path, std::ios::binary | std::ios::trunc);
-    out << summary.dump(2) << "\n";
-    if (!out) throw IoError(summary_path.string() + ": cannot write");
-  }
+  // All files atomically (core/atomic_file.h): a full disk is an error with its reason.
+  write_file_atomically(summary_path.string(), summary.dump(2) + "\n");
   const fs::path curator_path = fs::path(out_dir) / kCuratorOnlyFile;
   write_file_atomically(curator_path.string(), curator.dump(2) + "\n");
   // The winners' validation curves (validation public only: with a private score the curve
   // would be an unprotected statistic). No training losses: the lot losses are not covered.
   const fs::path winners_path = fs::path(out_dir) / "winners.csv";
   {
-    std::ofstream out(winners_path, std::ios::binary | std::ios::trunc);
+    std::ostringstream out;
     out << tuning::epsilon_csv_comment(cost) << "\n";
     out << "replicate,candidate,label,iteration,val_accuracy\n";
     for (std::size_t r = 0; r < release.replicates.size(); ++r) {
@@ -322,7 +328,7 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
             << g(rep.released_score) << '\n';
       }
     }
-    if (!out) throw IoError(winners_path.string() + ": cannot write");
+    write_file_atomically(winners_path.string(), out.str());
   }
   if (db) {
     db->save_summary(experiment_id, "summary", summary.dump());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/feature_rows.h"
@@ -34,6 +35,7 @@ double rank_against(double loss, const std::vector<double>& references, std::siz
 LabelCanaryResult run_label_canary_audit(const data::TrainValidationSplit& data,
                                          const training::TrainingConfig& config,
                                          const LabelCanaryOptions& options) {
+  require_run_size("steps", static_cast<double>(config.steps), 1, kMaxTrainingSteps);
   require_at_least("canaries", options.canaries, 2);
   require_at_least("canary_repeats", options.repeats, 0);
   if (data.train.is_regression())

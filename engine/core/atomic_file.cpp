@@ -15,7 +15,7 @@ namespace dplab {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what, int error) {
-  throw IoError(path + ": " + what + ": " + std::strerror(error));
+  throw IoError(path + ": " + what + ": " + os_error_text(error));
 }
 
 // Writes all of `text` to `fd`; returns 0 or errno.
@@ -34,11 +34,31 @@ int write_all(int fd, const std::string& text) {
   return 0;
 }
 
+// A device or FIFO named as output: written in place (a rename would replace the node).
+void write_in_place(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) fail(path, "cannot open for writing", errno);
+  int error = write_all(fd, text);
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) fail(path, "cannot write", error);
+}
+
 }  // namespace
+
+std::string os_error_text(int error) {
+  std::string text = std::strerror(error);
+  if (error == ENOSPC || error == EDQUOT) text += " (disk full)";
+  return text;
+}
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::filesystem::path target(path);
   std::error_code ec;
+  const auto status = std::filesystem::status(target, ec);
+  if (!ec && std::filesystem::exists(status)) {
+    if (std::filesystem::is_directory(status)) fail(path, "cannot write", EISDIR);
+    if (!std::filesystem::is_regular_file(status)) return write_in_place(path, text);
+  }
   if (target.has_parent_path()) {
     std::filesystem::create_directories(target.parent_path(), ec);
     if (ec)
@@ -68,14 +88,14 @@ void require_writable_folder(const std::string& folder, const std::string& what)
   std::string probe = (std::filesystem::path(folder) / ".dplab-write-test-XXXXXX").string();
   const int fd = ::mkstemp(probe.data());
   if (fd < 0)
-    throw IoError(what + " '" + folder + "': cannot write there: " + std::strerror(errno));
+    throw IoError(what + " '" + folder + "': cannot write there: " + os_error_text(errno));
   // A byte and an fsync: a full disk fails here, not after an hour of training.
   int error = write_all(fd, std::string(4096, '\n'));
   if (error == 0 && ::fsync(fd) != 0) error = errno;
   ::close(fd);
   ::unlink(probe.c_str());
   if (error != 0)
-    throw IoError(what + " '" + folder + "': cannot write there: " + std::strerror(error));
+    throw IoError(what + " '" + folder + "': cannot write there: " + os_error_text(error));
 }
 
 }  // namespace dplab

@@ -9,7 +9,14 @@
 namespace dplab {
 
 // Writes `text` to `path` atomically (temp file + fsync + rename). Throws IoError with errno text.
+// A path that exists and is not a regular file (a device such as /dev/stdout or /dev/full, a
+// FIFO) is written in place instead, never replaced by a rename; its write errors are reported
+// the same way.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// The system's text for errno `error`, with what it means when the disk is full:
+// "No space left on device (disk full)". One wording for every file and stream dplab writes.
+std::string os_error_text(int error);
 
 // Creates `folder` if needed and checks that a file can be created and written in it (a probe
 // file, removed again). Throws IoError "<what> '<folder>': <reason>", e.g. "Read-only file

@@ -79,6 +79,8 @@ std::string default_labels_path(const std::string& images_path) {
 Dataset load_user_file(const DatasetSource& source) {
   if (source.path.empty()) throw InvalidArgument("no data set name and no file path given");
   if (!fs::exists(source.path)) throw IoError("cannot open '" + source.path + "': no such file");
+  if (fs::is_directory(source.path))
+    throw IoError("'" + source.path + "' is a directory, not a data file");
   const DataFormat format =
       source.format == DataFormat::automatic ? detect_format(source.path) : source.format;
   Dataset data;

@@ -47,16 +47,36 @@ std::string recorded_sha256(const std::string& root, const std::string& relative
   throw ParseError(sums_path + ": no checksum for '" + relative + "'");
 }
 
-}  // namespace
-
-std::string find_shipped_datasets_dir() {
+// Where shipped data may be, in order: $DPLAB_DATA_DIR, beside the executable, the install
+// prefix, the source tree.
+std::vector<std::string> candidate_dirs() {
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("DPLAB_DATA_DIR"); env && *env) candidates.emplace_back(env);
   candidates.push_back(executable_relative_dir());
   candidates.emplace_back(DPLAB_INSTALLED_DATASETS_DIR);
   candidates.emplace_back(DPLAB_SOURCE_DATASETS_DIR);
+  return candidates;
+}
+
+}  // namespace
+
+std::string find_generated_shipped_file(const std::string& relative,
+                                        const std::string& how_to_make) {
   std::string looked;
-  for (const auto& dir : candidates) {
+  for (const auto& dir : candidate_dirs()) {
+    if (dir.empty()) continue;
+    std::error_code error;
+    const fs::path path = fs::path(dir) / relative;
+    if (fs::is_regular_file(path, error)) return path.string();
+    looked += (looked.empty() ? "" : ", ") + path.string();
+  }
+  throw IoError("'" + relative + "' not found; looked for " + looked + " ($DPLAB_DATA_DIR, the " +
+                "installed share/dplab/datasets, the source tree's datasets/); " + how_to_make);
+}
+
+std::string find_shipped_datasets_dir() {
+  std::string looked;
+  for (const auto& dir : candidate_dirs()) {
     if (dir.empty()) continue;
     std::error_code error;
     if (fs::is_regular_file(fs::path(dir) / kSumsFile, error)) return dir;

@@ -14,6 +14,14 @@ namespace dplab::data {
 // listing where it looked.
 std::string find_shipped_datasets_dir();
 
+// A shipped data file that is generated on the machine rather than kept in git (so it has no
+// entry in SHA256SUMS), e.g. "kjv/kjv.txt" written by scripts/make-kjv-corpus.sh: the same
+// folders, in the same order, as find_shipped_datasets_dir (one rule for every shipped data
+// set), but the first that holds `relative`. Throws IoError listing where it looked and
+// `how_to_make`.
+std::string find_generated_shipped_file(const std::string& relative,
+                                        const std::string& how_to_make);
+
 // root/relative after checking its SHA-256 against root/SHA256SUMS (once per process and file).
 // Throws IoError (missing file or SHA256SUMS) or ParseError (no entry, or a checksum mismatch,
 // naming the file and both checksums).

@@ -596,7 +596,9 @@ ExperimentConfig parse_experiment(const json& j) {
           "must be >= 1, got " + format_number(config.privacy.lot_size));
     const auto steps = p.optional_integer("steps");
     if (!steps) fail("privacy.steps", "missing (required)");
-    check(*steps >= 1, "privacy.steps", "must be >= 1");
+    check(*steps >= 1 && *steps <= kMaxTrainingSteps, "privacy.steps",
+          "must be in [1, " + std::to_string(kMaxTrainingSteps) +
+              "] (the run-size cap every command shares), got " + std::to_string(*steps));
     config.privacy.steps = *steps;
     config.privacy.delta = p.optional_number("delta");
     if (config.privacy.delta) {

@@ -5,8 +5,11 @@
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "core/validate.h"
 #include "models/cbow_negative_sampling.h"
@@ -27,16 +30,16 @@ constexpr std::uint64_t kCanaryStream = 6;
 constexpr std::uint64_t kInsertStream = 7;
 constexpr std::uint64_t kAbsentStream = 8;
 
-std::ofstream open_csv(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw IoError("cannot write '" + path + "'");
+// CSV text is built in memory and written atomically (core/atomic_file.h): a full disk is an
+// error with the system's reason, never a truncated or 0-byte file.
+std::ostringstream open_csv(const std::string& /*path*/) {
+  std::ostringstream out;
   out << std::setprecision(17);  // exact doubles: no epsilon is printed rounded down
   return out;
 }
 
-void close_csv(std::ofstream& out, const std::string& path) {
-  out.close();
-  if (!out) throw IoError("error while writing '" + path + "'");
+void close_csv(std::ostringstream& out, const std::string& path) {
+  write_file_atomically(path, out.str());
 }
 
 training::WideRunConfig run_config(const SparsePreset& preset, const Calibration& calibration,
@@ -100,9 +103,13 @@ const MethodPrivacy& Calibration::of(WideMethod m) const {
 
 Calibration calibrate(const SparsePreset& preset, std::int64_t train_examples) {
   require_positive("epochs", preset.epochs);
+  require_run_size("epochs", preset.epochs, 0, kMaxEpochs);
   Calibration c;
   c.train_examples = train_examples;
   const double n = static_cast<double>(train_examples);
+  // The steps these epochs give, held to the same cap as every run's T (before the cast).
+  require_run_size("epochs * n / lot_size (the steps)",
+                   std::ceil(preset.epochs * n / preset.lot_size), 1, kMaxTrainingSteps);
   c.steps = static_cast<std::int64_t>(std::ceil(preset.epochs * n / preset.lot_size));
   c.sampling_rate = preset.lot_size / n;
   const auto sparse = privacy::theorem3_calibrate(n, preset.lot_size, c.steps, preset.epsilon_noise,

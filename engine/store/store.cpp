@@ -3,10 +3,14 @@
 
 #include <sqlite3.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <thread>
 
@@ -181,9 +185,30 @@ std::string selection_rule(const experiment::ExperimentConfig& config) {
 
 }  // namespace
 
-Store::Store(const std::string& path, StoreOptions options) : path_(path) {
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+Store::Store(const std::string& path, StoreOptions options)
+    : path_(path), read_only_(options.read_only) {
+  // A WAL database is read through its -shm file, which a read-only folder cannot hold: there
+  // the file is opened immutable (nothing can change it on a read-only disk).
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const bool folder_writable = ::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
+  std::string name = path;
+  if (read_only_ && !folder_writable) {
+    std::string escaped;  // a URI path: '%', '?' and '#' percent-encoded
+    for (const char c : path) {
+      if (c == '%' || c == '?' || c == '#') {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+        escaped += hex;
+      } else {
+        escaped += c;
+      }
+    }
+    name = "file:" + escaped + "?immutable=1";
+  }
+  const int rc = sqlite3_open_v2(name.c_str(), &db_,
+                                 read_only_ ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                 nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
@@ -192,6 +217,10 @@ Store::Store(const std::string& path, StoreOptions options) : path_(path) {
   }
   try {
     sqlite3_busy_timeout(db_, options.busy_timeout_ms);
+    if (read_only_) {
+      migrate();  // only checks the schema
+      return;
+    }
     exec("PRAGMA foreign_keys = ON");
     exec("PRAGMA journal_mode = WAL");
     // WAL + NORMAL: a committed transaction survives a process crash or kill (not a power cut).
@@ -251,6 +280,11 @@ void Store::migrate() {
   std::int64_t current = read_version();
   check_not_newer(current);
   if (current == kSchemaVersion && complete()) return;
+  if (read_only_) {
+    throw IoError(path_ + ": run history schema version " + std::to_string(current) +
+                  " needs updating to " + std::to_string(kSchemaVersion) +
+                  ", which a read-only history cannot be; open it once where it can be written");
+  }
   // Another process may be creating the same new file: take the write lock, then look again.
   exec("BEGIN IMMEDIATE");
   try {
@@ -521,6 +555,16 @@ std::vector<std::int64_t> Store::mark_interrupted_runs() {
 std::int64_t Store::stored_jobs(std::int64_t experiment_id) const {
   std::lock_guard lock(mutex_);
   Statement s(db_, path_, "SELECT COUNT(*) FROM jobs WHERE experiment_id = ?");
+  s.bind(1, experiment_id);
+  s.step();
+  return s.integer(0);
+}
+
+std::int64_t Store::stored_results(std::int64_t experiment_id) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_,
+              "SELECT COUNT(*) FROM jobs WHERE experiment_id = ? AND status IN ('finished', "
+              "'diverged', 'failed')");
   s.bind(1, experiment_id);
   s.step();
   return s.integer(0);

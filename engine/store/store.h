@@ -63,6 +63,11 @@ struct StoreOptions {
   int busy_timeout_ms = 5000;  // SQLite waits this long for a lock before SQLITE_BUSY
   // Test hook: PRAGMA max_page_count, so a test can make the database "full" (SQLITE_FULL).
   std::int64_t max_page_count = 0;
+  // For reading only (history list / show / export): the file is opened read-only, so a history
+  // on a read-only file system or without write permission can be listed. Nothing is written:
+  // no schema migration (an older schema is an error saying so), and runs whose writer died are
+  // not re-marked (they show the status they were left with).
+  bool read_only = false;
 };
 
 class Store {
@@ -91,6 +96,9 @@ class Store {
   std::vector<std::int64_t> mark_interrupted_runs();
   // Jobs of a run with a row in the database (any final status).
   std::int64_t stored_jobs(std::int64_t experiment_id) const;
+  // Of those, the jobs with a final result (finished, diverged or failed): what --resume keeps
+  // and never re-runs (a cancelled job's row is re-run). The count tune prints after a cancel.
+  std::int64_t stored_results(std::int64_t experiment_id) const;
   void save_summary(std::int64_t experiment_id, const std::string& kind, const std::string& json);
   std::optional<std::string> load_summary(std::int64_t experiment_id,
                                           const std::string& kind) const;
@@ -111,6 +119,7 @@ class Store {
   tuning::SearchResults load_results_unlocked(std::int64_t experiment_id, bool with_curves = true)
       const;  // v2 -> v3: every run's release columns from what it holds
   std::string path_;
+  bool read_only_ = false;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;
 };

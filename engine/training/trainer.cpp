@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/limits.h"
 #include "core/memory_check.h"
 #include "core/pause_gate.h"
 #include "core/random.h"
@@ -18,7 +19,7 @@ constexpr std::uint64_t kInitStream = 1;
 constexpr std::uint64_t kOracleStream = 2;
 
 void validate(const data::TrainValidationSplit& data, const TrainingConfig& config) {
-  require_at_least("steps", static_cast<double>(config.steps), 1);
+  require_run_size("steps", static_cast<double>(config.steps), 1, kMaxTrainingSteps);
   require_at_least("eval_every", static_cast<double>(config.eval_every), 1);
   if (data.train.size() == 0) throw InvalidArgument("the training set is empty");
   if (data.validation.size() == 0) throw InvalidArgument("the validation set is empty");

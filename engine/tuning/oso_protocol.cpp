@@ -135,7 +135,8 @@ std::optional<OsoFieldError> invalid_oso_field(const OsoProtocolConfig& c) {
       return bad("granularities", "must be in [1, " + std::to_string(kMaxOsoGranularity) + "]");
   if (list_rule(c.strategies.size())) return bad("strategies", list_size);
   if (!(c.lot_size >= 1) || !finite(c.lot_size)) return bad("lot_size", "must be >= 1");
-  if (c.steps < 1) return bad("steps", "must be >= 1");
+  if (c.steps < 1 || c.steps > kMaxTrainingSteps)
+    return bad("steps", "must be in [1, " + std::to_string(kMaxTrainingSteps) + "]");
   if (c.seeds < 1 || c.seeds > kMaxTrainingJobs)
     return bad("seeds", "must be in [1, " + std::to_string(kMaxTrainingJobs) + "]");
   if (c.eval_every < 1) return bad("eval_every", "must be >= 1");

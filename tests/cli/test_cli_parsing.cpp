@@ -96,6 +96,42 @@ class TestCliParsing : public QObject {
     QTest::newRow("sparse vocabulary wraps")
         << QStringList{"sparse-train", "--corpus", corpus, "--vocabulary", "4294967298"}
         << "--vocabulary: 4294967298 is out of range";
+    // Issue #24 item 5: one run-size cap (core/limits.h) for every command. label-canary and
+    // sparse-train ran for ever on these values while train refused them (by memory only).
+    const char* steps_cap = "--steps = 1e15 must be in [1, 100000000]";
+    QTest::newRow("train steps cap")
+        << QStringList{"train", "--dataset", "synthetic-binary", "--steps", "1e15", "--out", "o"}
+        << steps_cap;
+    QTest::newRow("label-canary steps cap")
+        << QStringList{"label-canary", "--dataset", "synthetic-binary", "--steps", "1e15",
+                       "--out",        "o"}
+        << steps_cap;
+    QTest::newRow("sparse-train epochs cap")
+        << QStringList{"sparse-train", "--corpus", corpus, "--epochs", "1e15"}
+        << "--epochs = 1e+15 must be in [0, 100000]";
+    QTest::newRow("bench seconds cap")
+        << QStringList{"bench", "--seconds", "1e15"} << "--seconds = 1e+15 must be in (0, 3600]";
+    // Issue #24 item 6: errors quote the value as given, never a wrapped one.
+    QTest::newRow("steps 2^64-1") << QStringList{"train", "--steps", "18446744073709551615",
+                                                 "--out", "o"}
+                                  << "--steps: 18446744073709551615 is out of range";
+    QTest::newRow("steps negative quoted")
+        << QStringList{"train", "--steps", "-3", "--out", "o"} << "--steps = -3 must be in [1, ";
+    QTest::newRow("seed 2^64-1") << QStringList{"train", "--seed", "18446744073709551615", "--out",
+                                                "o"}
+                                 << "--seed: 18446744073709551615 is out of range";
+    // Issue #24 item 6: a flag the selected mode does not read is refused, not ignored unchecked.
+    QTest::newRow("objpert flag of another mode")
+        << QStringList{"objpert", "--bounds-csv", "b.csv", "--sigma", "1", "--lambda",
+                       "2",       "--trials",     "abc"}
+        << "--trials is not used by --bounds-csv";
+    QTest::newRow("objpert single-run flag with compare")
+        << QStringList{"objpert", "--compare", "p.json", "--sigma", "nan"}
+        << "--sigma is not used by --compare";
+    // Issue #24 item 7: a long token is cut in the message.
+    QTest::newRow("long token cut")
+        << QStringList{"train", "--lr", QString(5000, QChar('7')) + "x", "--out", "o"}
+        << "... (5001 characters)";
   }
   void usage_errors_exit_2_naming_what_is_wrong() {
     QFETCH(QStringList, arguments);

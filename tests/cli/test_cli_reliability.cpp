@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -80,19 +81,20 @@ class CliReliabilityTest : public QObject {
   Q_OBJECT
 
  private slots:
-  // Item 6: every job fails (its learning curve would need petabytes) -> exit 1, the first
-  // failure's reason on stderr. It exited 0 with "0 of 4 jobs finished" before.
-  void failedJobsExit1WithReason() {
+  // Item 6 of issue #11, then issue #24 item 5: a run length no job could finish (its learning
+  // curve alone would need petabytes) exited 0 with "0 of 4 jobs finished"; then 1 after every
+  // job failed for memory. Now the run-size cap every command shares refuses it before any job,
+  // naming the key and the cap.
+  void hugeStepsRefusedBeforeAnyJob() {
     QTemporaryDir dir;
     const QString config = write(dir, "fail.json", experiment(1000000000000000, 1));
     const CliRun run =
         run_cli({"tune", "--config", config, "--threads", "1", "--out", dir.filePath("out")});
-    QCOMPARE(run.exit_code, 1);
-    QVERIFY2(run.err.contains(
-                 "4 of 4 jobs failed; the first: candidate 0 (dpsgd lr=0.1 C=0.5), repeat 0:") &&
-                 run.err.contains(
-                     "steps / eval_every = 1000000000000000 / 1 (the learning curve) would need"),
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("privacy.steps") && run.err.contains("[1, 100000000]") &&
+                 run.err.contains("got 1000000000000000"),
              qPrintable(run.err));
+    QVERIFY2(!run.err.contains("candidates x"), qPrintable(run.err));  // no job started
   }
 
   // Item 3: --out on a read-only file system fails before the first job, naming the reason.
@@ -199,9 +201,16 @@ class CliReliabilityTest : public QObject {
     QVERIFY(tune.waitForFinished(30'000));
     err += tune.readAllStandardError();
     QCOMPARE(tune.exitCode(), 143);
-    QVERIFY2(err.contains("terminated; kept the") &&
-                 err.contains("resume with: dplab-cli tune --resume 1"),
-             err.constData());
+    QVERIFY2(
+        err.contains("terminated; kept ") && err.contains("resume with: dplab-cli tune --resume 1"),
+        err.constData());
+    // Issue #24 item 7: one count. The jobs kept (with a result) are the jobs stored: it said
+    // "kept the N finished jobs" and "M of 4 jobs stored" with M counting cancelled rows.
+    const QString text = QString::fromUtf8(err);
+    const auto kept = QRegularExpression("kept (\\d+) of 4 jobs").match(text);
+    const auto stored = QRegularExpression(": (\\d+) of 4 jobs stored").match(text);
+    QVERIFY2(kept.hasMatch() && stored.hasMatch(), err.constData());
+    QCOMPARE(kept.captured(1), stored.captured(1));
   }
 
   // Item 7 (train): lr = 1e300 diverges; it exited 0 with empty loss fields.

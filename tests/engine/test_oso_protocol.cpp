@@ -213,6 +213,8 @@ class TestOsoProtocol : public QObject {
         {"strategies", [](Config& c) { c.strategies.clear(); }},
         {"lot_size", [](Config& c) { c.lot_size = 0.5; }},
         {"steps", [](Config& c) { c.steps = 0; }},
+        // The run-size cap every command shares (core/limits.h, issue #24).
+        {"steps", [](Config& c) { c.steps = dplab::kMaxTrainingSteps + 1; }},
         {"seeds", [](Config& c) { c.seeds = 0; }},
         {"eval_every", [](Config& c) { c.eval_every = 0; }},
         {"clip_range", [](Config& c) { c.clip_low = 2, c.clip_high = 1; }},

@@ -40,6 +40,19 @@ env -u DPLAB_DATA_DIR "$cli" train --dataset adult --steps 1 --out "$stage/x" 2>
 grep -q "$root/share/dplab/datasets/adult/adult.test.csv" "$stage/err" ||
   fail "the checksum error does not name the installed file: $(cat "$stage/err")"
 
+# The KJV corpus (scripts/make-kjv-corpus.sh) is installed with the data and is sparse-train's
+# default from any working directory, found like Adult (issue #24 item 9).
+if [ -s "$root/share/dplab/datasets/kjv/kjv.txt" ]; then
+  (cd "$stage" && env -u DPLAB_DATA_DIR "$cli" sparse-train --methods nonprivate --vocabulary 50 \
+    --dim 8 --train-tokens 400 --test-tokens 200 --epochs 1 --eval-examples 300 --eval-points 2 \
+    --out "$stage/sparse" >"$stage/sparse.out" 2>"$stage/err") ||
+    { cat "$stage/err" >&2; fail "sparse-train on the installed KJV corpus"; }
+  grep -q "corpus $root/share/dplab/datasets/kjv/kjv.txt" "$stage/sparse.out" ||
+    fail "sparse-train did not read the installed corpus: $(head -1 "$stage/sparse.out")"
+else
+  echo "test_install: note: no KJV corpus installed (apt-get install bible-kjv; see cmake/install.cmake)" >&2
+fi
+
 if [ "$with_gui" = ON ]; then
   [ -x "$root/bin/dplab" ] || fail "no installed dplab"
   QT_QPA_PLATFORM=offscreen "$root/bin/dplab" --version | grep -q '^dplab ' || fail "dplab --version"
