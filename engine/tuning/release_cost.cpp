@@ -10,6 +10,7 @@
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_conversion.h"
 #include "tuning/accounting.h"
+#include "tuning/runner.h"
 
 namespace dplab::tuning {
 namespace {
@@ -34,6 +35,15 @@ ReleaseCost base(const SearchResults& results) {
   cost.release = results.config.release;
   cost.delta = results.mechanism.delta;
   cost.num_candidates = static_cast<int>(results.candidates.size());
+  if (results.config.release.mode == ReleaseMode::kExplore) {
+    cost.not_covered = {"train_loss", "final_train_loss"};
+    cost.not_covered_clauses.push_back(kTrainingLossNotCovered);
+  }
+  // From the config alone (not the loaded data), so a reloaded search says the same.
+  if (data::preprocessing_of(dataset_source(results.config)).fitted_on_private_data) {
+    cost.not_covered.push_back("preprocessing");
+    cost.not_covered_clauses.push_back(data::kPreprocessingNotCovered);
+  }
   return cost;
 }
 
@@ -190,6 +200,7 @@ std::string epsilon_label(const ReleaseCost& cost, int digits) {
                      "; delta = " + delta +
                      "; validation: " + experiment::to_string(cost.release.validation);
   if (cost.release.mode == ReleaseMode::kPrivate) text += "; per replicate search";
+  for (const auto& clause : cost.not_covered_clauses) text += "; " + clause;
   return text + ")";
 }
 
