@@ -79,15 +79,18 @@ nlohmann::json feature_bounds_json(const std::map<std::string, FeatureInterval>&
 std::string describe_feature_bounds(const FeatureBounds& bounds) {
   std::string text = "public feature bounds, clamped then mapped to [0, 1]: ";
   if (!bounds.by_name.empty()) {
-    text += "per-feature bounds for " + std::to_string(bounds.by_name.size()) + " feature" +
-            (bounds.by_name.size() == 1 ? "" : "s");
-    if (bounds.all) text += ", ";
+    // Appends, not operator+ chains: GCC 12 warns falsely (-Wrestrict) on "[" + std::string.
+    text.append("per-feature bounds for ").append(std::to_string(bounds.by_name.size()));
+    text.append(bounds.by_name.size() == 1 ? " feature" : " features");
+    if (bounds.all) text.append(", ");
   }
   if (bounds.all) {
-    text += "[" + format_number(bounds.all->low) + ", " + format_number(bounds.all->high) + "]" +
-            (bounds.by_name.empty() ? " for every feature" : " for the others");
+    text.append("[").append(format_number(bounds.all->low)).append(", ");
+    text.append(format_number(bounds.all->high)).append("]");
+    text.append(bounds.by_name.empty() ? " for every feature" : " for the others");
   }
-  return text + " (one-hot indicators keep their 0/1 values); data-independent";
+  text.append(" (one-hot indicators keep their 0/1 values); data-independent");
+  return text;
 }
 
 void apply_feature_bounds(Dataset& data, const FeatureBounds& bounds) {

@@ -21,7 +21,7 @@ using dplab::testing::run_cli;
 namespace {
 
 QString preset(const char* name) {
-  return QString::fromStdString(testing::presets_dir() + "/") + name;
+  return QString::fromStdString(dplab::testing::presets_dir() + "/") + name;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // label (mode explore, every run trained, delta, validation assumption, rounded up) above the
 // table, and the MA/LT columns are headed as planning figures and show epsilon rounded up.
 // (Private modes run for real in the GUI: test_private_release.cpp.)
+#include <qcustomplot.h>
 #include <QDialog>
 #include <QSignalSpy>
 #include <QStandardPaths>
