@@ -50,6 +50,26 @@ std::string json_as_text(const std::string& key, const nlohmann::json& value) {
                    json_excerpt(value));
 }
 
+// A JSON file named by `flag` (depth-capped parse; errors name the flag, file, line, column).
+nlohmann::json read_json_file(const std::string& path, const std::string& flag) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError(flag + ": '" + path + "' is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw UsageError(flag + ": cannot open '" + path + "'" +
+                     (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return parse_json_text(text.str(), path);
+  } catch (const ParseError& e) {
+    throw UsageError(flag + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 const std::vector<RunConfigFlag>& run_config_flag_list() {
@@ -59,6 +79,12 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
        "(default fashion-mnist)"},
       {"format", "F", "auto | idx | csv | libsvm (for a PATH; default auto)"},
       {"label-column", "NAME", "CSV label column (default: the last column)"},
+      {"feature-range", "LO:HI",
+       "public bounds for every feature: clamp to [LO, HI], then map to [0, 1] (default: CSV, "
+       "LIBSVM and Adult are min-max scaled on the data itself, which eps does not cover)"},
+      {"feature-bounds", "FILE",
+       "JSON object {\"feature name\": [lo, hi], ...}: public bounds per feature, clamped; "
+       "wins over --feature-range (one-hot column=value features keep 0/1)"},
       {"validation-fraction", "F", "share held out for validation (default 0.2, paper appendix H)"},
       {"model", "M", "linear | logistic | tlnn | cnn | conv-autoencoder (default logistic)"},
       {"hidden-units", "H", "TLNN hidden layer width (default 100)"},
@@ -129,6 +155,8 @@ nlohmann::json RunConfig::to_json() const {
   j["dataset"] = dataset;
   j["format"] = format;
   if (!label_column.empty()) j["label_column"] = label_column;
+  if (feature_bounds.all) j["feature_range"] = feature_range_text;
+  if (!feature_bounds_file.empty()) j["feature_bounds"] = feature_bounds_file;
   j["validation_fraction"] = validation_fraction;
   j["model"] = model;
   if (model == "tlnn") j["hidden_units"] = hidden_units;
@@ -151,24 +179,8 @@ RunConfig parse_run_config(const Arguments& args) {
   // Collect every setting as text: first from the file, then the flags on top.
   std::map<std::string, std::string> settings;
   if (auto path = args.text("config")) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(*path, ec))
-      throw UsageError("--config: '" + *path + "' is a directory");
-    errno = 0;
-    std::ifstream in(*path, std::ios::binary);
-    if (!in) {
-      throw UsageError("--config: cannot open '" + *path + "'" +
-                       (errno ? std::string(": ") + std::strerror(errno) : std::string()));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    nlohmann::json file;
-    try {
-      // Depth-capped, and errors name line, column and key (core/json_guard.h).
-      file = parse_json_text(text.str(), *path);
-    } catch (const ParseError& e) {
-      throw UsageError(std::string("--config: ") + e.what());
-    }
+    // Depth-capped, and errors name line, column and key (core/json_guard.h).
+    const nlohmann::json file = read_json_file(*path, "--config");
     if (!file.is_object()) throw UsageError("--config: '" + *path + "' must hold a JSON object");
     for (const auto& [key, value] : file.items()) {
       const std::string flag = to_flag(key);
@@ -190,6 +202,21 @@ RunConfig parse_run_config(const Arguments& args) {
   if (auto v = text("dataset")) config.dataset = *v;
   if (auto v = text("format")) config.format = *v;
   if (auto v = text("label-column")) config.label_column = *v;
+  try {
+    if (auto v = text("feature-range")) {
+      config.feature_range_text = *v;
+      config.feature_bounds.all = data::parse_feature_range(*v, "--feature-range");
+    }
+    if (auto v = text("feature-bounds")) {
+      config.feature_bounds_file = *v;
+      config.feature_bounds.by_name =
+          data::parse_feature_bounds(read_json_file(*v, "--feature-bounds"), "--feature-bounds");
+    }
+  } catch (const InvalidArgument& e) {
+    throw UsageError(e.what());  // names the flag
+  }
+  config.feature_bounds.field =
+      config.feature_bounds.by_name.empty() ? "--feature-range" : "--feature-bounds";
   if (auto v = text("model")) config.model = *v;
   if (auto v = text("optimizer")) config.optimizer = *v;
   if (auto v = text("out")) config.out = *v;

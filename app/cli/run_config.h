@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/arguments.h"
+#include "data/feature_scaling.h"
 #include "training/trainer.h"
 
 namespace dplab::cli {
@@ -19,8 +20,12 @@ struct RunConfig {
   std::string dataset = "fashion-mnist";  // built-in name or a path
   std::string format = "auto";            // auto | idx | csv | libsvm
   std::string label_column;               // CSV only; default: last column
-  double validation_fraction = 0.2;       // paper appendix H: 80/20
-  std::string model = "logistic";         // linear | logistic | tlnn | cnn | conv-autoencoder
+  // --feature-range LO:HI / --feature-bounds FILE: public bounds instead of a min-max fit on the
+  // data (data/feature_scaling.h). The file's path is kept for to_json.
+  data::FeatureBounds feature_bounds;
+  std::string feature_range_text, feature_bounds_file;
+  double validation_fraction = 0.2;  // paper appendix H: 80/20
+  std::string model = "logistic";    // linear | logistic | tlnn | cnn | conv-autoencoder
   int hidden_units = 100;
   std::string optimizer = "dpsgd";  // dpsgd ... | sgd | momentum | adam (non-private)
   // alpha; empty => the optimizer's paper default (optim::default_spec: 0.01 for DPSGD and

@@ -2,8 +2,14 @@
 // SIGTERM stops it within one step: the curve so far and a summary with status "cancelled" (and
 // the epsilon of the steps taken) are written, and it exits 130 / 143 (cli/interrupt.h).
 // --secure draws lots and noise from the OS, as tune --secure (no seed is written).
+// The epsilon covers the noisy gradients only. What else the run outputs is labelled "not
+// covered" in summary.json (privacy.not_covered, privacy.epsilon_label) and curve.csv's first
+// line: the training losses (curve train_loss = mean lot loss, final.train_loss = mean loss over
+// the training set; un-noised, private data) and, without public feature bounds, the min-max
+// scaling fitted on the data (data/feature_scaling.h).
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,7 +28,9 @@
 #include "data/prepare_split.h"
 #include "models/model_metric.h"
 #include "privacy/default_delta.h"
+#include "privacy/epsilon_display.h"
 #include "privacy/rdp_accountant.h"
+#include "tuning/release_cost.h"
 
 namespace dplab::cli {
 namespace {
@@ -37,6 +45,7 @@ data::Dataset load_for_flag(const RunConfig& config) {
   }
   source.label_column = config.label_column;
   source.regression = config.model == "linear";
+  source.feature_bounds = config.feature_bounds;
   try {
     return data::load_dataset(source);
   } catch (const ParseError& e) {
@@ -56,6 +65,7 @@ int run_train(const Arguments& args) {
   const data::Dataset all = load_for_flag(config);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
   for (const auto& note : split.notes) std::cerr << "dplab-cli train: note: " << note << "\n";
+  std::cerr << "dplab-cli train: note: preprocessing: " << split.preprocessing.description << "\n";
   const auto n = split.train.size();
   if (config.lot_size > static_cast<double>(n)) {
     throw UsageError("--lot-size = " + format_number(config.lot_size) +
@@ -103,8 +113,30 @@ int run_train(const Arguments& args) {
   hooks.cancel = interrupt.flag();
   const training::TrainingResult result = training::train(split, training_config, hooks);
 
+  // What the epsilon does not cover: field names and label clauses (same texts as tune's).
+  nlohmann::json not_covered = {"curve.csv:train_loss", "final.train_loss"};
+  std::string clauses = std::string("; ") + tuning::kTrainingLossNotCovered;
+  if (split.preprocessing.fitted_on_private_data) {
+    not_covered.push_back("data.preprocessing");
+    clauses += std::string("; ") + data::kPreprocessingNotCovered;
+  }
+  const double reported_epsilon =
+      config.is_private()
+          ? privacy::run_epsilon({config.noise_multiplier, sampling_rate, result.queries}, 1, delta,
+                                 accountants.run, accountants.pld)
+                .epsilon
+          : INFINITY;
+  char delta_text[32];
+  std::snprintf(delta_text, sizeof delta_text, "%g", delta);
+  const std::string label =
+      (config.is_private()
+           ? "eps <= " + privacy::format_epsilon_up(reported_epsilon) + " (one run of " +
+                 std::to_string(result.queries) + " noisy-gradient queries; delta = " + delta_text
+           : std::string("no eps (non-private baseline")) +
+      clauses + ")";
+
   const std::filesystem::path out_dir(config.out);
-  write_curve_csv(out_dir / "curve.csv", result.curve);
+  write_curve_csv(out_dir / "curve.csv", result.curve, "# dplab: " + label);
   nlohmann::json summary;
   summary["config"] = config.to_json();
   if (secure) {
@@ -114,6 +146,9 @@ int run_train(const Arguments& args) {
   summary["data"] = {{"name", all.name},      {"examples", all.size()},
                      {"train_examples", n},   {"validation_examples", split.validation.size()},
                      {"features", all.dim()}, {"classes", all.num_classes}};
+  summary["data"]["preprocessing"] = {
+      {"fitted_on_private_data", split.preprocessing.fitted_on_private_data},
+      {"description", split.preprocessing.description}};
   summary["privacy"] = {{"private", config.is_private()},
                         {"sampling_rate", sampling_rate},
                         {"delta", delta},
@@ -132,6 +167,8 @@ int run_train(const Arguments& args) {
     }
     put_accountant_fields(summary["privacy"], chosen);
   }
+  summary["privacy"]["epsilon_label"] = label;
+  summary["privacy"]["not_covered"] = not_covered;
   summary["final"] = {{"validation_loss", result.final_validation.mean_loss},
                       {"train_loss", result.final_train_loss}};
   if (accuracy) {

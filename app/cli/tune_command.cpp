@@ -165,6 +165,7 @@ int run_tune(const Arguments& args) {
 
   const auto data = tuning::load_experiment_data(config);
   for (const auto& note : data->notes) std::cerr << "dplab-cli tune: note: " << note << "\n";
+  std::cerr << "dplab-cli tune: note: preprocessing: " << data->preprocessing.description << "\n";
   tuning::RunOptions options;
   options.threads = static_cast<int>(threads);
   options.secure = config.release.secure;
@@ -313,6 +314,7 @@ int run_tune(const Arguments& args) {
   for (const auto& r : reports) summary["optimizers"].push_back(accounted(r));
   summary["all"] = accounted(overall);
   summary["release"] = release_cost_json(cost, results);
+  summary["not_covered"] = cost.not_covered;  // also in release.label's text
   if (!objpert.candidates.empty()) {
     summary["objective_perturbation"] = objpert_search_json(objpert);
     if (!objpert.jobs.empty()) summary["release"]["recompute"] = nullptr;  // RDP sum, not `account`

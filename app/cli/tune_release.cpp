@@ -16,6 +16,7 @@
 #include "store/store.h"
 #include "tuning/private_release_view.h"
 #include "tuning/run_summary.h"
+#include "tuning/runner.h"
 
 namespace dplab::cli {
 namespace {
@@ -196,6 +197,11 @@ nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
   j["epsilon_digits"] = privacy::kEpsilonDigits;
   j["delta"] = cost.delta;
   j["covers"] = cost.covers;
+  j["not_covered"] = cost.not_covered;  // output fields no epsilon covers (release_cost.h)
+  const data::Preprocessing scaling =
+      data::preprocessing_of(tuning::dataset_source(results.config));
+  j["preprocessing"] = {{"fitted_on_private_data", scaling.fitted_on_private_data},
+                        {"description", scaling.description}};
   j["num_candidates"] = cost.num_candidates;
   j["epsilon_single_run"] = number(cost.epsilon_per_run);
   if (cost.release.mode == ReleaseMode::kExplore) {

@@ -68,7 +68,8 @@ Dataset duplicate_one_hot_blocks(const Dataset& encoded) {
 }
 
 Dataset load_adult(const AdultPreparation& preparation, const std::string& folder,
-                   const std::string& label_column, const std::string& name) {
+                   const std::string& label_column, const std::string& name,
+                   const FeatureBounds& bounds) {
   std::string train_file, test_file;
   if (folder.empty()) {
     const std::string root = find_shipped_datasets_dir();
@@ -82,7 +83,11 @@ Dataset load_adult(const AdultPreparation& preparation, const std::string& folde
   options.label_column = label_column;
   const CsvPair pair = load_csv_pair(train_file, test_file, options);
   Dataset data = concatenate(pair.first, pair.second, name);
-  MinMaxScaler::fit(data).apply(data);
+  if (bounds.empty()) {
+    MinMaxScaler::fit(data).apply(data);
+  } else {
+    apply_feature_bounds(data, bounds);
+  }
   if (preparation.paper_encoding) data = duplicate_one_hot_blocks(data);
   if (preparation.file_split) {
     data.fixed_validation_begin = pair.first.size();

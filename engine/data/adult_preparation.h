@@ -23,13 +23,16 @@
 // norm, so clipping bites differently. dplab offers it to reproduce the paper, not as advice.
 //
 // Every preparation min-max scales the numeric features to [0, 1] over all rows of both files
-// (the paper's "preprocessed state", appendix H; not charged to the privacy budget).
+// (the paper's "preprocessed state", appendix H; fitted on private data, not covered by epsilon),
+// unless public bounds are given (feature_scaling.h): then every numeric feature is clamped to its
+// bound and mapped to [0, 1], independently of the rows.
 #pragma once
 
 #include <optional>
 #include <string>
 
 #include "data/dataset.h"
+#include "data/feature_scaling.h"
 
 namespace dplab::data {
 
@@ -44,8 +47,10 @@ std::optional<AdultPreparation> adult_preparation(const std::string& name);
 
 // Loads Adult from `folder` (its adult.data.csv and adult.test.csv; empty = the shipped,
 // checksum-verified copy) as `preparation` says. label_column empty = the last column.
+// `bounds` empty: min-max fitted on all rows; else public bounds (names as in dplab's encoding).
 Dataset load_adult(const AdultPreparation& preparation, const std::string& folder,
-                   const std::string& label_column, const std::string& name);
+                   const std::string& label_column, const std::string& name,
+                   const FeatureBounds& bounds = {});
 
 // The paper code's encoding from dplab's: every run of consecutive one-hot features of one column
 // (named "column=value", csv_loader.h) is followed by a copy of itself (named "column=value#2");

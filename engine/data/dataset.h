@@ -24,6 +24,17 @@ using PixelMatrix = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, Eigen::Dynamic, 
 
 namespace dplab::data {
 
+// How the features of a loaded data set came into [0, 1] (data/feature_scaling.h).
+struct Preprocessing {
+  // True when scaling parameters (min-max ranges) were computed from the private rows: that
+  // release is not covered by any epsilon (the paper's appendix H leaves it so).
+  bool fitted_on_private_data = false;
+  std::string description;  // one line for notes, the summary JSON and the GUI
+};
+// The epsilon label's clause when Preprocessing::fitted_on_private_data.
+inline constexpr const char* kPreprocessingNotCovered =
+    "preprocessing fitted on private data: not covered";
+
 struct Dataset {
   std::string name;
   Matrix features;                         // n x d floats; empty when stored as pixels
@@ -39,6 +50,7 @@ struct Dataset {
   // file (adult_preparation.h); prepare_split keeps it instead of drawing a random split. -1: none.
   // select_rows and concatenate return -1 (a subset or a union has no such split).
   Index fixed_validation_begin = -1;
+  Preprocessing preprocessing;  // set by load_dataset / prepare_split
 
   bool stores_pixels() const { return pixels.size() > 0; }
   Index size() const { return stores_pixels() ? pixels.rows() : features.rows(); }
@@ -57,6 +69,7 @@ struct TrainValidationSplit {
   Dataset train;
   Dataset validation;
   std::vector<std::string> notes = {};  // the loaded data set's notes (see Dataset::notes)
+  Preprocessing preprocessing = {};     // how both parts were scaled (prepare_split)
 };
 
 // Seeded random split (paper appendix H: 80% train, 20% validation). Same seed => same split.

@@ -58,8 +58,26 @@ Dataset load_fashion_mnist_part(const std::string& dir, const std::string& part)
   return data;
 }
 
-void scale_in_place(Dataset& data) {
-  MinMaxScaler::fit(data).apply(data);
+// Public bounds when given, else the paper's min-max fit over all loaded rows.
+void scale_in_place(Dataset& data, const DatasetSource& source) {
+  if (!source.feature_bounds.empty()) {
+    apply_feature_bounds(data, source.feature_bounds);
+  } else if (source.min_max_scale) {
+    MinMaxScaler::fit(data).apply(data);
+  }
+}
+
+bool is_fashion_mnist(const std::string& name) {
+  return name == "fashion-mnist" || name == "fashion-mnist-all" || name == "fashion-mnist-files";
+}
+
+// IDX by the format given or the file's name (no file access, see preprocessing_of).
+bool named_as_idx(const DatasetSource& source) {
+  if (source.format != DataFormat::automatic) return source.format == DataFormat::idx;
+  std::string name = lower(fs::path(source.path).filename().string());
+  if (ends_with(name, ".gz")) name.resize(name.size() - 3);
+  return ends_with(name, "-ubyte") || ends_with(name, ".idx") ||
+         name.find("idx3") != std::string::npos;
 }
 
 std::string default_labels_path(const std::string& images_path) {
@@ -115,7 +133,7 @@ Dataset load_user_file(const DatasetSource& source) {
     case DataFormat::automatic:
       throw InvalidArgument("cannot tell the format of '" + source.path + "'");
   }
-  if (source.min_max_scale) scale_in_place(data);
+  scale_in_place(data, source);
   return data;
 }
 
@@ -221,8 +239,7 @@ Dataset load_dataset(const DatasetSource& source) {
   const std::string name = lower(source.name);
   if (name.empty()) {
     data = load_user_file(source);
-  } else if (name == "fashion-mnist" || name == "fashion-mnist-all" ||
-             name == "fashion-mnist-files") {
+  } else if (is_fashion_mnist(name)) {
     const std::string dir = source.path.empty() ? find_fashion_mnist() : source.path;
     data = load_fashion_mnist_part(dir, "train");
     const Index train_rows = data.size();
@@ -238,18 +255,46 @@ Dataset load_dataset(const DatasetSource& source) {
     data.name = name;
   } else if (name == "synthetic-linear") {
     data = make_synthetic_linear({source.num_samples, source.dim, 10.0, source.seed});
+    if (!source.feature_bounds.empty()) apply_feature_bounds(data, source.feature_bounds);
   } else if (name == "synthetic-binary") {
     data = make_synthetic_binary({source.num_samples, source.dim, source.label_noise, source.seed});
+    if (!source.feature_bounds.empty()) apply_feature_bounds(data, source.feature_bounds);
   } else if (const auto adult = adult_preparation(name)) {
-    data = load_adult(*adult, source.path, source.label_column, name);
+    data = load_adult(*adult, source.path, source.label_column, name, source.feature_bounds);
   } else {
     std::string names;
     for (const auto& info : builtin_datasets()) names += (names.empty() ? "" : ", ") + info.name;
     throw InvalidArgument("data set '" + source.name + "' is not built in (built-in: " + names +
                           "); to load a file, leave the name empty and give its path");
   }
+  if (data.stores_pixels() && !source.feature_bounds.empty()) {
+    apply_feature_bounds(data, source.feature_bounds);  // throws: pixels have public bounds
+  }
   data.validate();
+  data.preprocessing = preprocessing_of(source);
   return data;
+}
+
+Preprocessing preprocessing_of(const DatasetSource& source) {
+  const std::string name = lower(source.name);
+  if (is_fashion_mnist(name) || (name.empty() && named_as_idx(source))) {
+    return {false, "pixels / 255 (public bounds 0..255)"};
+  }
+  if (!source.feature_bounds.empty())
+    return {false, describe_feature_bounds(source.feature_bounds)};
+  if (name == "synthetic-linear" || name == "synthetic-binary") {
+    return {false, "generated features, uniform in [0, 1) from the seed: not scaled"};
+  }
+  if (adult_preparation(name)) {
+    return {true,
+            std::string("min-max ranges fitted on all rows of adult.data.csv and adult.test.csv "
+                        "(no public bounds given): ") +
+                kPreprocessingNotCovered};
+  }
+  return {true, std::string(source.min_max_scale
+                                ? "min-max ranges fitted on all loaded rows"
+                                : "min-max ranges fitted on the training part if outside [0, 1]") +
+                    " (no public bounds given): " + kPreprocessingNotCovered};
 }
 
 bool is_builtin_dataset(const std::string& name) {

@@ -1,8 +1,10 @@
 // The one entry point the CLI and the GUI use to get data: built-in data sets by name and
 // user files by path (format detected or given). Everything returned is ready to train on:
-// features in [0, 1] (pixels / 255 for images; min-max scaling over all loaded rows for CSV and
-// LIBSVM unless turned off, as the paper preprocesses, appendix H). The 80/20 train/validation
-// split is left to the caller (split_train_validation in dataset.h).
+// features in [0, 1] (pixels / 255 for images; for CSV, LIBSVM and Adult either public bounds,
+// clamped (feature_scaling.h), or else min-max scaling over all loaded rows, as the paper
+// preprocesses, appendix H: fitted on private data, not covered by epsilon, and every loaded data
+// set says which in Dataset::preprocessing). The 80/20 train/validation split is left to the caller
+// (split_train_validation in dataset.h).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "data/feature_scaling.h"
 
 namespace dplab::data {
 
@@ -36,6 +39,8 @@ struct DatasetSource {
   std::string label_column;   // CSV: header name, empty = last column
   bool regression = false;    // CSV/LIBSVM: real-valued target
   bool min_max_scale = true;  // CSV/LIBSVM: scale every feature to [0, 1] over all loaded rows
+  // CSV/LIBSVM/Adult/synthetic: public bounds instead of the min-max fit (feature_scaling.h).
+  FeatureBounds feature_bounds;
 
   // Synthetic generators.
   Index num_samples = 10000;
@@ -47,6 +52,11 @@ struct DatasetSource {
 // Loads a data set, validated. Throws InvalidArgument (unknown name/format, bad option),
 // IoError (file missing) or ParseError (malformed file, naming the file and line/offset).
 Dataset load_dataset(const DatasetSource& source);
+
+// How load_dataset scales `source`'s features, without loading it (what Dataset::preprocessing
+// will say): a function of the source alone, so a search reloaded from the run history labels
+// its epsilon as the live one did. A user file of undetermined format counts as fitted on data.
+Preprocessing preprocessing_of(const DatasetSource& source);
 
 struct BuiltinDatasetInfo {
   std::string name;

@@ -36,6 +36,7 @@ TrainValidationSplit prepare_split(const Dataset& all, double validation_fractio
                                    ? fixed_split(all)
                                    : split_train_validation(all, validation_fraction, split_seed);
   split.notes = all.notes;
+  split.preprocessing = all.preprocessing;
   // A plain scan: GCC 12 warns falsely inside Eigen's AVX-512 minCoeff/maxCoeff. Pixels
   // (byte / 255) are in [0, 1] by construction and `features` is then empty.
   bool in_unit_box = true;
@@ -47,6 +48,8 @@ TrainValidationSplit prepare_split(const Dataset& all, double validation_fractio
     const MinMaxScaler scaler = MinMaxScaler::fit(split.train);
     scaler.apply(split.train);
     scaler.apply(split.validation);
+    split.preprocessing = {true, std::string("min-max ranges fitted on the training part: ") +
+                                     kPreprocessingNotCovered};
   }
   return split;
 }

@@ -564,6 +564,30 @@ ExperimentConfig parse_experiment(const json& j) {
     }
     config.dataset.dim = d.optional_integer("dim");
     if (config.dataset.dim) check(*config.dataset.dim >= 1, "dataset.dim", "must be >= 1");
+    config.dataset.feature_bounds.field = "dataset.feature_bounds";
+    try {
+      if (const json* range = d.find("feature_range")) {
+        if (range->is_string()) {
+          config.dataset.feature_bounds.all =
+              data::parse_feature_range(range->get<std::string>(), "dataset.feature_range");
+        } else if (range->is_array() && range->size() == 2 && (*range)[0].is_number() &&
+                   (*range)[1].is_number()) {
+          config.dataset.feature_bounds.all = {(*range)[0].get<double>(),
+                                               (*range)[1].get<double>()};
+          data::validate_feature_interval("dataset.feature_range",
+                                          *config.dataset.feature_bounds.all);
+        } else {
+          fail("dataset.feature_range",
+               "expected \"LO:HI\" or [low, high] (two numbers), got " + type_name(*range));
+        }
+      }
+      if (const json* bounds = d.find("feature_bounds")) {
+        config.dataset.feature_bounds.by_name =
+            data::parse_feature_bounds(*bounds, "dataset.feature_bounds");
+      }
+    } catch (const InvalidArgument& e) {
+      throw ParseError(e.what());  // the message names the key (dataset.feature_...)
+    }
     d.reject_unknown();
   }
   {
@@ -681,6 +705,12 @@ json to_json(const ExperimentConfig& config) {
   if (!config.dataset.path.empty()) dataset["path"] = config.dataset.path;
   if (config.dataset.num_samples) dataset["num_samples"] = *config.dataset.num_samples;
   if (config.dataset.dim) dataset["dim"] = *config.dataset.dim;
+  if (const auto& range = config.dataset.feature_bounds.all) {
+    dataset["feature_range"] = {range->low, range->high};
+  }
+  if (!config.dataset.feature_bounds.by_name.empty()) {
+    dataset["feature_bounds"] = data::feature_bounds_json(config.dataset.feature_bounds.by_name);
+  }
   json model{{"kind", models::to_string(config.model.kind)}};
   if (config.model.kind == models::ModelKind::kTwoLayerNetwork)
     model["hidden_units"] = config.model.hidden_units;

@@ -7,7 +7,10 @@
 //   eval_every (100)
 //   dataset   {source, format: auto|idx|csv|libsvm, label_column, validation_fraction (0.2),
 //              split_seed (default: seed), path (folder of a built-in such as "adult"),
-//              num_samples, dim (synthetic generators)}
+//              num_samples, dim (synthetic generators), feature_range ("LO:HI" or [lo, hi]: public
+//              bounds for every feature) and feature_bounds ({"name": [lo, hi]}: per feature);
+//              either makes scaling data-independent (data/feature_scaling.h); without them CSV,
+//              LIBSVM and Adult are min-max scaled on the data, labelled "not covered"}
 //   model     {kind: linear|logistic|tlnn|cnn|conv-autoencoder|custom, hidden_units (100)}
 //             custom: the network inline {input, loss, layers, name, norms} or {file: path}
 //             (models/network_description.h); errors name model.layers[i].<field>
@@ -41,6 +44,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/feature_scaling.h"
 #include "experiment/accounting_config.h"
 #include "experiment/objpert_entry.h"
 #include "experiment/release_config.h"
@@ -59,6 +63,7 @@ struct DatasetConfig {
   std::string path;                         // built-ins that read files ("adult"): their folder
   std::optional<std::int64_t> num_samples;  // synthetic generators: n (default 10,000)
   std::optional<std::int64_t> dim;          // synthetic generators: d (default 10)
+  data::FeatureBounds feature_bounds;       // public bounds (feature_range / feature_bounds)
 };
 
 struct ModelConfig {

@@ -6,8 +6,7 @@
 
 namespace dplab::tuning {
 
-std::shared_ptr<const data::TrainValidationSplit> load_experiment_data(
-    const experiment::ExperimentConfig& config) {
+data::DatasetSource dataset_source(const experiment::ExperimentConfig& config) {
   const auto& d = config.dataset;
   data::DatasetSource source = data::source_for(d.source);
   if (!source.name.empty()) source.path = d.path;  // a built-in's folder ("adult")
@@ -19,7 +18,15 @@ std::shared_ptr<const data::TrainValidationSplit> load_experiment_data(
   if (d.dim) source.dim = *d.dim;
   const std::uint64_t split_seed = d.split_seed.value_or(config.seed);
   source.seed = split_seed;
-  const data::Dataset all = data::load_dataset(source);
+  source.feature_bounds = d.feature_bounds;
+  return source;
+}
+
+std::shared_ptr<const data::TrainValidationSplit> load_experiment_data(
+    const experiment::ExperimentConfig& config) {
+  const auto& d = config.dataset;
+  const std::uint64_t split_seed = d.split_seed.value_or(config.seed);
+  const data::Dataset all = data::load_dataset(dataset_source(config));
   data::TrainValidationSplit split = data::prepare_split(all, d.validation_fraction, split_seed);
   experiment::apply_data_variants(config.variants, split);  // e.g. pixels in [-1, 1]
   return std::make_shared<const data::TrainValidationSplit>(std::move(split));

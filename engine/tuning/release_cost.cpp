@@ -12,6 +12,7 @@
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_conversion.h"
 #include "tuning/accounting.h"
+#include "tuning/runner.h"
 
 namespace dplab::tuning {
 namespace {
@@ -44,6 +45,15 @@ ReleaseCost base(const SearchResults& results) {
   cost.release = results.config.release;
   cost.delta = results.mechanism.delta;
   cost.num_candidates = static_cast<int>(results.candidates.size());
+  if (results.config.release.mode == ReleaseMode::kExplore) {
+    cost.not_covered = {"train_loss", "final_train_loss"};
+    cost.not_covered_clauses.push_back(kTrainingLossNotCovered);
+  }
+  // From the config alone (not the loaded data), so a reloaded search says the same.
+  if (data::preprocessing_of(dataset_source(results.config)).fitted_on_private_data) {
+    cost.not_covered.push_back("preprocessing");
+    cost.not_covered_clauses.push_back(data::kPreprocessingNotCovered);
+  }
   return cost;
 }
 
@@ -242,11 +252,13 @@ std::string epsilon_label(const ReleaseCost& cost, int digits) {
             "; validation: " + experiment::to_string(cost.release.validation) +
             "; per replicate search: eps <= " +
             privacy::format_epsilon_up(cost.epsilon_per_replicate, digits) + ", delta = " + per;
+    for (const auto& clause : cost.not_covered_clauses) text += "; " + clause;
     return text + ")";
   }
   text += std::string("; delta = ") + delta +
           "; validation: " + experiment::to_string(cost.release.validation);
   if (cost.release.mode == ReleaseMode::kPrivate) text += "; one replicate search";
+  for (const auto& clause : cost.not_covered_clauses) text += "; " + clause;
   return text + ")";
 }
 

@@ -17,7 +17,13 @@
 // validation private adds, to each run's curve, the Gaussian mechanism on the accuracy with
 // noise std validation_noise_multiplier / n_val and sensitivity 1/n_val: eps_RDP = alpha/(2 s^2)
 // (Mironov 2017, Prop. 7), s = validation_noise_multiplier.
-// Every ReleaseCost carries its label: mode, delta, validation assumption (epsilon_label).
+// Every ReleaseCost carries its label: mode, delta, validation assumption (epsilon_label), and
+// what the search also outputs that NO epsilon covers (ReleaseCost::not_covered):
+//   explore      the training-set losses of every run (curves' train_loss: the mean lot loss
+//                since the previous point; final_train_loss: the mean loss over the whole
+//                training set), computed on the private training set without noise;
+//   any mode     min-max ranges fitted on the private data (data/feature_scaling.h), as the
+//                main paper's appendix H leaves them, when no public feature bounds were given.
 // Pure functions; thread-safe.
 #pragma once
 
@@ -48,7 +54,16 @@ struct ReleaseCost {
   double delta_per_replicate = 0.0;
   int replicates = 1;
   std::string composition;  // how the R replicates compose: "rdp", "basic" ("" for R = 1)
+  // Output fields no epsilon covers (the summary JSON's "not_covered"), and the label clauses
+  // saying so: e.g. {"train_loss", "final_train_loss", "preprocessing"}.
+  std::vector<std::string> not_covered;
+  std::vector<std::string> not_covered_clauses;
 };
+
+// The label clause for the un-noised training-set losses every explore run exports.
+inline constexpr const char* kTrainingLossNotCovered =
+    "train_loss, final_train_loss: un-noised losses on the private training set, not covered by "
+    "eps";
 
 // The per-run RDP curve on the default orders: T steps of (sigma, q) plus the noisy score when
 // validation is private.
@@ -67,8 +82,9 @@ ReleaseCost release_cost(const SearchResults& results);
 ReleaseCost planned_release_cost(const experiment::ExperimentConfig& config,
                                  std::int64_t training_size, std::int64_t validation_size);
 
-// "eps <= 3.29 (explore: all 120 runs trained ...; delta = 1e-05; validation: public)", epsilon
-// rounded UP to `digits` decimals.
+// "eps <= 3.29 (explore: all 120 runs trained ...; delta = 1e-05; validation: public; train_loss,
+// final_train_loss: un-noised ..., not covered by eps; preprocessing fitted on private data: not
+// covered)", epsilon rounded UP to `digits` decimals.
 std::string epsilon_label(const ReleaseCost& cost, int digits = 2);
 
 // The header comment of every CSV whose numbers depend on a search (curves.csv, the aggregates,

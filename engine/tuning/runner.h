@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "data/dataset_catalog.h"
 #include "experiment/experiment_config.h"
 #include "training/trainer.h"
 #include "tuning/results.h"
@@ -134,6 +135,10 @@ class Runner {
 // The training config of one job (what the runner passes to training::train).
 training::TrainingConfig job_training_config(const experiment::ExperimentConfig& config,
                                              const experiment::Candidate& candidate, int repeat);
+
+// The catalog source of the experiment's `dataset` section (name or file, format, public feature
+// bounds, synthetic options; the split seed as the generators' seed).
+data::DatasetSource dataset_source(const experiment::ExperimentConfig& config);
 
 // Loads the experiment's data set (built-in catalog or file), splits it into training and
 // validation sets (seeded by split_seed) as the paper does (appendix H).

@@ -2,6 +2,7 @@
 // JSON config path, and exit status 2 with the flag named for bad input.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -39,10 +40,11 @@ class CliTrainTest : public QObject {
     const CliRun run = run_cli(quick_binary_run(dir.path() + "/a"));
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QList<QByteArray> lines = read_file(dir.path() + "/a/curve.csv").trimmed().split('\n');
+    QVERIFY(lines.front().startsWith("# dplab: eps <= "));  // the label (see below)
     QCOMPARE(
-        lines.front(),
+        lines[1],
         QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse"));
-    QCOMPARE(lines.size(), 1 + 4);  // points at 50, 100, 150, 200
+    QCOMPARE(lines.size(), 2 + 4);  // points at 50, 100, 150, 200
     QVERIFY(lines.back().startsWith("200,"));
     const QJsonObject summary =
         QJsonDocument::fromJson(read_file(dir.path() + "/a/summary.json")).object();
@@ -133,7 +135,7 @@ class CliTrainTest : public QObject {
     const double mse = final_metrics["validation_mse"].toDouble(-1);
     QVERIFY2(mse > 0 && mse < 1, qPrintable(QString::number(mse)));  // pixels in [0.1, 0.9]
     const QList<QByteArray> lines = read_file(dir.path() + "/ae/curve.csv").trimmed().split('\n');
-    QCOMPARE(lines.size(), 1 + 2);
+    QCOMPARE(lines.size(), 2 + 2);  // label comment, header, 2 points
     const QList<QByteArray> last = lines.back().split(',');
     QCOMPARE(last.size(), 8);
     QVERIFY(last[3].isEmpty());                        // val_accuracy: none
@@ -155,6 +157,71 @@ class CliTrainTest : public QObject {
     QTest::newRow("zero steps") << QStringList{"--steps", "0"} << "--steps";
     QTest::newRow("custom network needs an experiment")
         << QStringList{"--model", "custom"} << "--model";
+    QTest::newRow("feature range reversed")
+        << QStringList{"--feature-range", "5:1"} << "--feature-range";
+    QTest::newRow("feature range not LO:HI")
+        << QStringList{"--feature-range", "0-255"} << "--feature-range";
+    QTest::newRow("feature bounds file missing")
+        << QStringList{"--feature-bounds", "/nonexistent/bounds.json"} << "--feature-bounds";
+  }
+
+  // Issue #23 items 3 and 4: the training losses (un-noised, on the private training set) and a
+  // feature scaling fitted on the data are outside eps: curve.csv's first line and summary.json
+  // say so, naming the fields; public bounds (--feature-range) remove the preprocessing entry.
+  void labelsWhatEpsilonDoesNotCover() {
+    QTemporaryDir dir;
+    QFile csv(dir.path() + "/people.csv");
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    QByteArray text = "height,weight,label\n";
+    for (int i = 0; i < 60; ++i) {
+      text += QByteArray::number(150 + i) + "," + QByteArray::number(50 + (i * 7) % 40) + "," +
+              QByteArray::number(i % 2) + "\n";
+    }
+    csv.write(text);
+    csv.close();
+    auto run_on = [&](const QString& out, const QStringList& extra) {
+      QStringList arguments = {
+          "train",        "--dataset", csv.fileName(), "--lot-size",          "10", "--steps", "20",
+          "--eval-every", "10",        "--out",        dir.path() + "/" + out};
+      return run_cli(arguments + extra);
+    };
+    const CliRun fitted = run_on("fitted", {});
+    QVERIFY2(fitted.exit_code == 0, qPrintable(fitted.err));
+    QVERIFY2(fitted.err.contains("preprocessing: min-max ranges fitted"), qPrintable(fitted.err));
+    const QByteArray comment = read_file(dir.path() + "/fitted/curve.csv").split('\n').front();
+    QVERIFY2(comment.startsWith("# dplab: eps <= "), comment.constData());
+    QVERIFY2(comment.contains("train_loss, final_train_loss: un-noised losses on the private "
+                              "training set, not covered by eps"),
+             comment.constData());
+    QVERIFY2(comment.contains("preprocessing fitted on private data: not covered"),
+             comment.constData());
+    const QJsonObject summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/fitted/summary.json")).object();
+    const QJsonObject privacy = summary["privacy"].toObject();
+    const QVariantList not_covered = privacy["not_covered"].toArray().toVariantList();
+    QVERIFY(not_covered.contains("curve.csv:train_loss"));
+    QVERIFY(not_covered.contains("final.train_loss"));
+    QVERIFY(not_covered.contains("data.preprocessing"));
+    QCOMPARE(privacy["epsilon_label"].toString().toUtf8(), comment.mid(9));  // after "# dplab: "
+    QVERIFY(summary["data"].toObject()["preprocessing"].toObject()["fitted_on_private_data"].toBool(
+        false));
+
+    const CliRun bounded = run_on("bounded", {"--feature-range", "0:300"});
+    QVERIFY2(bounded.exit_code == 0, qPrintable(bounded.err));
+    QVERIFY2(bounded.err.contains("public feature bounds"), qPrintable(bounded.err));
+    const QJsonObject bounded_summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/bounded/summary.json")).object();
+    const QVariantList bounded_list =
+        bounded_summary["privacy"].toObject()["not_covered"].toArray().toVariantList();
+    QVERIFY(bounded_list.contains("final.train_loss"));
+    QVERIFY(!bounded_list.contains("data.preprocessing"));
+    QVERIFY(!bounded_summary["privacy"].toObject()["epsilon_label"].toString().contains(
+        "preprocessing"));
+    QVERIFY(!bounded_summary["data"]
+                 .toObject()["preprocessing"]
+                 .toObject()["fitted_on_private_data"]
+                 .toBool(true));
+    QCOMPARE(bounded_summary["config"].toObject()["feature_range"].toString(), QString("0:300"));
   }
   void badInputExitsTwoNamingTheFlag() {
     QFETCH(QStringList, change);

@@ -71,6 +71,77 @@ class CliTuneTest : public QObject {
     QVERIFY(QFile::exists(dir.path() + "/runs.sqlite"));
   }
 
+  // Issue #23 items 3 and 4: explore exports the runs' training losses (un-noised, private
+  // training set) and, without public bounds, a min-max scaling fitted on the data; stdout, the
+  // CSV comment and summary.json name them as not covered. dataset.feature_range removes the
+  // preprocessing entry; a bad value exits 2 naming the key.
+  void exploreLabelsWhatEpsilonDoesNotCover() {
+    QTemporaryDir dir;
+    QFile csv(dir.path() + "/people.csv");
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    QByteArray text = "height,weight,label\n";
+    for (int i = 0; i < 80; ++i) {
+      text += QByteArray::number(150 + i) + "," + QByteArray::number(50 + (i * 7) % 40) + "," +
+              QByteArray::number(i % 2) + "\n";
+    }
+    csv.write(text);
+    csv.close();
+    auto experiment = [&](const QString& name, const QString& extra) {
+      QFile file(dir.path() + "/" + name + ".json");
+      if (!file.open(QIODevice::WriteOnly)) return QString();
+      file.write(QStringLiteral(R"({"name": "%1",
+        "dataset": {"source": "%2"%3},
+        "model": {"kind": "logistic"},
+        "privacy": {"noise_multiplier": 1, "lot_size": 10, "steps": 20},
+        "optimizers": [{"name": "dpsgd", "grid": {"learning_rate": [0.1, 0.5], "clip": 1}}],
+        "eval_every": 10, "seed": 3})")
+                     .arg(name, csv.fileName(), extra)
+                     .toUtf8());
+      return file.fileName();
+    };
+    const CliRun fitted = run_cli({"tune", "--config", experiment("fitted", ""), "--threads", "1",
+                                   "--out", dir.path() + "/fitted"});
+    QVERIFY2(fitted.exit_code == 0, qPrintable(fitted.err));
+    const QString training_clause =
+        "train_loss, final_train_loss: un-noised losses on the private training set, not "
+        "covered by eps";
+    const QString preprocessing_clause = "preprocessing fitted on private data: not covered";
+    QVERIFY2(fitted.out.contains(training_clause), qPrintable(fitted.out));
+    QVERIFY2(fitted.out.contains(preprocessing_clause), qPrintable(fitted.out));
+    QVERIFY2(fitted.err.contains("preprocessing: min-max ranges fitted"), qPrintable(fitted.err));
+    const QString comment =
+        QString::fromUtf8(read_file(dir.path() + "/fitted/curves.csv")).split('\n').first();
+    QVERIFY2(comment.contains(training_clause) && comment.contains(preprocessing_clause),
+             qPrintable(comment));
+    const QJsonObject summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/fitted/summary.json")).object();
+    const QVariantList not_covered = summary["not_covered"].toArray().toVariantList();
+    QVERIFY(not_covered.contains("train_loss"));
+    QVERIFY(not_covered.contains("final_train_loss"));
+    QVERIFY(not_covered.contains("preprocessing"));
+    const QJsonObject release = summary["release"].toObject();
+    QCOMPARE(release["not_covered"].toArray().toVariantList(), not_covered);
+    QVERIFY(release["label"].toString().contains(preprocessing_clause));
+    QVERIFY(release["preprocessing"].toObject()["fitted_on_private_data"].toBool(false));
+
+    const CliRun bounded =
+        run_cli({"tune", "--config", experiment("bounded", R"(, "feature_range": "0:300")"),
+                 "--threads", "1", "--out", dir.path() + "/bounded"});
+    QVERIFY2(bounded.exit_code == 0, qPrintable(bounded.err));
+    QVERIFY2(bounded.out.contains(training_clause), qPrintable(bounded.out));
+    QVERIFY2(!bounded.out.contains(preprocessing_clause), qPrintable(bounded.out));
+    QVERIFY2(bounded.err.contains("public feature bounds"), qPrintable(bounded.err));
+    const QJsonObject bounded_summary =
+        QJsonDocument::fromJson(read_file(dir.path() + "/bounded/summary.json")).object();
+    QVERIFY(!bounded_summary["not_covered"].toArray().toVariantList().contains("preprocessing"));
+
+    const CliRun bad =
+        run_cli({"tune", "--config", experiment("bad", R"(, "feature_range": "300:0")"), "--out",
+                 dir.path() + "/bad"});
+    QCOMPARE(bad.exit_code, 2);
+    QVERIFY2(bad.err.contains("dataset.feature_range"), qPrintable(bad.err));
+  }
+
   void badConfigExits2NamingKey() {
     QTemporaryDir dir;
     QFile file(dir.path() + "/bad.json");

@@ -1,8 +1,10 @@
 // The experiment form: invalid values disable Run, fixing them enables it, and the live ε of one
 // run equals the engine accountant's epsilon_for_delta for the form's values.
 #include <QAction>
+#include <QFile>
 #include <QLabel>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "form/experiment_form.h"
@@ -139,6 +141,43 @@ class TestExperimentForm : public QObject {
              QString::fromStdString(expected["privacy"].dump()));
     QCOMPARE(QString::fromStdString(actual["optimizers"].dump()),
              QString::fromStdString(expected["optimizers"].dump()));
+  }
+
+  // Issue #23 item 4: the data form says how the features were scaled: fitted on the (private)
+  // rows, "not covered" by ε, or public bounds from the experiment's dataset.feature_range.
+  void dataFormShowsPreprocessing() {
+    QTemporaryDir dir;
+    QFile csv(dir.filePath("people.csv"));
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    QByteArray text = "height,weight,label\n";
+    for (int i = 0; i < 200; ++i) {
+      text += QByteArray::number(150 + i % 50) + "," + QByteArray::number(50 + (i * 7) % 40) + "," +
+              QByteArray::number(i % 2) + "\n";
+    }
+    csv.write(text);
+    csv.close();
+    auto config = test::tinyExperiment();
+    config.dataset = experiment::DatasetConfig{};
+    config.dataset.source = csv.fileName().toStdString();
+    config.dataset.format = "csv";
+    window_->form()->setConfig(config);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady(), 30000);
+    QLabel* info = window_->form()->dataInfo();
+    QTRY_VERIFY2(info->text().contains(QStringLiteral("not covered")), qPrintable(info->text()));
+    QVERIFY2(info->text().contains(QStringLiteral("min-max ranges fitted")),
+             qPrintable(info->text()));
+    QVERIFY2(info->toolTip().contains(QStringLiteral("ε does not cover")),
+             qPrintable(info->toolTip()));
+
+    config.dataset.feature_bounds.all = data::FeatureInterval{0, 300};
+    window_->form()->setConfig(config);
+    QTRY_VERIFY_WITH_TIMEOUT(info->text().contains(QStringLiteral("public feature bounds")), 30000);
+    QVERIFY2(!info->text().contains(QStringLiteral("not covered")), qPrintable(info->text()));
+    // The form keeps the bounds it was given.
+    QVERIFY(window_->form()->config().dataset.feature_bounds.all.has_value());
+
+    window_->form()->setConfig(test::tinyExperiment());
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady(), 30000);
   }
 
  private:

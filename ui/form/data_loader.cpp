@@ -112,6 +112,8 @@ DataSummary summarize(const QString& key, const data::TrainValidationSplit& spli
   s.validation_size = split.validation.size();
   s.dim = split.train.dim();
   s.num_classes = split.train.num_classes;
+  s.preprocessing = QString::fromStdString(split.preprocessing.description);
+  s.preprocessing_fitted_on_private_data = split.preprocessing.fitted_on_private_data;
   if (s.num_classes > 0) {
     for (const Index count : data::class_counts(split.train)) s.class_counts << count;
     for (const auto& name : split.train.class_names) s.class_names << QString::fromStdString(name);

@@ -24,6 +24,10 @@ struct DataSummary {
   int num_classes = 0;         // 0 = regression
   QList<qint64> class_counts;  // training-set class balance
   QStringList class_names;
+  // How the features were scaled (data::Preprocessing): public bounds, or fitted on the data,
+  // which no ε covers.
+  QString preprocessing;
+  bool preprocessing_fitted_on_private_data = false;
 };
 
 class DataLoader : public QObject {

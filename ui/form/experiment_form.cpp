@@ -399,6 +399,19 @@ void ExperimentForm::onDataLoaded(const DataSummary& s) {
     }
     info += tr("%1 classes (balance %2)").arg(s.num_classes).arg(parts.join(QStringLiteral(" / ")));
   }
+  // The scaling is part of what the run reveals: say whether ε covers it (data/feature_scaling.h).
+  info += QStringLiteral("<br>") + tr("features: %1").arg(s.preprocessing.toHtmlEscaped());
+  if (s.preprocessing_fitted_on_private_data) {
+    info = info.replace(
+        QStringLiteral("not covered"),
+        QStringLiteral("<span style='color:#b00020'>%1</span>").arg(tr("not covered")));
+  }
+  data_info_->setToolTip(
+      s.preprocessing_fitted_on_private_data
+          ? tr("The min-max ranges were computed from the private rows, and ε does not cover "
+               "them (as the paper's appendix H leaves it). Public bounds avoid this: "
+               "dataset.feature_range / dataset.feature_bounds in the experiment file.")
+          : tr("The features are scaled with bounds that do not depend on the private rows."));
   data_info_->setText(info);
   privacy_->setTrainingSize(s.train_size);  // triggers onEdited via PrivacySection::edited
 }

@@ -99,8 +99,9 @@ void AccuracyTab::drawCurves() {
     const auto kind = r.config.optimizers.at(static_cast<std::size_t>(optimizer_index)).kind;
     return static_cast<double>(optim::updates_for_queries(kind, queries));
   };
-  plot->yAxis->setLabel(regression ? tr("training loss (lot mean; lower is better)")
-                                   : tr("validation accuracy"));
+  plot->yAxis->setLabel(regression
+                            ? tr("training loss (lot mean; lower is better; not covered by ε)")
+                            : tr("validation accuracy"));
   curves_->setTitle(
       regression ? tr("Training loss over candidates: min (solid) and median (dashed)")
                  : tr("Validation accuracy over candidates: max (solid) and median (dashed)"));
@@ -175,7 +176,7 @@ void AccuracyTab::drawProtocol() {
   QCustomPlot* plot = protocol_->plot();
   plot->clearGraphs();
   plot->xAxis->setLabel(tr("k, candidates drawn at random (best one kept)"));
-  plot->yAxis->setLabel(r.is_regression ? tr("final train loss (chosen)")
+  plot->yAxis->setLabel(r.is_regression ? tr("final train loss (chosen; not covered by ε)")
                                         : tr("final val. accuracy (chosen)"));
   double lo = 1e300, hi = -1e300;
   int kmax = 1;

@@ -56,8 +56,9 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
                      tr("times best (Figure 7)")});
   metric_->setToolTip(
       tr("Colour of each (α, C) cell: the final training loss (log colour scale, "
-         "lower is better), the final validation accuracy, or how many evaluation "
-         "points it was the best candidate at. Dark = best."));
+         "lower is better; un-noised on the private training set: not covered by ε), the "
+         "final validation accuracy, or how many evaluation points it was the best candidate "
+         "at. Dark = best."));
   overlay_ = new QCheckBox(tr("overlay α ∝ 1/C (Theorem 2)"), this);
   overlay_->setChecked(true);
   overlay_->setToolTip(
@@ -141,10 +142,10 @@ void HeatmapTab::draw() {
   cells_ = 0;
   overlay_product_ = 0;
   const tuning::GridMetric metric = metricAt(metric_->currentIndex());
-  const QString label = metric == tuning::GridMetric::kFinalTrainLoss ? tr("final training loss")
-                        : metric == tuning::GridMetric::kFinalAccuracy
-                            ? tr("final validation accuracy")
-                            : tr("times best (evaluation points)");
+  const QString label =
+      metric == tuning::GridMetric::kFinalTrainLoss  ? tr("final training loss (not covered by ε)")
+      : metric == tuning::GridMetric::kFinalAccuracy ? tr("final validation accuracy")
+                                                     : tr("times best (evaluation points)");
   scale_->axis()->setLabel(label);
   chart_->setTitle(tr("α–C grid of %1: %2").arg(optimizer_->currentText(), label));
   plot->xAxis->setLabel(tr("clipping norm C"));

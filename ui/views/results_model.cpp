@@ -60,7 +60,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "job status",
       "final validation accuracy, mean over finished repeats",
       "best validation accuracy along the curve, mean over repeats",
-      "final training loss (whole training set), mean over repeats",
+      "final training loss (whole training set), mean over repeats: un-noised, computed on the "
+      "private training set, not covered by ε",
       "ε of this one run at δ (what a paper reports when tuning is ignored); accountant: rdp",
       "planning figure: ε IF you trained this optimizer's K candidates once each and released only "
       "the best (moments accountant; accountant: rdp); not the cost of this search (see the ε "

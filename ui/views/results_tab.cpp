@@ -32,8 +32,10 @@ ResultsTab::ResultsTab(RunData* data, QWidget* parent)
   release_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   release_label_->setToolTip(
       tr("What the ε of this search covers: the release mode, δ and the "
-         "validation assumption (ε rounded up). The MA/LT columns below are "
-         "planning figures, not the cost of this search."));
+         "validation assumption (ε rounded up), and what it does not cover: the training "
+         "losses (un-noised, on the private training set) and a feature scaling fitted on the "
+         "private data. The MA/LT columns below are planning figures, not the cost of this "
+         "search."));
   layout->addWidget(release_label_);
   connect(model_, &QAbstractItemModel::modelReset, this, &ResultsTab::updateReleaseLabel);
   connect(model_, &QAbstractItemModel::dataChanged, this, &ResultsTab::updateReleaseLabel);
@@ -138,7 +140,7 @@ void ResultsTab::showCandidate(int candidate) {
   plot->yAxis2->setVisible(true);
   plot->xAxis->setLabel(tr("iteration (noisy-gradient queries)"));
   plot->yAxis->setLabel(tr("validation accuracy"));
-  plot->yAxis2->setLabel(tr("training loss (lot mean)"));
+  plot->yAxis2->setLabel(tr("training loss (lot mean; not covered by ε)"));
   const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
                            QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd)};
   for (int rep = 0; rep < std::max(1, r.config.repeats); ++rep) {
@@ -147,7 +149,7 @@ void ResultsTab::showCandidate(int candidate) {
     acc->setName(tr("accuracy, repeat %1").arg(rep));
     acc->setPen(QPen(colors[rep % 4], 2));
     QCPGraph* loss = plot->addGraph(plot->xAxis, plot->yAxis2);
-    loss->setName(tr("train loss, repeat %1").arg(rep));
+    loss->setName(tr("train loss (not covered by ε), repeat %1").arg(rep));
     loss->setPen(QPen(colors[rep % 4], 1.2, Qt::DotLine));
     for (const auto& p : job.curve) {
       acc->addData(static_cast<double>(p.iteration), p.val_accuracy);
