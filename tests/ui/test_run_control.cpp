@@ -140,10 +140,14 @@ class TestRunControl : public QObject {
     QVERIFY2(title.contains(QStringLiteral("Open experiment")), qPrintable(title));
     title.clear();
     closeNextDialog(&title);
+    window->activateWindow();  // back from the dialog
+    QVERIFY(QTest::qWaitForWindowActive(window));
     QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier);
     QVERIFY2(title.contains(QStringLiteral("Export report")), qPrintable(title));
 
     // Ctrl+N: the saved form is clean, so the default experiment comes without a question.
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window));
     QTest::keyClick(window, Qt::Key_N, Qt::ControlModifier);
     QVERIFY(window->form()->seedBox()->value() != 4242);
     QVERIFY(window->currentPath().isEmpty());

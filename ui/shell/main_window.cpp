@@ -148,6 +148,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(history_, &HistoryPanel::message, this, to_status);
   connect(accuracy_, &AccuracyTab::message, this, to_status);
   addPaperFigureTabs(tabs_, to_status);  // objective perturbation and sparse DP figures
+  // No page sets the window's minimum width beyond a 1024-px screen: a wider page (the paper
+  // figures' side panels) is narrowed there and shows whole from about 1280 px.
+  for (int i = 0; i < tabs_->count(); ++i) {
+    QWidget* page = tabs_->widget(i);
+    if (page->minimumSizeHint().width() > kMaxPageMinWidth) page->setMinimumWidth(kMaxPageMinWidth);
+  }
   connect(heatmap_, &HeatmapTab::message, this, to_status);
   connect(privacy_, &PrivacyTab::message, this, to_status);
   connect(step_size_, &StepSizeTab::message, this, to_status);

@@ -124,6 +124,7 @@ class MainWindow : public QMainWindow {
   static constexpr int kShortHeight = 820;
   static constexpr int kTallHeight = 880;
   static constexpr int kBottomDockHeight = 140;
+  static constexpr int kMaxPageMinWidth = 600;  // centre pages: fits 1024 px beside the form
   bool compact_docks_ = false;
   QDockWidget* form_dock_;
   QDockWidget* bottom_dock_;
