@@ -13,6 +13,7 @@
 #include <QTableWidget>
 
 #include "run/history_panel.h"
+#include "run/run_data.h"
 #include "shell/run_bar.h"
 #include "shell/status_panel.h"
 #include "views/accountant_gap_view.h"

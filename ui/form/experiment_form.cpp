@@ -82,8 +82,11 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent), loader_(new D
   // entries otherwise made the form wider than its dock, and Tab scrolled it sideways.
   for (QComboBox* combo : findChildren<QComboBox*>()) {
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(12);
+    combo->setMinimumContentsLength(8);
   }
+  // A row too wide for the dock puts its field below its label instead of widening the form.
+  for (QFormLayout* rows : findChildren<QFormLayout*>())
+    rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
 }
 
 QWidget* ExperimentForm::buildDataBox() {
