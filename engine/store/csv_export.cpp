@@ -1,6 +1,7 @@
 // CSV writers for searches and their aggregates. See csv_export.h.
 #include "store/csv_export.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,11 +15,12 @@
 namespace dplab::store {
 namespace {
 
+// The shortest text that reads back as the same double ("0.1", not "0.10000000000000001").
 std::string num(double v) {
   if (std::isnan(v)) return "";
   char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  return buffer;
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+  return std::string(buffer, end);
 }
 
 // Atomically (temp file + rename): a failed write never leaves a truncated CSV behind.

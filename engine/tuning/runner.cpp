@@ -42,6 +42,7 @@ struct Runner::Impl {
   std::atomic<bool> cancel{false};
   PauseGate pause_gate;
   std::atomic<std::int64_t> steps_done{0};
+  std::atomic<std::int64_t> steps_resumed{0};  // steps_done kept from an earlier run (resume_from)
   std::atomic<std::int64_t> jobs_done{0};
   std::atomic<Clock::rep> started_ns{-1};  // steady clock ticks at run() start; -1 before
   std::atomic<bool> ran{false};
@@ -62,8 +63,10 @@ struct Runner::Impl {
                             pause_gate.paused_seconds());
     }
     p.paused = pause_gate.paused();
+    // Throughput of this run only: steps kept from an earlier run took no time here.
+    const std::int64_t steps_here = p.steps_done - steps_resumed.load();
     p.steps_per_second =
-        p.elapsed_seconds > 0 ? static_cast<double>(p.steps_done) / p.elapsed_seconds : 0;
+        p.elapsed_seconds > 0 ? static_cast<double>(steps_here) / p.elapsed_seconds : 0;
     p.eta_seconds = p.steps_per_second > 0
                         ? static_cast<double>(p.steps_total - p.steps_done) / p.steps_per_second
                         : std::numeric_limits<double>::quiet_NaN();
@@ -237,6 +240,7 @@ void Runner::resume_from(const SearchResults& earlier) {
     res.jobs[i] = old;
     impl_->jobs_done.fetch_add(1);
     impl_->steps_done.fetch_add(old.queries);
+    impl_->steps_resumed.fetch_add(old.queries);
   }
 }
 

@@ -70,6 +70,16 @@ class TestCsvTable : public QObject {
     // One row per (optimizer, α, C) cell: 2 × 2 for DPSGD, 1 × 1 for DPAdam.
     QCOMPARE(table.rows.size(), std::size_t{5});
     QCOMPARE(table.rows.front().front(), std::string("dpsgd"));
+    // Numbers in their shortest round-trip form: α = 0.1 is "0.1" (it was
+    // "0.10000000000000001"); the grid's values read back exactly.
+    QCOMPARE(table.rows.front().at(1), std::string("0.1"));
+    QCOMPARE(table.rows.front().at(2), std::string("0.5"));
+    for (const auto& row : table.rows) {
+      QVERIFY2(std::stod(row[1]) == 0.1 || std::stod(row[1]) == 0.5 ||
+                   std::stod(row[1]) == aggregates.back().grid.learning_rates.front(),
+               row[1].c_str());
+      QVERIFY2(row[1].size() <= 6 && row[2].size() <= 6, (row[1] + " " + row[2]).c_str());
+    }
   }
 };
 

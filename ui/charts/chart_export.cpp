@@ -4,6 +4,7 @@
 #include <QAbstractItemModel>
 #include <QBuffer>
 #include <QFileInfo>
+#include <QLocale>
 #include <QPageLayout>
 #include <QPdfWriter>
 #include <QPicture>
@@ -139,7 +140,8 @@ bool validOptions(const ImageExportOptions& options) {
 QString formatNumber(double value) {
   if (std::isnan(value)) return QStringLiteral("nan");
   if (std::isinf(value)) return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-  return QString::number(value, 'g', 10);
+  // The shortest text that reads back as the same double ("0.1"; 10 digits lost precision).
+  return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 namespace {

@@ -287,6 +287,13 @@ void ChartView::resizeEvent(QResizeEvent* event) {
   log_button_->adjustSize();
   log_button_->move(export_button_->x() - log_button_->width() - 2, 2);
   log_button_->raise();
+  // The title is centred in the room left of the buttons, never under them (narrow charts).
+  const int covered = width() - log_button_->x() + 4;
+  const QMargins m = title_element_->margins();
+  if (m.right() != covered) {
+    title_element_->setMargins(QMargins(m.left(), m.top(), covered, m.bottom()));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
   layoutLegend(width());
 }
 

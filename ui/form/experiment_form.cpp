@@ -18,6 +18,7 @@
 #include "form/optimizer_editor.h"
 #include "form/privacy_section.h"
 #include "form/release_section.h"
+#include "form/wheel_guard.h"
 #include "privacy/epsilon_display.h"
 #include "tuning/accounting.h"
 #include "tuning/data_checks.h"
@@ -75,6 +76,17 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent), loader_(new D
   connect(privacy_, &PrivacySection::edited, this, &ExperimentForm::onEdited);
   connect(loader_, &DataLoader::loaded, this, &ExperimentForm::onDataLoaded);
   connect(loader_, &DataLoader::failed, this, &ExperimentForm::onDataFailed);
+  // Scrolling the form with the wheel never edits a field that does not have the focus.
+  new WheelGuard(this);
+  // Combo boxes as narrow as a few characters (their popups still show the whole text): long
+  // entries otherwise made the form wider than its dock, and Tab scrolled it sideways.
+  for (QComboBox* combo : findChildren<QComboBox*>()) {
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
+  }
+  // A row too wide for the dock puts its field below its label instead of widening the form.
+  for (QFormLayout* rows : findChildren<QFormLayout*>())
+    rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
 }
 
 QWidget* ExperimentForm::buildDataBox() {
@@ -474,7 +486,8 @@ void ExperimentForm::updateSummary() {
       // The cost of what this search will release (engine release_cost), then the planning
       // figures of the pool; every ε rounded up.
       const tuning::ReleaseCost cost = tuning::planned_release_cost(c, n, 0);
-      text += tr("<br><b>plan: %1</b>")
+      // A plan, in grey italics: it never reads like the bold-on-green "spent ε" of a run.
+      text += tr("<br><i style='color:#555'>plan (before running): %1</i>")
                   .arg(QString::fromStdString(tuning::epsilon_label(cost)).toHtmlEscaped());
       text += tr("<br>planning figures of the pool: MA over K ε ≤ %1 · LT ε ≤ %2 (γ = %3)")
                   .arg(QString::fromStdString(privacy::format_epsilon_up(ma)))

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 #include <QDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -11,6 +12,7 @@
 #include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "charts/chart_view.h"
@@ -51,7 +53,10 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   layout->setContentsMargins(2, 2, 2, 2);
   table_ = new QTableWidget(0, kColumns, this);
   table_->setHorizontalHeaderLabels({tr("#"), tr("started (UTC)"), tr("name"), tr("data set"),
-                                     tr("status"), tr("jobs"), tr("ε"), tr("best"), tr("notes")});
+                                     tr("status"), tr("jobs"), tr("release"), tr("ε"), tr("best"),
+                                     tr("notes")});
+  table_->horizontalHeaderItem(kRelease)->setToolTip(
+      tr("What the run released: explore (every run trained is shown) or a private selection"));
   table_->horizontalHeaderItem(kEpsilon)->setToolTip(
       tr("ε of what the run released (explore: every run trained), rounded up; hover a cell for "
          "what it covers"));
@@ -61,6 +66,8 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->setVisible(false);
+  // Compact rows: more runs in view in a short dock.
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setToolTip(
@@ -72,7 +79,6 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   hint_->setStyleSheet(QStringLiteral("color: #8a4b00;"));
   hint_->setVisible(false);
   layout->addWidget(hint_);
-  auto* bar = new QHBoxLayout;
   open_ = new QPushButton(tr("Open"), this);
   use_config_ = new QPushButton(tr("Use its config"), this);
   compare_ = new QPushButton(tr("Compare"), this);
@@ -93,10 +99,19 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
       tr("Run only the missing jobs of an interrupted or cancelled run; jobs are "
          "seeded per (candidate, repeat), so the result equals an "
          "uninterrupted run (as dplab-cli tune --resume)."));
-  for (QPushButton* b : {open_, use_config_, compare_, rename_, notes_, delete_, resume_, refresh})
-    bar->addWidget(b);
-  bar->addStretch(1);
-  layout->addLayout(bar);
+  buttons_ = {open_, use_config_, compare_, rename_, notes_, delete_, resume_, refresh};
+  // The buttons re-flow into as many rows as the width needs (one row below the charts, two or
+  // more beside the form on a short screen), so they never set the window's minimum width.
+  auto* button_box = new QWidget(this);
+  button_grid_ = new QGridLayout(button_box);
+  button_grid_->setContentsMargins(0, 0, 0, 0);
+  button_grid_->setSizeConstraint(QLayout::SetNoConstraint);
+  int widest = 0;
+  for (QPushButton* b : buttons_) widest = std::max(widest, b->sizeHint().width());
+  button_width_ = widest + std::max(6, button_grid_->horizontalSpacing());
+  button_box->setMinimumWidth(2 * button_width_);
+  reflowButtons(static_cast<int>(buttons_.size()));
+  layout->addWidget(button_box);
   connect(open_, &QPushButton::clicked, this, &HistoryPanel::openSelected);
   connect(use_config_, &QPushButton::clicked, this, [this] { requestConfig(selectedRun()); });
   connect(compare_, &QPushButton::clicked, this, &HistoryPanel::compareSelected);
@@ -111,6 +126,22 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   connect(controller_, &RunController::started, this, &HistoryPanel::updateButtons);
   connect(controller_, &RunController::finished, this, &HistoryPanel::updateButtons);
   updateButtons();
+}
+
+void HistoryPanel::reflowButtons(int columns) {
+  columns = std::clamp(columns, 1, static_cast<int>(buttons_.size()));
+  if (columns == button_columns_) return;
+  button_columns_ = columns;
+  for (QPushButton* b : buttons_) button_grid_->removeWidget(b);
+  for (int i = 0; i < static_cast<int>(buttons_.size()); ++i)
+    button_grid_->addWidget(buttons_[static_cast<std::size_t>(i)], i / columns, i % columns);
+  for (int c = 0; c <= static_cast<int>(buttons_.size()); ++c)
+    button_grid_->setColumnStretch(c, c == columns ? 1 : 0);  // left-aligned
+}
+
+void HistoryPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  reflowButtons(std::max(2, (width() - 8) / std::max(1, button_width_)));
 }
 
 int HistoryPanel::count() const {
@@ -163,6 +194,7 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
     set(kJobs, private_release
                    ? QStringLiteral("–")
                    : QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
+    set(kRelease, QString::fromStdString(e.release));
     set(kEpsilon,
         std::isfinite(e.epsilon)
             ? QStringLiteral("≤ ") + QString::fromStdString(privacy::format_epsilon_up(e.epsilon))
@@ -174,7 +206,8 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
     const QString notes = QString::fromStdString(e.notes);
     set(kNotes, notes.section(QLatin1Char('\n'), 0, 0), notes);
   }
-  if (selected >= 0) selectRun(selected);
+  // The newest run (first row) in view, unless a selected run is to stay in view.
+  if (selected < 0 || !selectRun(selected)) table_->scrollToTop();
   updateButtons();
   emit reloaded();
 }

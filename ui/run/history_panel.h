@@ -20,6 +20,7 @@
 #include "run/latest_only_task.h"
 #include "store/run_history.h"
 
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -32,7 +33,19 @@ class RunData;
 class HistoryPanel : public QWidget {
   Q_OBJECT
  public:
-  enum Column { kId, kStarted, kName, kDataset, kStatus, kJobs, kEpsilon, kBest, kNotes, kColumns };
+  enum Column {
+    kId,
+    kStarted,
+    kName,
+    kDataset,
+    kStatus,
+    kJobs,
+    kRelease,
+    kEpsilon,
+    kBest,
+    kNotes,
+    kColumns
+  };
 
   HistoryPanel(RunController* controller, RunData* data, QWidget* parent = nullptr);
   int count() const;
@@ -75,7 +88,12 @@ class HistoryPanel : public QWidget {
   void askNotes();
   void askDelete();
   const store::HistoryEntry* entry(qint64 id) const;
+  void reflowButtons(int columns);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
   RunController* controller_;
   RunData* data_;
   QTableWidget* table_;
@@ -87,6 +105,10 @@ class HistoryPanel : public QWidget {
   QPushButton* notes_;
   QPushButton* delete_;
   QPushButton* resume_;
+  std::vector<QPushButton*> buttons_;
+  QGridLayout* button_grid_;
+  int button_width_ = 0;
+  int button_columns_ = 0;
   std::vector<store::HistoryEntry> entries_;
   int latest_ = 0;  // sequence number of the newest reload
   // The listing (engine store::list_history) off the GUI thread; the shared store stays alive

@@ -7,14 +7,9 @@ namespace dplab::ui {
 PauseButton::PauseButton(RunController* controller, QWidget* parent)
     : QPushButton(parent), controller_(controller) {
   setObjectName(QStringLiteral("pauseButton"));
-  setShortcut(QKeySequence(Qt::Key_F8));
-  connect(this, &QPushButton::clicked, this, [this] {
-    if (controller_->paused()) {
-      controller_->resume();
-    } else {
-      controller_->pause();
-    }
-  });
+  // No shortcut of its own: setText() below would reset it (Qt clears a button's shortcut to the
+  // text's mnemonic). F8 is the window's Run → Pause action, which toggles the same way.
+  connect(this, &QPushButton::clicked, controller_, &RunController::togglePause);
   connect(controller_, &RunController::started, this, &PauseButton::update);
   connect(controller_, &RunController::finished, this, &PauseButton::update);
   connect(controller_, &RunController::pausedChanged, this, &PauseButton::update);

@@ -1,6 +1,7 @@
 // PauseButton: "Pause" / "▶ Resume" for the running search (RunController::pause/resume,
 // which hold every job before its next optimizer step: nothing is lost and the results equal an
-// uninterrupted run). Enabled only while a run is going on; F8 toggles it.
+// uninterrupted run). Enabled only while a run is going on; F8 (the window's Run → Pause action)
+// toggles the run the same way.
 #pragma once
 
 #include <QPushButton>

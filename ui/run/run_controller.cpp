@@ -230,6 +230,14 @@ void RunController::resume() {
   emit pausedChanged(false);
 }
 
+void RunController::togglePause() {
+  if (paused_) {
+    resume();
+  } else {
+    pause();
+  }
+}
+
 void RunController::onPlan(const tuning::SearchResults& plan) {
   plan_received_ = true;
   data_->beginLive(plan);

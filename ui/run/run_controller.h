@@ -67,6 +67,7 @@ class RunController : public QObject {
   void cancel();
   void pause();
   void resume();
+  void togglePause();  // pause a running run, resume a paused one (F8, the Pause button)
 
  signals:
   void started();

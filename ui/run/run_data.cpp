@@ -1,6 +1,7 @@
 #include "run/run_data.h"
 
 #include <QTime>
+#include <algorithm>
 #include <limits>
 
 #include "tuning/private_release_view.h"
@@ -124,6 +125,50 @@ const tuning::SearchResults& RunData::viewResults() const {
     }
   }
   return *view_;
+}
+
+tuning::ReleaseCost RunData::releaseCost() const {
+  if (!live_ || isPrivate()) return tuning::release_cost(results_);
+  // A copy without the curves (this runs on GUI refreshes): what the cost reads of each job.
+  tuning::SearchResults so_far;
+  so_far.config = results_.config;
+  so_far.candidates = results_.candidates;
+  so_far.mechanism = results_.mechanism;
+  so_far.training_size = results_.training_size;
+  so_far.validation_size = results_.validation_size;
+  so_far.is_regression = results_.is_regression;
+  so_far.jobs.reserve(results_.jobs.size());
+  for (const tuning::JobResult& job : results_.jobs) {
+    tuning::JobResult j;
+    j.candidate = job.candidate;
+    j.repeat = job.repeat;
+    j.seed = job.seed;
+    j.status = job.status;
+    j.queries = job.queries;
+    if (job.status == tuning::JobStatus::kRunning && !job.curve.empty())
+      j.queries = std::max(j.queries, job.curve.back().iteration);
+    so_far.jobs.push_back(std::move(j));
+  }
+  tuning::ReleaseCost cost = tuning::release_cost(so_far);
+  cost.covers += " so far (the run goes on)";
+  return cost;
+}
+
+std::int64_t RunData::settledIteration(int optimizer_index) const {
+  std::int64_t settled = std::numeric_limits<std::int64_t>::max();
+  if (!live_) return settled;
+  const tuning::SearchResults& r = results();
+  for (const tuning::JobResult& job : r.jobs) {
+    if (job.status != tuning::JobStatus::kPending && job.status != tuning::JobStatus::kRunning)
+      continue;
+    const auto c = static_cast<std::size_t>(job.candidate);
+    if (job.candidate < 0 || c >= r.candidates.size() ||
+        r.candidates[c].optimizer_index != optimizer_index) {
+      continue;
+    }
+    settled = std::min(settled, job.curve.empty() ? std::int64_t{-1} : job.curve.back().iteration);
+  }
+  return settled;
 }
 
 const std::vector<tuning::OptimizerAggregates>& RunData::aggregates() const {

@@ -16,6 +16,7 @@
 
 #include "tuning/aggregates.h"
 #include "tuning/private_search.h"
+#include "tuning/release_cost.h"
 #include "tuning/results.h"
 #include "tuning/run_monitor.h"
 
@@ -36,6 +37,15 @@ class RunData : public QObject {
   const std::vector<tuning::OptimizerAggregates>& aggregates() const;
   // Results where jobs with points count as finished (what aggregates() uses while live).
   const tuning::SearchResults& viewResults() const;
+  // While live: the last iteration that every job of optimizer `optimizer_index` has reached
+  // (jobs still pending or running bound it by their last point, -1 if one has none; ended jobs
+  // do not — a diverged job's curve stops there in a finished run's aggregate too). Beyond it the
+  // max/median over candidates is over a subset only: provisional. INT64_MAX when not live.
+  std::int64_t settledIteration(int optimizer_index) const;
+  // The engine's cost (tuning::release_cost) of what is shown. While an explore run goes on, its
+  // released points so far: a running job counts up to its last point (the queries that point
+  // was computed from), and what the cost covers says "so far".
+  tuning::ReleaseCost releaseCost() const;
   int changeCount() const { return changes_; }
   QString title() const { return title_; }
 

@@ -76,11 +76,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // Narrow enough for a 1280 × 720 screen; the form scrolls vertically and can be widened.
   scroll->setMinimumWidth(std::min(form_->sizeHint().width() + 24, 330));
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-  auto* form_dock = new QDockWidget(tr("Experiment"), this);
-  form_dock->setObjectName(QStringLiteral("experimentDock"));
-  form_dock->setWidget(scroll);
-  form_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-  addDockWidget(Qt::LeftDockWidgetArea, form_dock);
+  form_dock_ = new QDockWidget(tr("Experiment"), this);
+  form_dock_->setObjectName(QStringLiteral("experimentDock"));
+  form_dock_->setWidget(scroll);
+  form_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::LeftDockWidgetArea, form_dock_);
 
   // Centre: run bar, which run is shown, tabs.
   auto* centre = new QWidget(this);
@@ -117,7 +117,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   tabs_->addTab(privacy_utility_, tr("Privacy–utility"));
   tabs_->addTab(parallel_, tr("Parallel coordinates"));
   tabs_->addTab(privacy_, tr("Privacy of tuning"));
-  tabs_->addTab(new AccountantGapView(tabs_), tr("Accountants disagree"));
+  accountant_gap_ = new AccountantGapView(tabs_);
+  tabs_->addTab(accountant_gap_, tr("Accountants disagree"));
   tabs_->addTab(step_size_, tr("DPAdam step size"));
   tabs_->addTab(results_, tr("Results"));
   winner_ = new ReleasedWinnerTab(data_, tabs_);
@@ -126,12 +127,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setCentralWidget(centre);
 
   // Bottom: messages, history, diagnostics.
-  auto* bottom_dock = new QDockWidget(tr("Messages and run history"), this);
-  bottom_dock->setObjectName(QStringLiteral("bottomDock"));
-  bottom_dock->setWidget(buildBottomPanel());
-  bottom_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-  addDockWidget(Qt::BottomDockWidgetArea, bottom_dock);
-  resizeDocks({bottom_dock}, {140}, Qt::Vertical);
+  bottom_dock_ = new QDockWidget(tr("Messages and run history"), this);
+  bottom_dock_->setObjectName(QStringLiteral("bottomDock"));
+  bottom_dock_->setWidget(buildBottomPanel());
+  bottom_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::BottomDockWidgetArea, bottom_dock_);
+  resizeDocks({bottom_dock_}, {kBottomDockHeight}, Qt::Vertical);
 
   status_text_ = new QLabel(this);
   statusBar()->addWidget(status_text_, 1);
@@ -147,6 +148,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(history_, &HistoryPanel::message, this, to_status);
   connect(accuracy_, &AccuracyTab::message, this, to_status);
   addPaperFigureTabs(tabs_, to_status);  // objective perturbation and sparse DP figures
+  // No page sets the window's minimum width beyond a 1024-px screen: a wider page (the paper
+  // figures' side panels) is narrowed there and shows whole from about 1280 px.
+  for (int i = 0; i < tabs_->count(); ++i) {
+    QWidget* page = tabs_->widget(i);
+    if (page->minimumSizeHint().width() > kMaxPageMinWidth) page->setMinimumWidth(kMaxPageMinWidth);
+  }
   connect(heatmap_, &HeatmapTab::message, this, to_status);
   connect(privacy_, &PrivacyTab::message, this, to_status);
   connect(step_size_, &StepSizeTab::message, this, to_status);
@@ -166,6 +173,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(history_, &HistoryPanel::opened, this, [this] {
     tabs_->setCurrentWidget(data_->isPrivate() ? static_cast<QWidget*>(winner_)
                                                : static_cast<QWidget*>(accuracy_));
+  });
+  connect(accountant_gap_, &AccountantGapView::experimentSettingsRequested, this, [this] {
+    const auto c = form_->config();
+    const qint64 n = form_->trainingSize();
+    if (n <= 0 || !form_->privacy()->error().isEmpty()) {
+      status_->addMessage(tr("Accountants disagree: the experiment's data or privacy fields are "
+                             "not ready (see the form)."),
+                          true);
+      return;
+    }
+    accountant_gap_->setExperimentSettings(
+        c.privacy.noise_multiplier,
+        static_cast<double>(c.privacy.lot_size) / static_cast<double>(n),
+        static_cast<int>(c.privacy.steps), form_->privacy()->resolvedDelta(), 40);
   });
   connect(privacy_utility_, &PrivacyUtilityTab::message, this, to_status);
   connect(parallel_, &ParallelCoordinatesTab::message, this, to_status);
@@ -203,6 +224,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(run_bar_, &RunBar::runClicked, this, &MainWindow::startRun);
   connect(run_bar_, &RunBar::cancelClicked, controller_, &RunController::cancel);
   connect(controller_, &RunController::progressChanged, run_bar_, &RunBar::showProgress);
+  connect(controller_, &RunController::started, this, &MainWindow::onRunStarted);
   connect(controller_, &RunController::finished, this, &MainWindow::onRunFinished);
   connect(files_, &ExperimentFiles::recentChanged, this, &MainWindow::rebuildRecentMenu);
   connect(exporter_, &ReportExporter::finished, this,
@@ -216,6 +238,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  // A layout saved on a short screen: moved back below the charts once the window is tall.
+  compact_docks_ = dockWidgetArea(bottom_dock_) != Qt::BottomDockWidgetArea;
   if (!settings.contains(QStringLiteral("window/geometry"))) resize(1500, 940);
   // Small screens: never larger than the available desktop (the window fits 1280 × 720).
   if (const QScreen* screen = this->screen()) {
@@ -279,6 +303,19 @@ void MainWindow::buildMenus() {
   run_action_->setShortcut(QKeySequence(tr("Ctrl+R")));
   cancel_action_ = run->addAction(tr("&Cancel run"), controller_, &RunController::cancel);
   cancel_action_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(tr("Ctrl+."))});
+  pause_action_ =
+      run->addAction(tr("&Pause / resume run"), controller_, &RunController::togglePause);
+  pause_action_->setShortcut(QKeySequence(Qt::Key_F8));
+
+  // Ctrl+Tab / Ctrl+Shift+Tab step through the visible result tabs wherever the focus is. (The
+  // tab widget's own Ctrl+Tab needs the focus inside it, and that focus left with the hidden
+  // page after the first press.)
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  next_tab_action_ = view->addAction(tr("&Next tab"), this, [this] { stepTab(+1); });
+  next_tab_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab));
+  QAction* previous_tab = view->addAction(tr("&Previous tab"), this, [this] { stepTab(-1); });
+  previous_tab->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("Show &welcome"), this, [this] { welcome_->show(); });
@@ -289,6 +326,17 @@ void MainWindow::buildMenus() {
                           "QCustomPlot.")
                            .arg(QStringLiteral(DPLAB_VERSION)));
   });
+}
+
+void MainWindow::stepTab(int direction) {
+  const int n = tabs_->count();
+  for (int step = 1; step < n; ++step) {
+    const int i = ((tabs_->currentIndex() + direction * step) % n + n) % n;
+    if (tabs_->isTabVisible(i) && tabs_->isTabEnabled(i)) {
+      tabs_->setCurrentIndex(i);
+      return;
+    }
+  }
 }
 
 QList<ChartView*> MainWindow::charts() const {
@@ -313,14 +361,14 @@ void MainWindow::updateActions() {
   const QStringList errors = form_->errors();
   run_action_->setEnabled(!running && errors.isEmpty());
   cancel_action_->setEnabled(running);
+  pause_action_->setEnabled(running);
   run_bar_->setState(running, errors);
 }
 
 QStringList MainWindow::searchCsvComments() const {
   if (!data_->hasRun()) return {};
   try {
-    return {
-        QString::fromStdString(tuning::epsilon_csv_comment(tuning::release_cost(data_->runs())))};
+    return {QString::fromStdString(tuning::epsilon_csv_comment(data_->releaseCost()))};
   } catch (const std::exception& e) {
     return {QStringLiteral("# dplab: eps not available: %1").arg(e.what())};
   }
@@ -361,23 +409,33 @@ bool MainWindow::startRun() {
   if (controller_->running() || !form_->isValid()) return false;
   const experiment::ExperimentConfig config = form_->config();
   QSettings().setValue(QStringLiteral("run/threads"), form_->threads());
-  stall_->reset();
   if (!controller_->start(config, form_->loadedData(), form_->threads())) return false;
   status_->addMessage(tr("Run started: %1").arg(QString::fromStdString(config.name)), false);
-  run_bar_->showStarting();
   if (config.release.mode == experiment::ReleaseMode::kPrivate) {
     tabs_->setTabVisible(tabs_->indexOf(winner_), true);
     tabs_->setCurrentWidget(winner_);
   } else {
     tabs_->setCurrentWidget(accuracy_);
   }
-  updateActions();
   return true;
+}
+
+// Every run — Run (Ctrl+R, the button, the welcome panel) or Run history → Resume — enters here
+// through RunController::started, so Cancel/Esc, Pause/F8 and Run's state are the same for all.
+void MainWindow::onRunStarted() {
+  stall_->reset();
+  // After the first run the welcome has done its job (Help → Show welcome brings it back).
+  if (welcome_->isVisible()) welcome_->dismiss();
+  run_bar_->showStarting();
+  updateActions();
 }
 
 void MainWindow::onRunFinished(bool ok, bool cancelled) {
   updateActions();
-  run_bar_->showFinished(ok, cancelled, controller_->progress());
+  std::int64_t jobs_finished = 0;
+  for (const tuning::JobResult& job : data_->runs().jobs)
+    jobs_finished += job.status == tuning::JobStatus::kFinished ? 1 : 0;
+  run_bar_->showFinished(ok, cancelled, controller_->progress(), jobs_finished);
   status_->addMessage(!ok         ? tr("Run failed.")
                       : cancelled ? tr("Run cancelled; finished jobs are kept.")
                                   : tr("Run finished. Longest GUI stall during the run: %1 ms.")
@@ -481,6 +539,27 @@ void MainWindow::rebuildRecentMenu() {
     recent_menu_->addAction(path, this, [this, path] { openExperiment(path, nullptr); });
   }
   recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  arrangeDocks();
+}
+
+void MainWindow::arrangeDocks() {
+  // A short window (a 1024 × 700 projector) gives the charts the height: the messages and run
+  // history become a tab beside the form. Hysteresis, so that a drag around the limit does not
+  // move the panel back and forth.
+  const bool compact = compact_docks_ ? height() < kTallHeight : height() < kShortHeight;
+  if (compact == compact_docks_) return;
+  compact_docks_ = compact;
+  if (compact) {
+    tabifyDockWidget(form_dock_, bottom_dock_);
+    form_dock_->raise();
+  } else {
+    addDockWidget(Qt::BottomDockWidgetArea, bottom_dock_);
+    resizeDocks({bottom_dock_}, {kBottomDockHeight}, Qt::Vertical);
+  }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -3,8 +3,8 @@
 // curves, α–C heatmap, privacy of tuning, DPAdam step size, results table); bottom: messages,
 // run history and diagnostics (StallMeter: the GUI thread's longest stall). Menus: File
 // (ExperimentFiles: open/save, built-in presets, recent files; ReportExporter: export report),
-// Run, Help; shortcuts Ctrl+R, Esc / Ctrl+., Ctrl+S, Ctrl+E. The starting experiment is a preset
-// file (presets.h). Settings persist in QSettings.
+// Run, Help; shortcuts Ctrl+R, Esc / Ctrl+., F8 (pause / resume), Ctrl+S, Ctrl+E. The starting
+// experiment is a preset file (presets.h). Settings persist in QSettings.
 #pragma once
 
 #include <QMainWindow>
@@ -12,12 +12,14 @@
 #include "experiment/experiment_config.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QTabWidget;
 class QMenu;
 
 namespace dplab::ui {
 
+class AccountantGapView;
 class AccuracyTab;
 class ChartView;
 class DiscardGuard;
@@ -82,8 +84,10 @@ class MainWindow : public QMainWindow {
   StallMeter* stallMeter() const { return stall_; }
   QAction* runAction() const { return run_action_; }
   QAction* cancelAction() const { return cancel_action_; }
+  QAction* pauseAction() const { return pause_action_; }  // F8: pause / resume the run
   RunBar* runBar() const { return run_bar_; }
   PrivacyUtilityTab* privacyUtilityTab() const { return privacy_utility_; }
+  AccountantGapView* accountantGapView() const { return accountant_gap_; }
   ParallelCoordinatesTab* parallelCoordinatesTab() const { return parallel_; }
   WelcomePanel* welcomePanel() const { return welcome_; }
   DiscardGuard* discardGuard() const { return discard_guard_; }
@@ -97,11 +101,15 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void buildMenus();
+  void arrangeDocks();
+  void stepTab(int direction);  // +1: next visible result tab, -1: previous (wraps around)
   QWidget* buildBottomPanel();
   void updateActions();
+  void onRunStarted();
   void onRunFinished(bool ok, bool cancelled);
   void newExperiment();
   void openDialog();
@@ -112,6 +120,14 @@ class MainWindow : public QMainWindow {
   void syncPrivateView();
   QStringList searchCsvComments() const;
 
+  // Below kShortHeight px the bottom dock becomes a tab beside the form; back at kTallHeight.
+  static constexpr int kShortHeight = 820;
+  static constexpr int kTallHeight = 880;
+  static constexpr int kBottomDockHeight = 140;
+  static constexpr int kMaxPageMinWidth = 600;  // centre pages: fits 1024 px beside the form
+  bool compact_docks_ = false;
+  QDockWidget* form_dock_;
+  QDockWidget* bottom_dock_;
   ExperimentForm* form_;
   ExperimentFiles* files_;
   RunData* data_;
@@ -128,6 +144,7 @@ class MainWindow : public QMainWindow {
   ResultsTab* results_;
   PrivacyUtilityTab* privacy_utility_;
   ParallelCoordinatesTab* parallel_;
+  AccountantGapView* accountant_gap_;
   WelcomePanel* welcome_;
   DiscardGuard* discard_guard_ = nullptr;
   QAction* new_action_;
@@ -139,6 +156,8 @@ class MainWindow : public QMainWindow {
   ShownRunLabel* shown_run_;
   QAction* run_action_;
   QAction* cancel_action_;
+  QAction* pause_action_;
+  QAction* next_tab_action_;
   QMenu* recent_menu_;
   QMenu* preset_menu_;
 };

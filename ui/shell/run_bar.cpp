@@ -28,7 +28,7 @@ RunBar::RunBar(QWidget* parent) : QWidget(parent) {
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1);
   progress_->setValue(0);
-  progress_->setFormat(tr("%v / %m jobs"));
+  progress_->setFormat(tr("no run yet"));  // not "0 / 1 jobs" before any run
   progress_->setToolTip(tr("Jobs (candidate × repeat) finished out of all jobs."));
   text_ = new QLabel(tr("idle"), this);
   text_->setMinimumWidth(180);
@@ -58,6 +58,7 @@ void RunBar::setState(bool running, const QStringList& errors) {
 void RunBar::showStarting() {
   progress_->setRange(0, 1);
   progress_->setValue(0);
+  progress_->setFormat(tr("%v / %m jobs"));
   text_->setText(tr("loading data and starting workers …"));
 }
 
@@ -75,9 +76,11 @@ void RunBar::showProgress(const tuning::Progress& p) {
                      .arg(p.steps_total));
 }
 
-void RunBar::showFinished(bool ok, bool cancelled, const tuning::Progress& p) {
+void RunBar::showFinished(bool ok, bool cancelled, const tuning::Progress& p,
+                          std::int64_t jobs_finished) {
   const bool complete = ok && !cancelled;
-  progress_->setValue(complete ? progress_->maximum() : static_cast<int>(p.jobs_done));
+  // Jobs that finished training, as the run history counts them (a cancelled job is not one).
+  progress_->setValue(complete ? progress_->maximum() : static_cast<int>(jobs_finished));
   text_->setText(!ok         ? tr("failed — see Messages")
                  : cancelled ? tr("cancelled after %1 s").arg(p.elapsed_seconds, 0, 'f', 1)
                              : tr("done in %1 s (%2 steps/s)")

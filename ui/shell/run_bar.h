@@ -27,7 +27,10 @@ class RunBar : public QWidget {
   void setState(bool running, const QStringList& errors);
   void showStarting();
   void showProgress(const tuning::Progress& progress);
-  void showFinished(bool ok, bool cancelled, const tuning::Progress& progress);
+  // `jobs_finished`: jobs that finished training (the history's "n of N"); cancelled and failed
+  // ones are in progress.jobs_done but not here.
+  void showFinished(bool ok, bool cancelled, const tuning::Progress& progress,
+                    std::int64_t jobs_finished);
   QString text() const;
 
  signals:

@@ -1,6 +1,8 @@
 // ShownRunLabel: the line above the tabs saying which run the charts, the table and an exported
-// report show ("Showing: <run> (running)"), marked "form modified since this run" when the form
-// no longer describes that run (engine experiment::same_run_settings).
+// report show ("Showing: <run> (running)") and, once it has ended, the ε it spent ("spent ε ≤ …",
+// engine tuning::release_cost over every run trained, bold on green so that it never reads as a
+// plan), marked "form modified since this run" when the form no longer describes that run
+// (engine experiment::same_run_settings).
 #pragma once
 
 #include <QLabel>
@@ -20,6 +22,7 @@ class ShownRunLabel : public QLabel {
   void refresh();
 
  private:
+  QString spentEpsilonHtml(QString* covers) const;  // *covers: what the ε covers
   RunData* data_;
   ExperimentForm* form_;
 };

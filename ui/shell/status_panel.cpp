@@ -28,7 +28,7 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(kMaxEntries + 1);
   log_->setToolTip(
-      tr("Messages and errors of this session; repeated messages are counted, not "
+      tr("Messages and errors of this session; a message repeated in a row is counted, not "
          "repeated."));
   layout->addWidget(log_);
 }
@@ -39,20 +39,14 @@ void StatusPanel::addMessage(const QString& text, bool is_error) {
     errors_ << text;
   }
   const QString key = (is_error ? QStringLiteral("E:") : QStringLiteral("I:")) + text;
-  auto it = index_of_.find(key);
-  if (it != index_of_.end()) {
-    ++entries_[it.value()].count;
+  // Only a repeat of the newest line folds into it ("(×3)"): a second run's "Run started" is a
+  // new line with its own time, not a count on the first run's line.
+  if (!entries_.isEmpty() && entries_.last().key == key) {
+    ++entries_.last().count;
   } else {
-    if (entries_.size() >= kMaxEntries) {
-      entries_.removeFirst();
-      index_of_.clear();
-      for (int i = 0; i < entries_.size(); ++i) {
-        index_of_.insert(entries_[i].key, i);
-      }
-    }
+    if (entries_.size() >= kMaxEntries) entries_.removeFirst();
     entries_.append(
         {key, QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + text, is_error, 1});
-    index_of_.insert(key, static_cast<int>(entries_.size() - 1));
   }
   render();
   emit latest(text, is_error);
@@ -60,7 +54,6 @@ void StatusPanel::addMessage(const QString& text, bool is_error) {
 
 void StatusPanel::clear() {
   entries_.clear();
-  index_of_.clear();
   errors_.clear();
   error_count_ = 0;
   render();

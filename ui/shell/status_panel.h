@@ -1,9 +1,9 @@
-// StatusPanel: the one place where messages and errors go (never a dialog per event). Repeated
-// identical messages are folded into one line with a count, so a burst of failing jobs cannot
-// flood the GUI; the newest message is also shown in the status bar by the main window.
+// StatusPanel: the one place where messages and errors go (never a dialog per event). A message
+// repeating the newest line is folded into it with a count, so a burst cannot flood the GUI; the
+// newest message is also shown in the status bar by the main window.
 #pragma once
 
-#include <QHash>
+#include <QList>
 #include <QWidget>
 
 class QPlainTextEdit;
@@ -32,13 +32,12 @@ class StatusPanel : public QWidget {
   QPlainTextEdit* log_;
   QLabel* summary_;
   struct Entry {
-    QString key;   // kind + text, without the time stamp (for folding repeats)
+    QString key;   // kind + text, without the time stamp (for folding repeats in a row)
     QString text;  // time stamp + text
     bool is_error = false;
     int count = 1;
   };
   QList<Entry> entries_;
-  QHash<QString, int> index_of_;
   QStringList errors_;
   int error_count_ = 0;
 };

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -76,7 +77,21 @@ AccountantGapView::AccountantGapView(QWidget* parent) : QWidget(parent) {
   connect(steps_chart_, &ChartView::message, this, &AccountantGapView::message);
   connect(candidates_chart_, &ChartView::message, this, &AccountantGapView::message);
 
+  // The starting values are an example (MNIST-like), not the user's experiment: said so, with a
+  // button that takes the experiment's σ, q, T and δ from the form.
+  source_ =
+      new QLabel(tr("<i>Example settings (σ 1.1, q = 256/60000, T = 10,000 — MNIST-like), not your "
+                    "experiment.</i>"),
+                 this);
+  source_->setWordWrap(true);
+  use_experiment_ = new QPushButton(tr("Use my experiment's settings"), this);
+  use_experiment_->setToolTip(
+      tr("Take σ, q = L/n, T and δ from the experiment in the form on the left."));
+  connect(use_experiment_, &QPushButton::clicked, this,
+          &AccountantGapView::experimentSettingsRequested);
   auto* left = new QVBoxLayout;
+  left->addWidget(source_);
+  left->addWidget(use_experiment_);
   left->addLayout(form);
   left->addWidget(headline_);
   left->addWidget(note);
@@ -143,6 +158,12 @@ void AccountantGapView::setSettings(double sigma, double sampling_rate, int step
   debounce_->start();
 }
 
+void AccountantGapView::setExperimentSettings(double sigma, double sampling_rate, int steps,
+                                              double delta, int max_candidates) {
+  setSettings(sigma, sampling_rate, steps, delta, max_candidates);
+  source_->setText(tr("<b>Your experiment's settings</b> (from the form; edit them freely)."));
+}
+
 AccountantGapView::Request AccountantGapView::currentRequest() const {
   return {{sigma_->value(), sampling_rate_->value(), steps_->value()},
           delta_->currentData().toDouble(),
@@ -166,6 +187,10 @@ void AccountantGapView::onComputed(int sequence, const Series& series) {
                                                     : headline());
   ++completed_;
   emit computed();
+}
+
+QString AccountantGapView::sourceText() const {
+  return source_->text();
 }
 
 QString AccountantGapView::headline() const {

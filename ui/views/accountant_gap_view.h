@@ -16,6 +16,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QSpinBox;
 class QLabel;
+class QPushButton;
 class QTimer;
 
 namespace dplab::ui {
@@ -32,6 +33,11 @@ class AccountantGapView : public QWidget {
 
   // sigma, sampling rate q, T of one run, delta, K max; schedules a recomputation.
   void setSettings(double sigma, double sampling_rate, int steps, double delta, int max_candidates);
+  // The same, from the user's experiment: the label then says so (it says "example" before).
+  void setExperimentSettings(double sigma, double sampling_rate, int steps, double delta,
+                             int max_candidates);
+  QPushButton* useExperimentButton() const { return use_experiment_; }
+  QString sourceText() const;
 
   ChartView* stepsChart() const { return steps_chart_; }
   ChartView* candidatesChart() const { return candidates_chart_; }
@@ -49,6 +55,7 @@ class AccountantGapView : public QWidget {
 
  signals:
   void computed();
+  void experimentSettingsRequested();  // "Use my experiment's settings"
   void message(const QString& text, bool is_error);
 
  protected:
@@ -75,6 +82,8 @@ class AccountantGapView : public QWidget {
   QComboBox* delta_;
   QSpinBox* kmax_;
   QLabel* headline_;
+  QLabel* source_;  // "example settings" or "your experiment's settings"
+  QPushButton* use_experiment_;
   QTimer* debounce_;
   ChartView* steps_chart_;
   ChartView* candidates_chart_;

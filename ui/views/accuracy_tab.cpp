@@ -60,8 +60,11 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
   top->setStretchFactor(1, 2);
   split->addWidget(top);
   split->addWidget(protocol_);
+  // The curves are the main chart: three quarters of the height (at least half the window on a
+  // 1024 × 700 screen); the best-of-k chart below can be dragged taller.
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(1, 1);
+  split->setSizes({750, 250});
   layout->addWidget(split, 1);
   for (ChartView* c : charts()) connect(c, &ChartView::message, this, &AccuracyTab::message);
   connect(show_candidates_, &QCheckBox::toggled, this, [this] { refresh(true); });
@@ -135,25 +138,59 @@ void AccuracyTab::drawCurves() {
       }
     }
   }
+  bool any_provisional = false;
   for (const auto& agg : data_->aggregates()) {
     const QString name = optimizerName(r, agg.optimizer_index);
     const QColor color = optimizerColor(name);
+    const QString best_name = name + (regression ? tr(" min") : tr(" max"));
     QCPGraph* best = plot->addGraph();
-    best->setName(name + (regression ? tr(" min") : tr(" max")));
+    best->setName(best_name);
     best->setPen(QPen(color, 2.4));
     QCPGraph* median = plot->addGraph();
     median->setName(name + tr(" median"));
     median->setPen(QPen(color, 1.6, Qt::DashLine));
+    // While the run goes on, beyond the iteration every candidate has reached the max and median
+    // are over the candidates that got there first: drawn dotted and pale, named provisional.
+    const std::int64_t settled = data_->settledIteration(agg.optimizer_index);
+    QCPGraph* best_provisional = nullptr;
+    QCPGraph* median_provisional = nullptr;
     const auto& c = agg.curves;
     for (std::size_t i = 0; i < c.iterations.size(); ++i) {
       const double x = x_of(agg.optimizer_index, c.iterations[i]);
-      best->addData(x, c.best[i]);
-      median->addData(x, c.median[i]);
+      if (c.iterations[i] <= settled) {
+        best->addData(x, c.best[i]);
+        median->addData(x, c.median[i]);
+      }
+      if (c.iterations[i] > settled) {
+        if (!best_provisional) {
+          QColor pale = color;
+          pale.setAlpha(120);
+          best_provisional = plot->addGraph();
+          best_provisional->setName(best_name + tr(" (provisional)"));
+          best_provisional->setPen(QPen(pale, 2.0, Qt::DotLine));
+          median_provisional = plot->addGraph();
+          median_provisional->setName(name + tr(" median (provisional)"));
+          median_provisional->setPen(QPen(pale, 1.2, Qt::DotLine));
+          median_provisional->removeFromLegend();
+          if (i > 0) {  // joined to the last settled point
+            const double x0 = x_of(agg.optimizer_index, c.iterations[i - 1]);
+            best_provisional->addData(x0, c.best[i - 1]);
+            median_provisional->addData(x0, c.median[i - 1]);
+          }
+        }
+        best_provisional->addData(x, c.best[i]);
+        median_provisional->addData(x, c.median[i]);
+      }
       xmax = std::max(xmax, x);
       track(c.best[i]);
       track(c.median[i]);
     }
-    addWinnerCurve(plot, agg, name, color);
+    any_provisional = any_provisional || best_provisional;
+    addWinnerCurve(plot, agg, name, color, data_->live());
+  }
+  if (any_provisional) {
+    curves_->setTitle(curves_->title() +
+                      tr(" · dotted: provisional, not every candidate has reached it yet"));
   }
   plot->xAxis->setRange(0,
                         std::max<double>(xmax, static_cast<double>(r.config.privacy.steps)) * 1.02);

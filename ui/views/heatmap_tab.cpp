@@ -87,7 +87,12 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   chart_->setCsvProvider([this] {
     const tuning::OptimizerAggregates* agg = shownAggregates();
     if (!agg) return CsvTable{};
-    return fromEngineTable(store::alpha_clip_grid_table({*agg}));
+    CsvTable table = fromEngineTable(store::alpha_clip_grid_table({*agg}));
+    table.comments << QStringLiteral(
+        "# times_best: at how many evaluation points this cell's candidate had the best "
+        "validation accuracy (regression: lowest training loss) of its optimizer; the column "
+        "sums to the evaluation points (paper appendix G, Figure 7)");
+    return table;
   });
   connect(plot, &QCustomPlot::mouseMove, this, &HeatmapTab::onMouseMove);
   connect(chart_, &ChartView::message, this, &HeatmapTab::message);
@@ -215,16 +220,28 @@ void HeatmapTab::draw() {
   }
   plot->xAxis->setRange(c_edges.front(), c_edges.back());
   plot->yAxis->setRange(a_edges.front(), a_edges.back());
+  // A tick at every grid value, in plain numbers ("0.1", "2", "0.25"), so that every cell is
+  // named on its axis (a log ticker left C = 0.1 and α = 2 without one).
+  auto grid_ticks = [](QCPAxis* axis, const std::vector<double>& values) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (double v : values) ticker->addTick(v, QString::number(v, 'g', 4));
+    ticker->setSubTickCount(0);
+    axis->setTicker(ticker);
+  };
+  grid_ticks(plot->xAxis, g.clips);
+  grid_ticks(plot->yAxis, g.learning_rates);
   if (!std::isnan(best)) {
     auto* outline = new QCPItemRect(plot);
     outline->topLeft->setCoords(c_edges[best_c], a_edges[best_l + 1]);
     outline->bottomRight->setCoords(c_edges[best_c + 1], a_edges[best_l]);
     outline->setPen(QPen(QColor(0xe4, 0x1a, 0x1c), 2.5));
+    outline->setClipToAxisRect(false);  // a frame at the grid's edge is drawn whole
     auto* text = new QCPItemText(plot);
     text->position->setCoords(g.clips[best_c], a_edges[best_l + 1]);
     text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-    text->setText(tr("best: α = %1, C = %2 → %3")
-                      .arg(formatReadable(g.learning_rates[best_l]),
+    // Best by the colour shown (training loss, accuracy or times best): said, not implied.
+    text->setText(tr("best by %1: α = %2, C = %3 → %4")
+                      .arg(label, formatReadable(g.learning_rates[best_l]),
                            formatReadable(g.clips[best_c]), formatReadable(best)));
     text->setColor(Qt::black);
     text->setBrush(QBrush(QColor(255, 255, 255, 230)));

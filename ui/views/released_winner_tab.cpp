@@ -156,6 +156,12 @@ void ReleasedWinnerTab::refresh(bool structural) {
   details_->setText(details.join(QLatin1Char('\n')));
   plot->legend->setVisible(plot->graphCount() > 0);
   plot->rescaleAxes();
+  // An accuracy axis: 0–1 without a curve (not QCustomPlot's default 0–5), else fitted.
+  if (plot->graphCount() == 0) {
+    plot->yAxis->setRange(0, 1);
+  } else {
+    chart_->fitValueRange();
+  }
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -98,8 +98,7 @@ void ResultsTab::updateReleaseLabel() {
   }
   try {
     // A few microseconds once the accountant's curve is cached (engine/privacy/rdp_accountant.h).
-    release_label_->setText(
-        QString::fromStdString(tuning::epsilon_label(tuning::release_cost(data_->runs()))));
+    release_label_->setText(QString::fromStdString(tuning::epsilon_label(data_->releaseCost())));
   } catch (const std::exception& e) {
     release_label_->setText(tr("ε not available: %1").arg(QString::fromStdString(e.what())));
   }
@@ -113,8 +112,7 @@ CsvTable ResultsTab::csvTable() const {
   CsvTable table = modelTable(model_);
   if (data_->hasRun()) {
     try {
-      table.comments << QString::fromStdString(
-          tuning::epsilon_csv_comment(tuning::release_cost(data_->runs())));
+      table.comments << QString::fromStdString(tuning::epsilon_csv_comment(data_->releaseCost()));
     } catch (const std::exception& e) {
       table.comments << QStringLiteral("# dplab: eps not available: %1").arg(e.what());
     }

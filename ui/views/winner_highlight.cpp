@@ -47,18 +47,22 @@ QVariant WinnerHighlightProxy::data(const QModelIndex& index, int role) const {
       bold.setBold(true);
       return bold;
     }
-    return tr(
-        "Winner of its optimizer: the candidate honest selection picks (best mean final "
-        "score over finished repeats).");
+    return data_->live() ? tr("Provisional winner of its optimizer: the best so far while the "
+                              "run goes on; candidates still training may overtake it.")
+                         : tr("Winner of its optimizer: the candidate honest selection picks "
+                              "(best mean final score over finished repeats).");
   }
   return QIdentityProxyModel::data(index, role);
 }
 
 QCPGraph* addWinnerCurve(QCustomPlot* plot, const tuning::OptimizerAggregates& aggregate,
-                         const QString& optimizer_name, const QColor& colour) {
+                         const QString& optimizer_name, const QColor& colour, bool provisional) {
   if (aggregate.winner < 0) return nullptr;
   QCPGraph* g = plot->addGraph();
-  g->setName(QObject::tr("%1 winner #%2").arg(optimizer_name).arg(aggregate.winner));
+  g->setName(
+      (provisional ? QObject::tr("%1 winner #%2 (provisional)") : QObject::tr("%1 winner #%2"))
+          .arg(optimizer_name)
+          .arg(aggregate.winner));
   g->setPen(QPen(colour, 1.2, Qt::DotLine));
   g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(colour, 1.5), Qt::NoBrush, 8));
   const auto& it = aggregate.curves.iterations;

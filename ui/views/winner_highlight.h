@@ -38,7 +38,9 @@ class WinnerHighlightProxy : public QIdentityProxyModel {
   QSet<int> winners_;
 };
 
+// `provisional`: the run is still going, so the winner may change ("winner #i (provisional)").
 QCPGraph* addWinnerCurve(QCustomPlot* plot, const tuning::OptimizerAggregates& aggregate,
-                         const QString& optimizer_name, const QColor& colour);
+                         const QString& optimizer_name, const QColor& colour,
+                         bool provisional = false);
 
 }  // namespace dplab::ui
