@@ -231,9 +231,11 @@ std::vector<std::string> PlaygroundSession::parameter_names() const {
         names.push_back(layer + " W " + in + "->" + std::to_string(j + 1));
       }
     }
-    for (int j = 0; j < widths[l]; ++j) names.push_back(std::string(layer).append(" b").append(std::to_string(j + 1)));
+    for (int j = 0; j < widths[l]; ++j)
+      names.push_back(std::string(layer).append(" b").append(std::to_string(j + 1)));
     layer_inputs.clear();
-    for (int j = 0; j < widths[l]; ++j) layer_inputs.push_back(std::string("h").append(std::to_string(j + 1)));
+    for (int j = 0; j < widths[l]; ++j)
+      layer_inputs.push_back(std::string("h").append(std::to_string(j + 1)));
   }
   return names;
 }
