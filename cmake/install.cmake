@@ -1,6 +1,7 @@
 # Install layout (GNUInstallDirs) and the Debian package (CPack DEB):
 #   bin/dplab, bin/dplab-cli
-#   share/dplab/presets/*.json, share/dplab/datasets/ (with SHA256SUMS, verified by the loader)
+#   share/dplab/presets/*.json, share/dplab/lessons/*.json (Playground lessons), share/dplab/datasets/
+#   (with SHA256SUMS, verified by the loader)
 #   share/applications/org.dplab.Dplab.desktop, share/metainfo/org.dplab.Dplab.metainfo.xml
 #   share/icons/hicolor/{scalable,256x256}/apps/org.dplab.Dplab.{svg,png}
 #   share/man/man1/dplab{,-cli}.1 and share/bash-completion/completions/dplab-cli, both generated
@@ -12,6 +13,9 @@ set(DPLAB_GENERATED "${PROJECT_BINARY_DIR}/generated")
 install(TARGETS dplab-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/resources/presets/"
         DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/presets FILES_MATCHING PATTERN "*.json")
+# The Playground's lessons (issue #27): teachers copy and edit them; the GUI opens them from disk.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/resources/lessons/"
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/lessons FILES_MATCHING PATTERN "*.json")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/datasets/" DESTINATION ${CMAKE_INSTALL_DATADIR}/dplab/datasets)
 # The KJV corpus, sparse-train's and canary's default (generated, not in git; found like every
 # shipped data set, engine/data/shipped_datasets.h): datasets/kjv/kjv.txt is installed above when

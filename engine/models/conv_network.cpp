@@ -223,6 +223,17 @@ double ConvNetwork::loss_sum(const MatrixView& x, const VectorView& y) {
   return loss;
 }
 
+void ConvNetwork::logits(const MatrixView& x, Matrix& out) {
+  if (x.cols() != input_.size()) check_batch(x, Vector::Zero(x.rows()));  // names the shapes
+  reserve(x.rows());
+  const Index k = layers_.back()->output_shape().size();
+  out.resize(x.rows(), k);
+  for (Index start = 0; start < x.rows(); start += block_rows_) {
+    const Index m = std::min(block_rows_, x.rows() - start);
+    out.middleRows(start, m) = Eigen::Map<const Matrix>(forward(x, start, m), m, k);
+  }
+}
+
 Evaluation ConvNetwork::evaluate(const data::Dataset& data) {
   if (data.size() == 0) throw InvalidArgument(name_ + ": cannot evaluate on an empty data set");
   const Index n = data.size();

@@ -58,6 +58,7 @@ class ConvNetwork final : public Model {
   double weighted_gradient_sum(const MatrixView& x, const VectorView& y, const VectorView& weights,
                                VectorSpan gradient_sum) override;
   Evaluation evaluate(const data::Dataset& data) override;
+  void logits(const MatrixView& x, Matrix& out) override;
   std::unique_ptr<Model> clone() const override;
 
   const std::vector<std::unique_ptr<detail::Layer>>& layers() const { return layers_; }

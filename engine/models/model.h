@@ -70,6 +70,12 @@ class Model {
   // Loss and accuracy (or MSE) over a whole data set, evaluated in blocks.
   virtual Evaluation evaluate(const data::Dataset& data) = 0;
 
+  // The outputs before the loss head (logits) of every row of x, at the current parameters, into
+  // `out` (resized to x.rows() x outputs; a binary logistic model has one column, a network one per
+  // class). For views that draw the decision function (the Playground's field). The default throws
+  // InvalidArgument (a model without it); the dense models and the networks override it.
+  virtual void logits(const MatrixView& x, Matrix& out);
+
   virtual std::unique_ptr<Model> clone() const = 0;
 
  protected:

@@ -50,6 +50,17 @@ double ModelBase::loss_sum(const MatrixView& x, const VectorView& y) {
   return loss;
 }
 
+void ModelBase::logits(const MatrixView& x, Matrix& out) {
+  check_batch(name_, input_dim_, x, Vector::Zero(x.rows()));
+  reserve(x.rows());
+  out.resize(x.rows(), outputs_);
+  for (Index start = 0; start < x.rows(); start += kBlockRows) {
+    const Index m = std::min(kBlockRows, x.rows() - start);
+    const float* z = forward(x.middleRows(start, m));
+    out.middleRows(start, m) = Eigen::Map<const Matrix>(z, m, outputs_);
+  }
+}
+
 double ModelBase::clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
                                        VectorSpan gradient_sum, VectorSpan norms) {
   check_batch(name_, input_dim_, x, y);

@@ -30,6 +30,7 @@ class ModelBase : public Model {
   double weighted_gradient_sum(const MatrixView& x, const VectorView& y, const VectorView& weights,
                                VectorSpan gradient_sum) final;
   Evaluation evaluate(const data::Dataset& data) final;
+  void logits(const MatrixView& x, Matrix& out) final;
 
  protected:
   // name: the kind token ("linear", "logistic", "tlnn"). Throws unless input_dim >= 1.

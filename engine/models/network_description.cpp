@@ -142,8 +142,9 @@ NetworkDescription parse_network_description(const std::string& json_text,
     fail(prefix, "layers", "expected a non-empty list of layers");
   }
   if (layers->size() > 1000) fail(prefix, "layers", "more than 1000 layers");
-  static const std::set<std::string> types{"conv", "conv_transpose", "max_pool", "avg_pool",
-                                           "relu", "leaky_relu",     "sigmoid",  "dense"};
+  static const std::set<std::string> types{"conv",     "conv_transpose", "max_pool",
+                                           "avg_pool", "relu",           "leaky_relu",
+                                           "sigmoid",  "tanh",           "dense"};
   for (std::size_t l = 0; l < layers->size(); ++l) {
     const json& layer = (*layers)[l];
     const std::string where = "layers[" + std::to_string(l) + "]";
@@ -152,7 +153,7 @@ NetworkDescription parse_network_description(const std::string& json_text,
     if (type == layer.end() || !type->is_string()) {
       fail(prefix, where + ".type",
            "missing (a string: conv, conv_transpose, max_pool, "
-           "avg_pool, relu, leaky_relu, sigmoid, dense)");
+           "avg_pool, relu, leaky_relu, sigmoid, tanh, dense)");
     }
     LayerDescription out;
     out.type = type->get<std::string>();
@@ -160,7 +161,7 @@ NetworkDescription parse_network_description(const std::string& json_text,
       fail(prefix, where + ".type",
            "unknown layer type \"" + out.type +
                "\" (conv, conv_transpose, max_pool, avg_pool, relu, "
-               "leaky_relu, sigmoid, dense)");
+               "leaky_relu, sigmoid, tanh, dense)");
     }
     const auto& allowed = keys_of(out.type);
     for (const auto& item : layer.items()) {
@@ -215,6 +216,8 @@ std::unique_ptr<ConvNetwork> make_network(const std::string& json_text, Index in
         made = detail::make_activation(shape, detail::Activation::kLeakyRelu);
       } else if (layer.type == "sigmoid") {
         made = detail::make_activation(shape, detail::Activation::kSigmoid);
+      } else if (layer.type == "tanh") {
+        made = detail::make_activation(shape, detail::Activation::kTanh);
       } else {
         made = detail::make_dense(shape, layer.units);
       }

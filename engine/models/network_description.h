@@ -5,8 +5,8 @@
 //               {"type": "relu"}, {"type": "max_pool", "kernel": 2, "stride": 1}, ...,
 //               {"type": "dense", "units": 10}]}
 // Layer types: conv, conv_transpose (channels, kernel, stride = 1, padding = 0), max_pool,
-// avg_pool (kernel, stride = kernel), relu, leaky_relu, sigmoid, dense (units; flattens its input).
-// loss: "cross_entropy" (the last layer has num_classes units) or "reconstruction" (mean
+// avg_pool (kernel, stride = kernel), relu, leaky_relu, sigmoid, tanh, dense (units; flattens its
+// input). loss: "cross_entropy" (the last layer has num_classes units) or "reconstruction" (mean
 // squared error of the output against the input; the output has the input's size).
 // "norms": "auto" (default) | "ghost" | "direct" forces the per-example norm method of every
 // conv layer (tests compare them).

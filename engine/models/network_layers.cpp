@@ -469,6 +469,8 @@ class ActivationLayer final : public Layer {
         return "leaky_relu";
       case Activation::kSigmoid:
         return "sigmoid";
+      case Activation::kTanh:
+        return "tanh";
     }
     return "?";
   }
@@ -485,6 +487,9 @@ class ActivationLayer final : public Layer {
         break;
       case Activation::kSigmoid:
         y = 1.f / (1.f + (-x).exp());
+        break;
+      case Activation::kTanh:
+        y = x.tanh();
         break;
     }
   }
@@ -503,6 +508,9 @@ class ActivationLayer final : public Layer {
         break;
       case Activation::kSigmoid:
         dx = g * y * (1.f - y);
+        break;
+      case Activation::kTanh:
+        dx = g * (1.f - y * y);  // tanh' = 1 - tanh^2
         break;
     }
   }

@@ -45,7 +45,7 @@ struct MapShape {
 };
 
 enum class NormMethod { kAuto, kGhost, kDirect };
-enum class Activation { kRelu, kLeakyRelu, kSigmoid };
+enum class Activation { kRelu, kLeakyRelu, kSigmoid, kTanh };
 inline constexpr float kLeakySlope = 0.01f;  // PyTorch's LeakyReLU default
 
 class Layer {

@@ -27,4 +27,8 @@ double Model::weighted_gradient_sum(const MatrixView& x, const VectorView& y,
   return loss;
 }
 
+void Model::logits(const MatrixView&, Matrix&) {
+  throw InvalidArgument(name() + ": this model does not report its logits");
+}
+
 }  // namespace dplab::models

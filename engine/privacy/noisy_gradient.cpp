@@ -154,6 +154,7 @@ double NoisyGradientOracle::query(VectorSpan gradient) {
   // Divide by the expected lot size L (not |lot|), then add the noise of the mean.
   gradient *= static_cast<float>(1.0 / settings_.lot_size);
   noise_.add(noise_std_of_mean(), gradient);
+  if (keep_last_release_) last_release_ = gradient;
   return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
 }
 

@@ -79,6 +79,13 @@ class NoisyGradientOracle {
   void set_divide_by_realized_lot(bool on) { divide_by_realized_lot_ = on; }
   bool divides_by_realized_lot() const { return divide_by_realized_lot_; }
 
+  // Opt-in copy of what query() released (the noisy mean gradient g~, num_params entries), for
+  // views that explain a step (the Playground draws noise = L g~ - S). Off by default; the copy
+  // is O(d) per query and changes nothing released. last_release() is empty until a query ran
+  // with keeping on.
+  void keep_last_release(bool on) { keep_last_release_ = on; }
+  const Vector& last_release() const { return last_release_; }
+
   std::int64_t queries_made() const { return queries_; }
   double sampling_rate() const { return sampling_rate_; }
   const DpSettings& settings() const { return settings_; }
@@ -115,6 +122,8 @@ class NoisyGradientOracle {
   std::int64_t queries_ = 0;
   Index last_lot_size_ = 0;
   bool divide_by_realized_lot_ = false;
+  bool keep_last_release_ = false;
+  Vector last_release_;
   // Pre-allocated buffers (capacity grows only on a rare oversized lot).
   std::vector<Index> lot_indices_;
   Matrix lot_features_;

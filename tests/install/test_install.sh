@@ -16,7 +16,8 @@ cli="$root/bin/dplab-cli"
 [ -x "$cli" ] || fail "no installed $cli"
 
 "$cli" --version | grep -qE '^dplab-cli [0-9]+\.[0-9]+\.[0-9]+$' || fail "dplab-cli --version"
-for f in share/dplab/presets/quick-demo.json share/dplab/datasets/SHA256SUMS \
+for f in share/dplab/presets/quick-demo.json share/dplab/lessons/01-clipping-vs-noise.json \
+         share/dplab/datasets/SHA256SUMS \
          share/dplab/datasets/adult/adult.data.csv share/man/man1/dplab-cli.1 \
          share/bash-completion/completions/dplab-cli; do
   [ -s "$root/$f" ] || fail "missing $f"

@@ -23,6 +23,7 @@
 #include "charts/export_dialog.h"
 #include "form/experiment_form.h"
 #include "form/privacy_section.h"
+#include "playground/playground_window.h"
 #include "run/history_panel.h"
 #include "run/pause_button.h"
 #include "run/run_controller.h"
@@ -191,6 +192,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(privacy_utility_, &PrivacyUtilityTab::message, this, to_status);
   connect(parallel_, &ParallelCoordinatesTab::message, this, to_status);
   connect(welcome_, &WelcomePanel::runRequested, this, &MainWindow::startRun);
+  connect(welcome_, &WelcomePanel::playgroundRequested, this, [this] { openPlayground(); });
   connect(welcome_, &WelcomePanel::presetsRequested, this,
           [this] { preset_menu_->popup(mapToGlobal(rect().center())); });
   connect(controller_, &RunController::pausedChanged, this, [this](bool paused) {
@@ -319,6 +321,7 @@ void MainWindow::buildMenus() {
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("Show &welcome"), this, [this] { welcome_->show(); });
+  help->addAction(tr("&Playground (teaching DP-SGD)"), this, [this] { openPlayground(); });
   about_action_ = help->addAction(tr("&About dplab"), this, [this] {
     QMessageBox::about(this, tr("About dplab"),
                        tr("<b>dplab %1</b> — a laboratory for differentially private ML and honest "
@@ -337,6 +340,18 @@ void MainWindow::stepTab(int direction) {
       return;
     }
   }
+}
+
+PlaygroundWindow* MainWindow::openPlayground() {
+  if (!playground_) {
+    playground_ = new PlaygroundWindow(this);
+    playground_->setWindowFlag(Qt::Window, true);  // its own window, owned by this one
+    connect(playground_, &PlaygroundWindow::message, status_, &StatusPanel::addMessage);
+  }
+  playground_->show();
+  playground_->raise();
+  playground_->activateWindow();
+  return playground_;
 }
 
 QList<ChartView*> MainWindow::charts() const {

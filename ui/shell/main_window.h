@@ -20,6 +20,8 @@ class QMenu;
 namespace dplab::ui {
 
 class AccountantGapView;
+class PlaygroundWindow;
+
 class AccuracyTab;
 class ChartView;
 class DiscardGuard;
@@ -93,6 +95,9 @@ class MainWindow : public QMainWindow {
   DiscardGuard* discardGuard() const { return discard_guard_; }
   QAction* newAction() const { return new_action_; }  // asks before discarding edits
   QAction* aboutAction() const { return about_action_; }
+  // The Playground (issue #27), a window of its own, made on first use (Help → Playground, the
+  // welcome panel's button).
+  PlaygroundWindow* openPlayground();
   QList<ChartView*> charts() const;
 
  signals:
@@ -149,6 +154,7 @@ class MainWindow : public QMainWindow {
   DiscardGuard* discard_guard_ = nullptr;
   QAction* new_action_;
   QAction* about_action_;
+  PlaygroundWindow* playground_ = nullptr;
   RunBar* run_bar_;
   ReleasedWinnerTab* winner_;
   QLabel* private_banner_;

@@ -30,17 +30,23 @@ WelcomePanel::WelcomePanel(QWidget* parent) : QFrame(parent) {
   run->setObjectName(QStringLiteral("welcomeRun"));
   auto* presets = new QPushButton(tr("Presets…"), this);
   presets->setObjectName(QStringLiteral("welcomePresets"));
+  auto* playground = new QPushButton(tr("Playground…"), this);
+  playground->setObjectName(QStringLiteral("welcomePlayground"));
+  playground->setToolTip(
+      tr("Teaching mode: a small 2-D problem where every DP-SGD knob shows its effect at once."));
   auto* close = new QPushButton(tr("Got it"), this);
   close->setObjectName(QStringLiteral("welcomeDismiss"));
   close->setToolTip(tr("Hide this welcome (Help → Show welcome brings it back)."));
   auto* row = new QHBoxLayout;
   row->addWidget(run);
   row->addWidget(presets);
+  row->addWidget(playground);
   row->addWidget(close);
   buttons->addLayout(row);
   layout->addLayout(buttons);
   connect(run, &QPushButton::clicked, this, &WelcomePanel::runRequested);
   connect(presets, &QPushButton::clicked, this, &WelcomePanel::presetsRequested);
+  connect(playground, &QPushButton::clicked, this, &WelcomePanel::playgroundRequested);
   connect(close, &QPushButton::clicked, this, &WelcomePanel::dismiss);
 }
 

@@ -21,6 +21,7 @@ class WelcomePanel : public QFrame {
  signals:
   void runRequested();
   void presetsRequested();
+  void playgroundRequested();
 };
 
 }  // namespace dplab::ui

@@ -1,0 +1,435 @@
+// The Playground window (issue #27), driven through its widgets: every knob changes the run; the
+// clipped gradients the step view draws have norm <= C; the epsilon shown equals `dplab-cli
+// account` for the same setting (RDP and PLD); Step / Reset / Play / Pause are deterministic
+// (same seed => the same parameters as an engine session stepped as far); the ledger counts the
+// settings tried and shows release_cost's epsilon for that many candidates; Help → Playground
+// and the welcome panel open it.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+
+#include "playground/lesson_panel.h"
+#include "playground/playground_ledger.h"
+#include "playground/playground_session.h"
+#include "playground/playground_window.h"
+#include "playground/step_view.h"
+#include "privacy/epsilon_display.h"
+#include "shell/main_window.h"
+#include "shell/welcome_panel.h"
+#include "support/cli_runner.h"
+#include "tuning/release_cost.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+using namespace dplab::playground;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+PlaygroundSettings quick() {
+  PlaygroundSettings s;
+  s.data.num_points = 200;
+  s.training.steps = 40;
+  s.training.lot_size = 30;
+  return s;
+}
+
+// Waits until the window shows its current settings trained to `steps`.
+bool waitShown(PlaygroundWindow& w, std::int64_t steps) {
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < kWaitMs) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    const auto* s = w.shown();
+    if (s && s->settings == w.settings() && s->steps == steps && !w.busy()) return true;
+    QTest::qWait(5);
+  }
+  return false;
+}
+
+bool stepTo(PlaygroundWindow& w, int steps) {
+  for (int i = 0; i < steps; ++i) w.findChild<QPushButton*>(QStringLiteral("pgStep"))->click();
+  return waitShown(w, steps);
+}
+
+// Epsilon from `dplab-cli account` for one run of (sigma, q, T) at delta.
+double cliEpsilon(double sigma, double q, std::int64_t steps, double delta,
+                  const char* accountant) {
+  const auto run = testing::run_cli(
+      {QStringLiteral("account"), QStringLiteral("--noise-multiplier"),
+       QString::number(sigma, 'g', 17), QStringLiteral("--sampling-rate"),
+       QString::number(q, 'g', 17), QStringLiteral("--steps"), QString::number(steps),
+       QStringLiteral("--delta"), QString::number(delta, 'g', 17), QStringLiteral("--accountant"),
+       QString::fromLatin1(accountant)});
+  if (run.exit_code != 0) {
+    qWarning("%s", qPrintable(run.err));
+    return -1;
+  }
+  return QJsonDocument::fromJson(run.out.toUtf8())
+      .object()
+      .value(QStringLiteral("epsilon"))
+      .toDouble();
+}
+
+}  // namespace
+
+class TestPlaygroundWindow : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void everyKnobChangesTheRun() {
+    PlaygroundWindow w;
+    w.show();
+    w.applySettings(quick());
+    QVERIFY(waitShown(w, 0));
+    QVERIFY(stepTo(w, 3));
+    const Vector baseline = w.shown()->parameters;
+    const PlaygroundSettings base = w.settings();
+    // Each knob: its widget, a new value, and what must change in the settings.
+    struct Knob {
+      const char* name;
+      std::function<void(QWidget*)> turn;
+      std::function<bool(const PlaygroundSettings&)> changed;
+    };
+    const auto spin = [](double v) {
+      return [v](QWidget* w) { static_cast<QDoubleSpinBox*>(w)->setValue(v); };
+    };
+    const auto ispin = [](int v) {
+      return [v](QWidget* w) { static_cast<QSpinBox*>(w)->setValue(v); };
+    };
+    const auto combo = [](int i) {
+      return [i](QWidget* w) { static_cast<QComboBox*>(w)->setCurrentIndex(i); };
+    };
+    const auto check = [](QWidget* w) { static_cast<QCheckBox*>(w)->setChecked(true); };
+    const std::vector<Knob> knobs = {
+        {"pgSigma", spin(3.0), [](const auto& s) { return s.training.noise_multiplier == 3.0; }},
+        {"pgClip", spin(0.2), [](const auto& s) { return s.training.clip == 0.2; }},
+        {"pgLot", spin(60), [](const auto& s) { return s.training.lot_size == 60; }},
+        {"pgAlpha", spin(0.9), [](const auto& s) { return s.training.learning_rate == 0.9; }},
+        {"pgSteps", ispin(80), [](const auto& s) { return s.training.steps == 80; }},
+        {"pgSeed", ispin(77), [](const auto& s) { return s.training.seed == 77; }},
+        {"pgOptimizer", combo(2),
+         [](const auto& s) { return s.training.optimizer == OptimizerChoice::kDpAdam; }},
+        {"pgOptimizer", combo(3), [](const auto& s) { return !s.training.is_private; }},
+        {"pgDataset", combo(1), [](const auto& s) { return s.data.shape == DataShape::kCircles; }},
+        {"pgPoints", ispin(300), [](const auto& s) { return s.data.num_points == 300; }},
+        {"pgLabelNoise", spin(0.2), [](const auto& s) { return s.data.label_noise == 0.2; }},
+        {"pgMinority", spin(0.1), [](const auto& s) { return s.data.minority_fraction == 0.1; }},
+        {"pgDataSeed", ispin(12), [](const auto& s) { return s.data.seed == 12; }},
+        {"pgModel", combo(4),
+         [](const auto& s) {
+           return s.model.hidden == std::vector<int>{8, 8};
+         }},
+        {"pgFeatX2", check, [](const auto& s) { return s.model.features.x_squared; }},
+        {"pgFeatXY", check, [](const auto& s) { return s.model.features.xy; }},
+    };
+    for (const Knob& knob : knobs) {
+      w.applySettings(base);
+      QVERIFY(waitShown(w, 0));
+      auto* widget = w.findChild<QWidget*>(QLatin1String(knob.name));
+      QVERIFY2(widget, knob.name);
+      knob.turn(widget);
+      QVERIFY2(knob.changed(w.settings()), knob.name);
+      QVERIFY2(waitShown(w, 0), knob.name);  // the run restarted at once
+      QVERIFY2(stepTo(w, 3), knob.name);
+      const Vector& now = w.shown()->parameters;
+      if (std::string(knob.name) == "pgSteps") {
+        // T changes the run's length (and epsilon), not its first steps.
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgStepLabel"))->text().contains("/ 80"));
+        continue;
+      }
+      QVERIFY2(now.size() != baseline.size() || !(now == baseline), knob.name);
+    }
+    // The activation needs a network; delta changes the epsilon, not the parameters.
+    PlaygroundSettings net = base;
+    net.model.hidden = {4};
+    w.applySettings(net);
+    QVERIFY(stepTo(w, 3));
+    const Vector tanh_params = w.shown()->parameters;
+    w.findChild<QComboBox*>(QStringLiteral("pgActivation"))->setCurrentIndex(1);
+    QVERIFY(w.settings().model.activation == HiddenActivation::kRelu);
+    QVERIFY(waitShown(w, 0));
+    QVERIFY(stepTo(w, 3));
+    QVERIFY(!(w.shown()->parameters == tanh_params));
+    w.applySettings(base);
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownEpsilon() && !w.busy(), kWaitMs);
+    const double eps_before = w.shownEpsilon()->rdp;
+    w.findChild<QDoubleSpinBox*>(QStringLiteral("pgDelta"))->setValue(1e-3);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.busy() && w.shownEpsilon()->rdp < eps_before, kWaitMs);
+  }
+
+  void drawnClippedGradientsHaveNormAtMostC() {
+    PlaygroundWindow w;
+    w.show();
+    for (double clip : {0.05, 0.5}) {
+      PlaygroundSettings s = quick();
+      s.model.hidden = {8, 8};
+      s.training.clip = clip;
+      w.applySettings(s);
+      QVERIFY(stepTo(w, 2));
+      w.stepView()->repaint();
+      const auto& drawn = w.stepView()->drawnClipped();
+      QVERIFY(!drawn.empty());
+      QCOMPARE(drawn.size(), w.shown()->picture.lot.size());
+      for (const QPointF& p : drawn) QVERIFY(std::hypot(p.x(), p.y()) <= clip * (1 + 1e-6));
+      // The clip label reports the fraction clipped of that lot.
+      QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgClipLabel"))->text().contains("% clipped"));
+    }
+  }
+
+  void shownEpsilonEqualsTheCli() {
+    PlaygroundWindow w;
+    w.show();
+    PlaygroundSettings s = quick();
+    s.training.noise_multiplier = 1.7;
+    s.training.delta = 1e-5;
+    w.applySettings(s);
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownEpsilon() && !w.busy(), kWaitMs);
+    const double q = s.training.lot_size / static_cast<double>(train_size_of(s.data));
+    const double rdp = cliEpsilon(1.7, q, s.training.steps, 1e-5, "rdp");
+    const double pld = cliEpsilon(1.7, q, s.training.steps, 1e-5, "pld");
+    QVERIFY(rdp > 0 && pld > 0);
+    // Same engine function on the same inputs (q printed with 17 digits): tight tolerance.
+    // The epsilon worker delivers in order; wait for the answer to this setting's query.
+    QTRY_VERIFY_WITH_TIMEOUT(std::abs(w.shownEpsilon()->rdp - rdp) <= 1e-9 * rdp, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(std::abs(w.shownEpsilon()->pld - pld) <= 1e-9 * pld, kWaitMs);
+    const QString label = w.findChild<QLabel*>(QStringLiteral("pgEpsilon"))->text();
+    QVERIFY2(label.contains(QString::fromStdString(privacy::format_epsilon_up(rdp))),
+             qPrintable(label));
+    QVERIFY2(label.contains(QString::fromStdString(privacy::format_epsilon_up(pld))),
+             qPrintable(label));
+  }
+
+  void stepResetPlayPauseAreDeterministic() {
+    PlaygroundWindow w;
+    w.show();
+    PlaygroundSettings s = quick();
+    s.model.hidden = {8, 8};
+    w.applySettings(s);
+    QVERIFY(stepTo(w, 5));
+    const Vector after_five = w.shown()->parameters;
+    PlaygroundSession engine(s);
+    engine.step(5);
+    QVERIFY(after_five == engine.parameters());  // same code path: bit for bit
+    w.reset();
+    QVERIFY(waitShown(w, 0));
+    QVERIFY(!(w.shown()->parameters == after_five));
+    QVERIFY(stepTo(w, 5));
+    QVERIFY(w.shown()->parameters == after_five);
+    // Play to the end: T steps, then it pauses by itself; the same parameters as the engine's.
+    w.play();
+    QVERIFY(w.isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isPlaying(), kWaitMs);
+    QVERIFY(waitShown(w, s.training.steps));
+    engine.step(s.training.steps);
+    QVERIFY(w.shown()->parameters == engine.parameters());
+    // Pause in the middle: the parameters are those of the step shown.
+    w.reset();
+    QVERIFY(waitShown(w, 0));
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shown() && w.shown()->steps >= 10, kWaitMs);
+    w.pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.busy(), kWaitMs);
+    QCoreApplication::processEvents();
+    const std::int64_t paused_at = w.shown()->steps;
+    PlaygroundSession again(s);
+    again.step(paused_at);
+    QVERIFY(w.shown()->parameters == again.parameters());
+  }
+
+  void ledgerCountsSettingsAtReleaseCost() {
+    PlaygroundWindow w;
+    w.show();
+    PlaygroundSettings s = quick();
+    for (int k = 1; k <= 3; ++k) {
+      s.training.learning_rate = 0.2 * k;
+      w.applySettings(s);
+      QVERIFY(stepTo(w, 1));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w.shownEpsilon() && w.shownEpsilon()->ledger.settings == 3 && !w.busy(), kWaitMs);
+    tuning::SearchResults plan;
+    plan.config.release.mode = experiment::ReleaseMode::kPrivate;
+    plan.config.release.selection = experiment::PrivateSelection::kMa;
+    plan.candidates.resize(3);
+    const double q = s.training.lot_size / static_cast<double>(train_size_of(s.data));
+    plan.mechanism = {s.training.noise_multiplier, q, s.training.steps, s.training.delta};
+    const double ma = tuning::release_cost(plan).epsilon;
+    QCOMPARE(w.shownEpsilon()->ledger.ma, ma);
+    const QString text = w.findChild<QLabel*>(QStringLiteral("pgLedger"))->text();
+    QVERIFY2(text.contains(QStringLiteral("You tried 3 settings")), qPrintable(text));
+    QVERIFY2(text.contains(QString::fromStdString(privacy::format_epsilon_up(ma))),
+             qPrintable(text));
+    w.findChild<QPushButton*>(QStringLiteral("pgResetLedger"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownEpsilon()->ledger.settings == 0 && !w.busy(), kWaitMs);
+    QCOMPARE(static_cast<int>(w.ledger().entries().size()), 0);
+  }
+
+  void lessonsSetLockAndHideKnobs() {
+    PlaygroundWindow w;
+    w.show();
+    const auto& lessons = w.lessonPanel()->lessons();
+    QVERIFY(lessons.size() >= 5);
+    int groups = -1;
+    for (std::size_t i = 0; i < lessons.size(); ++i)
+      if (lessons[i].settings.data.minority_fraction > 0) groups = static_cast<int>(i);
+    QVERIFY(groups >= 0);
+    w.lessonPanel()->choose(groups);
+    const Lesson& lesson = lessons[static_cast<std::size_t>(groups)];
+    QVERIFY(w.settings() == lesson.settings);
+    QVERIFY(waitShown(w, 0));
+    for (const auto& name : lesson.locked)
+      QVERIFY2(!w.knob(QString::fromStdString(name))->isEnabled(), name.c_str());
+    for (const auto& name : lesson.hidden)
+      QVERIFY2(!w.knob(QString::fromStdString(name))->isVisible(), name.c_str());
+    QVERIFY(w.knob(QStringLiteral("sigma"))->isEnabled());
+    // The minority's accuracy is reported.
+    QVERIFY(stepTo(w, 2));
+    QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgAccuracy"))->text().contains("minority"));
+    // A lesson file from disk: its error names the key; a good one is listed and chosen.
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    {
+      QFile f(bad);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(R"({"title": "t", "text": "x", "question": "q", "source": "s", "locked": ["nope"]})");
+    }
+    QSignalSpy messages(w.lessonPanel(), &LessonPanel::message);
+    QVERIFY(!w.lessonPanel()->openFile(bad));
+    QVERIFY(messages.last().at(0).toString().contains(QStringLiteral("locked[0]")));
+    const QString good = dir.filePath(QStringLiteral("good.json"));
+    {
+      QFile f(good);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(R"({"title": "Mine", "text": "x", "question": "q", "source": "s",
+                 "settings": {"training": {"clip": 0.3}}, "locked": ["clip"]})");
+    }
+    QVERIFY(w.lessonPanel()->openFile(good));
+    QCOMPARE(w.settings().training.clip, 0.3);
+    QVERIFY(!w.knob(QStringLiteral("clip"))->isEnabled());
+    QVERIFY(w.knob(QStringLiteral("minority"))->isVisible());  // the new lesson shows it again
+  }
+
+  void stateFileReopensExactlyAndPictureExports() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("state.json"));
+    PlaygroundSettings s = quick();
+    s.model.hidden = {4};
+    s.data.outlier = OutlierPoint{0.5, -0.4, 1};
+    Vector params;
+    {
+      PlaygroundWindow w;
+      w.show();
+      w.applySettings(s);
+      QVERIFY(stepTo(w, 2));
+      s.training.learning_rate = 0.3;
+      w.applySettings(s);
+      QVERIFY(stepTo(w, 7));
+      params = w.shown()->parameters;
+      QVERIFY(w.saveState(path));
+      const QString png = dir.filePath(QStringLiteral("picture.png"));
+      QVERIFY(w.savePicture(png));
+      const QImage image(png);
+      QCOMPARE(image.size(), w.centralWidget()->size() * w.devicePixelRatio());
+      // Projector mode: a larger font.
+      const double normal = w.font().pointSizeF();
+      w.setLargeFont(true);
+      QVERIFY(w.font().pointSizeF() > 1.4 * normal);
+      w.setLargeFont(false);
+      QCOMPARE(w.font().pointSizeF(), normal);
+    }
+    PlaygroundWindow again;
+    again.show();
+    QVERIFY(again.openState(path));
+    QVERIFY(again.settings() == s);
+    QVERIFY(waitShown(again, 7));
+    QVERIFY(again.shown()->parameters == params);  // same setting, same step: bit for bit
+    QCOMPARE(static_cast<int>(again.ledger().entries().size()), 2);
+    QVERIFY(again.shown()->data->outlier_index >= 0);
+  }
+
+  // A measured helper, not a timed assertion: the cost of a frame (5 steps of the private run and
+  // of its shadow + the 100 x 100 field on the worker, and the redraw on the GUI thread) for
+  // n = 1000 and a 2 x 8 network, printed for the report. It checks that every frame counted moved
+  // the run forward, which is what the numbers describe.
+  void frameCostIsMeasured() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    PlaygroundSettings s;
+    s.data.num_points = 1000;
+    s.model.hidden = {8, 8};
+    s.training.lot_size = 100;
+    s.training.steps = 1000;
+    w.applySettings(s);
+    QVERIFY(waitShown(w, 0));
+    w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(5);
+    std::vector<double> compute, draw;
+    std::int64_t last = 0;
+    w.play();
+    QElapsedTimer clock;
+    clock.start();
+    while (compute.size() < 60 && clock.elapsed() < kWaitMs) {
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+      const auto* shown = w.shown();
+      if (shown && shown->settings == s && shown->steps > last) {
+        QVERIFY(shown->steps > last);
+        last = shown->steps;
+        compute.push_back(w.lastComputeMs());
+        draw.push_back(w.lastDrawMs());
+      }
+    }
+    w.pause();
+    QVERIFY(compute.size() >= 30);
+    std::sort(compute.begin(), compute.end());
+    std::sort(draw.begin(), draw.end());
+    qInfo(
+        "frame cost, n = 1000, 2x8 tanh, 5 steps/frame (private + shadow) + 100x100 field: "
+        "worker median %.2f ms (p90 %.2f), redraw median %.2f ms (p90 %.2f), %zu frames",
+        compute[compute.size() / 2], compute[compute.size() * 9 / 10], draw[draw.size() / 2],
+        draw[draw.size() * 9 / 10], compute.size());
+    QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgFrame"))->text().contains(QStringLiteral("ms")));
+  }
+
+  void helpMenuAndWelcomeOpenIt() {
+    MainWindow main;
+    main.show();
+    QAction* action = nullptr;
+    for (QAction* menu : main.menuBar()->actions()) {
+      if (!menu->menu()) continue;
+      for (QAction* a : menu->menu()->actions())
+        if (a->text().contains(QStringLiteral("Playground"))) action = a;
+    }
+    QVERIFY(action);
+    action->trigger();
+    auto* playground = main.findChild<PlaygroundWindow*>();
+    QVERIFY(playground);
+    QTRY_VERIFY(playground->isVisible());
+    playground->hide();
+    auto* button =
+        main.welcomePanel()->findChild<QPushButton*>(QStringLiteral("welcomePlayground"));
+    QVERIFY(button);
+    button->click();
+    QVERIFY(playground->isVisible());
+    QCOMPARE(main.findChildren<PlaygroundWindow*>().size(), qsizetype{1});
+  }
+};
+
+QTEST_MAIN(TestPlaygroundWindow)
+#include "test_playground_window.moc"

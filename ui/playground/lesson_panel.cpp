@@ -1,0 +1,116 @@
+#include "playground/lesson_panel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "core/error.h"
+
+namespace dplab::ui {
+
+namespace {
+
+constexpr qint64 kMaxLessonBytes = 256 * 1024;
+
+QString where_to_look(const std::string& picture) {
+  if (picture == "step") return QObject::tr("the DP-SGD step view (right of the plane)");
+  if (picture == "curves") return QObject::tr("the loss and accuracy curves");
+  if (picture == "ledger") return QObject::tr("the ledger (right)");
+  return QObject::tr("the plane (decision field and points)");
+}
+
+}  // namespace
+
+LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("pgLessons"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  list_ = new QListWidget(this);
+  list_->setObjectName(QStringLiteral("pgLessonList"));
+  list_->setMaximumHeight(100);
+  text_ = new QTextBrowser(this);
+  text_->setObjectName(QStringLiteral("pgLessonText"));
+  text_->setOpenLinks(false);
+  auto* open = new QPushButton(tr("Open lesson file…"), this);
+  open->setObjectName(QStringLiteral("pgOpenLesson"));
+  open->setToolTip(tr("A lesson is a small JSON file (see resources/lessons); copy one, edit it, "
+                      "open it here or put it in %1")
+                       .arg(userLessonDir()));
+  layout->addWidget(list_);
+  layout->addWidget(text_, 1);
+  layout->addWidget(open);
+  for (const QString& name :
+       QDir(QStringLiteral(":/lessons")).entryList({"*.json"}, QDir::Files, QDir::Name)) {
+    add(QStringLiteral(":/lessons/") + name, true);
+  }
+  const QDir user(userLessonDir());
+  for (const QString& name : user.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+    add(user.filePath(name), true);
+  }
+  connect(list_, &QListWidget::currentRowChanged, this, &LessonPanel::choose);
+  connect(open, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a Playground lesson"),
+                                                      userLessonDir(), tr("Lessons (*.json)"));
+    if (!path.isEmpty()) openFile(path);
+  });
+  text_->setHtml(
+      tr("<p>Pick a lesson above: it sets the knobs, says what to look at and asks a "
+         "question.</p>"));
+}
+
+QString LessonPanel::userLessonDir() {
+  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+         QStringLiteral("/lessons");
+}
+
+bool LessonPanel::add(const QString& path, bool report) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    if (report) emit message(tr("Lesson %1: cannot read it").arg(path), true);
+    return false;
+  }
+  if (file.size() > kMaxLessonBytes) {
+    if (report) emit message(tr("Lesson %1: larger than 256 KB").arg(path), true);
+    return false;
+  }
+  try {
+    playground::Lesson lesson = playground::parse_lesson(file.readAll().toStdString(),
+                                                         QFileInfo(path).fileName().toStdString());
+    lessons_.push_back(std::move(lesson));
+    list_->addItem(QString::fromStdString(lessons_.back().title));
+    return true;
+  } catch (const Error& e) {
+    if (report) emit message(tr("Lesson: %1").arg(QString::fromUtf8(e.what())), true);
+    return false;
+  }
+}
+
+bool LessonPanel::openFile(const QString& path) {
+  if (!add(path, true)) return false;
+  list_->setCurrentRow(static_cast<int>(lessons_.size()) - 1);  // chooses it
+  return true;
+}
+
+void LessonPanel::choose(int index) {
+  if (index < 0 || index >= static_cast<int>(lessons_.size())) return;
+  if (list_->currentRow() != index) {
+    list_->setCurrentRow(index);  // emits currentRowChanged -> choose again
+    return;
+  }
+  const playground::Lesson& l = lessons_[static_cast<std::size_t>(index)];
+  const auto html = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+  text_->setHtml(tr("<h3>%1</h3><p>%2</p><p><b>Look at:</b> %3.</p><p><b>Question.</b> %4</p>"
+                    "<p style='color:#666'><i>Source: %5</i></p>")
+                     .arg(html(l.title), html(l.text), where_to_look(l.picture), html(l.question),
+                          html(l.source)));
+  emit lessonChosen(l);
+}
+
+}  // namespace dplab::ui

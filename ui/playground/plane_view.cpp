@@ -1,0 +1,123 @@
+#include "playground/plane_view.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <algorithm>
+
+namespace dplab::ui {
+
+using playground::kPlaneExtent;
+
+PlaneView::PlaneView(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("playgroundPlane"));
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+  setToolTip(
+      tr("The decision field p(orange) under the points (filled: training, hollow: test).\n"
+         "Click to place the outlier: left button = orange, right button = blue."));
+}
+
+QColor PlaneView::classColor(int label) {
+  return label == 1 ? QColor(245, 147, 34) : QColor(8, 119, 189);
+}
+
+QColor PlaneView::probabilityColor(float p) {
+  // Blue (p = 0) -> near white (0.5) -> orange (p = 1).
+  const QColor lo(8, 119, 189), mid(232, 234, 235), hi(245, 147, 34);
+  const float t = std::clamp(p, 0.f, 1.f);
+  const QColor& a = t < 0.5f ? lo : mid;
+  const QColor& b = t < 0.5f ? mid : hi;
+  const float u = t < 0.5f ? t * 2 : (t - 0.5f) * 2;
+  // Paler than the points so they stand out.
+  const auto mix = [&](int x, int y) { return static_cast<int>(x + (y - x) * u); };
+  QColor c(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue()));
+  return QColor::fromRgbF(0.35f * 1.f + 0.65f * c.redF(), 0.35f + 0.65f * c.greenF(),
+                          0.35f + 0.65f * c.blueF());
+}
+
+void PlaneView::setData(std::shared_ptr<const playground::PlaygroundData> data) {
+  data_ = std::move(data);
+  update();
+}
+
+void PlaneView::setField(const playground::DecisionField& field) {
+  const int r = field.resolution;
+  if (r <= 0) return;
+  if (field_image_.width() != r) field_image_ = QImage(r, r, QImage::Format_RGB32);
+  for (int y = 0; y < r; ++y) {
+    auto* line = reinterpret_cast<QRgb*>(field_image_.scanLine(y));
+    for (int x = 0; x < r; ++x) {
+      line[x] = probabilityColor(field.probability[static_cast<std::size_t>(y * r + x)]).rgb();
+    }
+  }
+  update();
+}
+
+QRectF PlaneView::square() const {
+  const double side = std::min(width(), height()) - 2.0;
+  return {(width() - side) / 2, (height() - side) / 2, side, side};
+}
+
+QPointF PlaneView::toPlane(const QPointF& w) const {
+  const QRectF s = square();
+  return {-kPlaneExtent + 2 * kPlaneExtent * (w.x() - s.left()) / s.width(),
+          kPlaneExtent - 2 * kPlaneExtent * (w.y() - s.top()) / s.height()};
+}
+
+QPointF PlaneView::toWidget(double x, double y) const {
+  const QRectF s = square();
+  return {s.left() + (x + kPlaneExtent) / (2 * kPlaneExtent) * s.width(),
+          s.top() + (kPlaneExtent - y) / (2 * kPlaneExtent) * s.height()};
+}
+
+void PlaneView::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  const QRectF s = square();
+  if (!field_image_.isNull()) {
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
+    painter.drawImage(s, field_image_);
+  } else {
+    painter.fillRect(s, QColor(232, 234, 235));
+  }
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setPen(QPen(QColor(120, 120, 120), 1));
+  painter.drawRect(s);
+  if (!data_) return;
+  const double radius = std::max(2.0, s.width() / 140.0);
+  const auto draw_set = [&](const playground::PointSet& set, bool filled) {
+    for (Index i = 0; i < set.size(); ++i) {
+      const int label = set.labels[i] > 0.5f ? 1 : 0;
+      const QPointF p = toWidget(set.xy(i, 0), set.xy(i, 1));
+      painter.setPen(QPen(filled ? QColor(255, 255, 255) : classColor(label), filled ? 1 : 1.5));
+      painter.setBrush(filled ? QBrush(classColor(label)) : Qt::NoBrush);
+      painter.drawEllipse(p, radius, radius);
+    }
+  };
+  if (show_test_) draw_set(data_->test, false);
+  draw_set(data_->train, true);
+  // The last lot: thin dark rings.
+  painter.setBrush(Qt::NoBrush);
+  painter.setPen(QPen(QColor(40, 40, 40, 150), 1));
+  for (Index row : lot_) {
+    if (row < 0 || row >= data_->train.size()) continue;
+    painter.drawEllipse(toWidget(data_->train.xy(row, 0), data_->train.xy(row, 1)), radius + 2,
+                        radius + 2);
+  }
+  if (data_->outlier_index >= 0) {
+    const Index o = data_->outlier_index;
+    const QPointF p = toWidget(data_->train.xy(o, 0), data_->train.xy(o, 1));
+    painter.setPen(QPen(Qt::black, 2));
+    painter.setBrush(classColor(data_->train.labels[o] > 0.5f ? 1 : 0));
+    painter.drawEllipse(p, 3 * radius, 3 * radius);
+    painter.setPen(QPen(QColor(200, 0, 0), 2, Qt::DashLine));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawEllipse(p, 5 * radius, 5 * radius);
+  }
+}
+
+void PlaneView::mousePressEvent(QMouseEvent* event) {
+  const QPointF p = toPlane(event->position());
+  if (std::abs(p.x()) > kPlaneExtent || std::abs(p.y()) > kPlaneExtent) return;
+  emit outlierPlaced(p.x(), p.y(), event->button() == Qt::RightButton ? 0 : 1);
+}
+
+}  // namespace dplab::ui

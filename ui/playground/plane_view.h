@@ -1,0 +1,59 @@
+// PlaneView: the Playground's plane (issue #27): the model's p(class 1) over
+// [-kPlaneExtent, kPlaneExtent]^2 as a colour field (blue = class 0, orange = class 1, pale near
+// 0.5, TF Playground's palette), the training points (filled) and test points (hollow) on top,
+// the examples of the last lot ringed, and the outlier as a large ringed point.
+// Clicking places the outlier (left button: class 1, right button: class 0); outlierPlaced().
+#pragma once
+
+#include <QImage>
+#include <QWidget>
+#include <memory>
+
+#include "playground/playground_data.h"
+#include "playground/playground_session.h"
+
+namespace dplab::ui {
+
+class PlaneView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PlaneView(QWidget* parent = nullptr);
+
+  void setData(std::shared_ptr<const playground::PlaygroundData> data);
+  void setField(const playground::DecisionField& field);
+  void setLot(const std::vector<Index>& lot) { lot_ = lot; }
+  void setShowTest(bool show) {
+    show_test_ = show;
+    update();
+  }
+  const QImage& fieldImage() const { return field_image_; }
+  // Plane coordinates of a widget position and back.
+  QPointF toPlane(const QPointF& widget) const;
+  QPointF toWidget(double x, double y) const;
+
+  QSize sizeHint() const override { return {420, 420}; }
+  QSize minimumSizeHint() const override { return {220, 220}; }
+  bool hasHeightForWidth() const override { return true; }
+  int heightForWidth(int w) const override { return w; }
+
+  // Colour of p(class 1) (also for the legend).
+  static QColor probabilityColor(float p);
+  static QColor classColor(int label);
+
+ signals:
+  void outlierPlaced(double x, double y, int label);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+
+ private:
+  QRectF square() const;
+
+  std::shared_ptr<const playground::PlaygroundData> data_;
+  QImage field_image_;
+  std::vector<Index> lot_;
+  bool show_test_ = true;
+};
+
+}  // namespace dplab::ui

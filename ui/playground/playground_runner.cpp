@@ -1,0 +1,81 @@
+#include "playground/playground_runner.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace dplab::ui {
+
+using playground::PlaygroundSession;
+using playground::PlaygroundSettings;
+
+struct PlaygroundRunner::Sessions {
+  std::unique_ptr<PlaygroundSession> run, shadow;
+};
+
+namespace {
+
+// Same trained run: everything equal but delta.
+bool same_run(const PlaygroundSettings& a, const PlaygroundSettings& b) {
+  PlaygroundSettings copy = a;
+  copy.training.delta = b.training.delta;
+  return copy == b;
+}
+
+}  // namespace
+
+PlaygroundRunner::PlaygroundRunner(QObject* parent)
+    : QObject(parent), sessions_(std::make_unique<Sessions>()) {
+  task_ =
+      std::make_unique<LatestOnlyTask<PlaygroundQuery, std::shared_ptr<const PlaygroundSnapshot>>>(
+          this, [this](const PlaygroundQuery& q) { return compute(q); },
+          [this](int sequence, const std::shared_ptr<const PlaygroundSnapshot>& s) {
+            emit snapshotReady(sequence, s);
+          },
+          [this](int, const QString& error) { emit failed(error); });
+}
+
+PlaygroundRunner::~PlaygroundRunner() {
+  task_.reset();
+}  // joins the worker before sessions_ go
+
+int PlaygroundRunner::submit(const PlaygroundQuery& query) {
+  return task_->submit(query);
+}
+
+bool PlaygroundRunner::busy() const {
+  return task_->busy();
+}
+
+std::shared_ptr<const PlaygroundSnapshot> PlaygroundRunner::compute(const PlaygroundQuery& q) {
+  const auto start = std::chrono::steady_clock::now();
+  Sessions& s = *sessions_;
+  if (!s.run || !same_run(s.run->settings(), q.settings) || q.target_steps < s.run->steps_taken()) {
+    s.run.reset();
+    s.shadow.reset();
+    s.run = std::make_unique<PlaygroundSession>(q.settings);
+    s.shadow = std::make_unique<PlaygroundSession>(playground::non_private_shadow(q.settings),
+                                                   s.run->data());
+  }
+  const int d = static_cast<int>(s.run->num_params());
+  s.run->set_projection(std::clamp(q.projection_a, 0, d - 1), std::clamp(q.projection_b, 0, d - 1));
+  const std::int64_t before = s.run->steps_taken();
+  s.run->step(q.target_steps - s.run->steps_taken());
+  s.shadow->step(q.target_steps - s.shadow->steps_taken());
+  auto snap = std::make_shared<PlaygroundSnapshot>();
+  snap->settings = q.settings;
+  snap->data = s.run->data();
+  snap->steps = s.run->steps_taken();
+  snap->finished = s.run->finished();
+  snap->parameters = s.run->parameters();
+  snap->parameter_names = s.run->parameter_names();
+  snap->history = s.run->history();
+  snap->shadow_history = s.shadow->history();
+  snap->picture = s.run->picture();
+  snap->field = s.run->decision_field(q.field_resolution);
+  snap->steps_computed = snap->steps - before;
+  snap->compute_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return snap;
+}
+
+}  // namespace dplab::ui

@@ -1,0 +1,836 @@
+#include "playground/playground_window.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "charts/chart_view.h"
+#include "core/error.h"
+#include "playground/lesson_panel.h"
+#include "playground/plane_view.h"
+#include "playground/step_view.h"
+#include "privacy/epsilon_display.h"
+
+namespace dplab::ui {
+
+using namespace dplab::playground;
+
+namespace {
+
+constexpr int kFrameMs = 33;  // 30 frames per second
+
+// Model choices: hidden layer widths.
+const std::vector<std::vector<int>> kModels = {{}, {4}, {8}, {4, 4}, {8, 8}};
+
+QString eps_text(double e) {
+  return QString::fromStdString(privacy::format_epsilon_up(e));
+}
+
+QDoubleSpinBox* number(QWidget* parent, const char* name, double lo, double hi, double step,
+                       int decimals) {
+  auto* box = new QDoubleSpinBox(parent);
+  box->setObjectName(QLatin1String(name));
+  box->setRange(lo, hi);
+  box->setSingleStep(step);
+  box->setDecimals(decimals);
+  box->setKeyboardTracking(false);
+  return box;
+}
+
+QSpinBox* integer(QWidget* parent, const char* name, int lo, int hi, int step) {
+  auto* box = new QSpinBox(parent);
+  box->setObjectName(QLatin1String(name));
+  box->setRange(lo, hi);
+  box->setSingleStep(step);
+  box->setKeyboardTracking(false);
+  return box;
+}
+
+}  // namespace
+
+PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName(QStringLiteral("playgroundWindow"));
+  setWindowTitle(tr("dplab Playground — DP-SGD, every knob at once"));
+  runner_ = new PlaygroundRunner(this);
+  connect(runner_, &PlaygroundRunner::snapshotReady, this,
+          [this](int, const std::shared_ptr<const PlaygroundSnapshot>& s) { onSnapshot(s); });
+  connect(runner_, &PlaygroundRunner::failed, this, [this](const QString& error) {
+    pause();
+    emit message(tr("Playground: %1").arg(error), true);
+    step_label_->setText(tr("<span style='color:#b00'>%1</span>").arg(error.toHtmlEscaped()));
+  });
+  epsilon_task_ = std::make_unique<LatestOnlyTask<EpsilonQuery, PlaygroundEpsilon>>(
+      this,
+      [](const EpsilonQuery& q) {
+        PlaygroundEpsilon e;
+        e.rdp = setting_epsilon(q.settings.training, q.train_size, privacy::Accountant::kRdp);
+        e.pld = setting_epsilon(q.settings.training, q.train_size, privacy::Accountant::kPld);
+        e.ledger = q.ledger.cost(q.settings, q.train_size);
+        return e;
+      },
+      [this](int, const PlaygroundEpsilon& e) { onEpsilon(e); },
+      [this](int, const QString& error) { emit message(tr("Playground ε: %1").arg(error), true); });
+
+  auto* central = new QWidget(this);
+  auto* layout = new QHBoxLayout(central);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* knobs_scroll = new QScrollArea(central);
+  knobs_scroll->setWidget(buildKnobs());
+  knobs_scroll->setWidgetResizable(true);
+  knobs_scroll->setFixedWidth(250);
+  knobs_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  layout->addWidget(knobs_scroll);
+
+  auto* middle = new QWidget(central);
+  auto* middle_layout = new QVBoxLayout(middle);
+  middle_layout->setContentsMargins(0, 0, 0, 0);
+  auto* controls = new QHBoxLayout;
+  play_button_ = new QPushButton(tr("▶ Play"), middle);
+  play_button_->setObjectName(QStringLiteral("pgPlay"));
+  step_button_ = new QPushButton(tr("Step"), middle);
+  step_button_->setObjectName(QStringLiteral("pgStep"));
+  reset_button_ = new QPushButton(tr("⟲ Reset"), middle);
+  reset_button_->setObjectName(QStringLiteral("pgReset"));
+  speed_ = new QSlider(Qt::Horizontal, middle);
+  speed_->setObjectName(QStringLiteral("pgSpeed"));
+  speed_->setRange(1, 50);
+  speed_->setValue(5);
+  speed_->setToolTip(tr("Steps per frame (30 frames per second)"));
+  step_label_ = new QLabel(middle);
+  step_label_->setObjectName(QStringLiteral("pgStepLabel"));
+  controls->addWidget(play_button_);
+  controls->addWidget(step_button_);
+  controls->addWidget(reset_button_);
+  controls->addWidget(new QLabel(tr("speed"), middle));
+  controls->addWidget(speed_, 1);
+  controls->addWidget(step_label_, 2);
+  middle_layout->addLayout(controls);
+  auto* pictures = new QHBoxLayout;
+  plane_ = new PlaneView(middle);
+  step_view_ = new StepView(middle);
+  pictures->addWidget(plane_, 1);
+  pictures->addWidget(step_view_, 1);
+  middle_layout->addLayout(pictures, 3);
+  auto* projection = new QHBoxLayout;
+  proj_a_ = new QComboBox(middle);
+  proj_a_->setObjectName(QStringLiteral("pgProjA"));
+  proj_b_ = new QComboBox(middle);
+  proj_b_->setObjectName(QStringLiteral("pgProjB"));
+  clip_label_ = new QLabel(middle);
+  clip_label_->setObjectName(QStringLiteral("pgClipLabel"));
+  projection->addWidget(clip_label_, 1);
+  projection->addWidget(new QLabel(tr("step view axes:"), middle));
+  projection->addWidget(proj_a_);
+  projection->addWidget(proj_b_);
+  middle_layout->addLayout(projection);
+  auto* charts = new QHBoxLayout;
+  loss_chart_ = new ChartView(tr("Loss"), QStringLiteral("playground_loss"), middle);
+  accuracy_chart_ = new ChartView(tr("Accuracy"), QStringLiteral("playground_accuracy"), middle);
+  charts->addWidget(loss_chart_);
+  charts->addWidget(accuracy_chart_);
+  middle_layout->addLayout(charts, 2);
+  layout->addWidget(middle, 1);
+  layout->addWidget(buildRightPanel());
+  setCentralWidget(central);
+
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    QCustomPlot* plot = chart->plot();
+    plot->xAxis->setLabel(tr("step"));
+    const struct {
+      QColor colour;
+      Qt::PenStyle style;
+      QString name;
+    } series[] = {{QColor(214, 39, 40), Qt::SolidLine, tr("DP train")},
+                  {QColor(214, 39, 40), Qt::DashLine, tr("DP test")},
+                  {QColor(100, 100, 100), Qt::SolidLine, tr("non-private train (ε = ∞)")},
+                  {QColor(100, 100, 100), Qt::DashLine, tr("non-private test (ε = ∞)")},
+                  {QColor(245, 147, 34), Qt::DotLine, tr("DP test, minority")},
+                  {QColor(140, 140, 140), Qt::DotLine, tr("non-private test, minority")}};
+    for (const auto& s : series) {
+      QCPGraph* g = plot->addGraph();
+      g->setPen(QPen(s.colour, 2, s.style));
+      g->setName(s.name);
+    }
+  }
+  accuracy_chart_->plot()->yAxis->setRange(0, 1.02);
+
+  connect(play_button_, &QPushButton::clicked, this, [this] { playing_ ? pause() : play(); });
+  connect(step_button_, &QPushButton::clicked, this, &PlaygroundWindow::stepOnce);
+  connect(reset_button_, &QPushButton::clicked, this, &PlaygroundWindow::reset);
+  connect(plane_, &PlaneView::outlierPlaced, this, [this](double x, double y, int label) {
+    PlaygroundSettings s = settings_;
+    s.data.outlier = OutlierPoint{x, y, label};
+    applySettings(s);
+  });
+  const auto projection_changed = [this] {
+    if (writing_knobs_) return;
+    projection_a_ = std::max(0, proj_a_->currentIndex());
+    projection_b_ = std::max(0, proj_b_->currentIndex());
+    submitRun();
+  };
+  connect(proj_a_, &QComboBox::currentIndexChanged, this, projection_changed);
+  connect(proj_b_, &QComboBox::currentIndexChanged, this, projection_changed);
+
+  timer_ = new QTimer(this);
+  timer_->setInterval(kFrameMs);
+  connect(timer_, &QTimer::timeout, this, &PlaygroundWindow::onTick);
+
+  buildMenus();
+  knobs_ = {{"dataset", dataset_},
+            {"points", points_},
+            {"label_noise", label_noise_},
+            {"minority", minority_},
+            {"data_seed", data_seed_},
+            {"outlier", clear_outlier_},
+            {"model", model_},
+            {"activation", activation_},
+            {"optimizer", optimizer_},
+            {"sigma", sigma_},
+            {"clip", clip_},
+            {"lot", lot_},
+            {"alpha", alpha_},
+            {"steps", steps_},
+            {"delta", delta_},
+            {"seed", seed_},
+            {"features", feat_x2_->parentWidget()}};
+  writeKnobs(settings_);
+  readKnobs();
+  submitRun();
+  submitEpsilon();
+  resize(1280, 720);
+}
+
+PlaygroundWindow::~PlaygroundWindow() {
+  timer_->stop();
+  epsilon_task_.reset();
+}
+
+QWidget* PlaygroundWindow::buildKnobs() {
+  auto* box = new QWidget;
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(2, 2, 2, 2);
+
+  auto* data = new QGroupBox(tr("Data"), box);
+  auto* data_form = new QFormLayout(data);
+  dataset_ = new QComboBox(data);
+  dataset_->setObjectName(QStringLiteral("pgDataset"));
+  dataset_->addItems({tr("Two Gaussians"), tr("Circles"), tr("XOR"), tr("Spiral")});
+  points_ =
+      integer(data, "pgPoints", static_cast<int>(kMinPoints), static_cast<int>(kMaxPoints), 50);
+  label_noise_ = number(data, "pgLabelNoise", 0, 0.5, 0.05, 2);
+  minority_ = number(data, "pgMinority", 0, 0.3, 0.02, 2);
+  minority_->setToolTip(tr("Fraction of the points in a small orange cluster (group 1)"));
+  data_seed_ = integer(data, "pgDataSeed", 0, 1000000, 1);
+  clear_outlier_ = new QCheckBox(tr("outlier (click the plane)"), data);
+  clear_outlier_->setObjectName(QStringLiteral("pgOutlier"));
+  clear_outlier_->setToolTip(tr("Click the plane to place it; untick to remove it."));
+  data_form->addRow(tr("data set"), dataset_);
+  data_form->addRow(tr("points n"), points_);
+  data_form->addRow(tr("label noise"), label_noise_);
+  data_form->addRow(tr("minority"), minority_);
+  data_form->addRow(tr("data seed"), data_seed_);
+  data_form->addRow(clear_outlier_);
+  layout->addWidget(data);
+
+  auto* model = new QGroupBox(tr("Model"), box);
+  auto* model_form = new QFormLayout(model);
+  model_ = new QComboBox(model);
+  model_->setObjectName(QStringLiteral("pgModel"));
+  model_->addItems({tr("logistic regression"), tr("1 hidden × 4"), tr("1 hidden × 8"),
+                    tr("2 hidden × 4"), tr("2 hidden × 8")});
+  activation_ = new QComboBox(model);
+  activation_->setObjectName(QStringLiteral("pgActivation"));
+  activation_->addItems({QStringLiteral("tanh"), QStringLiteral("ReLU")});
+  auto* feature_box = new QWidget(model);
+  feature_box->setObjectName(QStringLiteral("pgFeatures"));
+  auto* features = new QHBoxLayout(feature_box);
+  features->setContentsMargins(0, 0, 0, 0);
+  feat_x2_ = new QCheckBox(QStringLiteral("x²"), feature_box);
+  feat_x2_->setObjectName(QStringLiteral("pgFeatX2"));
+  feat_y2_ = new QCheckBox(QStringLiteral("y²"), feature_box);
+  feat_y2_->setObjectName(QStringLiteral("pgFeatY2"));
+  feat_xy_ = new QCheckBox(QStringLiteral("xy"), feature_box);
+  feat_xy_->setObjectName(QStringLiteral("pgFeatXY"));
+  features->addWidget(feat_x2_);
+  features->addWidget(feat_y2_);
+  features->addWidget(feat_xy_);
+  model_form->addRow(tr("model"), model_);
+  model_form->addRow(tr("activation"), activation_);
+  model_form->addRow(tr("features"), feature_box);
+  layout->addWidget(model);
+
+  auto* training = new QGroupBox(tr("DP-SGD"), box);
+  auto* training_form = new QFormLayout(training);
+  optimizer_ = new QComboBox(training);
+  optimizer_->setObjectName(QStringLiteral("pgOptimizer"));
+  optimizer_->addItems({QStringLiteral("DPSGD"), QStringLiteral("DPMomentum"),
+                        QStringLiteral("DPAdam"), tr("non-private SGD")});
+  sigma_ = number(training, "pgSigma", 0.1, 20, 0.1, 2);
+  clip_ = number(training, "pgClip", 0.01, 20, 0.05, 2);
+  lot_ = number(training, "pgLot", 1, 2000, 5, 0);
+  alpha_ = number(training, "pgAlpha", 0.001, 10, 0.05, 3);
+  steps_ = integer(training, "pgSteps", 1, 100000, 50);
+  delta_ = number(training, "pgDelta", 1e-10, 0.1, 1e-6, 10);
+  seed_ = integer(training, "pgSeed", 0, 1000000, 1);
+  sigma_->setToolTip(tr("σ, the noise multiplier: noise std σC on the clipped sum"));
+  clip_->setToolTip(tr("C, the clipping norm of every per-example gradient"));
+  lot_->setToolTip(tr("L, the expected lot size (Poisson sampling, q = L / n)"));
+  alpha_->setToolTip(tr("α, the learning rate"));
+  steps_->setToolTip(tr("T, the number of steps (each one costs privacy)"));
+  delta_->setToolTip(tr("δ of the (ε, δ) shown; it does not change the run"));
+  training_form->addRow(tr("optimizer"), optimizer_);
+  training_form->addRow(tr("noise σ"), sigma_);
+  training_form->addRow(tr("clip C"), clip_);
+  training_form->addRow(tr("lot L"), lot_);
+  training_form->addRow(tr("rate α"), alpha_);
+  training_form->addRow(tr("steps T"), steps_);
+  training_form->addRow(tr("δ"), delta_);
+  training_form->addRow(tr("seed"), seed_);
+  layout->addWidget(training);
+  layout->addStretch(1);
+
+  for (QComboBox* c : {dataset_, model_, activation_, optimizer_}) {
+    connect(c, &QComboBox::currentIndexChanged, this, &PlaygroundWindow::onKnobChanged);
+  }
+  for (QSpinBox* s : {points_, data_seed_, steps_, seed_}) {
+    connect(s, &QSpinBox::valueChanged, this, &PlaygroundWindow::onKnobChanged);
+  }
+  for (QDoubleSpinBox* s : {label_noise_, minority_, sigma_, clip_, lot_, alpha_, delta_}) {
+    connect(s, &QDoubleSpinBox::valueChanged, this, &PlaygroundWindow::onKnobChanged);
+  }
+  for (QCheckBox* c : {feat_x2_, feat_y2_, feat_xy_, clear_outlier_}) {
+    connect(c, &QCheckBox::toggled, this, &PlaygroundWindow::onKnobChanged);
+  }
+  return box;
+}
+
+QWidget* PlaygroundWindow::buildRightPanel() {
+  auto* panel = new QWidget;
+  panel->setFixedWidth(300);
+  auto* layout = new QVBoxLayout(panel);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* privacy = new QGroupBox(tr("Privacy"), panel);
+  auto* privacy_layout = new QVBoxLayout(privacy);
+  epsilon_label_ = new QLabel(privacy);
+  epsilon_label_->setObjectName(QStringLiteral("pgEpsilon"));
+  epsilon_label_->setWordWrap(true);
+  epsilon_label_->setTextFormat(Qt::RichText);
+  accuracy_label_ = new QLabel(privacy);
+  accuracy_label_->setObjectName(QStringLiteral("pgAccuracy"));
+  accuracy_label_->setWordWrap(true);
+  privacy_layout->addWidget(epsilon_label_);
+  privacy_layout->addWidget(accuracy_label_);
+  layout->addWidget(privacy);
+
+  auto* ledger = new QGroupBox(tr("Ledger: the cost of trying"), panel);
+  auto* ledger_layout = new QVBoxLayout(ledger);
+  ledger_label_ = new QLabel(ledger);
+  ledger_label_->setObjectName(QStringLiteral("pgLedger"));
+  ledger_label_->setWordWrap(true);
+  ledger_label_->setTextFormat(Qt::RichText);
+  ledger_list_ = new QListWidget(ledger);
+  ledger_list_->setObjectName(QStringLiteral("pgLedgerList"));
+  ledger_list_->setMaximumHeight(110);
+  auto* reset_ledger = new QPushButton(tr("Reset ledger"), ledger);
+  reset_ledger->setObjectName(QStringLiteral("pgResetLedger"));
+  reset_ledger->setToolTip(tr("Forget the settings tried (the data have still been used!)"));
+  ledger_layout->addWidget(ledger_label_);
+  ledger_layout->addWidget(ledger_list_);
+  ledger_layout->addWidget(reset_ledger);
+  layout->addWidget(ledger);
+  connect(reset_ledger, &QPushButton::clicked, this, &PlaygroundWindow::resetLedger);
+  auto* lessons = new QGroupBox(tr("Lessons"), panel);
+  auto* lessons_layout = new QVBoxLayout(lessons);
+  lessons_ = new LessonPanel(lessons);
+  lessons_layout->addWidget(lessons_);
+  layout->addWidget(lessons, 1);
+  connect(lessons_, &LessonPanel::lessonChosen, this, &PlaygroundWindow::applyLesson);
+  connect(lessons_, &LessonPanel::message, this, &PlaygroundWindow::message);
+  frame_label_ = new QLabel(panel);
+  frame_label_->setObjectName(QStringLiteral("pgFrame"));
+  frame_label_->setStyleSheet(QStringLiteral("color: #777"));
+  layout->addWidget(frame_label_);
+  return panel;
+}
+
+void PlaygroundWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("Save &picture (PNG)…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save the picture"), QStringLiteral("playground.png"), tr("PNG images (*.png)"));
+    if (!path.isEmpty()) savePicture(path);
+  });
+  file->addAction(tr("&Save state…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the Playground state"),
+                                                      QStringLiteral("playground-state.json"),
+                                                      tr("Playground state (*.json)"));
+    if (!path.isEmpty()) saveState(path);
+  });
+  file->addAction(tr("&Open state…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a Playground state"), {},
+                                                      tr("Playground state (*.json)"));
+    if (!path.isEmpty()) openState(path);
+  });
+  file->addSeparator();
+  file->addAction(tr("Open &lesson…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a Playground lesson"), LessonPanel::userLessonDir(), tr("Lessons (*.json)"));
+    if (!path.isEmpty()) lessons_->openFile(path);
+  });
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* large = view->addAction(tr("&Large font (projector)"));
+  large->setObjectName(QStringLiteral("pgLargeFont"));
+  large->setCheckable(true);
+  large->setShortcut(QKeySequence(tr("Ctrl+L")));
+  connect(large, &QAction::toggled, this, &PlaygroundWindow::setLargeFont);
+  view->addAction(tr("&Unlock and show every knob"), this, [this] {
+    Lesson free_play;
+    free_play.title = tr("Free play").toStdString();
+    free_play.settings = settings_;
+    applyLesson(free_play);
+  });
+  QAction* full = view->addAction(tr("&Full screen"));
+  full->setCheckable(true);
+  full->setShortcut(QKeySequence::FullScreen);
+  connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+}
+
+QWidget* PlaygroundWindow::knob(const QString& name) const {
+  const auto it = knobs_.find(name);
+  return it == knobs_.end() ? nullptr : it->second;
+}
+
+void PlaygroundWindow::applyLesson(const Lesson& lesson) {
+  for (const auto& [name, widget] : knobs_) {
+    const std::string key = name.toStdString();
+    const bool locked =
+        std::find(lesson.locked.begin(), lesson.locked.end(), key) != lesson.locked.end();
+    const bool hidden =
+        std::find(lesson.hidden.begin(), lesson.hidden.end(), key) != lesson.hidden.end();
+    widget->setProperty("pgLocked", locked);
+    widget->setEnabled(!locked);
+    // Hide the whole form row (label and field).
+    for (QFormLayout* form : findChildren<QFormLayout*>()) {
+      if (form->indexOf(widget) >= 0) form->setRowVisible(widget, !hidden);
+    }
+  }
+  applySettings(lesson.settings);
+  emit message(tr("Lesson: %1").arg(QString::fromStdString(lesson.title)), false);
+}
+
+bool PlaygroundWindow::savePicture(const QString& path) {
+  const QPixmap picture = centralWidget()->grab();
+  if (picture.isNull() || !picture.save(path, "PNG")) {
+    emit message(tr("Could not write the picture to %1").arg(path), true);
+    return false;
+  }
+  emit message(tr("Picture saved: %1").arg(path), false);
+  return true;
+}
+
+PlaygroundState PlaygroundWindow::state() const {
+  PlaygroundState st;
+  st.settings = settings_;
+  st.steps = shown_ && shown_->settings == settings_ ? shown_->steps : 0;
+  st.projection_a = projection_a_;
+  st.projection_b = projection_b_;
+  for (const auto& e : ledger_.entries()) {
+    st.ledger.emplace_back(settings_from_json(nlohmann::json::parse(e.identity)),
+                           e.best_test_accuracy);
+  }
+  return st;
+}
+
+bool PlaygroundWindow::saveState(const QString& path) {
+  QSaveFile file(path);
+  const std::string text = state_to_text(state());
+  if (!file.open(QIODevice::WriteOnly) ||
+      file.write(text.data(), static_cast<qint64>(text.size())) !=
+          static_cast<qint64>(text.size()) ||
+      !file.commit()) {
+    emit message(tr("Could not write the state to %1").arg(path), true);
+    return false;
+  }
+  emit message(tr("State saved: %1").arg(path), false);
+  return true;
+}
+
+bool PlaygroundWindow::openState(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly) || file.size() > 4 * 1024 * 1024) {
+    emit message(tr("Could not read %1 (missing or larger than 4 MB)").arg(path), true);
+    return false;
+  }
+  try {
+    const PlaygroundState st =
+        state_from_text(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString());
+    ledger_.reset();
+    ledger_list_->clear();
+    for (const auto& [setting, accuracy] : st.ledger) {
+      ledger_.record(setting, train_size_of(setting.data));
+      ledger_.note_accuracy(setting, accuracy);
+      ledger_list_->addItem(QString::fromStdString(ledger_.entries().back().summary));
+    }
+    pause();
+    projection_a_ = st.projection_a;
+    projection_b_ = st.projection_b;
+    applySettings(st.settings);
+    target_ = st.steps;
+    submitRun();
+    return true;
+  } catch (const Error& e) {
+    emit message(tr("Playground state: %1").arg(QString::fromUtf8(e.what())), true);
+    return false;
+  }
+}
+
+void PlaygroundWindow::writeKnobs(const PlaygroundSettings& s) {
+  writing_knobs_ = true;
+  dataset_->setCurrentIndex(static_cast<int>(s.data.shape));
+  points_->setValue(static_cast<int>(s.data.num_points));
+  label_noise_->setValue(s.data.label_noise);
+  minority_->setValue(s.data.minority_fraction);
+  data_seed_->setValue(static_cast<int>(s.data.seed));
+  clear_outlier_->setChecked(s.data.outlier.has_value());
+  clear_outlier_->setEnabled(s.data.outlier.has_value());
+  int model = 0;
+  for (std::size_t i = 0; i < kModels.size(); ++i)
+    if (kModels[i] == s.model.hidden) model = static_cast<int>(i);
+  model_->setCurrentIndex(model);
+  activation_->setCurrentIndex(s.model.activation == HiddenActivation::kTanh ? 0 : 1);
+  feat_x2_->setChecked(s.model.features.x_squared);
+  feat_y2_->setChecked(s.model.features.y_squared);
+  feat_xy_->setChecked(s.model.features.xy);
+  optimizer_->setCurrentIndex(s.training.is_private ? static_cast<int>(s.training.optimizer) : 3);
+  sigma_->setValue(s.training.noise_multiplier);
+  clip_->setValue(s.training.clip);
+  lot_->setValue(s.training.lot_size);
+  alpha_->setValue(s.training.learning_rate);
+  steps_->setValue(static_cast<int>(s.training.steps));
+  delta_->setValue(s.training.delta);
+  seed_->setValue(static_cast<int>(s.training.seed));
+  writing_knobs_ = false;
+}
+
+void PlaygroundWindow::readKnobs() {
+  PlaygroundSettings s = settings_;
+  s.data.shape = kAllDataShapes[std::max(0, dataset_->currentIndex())];
+  s.data.num_points = points_->value();
+  s.data.label_noise = label_noise_->value();
+  s.data.minority_fraction = minority_->value();
+  s.data.seed = static_cast<std::uint64_t>(data_seed_->value());
+  if (!clear_outlier_->isChecked()) s.data.outlier.reset();
+  s.model.hidden = kModels[static_cast<std::size_t>(std::max(0, model_->currentIndex()))];
+  s.model.activation =
+      activation_->currentIndex() == 0 ? HiddenActivation::kTanh : HiddenActivation::kRelu;
+  s.model.features = {feat_x2_->isChecked(), feat_y2_->isChecked(), feat_xy_->isChecked()};
+  const int opt = optimizer_->currentIndex();
+  s.training.is_private = opt != 3;
+  s.training.optimizer = opt == 3 ? OptimizerChoice::kDpSgd : static_cast<OptimizerChoice>(opt);
+  s.training.noise_multiplier = sigma_->value();
+  s.training.clip = clip_->value();
+  // L cannot exceed the training set (the oracle's rule): the spin box follows n.
+  const double n_train = static_cast<double>(train_size_of(s.data));
+  lot_->setMaximum(n_train);
+  s.training.lot_size = std::min(lot_->value(), n_train);
+  s.training.learning_rate = alpha_->value();
+  s.training.steps = steps_->value();
+  s.training.delta = delta_->value();
+  s.training.seed = static_cast<std::uint64_t>(seed_->value());
+  sigma_->setEnabled(s.training.is_private && !sigma_->property("pgLocked").toBool());
+  clip_->setEnabled(s.training.is_private && !clip_->property("pgLocked").toBool());
+  settings_ = s;
+}
+
+void PlaygroundWindow::applySettings(const PlaygroundSettings& settings) {
+  validate_data_options(settings.data);
+  validate(settings);
+  settings_ = settings;
+  writeKnobs(settings_);
+  readKnobs();
+  target_ = 0;
+  submitRun();
+  submitEpsilon();
+}
+
+void PlaygroundWindow::onKnobChanged() {
+  if (writing_knobs_) return;
+  const PlaygroundSettings before = settings_;
+  readKnobs();
+  clear_outlier_->setEnabled(settings_.data.outlier.has_value());
+  if (settings_ == before) return;
+  target_ = 0;  // every knob restarts the run (Play keeps playing)
+  submitRun();
+  submitEpsilon();
+}
+
+void PlaygroundWindow::submitRun() {
+  PlaygroundQuery q;
+  q.settings = settings_;
+  q.target_steps = target_;
+  q.projection_a = projection_a_;
+  q.projection_b = projection_b_;
+  runner_->submit(q);
+}
+
+void PlaygroundWindow::submitEpsilon() {
+  EpsilonQuery q;
+  q.settings = settings_;
+  q.train_size = train_size_of(settings_.data);
+  q.ledger = ledger_;
+  epsilon_task_->submit(q);
+}
+
+bool PlaygroundWindow::busy() const {
+  return runner_->busy() || epsilon_task_->busy();
+}
+
+void PlaygroundWindow::play() {
+  if (shown_ && shown_->finished && shown_->settings == settings_) reset();
+  playing_ = true;
+  play_button_->setText(tr("⏸ Pause"));
+  timer_->start();
+}
+
+void PlaygroundWindow::pause() {
+  playing_ = false;
+  play_button_->setText(tr("▶ Play"));
+  timer_->stop();
+}
+
+void PlaygroundWindow::stepOnce() {
+  pause();
+  target_ = std::min<std::int64_t>(settings_.training.steps, target_ + 1);
+  submitRun();
+}
+
+void PlaygroundWindow::reset() {
+  pause();
+  target_ = 0;
+  submitRun();
+}
+
+void PlaygroundWindow::resetLedger() {
+  ledger_.reset();
+  ledger_list_->clear();
+  submitEpsilon();
+}
+
+void PlaygroundWindow::setLargeFont(bool large) {
+  large_font_ = large;
+  QFont f = QFont();  // the application font
+  if (large) f.setPointSizeF(f.pointSizeF() * 1.6);
+  setFont(f);
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    QFont tick = chart->plot()->xAxis->tickLabelFont();
+    tick.setPointSizeF(large ? 13 : 8);
+    for (QCPAxis* axis : {chart->plot()->xAxis, chart->plot()->yAxis}) {
+      axis->setTickLabelFont(tick);
+      axis->setLabelFont(tick);
+    }
+    chart->plot()->legend->setFont(tick);
+    chart->plot()->replot();
+  }
+}
+
+void PlaygroundWindow::onTick() {
+  if (!playing_ || runner_->busy()) return;  // the worker is behind: draw what we have
+  if (target_ >= settings_.training.steps) {
+    if (shown_ && shown_->steps >= settings_.training.steps) pause();
+    return;
+  }
+  target_ = std::min<std::int64_t>(settings_.training.steps, target_ + speed_->value());
+  submitRun();
+}
+
+void PlaygroundWindow::onSnapshot(const std::shared_ptr<const PlaygroundSnapshot>& snapshot) {
+  QElapsedTimer clock;
+  clock.start();
+  const bool new_data = !shown_ || shown_->data != snapshot->data;
+  const bool new_model = !shown_ || shown_->parameter_names != snapshot->parameter_names;
+  shown_ = snapshot;
+  if (new_data) plane_->setData(snapshot->data);
+  plane_->setLot(snapshot->picture.lot);
+  plane_->setField(snapshot->field);
+  if (new_model) {
+    writing_knobs_ = true;
+    for (QComboBox* c : {proj_a_, proj_b_}) {
+      c->clear();
+      for (const auto& name : snapshot->parameter_names) c->addItem(QString::fromStdString(name));
+    }
+    projection_a_ = snapshot->picture.param_a;
+    projection_b_ = snapshot->picture.param_b;
+    proj_a_->setCurrentIndex(projection_a_);
+    proj_b_->setCurrentIndex(projection_b_);
+    writing_knobs_ = false;
+  }
+  const auto& names = snapshot->parameter_names;
+  const auto name = [&](int i) {
+    return i >= 0 && i < static_cast<int>(names.size())
+               ? QString::fromStdString(names[static_cast<std::size_t>(i)])
+               : QString();
+  };
+  step_view_->setPicture(snapshot->picture, snapshot->settings.training.learning_rate,
+                         name(snapshot->picture.param_a), name(snapshot->picture.param_b));
+  updateCurves();
+  updateStepLabels();
+  // The ledger: a setting counts once it has touched the data.
+  if (snapshot->steps > 0) {
+    const Index n = snapshot->data->train.size();
+    const int before = static_cast<int>(ledger_.entries().size());
+    ledger_.record(snapshot->settings, n);
+    if (!snapshot->history.empty()) {
+      ledger_.note_accuracy(snapshot->settings, snapshot->history.back().test_accuracy);
+      refreshLedgerLabel();
+    }
+    if (static_cast<int>(ledger_.entries().size()) != before) {
+      ledger_list_->addItem(QString::fromStdString(ledger_.entries().back().summary));
+      ledger_list_->scrollToBottom();
+      submitEpsilon();  // a new candidate: the ledger's epsilon grows
+    }
+  }
+  repaint();  // measure the redraw here, not at some later paint
+  last_compute_ms_ = snapshot->compute_ms;
+  last_draw_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  frame_label_->setText(tr("frame: %1 steps + field %2 ms (worker), draw %3 ms")
+                            .arg(snapshot->steps_computed)
+                            .arg(last_compute_ms_, 0, 'f', 1)
+                            .arg(last_draw_ms_, 0, 'f', 1));
+  if (playing_ && snapshot->finished && snapshot->settings == settings_) pause();
+}
+
+void PlaygroundWindow::updateCurves() {
+  const PlaygroundSnapshot& s = *shown_;
+  const bool minority = s.settings.data.minority_fraction > 0;
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    const bool loss = chart == loss_chart_;
+    QCustomPlot* plot = chart->plot();
+    const auto fill = [&](int graph, const std::vector<HistoryPoint>& h, auto value) {
+      QVector<double> x, y;
+      for (const auto& p : h) {
+        x.push_back(static_cast<double>(p.step));
+        y.push_back(value(p));
+      }
+      plot->graph(graph)->setData(x, y, true);
+    };
+    if (loss) {
+      fill(0, s.history, [](const HistoryPoint& p) { return p.train_loss; });
+      fill(1, s.history, [](const HistoryPoint& p) { return p.test_loss; });
+      fill(2, s.shadow_history, [](const HistoryPoint& p) { return p.train_loss; });
+      fill(3, s.shadow_history, [](const HistoryPoint& p) { return p.test_loss; });
+    } else {
+      fill(0, s.history, [](const HistoryPoint& p) { return p.train_accuracy; });
+      fill(1, s.history, [](const HistoryPoint& p) { return p.test_accuracy; });
+      fill(2, s.shadow_history, [](const HistoryPoint& p) { return p.train_accuracy; });
+      fill(3, s.shadow_history, [](const HistoryPoint& p) { return p.test_accuracy; });
+      fill(4, minority ? s.history : std::vector<HistoryPoint>{},
+           [](const HistoryPoint& p) { return p.minority_test_accuracy; });
+      fill(5, minority ? s.shadow_history : std::vector<HistoryPoint>{},
+           [](const HistoryPoint& p) { return p.minority_test_accuracy; });
+    }
+    plot->xAxis->setRange(
+        0, static_cast<double>(std::max<std::int64_t>(1, s.settings.training.steps)));
+    if (loss) chart->fitValueRange();
+    plot->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
+void PlaygroundWindow::updateStepLabels() {
+  const PlaygroundSnapshot& s = *shown_;
+  const StepPicture& p = s.picture;
+  QString step = tr("step %1 / %2").arg(s.steps).arg(s.settings.training.steps);
+  if (s.settings.training.is_private && s.steps > 0) {
+    // The RDP curve of (sigma, q) is cached by the epsilon worker: a scan over the orders.
+    TrainingOptions so_far = s.settings.training;
+    so_far.steps = s.steps;
+    step += tr(" · ε spent so far %1")
+                .arg(eps_text(
+                    setting_epsilon(so_far, s.data->train.size(), privacy::Accountant::kRdp)));
+  }
+  step_label_->setText(step);
+  if (p.step == 0) {
+    clip_label_->setText(QString());
+  } else if (s.settings.training.is_private) {
+    clip_label_->setText(tr("lot %1 (L = %2): %3% clipped · SNR ‖ΣclipG‖/(σC√d) = %4")
+                             .arg(p.lot.size())
+                             .arg(p.expected_lot)
+                             .arg(100 * p.fraction_clipped, 0, 'f', 0)
+                             .arg(p.signal_to_noise, 0, 'g', 3));
+  } else {
+    clip_label_->setText(tr("lot %1: non-private, nothing clipped, no noise").arg(p.lot.size()));
+  }
+  if (!s.history.empty() && !s.shadow_history.empty()) {
+    const HistoryPoint& h = s.history.back();
+    const HistoryPoint& g = s.shadow_history.back();
+    QString text = tr("test accuracy: DP %1%, non-private %2%")
+                       .arg(100 * h.test_accuracy, 0, 'f', 1)
+                       .arg(100 * g.test_accuracy, 0, 'f', 1);
+    if (s.settings.data.minority_fraction > 0) {
+      text += tr("\nminority cluster: DP %1%, non-private %2%")
+                  .arg(100 * h.minority_test_accuracy, 0, 'f', 1)
+                  .arg(100 * g.minority_test_accuracy, 0, 'f', 1);
+    }
+    accuracy_label_->setText(text);
+  }
+}
+
+void PlaygroundWindow::onEpsilon(const PlaygroundEpsilon& e) {
+  epsilon_ = e;
+  refreshLedgerLabel();
+  const TrainingOptions& t = settings_.training;
+  if (!t.is_private) {
+    epsilon_label_->setText(tr("<b>Non-private: ε = ∞</b> (no clipping, no noise)."));
+  } else {
+    epsilon_label_->setText(
+        tr("<b>This setting: ε = %1</b> (RDP) · %2 (PLD) at δ = %3<br>for T = %4 steps of q = "
+           "L/n = %5, σ = %6.")
+            .arg(eps_text(e.rdp), eps_text(e.pld))
+            .arg(t.delta, 0, 'g', 3)
+            .arg(t.steps)
+            .arg(t.lot_size / static_cast<double>(train_size_of(settings_.data)), 0, 'g', 3)
+            .arg(t.noise_multiplier));
+  }
+}
+
+void PlaygroundWindow::refreshLedgerLabel() {
+  if (!epsilon_) return;
+  const LedgerCost& c = epsilon_->ledger;
+  if (c.settings == 0) {
+    ledger_label_->setText(tr("No setting trained on this data set yet."));
+  } else {
+    ledger_label_->setText(
+        tr("<b>You tried %1 setting%2</b>: the accuracy you see (best test %3%) cost "
+           "<b>ε = %4</b> (MA), not %5.<br>With random stopping over as many candidates: "
+           "Liu–Talwar ε = %6, Papernot–Steinke ε = %7.%8")
+            .arg(c.settings)
+            .arg(c.settings == 1 ? QString() : QStringLiteral("s"))
+            .arg(100 * ledger_.best_accuracy_on(settings_.data), 0, 'f', 1)
+            .arg(eps_text(c.ma), eps_text(c.current_epsilon), eps_text(c.lt), eps_text(c.ps))
+            .arg(c.dominated ? tr("<br><i>Settings differ: LT/PS charge every candidate the most "
+                                  "expensive (σ, q, T).</i>")
+                             : QString()));
+  }
+}
+
+}  // namespace dplab::ui

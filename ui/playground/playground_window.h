@@ -1,0 +1,176 @@
+// PlaygroundWindow (issue #27): DP-SGD for a classroom. A small 2-D problem trains live while the
+// student turns the knobs (sigma, C, L, alpha, T, delta, optimizer, data set, n, label noise,
+// model); the plane shows the decision field, the step view the clipping and the noise of the
+// last update, the curves the private run beside its non-private shadow (same data and seed),
+// the labels epsilon of the current setting (RDP and PLD) and the ledger the honest epsilon of
+// every setting tried (playground/playground_ledger.h).
+//
+// Threads: training runs on PlaygroundRunner's worker (latest-only queries of a target step);
+// epsilon and the ledger's costs on a second latest-only worker; a 33 ms timer asks for the next
+// chunk while playing, so the GUI thread only draws (>= 30 frames/s).
+// Privacy of what is shown: the data are synthetic (generated from a public seed), so nothing
+// here is private data; the epsilons are the teaching point: each label says what it covers, and
+// the shadow curves are labelled "non-private (eps = inf)".
+#pragma once
+
+#include <QMainWindow>
+#include <QString>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "playground/playground_ledger.h"
+#include "playground/playground_lesson.h"
+#include "playground/playground_runner.h"
+#include "playground/playground_session.h"
+#include "playground/playground_state.h"
+#include "run/latest_only_task.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTextBrowser;
+class QTimer;
+
+namespace dplab::ui {
+
+class ChartView;
+class LessonPanel;
+class PlaneView;
+class StepView;
+
+struct PlaygroundEpsilon {
+  double rdp = 0, pld = 0;  // the current setting's whole run (T steps)
+  playground::LedgerCost ledger;
+};
+
+class PlaygroundWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit PlaygroundWindow(QWidget* parent = nullptr);
+  ~PlaygroundWindow() override;
+
+  // The knobs' settings, and setting every knob (restarts the run).
+  playground::PlaygroundSettings settings() const { return settings_; }
+  void applySettings(const playground::PlaygroundSettings& settings);
+
+  void play();
+  void pause();
+  void stepOnce();
+  void reset();
+  bool isPlaying() const { return playing_; }
+  void resetLedger();
+  // Projector mode: a large font everywhere in the window.
+  void setLargeFont(bool large);
+  bool largeFont() const { return large_font_; }
+
+  // A lesson: its settings, its locked and hidden knobs (the others are unlocked and shown).
+  void applyLesson(const playground::Lesson& lesson);
+  LessonPanel* lessonPanel() const { return lessons_; }
+  // The knob widget of a lesson knob name ("sigma", "clip", ...), or null.
+  QWidget* knob(const QString& name) const;
+
+  // The picture (PNG, the window's central area as drawn) and the state file (reopens exactly:
+  // the same settings trained to the same step, the same ledger). False + message() on failure.
+  bool savePicture(const QString& path);
+  bool saveState(const QString& path);
+  bool openState(const QString& path);
+  playground::PlaygroundState state() const;
+
+  // What is on screen (tests): the last snapshot drawn, the last epsilons shown.
+  const PlaygroundSnapshot* shown() const { return shown_.get(); }
+  const std::optional<PlaygroundEpsilon>& shownEpsilon() const { return epsilon_; }
+  const playground::PlaygroundLedger& ledger() const { return ledger_; }
+  PlaneView* plane() const { return plane_; }
+  StepView* stepView() const { return step_view_; }
+  // True while a training or epsilon query is outstanding.
+  bool busy() const;
+  // Frame cost of the last snapshot drawn: the worker's steps + field, and this thread's redraw.
+  double lastComputeMs() const { return last_compute_ms_; }
+  double lastDrawMs() const { return last_draw_ms_; }
+
+ signals:
+  void message(const QString& text, bool is_error);
+
+ private:
+  QWidget* buildKnobs();
+  QWidget* buildRightPanel();
+  void buildMenus();
+  void readKnobs();
+  void writeKnobs(const playground::PlaygroundSettings& s);
+  void onKnobChanged();
+  void submitRun();
+  void submitEpsilon();
+  void onTick();
+  void onSnapshot(const std::shared_ptr<const PlaygroundSnapshot>& snapshot);
+  void onEpsilon(const PlaygroundEpsilon& e);
+  void refreshLedgerLabel();
+  void updateCurves();
+  void updateStepLabels();
+
+  playground::PlaygroundSettings settings_;
+  std::int64_t target_ = 0;
+  bool playing_ = false;
+  bool writing_knobs_ = false;
+  int projection_a_ = 0, projection_b_ = 1;
+  std::shared_ptr<const PlaygroundSnapshot> shown_;
+  std::optional<PlaygroundEpsilon> epsilon_;
+  playground::PlaygroundLedger ledger_;
+  double last_compute_ms_ = 0, last_draw_ms_ = 0;
+
+  PlaygroundRunner* runner_;
+  struct EpsilonQuery {
+    playground::PlaygroundSettings settings;
+    Index train_size = 0;
+    playground::PlaygroundLedger ledger;
+  };
+  std::unique_ptr<LatestOnlyTask<EpsilonQuery, PlaygroundEpsilon>> epsilon_task_;
+  QTimer* timer_;
+
+  // Knobs.
+  QComboBox* dataset_;
+  QSpinBox* points_;
+  QDoubleSpinBox* label_noise_;
+  QDoubleSpinBox* minority_;
+  QSpinBox* data_seed_;
+  QCheckBox* clear_outlier_;
+  QComboBox* model_;
+  QComboBox* activation_;
+  QCheckBox *feat_x2_, *feat_y2_, *feat_xy_;
+  QComboBox* optimizer_;
+  QDoubleSpinBox* sigma_;
+  QDoubleSpinBox* clip_;
+  QDoubleSpinBox* lot_;
+  QDoubleSpinBox* alpha_;
+  QSpinBox* steps_;
+  QDoubleSpinBox* delta_;
+  QSpinBox* seed_;
+  QComboBox* proj_a_;
+  QComboBox* proj_b_;
+  QPushButton* play_button_;
+  QPushButton* step_button_;
+  QPushButton* reset_button_;
+  QSlider* speed_;
+  // Views and labels.
+  PlaneView* plane_;
+  StepView* step_view_;
+  ChartView* loss_chart_;
+  ChartView* accuracy_chart_;
+  QLabel* step_label_;
+  QLabel* epsilon_label_;
+  QLabel* clip_label_;
+  QLabel* accuracy_label_;
+  QLabel* ledger_label_;
+  QListWidget* ledger_list_;
+  QLabel* frame_label_;
+  LessonPanel* lessons_;
+  bool large_font_ = false;
+  std::map<QString, QWidget*> knobs_;  // lesson knob name -> widget
+};
+
+}  // namespace dplab::ui
