@@ -32,6 +32,21 @@
 
 namespace dplab::privacy {
 
+// Audit hook (audit/dirac_canaries.h): extra examples whose clipped gradient is given directly
+// instead of being computed from a data row. The oracle calls add_to_clipped_sum() on the clipped
+// SUM of the lot, before the division by L and before the noise, so each contribution of norm
+// <= clip is exactly one more clipped example of the Gaussian mechanism: Poisson-sampled by the
+// hook at the oracle's q, it is covered by the same accountant (sampling_rate q, sigma) with no
+// change. observe_release() then sees the released noisy mean of the same query (what the
+// accountant covers; iterates are post-processing of it). Only the float-noise paths call it;
+// secure mode and the divide-by-|lot| variant refuse a hook (InvalidArgument).
+class ClippedSumHook {
+ public:
+  virtual ~ClippedSumHook() = default;
+  virtual void add_to_clipped_sum(double sampling_rate, double clip, VectorSpan clipped_sum) = 0;
+  virtual void observe_release(VectorView noisy_mean) = 0;
+};
+
 struct DpSettings {
   double clip = 1.0;              // C, per-example L2 clipping norm (kNoClipping = none)
   double noise_multiplier = 1.0;  // sigma; noise std on the sum is sigma * C
@@ -79,6 +94,9 @@ class NoisyGradientOracle {
   void set_divide_by_realized_lot(bool on) { divide_by_realized_lot_ = on; }
   bool divides_by_realized_lot() const { return divide_by_realized_lot_; }
 
+  // Installs (or, with nullptr, removes) the audit hook; not owned, must outlive the queries.
+  void set_clipped_sum_hook(ClippedSumHook* hook);
+
   std::int64_t queries_made() const { return queries_; }
   double sampling_rate() const { return sampling_rate_; }
   const DpSettings& settings() const { return settings_; }
@@ -115,6 +133,7 @@ class NoisyGradientOracle {
   std::int64_t queries_ = 0;
   Index last_lot_size_ = 0;
   bool divide_by_realized_lot_ = false;
+  ClippedSumHook* hook_ = nullptr;
   // Pre-allocated buffers (capacity grows only on a rare oversized lot).
   std::vector<Index> lot_indices_;
   Matrix lot_features_;
