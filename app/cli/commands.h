@@ -42,5 +42,6 @@ void add_oso_protocol_command(CLI::App& cli);
 void add_objpert_command(CLI::App& cli);
 void add_history_command(CLI::App& cli);
 void add_reproduce_command(CLI::App& cli);
+void add_audit_command(CLI::App& cli);
 
 }  // namespace dplab::cli

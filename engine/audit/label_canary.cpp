@@ -32,6 +32,25 @@ double rank_against(double loss, const std::vector<double>& references, std::siz
 
 }  // namespace
 
+data::Dataset make_mislabelled_pool(const data::Dataset& source, int classes, std::uint64_t seed) {
+  if (classes < 2) throw InvalidArgument("mislabelled canaries need at least 2 classes");
+  const auto pool = source.size();
+  Rng rng(seed);
+  std::vector<Index> rows(static_cast<std::size_t>(pool));
+  for (Index i = 0; i < pool; ++i) rows[i] = i;
+  for (Index i = 0; i < pool; ++i)  // Fisher-Yates
+    std::swap(rows[i],
+              rows[i + static_cast<Index>(rng.below(static_cast<std::uint64_t>(pool - i)))]);
+  data::Dataset chosen = data::select_rows(source, rows);
+  for (Index i = 0; i < chosen.size(); ++i) {  // a wrong label, uniform among the others
+    const int truth = static_cast<int>(chosen.targets[i]);
+    int wrong = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes - 1)));
+    if (wrong >= truth) ++wrong;
+    chosen.targets[i] = static_cast<float>(wrong);
+  }
+  return chosen;
+}
+
 LabelCanaryResult run_label_canary_audit(const data::TrainValidationSplit& data,
                                          const training::TrainingConfig& config,
                                          const LabelCanaryOptions& options) {
@@ -47,19 +66,7 @@ LabelCanaryResult run_label_canary_audit(const data::TrainValidationSplit& data,
                           std::to_string(4 * options.canaries) +
                           " (4 per canary) are needed for canaries and references");
   }
-  Rng rng(options.seed);
-  std::vector<Index> rows(static_cast<std::size_t>(pool));
-  for (Index i = 0; i < pool; ++i) rows[i] = i;
-  for (Index i = 0; i < pool; ++i)  // Fisher-Yates
-    std::swap(rows[i],
-              rows[i + static_cast<Index>(rng.below(static_cast<std::uint64_t>(pool - i)))]);
-  data::Dataset chosen = data::select_rows(data.validation, rows);
-  for (Index i = 0; i < chosen.size(); ++i) {  // a wrong label, uniform among the others
-    const int truth = static_cast<int>(chosen.targets[i]);
-    int wrong = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes - 1)));
-    if (wrong >= truth) ++wrong;
-    chosen.targets[i] = static_cast<float>(wrong);
-  }
+  const data::Dataset chosen = make_mislabelled_pool(data.validation, classes, options.seed);
   std::vector<Index> canary_rows, reference_rows;
   for (Index i = 0; i < pool; ++i)
     (i < options.canaries ? canary_rows : reference_rows).push_back(i);

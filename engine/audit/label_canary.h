@@ -40,6 +40,11 @@ struct LabelCanaryResult {
   double final_validation_loss = 0;
 };
 
+// Step 1's pool: every row of `source` in a seeded random order, each with a label drawn
+// uniformly among the `classes` - 1 wrong ones. Also the black-box canaries of the one-run audit
+// (audit/one_run_audit.h).
+data::Dataset make_mislabelled_pool(const data::Dataset& source, int classes, std::uint64_t seed);
+
 // Trains config.model with config.optimizer / config.dp for config.steps on data.train plus the
 // canaries (drawn from data.validation) and ranks the canaries.
 LabelCanaryResult run_label_canary_audit(const data::TrainValidationSplit& data,

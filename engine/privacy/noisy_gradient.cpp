@@ -132,8 +132,22 @@ double NoisyGradientOracle::clipped_sum_on_lot(Index lot, double clip, VectorSpa
                                      norms_.head(lot));
 }
 
+namespace {
+[[noreturn]] void refuse_clipped_sum_hook() {
+  throw InvalidArgument(
+      "audit canaries need the float-noise mean over L: not available in secure mode or with the "
+      "divide-by-realised-lot variant");
+}
+}  // namespace
+
+void NoisyGradientOracle::set_clipped_sum_hook(ClippedSumHook* hook) {
+  if (hook && (grid_noise_ || divide_by_realized_lot_)) refuse_clipped_sum_hook();
+  hook_ = hook;
+}
+
 double NoisyGradientOracle::query(VectorSpan gradient) {
   check_output(gradient, "gradient");
+  if (hook_ && divide_by_realized_lot_) refuse_clipped_sum_hook();
   const Index lot = sample_lot();
   if (grid_noise_) {
     // Secure: the sum on the integer grid plus exact discrete Gaussian noise, then / L.
@@ -151,10 +165,12 @@ double NoisyGradientOracle::query(VectorSpan gradient) {
     }
     return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
   }
+  if (hook_) hook_->add_to_clipped_sum(sampling_rate_, settings_.clip, gradient);
   // Divide by the expected lot size L (not |lot|), then add the noise of the mean.
   gradient *= static_cast<float>(1.0 / settings_.lot_size);
   noise_.add(noise_std_of_mean(), gradient);
   if (keep_last_release_) last_release_ = gradient;
+  if (hook_) hook_->observe_release(gradient);
   return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
 }
 
@@ -170,9 +186,11 @@ double NoisyGradientOracle::joint_query(double clip, double gradient_noise_multi
   check_adaptive_clip(clip, gradient_noise_multiplier);
   const Index lot = sample_lot();
   const double loss_sum = clipped_sum_on_lot(lot, clip, gradient);
+  if (hook_) hook_->add_to_clipped_sum(sampling_rate_, clip, gradient);
   const double inverse_lot = 1.0 / settings_.lot_size;
   gradient *= static_cast<float>(inverse_lot);
   noise_.add(gradient_noise_multiplier * clip * inverse_lot, gradient);
+  if (hook_) hook_->observe_release(gradient);
   second_release(lot, inverse_lot);
   return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
 }

@@ -32,6 +32,21 @@
 
 namespace dplab::privacy {
 
+// Audit hook (audit/dirac_canaries.h): extra examples whose clipped gradient is given directly
+// instead of being computed from a data row. The oracle calls add_to_clipped_sum() on the clipped
+// SUM of the lot, before the division by L and before the noise, so each contribution of norm
+// <= clip is exactly one more clipped example of the Gaussian mechanism: Poisson-sampled by the
+// hook at the oracle's q, it is covered by the same accountant (sampling_rate q, sigma) with no
+// change. observe_release() then sees the released noisy mean of the same query (what the
+// accountant covers; iterates are post-processing of it). Only the float-noise paths call it;
+// secure mode and the divide-by-|lot| variant refuse a hook (InvalidArgument).
+class ClippedSumHook {
+ public:
+  virtual ~ClippedSumHook() = default;
+  virtual void add_to_clipped_sum(double sampling_rate, double clip, VectorSpan clipped_sum) = 0;
+  virtual void observe_release(VectorView noisy_mean) = 0;
+};
+
 struct DpSettings {
   double clip = 1.0;              // C, per-example L2 clipping norm (kNoClipping = none)
   double noise_multiplier = 1.0;  // sigma; noise std on the sum is sigma * C
@@ -85,6 +100,8 @@ class NoisyGradientOracle {
   // with keeping on.
   void keep_last_release(bool on) { keep_last_release_ = on; }
   const Vector& last_release() const { return last_release_; }
+  // Installs (or, with nullptr, removes) the audit hook; not owned, must outlive the queries.
+  void set_clipped_sum_hook(ClippedSumHook* hook);
 
   std::int64_t queries_made() const { return queries_; }
   double sampling_rate() const { return sampling_rate_; }
@@ -124,6 +141,7 @@ class NoisyGradientOracle {
   bool divide_by_realized_lot_ = false;
   bool keep_last_release_ = false;
   Vector last_release_;
+  ClippedSumHook* hook_ = nullptr;
   // Pre-allocated buffers (capacity grows only on a rare oversized lot).
   std::vector<Index> lot_indices_;
   Matrix lot_features_;

@@ -1,0 +1,235 @@
+// dplab-cli audit: "how private is it really?" — the one-run audit (engine/audit/one_run_audit.h;
+// Steinke, Nasr & Jagielski 2023). The run that `train`'s flags (or --config RUN.json) describe is
+// trained ONCE with m canaries, each included with probability 1/2; membership guesses from the
+// canary scores give a statistically valid LOWER bound on epsilon, printed beside the
+// accountants' UPPER bounds (RDP and PLD) and beside the same run without privacy (sigma = 0, no
+// clipping), whose bound is the attack's power on this data. --out DIR writes DIR/audit.csv.
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "audit/one_run_audit.h"
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/output_files.h"
+#include "cli/run_config.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/validate.h"
+#include "data/dataset_catalog.h"
+#include "data/prepare_split.h"
+#include "privacy/accountant_choice.h"
+#include "privacy/default_delta.h"
+#include "store/csv_table.h"
+
+namespace dplab::cli {
+namespace {
+
+struct AuditedRun {
+  std::string label;  // "private" | "non-private"
+  audit::OneRunAuditResult result;
+  double epsilon_rdp = std::numeric_limits<double>::infinity();
+  double epsilon_pld = std::numeric_limits<double>::infinity();
+};
+
+std::string fixed(double value, int digits = 3) {
+  if (std::isinf(value)) return "inf";
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << value;
+  return s.str();
+}
+
+void print_bound(const char* what, const audit::AuditBound& b) {
+  std::cout << "    " << what << ": eps >= " << fixed(b.epsilon_lower_bound) << "  (pure-DP bound "
+            << fixed(b.pure_epsilon_lower_bound) << "; m = " << b.counts.canaries
+            << ", r = " << b.counts.guesses << ", v = " << b.counts.correct
+            << ", k+ = " << b.guess_set.top_in << ", k- = " << b.guess_set.bottom_out
+            << "; ceiling " << fixed(b.ceiling) << ")\n";
+}
+
+std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
+                                 const audit::AuditBound& b, const RunConfig& config, double sigma,
+                                 double confidence, double delta) {
+  const auto& r = run.result;
+  return {run.label,
+          audit::to_string(r.mode),
+          score,
+          std::to_string(b.counts.canaries),
+          std::to_string(r.canaries_included),
+          std::to_string(b.guess_set.top_in),
+          std::to_string(b.guess_set.bottom_out),
+          std::to_string(b.counts.guesses),
+          std::to_string(b.counts.correct),
+          std::to_string(b.sets_tried),
+          csv_number(confidence),
+          csv_number(delta),
+          csv_number(b.epsilon_lower_bound),
+          csv_number(b.pure_epsilon_lower_bound),
+          csv_number(b.ceiling),
+          std::isinf(run.epsilon_rdp) ? "inf" : csv_number(run.epsilon_rdp),
+          std::isinf(run.epsilon_pld) ? "inf" : csv_number(run.epsilon_pld),
+          csv_number(sigma),
+          csv_number(r.sampling_rate),
+          std::to_string(r.queries),
+          config.model,
+          config.optimizer,
+          csv_number(r.final_validation_accuracy),
+          csv_number(r.wall_seconds)};
+}
+
+int run_audit(const Arguments& args) {
+  const RunConfig config = parse_run_config(args);
+  const int canaries = args.int_or("canaries", 1000);
+  if (canaries < 2) throw UsageError("--canaries must be >= 2, got " + std::to_string(canaries));
+  audit::OneRunAuditOptions options;
+  options.canaries = canaries;
+  try {
+    options.mode = audit::parse_audit_mode(args.text_or("mode", "whitebox"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("--mode: ") + e.what());
+  }
+  options.confidence = args.number_or("confidence", 0.95);
+  if (!(options.confidence > 0 && options.confidence < 1))
+    throw UsageError("--confidence must be strictly between 0 and 1");
+  options.seed = args.seed_or("audit-seed", config.seed + 1);
+  if (!config.out.empty()) require_writable_folder(config.out, "--out");
+
+  data::DatasetSource source = data::source_for(config.dataset);
+  source.format = data::parse_data_format(config.format);
+  source.label_column = config.label_column;
+  source.regression = config.model == "linear";
+  const data::Dataset all = data::load_dataset(source);
+  const auto split = data::prepare_split(all, config.validation_fraction, 0);
+  const auto n = split.train.size();
+  if (config.lot_size > static_cast<double>(n)) {
+    throw UsageError("--lot-size = " + format_number(config.lot_size) +
+                     " exceeds the training set size n = " + std::to_string(n));
+  }
+  const double delta = config.delta > 0 ? config.delta : privacy::default_delta(n);
+  options.delta = delta;
+  training::TrainingConfig private_config;
+  try {
+    private_config = config.training_config();
+  } catch (const InvalidArgument& e) {
+    throw UsageError(e.what());
+  }
+  const double sigma = config.is_private() ? config.noise_multiplier : 0.0;
+  // The non-private twin: same model, optimizer, lots and canaries; sigma = 0, no clipping, the
+  // canaries keep the private run's norm C.
+  training::TrainingConfig open_config = private_config;
+  open_config.dp.noise_multiplier = 0;
+  open_config.dp.clip = models::kNoClipping;
+  if (std::isfinite(private_config.dp.clip)) options.canary_norm = private_config.dp.clip;
+
+  std::vector<AuditedRun> runs;
+  std::cerr << "dplab-cli audit: training with " << canaries << " "
+            << audit::to_string(options.mode) << " canaries...\n";
+  if (config.is_private()) {
+    AuditedRun run{"private", audit::run_one_run_audit(split, private_config, options)};
+    const privacy::SubsampledGaussian mechanism{sigma, run.result.sampling_rate,
+                                                run.result.queries};
+    run.epsilon_rdp = privacy::run_epsilon(mechanism, 1, delta, privacy::Accountant::kRdp).epsilon;
+    run.epsilon_pld = privacy::run_epsilon(mechanism, 1, delta, privacy::Accountant::kPld).epsilon;
+    runs.push_back(std::move(run));
+  }
+  runs.push_back({"non-private", audit::run_one_run_audit(split, open_config, options)});
+
+  std::cout << "one-run audit (Steinke, Nasr & Jagielski 2023): " << config.model << ", "
+            << config.optimizer << ", sigma " << sigma << ", q "
+            << runs.front().result.sampling_rate << ", " << runs.front().result.queries
+            << " steps, delta " << delta << ", confidence " << options.confidence << ", best of "
+            << runs.front().result.bound.sets_tried << " pre-declared (k+, k-) sets (Bonferroni)\n";
+  store::CsvTable table;
+  table.comments.push_back(
+      "# dplab: one-run audit; epsilon_lower_bound is a LOWER bound at the stated confidence "
+      "(statistic of the canaries only); epsilon_rdp / epsilon_pld are the accountants' UPPER "
+      "bounds for the private run");
+  table.header = {"run",
+                  "mode",
+                  "score",
+                  "canaries",
+                  "included",
+                  "k_plus",
+                  "k_minus",
+                  "guesses",
+                  "correct",
+                  "guess_sets",
+                  "confidence",
+                  "delta",
+                  "epsilon_lower_bound",
+                  "pure_epsilon_lower_bound",
+                  "ceiling",
+                  "epsilon_rdp",
+                  "epsilon_pld",
+                  "noise_multiplier",
+                  "sampling_rate",
+                  "steps",
+                  "model",
+                  "optimizer",
+                  "validation_accuracy",
+                  "wall_seconds"};
+  for (const AuditedRun& run : runs) {
+    const auto& r = run.result;
+    std::cout << run.label << " run (" << fixed(r.wall_seconds, 1) << " s, validation accuracy "
+              << fixed(r.final_validation_accuracy) << ", " << r.canaries_included << " of "
+              << canaries << " canaries included"
+              << (r.diverged ? ", DIVERGED: scores of a diverged run" : "") << ")\n";
+    if (run.label == "private") {
+      std::cout << "    accountant upper bound: eps <= " << fixed(run.epsilon_rdp) << " (rdp), "
+                << fixed(run.epsilon_pld) << " (pld)\n";
+    } else {
+      std::cout << "    accountant upper bound: none (not private): its audit is the attack's "
+                   "power on this data\n";
+    }
+    const bool white = r.mode == audit::AuditMode::kWhiteBox;
+    print_bound(white ? "audited lower bound, all iterates" : "audited lower bound, final model",
+                r.bound);
+    table.rows.push_back(csv_row(run, white ? "all_iterates" : "final_model_loss", r.bound, config,
+                                 run.label == "private" ? sigma : 0.0, options.confidence, delta));
+    if (r.final_model_bound) {
+      print_bound("audited lower bound, final model only", *r.final_model_bound);
+      table.rows.push_back(csv_row(run, "final_model", *r.final_model_bound, config,
+                                   run.label == "private" ? sigma : 0.0, options.confidence,
+                                   delta));
+    }
+  }
+  if (!config.out.empty()) {
+    std::filesystem::create_directories(config.out);
+    const std::string path = (std::filesystem::path(config.out) / "audit.csv").string();
+    store::write_csv_file(path, table);
+    std::cout << "wrote " << path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_audit_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "audit",
+      "how private is it really: one-run audited epsilon lower bound beside the accountant");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "config",
+            "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
+            "FILE");
+  for (const auto& flag : run_config_flag_list())
+    add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  add_value(*cmd, *args, "canaries",
+            "canaries m, each included with probability 1/2 (default 1000)", "M");
+  add_value(*cmd, *args, "mode",
+            "whitebox (gradient canaries, all iterates and final model) or blackbox (mislabelled "
+            "examples, -loss on the final model); default whitebox",
+            "blackbox|whitebox");
+  add_value(*cmd, *args, "confidence", "confidence 1 - beta of the lower bound (default 0.95)",
+            "P");
+  add_value(*cmd, *args, "audit-seed", "seed of the canaries (default --seed + 1)", "N");
+  cmd->footer(
+      "The lower bound is a statistic of the canaries only. Black-box mode draws its canaries "
+      "from the validation set (>= m rows).");
+  on_run(*cmd, [args] { return run_audit(*args); });
+}
+
+}  // namespace dplab::cli

@@ -1,0 +1,196 @@
+#include "audit/one_run_audit.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "audit/dirac_canaries.h"
+#include "audit/label_canary.h"
+#include "core/error.h"
+#include "core/memory_check.h"
+#include "core/random.h"
+#include "core/validate.h"
+#include "data/feature_rows.h"
+#include "models/model.h"
+#include "optim/optimizer.h"
+#include "privacy/noisy_gradient.h"
+
+namespace dplab::audit {
+namespace {
+
+// Seed streams: the trainer's (training/trainer.cpp: init 1, oracle 2) for the run, so an audited
+// run draws the same model initialisation and lots as `train` with the same seed.
+constexpr std::uint64_t kInitStream = 1;
+constexpr std::uint64_t kOracleStream = 2;
+// Canary streams, derived from options.seed.
+constexpr std::uint64_t kBlackBoxPoolStream = 11;
+constexpr std::uint64_t kBlackBoxCoinStream = 12;
+
+struct TrainedRun {
+  std::int64_t queries = 0;
+  bool diverged = false;
+};
+
+// The trainer's loop (training/trainer.cpp) without curve points: T queries of the optimizer.
+TrainedRun run_steps(models::Model& model, privacy::NoisyGradientOracle& oracle,
+                     const training::TrainingConfig& config, const std::atomic<bool>* cancel) {
+  auto optimizer =
+      optim::make_optimizer(config.optimizer, {model.num_params(), config.steps, config.dp});
+  TrainedRun run;
+  while (oracle.queries_made() + optimizer->queries_per_step() <= config.steps) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+    if (!std::isfinite(optimizer->step(model, oracle))) {
+      run.diverged = true;
+      break;
+    }
+  }
+  run.queries = oracle.queries_made();
+  return run;
+}
+
+void check_common(const data::TrainValidationSplit& data, const training::TrainingConfig& config,
+                  const OneRunAuditOptions& options) {
+  require_at_least("canaries", options.canaries, 2);
+  require_open_interval("confidence", options.confidence, 0, 1);
+  require_non_negative("delta", options.delta);
+  require_non_negative("canary_norm", options.canary_norm);
+  require_at_least("steps", static_cast<double>(config.steps), 1);
+  if (config.secure)
+    throw InvalidArgument("the one-run audit needs seeded noise: turn secure mode off");
+  if (config.divide_by_realized_lot)
+    throw InvalidArgument("the one-run audit does not support the divide-by-realised-lot variant");
+  if (data.train.size() == 0) throw InvalidArgument("the training set is empty");
+}
+
+AuditBound bound_of(const std::vector<double>& scores, const std::vector<bool>& included,
+                    const OneRunAuditOptions& options) {
+  const auto sets = options.guess_sets.empty()
+                        ? default_guess_sets(static_cast<std::int64_t>(scores.size()))
+                        : options.guess_sets;
+  return best_bound_over_guess_sets(scores, included, sets, options.delta, options.confidence);
+}
+
+// Non-finite scores (a diverged run) rank as the least likely "in": they carry no evidence.
+void sanitize(std::vector<double>& scores) {
+  for (double& s : scores)
+    if (!std::isfinite(s)) s = -std::numeric_limits<double>::max();
+}
+
+OneRunAuditResult white_box(const data::TrainValidationSplit& data,
+                            const training::TrainingConfig& config,
+                            const OneRunAuditOptions& options, const std::atomic<bool>* cancel) {
+  auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
+  model->initialize(derive_seed(config.seed, kInitStream));
+  require_memory("canaries x parameters = " + std::to_string(options.canaries) + " x " +
+                     std::to_string(model->num_params()) + " (the canary directions)",
+                 static_cast<double>(options.canaries) * static_cast<double>(model->num_params()) *
+                     sizeof(float));
+  const double norm = options.canary_norm > 0         ? options.canary_norm
+                      : std::isfinite(config.dp.clip) ? config.dp.clip
+                                                      : 1.0;
+  DiracCanaries canaries(options.canaries, model->num_params(), norm, config.dp.noise_multiplier,
+                         config.dp.lot_size, options.seed);
+  privacy::NoisyGradientOracle oracle(data.train, *model, config.dp,
+                                      derive_seed(config.seed, kOracleStream));
+  oracle.set_clipped_sum_hook(&canaries);
+  const Vector initial = model->params();
+  const TrainedRun run = run_steps(*model, oracle, config, cancel);
+  oracle.set_clipped_sum_hook(nullptr);
+
+  OneRunAuditResult result;
+  result.mode = AuditMode::kWhiteBox;
+  result.included = canaries.included();
+  result.scores = canaries.all_iterate_scores();
+  sanitize(result.scores);
+  result.bound = bound_of(result.scores, result.included, options);
+  auto final_scores = canaries.final_model_scores(initial, model->params());
+  sanitize(final_scores);
+  result.final_model_bound = bound_of(final_scores, result.included, options);
+  result.canaries_included = canaries.included_count();
+  result.sampling_rate = oracle.sampling_rate();
+  result.queries = run.queries;
+  result.diverged = run.diverged;
+  result.final_validation_accuracy = model->evaluate(data.validation).accuracy;
+  return result;
+}
+
+OneRunAuditResult black_box(const data::TrainValidationSplit& data,
+                            const training::TrainingConfig& config,
+                            const OneRunAuditOptions& options, const std::atomic<bool>* cancel) {
+  if (data.train.is_regression())
+    throw InvalidArgument(
+        "black-box canaries are mislabelled examples: a classification data set "
+        "is needed");
+  if (data.validation.size() < options.canaries) {
+    throw InvalidArgument("the validation set has " + std::to_string(data.validation.size()) +
+                          " rows; black-box mode draws its " + std::to_string(options.canaries) +
+                          " canaries from it");
+  }
+  const int classes = std::max(2, data.train.num_classes);
+  const data::Dataset pool = make_mislabelled_pool(data.validation, classes,
+                                                   derive_seed(options.seed, kBlackBoxPoolStream));
+  std::vector<Index> canary_rows, included_rows;
+  std::vector<bool> included;
+  Rng coin(derive_seed(options.seed, kBlackBoxCoinStream));
+  for (Index i = 0; i < options.canaries; ++i) {
+    canary_rows.push_back(i);
+    included.push_back((coin() >> 63) != 0);
+    if (included.back()) included_rows.push_back(i);
+  }
+  const data::Dataset canaries = data::select_rows(pool, canary_rows);
+  data::Dataset train =
+      included_rows.empty()
+          ? data.train
+          : data::concatenate(data.train, data::select_rows(pool, included_rows), data.train.name);
+  train.num_classes = data.train.num_classes;
+
+  auto model = models::make_model(config.model, train.dim(), train.num_classes);
+  model->initialize(derive_seed(config.seed, kInitStream));
+  privacy::NoisyGradientOracle oracle(train, *model, config.dp,
+                                      derive_seed(config.seed, kOracleStream));
+  const TrainedRun run = run_steps(*model, oracle, config, cancel);
+
+  OneRunAuditResult result;
+  result.mode = AuditMode::kBlackBox;
+  result.included = included;
+  Matrix row;
+  for (Index i = 0; i < canaries.size(); ++i) {
+    result.scores.push_back(
+        -model->loss_sum(data::feature_rows(canaries, i, 1, row), canaries.targets.segment(i, 1)));
+  }
+  sanitize(result.scores);
+  result.bound = bound_of(result.scores, result.included, options);
+  result.canaries_included = static_cast<int>(included_rows.size());
+  result.sampling_rate = oracle.sampling_rate();
+  result.queries = run.queries;
+  result.diverged = run.diverged;
+  result.final_validation_accuracy = model->evaluate(data.validation).accuracy;
+  return result;
+}
+
+}  // namespace
+
+const char* to_string(AuditMode mode) {
+  return mode == AuditMode::kBlackBox ? "blackbox" : "whitebox";
+}
+
+AuditMode parse_audit_mode(std::string_view text) {
+  if (text == "blackbox") return AuditMode::kBlackBox;
+  if (text == "whitebox") return AuditMode::kWhiteBox;
+  throw InvalidArgument("mode = '" + std::string(text) + "' must be blackbox or whitebox");
+}
+
+OneRunAuditResult run_one_run_audit(const data::TrainValidationSplit& data,
+                                    const training::TrainingConfig& config,
+                                    const OneRunAuditOptions& options,
+                                    const std::atomic<bool>* cancel) {
+  check_common(data, config, options);
+  const auto started = std::chrono::steady_clock::now();
+  OneRunAuditResult result = options.mode == AuditMode::kWhiteBox
+                                 ? white_box(data, config, options, cancel)
+                                 : black_box(data, config, options, cancel);
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace dplab::audit

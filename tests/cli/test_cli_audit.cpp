@@ -1,0 +1,95 @@
+// dplab-cli audit, end to end through the real binary: the run from a --config RUN.json file,
+// the accountants' upper bounds (RDP and PLD) above the audited lower bound, the non-private twin
+// beside it, audit.csv through the project's CSV writer, and exit status 2 naming a bad flag.
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "support/cli_runner.h"
+
+using dplab::testing::CliRun;
+using dplab::testing::read_file;
+using dplab::testing::run_cli;
+
+namespace {
+
+// A small private logistic run (synthetic-binary: 10 features) written as a RUN.json.
+QString write_run_json(const QTemporaryDir& dir) {
+  const QString path = dir.path() + "/run.json";
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return {};
+  file.write(R"({"dataset": "synthetic-binary", "model": "logistic", "optimizer": "dpsgd",
+                 "lr": 0.5, "clip": 1, "noise_multiplier": 1.0, "lot_size": 500,
+                 "steps": 100, "seed": 3})");
+  return path;
+}
+
+}  // namespace
+
+class CliAuditTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void whiteBoxPrintsBothBoundsAndWritesCsv() {
+    QTemporaryDir dir;
+    const QString config = write_run_json(dir);
+    const CliRun run = run_cli({"audit", "--config", config, "--canaries", "200", "--mode",
+                                "whitebox", "--confidence", "0.95", "--out", dir.path() + "/a"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("(rdp)") && run.out.contains("(pld)"), qPrintable(run.out));
+    QVERIFY(run.out.contains("non-private run"));
+    QVERIFY(run.out.contains("audited lower bound, all iterates"));
+    QVERIFY(run.out.contains("final model only"));
+
+    const QList<QByteArray> lines = read_file(dir.path() + "/a/audit.csv").trimmed().split('\n');
+    QVERIFY(lines.front().startsWith("# dplab: one-run audit"));
+    const QList<QByteArray> header = lines[1].split(',');
+    QCOMPARE(lines.size(), 2 + 4);  // private + non-private, all iterates + final model each
+    const int lower = header.indexOf("epsilon_lower_bound");
+    const int rdp = header.indexOf("epsilon_rdp");
+    const int pld = header.indexOf("epsilon_pld");
+    const int ceiling = header.indexOf("ceiling");
+    QVERIFY(lower >= 0 && rdp >= 0 && pld >= 0 && ceiling >= 0);
+    const QList<QByteArray> private_row = lines[2].split(',');
+    QCOMPARE(private_row[0], QByteArray("private"));
+    QCOMPARE(private_row[header.indexOf("canaries")], QByteArray("200"));
+    const double bound = private_row[lower].toDouble();
+    // The lower bound is below both upper bounds, which agree to a few percent.
+    QVERIFY2(bound >= 0 && bound < private_row[pld].toDouble(), lines[2].constData());
+    QVERIFY(bound < private_row[rdp].toDouble());
+    QVERIFY(private_row[pld].toDouble() <= private_row[rdp].toDouble() * 1.001);
+    // The non-private twin: no accountant bound.
+    const QList<QByteArray> open_row = lines[4].split(',');
+    QCOMPARE(open_row[0], QByteArray("non-private"));
+    QCOMPARE(open_row[rdp], QByteArray("inf"));
+    QVERIFY(open_row[lower].toDouble() >= 0);
+    QVERIFY(open_row[lower].toDouble() <= open_row[ceiling].toDouble() + 1e-9);
+  }
+
+  void blackBoxRuns() {
+    QTemporaryDir dir;
+    const CliRun run = run_cli(
+        {"audit", "--config", write_run_json(dir), "--canaries", "100", "--mode", "blackbox"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
+    QVERIFY(run.out.contains("audited lower bound, final model"));
+    QVERIFY(!run.out.contains("final model only"));
+  }
+
+  void badFlagsNameTheFlag() {
+    QTemporaryDir dir;
+    const QString config = write_run_json(dir);
+    CliRun run = run_cli({"audit", "--config", config, "--mode", "greybox"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--mode"), qPrintable(run.err));
+    run = run_cli({"audit", "--config", config, "--confidence", "1.5"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--confidence"), qPrintable(run.err));
+    run = run_cli({"audit", "--config", config, "--canaries", "1"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--canaries"), qPrintable(run.err));
+  }
+};
+
+QTEST_MAIN(CliAuditTest)
+#include "test_cli_audit.moc"
