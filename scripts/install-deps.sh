@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh --fuzz   # also clang's libFuzzer for scripts/fuzz.sh (CI runs it)
 set -euo pipefail
 packages=(
-  cmake g++ make pkg-config
+  cmake g++ make ninja-build pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
   libeigen3-dev libtbb-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libcli11-dev libfftw3-dev
   dataset-fashion-mnist

@@ -12,7 +12,11 @@ if command -v ccache >/dev/null 2>&1; then
   export CCACHE_BASEDIR="$PWD"
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
+# Ninja (from install-deps) for a fresh build folder: the same relative paths as every other
+# build of the project, so ccache hits across clones and build folders.
+generator=()
+if [ ! -f build/CMakeCache.txt ] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 read -r -a extra <<<"${DPLAB_CMAKE_ARGS:-}"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${extra[@]}"
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${extra[@]}"
 cmake --build build -j"$(nproc)"
 cd build && ctest --output-on-failure -j"$(nproc)"
