@@ -10,6 +10,8 @@
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/memory_check.h"
+#include "data/file_reader.h"
 #include "experiment/experiment_config.h"
 
 namespace dplab::cli {
@@ -55,6 +57,12 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
        "(default fashion-mnist)"},
       {"format", "F", "auto | idx | csv | libsvm (for a PATH; default auto)"},
       {"label-column", "NAME", "CSV label column (default: the last column)"},
+      {"categorical", "COLS",
+       "CSV columns to one-hot encode even if numeric or identifier-like (more than 1000 levels "
+       "in more than half of the rows is refused otherwise); comma-separated (default none)"},
+      {"max-memory", "SIZE",
+       "memory budget for loading and encoding data, checked before allocating, e.g. 4G, 512M "
+       "(default: half of the available memory)"},
       {"validation-fraction", "F", "share held out for validation (default 0.2, paper appendix H)"},
       {"model", "M", "linear | logistic | tlnn | cnn | conv-autoencoder (default logistic)"},
       {"hidden-units", "H", "TLNN hidden layer width (default 100)"},
@@ -125,6 +133,12 @@ nlohmann::json RunConfig::to_json() const {
   j["dataset"] = dataset;
   j["format"] = format;
   if (!label_column.empty()) j["label_column"] = label_column;
+  if (!categorical.empty()) {
+    std::string list;
+    for (const auto& column : categorical) list += (list.empty() ? "" : ",") + column;
+    j["categorical"] = list;
+  }
+  if (max_memory > 0) j["max_memory"] = max_memory;
   j["validation_fraction"] = validation_fraction;
   j["model"] = model;
   if (model == "tlnn") j["hidden_units"] = hidden_units;
@@ -143,6 +157,31 @@ nlohmann::json RunConfig::to_json() const {
   return j;
 }
 
+void RunConfig::apply_data_limits(data::DatasetSource& source) const {
+  source.categorical_columns = categorical;
+  set_memory_limit_bytes(max_memory);
+}
+
+double parse_max_memory(const std::string& text) {
+  const auto bytes = parse_memory_size(text);
+  if (!bytes) {
+    throw UsageError("--max-memory = " + text +
+                     " must be a size such as 4G, 512M, 2GiB or a number of bytes (>= 1)");
+  }
+  return *bytes;
+}
+
+void add_max_memory_flag(CLI::App& command, Arguments& args) {
+  for (const auto& flag : run_config_flag_list()) {
+    if (std::string(flag.name) == "max-memory")
+      add_value(command, args, flag.name, flag.help, flag.value_name);
+  }
+}
+
+void apply_max_memory_flag(const Arguments& args) {
+  if (auto v = args.text("max-memory")) set_memory_limit_bytes(parse_max_memory(*v));
+}
+
 RunConfig parse_run_config(const Arguments& args) {
   // Collect every setting as text: first from the file, then the flags on top.
   std::map<std::string, std::string> settings;
@@ -150,18 +189,17 @@ RunConfig parse_run_config(const Arguments& args) {
     std::error_code ec;
     if (std::filesystem::is_directory(*path, ec))
       throw UsageError("--config: '" + *path + "' is a directory");
-    errno = 0;
-    std::ifstream in(*path, std::ios::binary);
-    if (!in) {
-      throw UsageError("--config: cannot open '" + *path + "'" +
-                       (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+    std::string text;
+    try {
+      // Regular files only: --config /dev/zero or a FIFO used to be read for ever.
+      text = data::read_file_text(*path);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--config: ") + e.what());
     }
-    std::ostringstream text;
-    text << in.rdbuf();
     nlohmann::json file;
     try {
       // Depth-capped, and errors name line, column and key (core/json_guard.h).
-      file = parse_json_text(text.str(), *path);
+      file = parse_json_text(text, *path);
     } catch (const ParseError& e) {
       throw UsageError(std::string("--config: ") + e.what());
     }
@@ -186,6 +224,8 @@ RunConfig parse_run_config(const Arguments& args) {
   if (auto v = text("dataset")) config.dataset = *v;
   if (auto v = text("format")) config.format = *v;
   if (auto v = text("label-column")) config.label_column = *v;
+  if (auto v = text("categorical")) config.categorical = comma_items("categorical", *v);
+  if (auto v = text("max-memory")) config.max_memory = parse_max_memory(*v);
   if (auto v = text("model")) config.model = *v;
   if (auto v = text("optimizer")) config.optimizer = *v;
   if (auto v = text("out")) config.out = *v;

@@ -31,6 +31,7 @@ data::Dataset load_for_flag(const RunConfig& config) {
     throw UsageError(std::string("--format: ") + e.what());
   }
   source.label_column = config.label_column;
+  config.apply_data_limits(source);
   source.regression = config.model == "linear";
   try {
     return data::load_dataset(source);
@@ -92,6 +93,7 @@ int run_train(const Arguments& args) {
   summary["data"] = {{"name", all.name},      {"examples", all.size()},
                      {"train_examples", n},   {"validation_examples", split.validation.size()},
                      {"features", all.dim()}, {"classes", all.num_classes}};
+  if (!all.encoding.empty()) summary["data"]["encoding"] = all.encoding;
   summary["privacy"] = {{"private", config.is_private()},
                         {"sampling_rate", sampling_rate},
                         {"delta", delta},
