@@ -35,6 +35,7 @@ int run_label_canary(const Arguments& args) {
   data::DatasetSource source = data::source_for(config.dataset);
   source.format = data::parse_data_format(config.format);
   source.label_column = config.label_column;
+  config.apply_data_limits(source);
   const data::Dataset all = data::load_dataset(source);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
   require_writable_folder(config.out, "--out");  // before training, not after

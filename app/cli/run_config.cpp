@@ -12,6 +12,8 @@
 #include "core/json_guard.h"
 #include "core/limits.h"
 #include "core/message_text.h"
+#include "core/memory_check.h"
+#include "data/file_reader.h"
 #include "experiment/experiment_config.h"
 
 namespace dplab::cli {
@@ -55,16 +57,16 @@ nlohmann::json read_json_file(const std::string& path, const std::string& flag) 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw UsageError(flag + ": '" + path + "' is a directory");
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw UsageError(flag + ": cannot open '" + path + "'" +
-                     (errno ? std::string(": ") + std::strerror(errno) : std::string()));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
   try {
-    return parse_json_text(text.str(), path);
+    // Regular files only: --config /dev/zero or a FIFO used to be read for ever.
+    text = data::read_file_text(path);
+  } catch (const Error& e) {
+    throw UsageError(flag + ": " + e.what());
+  }
+  try {
+    // Depth-capped, and errors name line, column and key (core/json_guard.h).
+    return parse_json_text(text, path);
   } catch (const ParseError& e) {
     throw UsageError(flag + ": " + e.what());
   }
@@ -85,6 +87,12 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
       {"feature-bounds", "FILE",
        "JSON object {\"feature name\": [lo, hi], ...}: public bounds per feature, clamped; "
        "wins over --feature-range (one-hot column=value features keep 0/1)"},
+      {"categorical", "COLS",
+       "CSV columns to one-hot encode even if numeric or identifier-like (more than 1000 levels "
+       "in more than half of the rows is refused otherwise); comma-separated (default none)"},
+      {"max-memory", "SIZE",
+       "memory budget for loading and encoding data, checked before allocating, e.g. 4G, 512M "
+       "(default: half of the available memory)"},
       {"validation-fraction", "F", "share held out for validation (default 0.2, paper appendix H)"},
       {"model", "M", "linear | logistic | tlnn | cnn | conv-autoencoder (default logistic)"},
       {"hidden-units", "H", "TLNN hidden layer width (default 100)"},
@@ -157,6 +165,12 @@ nlohmann::json RunConfig::to_json() const {
   if (!label_column.empty()) j["label_column"] = label_column;
   if (feature_bounds.all) j["feature_range"] = feature_range_text;
   if (!feature_bounds_file.empty()) j["feature_bounds"] = feature_bounds_file;
+  if (!categorical.empty()) {
+    std::string list;
+    for (const auto& column : categorical) list += (list.empty() ? "" : ",") + column;
+    j["categorical"] = list;
+  }
+  if (max_memory > 0) j["max_memory"] = max_memory;
   j["validation_fraction"] = validation_fraction;
   j["model"] = model;
   if (model == "tlnn") j["hidden_units"] = hidden_units;
@@ -173,6 +187,31 @@ nlohmann::json RunConfig::to_json() const {
   j["eval_every"] = eval_every;
   j["seed"] = seed;
   return j;
+}
+
+void RunConfig::apply_data_limits(data::DatasetSource& source) const {
+  source.categorical_columns = categorical;
+  set_memory_limit_bytes(max_memory);
+}
+
+double parse_max_memory(const std::string& text) {
+  const auto bytes = parse_memory_size(text);
+  if (!bytes) {
+    throw UsageError("--max-memory = " + text +
+                     " must be a size such as 4G, 512M, 2GiB or a number of bytes (>= 1)");
+  }
+  return *bytes;
+}
+
+void add_max_memory_flag(CLI::App& command, Arguments& args) {
+  for (const auto& flag : run_config_flag_list()) {
+    if (std::string(flag.name) == "max-memory")
+      add_value(command, args, flag.name, flag.help, flag.value_name);
+  }
+}
+
+void apply_max_memory_flag(const Arguments& args) {
+  if (auto v = args.text("max-memory")) set_memory_limit_bytes(parse_max_memory(*v));
 }
 
 RunConfig parse_run_config(const Arguments& args) {
@@ -217,6 +256,8 @@ RunConfig parse_run_config(const Arguments& args) {
   }
   config.feature_bounds.field =
       config.feature_bounds.by_name.empty() ? "--feature-range" : "--feature-bounds";
+  if (auto v = text("categorical")) config.categorical = comma_items("categorical", *v);
+  if (auto v = text("max-memory")) config.max_memory = parse_max_memory(*v);
   if (auto v = text("model")) config.model = *v;
   if (auto v = text("optimizer")) config.optimizer = *v;
   if (auto v = text("out")) config.out = *v;

@@ -12,6 +12,7 @@
 
 #include "cli/arguments.h"
 #include "data/feature_scaling.h"
+#include "data/dataset_catalog.h"
 #include "training/trainer.h"
 
 namespace dplab::cli {
@@ -24,6 +25,8 @@ struct RunConfig {
   // data (data/feature_scaling.h). The file's path is kept for to_json.
   data::FeatureBounds feature_bounds;
   std::string feature_range_text, feature_bounds_file;
+  std::vector<std::string> categorical;  // CSV columns one-hot encoded whatever their values
+  double max_memory = 0;  // bytes; 0 = the default budget (core/memory_check.h)
   double validation_fraction = 0.2;  // paper appendix H: 80/20
   std::string model = "logistic";    // linear | logistic | tlnn | cnn | conv-autoencoder
   int hidden_units = 100;
@@ -49,7 +52,17 @@ struct RunConfig {
   training::TrainingConfig training_config() const;
   double effective_learning_rate() const;  // learning_rate or the optimizer's default
   nlohmann::json to_json() const;
+  // --categorical into `source`, and --max-memory into the process's memory budget: the one
+  // place a command that loads data applies them.
+  void apply_data_limits(data::DatasetSource& source) const;
 };
+
+// --max-memory for commands whose settings are not a RunConfig (tune): declares the flag, and
+// sets the process's memory budget from it (UsageError naming the flag for a bad size).
+void add_max_memory_flag(CLI::App& command, Arguments& args);
+void apply_max_memory_flag(const Arguments& args);
+// "4G", "512M", "2GiB", bytes; UsageError "--max-memory = X must be a size ..." otherwise.
+double parse_max_memory(const std::string& text);
 
 // The flags `train` accepts (and the JSON keys, with '_' for '-'), with their --help lines.
 struct RunConfigFlag {

@@ -44,6 +44,7 @@ data::Dataset load_for_flag(const RunConfig& config) {
     throw UsageError(std::string("--format: ") + e.what());
   }
   source.label_column = config.label_column;
+  config.apply_data_limits(source);
   source.regression = config.model == "linear";
   source.feature_bounds = config.feature_bounds;
   try {
@@ -149,6 +150,7 @@ int run_train(const Arguments& args) {
   summary["data"]["preprocessing"] = {
       {"fitted_on_private_data", split.preprocessing.fitted_on_private_data},
       {"description", split.preprocessing.description}};
+  if (!all.encoding.empty()) summary["data"]["encoding"] = all.encoding;
   summary["privacy"] = {{"private", config.is_private()},
                         {"sampling_rate", sampling_rate},
                         {"delta", delta},

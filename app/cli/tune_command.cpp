@@ -24,6 +24,7 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/run_config.h"
 #include "cli/tune_objpert.h"
 #include "cli/tune_release.h"
 #include "core/atomic_file.h"
@@ -104,6 +105,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 
 int run_tune(const Arguments& args) {
+  apply_max_memory_flag(args);
   const AccountantFlags accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
   const double db_retry = args.number_or("db-retry", 60);
@@ -434,6 +436,7 @@ void add_tune_command(CLI::App& cli) {
       "seeds, so the result equals an uninterrupted run",
       "RUN_ID");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
+  add_max_memory_flag(*cmd, *args);
   add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)",
             "FILE");
   add_value(*cmd, *args, "db-retry",

@@ -2,6 +2,7 @@
 // keeps the key path of the value being read, so every error can say where it happened.
 #include "core/json_guard.h"
 
+#include <iterator>
 #include <vector>
 
 #include "core/error.h"
@@ -32,7 +33,15 @@ class DomBuilder : public nlohmann::json_sax<json> {
   bool binary(binary_t& v) override { return put(json::binary(std::move(v))); }
   bool start_object(std::size_t) override { return open(json::object()); }
   bool key(string_t& k) override {
-    stack_.back().key = k;
+    Frame& top = stack_.back();
+    if (top.container->contains(k)) {
+      // "last wins" would let a second "epsilon" silently override the first: refuse it.
+      top.key.clear();
+      duplicate_path = path();
+      duplicate_key = k;
+      return false;  // stops the parser; the caller reports the key and where
+    }
+    top.key = k;
     return true;
   }
   bool end_object() override { return close(); }
@@ -70,6 +79,8 @@ class DomBuilder : public nlohmann::json_sax<json> {
   std::string error_token;
   std::string error_message;
   bool depth_exceeded = false;
+  std::string duplicate_key;   // set when an object repeats a key
+  std::string duplicate_path;  // the object holding it
 
  private:
   json* slot(json&& value) {
@@ -111,6 +122,36 @@ class DomBuilder : public nlohmann::json_sax<json> {
   json& root_;
   int max_depth_;
   std::vector<Frame> stack_;
+};
+
+// A char iterator that records how far the parser has read, so an error raised from a SAX callback
+// (which gets no position) can still name its line and byte.
+class CountingIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  CountingIterator(const char* at, const char** furthest) : at_(at), furthest_(furthest) {}
+  reference operator*() const { return *at_; }
+  CountingIterator& operator++() {
+    ++at_;
+    if (at_ > *furthest_) *furthest_ = at_;
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const CountingIterator& other) const { return at_ == other.at_; }
+  bool operator!=(const CountingIterator& other) const { return at_ != other.at_; }
+
+ private:
+  const char* at_;
+  const char** furthest_;
 };
 
 std::string line_column(std::string_view text, std::size_t byte) {
@@ -155,8 +196,17 @@ void excerpt(const json& value, int depth, std::string& out, std::size_t budget)
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin, int max_depth) {
   json root;
   DomBuilder builder(root, max_depth);
-  const bool ok = json::sax_parse(text.begin(), text.end(), &builder);
+  const char* furthest = text.data();
+  const bool ok = json::sax_parse(CountingIterator(text.data(), &furthest),
+                                  CountingIterator(text.data() + text.size(), &furthest), &builder);
   if (ok) return root;
+  if (!builder.duplicate_key.empty() || !builder.duplicate_path.empty()) {
+    // `furthest` is just past the repeated key's closing quote.
+    const auto end = static_cast<std::size_t>(furthest - text.data());
+    throw ParseError(origin + ": " + line_column(text, end) + ": " + builder.duplicate_path +
+                     ": duplicate key \"" + builder.duplicate_key.substr(0, 60) +
+                     "\" (each key may appear once in an object; remove one of them)");
+  }
   const std::string where = origin + ": " + line_column(text, builder.error_position) + ": ";
   if (builder.depth_exceeded) {
     throw ParseError(origin + ": " + builder.path() + ": values nested more than " +

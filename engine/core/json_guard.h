@@ -18,7 +18,8 @@ namespace dplab {
 inline constexpr int kMaxJsonDepth = 64;
 
 // Parses `text`; throws ParseError "<origin>: line L, column C (byte B): <key path>: <what>" on
-// bad syntax, a number out of double range, or nesting deeper than `max_depth`.
+// bad syntax, a number out of double range, a key repeated in one object (nlohmann's default is
+// "last wins", which silently dropped the first value), or nesting deeper than `max_depth`.
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
                                int max_depth = kMaxJsonDepth);
 

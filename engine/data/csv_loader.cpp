@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/error.h"
+#include "core/memory_check.h"
 #include "data/file_reader.h"
 #include "data/large_buffer.h"
 #include "data/text_number.h"
@@ -117,6 +118,16 @@ void sort_labels(std::vector<std::string>& labels) {
   }
 }
 
+// Heap bytes of one string beyond sizeof(std::string): none while it fits the small-string buffer
+// (15 chars in libstdc++ and libc++'s 22; the smaller is assumed).
+double heap_bytes(const std::string& text) {
+  return text.size() > 15 ? static_cast<double>(text.capacity() + 1) : 0.0;
+}
+
+// Per-cell cost of the encoder's category sets in fit() when every value is distinct: a copy of
+// the string plus a hash node (next pointer, cached hash) and a bucket.
+constexpr double kSetNodeBytes = sizeof(std::string) + 3 * sizeof(void*);
+
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "'" : ", '") + name + "'";
@@ -124,6 +135,13 @@ std::string quoted_list(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+double CsvTable::memory_bytes() const {
+  double bytes = static_cast<double>(cells.capacity()) * sizeof(std::string) +
+                 static_cast<double>(line_numbers.capacity()) * sizeof(long);
+  for (const auto& cell : cells) bytes += heap_bytes(cell);
+  return bytes;
+}
 
 CsvTable read_csv_table(const std::string& path, char delimiter) {
   const std::string text = read_file_text(path);
@@ -133,10 +151,26 @@ CsvTable read_csv_table(const std::string& path, char delimiter) {
   long line = 0;
   if (!reader.next(table.header, line)) throw ParseError(path + ": no header row (empty file)");
   const std::size_t width = table.header.size();
-  // Rough row estimate from the header's length, to reserve once.
+  // Rough row estimate from the header's length, to reserve once (budgeted like any growth).
   const std::size_t guess = text.size() / std::max<std::size_t>(40, width * 4);
-  table.cells.reserve(guess * width);
-  table.line_numbers.reserve(guess);
+  double text_heap = 0;  // heap bytes of the cells read so far
+  // The cell array doubles as it grows; the old and new arrays, the text and the line numbers
+  // coexist (and the allocator may keep the earlier chain, less than the old array, resident:
+  // counted twice). Checked before allocating, so a gzip-inflated table stops at the budget.
+  auto reserve_cells = [&](std::size_t capacity) {
+    const double rows = static_cast<double>(capacity / width);
+    require_memory(
+        path + ":" + std::to_string(line) + ": the table of " +
+            std::to_string(table.line_numbers.size()) + " rows read so far (" +
+            std::to_string(width) + " columns, " + format_bytes(static_cast<double>(text.size())) +
+            " of text)",
+        static_cast<double>(text.capacity()) + text_heap +
+            static_cast<double>(2 * table.cells.capacity() + capacity) * sizeof(std::string) +
+            2 * rows * sizeof(long));
+    table.cells.reserve(capacity);
+    table.line_numbers.reserve(capacity / width);
+  };
+  reserve_cells(std::max<std::size_t>(1, guess) * width);
   std::vector<std::string> fields;
   while (reader.next(fields, line)) {
     if (fields.size() != width) {
@@ -144,7 +178,13 @@ CsvTable read_csv_table(const std::string& path, char delimiter) {
           path, line,
           "expected " + std::to_string(width) + " fields, got " + std::to_string(fields.size()));
     }
-    for (auto& field : fields) table.cells.push_back(std::move(field));
+    if (table.cells.size() + width > table.cells.capacity()) {
+      reserve_cells(std::max(table.cells.size() + width, 2 * table.cells.capacity()));
+    }
+    for (auto& field : fields) {
+      text_heap += heap_bytes(field);
+      table.cells.push_back(std::move(field));
+    }
     table.line_numbers.push_back(line);
   }
   return table;
@@ -189,6 +229,26 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
     encoder.label_index_ = it - table.header.begin();
   }
 
+  // Columns the user asked to one-hot encode must exist (a typo must not pass silently).
+  std::vector<bool> forced(static_cast<std::size_t>(width), false);
+  for (const auto& name : options.categorical_columns) {
+    const auto it = std::find(table.header.begin(), table.header.end(), name);
+    if (it == table.header.end()) {
+      throw InvalidArgument("categorical column '" + name + "' is not in the header of " +
+                            table.path + " (columns: " + quoted_list(table.header) + ")");
+    }
+    if (it - table.header.begin() == encoder.label_index_) {
+      throw InvalidArgument("categorical column '" + name + "' of " + table.path +
+                            " is the label column; only feature columns are one-hot encoded");
+    }
+    forced[static_cast<std::size_t>(it - table.header.begin())] = true;
+  }
+  // The category sets below hold at most one copy of every cell.
+  require_memory(
+      table.path + ": the encoder's category sets over " + std::to_string(table.rows()) +
+          " rows x " + std::to_string(width) + " columns (with the table itself)",
+      2 * table.memory_bytes() + static_cast<double>(table.cells.size()) * kSetNodeBytes);
+
   // Column kinds and categories over the rows that will be kept.
   encoder.columns_.assign(static_cast<std::size_t>(width), Column{});
   std::vector<std::unordered_set<std::string>> seen(static_cast<std::size_t>(width));
@@ -196,6 +256,9 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
   // Per column: how many kept cells are numbers, and the first that is not (row index).
   std::vector<Index> numeric_cells(static_cast<std::size_t>(width), 0);
   std::vector<Index> first_text_row(static_cast<std::size_t>(width), -1);
+  // Per column: cells spelling a non-finite number ("nan", "inf"), and the first one's row.
+  std::vector<Index> non_finite_cells(static_cast<std::size_t>(width), 0);
+  std::vector<Index> first_non_finite_row(static_cast<std::size_t>(width), -1);
   bool label_integers = true;
   Index kept = 0;
   for (Index r = 0; r < table.rows(); ++r) {
@@ -218,12 +281,13 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
         continue;
       }
       auto& column = encoder.columns_[static_cast<std::size_t>(c)];
+      const auto k = static_cast<std::size_t>(c);
       if (parse_number(cell)) {
-        ++numeric_cells[static_cast<std::size_t>(c)];
+        ++numeric_cells[k];
       } else {
         column.numeric = false;
-        if (first_text_row[static_cast<std::size_t>(c)] < 0)
-          first_text_row[static_cast<std::size_t>(c)] = r;
+        if (first_text_row[k] < 0) first_text_row[k] = r;
+        if (is_non_finite_number(cell) && non_finite_cells[k]++ == 0) first_non_finite_row[k] = r;
       }
       seen[static_cast<std::size_t>(c)].insert(cell);
     }
@@ -232,11 +296,27 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
     throw ParseError(table.path + ": no data rows" +
                      (table.rows() > 0 ? " without a missing value" : std::string()));
   }
-  // A column that is numeric in at least 90% of its rows is a numeric column with a typo or a
-  // "nan", not a categorical one: one bad cell must not turn 5 features into 42.
   for (Index c = 0; c < width; ++c) {
     const auto k = static_cast<std::size_t>(c);
-    if (c == encoder.label_index_ || encoder.columns_[k].numeric) continue;
+    if (c == encoder.label_index_) continue;
+    if (forced[k]) {
+      encoder.columns_[k].numeric = false;  // asked for: one-hot whatever the values
+      continue;
+    }
+    if (encoder.columns_[k].numeric) continue;
+    // A column whose only non-numbers are "nan"/"inf" is a numeric column with non-finite values,
+    // whatever their share: never silently a text column with a feature per distinct number.
+    if (non_finite_cells[k] > 0 && numeric_cells[k] + non_finite_cells[k] == kept) {
+      const Index r = first_non_finite_row[k];
+      fail_line(table.path, table.line_numbers[static_cast<std::size_t>(r)],
+                "numeric column '" + table.header[k] + "' holds " +
+                    std::to_string(non_finite_cells[k]) + " non-finite values in " +
+                    std::to_string(kept) + " rows, first here: '" + table.cell(r, c) +
+                    "' (features must be finite: fix them, or mark them missing with '?' so the "
+                    "rows are dropped and counted)");
+    }
+    // A column that is numeric in at least 90% of its rows is a numeric column with a typo, not
+    // a categorical one: one bad cell must not turn 5 features into 42.
     if (numeric_cells[k] >= 2 && 10 * numeric_cells[k] >= 9 * kept) {
       const Index r = first_text_row[k];
       fail_line(table.path, table.line_numbers[static_cast<std::size_t>(r)],
@@ -244,6 +324,26 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
                     std::to_string(kept - numeric_cells[k]) + " of " + std::to_string(kept) +
                     " rows, first here: '" + table.cell(r, c) +
                     "' (fix the value or mark it missing with '?')");
+    }
+  }
+  // An identifier-like text column (see csv_loader.h) would make a feature per row.
+  for (Index c = 0; c < width; ++c) {
+    const auto k = static_cast<std::size_t>(c);
+    if (c == encoder.label_index_ || encoder.columns_[k].numeric || forced[k]) continue;
+    const auto levels = static_cast<Index>(seen[k].size());
+    if (levels > kMaxCategoricalLevels &&
+        static_cast<double>(levels) > kMaxCategoricalShare * static_cast<double>(kept)) {
+      throw InvalidArgument(
+          table.path + ": column '" + table.header[k] + "' has " + std::to_string(levels) +
+          " distinct text values in " + std::to_string(kept) +
+          " rows: it looks like an identifier, not a category (one-hot encoding refuses a column "
+          "with more than " +
+          std::to_string(kMaxCategoricalLevels) + " levels that are more than " +
+          std::to_string(static_cast<int>(kMaxCategoricalShare * 100)) +
+          " % of the rows); it would become " + std::to_string(levels) + " features (" +
+          format_bytes(static_cast<double>(levels) * static_cast<double>(kept) * sizeof(float)) +
+          " as floats). Drop the column, or one-hot encode it anyway with --categorical '" +
+          table.header[k] + "'");
     }
   }
   if (!options.regression) {
@@ -328,7 +428,30 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
                          quoted_list(options_.missing_markers) + ")");
   }
   const auto n = static_cast<Index>(kept_rows.size());
-  resize_zero(data.features, n, static_cast<Index>(feature_names_.size()));
+  const auto d = static_cast<Index>(feature_names_.size());
+  {
+    // Peak: the table (alive while encoding) + the n x d floats + their copy for the
+    // train/validation split (prepare_split), named by the widest one-hot column.
+    std::string widest;
+    std::size_t widest_levels = 0;
+    for (Index c = 0; c < width; ++c) {
+      const auto& column = columns_[static_cast<std::size_t>(c)];
+      if (c != label_index_ && column.categories.size() > widest_levels) {
+        widest_levels = column.categories.size();
+        widest = header_[static_cast<std::size_t>(c)];
+      }
+    }
+    const std::string because = widest_levels > 0 ? ", the widest from column '" + widest +
+                                                        "' one-hot encoded into " +
+                                                        std::to_string(widest_levels) + " features"
+                                                  : std::string();
+    require_memory(table.path + ": the " + std::to_string(n) + " x " + std::to_string(d) +
+                       " feature matrix (" + std::to_string(d) + " features" + because +
+                       ") and its copy for the train/validation split",
+                   table.memory_bytes() +
+                       2.0 * static_cast<double>(n) * static_cast<double>(d) * sizeof(float));
+  }
+  resize_zero(data.features, n, d);
   data.targets.resize(n);
   for (Index i = 0; i < n; ++i) {
     const Index r = kept_rows[static_cast<std::size_t>(i)];
@@ -375,9 +498,39 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
   return data;
 }
 
+std::string CsvEncoder::description() const {
+  std::string out = "encoding of '" + fitted_path_ + "':";
+  bool first = true;
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    if (static_cast<Index>(c) == label_index_) continue;
+    const Column& column = columns_[c];
+    out += (first ? " '" : ", '") + header_[c] + "' ";
+    first = false;
+    if (column.numeric) {
+      out += "numeric";
+    } else {
+      out += "one-hot (" + std::to_string(column.categories.size()) + " levels)";
+    }
+  }
+  out += "; label '" + label_column() + "' " +
+         (options_.regression ? std::string("(regression target)")
+                              : "(" + std::to_string(class_names_.size()) + " classes)");
+  return out;
+}
+
+namespace {
+void record_encoding(Dataset& data, const CsvEncoder& encoder) {
+  data.encoding = encoder.description();
+  data.notes.push_back(data.encoding);
+}
+}  // namespace
+
 Dataset load_csv(const std::string& path, const CsvOptions& options, CsvStats* stats) {
   const CsvTable table = read_csv_table(path, options.delimiter);
-  return CsvEncoder::fit(table, options).encode(table, stats);
+  const CsvEncoder encoder = CsvEncoder::fit(table, options);
+  Dataset data = encoder.encode(table, stats);
+  record_encoding(data, encoder);
+  return data;
 }
 
 CsvPair load_csv_pair(const std::string& first_path, const std::string& second_path,
@@ -388,6 +541,7 @@ CsvPair load_csv_pair(const std::string& first_path, const std::string& second_p
   CsvPair pair;
   pair.first = encoder.encode(first, &pair.first_stats);
   pair.second = encoder.encode(second, &pair.second_stats);
+  record_encoding(pair.first, encoder);  // once: concatenate() keeps both files' notes
   return pair;
 }
 

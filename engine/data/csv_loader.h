@@ -8,6 +8,21 @@
 // - a column whose every present value is a number stays one numeric feature;
 // - any other column is one-hot encoded, categories in sorted order, features named "col=value";
 //   a category the fitted table never had encodes as all zeros;
+// - a column named in CsvOptions::categorical_columns is one-hot encoded even if it is numeric;
+// - refused, naming the column (CsvEncoder::fit):
+//   * an identifier-like text column: more than kMaxCategoricalShare (50 %) of the kept rows AND
+//     more than kMaxCategoricalLevels (1000) distinct values; one-hot encoding it makes a feature
+//     per row (a 950 KB file with a 60,000-row ID column asked for 60,001 features, 14 GB). Name
+//     it in categorical_columns (dplab-cli --categorical COL) to encode it anyway;
+//   * a numeric column holding "nan" or "inf" (any share of the rows): never silently text;
+//   * a numeric column with a few text typos (at least 90 % numbers);
+// - memory: reading the table and encoding it are checked against the memory budget
+//   (core/memory_check.h) before allocating; the estimate counts the text, the parsed table, the
+//   encoder's category sets, the feature matrix and its copy for the train/validation split, and
+//   the message names the widest one-hot column;
+// - the encoding of every column is described in one line (CsvEncoder::description), which the
+//   loaders put in Dataset::notes and Dataset::encoding (printed by the CLI, written to
+//   summary.json);
 // - the label column (by name, default the last) gives class indices 0..k-1 in sorted order of
 //   the label strings (numerically if all are numbers), a trailing '.' stripped (Adult's test file
 //   writes "<=50K."); with `regression` set it must be numeric and is used as the target;
@@ -30,7 +45,13 @@ struct CsvOptions {
   bool regression = false;   // numeric label used as a real-valued target
   MissingValues missing = MissingValues::drop_row;
   std::vector<std::string> missing_markers = {"?", ""};
+  // Columns one-hot encoded whatever their values (numbers or an identifier-like text column).
+  std::vector<std::string> categorical_columns;
 };
+
+// The identifier rule (see above): refused when levels > share * kept rows and levels > count.
+inline constexpr double kMaxCategoricalShare = 0.5;
+inline constexpr long kMaxCategoricalLevels = 1000;
 
 // The raw table: header and trimmed, unquoted fields, and the line on which each row starts.
 struct CsvTable {
@@ -44,10 +65,14 @@ struct CsvTable {
   const std::string& cell(Index row, Index column) const {
     return cells[static_cast<std::size_t>(row * columns() + column)];
   }
+  // Bytes the table holds (cells, their heap text, line numbers), for memory estimates.
+  double memory_bytes() const;
 };
 
 // Parses a CSV file. ParseError "FILE:LINE: expected 15 fields, got 14" on a ragged record,
-// "FILE:LINE: unterminated quoted field", and "FILE: no header row" for an empty file.
+// "FILE:LINE: unterminated quoted field", and "FILE: no header row" for an empty file;
+// InvalidArgument naming the file, the line reached and the bytes needed when the text and the
+// table outgrow the memory budget (checked before each growth of the table).
 CsvTable read_csv_table(const std::string& path, char delimiter = ',');
 
 struct CsvStats {
@@ -66,6 +91,10 @@ class CsvEncoder {
   // Encodes a table with the same header. ParseError "FILE:LINE: ..." for a label class or a
   // non-number in a numeric column that the fitted table did not have.
   Dataset encode(const CsvTable& table, CsvStats* stats = nullptr) const;
+
+  // One line: how each column was encoded, e.g. "encoding of 'adult.csv': 'age' numeric,
+  // 'workclass' one-hot (7 levels), ...; label 'income' (2 classes)".
+  std::string description() const;
 
   const std::vector<std::string>& feature_names() const { return feature_names_; }
   const std::vector<std::string>& class_names() const { return class_names_; }  // empty: regression

@@ -195,6 +195,7 @@ Dataset concatenate(const Dataset& first, const Dataset& second, const std::stri
   out.num_classes = std::max(first.num_classes, second.num_classes);
   out.feature_names = first.feature_names;
   out.notes = first.notes;
+  out.encoding = first.encoding;
   out.notes.insert(out.notes.end(), second.notes.begin(), second.notes.end());
   out.class_names =
       first.num_classes >= second.num_classes ? first.class_names : second.class_names;

@@ -46,6 +46,9 @@ struct Dataset {
   // What loading changed that the user must hear about ("dropped 36 of 40 rows with a missing
   // value"); the CLI prints these, the GUI shows them. Never silently changed data.
   std::vector<std::string> notes;
+  // How the loader encoded the file's columns (CSV: CsvEncoder::description), empty otherwise;
+  // also one of `notes`. Curator-facing, like the data set itself (summary.json "data.encoding").
+  std::string encoding;
   // >= 0: rows [fixed_validation_begin, n) are a fixed validation (test) split, e.g. Adult's test
   // file (adult_preparation.h); prepare_split keeps it instead of drawing a random split. -1: none.
   // select_rows and concatenate return -1 (a subset or a union has no such split).

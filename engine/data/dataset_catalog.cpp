@@ -111,6 +111,7 @@ Dataset load_user_file(const DatasetSource& source) {
       CsvOptions options;
       options.label_column = source.label_column;
       options.regression = source.regression;
+      options.categorical_columns = source.categorical_columns;
       if (source.second_path.empty()) {
         data = load_csv(source.path, options);
       } else {

@@ -36,7 +36,9 @@ struct DatasetSource {
   std::string second_path;
   DataFormat format = DataFormat::automatic;
 
-  std::string label_column;   // CSV: header name, empty = last column
+  std::string label_column;  // CSV: header name, empty = last column
+  // CSV: columns one-hot encoded whatever their values (CsvOptions::categorical_columns).
+  std::vector<std::string> categorical_columns;
   bool regression = false;    // CSV/LIBSVM: real-valued target
   bool min_max_scale = true;  // CSV/LIBSVM: scale every feature to [0, 1] over all loaded rows
   // CSV/LIBSVM/Adult/synthetic: public bounds instead of the min-max fit (feature_scaling.h).

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/memory_check.h"
 #include "data/file_reader.h"
 #include "data/large_buffer.h"
 
@@ -32,9 +33,15 @@ std::uint32_t big_endian_u32(const std::uint8_t* p) {
   throw ParseError(path + ": byte offset " + std::to_string(offset) + ": " + what);
 }
 
-}  // namespace
+// What an IDX header announces, checked (magic, dimensions, size cap) but nothing read beyond it.
+struct IdxHeader {
+  std::vector<std::uint32_t> dims;
+  std::size_t header_bytes = 0;
+  std::uint64_t item_bytes = 1;
+  std::uint64_t total_bytes = 0;  // the payload after the header
+};
 
-IdxArray read_idx_u8(const std::string& path, int expected_dims) {
+IdxHeader read_idx_header(const std::string& path, int expected_dims) {
   // The header first (at most 4 + 4 * 255 bytes), so the size the header announces bounds how
   // much is inflated or read: a gzip trailer or a hostile header never sizes an allocation.
   std::vector<std::uint8_t> bytes = read_file_prefix(path, 4 + 4 * 255);
@@ -58,9 +65,9 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
     fail_at(path, bytes.size(),
             "file ends inside the IDX header (" + std::to_string(header) + " bytes expected)");
   }
-  IdxArray array;
-  std::uint64_t item_bytes = 1;
-  std::uint64_t total_bytes = 0;
+  IdxHeader array;
+  std::uint64_t& item_bytes = array.item_bytes;
+  std::uint64_t& total_bytes = array.total_bytes;
   bool too_large = false;
   for (int k = 0; k < ndims; ++k) {
     const std::uint32_t dim = big_endian_u32(bytes.data() + 4 + 4 * k);
@@ -79,9 +86,23 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
             "header announces " + shape + " bytes of " + kind + ", more than dplab loads (" +
                 std::to_string(kMaxIdxBytes >> 30) + " GiB): corrupt header?");
   }
+  array.header_bytes = header;
+  return array;
+}
+
+}  // namespace
+
+IdxArray read_idx_u8(const std::string& path, int expected_dims) {
+  const IdxHeader h = read_idx_header(path, expected_dims);
+  const std::string kind = expected_dims == 1 ? "labels" : "images";
+  IdxArray array;
+  array.dims = h.dims;
+  const std::size_t header = h.header_bytes;
+  const std::uint64_t item_bytes = h.item_bytes;
+  const std::uint64_t total_bytes = h.total_bytes;
   const std::size_t expected = header + static_cast<std::size_t>(total_bytes);
   // One byte more than announced, to notice trailing garbage without reading all of it.
-  bytes = read_file_prefix(path, expected + 1);
+  std::vector<std::uint8_t> bytes = read_file_prefix(path, expected + 1);
   if (bytes.size() < expected) {
     const std::size_t complete = (bytes.size() - header) / static_cast<std::size_t>(item_bytes);
     fail_at(path, bytes.size(),
@@ -101,13 +122,27 @@ IdxArray read_idx_u8(const std::string& path, int expected_dims) {
 
 Dataset load_idx_pair(const std::string& images_path, const std::string& labels_path,
                       const std::string& name) {
+  // Both headers first: a count mismatch or a size over the budget is found before anything is
+  // inflated (a 2 MB gzip of images used to inflate 4 GB before its labels were looked at).
+  const IdxHeader image_header = read_idx_header(images_path, 3);
+  const IdxHeader label_header = read_idx_header(labels_path, 1);
+  if (image_header.dims[0] != label_header.dims[0]) {
+    // Offset 4: the item count in the labels header.
+    fail_at(labels_path, 4,
+            "header announces " + std::to_string(label_header.dims[0]) + " labels but '" +
+                images_path + "' has " + std::to_string(image_header.dims[0]) + " images");
+  }
+  // Peak: the images as read, their copy as the pixel matrix, and the copy a train/validation
+  // split makes, plus the labels.
+  require_memory(images_path + ": " + std::to_string(image_header.dims[0]) + " images of " +
+                     std::to_string(image_header.item_bytes) +
+                     " bytes (as read, as pixels, and the train/validation split's copy)",
+                 3.0 * static_cast<double>(image_header.total_bytes + image_header.header_bytes) +
+                     static_cast<double>(label_header.total_bytes) * (1 + sizeof(float)));
   const IdxArray images = read_idx_u8(images_path, 3);
   const IdxArray labels = read_idx_u8(labels_path, 1);
   if (images.dims[0] != labels.dims[0]) {
-    // Offset 4: the item count in the labels header.
-    fail_at(labels_path, 4,
-            "header announces " + std::to_string(labels.dims[0]) + " labels but '" + images_path +
-                "' has " + std::to_string(images.dims[0]) + " images");
+    fail_at(labels_path, 4, "the item count changed while reading");  // the file was replaced
   }
   const auto n = static_cast<Index>(images.dims[0]);
   const auto d = static_cast<Index>(images.values.size() / images.dims[0]);

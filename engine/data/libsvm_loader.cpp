@@ -31,7 +31,9 @@ struct SparseFile {
   std::vector<double> labels;
   std::vector<long> lines;
   std::vector<Entry> entries;
-  Index max_index = 0;  // 1-based, 0 if no features at all
+  Index max_index = 0;      // 1-based, 0 if no features at all
+  long max_index_line = 0;  // where the largest index is (for memory messages)
+  std::string max_index_token;
 };
 
 [[noreturn]] void fail_token(const std::string& path, long line, std::string_view token,
@@ -44,6 +46,19 @@ SparseFile parse_file(const std::string& path, const LibsvmOptions& options) {
   const std::string text = read_file_text(path);
   SparseFile file;
   file.path = path;
+  {
+    // Up-front bounds: an entry per ':' and a data line per '\n' (+1), reserved once, so the
+    // parse's peak is known before it allocates: the text + the entries + labels and lines.
+    const auto colons = static_cast<std::size_t>(std::count(text.begin(), text.end(), ':'));
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+    require_memory(path + ": parsing " + std::to_string(colons) + " index:value tokens on " +
+                       std::to_string(lines) + " lines",
+                   static_cast<double>(text.size()) + static_cast<double>(colons) * sizeof(Entry) +
+                       static_cast<double>(lines) * (sizeof(double) + sizeof(long)));
+    file.entries.reserve(colons);
+    file.labels.reserve(lines);
+    file.lines.reserve(lines);
+  }
   long line_number = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -105,7 +120,11 @@ SparseFile parse_file(const std::string& path, const LibsvmOptions& options) {
                        " exceeds num_features = " + std::to_string(options.num_features));
       }
       previous = column;
-      file.max_index = std::max(file.max_index, column);
+      if (column > file.max_index) {
+        file.max_index = column;
+        file.max_index_line = line_number;
+        file.max_index_token = std::string(token.substr(0, 40));
+      }
       file.entries.push_back(
           {static_cast<Index>(file.labels.size()) - 1, column - 1, static_cast<float>(*value)});
     }
@@ -128,14 +147,34 @@ std::vector<double> class_values(const SparseFile& file) {
   return values;
 }
 
+// The parse's memory (still alive while the dense matrix is filled).
+double parsed_bytes(const SparseFile& file) {
+  return static_cast<double>(file.entries.capacity()) * sizeof(Entry) +
+         static_cast<double>(file.labels.capacity()) * (sizeof(double) + sizeof(long));
+}
+
+// dplab's models take dense features, so d = the largest index is a dense column each: the peak
+// (the parsed entries + the n x d floats + their copy for the train/validation split) is checked
+// before allocating, naming the index that sets d and where it is.
+void require_dense_memory(const SparseFile& file, Index dim, Index total_rows, double parsed) {
+  const std::string where = file.max_index == dim && file.max_index_line > 0
+                                ? file.path + ":" + std::to_string(file.max_index_line) +
+                                      ": feature index " + std::to_string(dim) + " (token '" +
+                                      file.max_index_token + "') sets d = " + std::to_string(dim) +
+                                      ": "
+                                : file.path + ": d = " + std::to_string(dim) + ": ";
+  require_memory(
+      where + "the dense " + std::to_string(total_rows) + " x " + std::to_string(dim) +
+          " feature matrix and its copy for the train/validation split (dplab's models "
+          "take dense features; remove or renumber the sparse columns)",
+      parsed + 2.0 * static_cast<double>(total_rows) * static_cast<double>(dim) * sizeof(float));
+}
+
 Dataset to_dense(const SparseFile& file, Index dim, const std::vector<double>& classes,
                  bool regression) {
   Dataset data;
   data.name = std::filesystem::path(file.path).filename().string();
   const auto n = static_cast<Index>(file.labels.size());
-  require_memory(file.path + ": the dense " + std::to_string(n) + " x " + std::to_string(dim) +
-                     " feature matrix (largest feature index " + std::to_string(dim) + ")",
-                 static_cast<double>(n) * static_cast<double>(dim) * sizeof(float));
   resize_zero(data.features, n, dim);
   for (const Entry& e : file.entries) data.features(e.row, e.column) = e.value;
   data.targets.resize(n);
@@ -170,7 +209,9 @@ Dataset load_libsvm(const std::string& path, const LibsvmOptions& options) {
   const SparseFile file = parse_file(path, options);
   const std::vector<double> classes =
       options.regression ? std::vector<double>{} : class_values(file);
-  return to_dense(file, choose_dim(options, file.max_index, path), classes, options.regression);
+  const Index dim = choose_dim(options, file.max_index, path);
+  require_dense_memory(file, dim, static_cast<Index>(file.labels.size()), parsed_bytes(file));
+  return to_dense(file, dim, classes, options.regression);
 }
 
 LibsvmPair load_libsvm_pair(const std::string& first_path, const std::string& second_path,
@@ -180,6 +221,10 @@ LibsvmPair load_libsvm_pair(const std::string& first_path, const std::string& se
   const std::vector<double> classes =
       options.regression ? std::vector<double>{} : class_values(first);
   const Index dim = choose_dim(options, std::max(first.max_index, second.max_index), first_path);
+  // Both files' dense matrices, then their concatenation (dataset_catalog): ~2 copies of the sum.
+  require_dense_memory(first.max_index >= second.max_index ? first : second, dim,
+                       static_cast<Index>(first.labels.size() + second.labels.size()),
+                       parsed_bytes(first) + parsed_bytes(second));
   return {to_dense(first, dim, classes, options.regression),
           to_dense(second, dim, classes, options.regression)};
 }

@@ -21,6 +21,16 @@ inline std::optional<double> parse_number(std::string_view text) {
   return value;
 }
 
+// True for a spelling of a non-finite number ("nan", "-inf", "Infinity", "NaN"): a value a
+// numeric column may not hold (the CSV encoder refuses it instead of treating the column as text).
+inline bool is_non_finite_number(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty() || text.front() == '+') return false;
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() && !std::isfinite(value);
+}
+
 inline bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r';
 }

@@ -16,6 +16,7 @@
 #include "core/limits.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "data/file_reader.h"
 #include "models/network_description.h"
 
 namespace dplab::experiment {
@@ -488,12 +489,14 @@ std::string custom_network_json(ObjectReader& m) {
       if (m.find(key)) fail(m.key_path(key), "give the network inline or in \"file\", not both");
     }
     const std::string path = file->get<std::string>();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail("model.file", "cannot read the network description '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text;
     try {
-      description = parse_json_text(text.str(), path);
+      text = data::read_file_text(path);  // regular files only, within the memory budget
+    } catch (const Error& e) {
+      fail("model.file", "cannot read the network description: " + std::string(e.what()));
+    }
+    try {
+      description = parse_json_text(text, path);
     } catch (const Error& e) {
       fail("model.file", e.what());
     }
@@ -771,16 +774,14 @@ ExperimentConfig load_experiment_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw IoError(path + ": is a directory, not an experiment file");
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw IoError(path + ": cannot open the experiment file" +
-                  (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+  std::string text;
+  try {
+    // Regular files only (a FIFO or /dev/zero would be read for ever), within the memory budget.
+    text = data::read_file_text(path);
+  } catch (const IoError& e) {
+    throw IoError(std::string(e.what()) + " (the experiment file)");
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw IoError(path + ": read error");
-  return parse_experiment_text(buffer.str(), path);
+  return parse_experiment_text(text, path);
 }
 
 std::vector<Candidate> expand_candidates(const ExperimentConfig& config) {

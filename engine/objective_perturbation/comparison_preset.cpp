@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "data/dataset_catalog.h"
+#include "data/file_reader.h"
 #include "objective_perturbation/synthetic_glm.h"
 
 namespace dplab::objpert {
@@ -127,12 +128,9 @@ ComparisonPreset parse_comparison_preset(const json& j, const std::string& origi
 }
 
 ComparisonPreset load_comparison_preset(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw IoError("cannot open '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  // Depth-capped, and a syntax error names its line, column and byte.
-  const json j = parse_json_text(text.str(), path);
+  // Regular files only, within the memory budget; depth-capped, and a syntax error names its
+  // line, column and byte.
+  const json j = parse_json_text(data::read_file_text(path), path);
   ComparisonPreset p = parse_comparison_preset(j, path);
   if (!p.dataset_path.empty() && std::filesystem::path(p.dataset_path).is_relative()) {
     p.dataset_path =

@@ -41,8 +41,10 @@ class TestReliabilityInputs : public QObject {
     set_memory_limit_bytes(1e9);
     const QString message = error_of<InvalidArgument>([&] { data::load_libsvm(path); });
     set_memory_limit_bytes(0);
-    QVERIFY2(message.contains("wide.svm: the dense 300 x 16000000 feature matrix") &&
-                 message.contains("would need 19.2 GB of memory; this machine has 1.0 GB"),
+    // Issue #24: the message also names the index, its line and token, and both copies.
+    QVERIFY2(message.contains("wide.svm:1: feature index 16000000 (token '16000000:1') sets d = "
+                              "16000000: the dense 300 x 16000000 feature matrix") &&
+                 message.contains("would need 38.4 GB of memory; the memory budget is 1.0 GB"),
              qPrintable(message));
   }
 
