@@ -100,11 +100,13 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
       const std::int64_t index = rep.first_job + static_cast<std::int64_t>(j);
       const JobResult& job = results.jobs.at(static_cast<std::size_t>(index));
       if (job.status == JobStatus::kFailed) continue;  // trained (charged), but has no score
-      if (job.status != JobStatus::kFinished) {
+      if (!is_scored(job)) {
         rel.complete = false;
         continue;
       }
-      double score = job.final_val_accuracy;
+      // A diverged run (decided from its parameters) scores the worst accuracy, 0: it stays in
+      // the replicate instead of voiding it (results.h).
+      double score = scored_accuracy(job);
       if (noisy) {
         Rng rng(derive_seed(score_noise_seed, static_cast<std::uint64_t>(index)));
         const double u = rng.uniform_open_zero(), v = rng.uniform();

@@ -34,6 +34,7 @@ ReleaseCost base(const SearchResults& results) {
   cost.release = results.config.release;
   cost.delta = results.mechanism.delta;
   cost.num_candidates = static_cast<int>(results.candidates.size());
+  cost.divides_by_realized_lot = results.config.variants.divide_by_realized_lot;
   return cost;
 }
 
@@ -190,6 +191,12 @@ std::string epsilon_label(const ReleaseCost& cost, int digits) {
                      "; delta = " + delta +
                      "; validation: " + experiment::to_string(cost.release.validation);
   if (cost.release.mode == ReleaseMode::kPrivate) text += "; per replicate search";
+  if (cost.divides_by_realized_lot) {
+    // The caveat is part of the epsilon's own label, wherever it is printed (CLI, CSV, GUI).
+    text +=
+        "; NOT covered: the runs divided by the realised |lot| (variant lot_normalization = "
+        "realized), a data-dependent step the accountant does not analyse";
+  }
   return text + ")";
 }
 

@@ -37,6 +37,9 @@ struct ReleaseCost {
   double delta2 = 0.0;             // lt
   std::int64_t hard_stop = 0;      // lt: the integer Upsilon
   double epsilon_per_run = 0.0;    // one run (with its score mechanism) at delta
+  // Reproduction variant lot_normalization = realized (explore only): the gradients were divided
+  // by the realised |lot|, which the accountant does not analyse; the label says NOT covered.
+  bool divides_by_realized_lot = false;
 };
 
 // The per-run RDP curve on the default orders: T steps of (sigma, q) plus the noisy score when

@@ -41,7 +41,8 @@ class CliTrainTest : public QObject {
     const QList<QByteArray> lines = read_file(dir.path() + "/a/curve.csv").trimmed().split('\n');
     QCOMPARE(
         lines.front(),
-        QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse"));
+        QByteArray(
+            "iteration,train_loss,val_loss,val_accuracy,epsilon_per_run,step_size,clip,val_mse"));
     QCOMPARE(lines.size(), 1 + 4);  // points at 50, 100, 150, 200
     QVERIFY(lines.back().startsWith("200,"));
     const QJsonObject summary =
