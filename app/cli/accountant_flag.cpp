@@ -74,7 +74,7 @@ void put_accountant_fields(nlohmann::json& out, const privacy::AccountedEpsilon&
   out["accountant"] = privacy::to_string(epsilon.accountant);
   out["accountant_label"] = privacy::accountant_label(epsilon);
   if (epsilon.accountant == privacy::Accountant::kPld) {
-    out["pld_error_bound"] = epsilon.pld_error_bound;
+    out["pld_error_estimate"] = epsilon.pld_error_bound;  // Richardson: eps(2d) - eps(d)
     out["pld_discretization"] = epsilon.pld_discretization;
     out["pld_tail_mass"] = epsilon.pld_tail_mass;
   }

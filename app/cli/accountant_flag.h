@@ -46,7 +46,7 @@ void put_selection_epsilons(nlohmann::json& out, const privacy::SubsampledGaussi
 // written by put_selection_epsilons, `key` "accountant" or "accountant_lt".
 std::string accountant_text(const nlohmann::json& j, const char* key);
 
-// Adds accountant, accountant_label and (PLD) pld_error_bound, pld_discretization,
+// Adds accountant, accountant_label and (PLD) pld_error_estimate, pld_discretization,
 // pld_tail_mass to out.
 void put_accountant_fields(nlohmann::json& out, const privacy::AccountedEpsilon& epsilon);
 

@@ -28,7 +28,7 @@ std::string csv_number(double value) {
 void write_curve_csv(const std::filesystem::path& path,
                      const std::vector<training::CurvePoint>& curve, const std::string& comment) {
   std::string text = comment.empty() ? std::string() : comment + "\n";
-  text += "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse\n";
+  text += "iteration,train_loss,val_loss,val_accuracy,epsilon_per_run,step_size,clip,val_mse\n";
   for (const auto& p : curve) {
     text += std::to_string(p.iteration) + ',' + csv_number(p.train_loss) + ',' +
             csv_number(p.val_loss) + ',' + csv_number(p.val_accuracy) + ',' +

@@ -66,10 +66,14 @@ void print_calibration(std::ostream& out, const experiment::Calibration& c,
       std::snprintf(line, sizeof line, ", eps'' = %.4g/draw", m.draw_epsilon);
       out << line;
     }
-    out << "\n      paper Theorem 3: epsilon <= " << epsilon_up(m.theorem3.epsilon)
+    out << "\n      Theorem 3 route: epsilon <= " << epsilon_up(m.theorem3.epsilon)
+        << " (strong composition, Poisson amplification ln(1 + q (e^eps - 1))), delta = "
+        << m.theorem3.delta
+        << "\n      paper's formula: epsilon <= " << epsilon_up(m.theorem3.paper_epsilon)
         << " (strong composition), " << epsilon_up(m.theorem3.epsilon_closed_form)
-        << " (closed form), delta = " << m.theorem3.delta
-        << "\n      assumption eps~ <= 1/sqrt(T): "
+        << " (closed form) -- not a guarantee: its Lemma 1 amplifies eps as q eps,\n"
+        << "      below ln(1 + q (e^eps - 1)) (by up to e - 1 at eps = 1, more above)"
+        << "\n      paper's assumption q eps <= 1/sqrt(T): "
         << (m.theorem3.assumption_holds ? "holds" : "VIOLATED")
         << "; Lemma 3 (eps_G = " << epsilon_up(m.theorem3.gaussian_epsilon)
         << " <= 1): " << (m.theorem3.gaussian_lemma_applies ? "applies" : "does NOT apply")

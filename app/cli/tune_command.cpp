@@ -375,7 +375,7 @@ int run_tune(const Arguments& args) {
               results.jobs.size(), wall);
   if (failed > 0) std::printf(", %lld failed", static_cast<long long>(failed));
   if (diverged > 0)
-    std::printf(", %lld diverged (loss not finite; never selected)",
+    std::printf(", %lld diverged (parameters not finite or too large; scored as the worst)",
                 static_cast<long long>(diverged));
   std::printf("\n");
   std::fflush(stdout);

@@ -14,7 +14,6 @@ nlohmann::json objpert_search_json(const tuning::ObjpertSearch& search) {
                          {"status", tuning::to_string(job.status)},
                          {"iterations", job.iterations},
                          {"finished_by_lbfgs", job.finished_by_lbfgs},
-                         {"gradient_norm", job.gradient_norm},
                          {"wall_seconds", job.wall_seconds}};
       if (job.status == tuning::JobStatus::kFinished) run["val_accuracy"] = job.val_accuracy;
       if (!job.error.empty()) run["error"] = job.error;

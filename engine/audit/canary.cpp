@@ -54,12 +54,43 @@ std::vector<int> insert_canaries(const std::vector<int>& stream,
   return out;
 }
 
+double exposure(double candidates, double rank) {
+  require_at_least("candidates", candidates, 1);
+  if (!(rank >= 1 && rank <= candidates))
+    fail_field("rank", rank, "must be in [1, " + format_number(candidates) + "]");
+  return std::log2(candidates) - std::log2(rank);
+}
+
 std::vector<double> canary_ranks(const models::CbowNegativeSampling& model,
                                  const std::vector<Canary>& canaries) {
+  return rank_fractions(canary_scores(model, canaries));
+}
+
+std::vector<double> rank_fractions(const std::vector<CanaryScore>& scores) {
+  std::vector<double> out;
+  out.reserve(scores.size());
+  for (const CanaryScore& s : scores) out.push_back(s.rank_fraction);
+  return out;
+}
+
+ExposureSummary summarize_exposure(const std::vector<CanaryScore>& scores) {
+  if (scores.empty()) throw InvalidArgument("exposure summary: no canaries");
+  ExposureSummary out;
+  for (const CanaryScore& s : scores) {
+    out.mean += s.exposure;
+    out.max = std::max(out.max, s.exposure);
+  }
+  out.mean /= static_cast<double>(scores.size());
+  return out;
+}
+
+std::vector<CanaryScore> canary_scores(const models::CbowNegativeSampling& model,
+                                       const std::vector<Canary>& canaries) {
   const Index v = model.num_rows(), d = model.row_width();
   const Eigen::Map<const Matrix> embeddings(model.params().data(), v, d);
   const Matrix gram = embeddings * embeddings.transpose();  // G = E E^T, V x V
-  std::vector<double> ranks;
+  const double candidates = static_cast<double>(v) * static_cast<double>(v);
+  std::vector<CanaryScore> ranks;
   ranks.reserve(canaries.size());
   std::vector<double> first(static_cast<std::size_t>(v));  // log Pr(c1' | c0)
   Vector logits(v);
@@ -78,11 +109,18 @@ std::vector<double> canary_ranks(const models::CbowNegativeSampling& model,
       for (Index w = 0; w < v; ++w) second[w1 * v + w] = static_cast<float>(logits[w] - lse);
     }
     const double canary_perplexity = -first[c[1]] - double(second[c[1] * v + c[2]]);
-    std::int64_t less_likely = 0;
+    std::int64_t less_likely = 0, more_likely = 0;
     for (Index w1 = 0; w1 < v; ++w1)
-      for (Index w2 = 0; w2 < v; ++w2)
-        if (-first[w1] - double(second[w1 * v + w2]) > canary_perplexity) ++less_likely;
-    ranks.push_back(static_cast<double>(less_likely) / static_cast<double>(v * v - 1));
+      for (Index w2 = 0; w2 < v; ++w2) {
+        const double perplexity = -first[w1] - double(second[w1 * v + w2]);
+        if (perplexity > canary_perplexity) ++less_likely;
+        if (perplexity < canary_perplexity) ++more_likely;
+      }
+    CanaryScore score;
+    score.rank_fraction = static_cast<double>(less_likely) / static_cast<double>(v * v - 1);
+    score.rank = 1 + more_likely;
+    score.exposure = exposure(candidates, static_cast<double>(score.rank));
+    ranks.push_back(score);
   }
   return ranks;
 }

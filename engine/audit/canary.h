@@ -16,6 +16,12 @@
 //    draw from V^2, so r is uniform on [0, 1]: the histogram of r over 10 equal bins is tested
 //    against the uniform law with Pearson's chi-square (audit/chi_square.h; the paper's
 //    "distance" = X^2 / m, its p-values = 9 degrees of freedom).
+// 6. Exposure (Carlini et al. 2019, section 4, Definition 4): with the canary's rank among ALL
+//    |R| = |V|^2 candidates (c1', c2') ordered by log-perplexity, 1 = the most likely,
+//      rank(c)     = 1 + |{(c1', c2') : P(c0, c1', c2') < P(c)}|,
+//      exposure(c) = log2 |R| - log2 rank(c)       in [0, log2 |R|] bits.
+//    Exposure near log2 |R| = the model finds the canary the likeliest of all: memorised. Under
+//    the null, rank is uniform on 1..|R| and E[exposure] ~ 1/ln 2 = 1.44 bits (Carlini et al.).
 #pragma once
 
 #include <array>
@@ -40,6 +46,25 @@ std::vector<int> insert_canaries(const std::vector<int>& stream,
 // r(c) for each canary (see above), in [0, 1].
 std::vector<double> canary_ranks(const models::CbowNegativeSampling& model,
                                  const std::vector<Canary>& canaries);
+
+// log2(candidates) - log2(rank), rank in [1, candidates] (Carlini et al. 2019, Definition 4).
+double exposure(double candidates, double rank);
+
+struct CanaryScore {
+  double rank_fraction = 0;  // r(c): fraction of the other alternatives the canary beats
+  std::int64_t rank = 1;     // Carlini's rank among all |V|^2 candidates (1 = likeliest)
+  double exposure = 0;       // log2 |V|^2 - log2 rank, bits
+};
+// r(c), rank and exposure of each canary, from one pass over the |V|^2 candidates.
+std::vector<CanaryScore> canary_scores(const models::CbowNegativeSampling& model,
+                                       const std::vector<Canary>& canaries);
+
+struct ExposureSummary {
+  double mean = 0;  // mean exposure over the canaries, bits
+  double max = 0;   // largest exposure, bits
+};
+ExposureSummary summarize_exposure(const std::vector<CanaryScore>& scores);
+std::vector<double> rank_fractions(const std::vector<CanaryScore>& scores);
 
 struct RankHistogram {
   std::vector<double> counts;  // bins of equal width on [0, 1]

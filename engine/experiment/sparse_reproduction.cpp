@@ -237,13 +237,15 @@ std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& pr
         progress("table 2: n_c = " + std::to_string(repeats) + ", ranking canaries of " +
                      training::to_string(m),
                  (done_runs + 0.9) / total_runs);
+      const auto scores = audit::canary_scores(model, canaries);
       rows.push_back({repeats, training::to_string(m),
-                      audit::rank_histogram(audit::canary_ranks(model, canaries)),
-                      run.wall_seconds});
+                      audit::rank_histogram(audit::rank_fractions(scores)),
+                      audit::summarize_exposure(scores), run.wall_seconds});
       if (m == WideMethod::kNonPrivate && r + 1 == preset.canary_repeats.size()) {
+        const auto null_scores = audit::canary_scores(model, absent);
         rows.push_back({repeats, "never-inserted",
-                        audit::rank_histogram(audit::canary_ranks(model, absent)),
-                        run.wall_seconds});
+                        audit::rank_histogram(audit::rank_fractions(null_scores)),
+                        audit::summarize_exposure(null_scores), run.wall_seconds});
       }
       ++done_runs;
     }
@@ -270,13 +272,14 @@ void write_figure1_csv(const std::string& path, const std::vector<MethodCurve>& 
 
 void write_table2_csv(const std::string& path, const std::vector<Table2Row>& rows) {
   auto out = open_csv(path);
-  out << "n_c,method,chi2_distance,chi2_statistic,p_value,canaries,train_wall_seconds\n";
+  out << "n_c,method,chi2_distance,chi2_statistic,p_value,mean_exposure_bits,max_exposure_bits,"
+         "canaries,train_wall_seconds\n";
   for (const auto& r : rows) {
     double total = 0;
     for (const double c : r.histogram.counts) total += c;
     out << r.repeats << ',' << r.method << ',' << r.histogram.test.distance << ','
-        << r.histogram.test.statistic << ',' << r.histogram.test.p_value << ',' << total << ','
-        << r.train_wall_seconds << '\n';
+        << r.histogram.test.statistic << ',' << r.histogram.test.p_value << ',' << r.exposure.mean
+        << ',' << r.exposure.max << ',' << total << ',' << r.train_wall_seconds << '\n';
   }
   close_csv(out, path);
 }
@@ -296,18 +299,20 @@ void write_histograms_csv(const std::string& path, const std::vector<Table2Row>&
 void write_calibration_csv(const std::string& path, const Calibration& c, double delta) {
   auto out = open_csv(path);
   out << "method,noise_multiplier,selection_epsilon_per_step,draw_epsilon,step_delta,"
-         "theorem3_epsilon,theorem3_closed_form,theorem3_delta,theorem3_assumption,"
+         "theorem3_epsilon,theorem3_paper_epsilon,theorem3_paper_closed_form,theorem3_delta,"
+         "theorem3_assumption,"
          "gaussian_lemma_applies,sampling_lemma_applies,rdp_epsilon,rdp_delta,rdp_effective_"
          "sigma\n";
   for (const auto& m : c.methods) {
     out << training::to_string(m.method) << ',' << m.noise_multiplier << ',' << m.selection_epsilon
         << ',' << m.draw_epsilon << ',' << m.selection_delta << ',';
     if (m.has_theorem3) {
-      out << m.theorem3.epsilon << ',' << m.theorem3.epsilon_closed_form << ',' << m.theorem3.delta
-          << ',' << m.theorem3.assumption_holds << ',' << m.theorem3.gaussian_lemma_applies << ','
+      out << m.theorem3.epsilon << ',' << m.theorem3.paper_epsilon << ','
+          << m.theorem3.epsilon_closed_form << ',' << m.theorem3.delta << ','
+          << m.theorem3.assumption_holds << ',' << m.theorem3.gaussian_lemma_applies << ','
           << m.theorem3.sampling_lemma_applies << ',';
     } else {
-      out << ",,,,,,";
+      out << ",,,,,,,";
     }
     if (m.rdp.available)
       out << m.rdp.epsilon << ',' << delta << ',' << m.rdp.effective_noise_multiplier << '\n';

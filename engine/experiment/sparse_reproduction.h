@@ -107,6 +107,7 @@ struct Table2Row {
   int repeats = 0;     // n_c (0: never-inserted phrases on the n_c = max model)
   std::string method;  // nonprivate | dpsgd | em | never-inserted
   audit::RankHistogram histogram;
+  audit::ExposureSummary exposure;  // Carlini et al.'s exposure over the m canaries, bits
   double train_wall_seconds = 0;
 };
 

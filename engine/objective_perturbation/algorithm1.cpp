@@ -57,10 +57,12 @@ Algorithm1Result run_algorithm1(const GlmData& data, const Algorithm1Settings& s
   solver.tau = settings.tau;
   const SolverResult solved = solve(objective, solver);
   if (!solved.converged) {
-    throw Error("Algorithm 1: the " + std::string(to_string(solver.kind)) + " solver stopped at " +
-                "||gradient|| = " + format_number(solved.gradient_norm) + " > tau = " +
-                format_number(settings.tau) + " after " + std::to_string(solved.iterations) +
-                " iterations; nothing released (raise max_iterations or tau)");
+    // Only public settings in the message: the reached gradient norm (and where the solver
+    // stopped) depend on the private data and are not covered by epsilon (issue #23 item 9).
+    throw Error("Algorithm 1: the " + std::string(to_string(solver.kind)) +
+                " solver did not reach ||gradient|| <= tau = " + format_number(settings.tau) +
+                " (max_iterations = " + std::to_string(solver.max_iterations) +
+                "); nothing released (raise max_iterations or tau)");
   }
   Algorithm1Result out;
   out.theta = solved.theta +

@@ -36,7 +36,7 @@ struct Algorithm1Settings {
 struct Algorithm1Result {
   Eigen::VectorXd theta;     // the released model theta_hat + N(0, sigma_out^2 I)
   long iterations = 0;       // solver iterations (diagnostic, not covered by epsilon)
-  double gradient_norm = 0;  // reached ||grad|| <= tau (diagnostic, not covered by epsilon)
+  double gradient_norm = 0;  // reached ||grad|| <= tau: curator-only, never printed or stored
   long objective_evaluations = 0;
   double wall_seconds = 0;
 };

@@ -32,8 +32,12 @@ std::string FixedQuantile::name() const {
 }
 
 double FixedQuantile::release(privacy::NoisyGradientOracle& oracle) {
-  return oracle.query_with_unclipped_count(clip_, gradient_multiplier_, count_noise_std_, gradient_,
-                                           last_fraction_);
+  double noisy_centred_count = 0;
+  const double loss = oracle.query_with_unclipped_count(
+      clip_, gradient_multiplier_, count_noise_std_, gradient_, noisy_centred_count);
+  last_fraction_ =
+      privacy::unclipped_fraction_estimate(noisy_centred_count, oracle.settings().lot_size);
+  return loss;
 }
 
 void FixedQuantile::adapt() {

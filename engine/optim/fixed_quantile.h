@@ -1,7 +1,8 @@
 // FixedQuantile — DPSGD with adaptive clipping to a target quantile of the per-example gradient
 // norms (Andrew, Thakkar, McMahan & Ramaswamy 2021, "Differentially private learning with
 // adaptive clipping", Alg. 1 with one example per client, as the OSO paper runs it):
-//   b~   = (#{i in lot : ||g_i|| <= C} + N(0, sigma_b^2)) / L        (noisy unclipped fraction)
+//   s~   = sum_{i in lot} ([||g_i|| <= C] - 1/2) + N(0, sigma_b^2)   (released: sensitivity 1/2)
+//   b~   = s~ / L + 1/2                                                (noisy unclipped fraction)
 //   g~   = (sum_i clip_C(g_i) + N(0, (z_Delta C)^2 I)) / L
 //   theta <- theta - alpha g~
 //   C    <- C exp(-eta_C (b~ - gamma))                                 (geometric update)

@@ -48,9 +48,10 @@ Accountant parse_accountant(std::string_view text) {
 std::string accountant_label(const AccountedEpsilon& e) {
   if (e.accountant == Accountant::kRdp) return "accountant: rdp";
   char buffer[160];
-  std::snprintf(buffer, sizeof buffer,
-                "accountant: pld (error <= %.2g, grid %.2g, tail %.2g in delta)", e.pld_error_bound,
-                e.pld_discretization, e.pld_tail_mass);
+  std::snprintf(
+      buffer, sizeof buffer,
+      "accountant: pld (estimated error ~ %.2g (Richardson), grid %.2g, tail %.2g in delta)",
+      e.pld_error_bound, e.pld_discretization, e.pld_tail_mass);
   return buffer;
 }
 

@@ -4,9 +4,9 @@
 // tuning summaries and the GUI cannot disagree.
 //
 // Defaults: RDP everywhere. PLD is within 1% of Google dp_accounting and never below it by more
-// than its error bound on every public reference case (tests/engine/test_pld_accountant.cpp), but
-// issue #13 makes PLD the default only once the held-back reference cases have been checked too;
-// until then PLD is opt-in (--accountant pld) and every epsilon says which accountant made it.
+// than its estimated error on every public reference case (tests/engine/test_pld_accountant.cpp),
+// but issue #13 makes PLD the default only once the held-back reference cases have been checked
+// too; until then PLD is opt-in (--accountant pld) and every epsilon says which accountant made it.
 // Liu-Talwar (LT) accepts any (eps, delta)-DP base run: with PLD, eps1 of the run at LT's tiny
 // delta1 comes from the PLD (tighter); its default stays RDP, matching the paper's Theorem 1 as
 // published. Papernot-Steinke is an RDP theorem and always uses RDP.
@@ -43,7 +43,9 @@ struct AccountedEpsilon {
   double rdp_best_order = 0.0;      // RDP: minimising order
 };
 
-// "accountant: pld (error <= 1.2e-4, grid 4e-5, tail 1e-15 in delta)" / "accountant: rdp".
+// "accountant: pld (estimated error ~ 1.2e-4 (Richardson), grid 4e-5, tail 1e-15 in delta)" /
+// "accountant: rdp". The error is the Richardson-style estimate eps(2d) - eps(d) of the PLD's
+// distance above the exact epsilon, not a proven bound: the label says "estimated".
 std::string accountant_label(const AccountedEpsilon& e);
 
 // One run (K = 1) or the MA release of K candidates (K runs composed).

@@ -14,7 +14,10 @@
 // - FixedQuantile (Andrew et al. 2021, "Differentially private learning with adaptive clipping",
 //   Theorem 1): the clipped gradient sum (multiplier z_Delta) and the count of unclipped examples
 //   with noise std sigma_b. Centred as sum_i (b_i - 1/2), the count has sensitivity 1/2, so its
-//   multiplier is 2 sigma_b:   z_Delta = (z^-2 - (2 sigma_b)^-2)^(-1/2).
+//   multiplier is 2 sigma_b:   z_Delta = (z^-2 - (2 sigma_b)^-2)^(-1/2). The oracle releases
+//   exactly that centred sum (NoisyGradientOracle::query_with_unclipped_count); the uncentred
+//   count would have sensitivity 1 (multiplier sigma_b), and under Poisson lots |lot| is private,
+//   so it could not be centred afterwards.
 // Pure functions; each throws InvalidArgument naming the field when the split is impossible.
 #pragma once
 

@@ -218,20 +218,24 @@ double NoisyGradientOracle::query_with_directions(double clip, double gradient_n
   });
 }
 
+double unclipped_fraction_estimate(double noisy_centred_count, double lot_size) {
+  require_positive("lot_size", lot_size);
+  return noisy_centred_count / lot_size + 0.5;
+}
+
 double NoisyGradientOracle::query_with_unclipped_count(double clip,
                                                        double gradient_noise_multiplier,
                                                        double count_noise_std, VectorSpan gradient,
-                                                       double& noisy_unclipped_fraction) {
+                                                       double& noisy_centred_count) {
   require_non_negative("count_noise_std", count_noise_std);
-  return joint_query(clip, gradient_noise_multiplier, gradient, [&](Index lot, double inverse_lot) {
-    // b = #{i : ||g_i|| <= C} (Andrew et al. 2021, Alg. 1); each example moves it by at most 1.
-    double unclipped = 0;
-    for (Index i = 0; i < lot; ++i) {
-      if (norms_[i] <= clip) unclipped += 1;
-    }
+  return joint_query(clip, gradient_noise_multiplier, gradient, [&](Index lot, double) {
+    // sum_i (b_i - 1/2), b_i = [||g_i|| <= C] (Andrew et al. 2021, Alg. 1 and Thm 1): each
+    // example contributes +-1/2, so adding or removing one moves it by exactly 1/2.
+    double centred = 0;
+    for (Index i = 0; i < lot; ++i) centred += norms_[i] <= clip ? 0.5 : -0.5;
     count_noise_[0] = 0.f;
     noise_.add(count_noise_std, count_noise_);
-    noisy_unclipped_fraction = (unclipped + static_cast<double>(count_noise_[0])) * inverse_lot;
+    noisy_centred_count = centred + static_cast<double>(count_noise_[0]);
   });
 }
 

@@ -54,6 +54,11 @@ struct DpSettings {
   bool is_private() const { return noise_multiplier > 0; }
 };
 
+// b~ = noisy_centred_count / L + 1/2: the unclipped fraction from the released centred count and
+// the public expected lot size L. Unbiased under Poisson lots of rate q = L/n: E[sum_lot (b_i -
+// 1/2)] = q sum_all (b_i - 1/2) = L (f - 1/2), with f the unclipped fraction of the training set.
+double unclipped_fraction_estimate(double noisy_centred_count, double lot_size);
+
 class NoisyGradientOracle {
  public:
   // secure: the lot sampler is seeded from getrandom; query() releases the clipped sum on an
@@ -79,12 +84,17 @@ class NoisyGradientOracle {
                                double direction_noise_multiplier, VectorSpan gradient,
                                VectorSpan clipped_directions);
   // FixedQuantile (Andrew et al. 2021, Alg. 1, one example per "client") at clip C:
-  //   gradient = (sum_i g_i min(1, C/||g_i||) + N(0, (z_Delta C)^2 I)) / L
-  //   noisy_unclipped_fraction = (#{i : ||g_i|| <= C} + N(0, sigma_b^2)) / L
+  //   gradient            = (sum_i g_i min(1, C/||g_i||) + N(0, (z_Delta C)^2 I)) / L
+  //   noisy_centred_count = sum_i (b_i - 1/2) + N(0, sigma_b^2),  b_i = [||g_i|| <= C]
+  // The count is released CENTRED, as Andrew et al. release it: adding or removing one example
+  // moves sum_i (b_i - 1/2) by exactly 1/2 (the uncentred sum_i b_i moves by 0 or 1, and under
+  // Poisson lots |lot| is not public, so it cannot be centred afterwards). Sensitivity 1/2 with
+  // noise sigma_b is multiplier 2 sigma_b, the split privacy/joint_gaussian.h charges. The
+  // unclipped fraction is the post-processing unclipped_fraction_estimate() below.
   // Returns the mean lot loss.
   double query_with_unclipped_count(double clip, double gradient_noise_multiplier,
                                     double count_noise_std, VectorSpan gradient,
-                                    double& noisy_unclipped_fraction);
+                                    double& noisy_centred_count);
 
   // Reproduction variant (docs/reproduction.md), never the default: query() divides the noisy
   // sum by the realised lot size max(|lot|, 1), as the main paper's Algorithm 2 line 8 prints,

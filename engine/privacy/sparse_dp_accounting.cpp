@@ -35,16 +35,22 @@ Theorem3Result theorem3_epsilon(const Theorem3Input& in) {
   const double t = static_cast<double>(in.steps);
   Theorem3Result r;
   r.gaussian_epsilon = gaussian_epsilon(in.noise_multiplier, in.step_delta);
-  r.step_epsilon = q * (in.selection_epsilon + r.gaussian_epsilon);
+  const double step_on_lot = in.selection_epsilon + r.gaussian_epsilon;  // eps0
+  // Poisson amplification (Balle, Barthe & Gaboardi 2018, Thm 8): ln(1 + q (e^eps0 - 1)).
+  r.step_epsilon = std::log1p(q * std::expm1(step_on_lot));
+  r.paper_step_epsilon = q * step_on_lot;  // the paper's Lemma 1 as printed
   r.step_delta = 2.0 * q * in.step_delta;
   const double slack = t * r.step_delta;  // the strong composition's delta-tilde
   if (!(slack < 1)) fail_field("step_delta", in.step_delta, "makes T * delta~ >= 1");
-  r.epsilon = t * r.step_epsilon * std::expm1(r.step_epsilon) +
-              r.step_epsilon * std::sqrt(2.0 * t * std::log(1.0 / slack));
-  r.epsilon_closed_form =
-      4.0 * q * std::sqrt(t * std::log(1.0 / slack)) * (in.selection_epsilon + r.gaussian_epsilon);
+  // KOV15 Thm 3.2: T eps~ (e^eps~ - 1) + eps~ sqrt(2 T log(1/(T delta~))).
+  const auto strong_composition = [&](double step) {
+    return t * step * std::expm1(step) + step * std::sqrt(2.0 * t * std::log(1.0 / slack));
+  };
+  r.epsilon = strong_composition(r.step_epsilon);
+  r.paper_epsilon = strong_composition(r.paper_step_epsilon);
+  r.epsilon_closed_form = 4.0 * q * std::sqrt(t * std::log(1.0 / slack)) * step_on_lot;
   r.delta = 2.0 * t * r.step_delta;
-  r.assumption_holds = r.step_epsilon <= 1.0 / std::sqrt(t);
+  r.assumption_holds = r.paper_step_epsilon <= 1.0 / std::sqrt(t);
   r.gaussian_lemma_applies = r.gaussian_epsilon <= 1.0;
   r.sampling_lemma_applies = in.selection_epsilon + r.gaussian_epsilon <= 1.0;
   return r;

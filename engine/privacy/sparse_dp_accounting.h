@@ -2,18 +2,23 @@
 // each on a Poisson lot of rate q = b/n, made of a private selection (eps', delta') and the
 // Gaussian mechanism on the selected coordinates. Two accounts, both reported:
 //
-// 1. The paper's Theorem 3 (reference). Per step, by Lemma 3 (classic Gaussian, eps_G =
-//    sqrt(2 log(1.25/delta')) / sigma), basic composition with the selection and Lemma 1
-//    (amplification by sampling):
-//      eps~ = (b/n) (eps' + eps_G),   delta~ = 2 b delta' / n;
-//    then strong composition (Lemma 2, KOV15 Thm 3.2 with slack T delta~) over T steps:
+// 1. The paper's Theorem 3 route. Per step, by Lemma 3 (classic Gaussian, eps_G =
+//    sqrt(2 log(1.25/delta')) / sigma) and basic composition with the selection, the step on its
+//    lot is (eps0, 2 delta')-DP with eps0 = eps' + eps_G. Amplification by Poisson sampling of
+//    rate q = b/n (Li, Qardaji & Su 2012 Thm 1; Balle, Barthe & Gaboardi 2018 Thm 8) gives
+//      eps~ = ln(1 + q (e^eps0 - 1)),   delta~ = 2 q delta'                 (the guarantee)
+//    whereas the paper's Lemma 1 writes eps~ = q eps0, which is smaller (by up to a factor e - 1
+//    at eps0 = 1, and without bound for eps0 > 1). Then strong composition (Lemma 2, KOV15 Thm 3.2
+//    with slack T delta~) over T steps:
 //      eps = T eps~ (e^eps~ - 1) + eps~ sqrt(2 T log(1/(T delta~))),   delta = 2 T delta~ = 4bT
 //      delta'/n.
-//    Under the assumption eps~ <= 1/sqrt(T) the paper states the closed form
+//    `epsilon` uses the correct eps~; `paper_epsilon` the paper's q eps0 ("paper's formula", shown
+//    beside it, never as the guarantee). Under the assumption q eps0 <= 1/sqrt(T) the paper states
+//    the closed form (also the paper's formula, built on q eps0)
 //      eps <= 4 (b/n) sqrt(T log(n / (2 b T delta'))) (eps' + eps_G).
-//    We report the exact strong-composition value, the closed form, whether the assumption holds,
-//    and whether the lemmas' own side conditions hold (Lemma 3 needs eps_G <= 1, Lemma 1 needs the
-//    per-step eps' + eps_G <= 1); when they do not, the theorem does not apply as proved.
+//    We report both, whether the assumption holds, and whether the lemmas' own side conditions
+//    hold (Lemma 3 needs eps_G <= 1, Lemma 1 needs the per-step eps' + eps_G <= 1); when they do
+//    not, the theorem does not apply as proved.
 //
 // 2. dplab's RDP account (tighter, beyond the paper). Per step, given the lot, the mechanism is
 //    the selection followed by the Gaussian mechanism, so its RDP is (adaptive composition,
@@ -53,12 +58,15 @@ struct Theorem3Input {
 
 struct Theorem3Result {
   double gaussian_epsilon = 0;          // eps_G = sqrt(2 log(1.25/delta'))/sigma (Lemma 3)
-  double step_epsilon = 0;              // eps~
+  double step_epsilon = 0;              // eps~ = ln(1 + q (e^eps0 - 1)), eps0 = eps' + eps_G
   double step_delta = 0;                // delta~
-  double epsilon = 0;                   // exact strong composition (Lemma 2)
-  double epsilon_closed_form = 0;       // 4 (b/n) sqrt(T log(n/(2bT delta'))) (eps' + eps_G)
+  double epsilon = 0;                   // strong composition (Lemma 2) of eps~: the guarantee
+  double paper_step_epsilon = 0;        // paper's formula: q eps0 (its Lemma 1)
+  double paper_epsilon = 0;             // paper's formula: strong composition of q eps0
+  double epsilon_closed_form = 0;       // paper's formula: 4 (b/n) sqrt(T log(n/(2bT delta')))
+                                        // (eps' + eps_G)
   double delta = 0;                     // 4 b T delta' / n
-  bool assumption_holds = false;        // eps~ <= 1/sqrt(T)
+  bool assumption_holds = false;        // the paper's q eps0 <= 1/sqrt(T)
   bool gaussian_lemma_applies = false;  // eps_G <= 1
   bool sampling_lemma_applies = false;  // eps' + eps_G <= 1
 };

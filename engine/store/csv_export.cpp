@@ -37,7 +37,8 @@ std::string write_file(const std::filesystem::path& path, Writer&& writer) {
 void write_curves_csv(const tuning::SearchResults& results, std::ostream& out) {
   out << "candidate,repeat,optimizer,learning_rate,clip,momentum,beta1,beta2,adam_epsilon,seed,"
          "status,"
-         "iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip_threshold,val_mse\n";
+         "iteration,train_loss,val_loss,val_accuracy,epsilon_per_run,step_size,clip_threshold,val_"
+         "mse\n";
   for (const auto& job : results.jobs) {
     const auto& c = results.candidates.at(static_cast<std::size_t>(job.candidate));
     const std::string prefix = std::to_string(job.candidate) + "," + std::to_string(job.repeat) +

@@ -15,7 +15,8 @@
 namespace dplab::store {
 
 // Columns: candidate, repeat, optimizer, learning_rate, clip, momentum, beta1, beta2,
-// adam_epsilon, seed, status, iteration, train_loss, val_loss, val_accuracy, epsilon, step_size,
+// adam_epsilon, seed, status, iteration, train_loss, val_loss, val_accuracy, epsilon_per_run (the
+// epsilon of THIS run's queries so far, not of the search: that is the label's), step_size,
 // clip_threshold (the C the next step uses: OSO-DPSGD's / FixedQuantile's live C_t, else the
 // candidate's C; empty for runs stored before it was recorded), val_mse (models without accuracy).
 // OSO-DPSGD's live rho_t is step_size.

@@ -76,11 +76,22 @@ struct TrainingResult {
   std::int64_t queries = 0;
   double wall_seconds = 0;
   bool cancelled = false;
-  // Training stopped because the loss or the parameters stopped being finite (lr, C or sigma
-  // too large). Such a run has no meaningful accuracy and must never be selected as best.
+  // Training stopped because the PARAMETERS diverged (diverged_parameters below; lr, C or sigma
+  // too large). Decided from the parameters only — a post-processing of the run's DP output —
+  // never from a loss: an un-noised loss on the private lot or the validation set would make
+  // "did this run count?" depend on private data. Selection scores such a run as the worst score
+  // (tuning: accuracy 0, training loss +inf), it is not dropped.
   bool diverged = false;
-  std::string divergence;  // "training loss is inf at step 12", for messages
+  std::string divergence;  // "the parameters are not finite at step 12", for messages
 };
+
+// A bound on ||theta||_2 far above any model dplab trains (features in [0, 1] or standardised)
+// and far below float overflow (3.4e38), so logits stay finite where the check passes.
+inline constexpr double kDivergedParameterNorm = 1e15;
+
+// Why the parameters count as diverged ("" if they do not): a non-finite entry, or
+// ||theta||_2 > kDivergedParameterNorm.
+std::string diverged_parameters(VectorView params);
 
 // Validates the config (steps >= 1, eval_every >= 1, model/data compatibility, DP settings) and
 // throws InvalidArgument naming the field. Cancellation takes effect before the next step; the

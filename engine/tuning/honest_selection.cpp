@@ -21,15 +21,16 @@ constexpr std::uint64_t kProtocolStream = 0x5052;  // "PR"
 // Two-sided 95% normal quantile for the protocol's confidence interval.
 constexpr double kZ95 = 1.959963984540054;
 
+// Finished and diverged runs are scored (results.h: a diverged run scores the worst value).
 bool finished(const JobResult& job) {
-  return job.status == JobStatus::kFinished;
+  return is_scored(job);
 }
 
 double job_score(const SearchResults& results, const JobResult& job) {
-  return results.is_regression ? -job.final_train_loss : job.final_val_accuracy;
+  return results.is_regression ? -scored_train_loss(job) : scored_accuracy(job);
 }
 double job_metric(const SearchResults& results, const JobResult& job) {
-  return results.is_regression ? job.final_train_loss : job.final_val_accuracy;
+  return results.is_regression ? scored_train_loss(job) : scored_accuracy(job);
 }
 
 }  // namespace
@@ -49,8 +50,8 @@ std::vector<CandidateScore> score_candidates(const SearchResults& results,
       const JobResult& job = results.job(c, r);
       if (!finished(job)) continue;
       ++s.repeats_finished;
-      accuracy += job.final_val_accuracy;
-      loss += job.final_train_loss;
+      accuracy += scored_accuracy(job);
+      loss += scored_train_loss(job);
     }
     if (s.repeats_finished == 0) continue;
     s.mean_final_accuracy = results.is_regression ? kNaN : accuracy / s.repeats_finished;

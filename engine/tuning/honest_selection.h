@@ -30,14 +30,15 @@ namespace dplab::tuning {
 
 struct CandidateScore {
   int candidate = 0;
-  int repeats_finished = 0;
-  double mean_final_accuracy = 0;  // NaN for regression
+  int repeats_finished = 0;        // repeats scored: finished, or diverged (scored worst)
+  double mean_final_accuracy = 0;  // NaN for regression; a diverged repeat counts as 0
   double mean_final_train_loss = 0;
   double score = 0;       // higher is better: accuracy, or -train loss (regression)
   double metric() const;  // the reported number: accuracy, or train loss
 };
 
-// Scores of the candidates in `pool` that have at least one finished job (pool order).
+// Scores of the candidates in `pool` that have at least one scored job (pool order): finished
+// jobs, and diverged ones at the worst score (results.h is_scored / scored_accuracy).
 std::vector<CandidateScore> score_candidates(const SearchResults& results,
                                              const std::vector<int>& pool);
 // The selection rule: the highest score, the first one on ties (pool order); null if none. Every

@@ -110,7 +110,6 @@ ObjpertSearch run_objpert_search(const experiment::ExperimentConfig& config,
       }
       job.val_accuracy = objpert::glm_accuracy(validation, r.theta);
       job.iterations = r.iterations;
-      job.gradient_norm = r.gradient_norm;
       job.status = JobStatus::kFinished;
       sum[static_cast<std::size_t>(job.candidate)] += job.val_accuracy;
       count[static_cast<std::size_t>(job.candidate)] += 1;

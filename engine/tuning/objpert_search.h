@@ -59,7 +59,6 @@ struct ObjpertJob {
   double val_accuracy = 0;
   long iterations = 0;  // gradient descent (+ L-BFGS when it finished the solve)
   bool finished_by_lbfgs = false;
-  double gradient_norm = 0;  // reached, <= tau
   double wall_seconds = 0;
   std::string error;
 };

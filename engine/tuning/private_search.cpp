@@ -116,18 +116,20 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
       const std::int64_t index = rep.first_job + static_cast<std::int64_t>(j);
       const JobResult& job = results.jobs.at(static_cast<std::size_t>(index));
       if (job.status == JobStatus::kFailed) continue;  // trained (charged), but has no score
-      if (job.status != JobStatus::kFinished) {
+      if (!is_scored(job)) {
         rel.complete = false;
         continue;
       }
-      double score = job.final_val_accuracy;
+      // A diverged run (decided from its parameters) scores the worst accuracy, 0: it stays in
+      // the replicate instead of voiding it (results.h).
+      double score = scored_accuracy(job);
       if (noisy && secure) {
         // Secure mode: the discrete Gaussian N_Z(0, s^2) on the integer correct-count
         // (Canonne, Kamath & Steinke 2020), s = ceil(S) >= S, so the released score is
         // (count + noise) / n_val, an exact rational: no floating-point noise whose low bits
         // leak the input (Mironov 2012). It is (alpha, alpha / (2 s^2))-RDP for a count of
         // sensitivity 1 (CKS20 Thm 4: 1/(2 s^2)-zCDP), within the alpha / (2 S^2) that is charged.
-        const auto count = static_cast<std::int64_t>(std::llround(job.final_val_accuracy * n_val));
+        const auto count = static_cast<std::int64_t>(std::llround(score * n_val));
         score = static_cast<double>(count + privacy::sample_discrete_gaussian(count_sigma, *os)) /
                 n_val;
       } else if (noisy) {

@@ -54,6 +54,13 @@ ReleaseCost base(const SearchResults& results) {
     cost.not_covered.push_back("preprocessing");
     cost.not_covered_clauses.push_back(data::kPreprocessingNotCovered);
   }
+  if (results.config.variants.divide_by_realized_lot) {
+    // The caveat is part of the epsilon's own label, wherever it is printed (CLI, CSV, GUI).
+    cost.divides_by_realized_lot = true;
+    cost.not_covered_clauses.push_back(
+        "NOT covered: the runs divided by the realised |lot| (variant lot_normalization = "
+        "realized), a data-dependent step the accountant does not analyse");
+  }
   return cost;
 }
 

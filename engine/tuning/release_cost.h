@@ -58,6 +58,9 @@ struct ReleaseCost {
   // saying so: e.g. {"train_loss", "final_train_loss", "preprocessing"}.
   std::vector<std::string> not_covered;
   std::vector<std::string> not_covered_clauses;
+  // Reproduction variant lot_normalization = realized (explore only): the gradients were divided
+  // by the realised |lot|, which the accountant does not analyse; the label says NOT covered.
+  bool divides_by_realized_lot = false;
 };
 
 // The label clause for the un-noised training-set losses every explore run exports.

@@ -1,6 +1,8 @@
 // Job status names, as stored in the run history.
 #include "tuning/results.h"
 
+#include <limits>
+
 #include "core/error.h"
 
 namespace dplab::tuning {
@@ -29,6 +31,19 @@ JobStatus parse_job_status(const std::string& text) {
     if (to_string(s) == text) return s;
   }
   throw InvalidArgument("unknown job status \"" + text + "\"");
+}
+
+bool is_scored(const JobResult& job) {
+  return job.status == JobStatus::kFinished || job.status == JobStatus::kDiverged;
+}
+
+double scored_accuracy(const JobResult& job) {
+  return job.status == JobStatus::kDiverged ? 0.0 : job.final_val_accuracy;
+}
+
+double scored_train_loss(const JobResult& job) {
+  return job.status == JobStatus::kDiverged ? std::numeric_limits<double>::infinity()
+                                            : job.final_train_loss;
 }
 
 }  // namespace dplab::tuning

@@ -13,7 +13,8 @@
 
 namespace dplab::tuning {
 
-// kDiverged: training stopped on a non-finite loss or parameters (never selected as best);
+// kDiverged: training stopped because the parameters diverged (training::diverged_parameters:
+// decided from the parameters only); selection scores it as the worst score, never drops it;
 enum class JobStatus { kPending, kRunning, kFinished, kCancelled, kFailed, kDiverged };
 std::string to_string(JobStatus s);
 JobStatus parse_job_status(const std::string& text);
@@ -31,6 +32,14 @@ struct JobResult {
   double wall_seconds = 0;
   std::string error;  // kFailed / kDiverged: the message
 };
+
+// The one scoring rule of selection for a job's outcome (honest selection, private release):
+// a finished job scores its final metrics; a diverged job scores the WORST value — accuracy 0,
+// training loss +inf — instead of being voided, so that which runs count never depends on an
+// un-noised loss (issue #23 item 5). Pending, cancelled and failed jobs are not scored.
+bool is_scored(const JobResult& job);            // finished or diverged
+double scored_accuracy(const JobResult& job);    // final_val_accuracy, or 0 if diverged
+double scored_train_loss(const JobResult& job);  // final_train_loss, or +inf if diverged
 
 // The privacy mechanism of one run, enough to recompute any epsilon later.
 struct RunMechanism {

@@ -49,8 +49,10 @@ class TestCliAccountant : public QObject {
     const auto j = json_of(args);
     QCOMPARE(j["accountant"].get<std::string>(), std::string("pld"));
     QVERIFY(j["accountant_label"].get<std::string>().rfind("accountant: pld", 0) == 0);
+    QVERIFY(j["accountant_label"].get<std::string>().find("(Richardson)") != std::string::npos);
+    QVERIFY(!j.contains("pld_error_bound"));  // named for what it is: an estimate
     DPLAB_COMPARE_REL(j["epsilon"].get<double>(), kDpAccounting, 1e-2);
-    QVERIFY(j["epsilon"].get<double>() >= kDpAccounting - j["pld_error_bound"].get<double>());
+    QVERIFY(j["epsilon"].get<double>() >= kDpAccounting - j["pld_error_estimate"].get<double>());
     DPLAB_COMPARE_REL(j["epsilon_rdp"].get<double>(), kRdp, 1e-4);
     QVERIFY(j["pld_discretization"].get<double>() > 0);
     QVERIFY(j["pld_tail_mass"].get<double>() > 0);

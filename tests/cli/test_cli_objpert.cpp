@@ -37,7 +37,7 @@ class TestCliObjpert : public QObject {
     const double g = step["gaussian_lower_bound"], h = step["profile_thm31"],
                  rdp = step["rdp_thm32"];
     QVERIFY(g <= h && h <= rdp && rdp <= eps);
-    QVERIFY(j["solver"]["gradient_norm"].get<double>() <= 0.01);
+    QVERIFY(!j["solver"].contains("gradient_norm"));  // data-dependent: not released
     QVERIFY(j["solver"]["iterations"].get<long>() >= 1);
     QCOMPARE(j["privacy"]["noise_factor"].get<double>(), 1.3);
     QCOMPARE(j["privacy"]["smoothness"].get<double>(), 0.5);
@@ -51,7 +51,7 @@ class TestCliObjpert : public QObject {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     const auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["solver"]["kind"].get<std::string>(), std::string("gd"));
-    QVERIFY(j["solver"]["gradient_norm"].get<double>() <= 0.01);
+    QVERIFY(!j["solver"].contains("gradient_norm"));
   }
 
   void figure1_csv() {

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 #include "support/cli_runner.h"
 #include "support/test_paths.h"
@@ -27,14 +28,20 @@ class TestCliSparse : public QObject {
     QTemporaryDir dir;
     const auto r = run_cli(QStringList{"sparse-train", "--out", dir.path()} + kSmall);
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
-    QVERIFY(r.out.contains("paper Theorem 3: epsilon <="));
+    // The guarantee amplifies by Poisson sampling correctly; the paper's q eps only beside it.
+    QVERIFY(r.out.contains("Theorem 3 route: epsilon <="));
+    QVERIFY(r.out.contains("Poisson amplification ln(1 + q (e^eps - 1))"));
+    QVERIFY(r.out.contains("paper's formula: epsilon <="));
+    QVERIFY(!r.out.contains("paper Theorem 3: epsilon <="));
     QVERIFY(r.out.contains("dplab RDP"));
     QVERIFY(r.out.contains("dpsgd       sigma ="));
     const QString figure = QString::fromUtf8(read_file(dir.path() + "/figure1.csv"));
     QVERIFY(figure.startsWith("method,step,epoch,train_loss,test_loss\n"));
     for (const char* m : {"nonprivate,", "dpsgd,", "em,", "svt,", "random,"})
       QVERIFY(figure.contains(m));
-    QVERIFY(read_file(dir.path() + "/calibration.csv").startsWith("method,noise_multiplier"));
+    const QString calibration = QString::fromUtf8(read_file(dir.path() + "/calibration.csv"));
+    QVERIFY(calibration.startsWith("method,noise_multiplier"));
+    QVERIFY(calibration.contains(",theorem3_epsilon,theorem3_paper_epsilon,"));
   }
 
   void canary_writes_table2() {
@@ -44,7 +51,15 @@ class TestCliSparse : public QObject {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     const QString table = QString::fromUtf8(read_file(dir.path() + "/table2.csv"));
     QVERIFY(table.startsWith(
-        "n_c,method,chi2_distance,chi2_statistic,p_value,canaries,train_wall_seconds\n"));
+        "n_c,method,chi2_distance,chi2_statistic,p_value,mean_exposure_bits,max_exposure_bits,"
+        "canaries,train_wall_seconds\n"));
+    QVERIFY(r.out.contains("exposure = log2 |V|^2 - log2 rank"));
+    // Every row's exposure is within [0, log2 |V|^2] = [0, log2 2500].
+    for (const QString& line : table.split('\n', Qt::SkipEmptyParts).mid(1)) {
+      const QStringList cells = line.split(',');
+      const double mean = cells[5].toDouble(), max = cells[6].toDouble();
+      QVERIFY(mean >= 0 && mean <= max && max <= std::log2(2500.0) + 1e-9);
+    }
     for (const char* m : {"3,nonprivate,", "3,dpsgd,", "3,em,", "3,never-inserted,"})
       QVERIFY(table.contains(m));
     QCOMPARE(QString::fromUtf8(read_file(dir.path() + "/histograms.csv")).count('\n'), 1 + 4 * 10);

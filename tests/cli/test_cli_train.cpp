@@ -43,7 +43,8 @@ class CliTrainTest : public QObject {
     QVERIFY(lines.front().startsWith("# dplab: eps <= "));  // the label (see below)
     QCOMPARE(
         lines[1],
-        QByteArray("iteration,train_loss,val_loss,val_accuracy,epsilon,step_size,clip,val_mse"));
+        QByteArray(
+            "iteration,train_loss,val_loss,val_accuracy,epsilon_per_run,step_size,clip,val_mse"));
     QCOMPARE(lines.size(), 2 + 4);  // points at 50, 100, 150, 200
     QVERIFY(lines.back().startsWith("200,"));
     const QJsonObject summary =

@@ -64,6 +64,8 @@ class CliTuneTest : public QObject {
              "# dplab: " + release_label + "; accountant: rdp; eps rounded up to 2 decimals");
     QVERIFY2(curves[0].contains("explore: all 6 runs trained"), qPrintable(curves[0]));
     QVERIFY(curves[1].startsWith("candidate,repeat,"));
+    // The curve's epsilon is one run's, so the column says so (the search's is the label's).
+    QVERIFY2(curves[1].contains(",val_accuracy,epsilon_per_run,step_size,"), qPrintable(curves[1]));
     for (const char* name : {"/out/aggregate_curves.csv", "/out/alpha_clip_grid.csv"}) {
       QCOMPARE(QString::fromUtf8(read_file(dir.path() + name)).split('\n').first(), curves[0]);
     }

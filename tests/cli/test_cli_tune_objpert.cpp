@@ -63,6 +63,13 @@ class CliTuneObjpertTest : public QObject {
         QJsonDocument::fromJson(read_file(dir.path() + "/with/summary.json")).object();
     const QJsonObject objpert = summary["objective_perturbation"].toObject();
     QCOMPARE(objpert["candidates"].toArray().size(), 2);
+    // Each run's record has no gradient norm: it depends on the private data (not covered).
+    for (const auto& candidate : objpert["candidates"].toArray()) {
+      for (const auto& run_record : candidate.toObject()["runs"].toArray()) {
+        QVERIFY(run_record.toObject().contains("iterations"));
+        QVERIFY(!run_record.toObject().contains("gradient_norm"));
+      }
+    }
     const double best = objpert["best"].toObject()["val_accuracy"].toDouble(-1);
     QVERIFY(best > 0.5 && best <= 1);
     const QJsonObject release = summary["release"].toObject();

@@ -36,7 +36,10 @@ class TestAccountantChoice : public QObject {
     const auto pld = run_epsilon({4.0, 0.004, 1000}, 1, 1e-5, Accountant::kPld);
     const auto label = accountant_label(pld);
     QVERIFY(label.rfind("accountant: pld", 0) == 0);
-    QVERIFY(label.find("error") != std::string::npos);
+    // The error is a Richardson estimate, not a bound: the label must not read "error <=".
+    QVERIFY(label.find("estimated error ~") != std::string::npos);
+    QVERIFY(label.find("(Richardson)") != std::string::npos);
+    QVERIFY(label.find("error <=") == std::string::npos);
     QCOMPARE(accountant_label(run_epsilon({4.0, 0.004, 1000}, 1, 1e-5, Accountant::kRdp)),
              std::string("accountant: rdp"));
   }

@@ -126,6 +126,78 @@ class TestAdaptiveClipping : public QObject {
                              privacy::quantile_gradient_noise_multiplier(1.0, 0.5));
   }
 
+  void quantileJointMultiplierFromTheReleasedStatistic() {
+    // First principles, measured on what the oracle releases (q = 1, so the lot is the data set):
+    //   Delta = max |r(D') - r(D)| over D' = D plus or minus one example (clipped or not),
+    //   s     = the empirical std of the released r over many draws (sigma_b given),
+    // make the count the Gaussian mechanism with multiplier s / Delta; composed with the
+    // gradient's z_Delta (Mironov 2017 Prop. 1: alpha/(2 z_Delta^2) + alpha/(2 (s/Delta)^2)) the
+    // step's joint multiplier must be the z the accountant charges.
+    const double clip = 3.0;
+    // Norms ||theta - x_i|| at theta = 0: 1 and 2 (kept), 5 (clipped).
+    auto released = [&](const std::vector<float>& norms, double count_noise_std, std::uint64_t seed,
+                        int draws) {
+      Matrix xf = Matrix::Zero(static_cast<Index>(norms.size()), 2);
+      for (std::size_t i = 0; i < norms.size(); ++i) xf(static_cast<Index>(i), 0) = norms[i];
+      const data::Dataset train = testing::make_points(xf);
+      QuadraticTestModel model(2);
+      const privacy::DpSettings dp{clip, 0.0, static_cast<double>(norms.size())};
+      privacy::NoisyGradientOracle oracle(train, model, dp, seed);
+      Vector gradient(2);
+      std::vector<double> out;
+      for (int t = 0; t < draws; ++t) {
+        double r = 0;
+        oracle.query_with_unclipped_count(clip, 0.0, count_noise_std, gradient, r);
+        out.push_back(r);
+      }
+      return out;
+    };
+    const std::vector<float> base = {1.f, 5.f};
+    const double r0 = released(base, 0.0, 1, 1)[0];
+    double sensitivity = 0;
+    for (const std::vector<float>& neighbour :
+         std::vector<std::vector<float>>{{1.f, 5.f, 2.f}, {1.f, 5.f, 6.f}, {5.f}, {1.f}}) {
+      sensitivity = std::max(sensitivity, std::abs(released(neighbour, 0.0, 1, 1)[0] - r0));
+    }
+    QVERIFY(sensitivity > 0);
+    const double sigma_b = 1.0, z = 1.0;
+    const std::vector<double> noisy = released(base, sigma_b, 7, 20000);
+    double sum = 0, sum_sq = 0;
+    for (double r : noisy) {
+      sum += r - r0;
+      sum_sq += (r - r0) * (r - r0);
+    }
+    const double n = static_cast<double>(noisy.size());
+    const double noise_std = std::sqrt(sum_sq / n - (sum / n) * (sum / n));
+    const double count_multiplier = noise_std / sensitivity;
+    const double z_delta = privacy::quantile_gradient_noise_multiplier(z, sigma_b);
+    const double parts[] = {z_delta, count_multiplier};
+    // 20000 draws: the std within ~1.5% (3 standard errors), so the joint multiplier within 2%.
+    DPLAB_COMPARE_REL(privacy::joint_noise_multiplier(parts), z, 0.02);
+  }
+
+  void quantileFractionEstimateIsUnbiasedUnderPoissonLots() {
+    // n = 1000 norms i/n, C = 0.3: the unclipped fraction is 0.3. Lots of rate q = 0.1 (L = 100),
+    // sigma_b = 0: the mean of b~ = s~/L + 1/2 over 4000 lots is 0.3 (per-lot std ~0.05 => the
+    // mean's std ~8e-4; tolerance 0.004).
+    const Index n = 1000;
+    Matrix xf = Matrix::Zero(n, 2);
+    for (Index i = 0; i < n; ++i) xf(i, 0) = static_cast<float>((i + 1.0) / n);
+    const data::Dataset train = testing::make_points(xf);
+    QuadraticTestModel model(2);
+    const privacy::DpSettings dp{0.3, 0.0, 100.0};
+    privacy::NoisyGradientOracle oracle(train, model, dp, 9);
+    Vector gradient(2);
+    double sum = 0;
+    const int lots = 4000;
+    for (int t = 0; t < lots; ++t) {
+      double centred = 0;
+      oracle.query_with_unclipped_count(0.3, 0.0, 0.0, gradient, centred);
+      sum += privacy::unclipped_fraction_estimate(centred, dp.lot_size);
+    }
+    QVERIFY2(std::abs(sum / lots - 0.3) < 0.004, qPrintable(QString::number(sum / lots)));
+  }
+
   void adaptiveOptimizersAreOneQueryPerStep() {
     // The accountant counts queries; one joint query per step => same epsilon as DPSGD at nu.
     Fixture f;

@@ -180,6 +180,10 @@ class TestObjpertSolver : public QObject {
       return QString("<no exception>");
     }();
     QVERIFY2(message.contains("nothing released"), qPrintable(message));
+    // The message names only public settings: not the data-dependent gradient norm reached.
+    QVERIFY2(!message.contains("||gradient|| ="), qPrintable(message));
+    QVERIFY2(message.contains("tau = 0.01") && message.contains("max_iterations = 1"),
+             qPrintable(message));
     s.regularization = 0.4;  // <= beta = 0.5
     QVERIFY_THROWS_EXCEPTION(dplab::InvalidArgument, run_algorithm1(g, s));
   }

@@ -115,7 +115,6 @@ class TestObjpertTuning : public QObject {
     const objpert::GlmData validation = objpert::make_glm_data(data->validation);
     for (const auto& job : search.jobs) {
       QVERIFY(job.status == tuning::JobStatus::kFinished);
-      QVERIFY(job.gradient_norm <= 0.01);
       QVERIFY(job.val_accuracy >= 0 && job.val_accuracy <= 1);
       const auto& c = search.candidates[static_cast<std::size_t>(job.candidate)];
       // One gradient-descent step cannot reach tau: L-BFGS finishes the solve. 5000 can.

@@ -267,6 +267,20 @@ class TestReleaseModes : public QObject {
     QVERIFY(epsilon_label(cost).find("validation: public") != std::string::npos);
   }
 
+  void realized_lot_caveat_is_in_the_epsilon_label() {
+    // Explore with the reproduction variant lot_normalization = realized: the epsilon's own
+    // label (hence every CSV comment, the history and the GUI) says what it does not cover.
+    auto config = testing::tiny_experiment(50, 3);
+    QVERIFY(epsilon_label(planned_release_cost(config, 1000, 100)).find("NOT covered") ==
+            std::string::npos);
+    config.variants.divide_by_realized_lot = true;
+    const ReleaseCost cost = planned_release_cost(config, 1000, 100);
+    QVERIFY2(epsilon_label(cost).find("NOT covered: the runs divided by the realised |lot|") !=
+                 std::string::npos,
+             epsilon_label(cost).c_str());
+    QVERIFY(epsilon_csv_comment(cost).find("realised |lot|") != std::string::npos);
+  }
+
   void private_modes_charge_what_they_release() {
     for (PrivateSelection selection :
          {PrivateSelection::kMa, PrivateSelection::kLt, PrivateSelection::kPs}) {

@@ -163,15 +163,20 @@ class TestSparseDp : public QObject {
   void theorem3_matches_hand_computation() {
     // n = 2e5, b = 20, T = 2e5, sigma = 0.5, eps' = 0.002, delta' = 1.25e-7 (python, double):
     //   eps_G = sqrt(2 log(1.25/1.25e-7))/0.5 = 11.35538485511022
-    //   eps~ = 1e-4 (0.002 + eps_G) = 0.001135738485511022,  delta~ = 2.5e-11
-    //   eps = T eps~ (e^eps~ - 1) + eps~ sqrt(2 T log(1/(T delta~))) = 2.7676795964870533
+    //   paper's eps~ = 1e-4 (0.002 + eps_G) = 0.001135738485511022,  delta~ = 2.5e-11
+    //   paper's eps = T eps~ (e^eps~ - 1) + eps~ sqrt(2 T log(1/(T delta~))) = 2.7676795964870533
     //   closed form 4 (b/n) sqrt(T log(n/(2bT delta'))) (eps' + eps_G) = 7.098086815630788
     //   delta = 4 b T delta' / n = 1e-5;  assumption eps~ <= 1/sqrt(T) = 0.00224: holds.
+    // The guarantee amplifies by Poisson sampling correctly: eps~ = log1p(1e-4 expm1(eps0)) =
+    // 2.2575273864556 (eps0 = 11.357 is far outside q eps0's range), and its strong composition
+    // over T = 2e5 steps is 3869614.7217443646 (vacuous: the RDP account is the useful one).
     const Theorem3Result r = theorem3_epsilon({2e5, 20, 200000, 0.5, 0.002, 1.25e-7});
     DPLAB_COMPARE_REL(r.gaussian_epsilon, 11.35538485511022, 1e-13);
-    DPLAB_COMPARE_REL(r.step_epsilon, 0.001135738485511022, 1e-13);
+    DPLAB_COMPARE_REL(r.paper_step_epsilon, 0.001135738485511022, 1e-13);
+    DPLAB_COMPARE_REL(r.step_epsilon, 2.2575273864556, 1e-12);
     DPLAB_COMPARE_REL(r.step_delta, 2.5e-11, 1e-13);
-    DPLAB_COMPARE_REL(r.epsilon, 2.7676795964870533, 1e-12);
+    DPLAB_COMPARE_REL(r.paper_epsilon, 2.7676795964870533, 1e-12);
+    DPLAB_COMPARE_REL(r.epsilon, 3869614.7217443646, 1e-10);
     DPLAB_COMPARE_REL(r.epsilon_closed_form, 7.098086815630788, 1e-12);
     DPLAB_COMPARE_REL(r.delta, 1e-5, 1e-13);
     QVERIFY(r.assumption_holds);
@@ -179,6 +184,19 @@ class TestSparseDp : public QObject {
     QVERIFY(!r.sampling_lemma_applies);
     // 50x the steps breaks the assumption.
     QVERIFY(!theorem3_epsilon({2e5, 20, 10000000, 0.5, 0.002, 2.5e-9}).assumption_holds);
+  }
+
+  void theorem3_amplifies_by_poisson_sampling_not_q_eps() {
+    // eps0 = eps' + eps_G = 1 exactly (eps' = 1 - eps_G), q = 0.01: the amplified step is
+    // ln(1 + 0.01 (e - 1)) = 0.01703686323617655, not the paper's q eps0 = 0.01 (e - 1 ~ 1.72x).
+    const double step_delta = 1e-6;
+    const double sigma = 8.0;  // eps_G = sqrt(2 log(1.25e6))/8 = 0.662 < 1
+    const double eps_g = std::sqrt(2.0 * std::log(1.25 / step_delta)) / sigma;
+    QVERIFY(eps_g < 1);
+    const Theorem3Result r = theorem3_epsilon({1000, 10, 100, sigma, 1.0 - eps_g, step_delta});
+    DPLAB_COMPARE_REL(r.step_epsilon, 0.01703686323617655, 1e-12);
+    DPLAB_COMPARE_REL(r.paper_step_epsilon, 0.01, 1e-12);
+    QVERIFY(r.epsilon > r.paper_epsilon);
   }
 
   void theorem3_calibration_round_trip() {

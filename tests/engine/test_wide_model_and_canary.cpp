@@ -146,6 +146,46 @@ class TestWideModelAndCanary : public QObject {
     }
   }
 
+  void canary_exposure_matches_hand_computation() {
+    // Carlini et al. 2019 Def. 4 by hand: |R| = 49 candidates; rank = 1 + the number strictly
+    // more likely (lower log-perplexity); exposure = log2 49 - log2 rank.
+    DPLAB_COMPARE_REL(audit::exposure(49, 1), std::log2(49.0), 1e-15);
+    DPLAB_COMPARE_ABS(audit::exposure(49, 49), 0.0, 1e-15);
+    DPLAB_COMPARE_REL(audit::exposure(1024, 4), 8.0, 1e-15);  // 10 - 2 bits
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument, audit::exposure(49, 0));
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument, audit::exposure(49, 50));
+    models::CbowNegativeSampling model(7, 3);
+    model.initialize(5, 0.8);
+    const std::vector<audit::Canary> canaries{{1, 4, 2}, {6, 6, 0}, {3, 0, 5}};
+    const auto scores = audit::canary_scores(model, canaries);
+    auto row = [&](int w) { return model.params().segment(w * 3, 3).cast<double>().eval(); };
+    auto log_prob = [&](int w, const Eigen::Vector3d& h) {
+      double lse = 0;
+      for (int x = 0; x < 7; ++x) lse += std::exp(row(x).dot(h));
+      return row(w).dot(h) - std::log(lse);
+    };
+    double sum = 0, max = 0;
+    for (std::size_t n = 0; n < canaries.size(); ++n) {
+      const auto& c = canaries[n];
+      auto perplexity = [&](int a, int b) {
+        return -log_prob(a, row(c[0])) - log_prob(b, 0.5 * (row(c[0]) + row(a)));
+      };
+      const double pc = perplexity(c[1], c[2]);
+      int more_likely = 0;
+      for (int a = 0; a < 7; ++a)
+        for (int b = 0; b < 7; ++b)
+          if (perplexity(a, b) < pc - 1e-9) ++more_likely;
+      QCOMPARE(scores[n].rank, std::int64_t{1 + more_likely});
+      const double hand = std::log2(49.0) - std::log2(1.0 + more_likely);
+      DPLAB_COMPARE_ABS(scores[n].exposure, hand, 1e-12);
+      sum += hand;
+      max = std::max(max, hand);
+    }
+    const auto summary = audit::summarize_exposure(scores);
+    DPLAB_COMPARE_ABS(summary.mean, sum / 3.0, 1e-12);
+    DPLAB_COMPARE_ABS(summary.max, max, 1e-12);
+  }
+
   void canary_insertion_counts() {
     const std::vector<int> stream(100, 0);
     const std::vector<audit::Canary> canaries{{1, 2, 3}, {4, 5, 6}};

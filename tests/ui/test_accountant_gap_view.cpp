@@ -49,6 +49,8 @@ class TestAccountantGapView : public QObject {
       }
     }
     QVERIFY(view.headline().contains("accountant: pld"));
+    QVERIFY(view.headline().contains("estimated error ≈"));  // a Richardson estimate, not a bound
+    QVERIFY(!view.headline().contains("error ≤"));
     QVERIFY(view.headline().contains("accountant: rdp"));
 
     // A change while computing is not lost: the latest settings win.

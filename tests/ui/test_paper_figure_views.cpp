@@ -212,6 +212,9 @@ class TestPaperFigureViews : public QObject {
     // The calibration shown is the engine's: Theorem 3's assumption and both epsilons named.
     const QString text = sparse_->calibrationText();
     QVERIFY(text.contains("Theorem 3"));
+    // The guarantee is the Poisson-amplified one; the paper's q eps only as "paper's formula".
+    QVERIFY(text.contains("Theorem 3 route ε ≤"));
+    QVERIFY(text.contains("paper's formula"));
     QVERIFY(text.contains("RDP"));
     QVERIFY(text.contains(QString::number(calibration.steps)));
     QVERIFY(exports(sparse_->trainChart(), dir_.path(), points));
@@ -237,6 +240,9 @@ class TestPaperFigureViews : public QObject {
       QCOMPARE(canary_->table()->item(r, 2)->text(),
                formatReadable(row.histogram.test.distance, 3));
       QCOMPARE(canary_->table()->item(r, 3)->text(), formatReadable(row.histogram.test.p_value, 3));
+      // Carlini et al.'s exposure beside rank and chi-square.
+      QCOMPARE(canary_->table()->item(r, 4)->text(),
+               formatReadable(row.exposure.mean, 3) + " / " + formatReadable(row.exposure.max, 3));
     }
     // The chart shows n_c = 8 (the largest): 4 bar series of 10 bins each + the uniform line.
     QCOMPARE(canary_->shownRepeats()->currentData().toInt(), 8);

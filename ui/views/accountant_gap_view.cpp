@@ -200,7 +200,8 @@ QString AccountantGapView::headline() const {
   auto above = [](const privacy::AccountantGapPoint& p) {
     return p.epsilon_pld > 0 ? 100.0 * (p.epsilon_rdp / p.epsilon_pld - 1.0) : 0.0;
   };
-  return tr("One run of T = %1: ε = %2 (accountant: rdp) vs %3 (accountant: pld, error ≤ %4); RDP "
+  return tr("One run of T = %1: ε = %2 (accountant: rdp) vs %3 (accountant: pld, estimated error ≈ "
+            "%4 (Richardson)); RDP "
             "is "
             "%5% above.\nMA over K = %6: ε = %7 (rdp) vs %8 (pld); RDP is %9% above.")
       .arg(t.x)

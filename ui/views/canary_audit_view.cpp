@@ -28,6 +28,11 @@ QString methodLabel(const std::string& method) {
   return wideMethodLabel(training::parse_wide_method(method));
 }
 
+// Carlini et al.'s exposure over the m canaries: "mean / max" in bits.
+QString exposureText(const audit::ExposureSummary& e) {
+  return QStringLiteral("%1 / %2").arg(formatReadable(e.mean, 3), formatReadable(e.max, 3));
+}
+
 QColor methodColor(const std::string& method) {
   if (method == "never-inserted") return QColor(0x94, 0x67, 0xbd);  // purple: apart from grey
   return wideMethodColor(training::parse_wide_method(method));
@@ -52,8 +57,9 @@ CanaryAuditView::CanaryAuditView(QWidget* parent)
          "inserted phrases must look uniform; a memorised canary piles up at the right. χ² "
          "distance = X²/m against uniform over 10 bins (9 degrees of freedom). DP-SGD uses the "
          "sparse method's σ, as the paper's Table 2 does."));
-  table_ = newFigureTable(
-      {tr("n_c"), tr("method"), tr("χ² distance"), tr("p-value"), tr("train s")}, this);
+  table_ = newFigureTable({tr("n_c"), tr("method"), tr("χ² distance"), tr("p-value"),
+                           tr("exposure mean / max (bits)"), tr("train s")},
+                          this);
 
   shown_ = new QComboBox(this);
   chart_ = new ChartView(tr("Canary rank histograms against uniform"),
@@ -139,9 +145,11 @@ void CanaryAuditView::fillTable() {
   table_->setRowCount(static_cast<int>(rows_->size()));
   int i = 0;
   for (const auto& r : *rows_) {
-    const QStringList cells = {QString::number(r.repeats), methodLabel(r.method),
+    const QStringList cells = {QString::number(r.repeats),
+                               methodLabel(r.method),
                                formatReadable(r.histogram.test.distance, 3),
                                formatReadable(r.histogram.test.p_value, 3),
+                               exposureText(r.exposure),
                                QString::number(r.train_wall_seconds, 'f', 1)};
     for (int c = 0; c < cells.size(); ++c) table_->setItem(i, c, new QTableWidgetItem(cells[c]));
     ++i;
@@ -150,9 +158,17 @@ void CanaryAuditView::fillTable() {
 
 CsvTable CanaryAuditView::histogramTable() const {
   CsvTable table;
-  table.header = {"n_c",           "method",         "bin_low",
-                  "bin_high",      "count",          "uniform_expected",
-                  "chi2_distance", "chi2_statistic", "p_value"};
+  table.header = {"n_c",
+                  "method",
+                  "bin_low",
+                  "bin_high",
+                  "count",
+                  "uniform_expected",
+                  "chi2_distance",
+                  "chi2_statistic",
+                  "p_value",
+                  "mean_exposure_bits",
+                  "max_exposure_bits"};
   if (!rows_) return table;
   for (const auto& r : *rows_) {
     const double bins = static_cast<double>(r.histogram.counts.size());
@@ -162,7 +178,8 @@ CsvTable CanaryAuditView::histogramTable() const {
            formatNumber(static_cast<double>(b) / bins),
            formatNumber(static_cast<double>(b + 1) / bins), formatNumber(r.histogram.counts[b]),
            formatNumber(total(r.histogram) / bins), formatNumber(r.histogram.test.distance),
-           formatNumber(r.histogram.test.statistic), formatNumber(r.histogram.test.p_value)});
+           formatNumber(r.histogram.test.statistic), formatNumber(r.histogram.test.p_value),
+           formatNumber(r.exposure.mean), formatNumber(r.exposure.max)});
     }
   }
   return table;

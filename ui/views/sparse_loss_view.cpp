@@ -228,8 +228,10 @@ QString SparseLossView::calibrationText() const {
       text += tr(", RDP ε ≤ %1").arg(epsilonUp(m.rdp.epsilon));
       continue;
     }
-    text += tr(", Theorem 3 ε ≤ %1 (its assumption %2)")
+    text += tr(", Theorem 3 route ε ≤ %1 (paper's formula %2 amplifies by q·ε, too small; its "
+               "assumption %3)")
                 .arg(epsilonUp(m.theorem3.epsilon))
+                .arg(epsilonUp(m.theorem3.paper_epsilon))
                 .arg(m.theorem3.assumption_holds ? tr("holds") : tr("is VIOLATED"));
     text += m.rdp.available ? tr(", dplab RDP ε ≤ %1").arg(epsilonUp(m.rdp.epsilon))
                             : tr(", no RDP account for SVT");
