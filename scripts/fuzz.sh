@@ -37,7 +37,9 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 targets=(idx gzip csv libsvm experiment_json loader_budget preset_json cli_flags)
 [[ -n "$only" ]] && targets=("$only")
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DDPLAB_FUZZ=ON \
+generator=()  # Ninja for a fresh folder: the same relative paths as the other builds (ccache)
+if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DDPLAB_FUZZ=ON \
   -DDPLAB_GUI=OFF -DDPLAB_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
 

@@ -284,7 +284,7 @@ Preprocessing preprocessing_of(const DatasetSource& source) {
   if (!source.feature_bounds.empty())
     return {false, describe_feature_bounds(source.feature_bounds)};
   if (name == "synthetic-linear" || name == "synthetic-binary") {
-    return {false, "generated features, uniform in [0, 1) from the seed: not scaled"};
+    return {false, "generated features, uniform in [0, 1) (synthetic, public): not scaled"};
   }
   if (adult_preparation(name)) {
     return {true,

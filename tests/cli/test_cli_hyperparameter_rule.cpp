@@ -99,7 +99,8 @@ class CliHyperparameterRuleTest : public QObject {
     const CliRun run = run_cli({"train", "--dataset", "synthetic-binary", "--optimizer", "dpadam",
                                 "--momentum", "0.5", "--steps", "10", "--out", dir.path() + "/x"});
     QCOMPARE(run.exit_code, 2);
-    QVERIFY2(run.err.contains("--momentum is not a hyperparameter of dpadam"), qPrintable(run.err));
+    QVERIFY2(run.err.contains("--momentum = 0.5 is not a hyperparameter of dpadam"),
+             qPrintable(run.err));
     QVERIFY(!QDir(dir.path() + "/x").exists());
   }
 };
