@@ -11,8 +11,8 @@
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/limits.h"
-#include "core/message_text.h"
 #include "core/memory_check.h"
+#include "core/message_text.h"
 #include "data/file_reader.h"
 #include "experiment/experiment_config.h"
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cli/arguments.h"
-#include "data/feature_scaling.h"
 #include "data/dataset_catalog.h"
+#include "data/feature_scaling.h"
 #include "training/trainer.h"
 
 namespace dplab::cli {
@@ -26,9 +26,9 @@ struct RunConfig {
   data::FeatureBounds feature_bounds;
   std::string feature_range_text, feature_bounds_file;
   std::vector<std::string> categorical;  // CSV columns one-hot encoded whatever their values
-  double max_memory = 0;  // bytes; 0 = the default budget (core/memory_check.h)
-  double validation_fraction = 0.2;  // paper appendix H: 80/20
-  std::string model = "logistic";    // linear | logistic | tlnn | cnn | conv-autoencoder
+  double max_memory = 0;                 // bytes; 0 = the default budget (core/memory_check.h)
+  double validation_fraction = 0.2;      // paper appendix H: 80/20
+  std::string model = "logistic";        // linear | logistic | tlnn | cnn | conv-autoencoder
   int hidden_units = 100;
   std::string optimizer = "dpsgd";  // dpsgd ... | sgd | momentum | adam (non-private)
   // alpha; empty => the optimizer's paper default (optim::default_spec: 0.01 for DPSGD and
