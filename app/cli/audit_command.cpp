@@ -212,11 +212,7 @@ void add_audit_command(CLI::App& cli) {
       "audit",
       "how private is it really: one-run audited epsilon lower bound beside the accountant");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "config",
-            "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
-            "FILE");
-  for (const auto& flag : run_config_flag_list())
-    add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  add_run_config_flags(*cmd, *args);
   add_value(*cmd, *args, "canaries",
             "canaries m, each included with probability 1/2 (default 1000)", "M");
   add_value(*cmd, *args, "mode",

@@ -80,11 +80,7 @@ void add_label_canary_command(CLI::App& cli) {
       "label-canary",
       "canary audit of a classifier run: mislabelled canaries, loss-rank chi-square");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "config",
-            "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
-            "FILE");
-  for (const auto& flag : run_config_flag_list())
-    add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  add_run_config_flags(*cmd, *args);
   add_value(*cmd, *args, "canaries",
             "mislabelled canaries m >= 10, drawn from the validation set (default 50)", "M");
   add_value(*cmd, *args, "repeats",

@@ -203,6 +203,14 @@ double parse_max_memory(const std::string& text) {
   return *bytes;
 }
 
+void add_run_config_flags(CLI::App& command, Arguments& args) {
+  add_value(command, args, "config",
+            "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
+            "FILE");
+  for (const auto& flag : run_config_flag_list())
+    add_value(command, args, flag.name, flag.help, flag.value_name);
+}
+
 void add_max_memory_flag(CLI::App& command, Arguments& args) {
   for (const auto& flag : run_config_flag_list()) {
     if (std::string(flag.name) == "max-memory")

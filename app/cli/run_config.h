@@ -59,6 +59,9 @@ struct RunConfig {
 
 // --max-memory for commands whose settings are not a RunConfig (tune): declares the flag, and
 // sets the process's memory budget from it (UsageError naming the flag for a bad size).
+// --config FILE and every run_config_flag_list() flag: the settings of one training run, for
+// the commands that train one (train, label-canary, audit).
+void add_run_config_flags(CLI::App& command, Arguments& args);
 void add_max_memory_flag(CLI::App& command, Arguments& args);
 void apply_max_memory_flag(const Arguments& args);
 // "4G", "512M", "2GiB", bytes; UsageError "--max-memory = X must be a size ..." otherwise.

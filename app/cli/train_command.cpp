@@ -205,11 +205,7 @@ void add_train_command(CLI::App& cli) {
   CLI::App* cmd = cli.add_subcommand(
       "train", "train one model with a DP optimizer, write curve.csv and summary.json");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "config",
-            "JSON object of settings, keys = the flag names with '_' for '-'; flags override it",
-            "FILE");
-  for (const auto& flag : run_config_flag_list())
-    add_value(*cmd, *args, flag.name, flag.help, flag.value_name);
+  add_run_config_flags(*cmd, *args);
   add_value(*cmd, *args, "accountant",
             "pld (default) or rdp: the accountant of the epsilon column and of the summary",
             "rdp|pld");
