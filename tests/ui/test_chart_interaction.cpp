@@ -5,6 +5,8 @@
 #include <QWheelEvent>
 
 #include "charts/chart_hover.h"
+#include "run/run_data.h"
+#include "tuning/release_cost.h"
 #include "views/accuracy_tab.h"
 #include "views/parallel_coordinates_tab.h"
 #include "views/privacy_utility_tab.h"
@@ -41,7 +43,10 @@ class TestChartInteraction : public QObject {
     QVERIFY(dir_.isValid());
     window_ = test::openWindow(dir_, test::tinyExperiment());
     QVERIFY(test::runToEnd(window_));
+    // The drawing of the final results (live ones may be drawn first and replaced mid-test).
     QTRY_VERIFY_WITH_TIMEOUT(!window_->privacyUtilityTab()->shown().points.empty() &&
+                                 window_->privacyUtilityTab()->shown().points.back().epsilon ==
+                                     tuning::release_cost(window_->runData()->results()).epsilon &&
                                  window_->privacyUtilityTab()->chart()->plot()->graphCount() > 0,
                              30000);
   }
