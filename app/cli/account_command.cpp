@@ -129,6 +129,10 @@ int run_account(const Arguments& args) {
   out["candidates"] = candidates;
   out["selection"] = selection;
   if (selection != "lt" && args.has("gamma")) throw UsageError("--gamma needs --selection lt");
+  for (const char* flag : {"delta2", "lt-log-base"}) {
+    if (selection != "lt" && args.has(flag))
+      throw UsageError(std::string("--") + flag + " needs --selection lt");
+  }
   if (selection != "lt" && args.has("lt-integer-hard-stop")) {
     throw UsageError("--lt-integer-hard-stop needs --selection lt");
   }

@@ -36,6 +36,11 @@ AccountantFlags parse_accountant_flags(const std::string& accountant_text,
   flags.run = parse_accountant_flag(accountant_text, privacy::kDefaultRunAccountant);
   flags.lt = parse_accountant_flag(accountant_text, privacy::kDefaultLtAccountant);
   flags.pld = parse_pld_precision_flag(precision_text);
+  // A flag the run does not read is an error, not a silent no-op (issue #24 item 6).
+  if (!precision_text.empty() && flags.run != privacy::Accountant::kPld &&
+      flags.lt != privacy::Accountant::kPld) {
+    throw UsageError("--pld-precision is a PLD setting; it needs --accountant pld");
+  }
   return flags;
 }
 

@@ -4,10 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +14,7 @@
 #include "cli/interrupt.h"
 #include "cli/output_files.h"
 #include "core/error.h"
+#include "data/file_reader.h"
 #include "tuning/oso_protocol.h"
 
 namespace dplab::cli {
@@ -23,13 +22,16 @@ namespace {
 
 int run_oso_protocol_command(const Arguments& args) {
   const std::string path = args.required_text("preset");
-  std::ifstream file(path);
-  if (!file) throw UsageError("--preset: cannot read '" + path + "'");
-  std::stringstream text;
-  text << file.rdbuf();
+  std::string text;
+  try {
+    // Regular files only, size-capped: a FIFO or /dev/zero as --preset used to be read for ever.
+    text = data::read_file_text(path);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--preset: ") + e.what());
+  }
   tuning::OsoProtocolConfig config;
   try {
-    config = tuning::parse_oso_protocol(text.str(), path);
+    config = tuning::parse_oso_protocol(text, path);
   } catch (const Error& e) {  // not JSON, nested too deep, or a value breaks a rule
     throw UsageError(std::string("--preset: ") + e.what());
   }

@@ -392,9 +392,13 @@ int run_tune(const Arguments& args) {
                 << writer->experiment_id() << " --db " << db->path() << "\n";
     }
   };
-  if (store_error)
+  if (store_error) {
     std::cerr << "dplab-cli tune: error: run history " << db->path() << ": " << *store_error
               << "\n";
+    // The run is "incomplete": once there is room (or the lock is gone), resuming stores what
+    // is missing by running those jobs again with their seeds.
+    if (!cancelled) resume_hint();
+  }
   if (cancelled) {
     // One count: the jobs with a final result (finished, diverged or failed) are kept and never
     // re-run; the others (cancelled mid-run or not started) run on --resume.

@@ -15,7 +15,9 @@ constexpr const char* kNotesKind = "notes";
 }  // namespace
 
 bool is_resumable_status(const std::string& status) {
-  return status == "interrupted" || status == "cancelled";
+  // "incomplete": finished jobs the history could not store (disk full, lock held too long) are
+  // missing from it exactly like a cancelled run's; resuming runs them again with their seeds.
+  return status == "interrupted" || status == "cancelled" || status == "incomplete";
 }
 
 std::string run_notes(const Store& store, std::int64_t experiment_id) {

@@ -5,7 +5,8 @@
 //
 // Notes live in the `summaries` table under kind "notes" as {"text": ...}: no schema change, so
 // every older history file stays readable and deleting a run deletes its notes (ON DELETE
-// CASCADE). A run is resumable when it was interrupted (its writer died) or cancelled: Runner::
+// CASCADE). A run is resumable when it was interrupted (its writer died), cancelled or incomplete
+// (finished jobs the history could not store): Runner::
 // resume_from + StoreWriter::resume run only its missing jobs, as `dplab-cli tune --resume`.
 // Thread-safety: as Store (every call takes the Store's mutex).
 #pragma once

@@ -171,6 +171,24 @@ class TestCliAccount : public QObject {
     QTest::newRow("conversion_bad") << with("--conversion", "tight") << "--conversion";
     QTest::newRow("log_base_bad") << with("--lt-log-base", "10") << "--lt-log-base";
     QTest::newRow("sweep_bad") << with("--sweep-candidates", "5") << "--sweep-candidates";
+    // Flags the selected mode does not read are refused, not ignored (issue #24 item 6).
+    QTest::newRow("delta2_without_lt") << (with("--delta2", "1e-10") << "--candidates"
+                                                                     << "5"
+                                                                     << "--selection"
+                                                                     << "ma")
+                                       << "--delta2 needs --selection lt";
+    QTest::newRow("log_base_without_lt") << (with("--lt-log-base", "2") << "--candidates"
+                                                                        << "5"
+                                                                        << "--selection"
+                                                                        << "ma")
+                                         << "--lt-log-base needs --selection lt";
+    QTest::newRow("pld_precision_with_rdp")
+        << with("--pld-precision", "tight") << "--pld-precision is a PLD setting";
+    QTest::newRow("calibrate_pld_precision_with_rdp")
+        << QStringList{"calibrate", "--epsilon", "1",  "--delta",      "1e-5", "--sampling-rate",
+                       "0.01",      "--steps",   "10", "--accountant", "rdp",  "--pld-precision",
+                       "fast"}
+        << "--pld-precision is a PLD setting";
     QTest::newRow("unknown_flag") << with("--noise", "1") << "--noise";
     QTest::newRow("missing_delta")
         << QStringList{"account", "--noise-multiplier", "1", "--sampling-rate", "0.1", "--steps",

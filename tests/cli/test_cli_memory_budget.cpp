@@ -106,6 +106,15 @@ class TestCliMemoryBudget : public QObject {
     QVERIFY(pipe.exit_code == 1 || pipe.exit_code == 2);
     QVERIFY2(pipe.err.contains("it is a FIFO (named pipe), not a regular file"),
              qPrintable(pipe.err));
+    // oso-protocol's preset is read by the same rule (it used to block on the FIFO for ever).
+    const CliRun preset = run_cli({"oso-protocol", "--preset", fifo});
+    QCOMPARE(preset.exit_code, 2);
+    QVERIFY2(preset.err.contains("--preset: ") &&
+                 preset.err.contains("it is a FIFO (named pipe), not a regular file"),
+             qPrintable(preset.err));
+    const CliRun folder = run_cli({"oso-protocol", "--preset", dir.path()});
+    QCOMPARE(folder.exit_code, 2);
+    QVERIFY2(folder.err.contains("is a directory"), qPrintable(folder.err));
   }
 };
 

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <thread>
 
+#include "store/run_history.h"
 #include "store/store.h"
 #include "support/tiny_experiment.h"
 #include "tuning/aggregates.h"
@@ -103,8 +104,23 @@ class TestStoreDurability : public QObject {
                          " finished job(s) could not be stored") == 0,
              error->c_str());
     QCOMPARE(db.list_experiments()[0].status, std::string("incomplete"));
+    // The jobs it could not store run again on resume, like a cancelled run's.
+    QVERIFY(store::list_history(db).front().resumable);
     // The jobs are all still in memory.
     for (const auto& job : results.jobs) QVERIFY(job.status == JobStatus::kFinished);
+    // Once there is room, resuming (as `tune --resume` and the GUI's Resume do) stores the rest.
+    const std::int64_t id = writer.experiment_id();
+    store::Store roomy(path);
+    const SearchResults earlier = roomy.load_results(id);
+    Runner resumed(earlier.config, load_experiment_data(config), RunOptions{2, true});
+    resumed.resume_from(earlier);
+    store::StoreWriter again(roomy);
+    again.resume(id);
+    resumed.add_listener(&again);
+    resumed.run();
+    QVERIFY(!again.first_error().has_value());
+    QCOMPARE(roomy.stored_jobs(id), std::int64_t{10});
+    QCOMPARE(roomy.list_experiments()[0].status, std::string("finished"));
   }
 
   // Item 7: lr = 1e300 makes the loss non-finite; the job stops, is "diverged" in memory and in
