@@ -343,7 +343,8 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
           " % of the rows); it would become " + std::to_string(levels) + " features (" +
           format_bytes(static_cast<double>(levels) * static_cast<double>(kept) * sizeof(float)) +
           " as floats). Drop the column, or one-hot encode it anyway with --categorical '" +
-          table.header[k] + "'");
+          table.header[k] + "' (an experiment file: \"categorical\": [\"" + table.header[k] +
+          "\"] in \"dataset\")");
     }
   }
   if (!options.regression) {

@@ -554,6 +554,18 @@ ExperimentConfig parse_experiment(const json& j) {
       else
         fail("dataset.label_column", "expected a column name or index, got " + type_name(*label));
     }
+    if (const json* columns = d.find("categorical")) {
+      if (!columns->is_array())
+        fail("dataset.categorical",
+             "expected an array of column names, got " + type_name(*columns));
+      for (std::size_t i = 0; i < columns->size(); ++i) {
+        const json& column = (*columns)[i];
+        const std::string field = "dataset.categorical[" + std::to_string(i) + "]";
+        if (!column.is_string()) fail(field, "expected a column name, got " + type_name(column));
+        check(!column.get<std::string>().empty(), field, "must not be empty");
+        config.dataset.categorical.push_back(column.get<std::string>());
+      }
+    }
     config.dataset.validation_fraction = d.number_or("validation_fraction", 0.2);
     check(config.dataset.validation_fraction > 0 && config.dataset.validation_fraction < 1,
           "dataset.validation_fraction",
@@ -704,6 +716,7 @@ json to_json(const ExperimentConfig& config) {
                {"format", config.dataset.format},
                {"validation_fraction", config.dataset.validation_fraction}};
   if (!config.dataset.label_column.empty()) dataset["label_column"] = config.dataset.label_column;
+  if (!config.dataset.categorical.empty()) dataset["categorical"] = config.dataset.categorical;
   if (config.dataset.split_seed) dataset["split_seed"] = *config.dataset.split_seed;
   if (!config.dataset.path.empty()) dataset["path"] = config.dataset.path;
   if (config.dataset.num_samples) dataset["num_samples"] = *config.dataset.num_samples;

@@ -58,6 +58,9 @@ struct DatasetConfig {
   std::string source;           // built-in catalog name or a file path
   std::string format = "auto";  // auto | idx | csv | libsvm
   std::string label_column;     // CSV: name or 0-based index; empty = last column
+  // CSV: columns one-hot encoded whatever their values or number of levels (dplab-cli
+  // --categorical; data/csv_loader.h refuses an ID-like text column unless it is named here).
+  std::vector<std::string> categorical;
   double validation_fraction = 0.2;
   std::optional<std::uint64_t> split_seed;  // empty => the experiment seed
   std::string path;                         // built-ins that read files ("adult"): their folder

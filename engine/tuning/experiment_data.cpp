@@ -12,6 +12,7 @@ data::DatasetSource dataset_source(const experiment::ExperimentConfig& config) {
   if (!source.name.empty()) source.path = d.path;  // a built-in's folder ("adult")
   source.format = data::parse_data_format(d.format);
   source.label_column = d.label_column;
+  source.categorical_columns = d.categorical;
   // A linear model is a regression: CSV/LIBSVM targets are then real-valued.
   source.regression = config.model.kind == models::ModelKind::kLinearRegression;
   if (d.num_samples) source.num_samples = *d.num_samples;

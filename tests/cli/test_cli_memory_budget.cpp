@@ -2,6 +2,7 @@
 // (and --max-memory on `tune`), the identifier rule naming the column, the encoding line on stderr
 // and in summary.json, and non-regular files (--config /dev/zero, a FIFO as --dataset) refused
 // at once instead of read for ever.
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -69,6 +70,35 @@ class TestCliMemoryBudget : public QObject {
         QJsonDocument::fromJson(read_file(dir.filePath("c/summary.json"))).object();
     QCOMPARE(summary["data"].toObject()["encoding"].toString(), encoding);
     QCOMPARE(summary["config"].toObject()["categorical"].toString(), QString("id"));
+
+    // tune reads the same rule from the experiment file's dataset.categorical.
+    const auto experiment = [&](const QString& name, const QString& categorical) {
+      const QString path = dir.filePath(name);
+      QFile file(path);
+      if (!file.open(QIODevice::WriteOnly)) return QString();
+      file.write(QStringLiteral(R"({"name": "id", "seed": 1, "dataset": {"source": "%1"%2},
+        "model": {"kind": "logistic"},
+        "privacy": {"noise_multiplier": 1.0, "lot_size": 100, "steps": 5},
+        "optimizers": [{"name": "dpsgd", "grid": {"learning_rate": 0.1, "clip": 1.0}}]})")
+                     .arg(csv, categorical)
+                     .toUtf8());
+      return path;
+    };
+    const CliRun tune_refused =
+        run_cli({"tune", "--config", experiment("plain.json", ""), "--threads", "1"});
+    QCOMPARE(tune_refused.exit_code, 2);
+    QVERIFY2(tune_refused.err.contains("\"categorical\": [\"id\"] in \"dataset\""),
+             qPrintable(tune_refused.err));
+    const CliRun tune_ok =
+        run_cli({"tune", "--config", experiment("asked.json", R"(, "categorical": ["id"])"),
+                 "--threads", "1", "--max-memory", "1G"});
+    QVERIFY2(tune_ok.exit_code == 0, qPrintable(tune_ok.err));
+    const CliRun tune_bad = run_cli(
+        {"tune", "--config", experiment("bad.json", R"(, "categorical": "id")"), "--threads", "1"});
+    QCOMPARE(tune_bad.exit_code, 2);
+    QVERIFY2(tune_bad.err.contains("dataset.categorical") &&
+                 tune_bad.err.contains("expected an array of column names"),
+             qPrintable(tune_bad.err));
   }
 
   void badMaxMemoryIsAUsageError() {
