@@ -6,6 +6,7 @@
 
 #include "core/json_guard.h"
 #include "tuning/honest_selection.h"
+#include "tuning/private_release_view.h"
 #include "tuning/release_cost.h"
 
 namespace dplab::store {
@@ -46,6 +47,8 @@ HistoryEntry history_entry(const Store& store, const ExperimentRecord& record) {
     entry.dataset = results.config.dataset.source;
     entry.release = experiment::describe_release(results.config.release);
     entry.regression = results.is_regression;
+    entry.noise_multiplier = results.config.privacy.noise_multiplier;
+    entry.steps = results.config.privacy.steps;
     const tuning::ReleaseCost cost = tuning::release_cost(results);
     entry.epsilon = cost.epsilon;
     entry.epsilon_label = tuning::epsilon_label(cost);
@@ -55,6 +58,13 @@ HistoryEntry history_entry(const Store& store, const ExperimentRecord& record) {
       const auto scores = tuning::score_candidates(results, all);
       if (const tuning::CandidateScore* best = tuning::best_score(scores))
         entry.best_metric = best->metric();
+    } else if (const auto stored = store.load_summary(record.id, "private_release")) {
+      const tuning::PrivateRelease release =
+          tuning::parse_private_release(parse_json_text(*stored, store.path() + " release"));
+      if (release.released > 0) {
+        entry.best_metric = release.mean_score;
+        entry.best_is_released_score = true;
+      }
     }
   } catch (const std::exception& e) {
     entry.error = e.what();

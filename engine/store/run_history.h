@@ -24,7 +24,13 @@ struct HistoryEntry {
   std::string dataset;  // the config's data set source
   std::string release;  // "explore", "private lt", ...
   bool regression = false;
-  double best_metric = 0;     // NaN when no job finished
+  double noise_multiplier = 0;  // σ of every run (privacy.noise_multiplier)
+  std::int64_t steps = 0;       // T, noisy-gradient steps per run
+  // Explore: the best candidate's score over the whole search. Private: what was released, the
+  // mean of the replicates' released (noisy, if validation is private) winner scores; the whole
+  // search's best is curator-only there. NaN when nothing finished or was released.
+  double best_metric = 0;
+  bool best_is_released_score = false;
   double epsilon = 0;         // NaN when it cannot be computed
   std::string epsilon_label;  // what the epsilon covers
   std::string notes;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "store/run_history.h"
 #include "support/cli_runner.h"
 #include "support/temp_files.h"
 #include "support/test_paths.h"
@@ -86,6 +87,16 @@ class TestCliPrivateReleaseK : public QObject {
       }
     }
     QVERIFY(QFile::exists(exported + "/summary.json"));
+    // The GUI's run history shows a private run's released score as its "best" (the mean of
+    // the released winners, as summary.json), never the whole search's best (curator-only).
+    {
+      const dplab::store::Store store(db.toStdString());
+      const auto entries = dplab::store::list_history(store);
+      QCOMPARE(entries.size(), std::size_t{1});
+      const auto summary = nlohmann::json::parse(read_file(out + "/summary.json").toStdString());
+      QVERIFY(entries[0].best_is_released_score);
+      QCOMPARE(entries[0].best_metric, summary["released_accuracy"]["mean"].get<double>());
+    }
     for (const QStringList& args : {QStringList{"history", "list", "--db", db},
                                     QStringList{"history", "list", "--db", db, "--json"},
                                     QStringList{"history", "show", "--db", db, "--id", "1"}}) {

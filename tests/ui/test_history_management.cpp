@@ -82,6 +82,14 @@ class TestHistoryManagement : public QObject {
       QCOMPARE(table->item(row, HistoryPanel::kBest)->text(),
                QString::number(e.best_metric, 'g', 4));
       QVERIFY(e.best_metric > 0.5);
+      QVERIFY(!e.best_is_released_score);
+      // σ and T of the run's configuration (the tiny experiment's).
+      QCOMPARE(table->item(row, HistoryPanel::kSigma)->text(),
+               QString::number(e.noise_multiplier, 'g', 4));
+      QCOMPARE(table->item(row, HistoryPanel::kSteps)->text(), QString::number(e.steps));
+      const auto config = test::tinyExperiment();
+      QCOMPARE(e.noise_multiplier, config.privacy.noise_multiplier);
+      QCOMPARE(e.steps, config.privacy.steps);
     }
   }
 

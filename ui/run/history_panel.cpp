@@ -53,15 +53,19 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   layout->setContentsMargins(2, 2, 2, 2);
   table_ = new QTableWidget(0, kColumns, this);
   table_->setHorizontalHeaderLabels({tr("#"), tr("started (UTC)"), tr("name"), tr("data set"),
-                                     tr("status"), tr("jobs"), tr("release"), tr("ε"), tr("best"),
-                                     tr("notes")});
+                                     tr("status"), tr("jobs"), tr("release"), tr("σ"), tr("T"),
+                                     tr("ε"), tr("best"), tr("notes")});
+  table_->horizontalHeaderItem(kSigma)->setToolTip(
+      tr("noise multiplier σ of every run (noise std = σ·C)"));
+  table_->horizontalHeaderItem(kSteps)->setToolTip(tr("T: noisy-gradient steps per run"));
   table_->horizontalHeaderItem(kRelease)->setToolTip(
       tr("What the run released: explore (every run trained is shown) or a private selection"));
   table_->horizontalHeaderItem(kEpsilon)->setToolTip(
       tr("ε of what the run released (explore: every run trained), rounded up; hover a cell for "
          "what it covers"));
   table_->horizontalHeaderItem(kBest)->setToolTip(
-      tr("best candidate's mean final validation accuracy (regression: final training loss)"));
+      tr("explore: the best candidate's mean final validation accuracy (regression: final "
+         "training loss); private: the released winners' score (what was released)"));
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -195,6 +199,8 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
                    ? QStringLiteral("–")
                    : QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
     set(kRelease, QString::fromStdString(e.release));
+    set(kSigma, e.error.empty() ? QString::number(e.noise_multiplier, 'g', 4) : QStringLiteral("–"));
+    set(kSteps, e.error.empty() ? QString::number(e.steps) : QStringLiteral("–"));
     set(kEpsilon,
         std::isfinite(e.epsilon)
             ? QStringLiteral("≤ ") + QString::fromStdString(privacy::format_epsilon_up(e.epsilon))
@@ -202,7 +208,10 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
         QString::fromStdString(e.error.empty() ? e.epsilon_label : e.error));
     set(kBest,
         std::isfinite(e.best_metric) ? QString::number(e.best_metric, 'g', 4) : QStringLiteral("–"),
-        e.regression ? tr("final training loss") : tr("mean final validation accuracy"));
+        e.best_is_released_score
+            ? tr("released: the winners' %1 (mean over the released replicates)")
+                  .arg(e.regression ? tr("final training loss") : tr("validation accuracy"))
+            : (e.regression ? tr("final training loss") : tr("mean final validation accuracy")));
     const QString notes = QString::fromStdString(e.notes);
     set(kNotes, notes.section(QLatin1Char('\n'), 0, 0), notes);
   }

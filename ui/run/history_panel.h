@@ -41,6 +41,8 @@ class HistoryPanel : public QWidget {
     kStatus,
     kJobs,
     kRelease,
+    kSigma,
+    kSteps,
     kEpsilon,
     kBest,
     kNotes,
