@@ -199,7 +199,8 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
                    ? QStringLiteral("–")
                    : QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
     set(kRelease, QString::fromStdString(e.release));
-    set(kSigma, e.error.empty() ? QString::number(e.noise_multiplier, 'g', 4) : QStringLiteral("–"));
+    set(kSigma,
+        e.error.empty() ? QString::number(e.noise_multiplier, 'g', 4) : QStringLiteral("–"));
     set(kSteps, e.error.empty() ? QString::number(e.steps) : QStringLiteral("–"));
     set(kEpsilon,
         std::isfinite(e.epsilon)
