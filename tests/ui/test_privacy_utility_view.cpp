@@ -98,6 +98,35 @@ class TestPrivacyUtilityView : public QObject {
     QCOMPARE(plan_rows, 2 * 3 + 2 * 8);  // MA, LT, PS + the sweeps
   }
 
+  // Issue #25 item 8: the legend's entries are whole at any width, on screen and in a 3.5 in
+  // export (336 logical px): columns as wide as the widest entry ("plan: MA, best of K runs"
+  // used to be cut to "…best of K r" in 165 px columns).
+  void legendEntriesAreWholeAtAnyWidth() {
+    ChartView* chart = window_->privacyUtilityTab()->chart();
+    QCustomPlot* plot = chart->plot();
+    QVERIFY(plot->legend->itemCount() >= 7);
+    for (int width : {336, 672, 1000}) {
+      chart->layoutLegend(width);
+      plot->setGeometry(0, 0, width, 500);
+      plot->replot(QCustomPlot::rpImmediateRefresh);
+      QVERIFY2(plot->legend->outerRect().right() <= width,
+               qPrintable(QStringLiteral("legend %1 px wide on a %2 px chart")
+                              .arg(plot->legend->outerRect().width())
+                              .arg(width)));
+      for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        QCPAbstractLegendItem* item = plot->legend->item(i);
+        if (!item) continue;  // an empty cell of the last row
+        QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                 qPrintable(QStringLiteral("%1 px: entry %2 is %3 px of the %4 it needs")
+                                .arg(width)
+                                .arg(i)
+                                .arg(item->outerRect().width())
+                                .arg(item->minimumOuterSizeHint().width())));
+      }
+    }
+    chart->layoutLegend(chart->width());
+  }
+
  private:
   QTemporaryDir dir_;
   MainWindow* window_ = nullptr;

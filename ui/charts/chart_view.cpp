@@ -192,9 +192,19 @@ class ExportLayout {
   ExportLayout(const ExportLayout&) = delete;
   ExportLayout& operator=(const ExportLayout&) = delete;
 
-  // Columns that fit `width` (165 logical px each: two in a 3.5 in column), re-arranged.
+  // As many columns as fit `width`, each as wide as the widest entry (icon, padding and text
+  // at the legend's font), re-arranged: a fixed column width cut long entries ("plan: MA, best
+  // of K r…") in a narrow export.
   static void flowLegend(QCPLegend* legend, int width) {
-    legend->setWrap(std::max(1, width / 165));
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+      if (QCPAbstractLegendItem* item = legend->item(i))
+        widest = std::max(widest, item->minimumOuterSizeHint().width());
+    }
+    const QMargins m = legend->margins();
+    const int column = std::max(40, widest + legend->columnSpacing());
+    const int room = width - m.left() - m.right() - 8;  // the legend's own border and padding
+    legend->setWrap(std::max(1, room / column));
     legend->setFillOrder(legend->fillOrder(), true);
   }
 

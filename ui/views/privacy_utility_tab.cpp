@@ -155,11 +155,15 @@ void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList
     line->setProperty("dplabGroup", group);
     for (int i : {1, 2, 3, 0}) {  // what ran on top of the plans it may coincide with
       const bool plan = !modes[i].empty() && modes[i].front().plan;
-      QCPGraph* g =
-          add_graph(names[o], QPen(Qt::NoPen),
-                    QCPScatterStyle(kShapes[i], QPen(colour, 2),
-                                    plan ? QBrush(Qt::white) : QBrush(colour), i == 0 ? 11 : 10),
-                    modes[i], false);
+      QCPGraph* g = add_graph(
+          names[o], QPen(Qt::NoPen),
+          // MA's plan over the same runs shares the explore point's ε: its square
+          // is drawn larger, as a frame around the disc, so both stay visible.
+          QCPScatterStyle(kShapes[i], QPen(colour, 2), plan ? QBrush(Qt::white) : QBrush(colour),
+                          i == 0   ? 11
+                          : i == 1 ? 17
+                                   : 10),
+          modes[i], false);
       g->setProperty("dplabGroup", group);
       g->setProperty("dplabMode", QStringLiteral("mode:%1").arg(i));
     }
@@ -182,6 +186,7 @@ void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList
     key->setProperty("dplabGroup", QStringLiteral("mode:%1").arg(i));
   }
   plot->legend->setVisible(true);
+  chart_->layoutLegend(chart_->width());  // entries changed: re-flow the columns
   plot->rescaleAxes(true);
   if (pu.regression) chart_->setLogY(true);
   chart_->fitValueRange();
