@@ -39,9 +39,9 @@
 #include "data/dataset_catalog.h"
 #include "data/feature_rows.h"
 #include "data/lot_gather.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/noisy_gradient.h"
 #include "privacy/poisson_sampler.h"
 
 namespace dplab::cli {

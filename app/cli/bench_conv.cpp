@@ -11,9 +11,9 @@
 
 #include "core/random.h"
 #include "data/feature_rows.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/noisy_gradient.h"
 #include "privacy/poisson_sampler.h"
 
 namespace dplab::cli {

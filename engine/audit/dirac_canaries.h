@@ -7,8 +7,9 @@
 // included in the run with probability 1/2 (seeded, S_i). At every noisy-gradient query an
 // included canary joins the lot with the oracle's probability q (its own seeded stream) and then
 // adds the clipped gradient  g_i = -c u_i,  c = min(canary_norm, C_t), to the clipped sum
-// (privacy/noisy_gradient.h, ClippedSumHook): exactly one more clipped example, so the accountant's
-// (q, sigma, T) covers it. Gradient descent moves theta along +u_i when canary i is in the lot.
+// (dp_gradient/noisy_gradient.h, ClippedSumHook): exactly one more clipped example, so the
+// accountant's (q, sigma, T) covers it. Gradient descent moves theta along +u_i when canary i is in
+// the lot.
 //
 // Scores (higher = "more likely included"), read from what the run releases:
 //   all iterates — the released noisy mean gradient g^_t of every query (the iterates are a
@@ -28,7 +29,7 @@
 
 #include "core/random.h"
 #include "core/types.h"
-#include "privacy/noisy_gradient.h"
+#include "dp_gradient/noisy_gradient.h"
 
 namespace dplab::audit {
 

@@ -7,7 +7,7 @@
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/feature_rows.h"
-#include "privacy/noisy_gradient.h"
+#include "dp_gradient/noisy_gradient.h"
 
 namespace dplab::audit {
 namespace {

@@ -10,9 +10,9 @@
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/feature_rows.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/noisy_gradient.h"
 
 namespace dplab::audit {
 namespace {

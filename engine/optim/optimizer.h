@@ -10,8 +10,8 @@
 #include <string>
 
 #include "core/types.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
-#include "privacy/noisy_gradient.h"
 
 namespace dplab::optim {
 

@@ -7,8 +7,8 @@
 #include "core/error.h"
 #include "core/types.h"
 #include "core/validate.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
-#include "privacy/noisy_gradient.h"
 
 namespace dplab::optim::detail {
 

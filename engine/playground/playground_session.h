@@ -3,7 +3,7 @@
 //   model      logistic regression (models/logistic_regression.h) or a custom network of 1-2
 //              dense hidden layers of <= 8 tanh / ReLU units (models/network_description.h);
 //   optimizer  DPSGD, DPMomentum or DPAdam (optim/), asking the NoisyGradientOracle
-//              (privacy/noisy_gradient.h) for g~ = (S + N(0, sigma^2 C^2 I)) / L, Poisson lots;
+//              (dp_gradient/noisy_gradient.h) for g~ = (S + N(0, sigma^2 C^2 I)) / L, Poisson lots;
 //              non-private = the same optimizer with sigma = 0 and no clipping (as the CLI's
 //              sgd / momentum / adam baselines);
 //   epsilon    privacy/accountant_choice.h run_epsilon (RDP or PLD) of T steps of (sigma, q = L/n).
@@ -30,11 +30,11 @@
 
 #include "core/types.h"
 #include "data/dataset.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
 #include "playground/playground_data.h"
 #include "privacy/accountant_choice.h"
-#include "privacy/noisy_gradient.h"
 
 namespace dplab::playground {
 

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/noisy_gradient.h"
 
 namespace dplab {
 class PauseGate;

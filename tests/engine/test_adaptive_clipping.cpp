@@ -16,13 +16,13 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
 #include "models/model.h"
 #include "optim/fixed_quantile.h"
 #include "optim/optimizer.h"
 #include "optim/oso_dpsgd.h"
 #include "privacy/joint_gaussian.h"
-#include "privacy/noisy_gradient.h"
 #include "privacy/rdp_accountant.h"
 #include "support/numeric_compare.h"
 

@@ -21,9 +21,9 @@
 #include "data/feature_rows.h"
 #include "data/lot_gather.h"
 #include "data/prepare_split.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/noisy_gradient.h"
 #include "privacy/poisson_sampler.h"
 #include "training/trainer.h"
 

@@ -15,9 +15,9 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
 #include "models/model.h"
-#include "privacy/noisy_gradient.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab;

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
 #include "models/model.h"
 #include "optim/adadp.h"
@@ -20,7 +21,6 @@
 #include "optim/dp_adam_wosm.h"
 #include "optim/dp_momentum.h"
 #include "optim/optimizer.h"
-#include "privacy/noisy_gradient.h"
 #include "support/numeric_compare.h"
 
 using namespace dplab;

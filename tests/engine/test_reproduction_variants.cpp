@@ -20,12 +20,12 @@
 
 #include "core/error.h"
 #include "data/feature_rows.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
 #include "experiment/experiment_config.h"
 #include "experiment/reproduction_variants.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/noisy_gradient.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
 #include "tuning/runner.h"

@@ -10,9 +10,9 @@
 #include "core/chacha20.h"
 #include "core/os_entropy.h"
 #include "core/random.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
 #include "privacy/gaussian_noise.h"
-#include "privacy/noisy_gradient.h"
 
 using namespace dplab;
 

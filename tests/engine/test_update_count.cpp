@@ -4,10 +4,10 @@
 #include <QTest>
 
 #include "core/error.h"
+#include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
 #include "optim/optimizer.h"
 #include "optim/update_count.h"
-#include "privacy/noisy_gradient.h"
 
 using namespace dplab;
 

@@ -4,7 +4,7 @@
 //   S    = sum_{i in lot} g_i min(1, C / ||g_i||)     (Model::clipped_gradient_sum)
 //   g~   = S / L + N(0, (sigma C / L)^2 I)            (= (S + N(0, sigma^2 C^2 I)) / L)
 // returns the mean per-example loss over the lot (0 for an empty lot).
-#include "privacy/noisy_gradient.h"
+#include "dp_gradient/noisy_gradient.h"
 
 #include "core/os_entropy.h"
 

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# No include runs up the house (issue #26). The layer order is written once, in engine/layers.txt
+# (bottom to top; folders on one line are one layer); above the engine come ui/ and then app/.
+# Fails, naming the file, the line and the include, when
+#   - an engine file includes a folder of a higher layer, or ui/ or app/ code;
+#   - a ui/ file includes app/ code; the engine includes Qt;
+#   - an engine folder is missing from engine/layers.txt or from docs/architecture.md.
+# Usage: bash scripts/check-layers.sh   (from anywhere; exit 0 = the house stands)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+declare -A rank
+level=0
+while IFS= read -r line; do
+  line="${line%%#*}"
+  [[ -z "${line// /}" ]] && continue
+  level=$((level + 1))
+  for folder in $line; do rank[$folder]=$level; done
+done < engine/layers.txt
+
+failures=0
+fail() {
+  echo "check-layers: $*" >&2
+  failures=$((failures + 1))
+}
+
+# Every engine folder has a layer and a line in the architecture page.
+for dir in engine/*/; do
+  folder="$(basename "$dir")"
+  [[ -n "${rank[$folder]:-}" ]] || fail "engine/$folder/ has no layer in engine/layers.txt"
+  grep -qE "^  $folder( |$)" docs/architecture.md ||
+    fail "engine/$folder/ is not described in docs/architecture.md"
+done
+for folder in "${!rank[@]}"; do
+  [[ -d "engine/$folder" ]] || fail "engine/layers.txt names engine/$folder/, which does not exist"
+done
+
+# Project includes are written "folder/file.h" (engine/ and ui/ are include roots; the CLI's are
+# "cli/..."). One awk pass over every include line: file:line:text.
+ranks="$(for folder in "${!rank[@]}"; do printf '%s=%s ' "$folder" "${rank[$folder]}"; done)"
+ui_folders="$(cd ui && ls -d -- */ | tr -d / | tr '\n' ' ')"
+problems="$(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^/"]+/' engine ui \
+  --include='*.h' --include='*.cpp' |
+  awk -v ranks="$ranks" -v ui_folders="$ui_folders" '
+    BEGIN {
+      n = split(ranks, pairs, " ")
+      for (i = 1; i <= n; i++) { split(pairs[i], kv, "="); rank[kv[1]] = kv[2] }
+      n = split(ui_folders, names, " ")
+      for (i = 1; i <= n; i++) ui[names[i]] = 1
+    }
+    {
+      first = index($0, ":"); rest = substr($0, first + 1); second = index(rest, ":")
+      file = substr($0, 1, first - 1); line = substr(rest, 1, second - 1)
+      text = substr(rest, second + 1)
+      target = text; sub(/^[^"]*"/, "", target); sub(/\/.*/, "", target)
+      split(file, parts, "/")
+      if (parts[1] == "engine") {
+        own = parts[2]
+        if (target in rank) {
+          if (rank[target] > rank[own])
+            printf "%s:%s includes %s/ (layer %d) from %s/ (layer %d): %s\n", file, line, target,
+                   rank[target], own, rank[own], text
+        } else if ((target in ui) || target == "cli") {
+          printf "%s:%s: the engine includes the GUI or the CLI: %s\n", file, line, text
+        }
+      } else if (parts[1] == "ui" && target == "cli") {
+        printf "%s:%s: ui/ includes the CLI: %s\n", file, line, text
+      }
+    }')"
+if [[ -n "$problems" ]]; then
+  while IFS= read -r p; do fail "$p"; done <<<"$problems"
+fi
+
+# The engine is plain C++: no Qt.
+if grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(Q[A-Za-z]+|qcustomplot\.h)' engine \
+  --include='*.h' --include='*.cpp' >/tmp/check-layers-qt.$$ 2>/dev/null; then
+  while IFS= read -r hit; do fail "the engine includes Qt: $hit"; done </tmp/check-layers-qt.$$
+fi
+rm -f /tmp/check-layers-qt.$$
+
+if ((failures > 0)); then
+  echo "check-layers: $failures problem(s); the layer order is engine/layers.txt" >&2
+  exit 1
+fi
+echo "check-layers: no include runs up the house ($level engine layers, then ui/, then app/)"
