@@ -92,11 +92,11 @@ int run_run_jobs(const Arguments& args) {
   const double db_retry = args.number_or("db-retry", 60);
   if (!(db_retry >= 0 && db_retry <= 86400))
     throw UsageError("--db-retry: expected 0..86400 seconds");
-  const SearchPlan plan = cluster::read_plan(dir);
   if (shards < 1 || shards > cluster::kMaxShards || shard < 0 || shard >= shards) {
     throw UsageError("--shard " + std::to_string(shard) + " --shards " + std::to_string(shards) +
                      ": expected 0 <= I < N <= " + std::to_string(cluster::kMaxShards));
   }
+  const SearchPlan plan = cluster::read_plan(dir);
   const int i = static_cast<int>(shard), n = static_cast<int>(shards);
   tuning::RunOptions options;
   options.threads = static_cast<int>(threads);
