@@ -206,14 +206,6 @@ int run_history_merge(const Arguments& args) {
                               std::nullopt, false, merged.job_seconds, 0, &history, &writer});
 }
 
-CLI::Option* add_positional(CLI::App& command, Arguments& args, const std::string& name,
-                            const std::string& help) {
-  return command
-      .add_option_function<std::string>(
-          name, [&args, name](const std::string& value) { args.set(name, value); }, help)
-      ->required();
-}
-
 }  // namespace
 
 void add_run_jobs_command(CLI::App& cli) {

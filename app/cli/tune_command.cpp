@@ -115,6 +115,12 @@ int run_tune(const Arguments& args) {
                        "ps-distribution", "ps-mu", "ps-eta", "ps-gamma", "repeats", "secure",
                        "accountant", "pld-precision", "max-memory"},
                       "--plan");
+    // A plan folder is written once: its stores belong to that plan (and a new plan would
+    // make them foreign, refused at merge).
+    if (std::filesystem::exists(std::filesystem::path(*plan_dir) / cluster::kPlanFile)) {
+      throw UsageError("--plan: " + cut_for_message(*plan_dir) +
+                       " already holds a plan; plan into a new folder");
+    }
   }
   apply_max_memory_flag(args);
   const AccountantFlags accountants =
@@ -470,6 +476,10 @@ int finish_explore_tune(const ExploreFinish& f) {
     return 1;
   }
   return 0;
+}
+
+int run_tune_command(const Arguments& args) {
+  return run_tune(args);
 }
 
 void add_tune_command(CLI::App& cli) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/accountant_flag.h"
+#include "cli/arguments.h"
 #include "tuning/objpert_search.h"
 #include "tuning/results.h"
 
@@ -37,5 +38,9 @@ struct ExploreFinish {
 // Returns tune's exit status (0; 1 a job failed, nothing finished, or the store failed; 130/143
 // cancelled).
 int finish_explore_tune(const ExploreFinish& finish);
+
+// The whole `tune` command on parsed flags (`slurm` plans with it: --config, --plan and the
+// release flags).
+int run_tune_command(const Arguments& args);
 
 }  // namespace dplab::cli

@@ -380,4 +380,39 @@ MergeReport merge_shards(const SearchPlan& plan, const std::string& dir) {
   return report;
 }
 
+std::vector<ShardProgress> shard_progress(const SearchPlan& plan, const std::string& dir,
+                                          int shards) {
+  std::vector<ShardProgress> out;
+  for (int i = 0; i < shards; ++i) {
+    ShardProgress p;
+    p.shard = i;
+    const auto jobs = shard_jobs(plan, i, shards);
+    p.jobs = static_cast<std::int64_t>(jobs.size());
+    const std::string path = shard_store_path(dir, i);
+    p.store_exists = fs::exists(path);
+    if (p.store_exists) {
+      store::StoreOptions options;
+      options.read_only = true;
+      store::Store db(path, options);
+      const auto runs = db.list_experiments();
+      if (runs.size() == 1) {
+        const auto stored = db.load_results(runs[0].id, false);
+        check_shard_store(plan, stored, db.load_summary(runs[0].id, kShardSummaryKind), i, shards,
+                          path);
+        std::map<std::pair<int, int>, tuning::JobStatus> status;
+        for (const auto& job : stored.jobs) status[{job.candidate, job.repeat}] = job.status;
+        for (const auto& job : jobs) {
+          const auto it = status.find({job.candidate, job.repeat});
+          if (it == status.end()) continue;
+          p.finished += it->second == tuning::JobStatus::kFinished ||
+                        it->second == tuning::JobStatus::kDiverged;
+          p.failed += it->second == tuning::JobStatus::kFailed;
+        }
+      }
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
 }  // namespace dplab::cluster

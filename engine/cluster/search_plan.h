@@ -97,4 +97,16 @@ struct MergeReport {
 // without a final result (with the run-jobs command that runs it).
 MergeReport merge_shards(const SearchPlan& plan, const std::string& dir);
 
+// What each shard's store holds now (read-only; a shard being written is read as it stands).
+struct ShardProgress {
+  int shard = 0;
+  std::int64_t jobs = 0;      // planned for this shard
+  std::int64_t finished = 0;  // with a final result: finished or diverged
+  std::int64_t failed = 0;
+  bool store_exists = false;
+  std::int64_t missing() const { return jobs - finished - failed; }
+};
+std::vector<ShardProgress> shard_progress(const SearchPlan& plan, const std::string& dir,
+                                          int shards);
+
 }  // namespace dplab::cluster
