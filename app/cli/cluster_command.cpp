@@ -67,8 +67,15 @@ class JobLog : public tuning::RunListener {
 };
 
 void check_same_data(const SearchPlan& plan, const tuning::SearchResults& here,
-                     const std::string& dir) {
+                     const data::TrainValidationSplit& data, const std::string& dir) {
   const auto& p = plan.search;
+  const std::string fingerprint = cluster::data_fingerprint(data);
+  if (fingerprint != plan.data_sha256) {
+    throw IoError(dir + "/" + cluster::kPlanFile + ": the data set loaded here (sha256 " +
+                  fingerprint.substr(0, 12) + "...) is not the one the plan was made with (" +
+                  plan.data_sha256.substr(0, 12) +
+                  "...): another data file or version on this machine?");
+  }
   if (p.training_size != here.training_size || p.validation_size != here.validation_size ||
       p.is_regression != here.is_regression ||
       p.mechanism.sampling_rate != here.mechanism.sampling_rate ||
@@ -111,7 +118,7 @@ int run_run_jobs(const Arguments& args) {
   const auto& config = plan.search.config;
   const auto data = tuning::load_experiment_data(config);
   tuning::Runner runner(config, data, options);
-  check_same_data(plan, runner.plan(), dir);
+  check_same_data(plan, runner.plan(), *data, dir);
 
   store::Store db(path);
   store::StoreWriter writer(db, db_retry);

@@ -214,9 +214,10 @@ int run_tune(const Arguments& args) {
     // The resolved jobs and the private draws (the same `plan` as a local run) as files.
     cluster::SearchPlan search_plan;
     try {
-      search_plan = cluster::make_plan(
-          runner.plan(), private_release ? std::optional(plan) : std::nullopt, config_path,
-          args.text_or("accountant", ""), args.text_or("pld-precision", ""));
+      search_plan =
+          cluster::make_plan(runner.plan(), private_release ? std::optional(plan) : std::nullopt,
+                             config_path, args.text_or("accountant", ""),
+                             args.text_or("pld-precision", ""), cluster::data_fingerprint(*data));
     } catch (const InvalidArgument& e) {
       throw UsageError(e.what());
     }

@@ -52,6 +52,7 @@ nlohmann::json plan_content(const SearchPlan& plan) {
       {"training_size", s.training_size},
       {"validation_size", s.validation_size},
       {"is_regression", s.is_regression},
+      {"data_sha256", plan.data_sha256},
       {"mechanism",
        {{"noise_multiplier", s.mechanism.noise_multiplier},
         {"sampling_rate", s.mechanism.sampling_rate},
@@ -96,11 +97,29 @@ bool final_result(tuning::JobStatus s) {
          s == tuning::JobStatus::kDiverged;
 }
 
+std::string_view bytes_of(const void* data, std::size_t size) {
+  return {static_cast<const char*>(data), size};
+}
+
+std::string dataset_digest(const data::Dataset& d) {
+  const std::string features = d.stores_pixels()
+                                   ? sha256_hex(bytes_of(d.pixels.data(), d.feature_bytes()))
+                                   : sha256_hex(bytes_of(d.features.data(), d.feature_bytes()));
+  const std::string targets = sha256_hex(
+      bytes_of(d.targets.data(), static_cast<std::size_t>(d.targets.size()) * sizeof(float)));
+  return std::to_string(d.size()) + "x" + std::to_string(d.dim()) + ":" + features + ":" + targets;
+}
+
 }  // namespace
+
+std::string data_fingerprint(const data::TrainValidationSplit& data) {
+  return sha256_hex("train " + dataset_digest(data.train) + " validation " +
+                    dataset_digest(data.validation));
+}
 
 SearchPlan make_plan(const tuning::SearchResults& search,
                      std::optional<tuning::PrivatePlan> private_plan, std::string config_path,
-                     std::string accountant, std::string pld_precision) {
+                     std::string accountant, std::string pld_precision, std::string data_sha256) {
   if (search.config.release.secure) {
     throw InvalidArgument(
         "--plan: a secure release draws its noise from the OS and writes no seed; a plan "
@@ -124,6 +143,7 @@ SearchPlan make_plan(const tuning::SearchResults& search,
   plan.config_path = std::move(config_path);
   plan.accountant = std::move(accountant);
   plan.pld_precision = std::move(pld_precision);
+  plan.data_sha256 = std::move(data_sha256);
   return plan;
 }
 
@@ -165,6 +185,7 @@ SearchPlan read_plan(const std::string& dir) {
   s.training_size = field<std::int64_t>(j, "training_size", origin);
   s.validation_size = field<std::int64_t>(j, "validation_size", origin);
   s.is_regression = field<bool>(j, "is_regression", origin);
+  plan.data_sha256 = field<std::string>(j, "data_sha256", origin);
   const auto m = field<nlohmann::json>(j, "mechanism", origin);
   s.mechanism = {field<double>(m, "noise_multiplier", origin + ": mechanism"),
                  field<double>(m, "sampling_rate", origin + ": mechanism"),

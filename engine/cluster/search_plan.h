@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/dataset.h"
 #include "experiment/experiment_config.h"
 #include "tuning/private_search.h"
 #include "tuning/results.h"
@@ -49,15 +50,21 @@ struct SearchPlan {
   // --pld-precision texts; empty = the default).
   std::string accountant;
   std::string pld_precision;
+  // sha256 of the training and validation sets as loaded and split (data_fingerprint): a
+  // machine whose data file differs, even with the same sizes, is refused by run-jobs.
+  std::string data_sha256;
   std::string plan_id;  // sha256 of the plan's content (set by plan_json / read_plan)
 };
+
+// The SHA-256 of the split's training and validation features (or pixels) and targets.
+std::string data_fingerprint(const data::TrainValidationSplit& data);
 
 // Builds a plan from a Runner's starting point. Throws InvalidArgument for a search the plan
 // cannot reproduce elsewhere: secure noise (its seeds must never be written) or objective-
 // perturbation candidates (run after the DP-SGD jobs by tune itself).
 SearchPlan make_plan(const tuning::SearchResults& search,
                      std::optional<tuning::PrivatePlan> private_plan, std::string config_path,
-                     std::string accountant, std::string pld_precision);
+                     std::string accountant, std::string pld_precision, std::string data_sha256);
 
 // plan.json's text (sets plan.plan_id) and the plan read back from a folder. read_plan checks the
 // format, that the jobs are the config's (explore: every (candidate, repeat) with its derived

@@ -279,6 +279,31 @@ class ClusterPlanTest : public QObject {
     QVERIFY2(shard.err.contains("private_draws"), qPrintable(shard.err));
   }
 
+  // A machine whose data file differs from the plan's (same sizes, one value changed) would
+  // train other runs under the plan's seeds: run-jobs refuses it.
+  void otherDataIsRefused() {
+    QByteArray csv = "a,b,label\n";
+    for (int i = 0; i < 200; ++i) {
+      csv += QByteArray::number(i % 17) + "," + QByteArray::number((i * 7) % 23) + "," +
+             QByteArray::number(i % 2) + "\n";
+    }
+    const std::string data = files_.write("people.csv", csv.toStdString());
+    const QString experiment = QString::fromStdString(
+        files_.write("file.json", R"({"name": "file", "dataset": {"source": ")" + data +
+                                      R"("}, "model": {"kind": "logistic"},
+          "privacy": {"noise_multiplier": 1.0, "lot_size": 20, "steps": 20},
+          "optimizers": [{"name": "dpsgd", "grid": {"learning_rate": [0.1, 0.5]}}],
+          "repeats": 1, "eval_every": 10, "seed": 5})"));
+    const QString dir = path("plan-data");
+    const CliRun p = plan("explore", dir, experiment);
+    QVERIFY2(p.exit_code == 0, qPrintable(p.err));
+    csv.replace("\n3,21,", "\n4,21,");  // row 3: the same shape, another value
+    files_.write("people.csv", csv.toStdString());
+    const CliRun shard = run_shard(dir, 0, 1);
+    QCOMPARE(shard.exit_code, 1);
+    QVERIFY2(shard.err.contains("is not the one the plan was made with"), qPrintable(shard.err));
+  }
+
   void planRefusesRunFlags() {
     const CliRun r =
         run_cli({"tune", "--config", experiment_, "--plan", path("plan-flags"), "--out", "x"});
