@@ -8,7 +8,8 @@
 # followed with squeue and the stores) with its state, spool, logs and munge socket under a
 # temporary folder; starts munged (as the munge user), slurmctld -D and slurmd -D in the
 # background (no systemd, no cgroups); waits for the node to be idle; `dplab-cli slurm --submit`
-# a 4-shard array; waits (time limit); merges; compares with `dplab-cli tune`; stops the daemons
+# a 4-shard array; waits (time limit); removes one shard's store and resubmits it alone
+# (slurm-status --resubmit-missing); merges; compares with `dplab-cli tune`; stops the daemons
 # it started (trap). Prints the wall time of the search on Slurm and of the local tune.
 # Exit 0 = passed; 1 = failed; it SKIPS (exit 0, saying why) only when slurmd cannot start here.
 set -euo pipefail
@@ -143,6 +144,22 @@ t1=$(date +%s.%N)
 grep -q "total: 10 jobs, 10 done, 0 failed, 0 missing" "$work/status.out" ||
   fail "not every job stored: $(cat "$work/status.out"; tail -3 "$plan"/logs/*)"
 for i in 0 1 2 3; do [ -s "$plan/stores/shard-$i.sqlite" ] || fail "no store of shard $i"; done
+# A lost shard (its store removed, as after a node failure) is resubmitted alone and rerun.
+rm -f "$plan/stores/shard-2.sqlite"*
+"$cli" slurm-status "$plan" --resubmit-missing >"$work/resubmit.out" 2>&1 ||
+  fail "slurm-status --resubmit-missing: $(cat "$work/resubmit.out")"
+job2=$(sed -n 's/^resubmitted shards 2 as job \([0-9]*\)$/\1/p' "$work/resubmit.out")
+[ -n "$job2" ] || fail "shard 2 alone was not resubmitted: $(cat "$work/resubmit.out")"
+deadline=$((SECONDS + 60))
+while [ -n "$(squeue -h -j "$job2" 2>/dev/null)" ]; do
+  [ $SECONDS -lt $deadline ] || fail "resubmitted job $job2 not done after 60 s"
+  sleep 0.5
+done
+"$cli" slurm-status "$plan" >"$work/status.out" || fail "slurm-status: $(cat "$work/status.out")"
+grep -q "total: 10 jobs, 10 done, 0 failed, 0 missing" "$work/status.out" ||
+  fail "shard 2 not complete after the resubmission: $(cat "$work/status.out")"
+echo "slurm single-node: a removed shard was resubmitted alone (job $job2) and completed"
+t1m=$(date +%s.%N)
 "$cli" history merge "$plan" --db "$work/history.sqlite" --out "$work/merged" >"$work/merged.out" 2>&1 ||
   fail "history merge: $(cat "$work/merged.out")"
 t2=$(date +%s.%N)
@@ -156,6 +173,6 @@ diff <(grep -v '"wall_seconds":' "$work/local/summary.json") \
   fail "summary.json differs (beyond the wall time) between the Slurm merge and the local tune"
 label=$(grep -m1 '^eps' "$work/local.out")
 grep -qF "$label" "$work/merged.out" || fail "the epsilon label differs: $label"
-awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN {
-  printf "slurm single-node: 4-shard search on Slurm %.1f s (submit to last task), merge %.1f s; local tune %.1f s\n", b - a, c - b, d - c }'
+awk -v a="$t0" -v b="$t1" -v m="$t1m" -v c="$t2" -v d="$t3" 'BEGIN {
+  printf "slurm single-node: 4-shard search on Slurm %.1f s (submit to last task), merge %.1f s; local tune %.1f s\n", b - a, c - m, d - c }'
 echo "slurm single-node: PASSED (merge equals local tune byte for byte)"
