@@ -131,8 +131,14 @@ int run_run_jobs(const Arguments& args) {
   if (runs.size() == 1) {
     const std::int64_t id = runs[0].id;
     const tuning::SearchResults stored = db.load_results(id);
-    cluster::check_shard_store(plan, stored, db.load_summary(id, cluster::kShardSummaryKind), i, n,
-                               path);
+    auto identity = db.load_summary(id, cluster::kShardSummaryKind);
+    if (!identity && db.stored_jobs(id) == 0) {
+      // Killed between creating its run and tagging it: nothing stored yet, tag it now (the
+      // config and mechanism are still checked below).
+      identity = cluster::shard_identity(plan, i, n).dump();
+      db.save_summary(id, cluster::kShardSummaryKind, *identity);
+    }
+    cluster::check_shard_store(plan, stored, identity, i, n, path);
     const tuning::SearchResults state = cluster::shard_resume_state(runner.plan(), stored);
     std::int64_t failed = 0;
     for (const auto& job : state.jobs) {
