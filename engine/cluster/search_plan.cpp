@@ -320,17 +320,18 @@ MergeReport merge_shards(const SearchPlan& plan, const std::string& dir) {
   }
   if (ec) throw IoError(folder.string() + ": cannot list: " + ec.message());
   std::sort(files.begin(), files.end());
+  const auto& s = plan.search;
+  MergeReport report;
+  report.results = s;
+  if (s.jobs.empty()) return report;  // a private release that drew no run (PS, K = 0)
   if (files.empty()) {
     throw IoError(folder.string() +
                   ": no shard store (run: dplab-cli run-jobs DIR --shard I --shards N)");
   }
-  const auto& s = plan.search;
   std::map<std::pair<int, int>, std::size_t> index_of;
   for (std::size_t i = 0; i < s.jobs.size(); ++i)
     index_of[{s.jobs[i].candidate, s.jobs[i].repeat}] = i;
 
-  MergeReport report;
-  report.results = s;
   std::vector<std::string> source(s.jobs.size());
   std::map<int, std::string> shard_file;
   for (const auto& file : files) {

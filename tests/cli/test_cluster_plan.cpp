@@ -205,6 +205,35 @@ class ClusterPlanTest : public QObject {
              without_keys(read_file(local_out + "/summary.json"), {"wall_seconds"}));
   }
 
+  // A PS search that drew K = 0 runs nothing anywhere: no shard has a store, and the merge
+  // releases nothing exactly as the local run does (instead of refusing "no store").
+  void privateSearchWithoutRunsMerges() {
+    // Seed 1, mu = 1, one replicate: this draw is K = 0 (checked below, so that the test says so
+    // if the sampler ever changes).
+    const QString experiment = QString::fromStdString(
+        files_.write("k0.json", QString::fromStdString(dplab::testing::tiny_experiment_json(50, 2))
+                                    .replace("\"seed\": 42", "\"seed\": 1")
+                                    .toStdString()));
+    const QStringList flags{"--release", "private", "--strategy", "ps",
+                            "--ps-mu",   "1",       "--repeats",  "1"};
+    const QString dir = path("plan-k0");
+    const CliRun p = run_cli(QStringList{"tune", "--config", experiment, "--plan", dir} + flags);
+    QVERIFY2(p.exit_code == 0, qPrintable(p.err));
+    QVERIFY2(read_file(dir + "/plan.json").contains("\"jobs\": []"),
+             "the premise K = 0 no longer holds for this seed: pick another");
+    for (int i = 0; i < 3; ++i) QCOMPARE(run_shard(dir, i, 3).exit_code, 0);
+    QVERIFY(QDir(dir + "/stores").entryList({"*.sqlite"}).isEmpty());
+    const CliRun merged = merge(dir, dir + "-out");
+    QVERIFY2(merged.exit_code == 0, qPrintable(merged.err));
+    const QString local_out = path("local-k0");
+    const CliRun here =
+        run_cli(QStringList{"tune", "--config", experiment, "--out", local_out} + flags);
+    QVERIFY2(here.exit_code == 0, qPrintable(here.err));
+    QCOMPARE(read_file(dir + "-out/summary.json"), read_file(local_out + "/summary.json"));
+    QCOMPARE(read_file(dir + "-out/winners.csv"), read_file(local_out + "/winners.csv"));
+    QCOMPARE(report_lines(merged.out), report_lines(here.out));
+  }
+
   void missingJobIsRefused() {
     const QString dir = path("plan-missing");
     QCOMPARE(plan("explore", dir).exit_code, 0);
