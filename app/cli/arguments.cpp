@@ -187,6 +187,14 @@ CLI::Option* add_value(CLI::App& command, Arguments& args, const std::string& na
       ->type_name(value_name);
 }
 
+CLI::Option* add_positional(CLI::App& command, Arguments& args, const std::string& name,
+                            const std::string& help) {
+  return command
+      .add_option_function<std::string>(
+          name, [&args, name](const std::string& value) { args.set(name, value); }, wrap(help))
+      ->required();
+}
+
 CLI::Option* add_switch(CLI::App& command, Arguments& args, const std::string& name,
                         const std::string& help) {
   return command.add_flag_callback(

@@ -65,6 +65,10 @@ std::vector<int> parse_int_list(const std::string& flag, const std::string& text
 // (->required() shows it as required in --help and makes CLI11 report it missing).
 CLI::Option* add_value(CLI::App& command, Arguments& args, const std::string& name,
                        const std::string& help, const std::string& value_name = "VALUE");
+// Declares a required positional argument NAME (a word without dashes, e.g. the plan folder of
+// `run-jobs DIR`); its text lands in `args` under `name`.
+CLI::Option* add_positional(CLI::App& command, Arguments& args, const std::string& name,
+                            const std::string& help);
 // Declares a switch "--name" (no value).
 CLI::Option* add_switch(CLI::App& command, Arguments& args, const std::string& name,
                         const std::string& help);

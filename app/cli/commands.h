@@ -43,5 +43,9 @@ void add_objpert_command(CLI::App& cli);
 void add_history_command(CLI::App& cli);
 void add_reproduce_command(CLI::App& cli);
 void add_audit_command(CLI::App& cli);
+// Running a search on a cluster (cluster_command.cpp, slurm_command.cpp).
+void add_run_jobs_command(CLI::App& cli);
+void add_history_merge_command(CLI::App& history);  // `history merge`
+void add_slurm_commands(CLI::App& cli);             // `slurm`, `slurm-status`
 
 }  // namespace dplab::cli

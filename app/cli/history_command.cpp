@@ -223,8 +223,8 @@ int run_export(const Arguments& args) {
 }  // namespace
 
 void add_history_command(CLI::App& cli) {
-  CLI::App* history =
-      cli.add_subcommand("history", "list, show or export the runs of a SQLite run history (--db)");
+  CLI::App* history = cli.add_subcommand(
+      "history", "list, show, export or merge the runs of a SQLite run history (--db)");
   history->require_subcommand(1);
   struct Sub {
     const char* name;
@@ -249,6 +249,7 @@ void add_history_command(CLI::App& cli) {
       add_switch(*cmd, *args, "json", "print JSON instead of a table");
     on_run(*cmd, [args, run = sub.run] { return run(*args); });
   }
+  add_history_merge_command(*history);
 }
 
 }  // namespace dplab::cli

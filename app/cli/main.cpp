@@ -33,6 +33,8 @@ void add_commands(CLI::App& cli) {
   add_objpert_command(cli);
   add_history_command(cli);
   add_reproduce_command(cli);
+  add_run_jobs_command(cli);
+  add_slurm_commands(cli);
 }
 
 // "dplab-cli train" (or "dplab-cli history show") for messages: the selected command path.

@@ -25,8 +25,10 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/run_config.h"
+#include "cli/tune_finish.h"
 #include "cli/tune_objpert.h"
 #include "cli/tune_release.h"
+#include "cluster/search_plan.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/message_text.h"
@@ -105,6 +107,21 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 
 int run_tune(const Arguments& args) {
+  const std::optional<std::string> plan_dir = args.text("plan");
+  if (plan_dir) {
+    // --plan writes the search and trains nothing: the flags of running and storing belong to
+    // run-jobs and history merge.
+    args.require_only({"config", "plan", "release", "strategy", "validation", "validation-noise",
+                       "ps-distribution", "ps-mu", "ps-eta", "ps-gamma", "repeats", "secure",
+                       "accountant", "pld-precision", "max-memory"},
+                      "--plan");
+    // A plan folder is written once: its stores belong to that plan (and a new plan would
+    // make them foreign, refused at merge).
+    if (std::filesystem::exists(std::filesystem::path(*plan_dir) / cluster::kPlanFile)) {
+      throw UsageError("--plan: " + cut_for_message(*plan_dir) +
+                       " already holds a plan; plan into a new folder");
+    }
+  }
   apply_max_memory_flag(args);
   const AccountantFlags accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
@@ -162,7 +179,7 @@ int run_tune(const Arguments& args) {
   if (config.release.secure) config.seed = os_random_u64();  // never printed nor written
   const std::string out_dir = args.text_or("out", config.name + "-results");
   // Before any job: a read-only or full --out must not be found out after hours of training.
-  require_writable_folder(out_dir, "--out");
+  require_writable_folder(plan_dir ? *plan_dir : out_dir, plan_dir ? "--plan" : "--out");
   const bool tty = isatty(STDERR_FILENO) != 0;
 
   const auto data = tuning::load_experiment_data(config);
@@ -193,6 +210,26 @@ int run_tune(const Arguments& args) {
     }
   }
   tuning::Runner runner(config, data, options);
+  if (plan_dir) {
+    // The resolved jobs and the private draws (the same `plan` as a local run) as files.
+    cluster::SearchPlan search_plan;
+    try {
+      search_plan =
+          cluster::make_plan(runner.plan(), private_release ? std::optional(plan) : std::nullopt,
+                             config_path, args.text_or("accountant", ""),
+                             args.text_or("pld-precision", ""), cluster::data_fingerprint(*data));
+    } catch (const InvalidArgument& e) {
+      throw UsageError(e.what());
+    }
+    cluster::write_plan(*plan_dir, search_plan);
+    std::fprintf(stderr,
+                 "tune %s: wrote the plan of %lld jobs into %s (curator only: it holds the "
+                 "draws); run shard I of N with: dplab-cli run-jobs %s --shard I --shards N; "
+                 "then: dplab-cli history merge %s --db HISTORY\n",
+                 config.name.c_str(), static_cast<long long>(runner.total_jobs()),
+                 plan_dir->c_str(), plan_dir->c_str(), plan_dir->c_str());
+    return 0;
+  }
   if (earlier) runner.resume_from(*earlier);
 
   std::unique_ptr<store::StoreWriter> writer;
@@ -271,6 +308,26 @@ int run_tune(const Arguments& args) {
   // Objective-perturbation candidates (if any) run after the DP-SGD jobs and are charged with them.
   const tuning::ObjpertSearch objpert =
       cancelled ? tuning::ObjpertSearch{} : tuning::run_objpert_search(config, *data);
+  return finish_explore_tune({results, objpert, out_dir, config_path, accountants, resume_id,
+                              cancelled, wall, threads, db.get(), writer.get()});
+}
+
+}  // namespace
+
+int finish_explore_tune(const ExploreFinish& f) {
+  // Explore: every run is exported, so the search costs the composition of all runs trained.
+  const tuning::SearchResults& results = f.results;
+  const experiment::ExperimentConfig& config = results.config;
+  const tuning::ObjpertSearch& objpert = f.objpert;
+  const std::string& out_dir = f.out_dir;
+  const std::string& config_path = f.config_path;
+  const AccountantFlags& accountants = f.accountants;
+  const std::optional<std::int64_t>& resume_id = f.resume_id;
+  const bool cancelled = f.cancelled;
+  const double wall = f.wall_seconds;
+  const std::int64_t threads = f.threads;
+  store::Store* db = f.db;
+  store::StoreWriter* writer = f.writer;
   const tuning::ReleaseCost cost = tuning::release_cost_with_objpert(results, objpert);
   // Selection and exports use only the finished jobs.
   const auto reports = tuning::honest_selection_per_optimizer(results);
@@ -426,7 +483,9 @@ int run_tune(const Arguments& args) {
   return 0;
 }
 
-}  // namespace
+int run_tune_command(const Arguments& args) {
+  return run_tune(args);
+}
 
 void add_tune_command(CLI::App& cli) {
   CLI::App* cmd =
@@ -439,6 +498,11 @@ void add_tune_command(CLI::App& cli) {
       "finish an interrupted or cancelled run of --db: only its missing jobs run, with the same "
       "seeds, so the result equals an uninterrupted run",
       "RUN_ID");
+  add_value(*cmd, *args, "plan",
+            "write the search as files into DIR without training (plan.json: the jobs with their "
+            "seeds and, for --release private, the draws; curator only) for run-jobs and "
+            "history merge",
+            "DIR");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
   add_max_memory_flag(*cmd, *args);
   add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)",

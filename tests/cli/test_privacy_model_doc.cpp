@@ -1,7 +1,8 @@
 // docs/privacy-model.md is the reviewer's page of every output field and its privacy class
 // (charged / public / not covered / curator-only). This suite keeps it true: it runs dplab-cli on
 // small presets (train; tune explore; tune --release private LT with 2 replicates and --db;
-// history export / list / show), collects every JSON key (as a dotted path, arrays collapsed)
+// history export / list / show; the private search planned, run in shards and merged, and a
+// slurm plan folder), collects every JSON key (as a dotted path, arrays collapsed)
 // and every CSV column actually written, and fails if one has no row in the doc's table for
 // that output; and it checks that no field the table classes curator-only appears in a released
 // file of the private release (summary.json, winners.csv, the history export) unless the table
@@ -188,6 +189,25 @@ class TestPrivacyModelDoc : public QObject {
     add_json("private summary.json", d + "/export/summary.json", {}, true);
     for (const char* csv : {"curves.csv", "aggregate_curves.csv", "alpha_clip_grid.csv"})
       add_csv("history export", d + "/export/" + csv, true);
+    // The same private search planned, run in 2 shards and merged (issue #28): its released
+    // files are checked like tune's; the plan folder's files are curator-only.
+    const QString plan = d + "/plan";
+    r = run_cli({"tune", "--config", preset, "--plan", plan, "--release", "private", "--strategy",
+                 "lt", "--repeats", "2"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    for (const char* shard : {"0", "1"}) {
+      r = run_cli({"run-jobs", plan, "--shard", shard, "--shards", "2", "--threads", "2"});
+      QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    }
+    r = run_cli({"history", "merge", plan, "--db", d + "/merged.sqlite", "--out", d + "/merged"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    add_json("private summary.json", d + "/merged/summary.json", {}, true);
+    add_csv("winners.csv", d + "/merged/winners.csv", true);
+    add_json("curator-only.json", d + "/merged/curator-only.json");
+    add_json("plan.json", plan + "/plan.json", {"experiment"});
+    r = run_cli({"slurm", preset, "--out", d + "/slurm", "--shards", "2"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    add_json("slurm.json", d + "/slurm/slurm.json");
     for (const char* command : {"list", "show"}) {
       QStringList args{"history", command, "--db", db, "--json"};
       if (QString(command) == "show")

@@ -1,0 +1,262 @@
+// Running a search on a cluster (issue #28; README "Running a search on a cluster"):
+//   dplab-cli run-jobs DIR --shard I --shards N   runs shard I of a plan (tune --plan) into
+//                                                  DIR/stores/shard-I.sqlite; re-running it runs
+//                                                  only the jobs that store does not hold yet
+//   dplab-cli history merge DIR --db HISTORY      folds the shard stores into one run of HISTORY
+//                                                  and writes what `tune --out` writes
+// The plan, shard and merge rules are engine/cluster/search_plan.h; the outputs are tune's own
+// (finish_explore_tune, finish_private_tune), so the merge equals a local run byte for byte.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/accountant_flag.h"
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/run_config.h"
+#include "cli/tune_finish.h"
+#include "cli/tune_release.h"
+#include "cluster/search_plan.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "store/store.h"
+#include "tuning/runner.h"
+
+namespace dplab::cli {
+namespace {
+
+using cluster::SearchPlan;
+
+// Tags a shard store with its plan, shard and shard count as soon as its run exists, so that
+// even a shard killed after its first job is recognised (and a foreign one refused) at merge.
+class ShardTag : public tuning::RunListener {
+ public:
+  ShardTag(store::Store& db, const store::StoreWriter& writer, nlohmann::json identity)
+      : db_(db), writer_(writer), identity_(std::move(identity)) {}
+  void on_start(const tuning::SearchResults&) override {
+    db_.save_summary(writer_.experiment_id(), cluster::kShardSummaryKind, identity_.dump());
+  }
+
+ private:
+  store::Store& db_;
+  const store::StoreWriter& writer_;
+  nlohmann::json identity_;
+};
+
+// One stderr line per ended job (a batch system's log is a file, not a terminal).
+class JobLog : public tuning::RunListener {
+ public:
+  JobLog(int shard, std::int64_t total) : shard_(shard), total_(total) {}
+  void on_job_finished(const tuning::JobResult& job) override {
+    std::lock_guard lock(mutex_);
+    ++done_;
+    std::fprintf(stderr, "run-jobs shard %d: %lld/%lld ended: candidate %d, repeat %d: %s\n",
+                 shard_, static_cast<long long>(done_), static_cast<long long>(total_),
+                 job.candidate, job.repeat, tuning::to_string(job.status).c_str());
+    std::fflush(stderr);
+  }
+
+ private:
+  int shard_;
+  std::int64_t total_;
+  std::int64_t done_ = 0;
+  std::mutex mutex_;
+};
+
+void check_same_data(const SearchPlan& plan, const tuning::SearchResults& here,
+                     const data::TrainValidationSplit& data, const std::string& dir) {
+  const auto& p = plan.search;
+  const std::string fingerprint = cluster::data_fingerprint(data);
+  if (fingerprint != plan.data_sha256) {
+    throw IoError(dir + "/" + cluster::kPlanFile + ": the data set loaded here (sha256 " +
+                  fingerprint.substr(0, 12) + "...) is not the one the plan was made with (" +
+                  plan.data_sha256.substr(0, 12) +
+                  "...): another data file or version on this machine?");
+  }
+  if (p.training_size != here.training_size || p.validation_size != here.validation_size ||
+      p.is_regression != here.is_regression ||
+      p.mechanism.sampling_rate != here.mechanism.sampling_rate ||
+      p.mechanism.delta != here.mechanism.delta) {
+    throw IoError(dir + "/" + cluster::kPlanFile +
+                  ": the data set here gives n = " + std::to_string(here.training_size) +
+                  ", n_val = " + std::to_string(here.validation_size) +
+                  "; the plan was made with n = " + std::to_string(p.training_size) + ", n_val = " +
+                  std::to_string(p.validation_size) + " (another data file on this machine?)");
+  }
+}
+
+int run_run_jobs(const Arguments& args) {
+  apply_max_memory_flag(args);
+  const std::string dir = args.required_text("dir");
+  const std::int64_t shard = args.required_integer("shard");
+  const std::int64_t shards = args.required_integer("shards");
+  const std::int64_t threads = args.integer_or("threads", 0);
+  if (threads < 0 || threads > 1024)
+    throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+  const double db_retry = args.number_or("db-retry", 60);
+  if (!(db_retry >= 0 && db_retry <= 86400))
+    throw UsageError("--db-retry: expected 0..86400 seconds");
+  if (shards < 1 || shards > cluster::kMaxShards || shard < 0 || shard >= shards) {
+    throw UsageError("--shard " + std::to_string(shard) + " --shards " + std::to_string(shards) +
+                     ": expected 0 <= I < N <= " + std::to_string(cluster::kMaxShards));
+  }
+  const SearchPlan plan = cluster::read_plan(dir);
+  const int i = static_cast<int>(shard), n = static_cast<int>(shards);
+  tuning::RunOptions options;
+  options.threads = static_cast<int>(threads);
+  options.plan = cluster::shard_jobs(plan, i, n);
+  const std::string path = cluster::shard_store_path(dir, i);
+  if (options.plan.empty()) {
+    // An empty plan would mean "the whole grid" to the Runner: nothing to run, no store.
+    std::fprintf(stderr, "run-jobs shard %d of %d: no job (the plan has %zu jobs)\n", i, n,
+                 plan.search.jobs.size());
+    return 0;
+  }
+  const auto& config = plan.search.config;
+  const auto data = tuning::load_experiment_data(config);
+  tuning::Runner runner(config, data, options);
+  check_same_data(plan, runner.plan(), *data, dir);
+
+  store::Store db(path);
+  store::StoreWriter writer(db, db_retry);
+  const auto runs = db.list_experiments();
+  if (runs.size() > 1) {
+    throw IoError(path + ": holds " + std::to_string(runs.size()) +
+                  " runs; a shard store holds one (is this a run history, not a shard store?)");
+  }
+  std::int64_t kept = 0;
+  if (runs.size() == 1) {
+    const std::int64_t id = runs[0].id;
+    const tuning::SearchResults stored = db.load_results(id);
+    auto identity = db.load_summary(id, cluster::kShardSummaryKind);
+    if (!identity && db.stored_jobs(id) == 0) {
+      // Killed between creating its run and tagging it: nothing stored yet, tag it now (the
+      // config and mechanism are still checked below).
+      identity = cluster::shard_identity(plan, i, n).dump();
+      db.save_summary(id, cluster::kShardSummaryKind, *identity);
+    }
+    cluster::check_shard_store(plan, stored, identity, i, n, path);
+    const tuning::SearchResults state = cluster::shard_resume_state(runner.plan(), stored);
+    std::int64_t failed = 0;
+    for (const auto& job : state.jobs) {
+      kept += job.status != tuning::JobStatus::kPending;
+      failed += job.status == tuning::JobStatus::kFailed;
+    }
+    if (kept == static_cast<std::int64_t>(state.jobs.size())) {
+      std::fprintf(stderr, "run-jobs shard %d of %d: all %lld jobs already in %s%s\n", i, n,
+                   static_cast<long long>(kept), path.c_str(),
+                   failed > 0 ? " (some failed: see history show)" : "");
+      return failed > 0 ? 1 : 0;
+    }
+    runner.resume_from(state);
+    writer.resume(id);
+  }
+  ShardTag tag(db, writer, cluster::shard_identity(plan, i, n));
+  JobLog log(i, runner.total_jobs());
+  runner.add_listener(&writer);
+  runner.add_listener(&tag);
+  runner.add_listener(&log);
+  std::fprintf(stderr, "run-jobs shard %d of %d: %lld jobs (%lld already stored) into %s\n", i, n,
+               static_cast<long long>(runner.total_jobs()), static_cast<long long>(kept),
+               path.c_str());
+  const tuning::SearchResults results = runner.run();
+  std::int64_t failed = 0;
+  const tuning::JobResult* first_failure = nullptr;
+  for (const auto& job : results.jobs) {
+    if (job.status != tuning::JobStatus::kFailed) continue;
+    if (!first_failure) first_failure = &job;
+    ++failed;
+  }
+  std::fprintf(stderr, "run-jobs shard %d of %d: %lld of %lld jobs stored in %s\n", i, n,
+               static_cast<long long>(db.stored_results(writer.experiment_id())),
+               static_cast<long long>(results.jobs.size()), path.c_str());
+  if (const auto error = writer.first_error()) {
+    std::cerr << "run-jobs: error: " << path << ": " << *error << "\n";
+    return 1;
+  }
+  if (first_failure) {
+    std::cerr << "run-jobs: error: " << failed << " job(s) failed; the first: candidate "
+              << first_failure->candidate << ", repeat " << first_failure->repeat << ": "
+              << first_failure->error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int run_history_merge(const Arguments& args) {
+  const std::string dir = args.required_text("dir");
+  const std::string db_path = args.required_text("db");
+  const std::string out_dir =
+      args.text_or("out", (std::filesystem::path(dir) / "results").string());
+  const SearchPlan plan = cluster::read_plan(dir);
+  const AccountantFlags accountants = parse_accountant_flags(plan.accountant, plan.pld_precision);
+  const cluster::MergeReport merged = cluster::merge_shards(plan, dir);
+  require_writable_folder(out_dir, "--out");
+  const tuning::SearchResults& results = merged.results;
+
+  // Into the history as a local run with --db stores it: the same writer, job by job.
+  store::Store history(db_path);
+  store::StoreWriter writer(history);
+  writer.on_start(results);
+  for (const auto& job : results.jobs) writer.on_job_finished(job);
+  writer.on_finished(results, false);
+  if (const auto error = writer.first_error())
+    throw IoError(db_path + ": the merged run could not be stored: " + *error);
+  std::fprintf(stderr,
+               "history merge: %zu jobs of %zu store(s) (%d shards) merged into run %lld of %s\n",
+               results.jobs.size(), merged.stores.size(), merged.shards,
+               static_cast<long long>(writer.experiment_id()), db_path.c_str());
+  // wall_seconds of a merged run: the jobs' wall times summed (they ran on other machines).
+  if (plan.private_plan) {
+    return finish_private_tune(results, *plan.private_plan, out_dir, plan.config_path,
+                               merged.job_seconds, false, &history, writer.experiment_id());
+  }
+  const tuning::ObjpertSearch no_objpert;
+  return finish_explore_tune({results, no_objpert, out_dir, plan.config_path, accountants,
+                              std::nullopt, false, merged.job_seconds, 0, &history, &writer});
+}
+
+}  // namespace
+
+void add_run_jobs_command(CLI::App& cli) {
+  CLI::App* cmd = cli.add_subcommand(
+      "run-jobs", "run one shard of a search planned with tune --plan (a Slurm array task)");
+  auto args = std::make_shared<Arguments>();
+  add_positional(*cmd, *args, "dir", "the plan folder (tune --plan DIR)")->type_name("DIR");
+  add_value(*cmd, *args, "shard", "this shard's index I, 0 <= I < N", "I")->required();
+  add_value(*cmd, *args, "shards",
+            "the number of shards N: job j of plan.json runs in shard j mod N", "N")
+      ->required();
+  add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "T");
+  add_value(*cmd, *args, "db-retry",
+            "seconds to keep retrying jobs the shard store could not take (default 60)", "S");
+  add_max_memory_flag(*cmd, *args);
+  cmd->footer(
+      "Writes DIR/stores/shard-I.sqlite (one writer per file). Run again, it runs only the jobs "
+      "that file does not hold yet. Exit status: 0 ok; 1 a job failed or could not be stored; "
+      "2 bad usage.");
+  on_run(*cmd, [args] { return run_run_jobs(*args); });
+}
+
+void add_history_merge_command(CLI::App& history) {
+  CLI::App* cmd = history.add_subcommand(
+      "merge",
+      "fold the shard stores of a plan folder into one run of --db and write tune's outputs");
+  auto args = std::make_shared<Arguments>();
+  add_positional(*cmd, *args, "dir", "the plan folder (tune --plan DIR)")->type_name("DIR");
+  add_value(*cmd, *args, "db", "the SQLite run history to add the merged run to", "FILE")
+      ->required();
+  add_value(*cmd, *args, "out",
+            "folder for the outputs tune --out writes (default: DIR/results; private release: "
+            "with curator-only.json)",
+            "OUTDIR");
+  cmd->footer(
+      "Refuses (exit 1, naming the job or file) a missing job, a job stored twice, a store of "
+      "another plan or a second store of one shard. Exit status otherwise as tune's.");
+  on_run(*cmd, [args] { return run_history_merge(*args); });
+}
+
+}  // namespace dplab::cli

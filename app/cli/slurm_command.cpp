@@ -1,0 +1,278 @@
+// dplab-cli slurm EXPERIMENT --out DIR [...] [--submit]: plans the search into DIR (tune --plan)
+// and writes DIR/dplab.sbatch, a Slurm job array whose task I runs `run-jobs DIR --shard I`;
+// --submit hands it to sbatch and records the job id in DIR/slurm.json.
+// dplab-cli slurm-status DIR [--resubmit-missing]: per shard, the jobs its store holds (done,
+// failed, missing), plus squeue's view of the submitted arrays when squeue is present;
+// --resubmit-missing submits the same script again for the shards with missing jobs only.
+// No scheduler of dplab's own: Slurm queues, places and limits the tasks (issue #28).
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/accountant_flag.h"
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/tune_finish.h"
+#include "cli/tune_release.h"
+#include "cluster/search_plan.h"
+#include "cluster/slurm_script.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/json_guard.h"
+
+namespace dplab::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kDefaultShards = 8;
+
+struct CommandOutput {
+  int status = -1;  // exit status; 127: not found
+  std::string text;
+};
+
+// Runs a shell command line (its words quoted by the caller) and collects stdout and stderr.
+CommandOutput run_command(const std::string& line) {
+  CommandOutput out;
+  FILE* pipe = popen((line + " 2>&1").c_str(), "r");
+  if (!pipe) return out;
+  char buffer[4096];
+  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
+    out.text.append(buffer, n);
+  const int status = pclose(pipe);
+  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+bool have_command(const std::string& name) {
+  return run_command("command -v " + cluster::shell_quote(name)).status == 0;
+}
+
+nlohmann::json read_slurm_file(const std::string& dir) {
+  const std::string path = (fs::path(dir) / cluster::kSlurmFile).string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return nlohmann::json::object();
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_json_text(text.str(), path);
+}
+
+void write_slurm_file(const std::string& dir, const nlohmann::json& j) {
+  write_file_atomically((fs::path(dir) / cluster::kSlurmFile).string(), j.dump(2) + "\n");
+}
+
+// sbatch --parsable [extra] SCRIPT; returns the job id, records it in slurm.json.
+std::string submit(const std::string& dir, const std::string& extra) {
+  const std::string script = (fs::path(dir) / cluster::kSbatchFile).string();
+  if (!have_command("sbatch")) {
+    throw IoError("sbatch not found on PATH (is this a Slurm login node?); the script is " +
+                  script + ": submit it with sbatch where Slurm runs");
+  }
+  const CommandOutput r =
+      run_command("sbatch --parsable " + extra + " " + cluster::shell_quote(script));
+  if (r.status != 0) throw IoError("sbatch " + script + " failed: " + r.text);
+  const std::string id = r.text.substr(0, r.text.find_first_of(";\n"));
+  if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+    throw IoError("sbatch " + script + ": no job id in its answer: " + r.text);
+  nlohmann::json slurm = read_slurm_file(dir);
+  slurm["job_ids"].push_back(id);
+  write_slurm_file(dir, slurm);
+  return id;
+}
+
+int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args) {
+  const std::string experiment = args.required_text("experiment");
+  const std::string out = args.required_text("out");
+  cluster::SlurmOptions o;
+  o.max_running = args.int_or("max-running", 0);
+  if (args.has("max-running") && o.max_running < 1) throw UsageError("--max-running must be >= 1");
+  o.partition = args.text_or("partition", "");
+  o.time = args.text_or("time", "");
+  o.cpus_per_task = args.int_or("cpus-per-task", 1);
+  o.mem_mb = args.integer_or("mem", 0);
+  if (args.has("mem") && o.mem_mb < 1) throw UsageError("--mem must be >= 1 (MB)");
+  o.account = args.text_or("account", "");
+  o.extra = sbatch_args;
+  try {
+    cluster::check_slurm_options(o);  // before the plan: a bad flag leaves no folder behind
+  } catch (const InvalidArgument& e) {
+    throw UsageError(e.what());
+  }
+  // The plan: tune --plan with this command's release and accountant flags.
+  Arguments tune;
+  tune.set("config", experiment);
+  tune.set("plan", out);
+  for (const char* flag :
+       {"release", "strategy", "validation", "validation-noise", "ps-distribution", "ps-mu",
+        "ps-eta", "ps-gamma", "repeats", "accountant", "pld-precision"}) {
+    if (auto value = args.text(flag)) tune.set(flag, *value);
+  }
+  if (args.has("secure")) tune.set_switch("secure");
+  if (const int status = run_tune_command(tune); status != 0) return status;
+  const cluster::SearchPlan plan = cluster::read_plan(out);
+
+  o.cli_path = fs::canonical("/proc/self/exe").string();
+  o.plan_dir = fs::canonical(out).string();
+  o.job_name = plan.search.config.name;
+  // The default never depends on K: for a private release the array size is seen by the cluster.
+  const auto jobs = static_cast<std::int64_t>(plan.search.jobs.size());
+  const std::int64_t default_shards =
+      plan.private_plan ? kDefaultShards
+                        : std::max<std::int64_t>(1, std::min<std::int64_t>(kDefaultShards, jobs));
+  const std::int64_t shards = args.integer_or("shards", default_shards);
+  if (shards < 1 || shards > cluster::kMaxShards)
+    throw UsageError("--shards: expected 1.." + std::to_string(cluster::kMaxShards));
+  o.shards = static_cast<int>(shards);
+  std::string script;
+  try {
+    script = cluster::sbatch_script(o);
+  } catch (const InvalidArgument& e) {
+    throw UsageError(e.what());
+  }
+  fs::create_directories(fs::path(o.plan_dir) / "logs");
+  const std::string script_path = (fs::path(o.plan_dir) / cluster::kSbatchFile).string();
+  write_file_atomically(script_path, script);
+  write_slurm_file(
+      o.plan_dir,
+      {{"shards", o.shards}, {"script", script_path}, {"job_ids", nlohmann::json::array()}});
+  std::printf(
+      "wrote %s: a job array of %d shards%s\n", script_path.c_str(), o.shards,
+      o.max_running > 0 ? (", at most " + std::to_string(o.max_running) + " at once").c_str() : "");
+  if (!args.has("submit")) {
+    std::printf("submit: sbatch %s\n", cluster::shell_quote(script_path).c_str());
+  } else {
+    const std::string id = submit(o.plan_dir, "");
+    std::printf("submitted job %s (%d array tasks)\n", id.c_str(), o.shards);
+  }
+  std::printf("follow: dplab-cli slurm-status %s   (squeue -j <job id>; logs in %s/logs)\n",
+              cluster::shell_quote(o.plan_dir).c_str(), o.plan_dir.c_str());
+  std::printf("when done: dplab-cli history merge %s --db HISTORY\n",
+              cluster::shell_quote(o.plan_dir).c_str());
+  return 0;
+}
+
+int run_slurm_status(const Arguments& args) {
+  const std::string dir = args.required_text("dir");
+  const cluster::SearchPlan plan = cluster::read_plan(dir);
+  const nlohmann::json slurm = read_slurm_file(dir);
+  std::int64_t shards = slurm.value("shards", 0);
+  if (args.has("shards")) shards = args.required_integer("shards");
+  if (shards < 1 || shards > cluster::kMaxShards) {
+    throw UsageError("--shards: " + dir + " has no " + cluster::kSlurmFile +
+                     " naming the shard count; give --shards N");
+  }
+  const auto progress = cluster::shard_progress(plan, dir, static_cast<int>(shards));
+  if (plan.private_plan) {
+    std::printf("curator only (private release): these job counts reveal the number of runs K\n");
+  }
+  std::printf("shard  jobs  done  failed  missing  store\n");
+  std::int64_t done = 0, failed = 0, missing = 0;
+  std::string missing_shards;
+  for (const auto& p : progress) {
+    std::printf("%5d  %4lld  %4lld  %6lld  %7lld  %s\n", p.shard, static_cast<long long>(p.jobs),
+                static_cast<long long>(p.finished), static_cast<long long>(p.failed),
+                static_cast<long long>(p.missing()),
+                p.store_exists ? cluster::shard_store_path(dir, p.shard).c_str() : "(none yet)");
+    done += p.finished;
+    failed += p.failed;
+    missing += p.missing();
+    if (p.missing() > 0)
+      missing_shards += (missing_shards.empty() ? "" : ",") + std::to_string(p.shard);
+  }
+  std::printf("total: %lld jobs, %lld done, %lld failed, %lld missing\n",
+              static_cast<long long>(plan.search.jobs.size()), static_cast<long long>(done),
+              static_cast<long long>(failed), static_cast<long long>(missing));
+  bool active = false;
+  if (slurm.contains("job_ids") && !slurm["job_ids"].empty()) {
+    if (have_command("squeue")) {
+      std::string ids;
+      for (const auto& id : slurm["job_ids"])
+        ids += (ids.empty() ? "" : ",") + id.get<std::string>();
+      const CommandOutput q =
+          run_command("squeue -h -r -j " + cluster::shell_quote(ids) + " -o '%i %T %R'");
+      std::printf("squeue (jobs %s):\n%s", ids.c_str(),
+                  q.text.empty() ? "  (no task queued or running)\n" : q.text.c_str());
+      active = q.status == 0 && !q.text.empty();
+    } else {
+      std::printf("squeue not found: the stores above are the progress\n");
+    }
+  }
+  if (args.has("resubmit-missing")) {
+    if (missing == 0) {
+      std::printf("nothing to resubmit: every job is stored\n");
+    } else if (active) {
+      throw UsageError(
+          "--resubmit-missing: tasks of this plan are still queued or running "
+          "(squeue above); wait for them or scancel them first");
+    } else {
+      const std::string id = submit(dir, "--array=" + missing_shards);
+      std::printf("resubmitted shards %s as job %s\n", missing_shards.c_str(), id.c_str());
+      return 0;
+    }
+  }
+  if (missing == 0) {
+    std::printf("complete: dplab-cli history merge %s --db HISTORY\n",
+                cluster::shell_quote(dir).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_slurm_commands(CLI::App& cli) {
+  {
+    CLI::App* cmd = cli.add_subcommand(
+        "slurm", "plan a search and write (or --submit) a Slurm job array that runs its shards");
+    auto args = std::make_shared<Arguments>();
+    auto sbatch_args = std::make_shared<std::vector<std::string>>();
+    add_positional(*cmd, *args, "experiment", "experiment file (see resources/presets/)")
+        ->type_name("EXPERIMENT.json");
+    add_value(*cmd, *args, "out",
+              "the plan folder to write (tune --plan DIR), on a file system "
+              "the compute nodes share",
+              "DIR")
+        ->required();
+    add_value(*cmd, *args, "shards",
+              "array tasks N (default 8, or the job count when smaller; a private release: 8)",
+              "N");
+    add_value(*cmd, *args, "max-running", "at most M tasks at once (--array=...%M)", "M");
+    add_value(*cmd, *args, "partition", "Slurm partition", "P");
+    add_value(*cmd, *args, "time", "time limit of one task", "HH:MM:SS");
+    add_value(*cmd, *args, "cpus-per-task", "cores per task; run-jobs uses them all (default 1)",
+              "C");
+    add_value(*cmd, *args, "mem", "memory per task in MB", "MB");
+    add_value(*cmd, *args, "account", "Slurm account to charge", "A");
+    cmd->add_option("--sbatch-arg", *sbatch_args,
+                    "one more #SBATCH line, repeatable: --sbatch-arg=--qos=short")
+        ->type_name("ARG")
+        ->allow_extra_args(false);
+    add_switch(*cmd, *args, "submit", "submit the array with sbatch and record its job id");
+    add_release_flags(*cmd, *args);
+    add_value(*cmd, *args, "accountant", "rdp or pld (as tune)", "rdp|pld");
+    add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+    cmd->footer(
+        "Writes DIR/plan.json (curator only), DIR/dplab.sbatch, DIR/slurm.json (shards, job "
+        "ids) and, as tasks run, DIR/stores/shard-I.sqlite and DIR/logs/shard-I.out.");
+    on_run(*cmd, [args, sbatch_args] { return run_slurm(*args, *sbatch_args); });
+  }
+  {
+    CLI::App* cmd = cli.add_subcommand(
+        "slurm-status", "per shard of a plan folder: jobs done, failed, missing; squeue's view");
+    auto args = std::make_shared<Arguments>();
+    add_positional(*cmd, *args, "dir", "the plan folder (dplab-cli slurm --out DIR)")
+        ->type_name("DIR");
+    add_value(*cmd, *args, "shards", "the shard count (default: DIR/slurm.json's)", "N");
+    add_switch(*cmd, *args, "resubmit-missing",
+               "submit DIR/dplab.sbatch again for the shards with missing jobs only");
+    on_run(*cmd, [args] { return run_slurm_status(*args); });
+  }
+}
+
+}  // namespace dplab::cli

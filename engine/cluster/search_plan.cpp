@@ -1,0 +1,440 @@
+#include "cluster/search_plan.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/json_guard.h"
+#include "core/random.h"
+#include "core/sha256.h"
+#include "store/store.h"
+
+namespace dplab::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string job_name(const tuning::SearchResults& search, std::size_t index) {
+  const auto& job = search.jobs[index];
+  return "job " + std::to_string(index) + " (candidate " + std::to_string(job.candidate) +
+         ", repeat " + std::to_string(job.repeat) + ")";
+}
+
+nlohmann::json private_plan_json(const tuning::PrivatePlan& p) {
+  nlohmann::json replicates = nlohmann::json::array();
+  for (const auto& rep : p.replicates) {
+    replicates.push_back({{"candidates", rep.candidates},
+                          {"first_job", rep.first_job},
+                          {"hit_hard_stop", rep.hit_hard_stop}});
+  }
+  return {{"gamma", p.gamma}, {"hard_stop", p.hard_stop}, {"replicates", replicates}};
+}
+
+// The content of plan.json without its id (the id is the hash of this text).
+nlohmann::json plan_content(const SearchPlan& plan) {
+  const auto& s = plan.search;
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const auto& job : s.jobs) jobs.push_back({job.candidate, job.repeat, job.seed});
+  nlohmann::json j{
+      {"format", kPlanFormat},
+      {"curator_only",
+       "NOT FOR RELEASE: for --release private this file holds the number of runs K and the "
+       "candidates drawn, which the released epsilon does not cover (docs/privacy-model.md)"},
+      {"config_path", plan.config_path},
+      {"accountant", plan.accountant},
+      {"pld_precision", plan.pld_precision},
+      {"experiment", experiment::to_json(s.config)},
+      {"training_size", s.training_size},
+      {"validation_size", s.validation_size},
+      {"is_regression", s.is_regression},
+      {"data_sha256", plan.data_sha256},
+      {"mechanism",
+       {{"noise_multiplier", s.mechanism.noise_multiplier},
+        {"sampling_rate", s.mechanism.sampling_rate},
+        {"steps", s.mechanism.steps},
+        {"delta", s.mechanism.delta}}},
+      {"shard_rule", "job j (its index in jobs) runs in shard j mod N"},
+      {"jobs", jobs}};
+  if (plan.private_plan) j["private_draws"] = private_plan_json(*plan.private_plan);
+  return j;
+}
+
+template <typename T>
+T field(const nlohmann::json& j, const char* key, const std::string& origin) {
+  if (!j.contains(key)) throw ParseError(origin + ": missing \"" + key + "\"");
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw ParseError(origin + ": \"" + key + "\" has the wrong type: " + json_excerpt(j.at(key)));
+  }
+}
+
+// Jobs a local run would run: the same Runner construction rules (runner.cpp), without data.
+std::vector<tuning::PlannedJob> expected_jobs(const SearchPlan& plan) {
+  std::vector<tuning::PlannedJob> jobs;
+  const auto& config = plan.search.config;
+  if (plan.private_plan) return plan.private_plan->jobs;
+  const int repeats = config.repeats;
+  const std::size_t total = plan.search.candidates.size() * static_cast<std::size_t>(repeats);
+  for (std::size_t i = 0; i < total; ++i) {
+    tuning::PlannedJob job;
+    job.candidate = static_cast<int>(i) / repeats;
+    job.repeat = static_cast<int>(i) % repeats;
+    job.seed = derive_seed(config.seed, static_cast<std::uint64_t>(job.candidate),
+                           static_cast<std::uint64_t>(job.repeat));
+    jobs.push_back(job);
+  }
+  return jobs;
+}
+
+bool final_result(tuning::JobStatus s) {
+  return s == tuning::JobStatus::kFinished || s == tuning::JobStatus::kFailed ||
+         s == tuning::JobStatus::kDiverged;
+}
+
+std::string_view bytes_of(const void* data, std::size_t size) {
+  return {static_cast<const char*>(data), size};
+}
+
+std::string dataset_digest(const data::Dataset& d) {
+  const std::string features = d.stores_pixels()
+                                   ? sha256_hex(bytes_of(d.pixels.data(), d.feature_bytes()))
+                                   : sha256_hex(bytes_of(d.features.data(), d.feature_bytes()));
+  const std::string targets = sha256_hex(
+      bytes_of(d.targets.data(), static_cast<std::size_t>(d.targets.size()) * sizeof(float)));
+  return std::to_string(d.size()) + "x" + std::to_string(d.dim()) + ":" + features + ":" + targets;
+}
+
+}  // namespace
+
+std::string data_fingerprint(const data::TrainValidationSplit& data) {
+  return sha256_hex("train " + dataset_digest(data.train) + " validation " +
+                    dataset_digest(data.validation));
+}
+
+SearchPlan make_plan(const tuning::SearchResults& search,
+                     std::optional<tuning::PrivatePlan> private_plan, std::string config_path,
+                     std::string accountant, std::string pld_precision, std::string data_sha256) {
+  if (search.config.release.secure) {
+    throw InvalidArgument(
+        "--plan: a secure release draws its noise from the OS and writes no seed; a plan "
+        "must write every job's seed (drop --secure, or run it with tune on one machine)");
+  }
+  if (!search.config.objective_perturbation.empty()) {
+    throw InvalidArgument(
+        "--plan: objective-perturbation entries run inside tune after the DP-SGD jobs; a plan "
+        "holds DP-SGD jobs only (remove the objpert entries or run tune)");
+  }
+  SearchPlan plan;
+  plan.search = search;
+  for (auto& job : plan.search.jobs) {
+    tuning::JobResult pending;
+    pending.candidate = job.candidate;
+    pending.repeat = job.repeat;
+    pending.seed = job.seed;
+    job = pending;
+  }
+  plan.private_plan = std::move(private_plan);
+  plan.config_path = std::move(config_path);
+  plan.accountant = std::move(accountant);
+  plan.pld_precision = std::move(pld_precision);
+  plan.data_sha256 = std::move(data_sha256);
+  return plan;
+}
+
+std::string plan_json_text(SearchPlan& plan) {
+  nlohmann::json j = plan_content(plan);
+  plan.plan_id = sha256_hex(j.dump());
+  j["plan_id"] = plan.plan_id;
+  return j.dump(1) + "\n";
+}
+
+void write_plan(const std::string& dir, SearchPlan& plan) {
+  fs::create_directories(fs::path(dir) / kStoresFolder);
+  write_file_atomically((fs::path(dir) / kPlanFile).string(), plan_json_text(plan));
+}
+
+SearchPlan read_plan(const std::string& dir) {
+  const std::string origin = (fs::path(dir) / kPlanFile).string();
+  std::ifstream in(origin, std::ios::binary);
+  if (!in) throw IoError(origin + ": cannot read (is '" + dir + "' a plan folder of tune --plan?)");
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json j = parse_json_text(text.str(), origin);
+  if (!j.is_object()) throw ParseError(origin + ": not a JSON object");
+  if (field<int>(j, "format", origin) != kPlanFormat) {
+    throw ParseError(origin + ": format " + json_excerpt(j.at("format")) + ", this dplab reads " +
+                     std::to_string(kPlanFormat));
+  }
+  SearchPlan plan;
+  auto& s = plan.search;
+  try {
+    s.config = experiment::parse_experiment(j.at("experiment"));
+  } catch (const std::exception& e) {
+    throw ParseError(origin + ": experiment: " + e.what());
+  }
+  s.candidates = experiment::expand_candidates(s.config);
+  plan.config_path = field<std::string>(j, "config_path", origin);
+  plan.accountant = field<std::string>(j, "accountant", origin);
+  plan.pld_precision = field<std::string>(j, "pld_precision", origin);
+  s.training_size = field<std::int64_t>(j, "training_size", origin);
+  s.validation_size = field<std::int64_t>(j, "validation_size", origin);
+  s.is_regression = field<bool>(j, "is_regression", origin);
+  plan.data_sha256 = field<std::string>(j, "data_sha256", origin);
+  const auto m = field<nlohmann::json>(j, "mechanism", origin);
+  s.mechanism = {field<double>(m, "noise_multiplier", origin + ": mechanism"),
+                 field<double>(m, "sampling_rate", origin + ": mechanism"),
+                 field<std::int64_t>(m, "steps", origin + ": mechanism"),
+                 field<double>(m, "delta", origin + ": mechanism")};
+  const auto jobs = field<nlohmann::json>(j, "jobs", origin);
+  if (!jobs.is_array()) throw ParseError(origin + ": \"jobs\" must be an array");
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const auto& item = jobs[i];
+    if (!item.is_array() || item.size() != 3 || !item[0].is_number_integer() ||
+        !item[1].is_number_integer() || !item[2].is_number_unsigned()) {
+      throw ParseError(origin + ": jobs[" + std::to_string(i) +
+                       "] must be [candidate, repeat, seed], got " + json_excerpt(item));
+    }
+    tuning::JobResult job;
+    job.candidate = item[0].get<int>();
+    job.repeat = item[1].get<int>();
+    job.seed = item[2].get<std::uint64_t>();
+    s.jobs.push_back(job);
+  }
+  if (s.config.release.mode == experiment::ReleaseMode::kPrivate) {
+    if (!j.contains("private_draws"))
+      throw ParseError(origin + ": a private release's plan needs \"private_draws\"");
+    // The draws are a pure function of the config: draw them again and require the same K
+    // and candidates, so an edited plan cannot release a winner of other draws.
+    plan.private_plan =
+        tuning::draw_private_plan(s.config, static_cast<int>(s.candidates.size()), s.config.seed);
+    if (plan_content(plan).at("private_draws") != j.at("private_draws")) {
+      throw ParseError(origin +
+                       ": \"private_draws\" are not the draws of this experiment and seed (was "
+                       "the plan edited?)");
+    }
+  }
+  const auto expected = expected_jobs(plan);
+  if (expected.size() != s.jobs.size()) {
+    throw ParseError(origin + ": " + std::to_string(s.jobs.size()) + " jobs, the experiment has " +
+                     std::to_string(expected.size()));
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (expected[i].candidate != s.jobs[i].candidate || expected[i].repeat != s.jobs[i].repeat ||
+        expected[i].seed != s.jobs[i].seed) {
+      throw ParseError(origin + ": " + job_name(s, i) +
+                       " is not the experiment's (candidate, repeat, seed)");
+    }
+  }
+  const std::string id = field<std::string>(j, "plan_id", origin);
+  plan_json_text(plan);
+  if (id != plan.plan_id)
+    throw ParseError(origin + ": plan_id does not match the content (was the plan edited?)");
+  return plan;
+}
+
+std::vector<tuning::PlannedJob> shard_jobs(const SearchPlan& plan, int shard, int shards) {
+  if (shards < 1 || shards > kMaxShards) {
+    throw InvalidArgument("--shards = " + std::to_string(shards) + " must be in [1, " +
+                          std::to_string(kMaxShards) + "]");
+  }
+  if (shard < 0 || shard >= shards) {
+    throw InvalidArgument("--shard = " + std::to_string(shard) + " must be in [0, " +
+                          std::to_string(shards - 1) + "]");
+  }
+  std::vector<tuning::PlannedJob> jobs;
+  for (std::size_t i = static_cast<std::size_t>(shard); i < plan.search.jobs.size();
+       i += static_cast<std::size_t>(shards)) {
+    const auto& job = plan.search.jobs[i];
+    jobs.push_back({job.candidate, job.repeat, job.seed});
+  }
+  return jobs;
+}
+
+std::string shard_store_path(const std::string& dir, int shard) {
+  return (fs::path(dir) / kStoresFolder / ("shard-" + std::to_string(shard) + ".sqlite")).string();
+}
+
+nlohmann::json shard_identity(const SearchPlan& plan, int shard, int shards) {
+  return {{"plan_id", plan.plan_id}, {"shard", shard}, {"shards", shards}};
+}
+
+void check_shard_store(const SearchPlan& plan, const tuning::SearchResults& stored,
+                       const std::optional<std::string>& identity, int shard, int shards,
+                       const std::string& what) {
+  if (!identity) {
+    throw IoError(what + ": not a shard store of a plan (no \"" + kShardSummaryKind +
+                  "\" summary)");
+  }
+  nlohmann::json id;
+  try {
+    id = parse_json_text(*identity, what);
+  } catch (const ParseError& e) {
+    throw IoError(what + ": bad shard identity: " + e.what());
+  }
+  if (id.value("plan_id", std::string()) != plan.plan_id) {
+    throw IoError(what + ": a store of another plan (plan_id " +
+                  id.value("plan_id", std::string("?")).substr(0, 12) + "..., this plan " +
+                  plan.plan_id.substr(0, 12) + "...): refused");
+  }
+  if (id.value("shard", -1) != shard || id.value("shards", -1) != shards) {
+    throw IoError(what + ": holds shard " + std::to_string(id.value("shard", -1)) + " of " +
+                  std::to_string(id.value("shards", -1)) + ", not shard " + std::to_string(shard) +
+                  " of " + std::to_string(shards));
+  }
+  const auto& s = plan.search;
+  if (experiment::to_json(stored.config) != experiment::to_json(s.config))
+    throw IoError(what + ": its experiment config differs from the plan's");
+  const auto& a = stored.mechanism;
+  const auto& b = s.mechanism;
+  if (a.noise_multiplier != b.noise_multiplier || a.sampling_rate != b.sampling_rate ||
+      a.steps != b.steps || a.delta != b.delta || stored.training_size != s.training_size) {
+    throw IoError(what + ": its mechanism (sigma, q, T, delta) or n differs from the plan's");
+  }
+}
+
+tuning::SearchResults shard_resume_state(const tuning::SearchResults& shard_start,
+                                         const tuning::SearchResults& stored) {
+  std::map<std::pair<int, int>, const tuning::JobResult*> by_key;
+  for (const auto& job : stored.jobs)
+    if (final_result(job.status)) by_key[{job.candidate, job.repeat}] = &job;
+  tuning::SearchResults state = shard_start;
+  for (auto& job : state.jobs) {
+    const auto it = by_key.find({job.candidate, job.repeat});
+    if (it != by_key.end()) job = *it->second;
+  }
+  return state;
+}
+
+MergeReport merge_shards(const SearchPlan& plan, const std::string& dir) {
+  const fs::path folder = fs::path(dir) / kStoresFolder;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    if (entry.path().extension() == ".sqlite") files.push_back(entry.path().string());
+  }
+  if (ec) throw IoError(folder.string() + ": cannot list: " + ec.message());
+  std::sort(files.begin(), files.end());
+  const auto& s = plan.search;
+  MergeReport report;
+  report.results = s;
+  if (s.jobs.empty()) return report;  // a private release that drew no run (PS, K = 0)
+  if (files.empty()) {
+    throw IoError(folder.string() +
+                  ": no shard store (run: dplab-cli run-jobs DIR --shard I --shards N)");
+  }
+  std::map<std::pair<int, int>, std::size_t> index_of;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i)
+    index_of[{s.jobs[i].candidate, s.jobs[i].repeat}] = i;
+
+  std::vector<std::string> source(s.jobs.size());
+  std::map<int, std::string> shard_file;
+  for (const auto& file : files) {
+    store::StoreOptions options;
+    options.read_only = true;
+    store::Store db(file, options);
+    const auto runs = db.list_experiments();
+    if (runs.size() != 1) {
+      throw IoError(file + ": holds " + std::to_string(runs.size()) +
+                    " runs; a shard store holds exactly one");
+    }
+    const auto identity = db.load_summary(runs[0].id, kShardSummaryKind);
+    nlohmann::json id;
+    if (identity) id = parse_json_text(*identity, file);
+    const int shard = id.is_object() ? id.value("shard", -1) : -1;
+    const int shards = id.is_object() ? id.value("shards", -1) : -1;
+    const tuning::SearchResults stored = db.load_results(runs[0].id);
+    check_shard_store(plan, stored, identity, shard, shards, file);
+    if (report.shards == 0) report.shards = shards;
+    if (shards != report.shards) {
+      throw IoError(file + ": a store of " + std::to_string(shards) + " shards; " + files[0] +
+                    " is one of " + std::to_string(report.shards) +
+                    ": every shard of a merge must come from one split");
+    }
+    if (auto [it, fresh] = shard_file.emplace(shard, file); !fresh) {
+      throw IoError("duplicate store: " + it->second + " and " + file + " both hold shard " +
+                    std::to_string(shard) + " of " + std::to_string(shards) + ": remove one");
+    }
+    for (const auto& job : stored.jobs) {
+      if (!final_result(job.status)) continue;
+      const auto where = index_of.find({job.candidate, job.repeat});
+      if (where == index_of.end()) {
+        throw IoError(file + ": job (candidate " + std::to_string(job.candidate) + ", repeat " +
+                      std::to_string(job.repeat) + ") is not in the plan");
+      }
+      const std::size_t i = where->second;
+      if (job.seed != s.jobs[i].seed) {
+        throw IoError(file + ": " + job_name(s, i) + " has seed " + std::to_string(job.seed) +
+                      ", the plan's is " + std::to_string(s.jobs[i].seed));
+      }
+      if (static_cast<int>(i % static_cast<std::size_t>(shards)) != shard) {
+        throw IoError(file + ": " + job_name(s, i) + " belongs to shard " +
+                      std::to_string(i % static_cast<std::size_t>(shards)) + ", not " +
+                      std::to_string(shard));
+      }
+      if (!source[i].empty()) {
+        throw IoError(job_name(s, i) + " is stored twice: in " + source[i] + " and " + file);
+      }
+      source[i] = file;
+      report.results.jobs[i] = job;
+      report.job_seconds += job.wall_seconds;
+    }
+    report.stores.push_back(file);
+  }
+  std::vector<std::size_t> missing;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i)
+    if (source[i].empty()) missing.push_back(i);
+  if (!missing.empty()) {
+    const std::size_t shard = missing[0] % static_cast<std::size_t>(report.shards);
+    std::string message = std::to_string(missing.size()) + " of " + std::to_string(s.jobs.size()) +
+                          " planned jobs have no result in " + folder.string() +
+                          "; the first: " + job_name(s, missing[0]) + " of shard " +
+                          std::to_string(shard) + " (run: dplab-cli run-jobs " + dir + " --shard " +
+                          std::to_string(shard) + " --shards " + std::to_string(report.shards) +
+                          ")";
+    throw IoError(message);
+  }
+  return report;
+}
+
+std::vector<ShardProgress> shard_progress(const SearchPlan& plan, const std::string& dir,
+                                          int shards) {
+  std::vector<ShardProgress> out;
+  for (int i = 0; i < shards; ++i) {
+    ShardProgress p;
+    p.shard = i;
+    const auto jobs = shard_jobs(plan, i, shards);
+    p.jobs = static_cast<std::int64_t>(jobs.size());
+    const std::string path = shard_store_path(dir, i);
+    p.store_exists = fs::exists(path);
+    if (p.store_exists) {
+      store::StoreOptions options;
+      options.read_only = true;
+      store::Store db(path, options);
+      const auto runs = db.list_experiments();
+      if (runs.size() == 1) {
+        const auto stored = db.load_results(runs[0].id, false);
+        check_shard_store(plan, stored, db.load_summary(runs[0].id, kShardSummaryKind), i, shards,
+                          path);
+        std::map<std::pair<int, int>, tuning::JobStatus> status;
+        for (const auto& job : stored.jobs) status[{job.candidate, job.repeat}] = job.status;
+        for (const auto& job : jobs) {
+          const auto it = status.find({job.candidate, job.repeat});
+          if (it == status.end()) continue;
+          p.finished += it->second == tuning::JobStatus::kFinished ||
+                        it->second == tuning::JobStatus::kDiverged;
+          p.failed += it->second == tuning::JobStatus::kFailed;
+        }
+      }
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace dplab::cluster

@@ -1,0 +1,37 @@
+// The sbatch script of a plan folder (issue #28): a Slurm job array whose task I runs
+//   dplab-cli run-jobs DIR --shard I --shards N --threads $SLURM_CPUS_PER_TASK
+// dplab hands its jobs to Slurm and has no scheduler, SSH loop or worker protocol of its own:
+// Slurm already queues, places, limits (%M), retries and accounts for them.
+// Every value that lands in the script is checked here (no newline, no shell metacharacter in
+// an #SBATCH value), so a flag cannot inject a command. Errors: InvalidArgument naming the flag.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dplab::cluster {
+
+inline constexpr const char* kSbatchFile = "dplab.sbatch";
+inline constexpr const char* kSlurmFile = "slurm.json";  // shards, submitted job ids
+
+struct SlurmOptions {
+  std::string cli_path;   // absolute path of dplab-cli on the cluster's shared file system
+  std::string plan_dir;   // absolute path of the plan folder
+  std::string job_name;   // the experiment's name
+  int shards = 1;         // N
+  int max_running = 0;    // M of --array=0-(N-1)%M; 0 = no limit
+  std::string partition;  // empty = the cluster's default
+  std::string time;       // HH:MM:SS, MM:SS or D-HH:MM:SS; empty = the partition's default
+  int cpus_per_task = 1;
+  long long mem_mb = 0;  // 0 = the partition's default
+  std::string account;
+  std::vector<std::string> extra;  // more #SBATCH lines, each "--option[=value]"
+};
+
+// Throws InvalidArgument naming the flag for a value the script must not hold.
+void check_slurm_options(const SlurmOptions& options);
+std::string sbatch_script(const SlurmOptions& options);
+// A word quoted for the shell ('...' with ' escaped).
+std::string shell_quote(const std::string& word);
+
+}  // namespace dplab::cluster
