@@ -1,4 +1,4 @@
-// Running a search on a cluster (issue #28; README "Running a search on a cluster"):
+// Running a search on a cluster (issue #28; docs/guide/cluster.md):
 //   dplab-cli run-jobs DIR --shard I --shards N   runs shard I of a plan (tune --plan) into
 //                                                  DIR/stores/shard-I.sqlite; re-running it runs
 //                                                  only the jobs that store does not hold yet

@@ -1,8 +1,8 @@
 // SparsePresetFields: the shared settings of the sparse-DP reproduction views (Figure 1 loss
 // curves, canary audit): corpus file, vocabulary, embedding size, training/test tokens, epochs,
 // seed, on top of experiment::sparse_paper_preset (the paper's Table 1 hyperparameters, scaled
-// as README "Sparse DP" says). The default corpus is the King James Bible written by
-// scripts/make-kjv-corpus.sh into the shipped data folder (datasets/kjv/kjv.txt).
+// as docs/guide/methods.md, "Sparse DP", says). The default corpus is the King James Bible written
+// by scripts/make-kjv-corpus.sh into the shipped data folder (datasets/kjv/kjv.txt).
 #pragma once
 
 #include <QWidget>
