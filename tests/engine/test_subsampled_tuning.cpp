@@ -1,0 +1,322 @@
+// Tests of engine/privacy/poisson_subsampled_rdp.h (Zhu & Wang 2019 Thm 6 for any RDP curve),
+// engine/privacy/subsampled_tuning.h (Koskela & Kulkarni 2023: tuning on a Poisson subsample,
+// then a final run) and engine/tuning/hyperparameter_transfer.h:
+// - the bound applied to the Gaussian's RDP eps(l) = l/(2 sigma^2): the c = 1 form equals the
+//   engine's Mironov-Talwar-Zhang subsampled Gaussian to 1e-9 relative at every integer order,
+//   the general (c = 3) form equals it at alpha = 2 and is strictly larger from alpha = 3 on;
+// - hand computations at alpha = 2, 3 from the formula written out;
+// - the two-phase curve and epsilon against a composition computed here independently (direct
+//   long-double sums, the conversion written out again), for both variants;
+// - q = 1 is Papernot-Steinke on the full data exactly; monotone in q; input errors.
+#include <QTest>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/error.h"
+#include "privacy/papernot_steinke.h"
+#include "privacy/poisson_subsampled_rdp.h"
+#include "privacy/rdp_accountant.h"
+#include "privacy/rdp_conversion.h"
+#include "privacy/rdp_subsampled_gaussian.h"
+#include "privacy/subsampled_tuning.h"
+#include "support/expect_error.h"
+#include "support/numeric_compare.h"
+#include "tuning/hyperparameter_transfer.h"
+
+using namespace dplab::privacy;
+
+namespace {
+
+// Gaussian mechanism, sensitivity 1, noise sigma: eps(l) = l / (2 sigma^2) at l = 2..max.
+std::vector<double> gaussian_curve(double sigma, int max_order) {
+  std::vector<double> curve;
+  for (int l = 2; l <= max_order; ++l) curve.push_back(l / (2.0 * sigma * sigma));
+  return curve;
+}
+
+long double binom(int n, int k) {
+  long double b = 1.0L;
+  for (int i = 1; i <= k; ++i) b = b * (n - k + i) / i;
+  return b;
+}
+
+// Zhu & Wang Thm 6 written out as a direct sum of A (not A - 1), in long double.
+double naive_subsampled(const std::vector<double>& base, double q, int alpha, double c) {
+  const long double qq = q, p = 1.0L - qq;
+  long double a = std::pow(p, alpha - 1) * (alpha * qq - qq + 1.0L);
+  for (int l = 2; l <= alpha; ++l) {
+    const long double weight = l >= 3 ? c : 1.0L;
+    a += weight * binom(alpha, l) * std::pow(qq, l) * std::pow(p, alpha - l) *
+         std::exp(static_cast<long double>(l - 1) * base[static_cast<std::size_t>(l - 2)]);
+  }
+  return static_cast<double>(std::log(a) / (alpha - 1));
+}
+
+// The improved conversion at one order (rdp_conversion.h), minimised over the integer orders.
+double naive_epsilon(const std::vector<double>& total, double delta) {
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < total.size(); ++i) {
+    const double a = static_cast<double>(i + 2);
+    best = std::min(
+        best, total[i] + std::log((a - 1.0) / a) - (std::log(delta) + std::log(a)) / (a - 1.0));
+  }
+  return std::max(best, 0.0);
+}
+
+std::vector<double> steps_curve(const SubsampledGaussian& run) {
+  const auto curve = rdp_curve(run.noise_multiplier, run.sampling_rate);
+  std::vector<double> rdp(curve->rdp_per_step);
+  for (double& r : rdp) r *= static_cast<double>(run.steps);
+  return rdp;
+}
+
+}  // namespace
+
+class TestSubsampledTuning : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void gaussian_coincides_data() {
+    QTest::addColumn<double>("sigma");
+    QTest::addColumn<double>("q");
+    for (double sigma : {0.8, 1.0, 2.0, 5.0}) {
+      for (double q : {1e-4, 0.01, 0.1, 0.5, 0.9}) {
+        QTest::addRow("sigma=%g q=%g", sigma, q) << sigma << q;
+      }
+    }
+  }
+  void gaussian_coincides() {
+    QFETCH(double, sigma);
+    QFETCH(double, q);
+    const int max_order = 200;
+    const auto base = gaussian_curve(sigma, max_order);
+    const auto exact = poisson_subsampled_rdp(base, q, SubsamplingBound::kGaussianExact);
+    const auto general = poisson_subsampled_rdp(base, q, SubsamplingBound::kGeneral);
+    QCOMPARE(exact.size(), base.size());
+    for (int alpha = 2; alpha <= max_order; ++alpha) {
+      const std::size_t i = static_cast<std::size_t>(alpha - 2);
+      const double engine = rdp_subsampled_gaussian(sigma, q, alpha);
+      // Where the theory says they coincide: the c = 1 form at every order, c = 3 at alpha = 2.
+      DPLAB_COMPARE_REL(exact[i], engine, 1e-9);
+      if (alpha == 2) {
+        DPLAB_COMPARE_REL(general[i], engine, 1e-9);
+      } else {
+        // Strictly looser elsewhere (the factor 3 on l >= 3 terms that are > 0).
+        QVERIFY2(general[i] > engine, qPrintable(QString("alpha %1: %2 <= %3")
+                                                     .arg(alpha)
+                                                     .arg(general[i], 0, 'g', 17)
+                                                     .arg(engine, 0, 'g', 17)));
+      }
+    }
+  }
+
+  void hand_computation_small_orders() {
+    // Made-up base curve: eps(2) = 0.3, eps(3) = 0.5, eps(4) = 0.6; q = 0.2.
+    const std::vector<double> base{0.3, 0.5, 0.6};
+    const double q = 0.2;
+    const auto general = poisson_subsampled_rdp(base, q, SubsamplingBound::kGeneral);
+    const auto exact = poisson_subsampled_rdp(base, q, SubsamplingBound::kGaussianExact);
+    // alpha = 2: log((1-q)(1+q) + q^2 e^{eps(2)}) = log(1 + q^2 (e^{0.3} - 1)), both forms.
+    const double a2 = std::log(1.0 + 0.04 * (std::exp(0.3) - 1.0));
+    DPLAB_COMPARE_REL(general[0], a2, 1e-12);
+    DPLAB_COMPARE_REL(exact[0], a2, 1e-12);
+    // alpha = 3: [(1-q)^2 (1+2q) + 3 q^2 (1-q) e^{0.3} + c q^3 e^{2 * 0.5}] / 2.
+    const double p = 0.8;
+    const double head = p * p * 1.4 + 3.0 * 0.04 * p * std::exp(0.3);
+    DPLAB_COMPARE_REL(general[1], std::log(head + 3.0 * 0.008 * std::exp(1.0)) / 2.0, 1e-12);
+    DPLAB_COMPARE_REL(exact[1], std::log(head + 0.008 * std::exp(1.0)) / 2.0, 1e-12);
+    // alpha = 4 against the direct long-double sum.
+    DPLAB_COMPARE_REL(general[2], naive_subsampled(base, q, 4, 3.0), 1e-12);
+    DPLAB_COMPARE_REL(exact[2], naive_subsampled(base, q, 4, 1.0), 1e-12);
+  }
+
+  void special_rates() {
+    const auto base = gaussian_curve(1.0, 20);
+    const auto zero = poisson_subsampled_rdp(base, 0.0);
+    for (double v : zero) QCOMPARE(v, 0.0);
+    // q = 1 keeps the curve (no subsampling, no log(3)/(alpha-1) paid).
+    QCOMPARE(poisson_subsampled_rdp(base, 1.0), base);
+    // An infinite eps(l) makes every order >= l infinite.
+    std::vector<double> with_inf(base);
+    with_inf[5] = std::numeric_limits<double>::infinity();
+    const auto out = poisson_subsampled_rdp(with_inf, 0.1);
+    QVERIFY(std::isfinite(out[4]));
+    QVERIFY(std::isinf(out[5]) && std::isinf(out.back()));
+  }
+
+  void input_errors() {
+    using dplab::InvalidArgument;
+    using dplab::testing::error_of;
+    QVERIFY(error_of<InvalidArgument>([] { poisson_subsampled_rdp({}, 0.1); }).contains("empty"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              poisson_subsampled_rdp({0.1, -0.2}, 0.1);
+            }).contains("order 3"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              poisson_subsampled_rdp({0.1}, 1.5);
+            }).contains("sampling_rate"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              rdp_at_integer_orders({2.0, 2.5, 4.0}, {0.1, 0.2, 0.3}, 4);
+            }).contains("integer order 3"));
+    SubsampledTuningSetting setting;
+    setting.tuning_fraction = 0.0;
+    const SubsampledGaussian run{1.0, 0.01, 100};
+    QVERIFY(error_of<InvalidArgument>([&] {
+              subsampled_tuning_cost(run, run, setting, 1e-5);
+            }).contains("tuning_fraction"));
+  }
+
+  void two_phase_equals_independent_composition_data() {
+    QTest::addColumn<bool>("poisson");
+    QTest::addColumn<bool>("complement");
+    QTest::addColumn<double>("q");
+    for (bool poisson : {true, false}) {
+      for (bool complement : {false, true}) {
+        for (double q : {0.05, 0.3, 0.8}) {
+          QTest::addRow("%s %s q=%g", poisson ? "poisson" : "tnb",
+                        complement ? "variant2" : "variant1", q)
+              << poisson << complement << q;
+        }
+      }
+    }
+  }
+  void two_phase_equals_independent_composition() {
+    QFETCH(bool, poisson);
+    QFETCH(bool, complement);
+    QFETCH(double, q);
+    const SubsampledGaussian candidate{1.1, 0.02, 300};  // on X1
+    const SubsampledGaussian final_run{1.1, 0.01, 600};  // on X (or X2)
+    SubsampledTuningSetting setting;
+    setting.tuning_fraction = q;
+    setting.law = poisson ? CandidateCountLaw{true, 8.0, 1.0, 0.1}
+                          : CandidateCountLaw{false, 10.0, 0.5, 0.15};
+    setting.final_data = complement ? FinalRunData::kComplement : FinalRunData::kFullData;
+    setting.max_order = 40;  // small enough for the direct (not log-space) sums below
+    const double delta = 1e-5;
+    const std::vector<double> orders = rdp_orders();
+    const auto cand = steps_curve(candidate);
+    const auto fin = steps_curve(final_run);
+    const auto curves = subsampled_tuning_rdp(orders, cand, fin, setting);
+
+    // Independent: PS curve (the building block, tested in test_papernot_steinke) read at the
+    // integer orders, then subsampling and composition written out here.
+    const auto ps =
+        poisson ? papernot_steinke_poisson_rdp(orders, cand, setting.law.mu)
+                : papernot_steinke_tnb_rdp(orders, cand, setting.law.eta, setting.law.gamma);
+    std::vector<double> a, b;
+    for (std::size_t i = 0; i < orders.size(); ++i) {
+      if (orders[i] == std::floor(orders[i]) && orders[i] <= 40.0) {
+        a.push_back(ps[i]);
+        b.push_back(fin[i]);
+      }
+    }
+    QCOMPARE(a.size(), std::size_t{39});
+    std::vector<double> total;
+    for (int lambda = 2; lambda <= 40; ++lambda) {
+      const std::size_t i = static_cast<std::size_t>(lambda - 2);
+      if (!complement) {
+        total.push_back(naive_subsampled(a, q, lambda, 3.0) + b[i]);
+      } else {
+        auto m = [](const std::vector<double>& c, int j) -> long double {
+          return j < 2 ? 1.0L
+                       : std::exp(static_cast<long double>(j - 1) *
+                                  c[static_cast<std::size_t>(j - 2)]);
+        };
+        long double add = 0.0L;
+        for (int k = 0; k <= lambda; ++k) {
+          add += binom(lambda, k) * std::pow(static_cast<long double>(q), k) *
+                 std::pow(1.0L - q, lambda - k) * m(a, k) * m(b, lambda - k);
+        }
+        const long double remove = q * m(a, lambda) + (1.0L - q) * m(b, lambda);
+        total.push_back(static_cast<double>(std::log(std::max(add, remove)) / (lambda - 1)));
+      }
+      DPLAB_COMPARE_REL(curves.total_rdp[i], total[i], 1e-9);
+    }
+    const SubsampledTuningCost cost = subsampled_tuning_cost(orders, cand, fin, setting, delta);
+    DPLAB_COMPARE_REL(cost.epsilon, naive_epsilon(total, delta), 1e-9);
+    // Both phases are charged: more than the final run alone.
+    QVERIFY(cost.epsilon > cost.epsilon_final_run);
+  }
+
+  void complement_hand_computation() {
+    // Variant 2 at lambda = 2 from the formula: add = (1-q)^2 e^{eB(2)} + 2q(1-q) + q^2 e^{eA(2)},
+    // remove = q e^{eA(2)} + (1-q) e^{eB(2)}.
+    const SubsampledGaussian candidate{1.0, 0.05, 200};
+    const SubsampledGaussian final_run{1.0, 0.05, 200};
+    SubsampledTuningSetting setting;
+    setting.tuning_fraction = 0.25;
+    setting.final_data = FinalRunData::kComplement;
+    setting.max_order = 8;
+    const auto curves = subsampled_tuning_rdp(rdp_orders(), steps_curve(candidate),
+                                              steps_curve(final_run), setting);
+    const double q = 0.25, ea = curves.search_rdp[0], eb = curves.final_rdp[0];
+    const double add = 0.5625 * std::exp(eb) + 2 * q * (1 - q) + q * q * std::exp(ea);
+    const double remove = q * std::exp(ea) + (1 - q) * std::exp(eb);
+    DPLAB_COMPARE_REL(curves.total_rdp[0], std::log(std::max(add, remove)), 1e-12);
+  }
+
+  void full_fraction_is_papernot_steinke() {
+    // q = 1: the tuning phase is Papernot-Steinke on the full data, exactly.
+    const SubsampledGaussian run{1.0, 0.01, 1000};
+    const std::vector<double> orders = rdp_orders();
+    const auto cand = steps_curve(run);
+    for (bool poisson : {true, false}) {
+      SubsampledTuningSetting setting;
+      setting.tuning_fraction = 1.0;
+      setting.law = poisson ? CandidateCountLaw{true, 10.0, 1.0, 0.1}
+                            : CandidateCountLaw{false, 10.0, 1.0, 0.1};
+      const auto curves = subsampled_tuning_rdp(orders, cand, cand, setting);
+      const auto ps = poisson ? papernot_steinke_poisson_rdp(orders, cand, 10.0)
+                              : papernot_steinke_tnb_rdp(orders, cand, 1.0, 0.1);
+      const auto ps_int = rdp_at_integer_orders(orders, ps, setting.max_order);
+      QCOMPARE(curves.tuning_rdp, ps_int);  // same values, same code path
+      // The whole procedure = PS on the full data composed with the final run.
+      std::vector<double> composed(ps_int);
+      const auto fin = rdp_at_integer_orders(orders, cand, setting.max_order);
+      for (std::size_t i = 0; i < composed.size(); ++i) composed[i] += fin[i];
+      const double expected = epsilon_from_rdp(curves.orders, composed, 1e-5).epsilon;
+      QCOMPARE(subsampled_tuning_cost(run, run, setting, 1e-5).epsilon, expected);
+      // And the tuning phase alone is PS on the same integer orders.
+      QCOMPARE(subsampled_tuning_cost(run, run, setting, 1e-5).epsilon_tuning_phase,
+               epsilon_from_rdp(curves.orders, ps_int, 1e-5).epsilon);
+    }
+  }
+
+  void epsilon_grows_with_fraction() {
+    const SubsampledGaussian run{1.0, 0.01, 1000};
+    for (auto data : {FinalRunData::kFullData, FinalRunData::kComplement}) {
+      double previous = 0.0;
+      for (double q : {0.05, 0.1, 0.2, 0.4, 0.7, 1.0}) {
+        SubsampledTuningSetting setting;
+        setting.tuning_fraction = q;
+        setting.final_data = data;
+        const double eps = subsampled_tuning_cost(run, run, setting, 1e-5).epsilon;
+        QVERIFY2(eps >= previous,
+                 qPrintable(QString("q=%1: %2 < %3").arg(q).arg(eps).arg(previous)));
+        previous = eps;
+      }
+    }
+  }
+
+  void subset_sampling_rates() {
+    DPLAB_COMPARE_REL(subset_sampling_rate(0.01, 0.1, SubsetBatching::kSameSamplingRate), 0.01,
+                      1e-15);
+    DPLAB_COMPARE_REL(subset_sampling_rate(0.01, 0.1, SubsetBatching::kSameLotSize), 0.1, 1e-15);
+    QCOMPARE(subset_sampling_rate(0.2, 0.1, SubsetBatching::kSameLotSize), 1.0);
+  }
+
+  void learning_rate_transfer() {
+    using namespace dplab::tuning;
+    DPLAB_COMPARE_REL(learning_rate_multiplier({}, 0.1), 10.0, 1e-15);
+    QCOMPARE(learning_rate_multiplier({LearningRateTransfer::kKeep, 1.0}, 0.1), 1.0);
+    QCOMPARE(learning_rate_multiplier({LearningRateTransfer::kFactor, 3.5}, 0.1), 3.5);
+    QCOMPARE(parse_learning_rate_transfer("keep"), LearningRateTransfer::kKeep);
+    QVERIFY(dplab::testing::error_of<dplab::InvalidArgument>([] {
+              parse_learning_rate_transfer("sqrt");
+            }).contains("sqrt"));
+    QVERIFY(QString::fromStdString(describe_transfer({}, 0.25)).contains("heuristic"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSubsampledTuning)
+#include "test_subsampled_tuning.moc"
