@@ -7,7 +7,7 @@
 //      binomial; each of the K runs a fresh DP-SGD candidate on X1), keep only the best
 //      candidate's HYPERPARAMETERS (its model, K and X1 are never released);
 //   3. train ONE final model with those hyperparameters (transferred to the larger data by the
-//      rule of tuning/hyperparameter_transfer.h, a heuristic that costs no privacy) and release
+//      rule of experiment/hyperparameter_transfer.h, a heuristic that costs no privacy) and release
 //      its results. Variant 1 (KK23 eq. 3.1): the final run trains on the whole of X.
 //      Variant 2 (KK23 eq. 3.2): the final run trains on X2 = X \ X1, disjoint from X1.
 //

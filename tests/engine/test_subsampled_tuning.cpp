@@ -1,6 +1,6 @@
 // Tests of engine/privacy/poisson_subsampled_rdp.h (Zhu & Wang 2019 Thm 6 for any RDP curve),
 // engine/privacy/subsampled_tuning.h (Koskela & Kulkarni 2023: tuning on a Poisson subsample,
-// then a final run) and engine/tuning/hyperparameter_transfer.h:
+// then a final run) and engine/experiment/hyperparameter_transfer.h:
 // - the bound applied to the Gaussian's RDP eps(l) = l/(2 sigma^2): the c = 1 form equals the
 //   engine's Mironov-Talwar-Zhang subsampled Gaussian to 1e-9 relative at every integer order,
 //   the general (c = 3) form equals it at alpha = 2 and is strictly larger from alpha = 3 on;
@@ -22,7 +22,7 @@
 #include "privacy/subsampled_tuning.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
-#include "tuning/hyperparameter_transfer.h"
+#include "experiment/hyperparameter_transfer.h"
 
 using namespace dplab::privacy;
 
@@ -306,7 +306,7 @@ class TestSubsampledTuning : public QObject {
   }
 
   void learning_rate_transfer() {
-    using namespace dplab::tuning;
+    using namespace dplab::experiment;
     DPLAB_COMPARE_REL(learning_rate_multiplier({}, 0.1), 10.0, 1e-15);
     QCOMPARE(learning_rate_multiplier({LearningRateTransfer::kKeep, 1.0}, 0.1), 1.0);
     QCOMPARE(learning_rate_multiplier({LearningRateTransfer::kFactor, 3.5}, 0.1), 3.5);

@@ -1,9 +1,9 @@
-#include "tuning/hyperparameter_transfer.h"
+#include "experiment/hyperparameter_transfer.h"
 
 #include "core/error.h"
 #include "core/validate.h"
 
-namespace dplab::tuning {
+namespace dplab::experiment {
 
 std::string to_string(LearningRateTransfer rule) {
   switch (rule) {
@@ -44,4 +44,4 @@ std::string describe_transfer(const HyperparameterTransfer& transfer, double tun
          " (heuristic: " + to_string(transfer.rule) + ")";
 }
 
-}  // namespace dplab::tuning
+}  // namespace dplab::experiment

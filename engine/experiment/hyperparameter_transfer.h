@@ -20,7 +20,7 @@
 
 #include <string>
 
-namespace dplab::tuning {
+namespace dplab::experiment {
 
 enum class LearningRateTransfer { kInverseFraction, kKeep, kFactor };
 
@@ -41,4 +41,4 @@ double learning_rate_multiplier(const HyperparameterTransfer& transfer, double t
 // "learning rate x 1/q = x 10 (heuristic: inverse_fraction)" for labels.
 std::string describe_transfer(const HyperparameterTransfer& transfer, double tuning_fraction);
 
-}  // namespace dplab::tuning
+}  // namespace dplab::experiment
