@@ -230,7 +230,21 @@ std::string recompute_command(const tuning::ReleaseCost& cost,
                               const tuning::SearchResults& results) {
   const auto& m = results.mechanism;
   const auto& r = cost.release;
-  if (r.subsampled) return "";  // two phases: no single `account` command
+  if (r.subsampled) {
+    // Both phases from the public settings: the final run's (sigma, rate, T); the subset's rate
+    // follows subset_batching inside `account`.
+    if (r.validation == ValidationAssumption::kPrivate) return "";
+    std::string command =
+        "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) + " --sampling-rate " +
+        g(m.sampling_rate) + " --steps " + std::to_string(m.steps) + " --delta " + g(cost.delta) +
+        " --selection ps --ps-distribution " + experiment::to_string(r.ps_distribution);
+    command += r.ps_distribution == RunCountDistribution::kPoisson
+                   ? " --ps-mu " + g(r.ps_mu)
+                   : " --ps-eta " + g(r.ps_eta) + " --ps-gamma " + g(r.ps_gamma);
+    return command + " --tuning-fraction " + g(r.tuning_fraction) + " --final-data " +
+           experiment::to_string(r.final_data) + " --subset-batching " +
+           experiment::to_string(r.subset_batching);
+  }
   // Private modes: the command gives ONE replicate search (epsilon_per_replicate).
   std::string base = "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) +
                      " --sampling-rate " + g(m.sampling_rate) + " --delta " +

@@ -1,5 +1,6 @@
 #include "privacy/poisson_subsampled_rdp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -85,7 +86,11 @@ std::vector<double> poisson_subsampled_rdp(const std::vector<double>& base_rdp,
       if (term > max_term - 60.0) sum += std::exp(term - max_term);
     }
     const double log_a_minus_1 = max_term + std::log(sum) + a * log_1mq;
-    out[alpha - 2] = std::max(detail::log1p_exp(log_a_minus_1) / (a - 1.0), 0.0);
+    // Subsampling never hurts: the subsampled output law is a mixture over S of the pairs
+    // (q M(S+x) + (1-q) M(S), M(S)), and the Renyi divergence is jointly quasi-convex (van Erven
+    // & Harremoes 2014, Thm 13), so eps(alpha) itself is also a bound; keep the smaller.
+    out[alpha - 2] =
+        std::clamp(detail::log1p_exp(log_a_minus_1) / (a - 1.0), 0.0, base_rdp[alpha - 2]);
   }
   return out;
 }

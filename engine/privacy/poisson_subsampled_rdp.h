@@ -20,8 +20,11 @@
 // l = 0..alpha sum to 1, so we sum the all-non-negative series
 //   A - 1 = sum_{l=2..alpha} C(alpha,l) q^l (1-q)^{alpha-l} (c_l e^{(l-1) eps(l)} - 1)
 // in log space and return log1p(A - 1)/(alpha-1): accurate even when A - 1 is 1e-15.
-// Special cases: q = 0 gives 0; q = 1 returns M's own curve (no subsampling: the bound with
-// c = 3 would be log(3)/(alpha-1) looser than the truth). eps(l) = +inf gives +inf.
+// Every value is also capped by M's own eps(alpha): subsampling never increases the Renyi
+// divergence (the pair of output laws is a mixture of pairs (q M(S+x) + (1-q) M(S), M(S)), and
+// D_alpha is jointly quasi-convex, van Erven & Harremoes 2014 Thm 13); near q = 1 the factor 3
+// makes the Zhu-Wang bound exceed eps(alpha), and the cap keeps the curve monotone in q.
+// Special cases: q = 0 gives 0; q = 1 returns M's own curve. eps(l) = +inf gives +inf.
 // Conservative direction: every value is an upper bound (kGeneral) or exact (kGaussianExact on
 // a Gaussian curve). Pure, thread-safe; a curve up to order A costs O(A^2) operations.
 #pragma once

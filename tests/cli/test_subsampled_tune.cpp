@@ -108,6 +108,37 @@ class TestSubsampledTune : public QObject {
     QVERIFY2(refused.exit_code != 0 && refused.err.contains("complement"), qPrintable(refused.err));
   }
 
+  void account_recomputes_and_sweeps() {
+    // The summary's recompute command gives the headline epsilon.
+    const QString out = dir_.path() + "/recompute";
+    CliRun r =
+        run_cli({"tune", "--config", preset(), "--threads", "2", "--release", "private-subsampled",
+                 "--tuning-fraction", "0.5", "--ps-mu", "2", "--out", out});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const nlohmann::json summary = read_json(out + "/summary.json");
+    const QStringList command =
+        QString::fromStdString(summary["release"]["recompute"].get<std::string>()).split(' ');
+    QCOMPARE(command.front(), QString("dplab-cli"));
+    r = run_cli(command.mid(1));
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const nlohmann::json account = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(account["epsilon"].get<double>(), summary["release"]["epsilon"].get<double>());
+    // The sweep: a '#' label, a header and 20 rows q = 0.05 .. 1.
+    r = run_cli({"account", "--noise-multiplier", "1", "--sampling-rate", "0.004", "--steps",
+                 "2500", "--delta", "1e-5", "--selection", "ps", "--ps-distribution", "poisson",
+                 "--ps-mu", "10", "--sweep-tuning-fraction"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QStringList lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 22);
+    QVERIFY(lines[0].startsWith("# dplab: eps of the WHOLE procedure"));
+    QVERIFY(lines[1].startsWith("tuning_fraction,eps_kk23,eps_kk23_complement,eps_ps_full"));
+    QVERIFY(lines[2].startsWith("0.05"));
+    QVERIFY(lines[21].startsWith("1,"));
+    r = run_cli({"account", "--noise-multiplier", "1", "--sampling-rate", "0.004", "--steps",
+                 "2500", "--delta", "1e-5", "--sweep-tuning-fraction"});
+    QVERIFY2(r.exit_code == 2 && r.err.contains("needs --selection ps"), qPrintable(r.err));
+  }
+
   void flag_errors() {
     CliRun r = run_cli({"tune", "--config", preset(), "--release", "private", "--tuning-fraction",
                         "0.5", "--out", dir_.path() + "/e1"});

@@ -11,18 +11,22 @@
 #include <QTest>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/error.h"
+#include "experiment/hyperparameter_transfer.h"
+#include "experiment/release_config.h"
 #include "privacy/papernot_steinke.h"
 #include "privacy/poisson_subsampled_rdp.h"
+#include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_conversion.h"
 #include "privacy/rdp_subsampled_gaussian.h"
 #include "privacy/subsampled_tuning.h"
+#include "privacy/tuning_cost_series.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
-#include "experiment/hyperparameter_transfer.h"
 
 using namespace dplab::privacy;
 
@@ -131,6 +135,25 @@ class TestSubsampledTuning : public QObject {
     DPLAB_COMPARE_REL(exact[2], naive_subsampled(base, q, 4, 1.0), 1e-12);
   }
 
+  void never_above_the_base_curve() {
+    // A steep made-up curve at q = 0.95, where Zhu-Wang's factor 3 exceeds eps(alpha) itself.
+    std::vector<double> base;
+    for (int l = 2; l <= 60; ++l) base.push_back(0.05 * l);
+    const auto out = poisson_subsampled_rdp(base, 0.95);
+    bool capped = false;
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      QVERIFY(out[i] <= base[i]);
+      const double raw = naive_subsampled(base, 0.95, static_cast<int>(i + 2), 3.0);
+      if (raw > base[i]) {
+        capped = true;
+        QCOMPARE(out[i], base[i]);
+      } else {
+        DPLAB_COMPARE_REL(out[i], raw, 1e-9);
+      }
+    }
+    QVERIFY2(capped, "the cap never applied: choose a steeper curve");
+  }
+
   void special_rates() {
     const auto base = gaussian_curve(1.0, 20);
     const auto zero = poisson_subsampled_rdp(base, 0.0);
@@ -184,8 +207,9 @@ class TestSubsampledTuning : public QObject {
     QFETCH(bool, poisson);
     QFETCH(bool, complement);
     QFETCH(double, q);
-    const SubsampledGaussian candidate{1.1, 0.02, 300};  // on X1
-    const SubsampledGaussian final_run{1.1, 0.01, 600};  // on X (or X2)
+    // sigma = 3: curves small enough (eps(40) ~ 1) for the direct sums below not to overflow.
+    const SubsampledGaussian candidate{3.0, 0.02, 300};  // on X1
+    const SubsampledGaussian final_run{3.0, 0.01, 600};  // on X (or X2)
     SubsampledTuningSetting setting;
     setting.tuning_fraction = q;
     setting.law = poisson ? CandidateCountLaw{true, 8.0, 1.0, 0.1}
@@ -215,7 +239,8 @@ class TestSubsampledTuning : public QObject {
     for (int lambda = 2; lambda <= 40; ++lambda) {
       const std::size_t i = static_cast<std::size_t>(lambda - 2);
       if (!complement) {
-        total.push_back(naive_subsampled(a, q, lambda, 3.0) + b[i]);
+        // Capped by the search's own curve (subsampling never hurts, joint quasi-convexity).
+        total.push_back(std::min(naive_subsampled(a, q, lambda, 3.0), a[i]) + b[i]);
       } else {
         auto m = [](const std::vector<double>& c, int j) -> long double {
           return j < 2 ? 1.0L
@@ -230,6 +255,7 @@ class TestSubsampledTuning : public QObject {
         const long double remove = q * m(a, lambda) + (1.0L - q) * m(b, lambda);
         total.push_back(static_cast<double>(std::log(std::max(add, remove)) / (lambda - 1)));
       }
+      QVERIFY2(std::isfinite(total[i]), "the direct sum overflowed: choose a larger sigma");
       DPLAB_COMPARE_REL(curves.total_rdp[i], total[i], 1e-9);
     }
     const SubsampledTuningCost cost = subsampled_tuning_cost(orders, cand, fin, setting, delta);
@@ -298,11 +324,86 @@ class TestSubsampledTuning : public QObject {
     }
   }
 
+  void epsilon_versus_fraction_series() {
+    const SubsampledGaussian run{1.0, 0.004, 2500};
+    const CandidateCountLaw law{true, 10.0, 1.0, 0.1};
+    const double delta = 1e-5;
+    const auto points =
+        epsilon_vs_tuning_fraction(run, law, SubsetBatching::kSameSamplingRate, delta);
+    QCOMPARE(points.size(), std::size_t{20});
+    DPLAB_COMPARE_REL(points.front().tuning_fraction, 0.05, 1e-15);
+    QCOMPARE(points.back().tuning_fraction, 1.0);
+    const double ps = papernot_steinke_poisson(run, 10.0, delta).epsilon;
+    const auto curve = rdp_curve(run.noise_multiplier, run.sampling_rate);
+    std::vector<double> one(curve->rdp_per_step);
+    for (double& r : one) r *= static_cast<double>(run.steps);
+    const double lt = liu_talwar_selection_enforced(curve->orders, one, 0.1, delta).epsilon;
+    double previous = 0.0;
+    for (const auto& p : points) {
+      // Each KK23 point is the engine's two-phase cost at that q (same code path).
+      SubsampledTuningSetting setting;
+      setting.tuning_fraction = p.tuning_fraction;
+      setting.law = law;
+      QCOMPARE(p.epsilon_kk23, subsampled_tuning_cost(run, run, setting, delta).epsilon);
+      // Monotone in q (the cap by the search's own curve keeps it so near q = 1).
+      QVERIFY2(p.epsilon_kk23 >= previous, qPrintable(QString::number(p.tuning_fraction)));
+      previous = p.epsilon_kk23;
+      QCOMPARE(p.epsilon_ps_full, ps);
+      QCOMPARE(p.epsilon_lt_full, lt);
+      // Compute in full-data runs: E[K] q + 1 (same sampling rate), PS: E[K].
+      DPLAB_COMPARE_REL(p.compute_kk23, 10.0 * p.tuning_fraction + 1.0, 1e-12);
+      DPLAB_COMPARE_REL(p.compute_kk23_complement,
+                        10.0 * p.tuning_fraction + 1.0 - p.tuning_fraction, 1e-12);
+      QCOMPARE(p.compute_ps_full, 10.0);
+      DPLAB_COMPARE_REL(p.candidate_steps_kk23, 11.0 * 2500, 1e-15);
+    }
+    // The point of the method: a small q costs less than PS on the full data, for less compute.
+    QVERIFY(points.front().epsilon_kk23 < points.front().epsilon_ps_full);
+    QVERIFY(points.front().compute_kk23 < points.front().compute_ps_full);
+  }
+
   void subset_sampling_rates() {
     DPLAB_COMPARE_REL(subset_sampling_rate(0.01, 0.1, SubsetBatching::kSameSamplingRate), 0.01,
                       1e-15);
     DPLAB_COMPARE_REL(subset_sampling_rate(0.01, 0.1, SubsetBatching::kSameLotSize), 0.1, 1e-15);
     QCOMPARE(subset_sampling_rate(0.2, 0.1, SubsetBatching::kSameLotSize), 1.0);
+  }
+
+  void release_config_round_trip() {
+    using namespace dplab::experiment;
+    const auto j = nlohmann::json::parse(R"({"mode": "private-subsampled", "tuning_fraction": 0.2,
+        "ps_distribution": "tnb", "ps_eta": 0.5, "ps_gamma": 0.2, "final_data": "complement",
+        "subset_batching": "same_lot_size", "lr_transfer": "factor", "lr_transfer_factor": 2.5})");
+    const ReleaseConfig r = parse_release(j);
+    QVERIFY(r.subsampled);
+    QCOMPARE(r.mode, ReleaseMode::kPrivate);
+    QCOMPARE(r.selection, PrivateSelection::kPs);
+    QCOMPARE(r.tuning_fraction, 0.2);
+    QCOMPARE(r.final_data, FinalRunData::kComplement);
+    QCOMPARE(r.subset_batching, SubsetBatching::kSameLotSize);
+    QCOMPARE(r.lr_transfer.rule, LearningRateTransfer::kFactor);
+    QCOMPARE(r.lr_transfer.factor, 2.5);
+    QCOMPARE(parse_release(release_to_json(r)), r);  // round trip
+    QVERIFY(QString::fromStdString(describe_release(r)).startsWith("private-subsampled (q=0.2"));
+    using dplab::ParseError;
+    using dplab::testing::error_of;
+    QVERIFY(error_of<ParseError>([] {
+              parse_release(
+                  nlohmann::json::parse(R"({"mode": "private", "tuning_fraction": 0.5})"));
+            }).contains("private-subsampled"));
+    QVERIFY(error_of<ParseError>([] {
+              parse_release(
+                  nlohmann::json::parse(R"({"mode": "private-subsampled", "tuning_fraction": 0})"));
+            }).contains("release.tuning_fraction"));
+    QVERIFY(error_of<ParseError>([] {
+              parse_release(
+                  nlohmann::json::parse(R"({"mode": "private-subsampled", "selection": "lt"})"));
+            }).contains("ps only"));
+    QVERIFY(error_of<ParseError>([] {
+              parse_release(nlohmann::json::parse(
+                  R"({"mode": "private-subsampled", "validation": "private",
+                      "validation_noise_multiplier": 1})"));
+            }).contains("release.validation"));
   }
 
   void learning_rate_transfer() {
