@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "experiment/experiment_config.h"
 #include "experiment/hyperparameter_transfer.h"
 #include "experiment/release_config.h"
 #include "privacy/papernot_steinke.h"
@@ -27,6 +28,8 @@
 #include "privacy/tuning_cost_series.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "tuning/private_search.h"
+#include "tuning/subsampled_search.h"
 
 using namespace dplab::privacy;
 
@@ -404,6 +407,43 @@ class TestSubsampledTuning : public QObject {
                   R"({"mode": "private-subsampled", "validation": "private",
                       "validation_noise_multiplier": 1})"));
             }).contains("release.validation"));
+  }
+
+  void subsampled_configs_only_run_in_two_phases() {
+    using namespace dplab::experiment;
+    const ExperimentConfig config = parse_experiment_text(R"({"name": "t",
+        "dataset": {"source": "synthetic-binary", "num_samples": 1000, "dim": 4},
+        "model": {"kind": "logistic"}, "privacy": {"noise_multiplier": 1, "lot_size": 50,
+        "steps": 10}, "optimizers": [{"name": "dpsgd", "grid": {"learning_rate": [0.1, 0.5],
+        "clip": [1]}}], "seed": 3, "release": {"mode": "private-subsampled",
+        "tuning_fraction": 0.25, "ps_mu": 2, "subset_batching": "same_lot_size"}})");
+    // A plain private plan would be charged the two-phase epsilon: refused.
+    QVERIFY(dplab::testing::error_of<dplab::InvalidArgument>([&] {
+              dplab::tuning::draw_private_plan(config, 2, 1);
+            }).contains("two phases"));
+    // The tuning phase: a plain ps search, its lot rate on |X1| rows at most the charged
+    // gamma_sub = min(1, (L/n)/q) (same_lot_size), never above.
+    const ExperimentConfig tuning = dplab::tuning::tuning_phase_config(config, 800, 800, 203);
+    QVERIFY(!tuning.release.subsampled);
+    QCOMPARE(tuning.release.selection, PrivateSelection::kPs);
+    const double charged = subset_sampling_rate(50.0 / 800.0, 0.25, SubsetBatching::kSameLotSize);
+    QVERIFY(tuning.privacy.lot_size / 203.0 <= charged);
+    DPLAB_COMPARE_REL(tuning.privacy.lot_size / 203.0, charged, 1e-14);
+    QVERIFY(tuning.privacy.delta.has_value());
+    // The final run: one candidate, the winner's learning rate x 1/q, its own seed stream.
+    const auto pool = expand_candidates(tuning);
+    const ExperimentConfig final_config =
+        dplab::tuning::final_run_config(config, pool[1], 800, 800);
+    const auto finals = expand_candidates(final_config);
+    QCOMPARE(finals.size(), std::size_t{1});
+    DPLAB_COMPARE_REL(finals[0].optimizer.learning_rate, pool[1].optimizer.learning_rate * 4.0,
+                      1e-15);
+    QCOMPARE(finals[0].clip, pool[1].clip);
+    QVERIFY(final_config.seed != config.seed);
+    QCOMPARE(final_config.privacy.lot_size, 50.0);  // full data: the experiment's L
+    // The Poisson draw of X1 is seeded: same seed, same rows.
+    QCOMPARE(dplab::tuning::draw_tuning_subset(800, 0.25, 9),
+             dplab::tuning::draw_tuning_subset(800, 0.25, 9));
   }
 
   void learning_rate_transfer() {
