@@ -98,8 +98,13 @@ SubsampledTuningCurves subsampled_tuning_rdp(const std::vector<double>& orders,
       curves.total_rdp[i] += curves.final_rdp[i];
     }
   } else {
+    // The smaller of the direct bound and variant 1's (each is valid, see the header).
     curves.total_rdp =
         complement_total(curves.search_rdp, curves.final_rdp, setting.tuning_fraction);
+    for (std::size_t i = 0; i < curves.total_rdp.size(); ++i) {
+      curves.total_rdp[i] =
+          std::min(curves.total_rdp[i], curves.tuning_rdp[i] + curves.final_rdp[i]);
+    }
   }
   return curves;
 }

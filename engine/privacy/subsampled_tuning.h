@@ -32,6 +32,13 @@
 //                          <= q e^{(l-1) eps_A(l)} + (1-q) e^{(l-1) eps_B(l)}
 //             (t -> t^{1-l} is convex for l > 1; E_Q[a^{1-l}] = E_{A'}[(A/A')^l]).
 //     eps(l) = max(log add, log remove)/(l-1). q -> 0 gives eps_B, q = 1 gives eps_A.
+//     Variant 1's bound also holds for variant 2, by the chain rule of adaptive composition
+//     (Mironov 2017 Prop. 1's proof): the law of h is q A' + (1-q) A against A, i.e. the
+//     Poisson-subsampled search (eps_{A o Poisson_q}); given h, the law of y is the mixture
+//     w(h) B_h + (1-w(h)) B'_h against B_h (w(h) = q A'(h) / (q A'(h) + (1-q) A(h))), whose
+//     divergence in either direction is at most eps_B by joint quasi-convexity. So variant 2
+//     takes, order by order, the smaller of the two bounds: the direct one wins at large q, the
+//     composed one at small q (where the remove term q e^{(l-1) eps_A(l)} is loose).
 //   q = 1 (variant 1): the draw keeps everything and the tuning phase is EXACTLY Papernot-
 //   Steinke on the full data (no factor 3 is paid; poisson_subsampled_rdp returns the curve).
 // (eps, delta): the improved conversion over the integer orders (rdp_conversion.h).
