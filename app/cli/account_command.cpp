@@ -17,6 +17,7 @@
 #include "privacy/papernot_steinke.h"
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
+#include "privacy/subsampled_tuning.h"
 #include "privacy/tuning_cost_series.h"
 
 namespace dplab::cli {
@@ -133,6 +134,15 @@ int run_account(const Arguments& args) {
     if (selection != "lt" && args.has(flag))
       throw UsageError(std::string("--") + flag + " needs --selection lt");
   }
+  for (const char* flag :
+       {"tuning-fraction", "final-data", "subset-batching", "sweep-tuning-fraction"}) {
+    if (selection != "ps" && args.has(flag)) {
+      throw UsageError(std::string("--") + flag + " needs --selection ps");
+    }
+  }
+  if (args.has("tuning-fraction") && args.has("sweep-tuning-fraction")) {
+    throw UsageError("--tuning-fraction and --sweep-tuning-fraction exclude each other");
+  }
   if (selection != "lt" && args.has("lt-integer-hard-stop")) {
     throw UsageError("--lt-integer-hard-stop needs --selection lt");
   }
@@ -243,6 +253,81 @@ int run_account(const Arguments& args) {
     } else {
       throw UsageError("--ps-distribution must be 'poisson' or 'tnb', got '" + distribution + "'");
     }
+    privacy::CandidateCountLaw law;
+    law.poisson = distribution == "poisson";
+    if (law.poisson) {
+      law.mu = out["ps_mu"].get<double>();
+    } else {
+      law.eta = out["ps_eta"].get<double>();
+      law.gamma = out["ps_gamma"].get<double>();
+    }
+    const auto batching = args.text_or("subset-batching", "same_sampling_rate");
+    if (batching != "same_sampling_rate" && batching != "same_lot_size") {
+      throw UsageError("--subset-batching must be 'same_sampling_rate' or 'same_lot_size', got '" +
+                       batching + "'");
+    }
+    const privacy::SubsetBatching subset_batching = batching == "same_sampling_rate"
+                                                        ? privacy::SubsetBatching::kSameSamplingRate
+                                                        : privacy::SubsetBatching::kSameLotSize;
+    if (args.has("sweep-tuning-fraction")) {
+      // Koskela-Kulkarni: eps of the whole procedure versus q, beside PS and LT on the full data.
+      const auto points = privacy::epsilon_vs_tuning_fraction(
+          run, law, subset_batching, delta, privacy::default_tuning_fractions(), delta2);
+      std::cout << "# dplab: eps of the WHOLE procedure at delta = " << delta
+                << " (sigma = " << run.noise_multiplier << ", rate " << run.sampling_rate
+                << ", T = " << run.steps
+                << "); kk23: tuning on a Poisson-q subsample + the final run (both phases); "
+                   "kk23_complement: final run on the rest; ps_full: Papernot-Steinke on the full "
+                   "data, best run released; lt_full: Liu-Talwar with gamma = 1/E[K]; compute in "
+                   "full-data runs; accountant: rdp\n";
+      std::cout << "tuning_fraction,eps_kk23,eps_kk23_complement,eps_ps_full,eps_lt_full,"
+                   "compute_kk23,compute_kk23_complement,compute_ps_full,compute_lt_full,"
+                   "candidate_steps_kk23,candidate_steps_ps_full,candidate_steps_lt_full\n"
+                << std::setprecision(17);
+      for (const auto& p : points) {
+        std::cout << p.tuning_fraction << ',' << p.epsilon_kk23 << ',' << p.epsilon_kk23_complement
+                  << ',' << p.epsilon_ps_full << ',' << p.epsilon_lt_full << ',' << p.compute_kk23
+                  << ',' << p.compute_kk23_complement << ',' << p.compute_ps_full << ','
+                  << p.compute_lt_full << ',' << p.candidate_steps_kk23 << ','
+                  << p.candidate_steps_ps_full << ',' << p.candidate_steps_lt_full << '\n';
+      }
+      return 0;
+    }
+    if (args.has("tuning-fraction")) {
+      // The whole private-subsampled procedure: every candidate and the final run use `run`'s
+      // sigma and T; the candidates' rate on the subset follows --subset-batching.
+      privacy::SubsampledTuningSetting setting;
+      setting.tuning_fraction = args.required_number("tuning-fraction");
+      require_left_open_interval("--tuning-fraction", setting.tuning_fraction, 0.0, 1.0);
+      setting.law = law;
+      const std::string final_data = args.text_or("final-data", "full");
+      if (final_data != "full" && final_data != "complement") {
+        throw UsageError("--final-data must be 'full' or 'complement', got '" + final_data + "'");
+      }
+      setting.final_data = final_data == "full" ? privacy::FinalRunData::kFullData
+                                                : privacy::FinalRunData::kComplement;
+      const double rate_sub = privacy::subset_sampling_rate(
+          run.sampling_rate, setting.tuning_fraction, subset_batching);
+      const auto kk = privacy::subsampled_tuning_cost({run.noise_multiplier, rate_sub, run.steps},
+                                                      run, setting, delta);
+      out["selection"] = "ps-subsampled";
+      out["tuning_fraction"] = setting.tuning_fraction;
+      out["final_data"] = final_data;
+      out["subset_batching"] = batching;
+      out["tuning_sampling_rate"] = rate_sub;
+      out.erase("candidates");
+      out["expected_runs"] = kk.expected_candidates;
+      out["epsilon"] = number(kk.epsilon);
+      out["delta"] = kk.delta;
+      out["best_order"] = kk.best_order;
+      out["order_at_grid_edge"] = kk.order_at_grid_edge;
+      out["epsilon_tuning_phase"] = number(kk.epsilon_tuning_phase);
+      out["epsilon_final_run"] = number(kk.epsilon_final_run);
+      out["covers"] =
+          "both phases: the Papernot-Steinke search on a Poisson subsample, then the final run";
+      std::cout << out.dump(2) << '\n';
+      return 0;
+    }
     out.erase("candidates");
     out["expected_runs"] = r.expected_runs;
     out["epsilon"] = number(r.epsilon);
@@ -295,6 +380,20 @@ void add_account_command(CLI::App& cli) {
              "--strategy lt` enforces (improved conversion)");
   add_value(*cmd, *args, "sweep-candidates",
             "print CSV K,eps_ma,eps_lt for K = A..B instead of one JSON object", "A:B");
+  add_value(*cmd, *args, "tuning-fraction",
+            "ps: the whole private-subsampled procedure (Koskela-Kulkarni 2023): the search on a "
+            "Poisson subsample of rate Q, then one final run; eps covers both phases",
+            "Q");
+  add_value(*cmd, *args, "final-data",
+            "with --tuning-fraction: the final run on full (default) or complement",
+            "full|complement");
+  add_value(*cmd, *args, "subset-batching",
+            "with --tuning-fraction: the candidates' rate on the subset: same_sampling_rate "
+            "(default) or same_lot_size (rate / Q)",
+            "same_sampling_rate|same_lot_size");
+  add_switch(*cmd, *args, "sweep-tuning-fraction",
+             "ps: print CSV of eps of the whole procedure vs q = 0.05..1 (private-subsampled, both "
+             "variants) beside PS and LT on the full data, with the expected compute");
   add_value(*cmd, *args, "accountant", kAccountantHelp, "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   cmd->footer(

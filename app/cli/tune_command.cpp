@@ -188,6 +188,10 @@ int run_tune(const Arguments& args) {
   tuning::RunOptions options;
   options.threads = static_cast<int>(threads);
   options.secure = config.release.secure;
+  if (config.release.subsampled) {  // tune_subsampled.cpp: two phases, two runners
+    if (resume_id) throw UsageError("--resume: a private-subsampled run cannot be resumed");
+    return run_subsampled_tune(config, data, options, out_dir, config_path, db.get(), db_retry);
+  }
   tuning::PrivatePlan plan;
   if (private_release && !config.objective_perturbation.empty()) {
     throw UsageError(

@@ -41,9 +41,28 @@ nlohmann::json number(double value) {
 
 void add_release_flags(CLI::App& command, Arguments& args) {
   add_value(command, args, "release",
-            "explore (default: every run shown; eps = composition of ALL runs trained) or private "
-            "(a selection runs for real and releases only its winner)",
-            "explore|private");
+            "explore (default: every run shown; eps = composition of ALL runs trained), private "
+            "(a selection runs for real and releases only its winner) or private-subsampled "
+            "(Koskela-Kulkarni: Papernot-Steinke search on a Poisson subsample, then one final "
+            "run; eps covers both phases)",
+            "explore|private|private-subsampled");
+  add_value(command, args, "tuning-fraction",
+            "private-subsampled: Poisson rate q of the tuning subset, in (0, 1] (default 0.1)",
+            "Q");
+  add_value(command, args, "final-data",
+            "private-subsampled: the final run trains on full (default) or complement (the rows "
+            "not in the tuning subset)",
+            "full|complement");
+  add_value(command, args, "subset-batching",
+            "private-subsampled: lot sampling rate on the subset: same_sampling_rate (default, "
+            "L/n) or same_lot_size (L/(q n))",
+            "same_sampling_rate|same_lot_size");
+  add_value(command, args, "lr-transfer",
+            "private-subsampled: learning rate of the final run (heuristic, no privacy cost): "
+            "inverse_fraction (default: x 1/q), keep, or factor (x --lr-transfer-factor)",
+            "inverse_fraction|keep|factor");
+  add_value(command, args, "lr-transfer-factor",
+            "private-subsampled: the factor of --lr-transfer factor", "F");
   add_value(command, args, "strategy",
             "private selection: ma (each candidate once), lt (Liu-Talwar random stopping with "
             "tuning.gamma, tuning.delta2) or ps (Papernot-Steinke); grid = explore",
@@ -76,9 +95,50 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
       r.mode = ReleaseMode::kExplore;
     else if (*mode == "private")
       r.mode = ReleaseMode::kPrivate;
+    else if (*mode == "private-subsampled")
+      r.mode = ReleaseMode::kPrivate;
     else
-      throw UsageError("--release must be 'explore' or 'private', got '" + *mode + "'");
+      throw UsageError("--release must be 'explore', 'private' or 'private-subsampled', got '" +
+                       *mode + "'");
+    r.subsampled = *mode == "private-subsampled";
+    if (r.subsampled) r.selection = PrivateSelection::kPs;
   }
+  if (r.subsampled && args.has("strategy") && args.text_or("strategy", "") != "ps") {
+    throw UsageError("--release private-subsampled runs a Papernot-Steinke search: --strategy ps");
+  }
+  for (const char* flag :
+       {"tuning-fraction", "final-data", "subset-batching", "lr-transfer", "lr-transfer-factor"}) {
+    if (args.has(flag) && !r.subsampled) {
+      throw UsageError(std::string("--") + flag + " needs --release private-subsampled");
+    }
+  }
+  if (args.has("tuning-fraction")) r.tuning_fraction = args.required_number("tuning-fraction");
+  if (auto d = args.text("final-data")) {
+    if (*d == "full")
+      r.final_data = privacy::FinalRunData::kFullData;
+    else if (*d == "complement")
+      r.final_data = privacy::FinalRunData::kComplement;
+    else
+      throw UsageError("--final-data must be 'full' or 'complement', got '" + *d + "'");
+  }
+  if (auto b = args.text("subset-batching")) {
+    if (*b == "same_sampling_rate")
+      r.subset_batching = privacy::SubsetBatching::kSameSamplingRate;
+    else if (*b == "same_lot_size")
+      r.subset_batching = privacy::SubsetBatching::kSameLotSize;
+    else
+      throw UsageError("--subset-batching must be 'same_sampling_rate' or 'same_lot_size', got '" +
+                       *b + "'");
+  }
+  if (auto t = args.text("lr-transfer")) {
+    try {
+      r.lr_transfer.rule = experiment::parse_learning_rate_transfer(*t);
+    } catch (const InvalidArgument& e) {
+      throw UsageError(std::string("--lr-transfer: ") + e.what());
+    }
+  }
+  if (args.has("lr-transfer-factor"))
+    r.lr_transfer.factor = args.required_number("lr-transfer-factor");
   if (auto strategy = args.text("strategy")) {
     if (*strategy == "grid") {
       if (r.mode == ReleaseMode::kPrivate) {
@@ -147,7 +207,9 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
              {"release.secure", "--secure"},
              {"release.ps_mu", "--ps-mu"},
              {"release.ps_eta", "--ps-eta"},
-             {"release.ps_gamma", "--ps-gamma"}}) {
+             {"release.ps_gamma", "--ps-gamma"},
+             {"release.tuning_fraction", "--tuning-fraction"},
+             {"release.lr_transfer_factor", "--lr-transfer-factor"}}) {
       if (message.rfind(key, 0) == 0) {
         message = flag + " (" + key + ")" + message.substr(key.size());
         break;
@@ -157,12 +219,32 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
   }
   if (r.mode == ReleaseMode::kPrivate && config.repeats < 1)
     throw UsageError("repeats must be >= 1");
+  if (r.subsampled && config.repeats != 1) {
+    throw UsageError(
+        "--release private-subsampled runs one tuning search and one final run: "
+        "--repeats must be 1");
+  }
 }
 
 std::string recompute_command(const tuning::ReleaseCost& cost,
                               const tuning::SearchResults& results) {
   const auto& m = results.mechanism;
   const auto& r = cost.release;
+  if (r.subsampled) {
+    // Both phases from the public settings: the final run's (sigma, rate, T); the subset's rate
+    // follows subset_batching inside `account`.
+    if (r.validation == ValidationAssumption::kPrivate) return "";
+    std::string command =
+        "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) + " --sampling-rate " +
+        g(m.sampling_rate) + " --steps " + std::to_string(m.steps) + " --delta " + g(cost.delta) +
+        " --selection ps --ps-distribution " + experiment::to_string(r.ps_distribution);
+    command += r.ps_distribution == RunCountDistribution::kPoisson
+                   ? " --ps-mu " + g(r.ps_mu)
+                   : " --ps-eta " + g(r.ps_eta) + " --ps-gamma " + g(r.ps_gamma);
+    return command + " --tuning-fraction " + g(r.tuning_fraction) + " --final-data " +
+           experiment::to_string(r.final_data) + " --subset-batching " +
+           experiment::to_string(r.subset_batching);
+  }
   // Private modes: the command gives ONE replicate search (epsilon_per_replicate).
   std::string base = "dplab-cli account --noise-multiplier " + g(m.noise_multiplier) +
                      " --sampling-rate " + g(m.sampling_rate) + " --delta " +
@@ -227,6 +309,15 @@ nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
       j["hard_stop"] = cost.hard_stop;
     }
     j["noise_source"] = tuning::noise_source_text(cost.release);
+    if (cost.release.subsampled) {
+      j["epsilon_tuning_phase"] = number(cost.epsilon_tuning_phase);
+      j["epsilon_final_run"] = number(cost.epsilon_per_run);
+      j["tuning_sampling_rate"] = cost.tuning_sampling_rate;
+      j["learning_rate_multiplier"] = cost.learning_rate_multiplier;
+      j["learning_rate_transfer"] =
+          "heuristic (no privacy cost): " +
+          experiment::describe_transfer(cost.release.lr_transfer, cost.release.tuning_fraction);
+    }
   }
   const std::string command = recompute_command(cost, results);
   j["recompute"] = command.empty() ? nlohmann::json(nullptr) : nlohmann::json(command);
@@ -242,7 +333,7 @@ nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
 int finish_private_tune(const tuning::SearchResults& results, const tuning::PrivatePlan& plan,
                         const std::string& out_dir, const std::string& config_path,
                         double wall_seconds, bool cancelled, store::Store* db,
-                        std::int64_t experiment_id) {
+                        std::int64_t experiment_id, const nlohmann::json* extra_curator) {
   namespace fs = std::filesystem;
   const auto& config = results.config;
   const tuning::ReleaseCost cost = tuning::private_release_cost(results);
@@ -304,6 +395,9 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   if (db) {
     curator["db"] = db->path();
     curator["run_id"] = experiment_id;
+  }
+  if (extra_curator) {
+    for (const auto& [key, value] : extra_curator->items()) curator[key] = value;
   }
   fs::create_directories(out_dir);
   const fs::path summary_path = fs::path(out_dir) / "summary.json";

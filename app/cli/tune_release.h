@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
 #include "tuning/results.h"
+#include "tuning/runner.h"
 
 namespace dplab::store {
 class Store;
@@ -45,9 +47,18 @@ inline constexpr const char* kCuratorOnlyFile = "curator-only.json";
 // Writes summary.json, winners.csv (released) and curator-only.json (not for release) into
 // out_dir, prints the released winners and the epsilon (total over the R replicate searches,
 // one replicate beside it); returns the exit status (130 when cancelled: nothing is released).
+// extra_curator (may be null): more curator-only entries (private-subsampled: its tuning phase).
 int finish_private_tune(const tuning::SearchResults& results, const tuning::PrivatePlan& plan,
                         const std::string& out_dir, const std::string& config_path,
                         double wall_seconds, bool cancelled, store::Store* db,
-                        std::int64_t experiment_id);
+                        std::int64_t experiment_id, const nlohmann::json* extra_curator = nullptr);
+
+// Release mode private-subsampled (tuning/subsampled_search.h): the tuning search on a Poisson
+// subsample, then the final run; writes what finish_private_tune writes (released: the final
+// run's results only; curator-only: K, |X1| and the tuning winner). Returns the exit status.
+int run_subsampled_tune(const experiment::ExperimentConfig& config,
+                        std::shared_ptr<const data::TrainValidationSplit> data,
+                        const tuning::RunOptions& options, const std::string& out_dir,
+                        const std::string& config_path, store::Store* db, double db_retry);
 
 }  // namespace dplab::cli

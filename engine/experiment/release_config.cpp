@@ -49,7 +49,33 @@ std::string to_string(RunCountDistribution d) {
   return d == RunCountDistribution::kPoisson ? "poisson" : "tnb";
 }
 
+std::string to_string(privacy::FinalRunData d) {
+  return d == privacy::FinalRunData::kFullData ? "full" : "complement";
+}
+std::string to_string(privacy::SubsetBatching b) {
+  return b == privacy::SubsetBatching::kSameSamplingRate ? "same_sampling_rate" : "same_lot_size";
+}
+
 void check_release(const ReleaseConfig& r, const std::string& path) {
+  if (r.subsampled) {
+    if (r.mode != ReleaseMode::kPrivate || r.selection != PrivateSelection::kPs) {
+      fail(path + ".mode", "private-subsampled runs a Papernot-Steinke search (selection ps)");
+    }
+    if (!(r.tuning_fraction > 0.0 && r.tuning_fraction <= 1.0)) {
+      fail(path + ".tuning_fraction", "must be in (0, 1], got " + format_number(r.tuning_fraction));
+    }
+    if (r.validation == ValidationAssumption::kPrivate) {
+      fail(path + ".validation",
+           "\"private\" is not available with private-subsampled yet (the final run's score "
+           "would need its own noise)");
+    }
+    if (r.secure) fail(path + ".secure", "is not available with private-subsampled yet");
+    if (r.lr_transfer.rule == LearningRateTransfer::kFactor &&
+        !(r.lr_transfer.factor > 0.0 && std::isfinite(r.lr_transfer.factor))) {
+      fail(path + ".lr_transfer_factor",
+           "must be > 0 with lr_transfer \"factor\", got " + format_number(r.lr_transfer.factor));
+    }
+  }
   if (r.validation == ValidationAssumption::kPrivate) {
     if (r.mode == ReleaseMode::kExplore) {
       fail(path + ".validation",
@@ -82,7 +108,12 @@ ReleaseConfig parse_release(const json& j, const std::string& path) {
                                            "ps_mu",
                                            "ps_eta",
                                            "ps_gamma",
-                                           "secure"};
+                                           "secure",
+                                           "tuning_fraction",
+                                           "final_data",
+                                           "subset_batching",
+                                           "lr_transfer",
+                                           "lr_transfer_factor"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (!kKeys.count(it.key())) fail(path + "." + it.key(), "unknown key");
   }
@@ -93,10 +124,57 @@ ReleaseConfig parse_release(const json& j, const std::string& path) {
       r.mode = ReleaseMode::kExplore;
     else if (m == "private")
       r.mode = ReleaseMode::kPrivate;
-    else
-      fail(path + ".mode", "unknown mode \"" + m + "\" (expected explore or private)");
+    else if (m == "private-subsampled") {
+      r.mode = ReleaseMode::kPrivate;
+      r.selection = PrivateSelection::kPs;
+      r.subsampled = true;
+    } else
+      fail(path + ".mode",
+           "unknown mode \"" + m + "\" (expected explore, private or private-subsampled)");
   }
-  if (j.contains("selection")) {
+  const bool subsampled_keys = j.contains("tuning_fraction") || j.contains("final_data") ||
+                               j.contains("subset_batching") || j.contains("lr_transfer") ||
+                               j.contains("lr_transfer_factor");
+  if (subsampled_keys && !r.subsampled) {
+    fail(path + ".mode",
+         "tuning_fraction, final_data, subset_batching and lr_transfer need mode "
+         "\"private-subsampled\"");
+  }
+  if (j.contains("tuning_fraction"))
+    r.tuning_fraction = number_of(j["tuning_fraction"], path + ".tuning_fraction");
+  if (j.contains("final_data")) {
+    const std::string d = text_of(j["final_data"], path + ".final_data");
+    if (d == "full")
+      r.final_data = privacy::FinalRunData::kFullData;
+    else if (d == "complement")
+      r.final_data = privacy::FinalRunData::kComplement;
+    else
+      fail(path + ".final_data", "unknown value \"" + d + "\" (expected full or complement)");
+  }
+  if (j.contains("subset_batching")) {
+    const std::string b = text_of(j["subset_batching"], path + ".subset_batching");
+    if (b == "same_sampling_rate")
+      r.subset_batching = privacy::SubsetBatching::kSameSamplingRate;
+    else if (b == "same_lot_size")
+      r.subset_batching = privacy::SubsetBatching::kSameLotSize;
+    else
+      fail(path + ".subset_batching",
+           "unknown value \"" + b + "\" (expected same_sampling_rate or same_lot_size)");
+  }
+  if (j.contains("lr_transfer")) {
+    try {
+      r.lr_transfer.rule =
+          parse_learning_rate_transfer(text_of(j["lr_transfer"], path + ".lr_transfer"));
+    } catch (const InvalidArgument& e) {
+      fail(path + ".lr_transfer", e.what());
+    }
+  }
+  if (j.contains("lr_transfer_factor"))
+    r.lr_transfer.factor = number_of(j["lr_transfer_factor"], path + ".lr_transfer_factor");
+  if (j.contains("selection") && r.subsampled) {
+    if (text_of(j["selection"], path + ".selection") != "ps")
+      fail(path + ".selection", "private-subsampled runs a Papernot-Steinke search: ps only");
+  } else if (j.contains("selection")) {
     const std::string s = text_of(j["selection"], path + ".selection");
     if (s == "ma")
       r.selection = PrivateSelection::kMa;
@@ -143,7 +221,8 @@ ReleaseConfig parse_release(const json& j, const std::string& path) {
 }
 
 json release_to_json(const ReleaseConfig& r) {
-  json j{{"mode", to_string(r.mode)}, {"validation", to_string(r.validation)}};
+  json j{{"mode", r.subsampled ? std::string("private-subsampled") : to_string(r.mode)},
+         {"validation", to_string(r.validation)}};
   if (r.mode == ReleaseMode::kPrivate) j["selection"] = to_string(r.selection);
   if (r.validation == ValidationAssumption::kPrivate)
     j["validation_noise_multiplier"] = r.validation_noise_multiplier;
@@ -157,11 +236,29 @@ json release_to_json(const ReleaseConfig& r) {
     }
   }
   if (r.secure) j["secure"] = true;
+  if (r.subsampled) {
+    j["tuning_fraction"] = r.tuning_fraction;
+    j["final_data"] = to_string(r.final_data);
+    j["subset_batching"] = to_string(r.subset_batching);
+    j["lr_transfer"] = to_string(r.lr_transfer.rule);
+    if (r.lr_transfer.rule == LearningRateTransfer::kFactor)
+      j["lr_transfer_factor"] = r.lr_transfer.factor;
+  }
   return j;
 }
 
 std::string describe_release(const ReleaseConfig& r) {
   if (r.mode == ReleaseMode::kExplore) return "explore";
+  if (r.subsampled) {
+    return "private-subsampled (q=" + format_number(r.tuning_fraction) + ", " +
+           (r.ps_distribution == RunCountDistribution::kPoisson
+                ? "poisson mu=" + format_number(r.ps_mu)
+                : "tnb eta=" + format_number(r.ps_eta) + " gamma=" + format_number(r.ps_gamma)) +
+           ", final run on " +
+           (r.final_data == privacy::FinalRunData::kFullData ? "the full data"
+                                                             : "the complement of the subset") +
+           ")";
+  }
   std::string text = "private " + to_string(r.selection);
   if (r.selection == PrivateSelection::kPs) {
     text +=

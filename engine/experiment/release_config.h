@@ -21,11 +21,25 @@
 //   "validation": "public"|"private", "validation_noise_multiplier": s,
 //   "ps_distribution": "poisson"|"tnb", "ps_mu": mu, "ps_eta": eta, "ps_gamma": g, "secure": bool}
 // The LT parameters gamma and delta2 stay in "tuning".
+//
+//   private-subsampled  ("mode": "private-subsampled"; Koskela & Kulkarni 2023,
+//            privacy/subsampled_tuning.h): a Papernot-Steinke search (the ps_* keys) on a
+//            Poisson subsample X1 of rate "tuning_fraction" q, then ONE final run with the
+//            winner's hyperparameters (learning rate transferred by "lr_transfer": heuristic,
+//            experiment/hyperparameter_transfer.h) on "final_data": "full" (variant 1) or
+//            "complement" (X \ X1, variant 2); "subset_batching": "same_sampling_rate" |
+//            "same_lot_size" fixes the lot sampling rate on X1. Only the final run's results are
+//            released; the epsilon covers both phases. Held as mode private + selection ps +
+//            subsampled = true, so every private-mode rule (K hidden, winners only) applies.
+//            Validation private, secure and repeats > 1 are refused for now.
 #pragma once
 
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "experiment/hyperparameter_transfer.h"
+#include "privacy/subsampled_tuning.h"
 
 namespace dplab::experiment {
 
@@ -38,6 +52,8 @@ std::string to_string(ReleaseMode m);
 std::string to_string(PrivateSelection s);
 std::string to_string(ValidationAssumption v);
 std::string to_string(RunCountDistribution d);
+std::string to_string(privacy::FinalRunData d);    // "full", "complement"
+std::string to_string(privacy::SubsetBatching b);  // "same_sampling_rate", "same_lot_size"
 
 struct ReleaseConfig {
   ReleaseMode mode = ReleaseMode::kExplore;
@@ -49,6 +65,12 @@ struct ReleaseConfig {
   double ps_eta = 1.0;    // TNB shape, > -1
   double ps_gamma = 0.1;  // TNB gamma, in (0, 1)
   bool secure = false;
+  // private-subsampled only (subsampled = true implies mode private, selection ps).
+  bool subsampled = false;
+  double tuning_fraction = 0.1;  // q in (0, 1]
+  privacy::FinalRunData final_data = privacy::FinalRunData::kFullData;
+  privacy::SubsetBatching subset_batching = privacy::SubsetBatching::kSameSamplingRate;
+  HyperparameterTransfer lr_transfer;
 
   bool operator==(const ReleaseConfig& other) const = default;
 };
@@ -60,7 +82,8 @@ ReleaseConfig parse_release(const nlohmann::json& j, const std::string& path = "
 void check_release(const ReleaseConfig& release, const std::string& path = "release");
 nlohmann::json release_to_json(const ReleaseConfig& release);
 
-// "explore", "private lt", "private ps (poisson mu=10)", ... for labels.
+// "explore", "private lt", "private ps (poisson mu=10)", "private-subsampled (q=0.1, poisson
+// mu=10, final run on the full data)", ... for labels.
 std::string describe_release(const ReleaseConfig& release);
 
 }  // namespace dplab::experiment

@@ -56,7 +56,8 @@ struct SparsePreset {
 };
 
 // Table 1 at the paper's scale except: 50K training pairs (paper 200K) and 8 epochs (paper 20),
-// so T = 20K steps (paper 200K); 200 canaries (paper 1,000). See docs/guide/methods.md, "Sparse DP".
+// so T = 20K steps (paper 200K); 200 canaries (paper 1,000). See docs/guide/methods.md, "Sparse
+// DP".
 SparsePreset sparse_paper_preset(const std::string& corpus_path);
 
 struct PreparedText {

@@ -1,9 +1,11 @@
 #include "privacy/tuning_cost_series.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/validate.h"
 #include "privacy/default_delta.h"
+#include "privacy/papernot_steinke.h"
 
 namespace dplab::privacy {
 namespace {
@@ -122,6 +124,65 @@ int ma_lt_crossover(const std::vector<CandidatesPoint>& points) {
     if (p.epsilon_ma <= p.epsilon_lt) last = std::max(last, p.candidates);
   }
   return last;
+}
+
+std::vector<double> default_tuning_fractions() {
+  std::vector<double> out;
+  for (int i = 1; i <= 20; ++i) out.push_back(i / 20.0);
+  return out;
+}
+
+std::vector<TuningFractionPoint> epsilon_vs_tuning_fraction(const SubsampledGaussian& run,
+                                                            const CandidateCountLaw& law,
+                                                            SubsetBatching batching, double delta,
+                                                            const std::vector<double>& fractions,
+                                                            double delta2) {
+  require_positive("noise_multiplier", run.noise_multiplier);
+  require_left_open_interval("sampling_rate", run.sampling_rate, 0.0, 1.0);
+  if (run.steps < 1) fail_field("steps", static_cast<double>(run.steps), "must be >= 1");
+  require_open_interval("delta", delta, 0.0, 1.0);
+  const double mean_k = expected_candidates(law);
+  const double steps = static_cast<double>(run.steps);
+  // The full-data baselines do not depend on q.
+  const std::vector<double> orders = rdp_orders();
+  const auto curve = rdp_curve(run.noise_multiplier, run.sampling_rate);
+  std::vector<double> one(curve->rdp_per_step);
+  for (double& r : one) r *= steps;
+  const PapernotSteinkeCost ps = law.poisson
+                                     ? papernot_steinke_poisson(orders, one, law.mu, delta)
+                                     : papernot_steinke_tnb(orders, one, law.eta, law.gamma, delta);
+  const double lt_gamma = std::min(1.0, 1.0 / mean_k);
+  const LtSelectionCost lt = liu_talwar_selection_enforced(orders, one, lt_gamma, delta, delta2);
+  // E[min(Geometric(gamma), Upsilon)] = (1 - (1-gamma)^Upsilon) / gamma (1 when gamma = 1).
+  const double lt_runs =
+      lt_gamma == 1.0 ? 1.0 : -std::expm1(lt.upsilon * std::log1p(-lt_gamma)) / lt_gamma;
+  std::vector<TuningFractionPoint> out;
+  out.reserve(fractions.size());
+  for (double q : fractions) {
+    require_left_open_interval("tuning_fraction", q, 0.0, 1.0);
+    const double rate_sub = subset_sampling_rate(run.sampling_rate, q, batching);
+    const SubsampledGaussian candidate{run.noise_multiplier, rate_sub, run.steps};
+    SubsampledTuningSetting setting;
+    setting.tuning_fraction = q;
+    setting.law = law;
+    TuningFractionPoint p;
+    p.tuning_fraction = q;
+    p.epsilon_kk23 = subsampled_tuning_cost(candidate, run, setting, delta).epsilon;
+    setting.final_data = FinalRunData::kComplement;
+    p.epsilon_kk23_complement = subsampled_tuning_cost(candidate, run, setting, delta).epsilon;
+    p.epsilon_ps_full = ps.epsilon;
+    p.epsilon_lt_full = lt.epsilon;
+    const double tuning_compute = mean_k * q * (rate_sub / run.sampling_rate);
+    p.compute_kk23 = tuning_compute + 1.0;
+    p.compute_kk23_complement = tuning_compute + (1.0 - q);
+    p.compute_ps_full = mean_k;
+    p.compute_lt_full = lt_runs;
+    p.candidate_steps_kk23 = (mean_k + 1.0) * steps;
+    p.candidate_steps_ps_full = mean_k * steps;
+    p.candidate_steps_lt_full = lt_runs * steps;
+    out.push_back(p);
+  }
+  return out;
 }
 
 }  // namespace dplab::privacy

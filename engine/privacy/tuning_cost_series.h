@@ -18,6 +18,7 @@
 
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
+#include "privacy/subsampled_tuning.h"
 
 namespace dplab::privacy {
 
@@ -83,5 +84,43 @@ std::vector<CandidatesPoint> figure6_series(const TuningCostSetting& setting,
 // Largest K in the series whose MA cost is <= the LT cost at gamma = 1/K (0 if none): the
 // crossover that Figure 6 reports (paper: 14 at n = 5k, 26 at n = 60k).
 int ma_lt_crossover(const std::vector<CandidatesPoint>& points);
+
+// Epsilon of the WHOLE tuning procedure versus the tuning fraction q (Koskela & Kulkarni 2023,
+// subsampled_tuning.h), beside the honest baselines on the full data, for one DP-SGD setting
+// `run` (sigma, rate gamma = L/n, T) that every candidate and the final run share:
+//   kk23             tuning on a Poisson-q subsample (rate subset_sampling_rate(gamma, q,
+//                    batching) on it), then the final run on the full data (variant 1);
+//   kk23_complement  the same, final run on X \ X1 (variant 2, our derived bound);
+//   ps_full          Papernot-Steinke on the full data with the same candidate law, its best
+//                    run released directly (no final run): flat in q;
+//   lt_full          Liu-Talwar on the full data with gamma_LT = 1/E[K] and the integer hard stop
+//                    dplab enforces (private_selection.h), delta2 as given: flat in q.
+// Compute, in units of one full-data run (T steps of expected lots gamma n): kk23 = E[K] q
+// (gamma_sub/gamma) + 1 (complement: + (1 - q)); ps_full = E[K]; lt_full = E[min(Geom, Upsilon)].
+// Candidate-steps (noisy-gradient steps, whatever the lot size): kk23 = (E[K] + 1) T, ps_full =
+// E[K] T, lt_full = E[runs] T. All epsilons at the same delta. Thread-safe.
+struct TuningFractionPoint {
+  double tuning_fraction = 1.0;  // q
+  double epsilon_kk23 = 0.0;
+  double epsilon_kk23_complement = 0.0;
+  double epsilon_ps_full = 0.0;
+  double epsilon_lt_full = 0.0;
+  double compute_kk23 = 0.0;  // in full-data runs
+  double compute_kk23_complement = 0.0;
+  double compute_ps_full = 0.0;
+  double compute_lt_full = 0.0;
+  double candidate_steps_kk23 = 0.0;
+  double candidate_steps_ps_full = 0.0;
+  double candidate_steps_lt_full = 0.0;
+};
+
+// 0.05, 0.10, ..., 1.00 (each the double nearest the decimal).
+std::vector<double> default_tuning_fractions();
+
+// fractions in (0, 1]; delta in (0, 1); delta2 in (0, delta).
+std::vector<TuningFractionPoint> epsilon_vs_tuning_fraction(
+    const SubsampledGaussian& run, const CandidateCountLaw& law, SubsetBatching batching,
+    double delta, const std::vector<double>& fractions = default_tuning_fractions(),
+    double delta2 = kDefaultDelta2);
 
 }  // namespace dplab::privacy

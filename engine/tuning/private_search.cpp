@@ -32,6 +32,13 @@ PrivatePlan draw_private_plan(const experiment::ExperimentConfig& config, int nu
     throw InvalidArgument("draw_private_plan: release.mode must be private");
   }
   if (num_candidates < 1) throw InvalidArgument("draw_private_plan: no candidates");
+  if (release.subsampled) {
+    // Its epsilon (release_cost) charges a search on a SUBSAMPLE plus a final run: drawing a
+    // plain search on the full data here would be charged the wrong, smaller epsilon.
+    throw InvalidArgument(
+        "release mode private-subsampled runs in two phases (tuning/subsampled_search.h): run "
+        "it with `dplab-cli tune`; the GUI does not run it yet");
+  }
   PrivatePlan plan;
   plan.selection = release.selection;
   if (plan.selection == PrivateSelection::kLt) {

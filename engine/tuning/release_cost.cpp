@@ -11,6 +11,7 @@
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_conversion.h"
+#include "privacy/subsampled_tuning.h"
 #include "tuning/accounting.h"
 #include "tuning/runner.h"
 
@@ -61,6 +62,49 @@ ReleaseCost base(const SearchResults& results) {
         "NOT covered: the runs divided by the realised |lot| (variant lot_normalization = "
         "realized), a data-dependent step the accountant does not analyse");
   }
+  return cost;
+}
+
+// Release mode private-subsampled: the tuning phase on X1 and the final run (release_cost.h).
+ReleaseCost subsampled_release_cost(const SearchResults& results) {
+  ReleaseCost cost = base(results);
+  const auto& release = results.config.release;
+  if (release.validation == ValidationAssumption::kPrivate) {
+    throw InvalidArgument("private-subsampled: validation \"private\" is not available yet");
+  }
+  const RunMechanism& m = results.mechanism;
+  const double final_rate = m.sampling_rate;
+  cost.tuning_sampling_rate =
+      privacy::subset_sampling_rate(final_rate, release.tuning_fraction, release.subset_batching);
+  privacy::SubsampledTuningSetting setting;
+  setting.tuning_fraction = release.tuning_fraction;
+  setting.final_data = release.final_data;
+  setting.law.poisson = release.ps_distribution == RunCountDistribution::kPoisson;
+  setting.law.mu = release.ps_mu;
+  setting.law.eta = release.ps_eta;
+  setting.law.gamma = release.ps_gamma;
+  const privacy::SubsampledTuningCost kk = privacy::subsampled_tuning_cost(
+      {m.noise_multiplier, cost.tuning_sampling_rate, m.steps},
+      {m.noise_multiplier, final_rate, m.steps}, setting, cost.delta);
+  cost.epsilon = kk.epsilon;
+  cost.epsilon_tuning_phase = kk.epsilon_tuning_phase;
+  cost.epsilon_per_run = kk.epsilon_final_run;
+  cost.expected_runs = kk.expected_candidates;
+  cost.learning_rate_multiplier =
+      experiment::learning_rate_multiplier(release.lr_transfer, release.tuning_fraction);
+  cost.epsilon_per_replicate = cost.epsilon;
+  cost.delta_per_replicate = cost.delta;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "both phases: a Papernot-Steinke search (E[K] = %g candidate runs) on a Poisson "
+                "subsample of rate q = %g (lot sampling rate %g on it), then one final run of "
+                "the winner (%s) on %s; only the final run's results released",
+                kk.expected_candidates, release.tuning_fraction, cost.tuning_sampling_rate,
+                experiment::describe_transfer(release.lr_transfer, release.tuning_fraction).c_str(),
+                release.final_data == privacy::FinalRunData::kFullData
+                    ? "the full data"
+                    : "the complement of the subset");
+  cost.covers = text;
   return cost;
 }
 
@@ -117,6 +161,7 @@ ReleaseCost explore_release_cost(const SearchResults& results) {
 }
 
 ReleaseCost private_release_cost(const SearchResults& results) {
+  if (results.config.release.subsampled) return subsampled_release_cost(results);
   ReleaseCost cost = base(results);
   const auto& release = results.config.release;
   std::vector<double> orders, one;

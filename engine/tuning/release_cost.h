@@ -7,6 +7,10 @@
 //   private lt   Liu & Talwar with the integer hard stop it enforces
 //                (privacy::liu_talwar_selection_enforced), gamma = tuning.gamma or 1/K.
 //   private ps   Papernot & Steinke Theorem 6 (Poisson) or 2 (TNB), privacy/papernot_steinke.h.
+//   private-subsampled  Koskela & Kulkarni 2023 (privacy/subsampled_tuning.h): the PS search on
+//                a Poisson-q subsample (amplified by Zhu-Wang Thm 6) composed with the final
+//                run, or variant 2's bound; the final run's (sigma, rate, T) are
+//                results.mechanism, the subset's rate is derived from it (subsampled_search.h).
 // Private modes: each of the R = repeats replicate searches releases its own winner, so the
 // release is R independent selections and `epsilon` is their COMPOSITION (the headline):
 //   ma, ps  RDP composition: the selection's RDP curve (K runs / Papernot-Steinke Thm 2 or 6)
@@ -61,6 +65,11 @@ struct ReleaseCost {
   // Reproduction variant lot_normalization = realized (explore only): the gradients were divided
   // by the realised |lot|, which the accountant does not analyse; the label says NOT covered.
   bool divides_by_realized_lot = false;
+  // private-subsampled (Koskela & Kulkarni 2023; privacy/subsampled_tuning.h): the two phases at
+  // the same delta. epsilon covers BOTH; epsilon_per_run is the final run alone.
+  double epsilon_tuning_phase = 0.0;      // the search on X1, amplified by the draw of X1
+  double tuning_sampling_rate = 0.0;      // the lot sampling rate charged on X1
+  double learning_rate_multiplier = 1.0;  // the transfer heuristic's factor (no privacy cost)
 };
 
 // The label clause for the un-noised training-set losses every explore run exports.

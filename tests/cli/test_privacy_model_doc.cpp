@@ -1,8 +1,9 @@
 // docs/privacy-model.md is the reviewer's page of every output field and its privacy class
 // (charged / public / not covered / curator-only). This suite keeps it true: it runs dplab-cli on
 // small presets (train; tune explore; tune --release private LT with 2 replicates and --db;
-// history export / list / show; the private search planned, run in shards and merged, and a
-// slurm plan folder), collects every JSON key (as a dotted path, arrays collapsed)
+// tune --release private-subsampled; history export / list / show; the private search planned,
+// run in shards and merged, and a slurm plan folder), collects every JSON key (as a dotted path,
+// arrays collapsed)
 // and every CSV column actually written, and fails if one has no row in the doc's table for
 // that output; and it checks that no field the table classes curator-only appears in a released
 // file of the private release (summary.json, winners.csv, the history export) unless the table
@@ -184,6 +185,14 @@ class TestPrivacyModelDoc : public QObject {
     add_json("private summary.json", d + "/private/summary.json", {}, true);
     add_csv("winners.csv", d + "/private/winners.csv", true);
     add_json("curator-only.json", d + "/private/curator-only.json");
+    // tune private-subsampled (Koskela-Kulkarni): the final run released, the tuning phase
+    // curator-only.
+    r = run_cli({"tune", "--config", preset, "--threads", "2", "--out", d + "/subsampled",
+                 "--release", "private-subsampled", "--tuning-fraction", "0.3", "--ps-mu", "3"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    add_json("private summary.json", d + "/subsampled/summary.json", {}, true);
+    add_csv("winners.csv", d + "/subsampled/winners.csv", true);
+    add_json("curator-only.json", d + "/subsampled/curator-only.json");
     r = run_cli({"history", "export", "--db", db, "--id", "1", "--out", d + "/export"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     add_json("private summary.json", d + "/export/summary.json", {}, true);

@@ -52,6 +52,7 @@
 #include "views/results_model.h"
 #include "views/results_tab.h"
 #include "views/step_size_tab.h"
+#include "views/subsampled_tuning_view.h"
 
 namespace dplab::ui {
 
@@ -120,6 +121,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   tabs_->addTab(privacy_, tr("Privacy of tuning"));
   accountant_gap_ = new AccountantGapView(tabs_);
   tabs_->addTab(accountant_gap_, tr("Accountants disagree"));
+  auto* subsampled_tuning = new SubsampledTuningView(tabs_);
+  tabs_->addTab(subsampled_tuning, tr("Tuning on a subsample"));
+  connect(subsampled_tuning, &SubsampledTuningView::message, this,
+          [this](const QString& text, bool is_error) { status_->addMessage(text, is_error); });
   tabs_->addTab(step_size_, tr("DPAdam step size"));
   tabs_->addTab(results_, tr("Results"));
   winner_ = new ReleasedWinnerTab(data_, tabs_);

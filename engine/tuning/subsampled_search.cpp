@@ -1,0 +1,153 @@
+#include "tuning/subsampled_search.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "core/validate.h"
+#include "privacy/poisson_sampler.h"
+#include "privacy/subsampled_tuning.h"
+#include "tuning/accounting.h"
+
+namespace dplab::tuning {
+namespace {
+
+// The delta every phase uses: the experiment's, or the default for the FULL training size.
+double full_delta(const experiment::ExperimentConfig& config, std::int64_t n) {
+  return config.privacy.delta ? *config.privacy.delta : default_delta_for(n);
+}
+
+// Expected lot size rate * rows, nudged down so that lot / rows never exceeds `rate` by a
+// rounding: the accountant charges `rate`, and a lower true rate is covered (the subsampled
+// Gaussian's RDP grows with q).
+double lot_for_rate(double rate, std::int64_t rows, const char* what) {
+  const double r = static_cast<double>(rows);
+  double lot = rate * r;
+  while (lot / r > rate) lot = std::nextafter(lot, 0.0);
+  if (lot < 1.0) {
+    throw InvalidArgument(std::string(what) + ": the expected lot " + format_number(lot) +
+                          " (sampling rate " + format_number(rate) + " x " + std::to_string(rows) +
+                          " rows) is below 1; raise release.tuning_fraction or use "
+                          "subset_batching \"same_lot_size\"");
+  }
+  return lot;
+}
+
+}  // namespace
+
+std::vector<Index> draw_tuning_subset(Index n, double tuning_fraction, std::uint64_t seed) {
+  const privacy::PoissonSampler sampler(n, tuning_fraction);
+  Rng rng(seed);
+  std::vector<Index> rows;
+  sampler.sample(rng, rows);
+  return rows;
+}
+
+SubsampledSplits split_for_subsampled_tuning(const experiment::ExperimentConfig& config,
+                                             const data::TrainValidationSplit& data) {
+  const auto& release = config.release;
+  if (!release.subsampled) throw InvalidArgument("release mode is not private-subsampled");
+  const Index n = data.train.size();
+  const std::vector<Index> subset =
+      draw_tuning_subset(n, release.tuning_fraction, derive_seed(config.seed, kTuningSubsetStream));
+  if (subset.empty()) {
+    throw InvalidArgument("release.tuning_fraction = " + format_number(release.tuning_fraction) +
+                          " drew an empty tuning subset from " + std::to_string(n) + " rows");
+  }
+  auto part = [&](const std::vector<Index>& rows) {
+    auto split = std::make_shared<data::TrainValidationSplit>();
+    split->train = data::select_rows(data.train, rows);
+    split->validation = data.validation;
+    split->notes = data.notes;
+    split->preprocessing = data.preprocessing;
+    return split;
+  };
+  SubsampledSplits splits;
+  splits.full_training_size = n;
+  splits.tuning = part(subset);
+  if (release.final_data == privacy::FinalRunData::kFullData) {
+    auto full = std::make_shared<data::TrainValidationSplit>(data);
+    splits.final = full;
+  } else {
+    std::vector<Index> rest;
+    std::size_t next = 0;
+    for (Index i = 0; i < n; ++i) {
+      if (next < subset.size() && subset[next] == i) {
+        ++next;
+        continue;
+      }
+      rest.push_back(i);
+    }
+    if (rest.empty()) {
+      throw InvalidArgument("final_data \"complement\": the tuning subset took every row");
+    }
+    splits.final = part(rest);
+  }
+  return splits;
+}
+
+double final_lot_size(const experiment::ExperimentConfig& config, std::int64_t full_training_size,
+                      std::int64_t final_size) {
+  if (final_size == full_training_size) return config.privacy.lot_size;
+  const double gamma = config.privacy.lot_size / static_cast<double>(full_training_size);
+  const double lot = gamma * static_cast<double>(final_size);
+  if (lot < 1.0) {
+    throw InvalidArgument("final run: the expected lot " + format_number(lot) +
+                          " on the complement of the tuning subset is below 1");
+  }
+  return lot;
+}
+
+experiment::ExperimentConfig tuning_phase_config(const experiment::ExperimentConfig& config,
+                                                 std::int64_t full_training_size,
+                                                 std::int64_t final_size,
+                                                 std::int64_t subset_size) {
+  experiment::ExperimentConfig tuning = config;
+  const auto& release = config.release;
+  // The final run's rate exactly as the runner computes it (lot / rows): the accountant reads it
+  // back from the final run's results and derives gamma_sub from it the same way.
+  const double gamma =
+      final_lot_size(config, full_training_size, final_size) / static_cast<double>(final_size);
+  const double gamma_sub =
+      privacy::subset_sampling_rate(gamma, release.tuning_fraction, release.subset_batching);
+  tuning.privacy.lot_size = lot_for_rate(gamma_sub, subset_size, "tuning phase");
+  tuning.privacy.delta = full_delta(config, full_training_size);
+  tuning.release.subsampled = false;  // a plain private ps search on X1
+  return tuning;
+}
+
+experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig& config,
+                                              const experiment::Candidate& winner,
+                                              std::int64_t full_training_size,
+                                              std::int64_t final_size) {
+  using experiment::Param;
+  experiment::ExperimentConfig final_config = config;
+  const double multiplier = experiment::learning_rate_multiplier(config.release.lr_transfer,
+                                                                 config.release.tuning_fraction);
+  experiment::OptimizerConfig entry;
+  entry.kind = winner.optimizer.kind;
+  for (int i = 0; i < experiment::kNumParams; ++i) {
+    const auto p = static_cast<Param>(i);
+    if (!experiment::optimizer_takes(entry.kind, p)) continue;
+    experiment::ParamSpec spec;
+    spec.kind = experiment::ParamSpec::Kind::kValues;
+    spec.values = {p == Param::kLearningRate ? winner.value(p) * multiplier : winner.value(p)};
+    entry.grid[i] = spec;
+  }
+  final_config.optimizers = {entry};
+  final_config.objective_perturbation.clear();
+  final_config.tuning = experiment::TuningConfig{};  // grid over the one candidate
+  final_config.repeats = 1;
+  final_config.seed = derive_seed(config.seed, kFinalRunStream);
+  final_config.privacy.lot_size = final_lot_size(config, full_training_size, final_size);
+  final_config.privacy.delta = full_delta(config, full_training_size);
+  const auto candidates = experiment::expand_candidates(final_config);
+  if (candidates.size() != 1) {
+    throw InvalidArgument("final_run_config: expected one candidate, got " +
+                          std::to_string(candidates.size()));
+  }
+  return final_config;
+}
+
+}  // namespace dplab::tuning

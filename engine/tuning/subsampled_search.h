@@ -1,0 +1,64 @@
+// Release mode private-subsampled run FOR REAL (Koskela & Kulkarni 2023; accounting in
+// privacy/subsampled_tuning.h, settings in experiment/release_config.h):
+//   1. draw_tuning_subset: X1 = a Poisson(q) subsample of the training rows, from a seed derived
+//      from the experiment seed (never from the data); X2 = the other rows;
+//   2. tuning_phase_config: the experiment as a plain private Papernot-Steinke search on X1, its
+//      lot size set so that the lot sampling rate on X1 is at most
+//      privacy::subset_sampling_rate(gamma, q, batching), the rate the accountant charges, with
+//      gamma the final run's rate (L/n, n = the FULL training size);
+//   3. final_run_config: ONE run of the tuning winner's hyperparameters, the learning rate times
+//      experiment::learning_rate_multiplier (a heuristic), on X (variant 1, rate L/n) or X2
+//      (variant 2, rate L/n on |X2| rows), with its own seed stream (no noise shared with the
+//      tuning runs, which the composition assumes). It keeps release = private-subsampled, so
+//      tuning::release_cost of its results is the two-phase epsilon.
+// Both sub-configs carry delta explicitly (the full data's), so every epsilon uses the same one.
+// Caveat (as for n everywhere in dplab): the realised |X1| and |X2| set the lot sizes, i.e. they
+// are treated as public sizes, like n.
+// Pure functions of their inputs; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "data/dataset.h"
+#include "experiment/experiment_config.h"
+
+namespace dplab::tuning {
+
+// Seed streams of the two draws (derive_seed(experiment seed, stream)).
+inline constexpr std::uint64_t kTuningSubsetStream = 0x4b4b32335375ULL;  // "KK23Su"
+inline constexpr std::uint64_t kFinalRunStream = 0x4b4b32334669ULL;      // "KK23Fi"
+
+struct SubsampledSplits {
+  std::shared_ptr<const data::TrainValidationSplit> tuning;  // X1 + the validation set
+  std::shared_ptr<const data::TrainValidationSplit> final;   // X or X2 + the validation set
+  std::int64_t full_training_size = 0;                       // n
+};
+
+// Row indices of X1 (sorted): each of the n rows kept independently with probability q.
+std::vector<Index> draw_tuning_subset(Index n, double tuning_fraction, std::uint64_t seed);
+
+// The splits of step 1 for config.release (subsampled); throws InvalidArgument when X1 or the
+// final data is empty.
+SubsampledSplits split_for_subsampled_tuning(const experiment::ExperimentConfig& config,
+                                             const data::TrainValidationSplit& data);
+
+// The final run's expected lot: L on the full data (variant 1); gamma |X2| on X2 (variant 2),
+// gamma = L/n. Its rate lot/rows is what the accountant charges for the final run.
+double final_lot_size(const experiment::ExperimentConfig& config, std::int64_t full_training_size,
+                      std::int64_t final_size);
+
+// Step 2: `config` with release = plain private ps (same law), its lot for |X1| rows at the
+// rate subset_sampling_rate(final rate, q, batching) (rounded down, never up).
+experiment::ExperimentConfig tuning_phase_config(const experiment::ExperimentConfig& config,
+                                                 std::int64_t full_training_size,
+                                                 std::int64_t final_size, std::int64_t subset_size);
+
+// Step 3: a one-candidate config for `winner` (a candidate of the tuning phase).
+experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig& config,
+                                              const experiment::Candidate& winner,
+                                              std::int64_t full_training_size,
+                                              std::int64_t final_size);
+
+}  // namespace dplab::tuning

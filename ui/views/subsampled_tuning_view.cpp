@@ -1,0 +1,303 @@
+#include "views/subsampled_tuning_view.h"
+
+#include <qcustomplot.h>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_export.h"
+#include "charts/chart_view.h"
+#include "run/latest_only_task.h"
+
+namespace dplab::ui {
+namespace {
+
+QString fmt(double v) {
+  return QString::number(v, 'g', 4);
+}
+
+QCPGraph* add_line(QCustomPlot* plot, const QString& name, const QColor& color,
+                   Qt::PenStyle style = Qt::SolidLine) {
+  QCPGraph* graph = plot->addGraph();
+  graph->setName(name);
+  QPen pen(color, 2.0);
+  pen.setStyle(style);
+  graph->setPen(pen);
+  return graph;
+}
+
+// The user's current q: a vertical grey dashed line from 0 to `top`.
+void add_marker(QCustomPlot* plot, double q, double top) {
+  QCPGraph* marker =
+      add_line(plot, QObject::tr("your q = %1").arg(fmt(q)), QColor(90, 90, 90), Qt::DashLine);
+  marker->addData(q, 0.0);
+  marker->addData(q, top);
+}
+
+}  // namespace
+
+SubsampledTuningView::SubsampledTuningView(QWidget* parent) : QWidget(parent) {
+  sigma_ = new QDoubleSpinBox(this);
+  sigma_->setRange(0.3, 50.0);
+  sigma_->setDecimals(2);
+  sigma_->setSingleStep(0.1);
+  sigma_->setValue(1.0);
+  sampling_rate_ = new QDoubleSpinBox(this);
+  sampling_rate_->setRange(1e-5, 1.0);
+  sampling_rate_->setDecimals(5);
+  sampling_rate_->setSingleStep(0.001);
+  sampling_rate_->setValue(256.0 / 60000.0);
+  steps_ = new QSpinBox(this);
+  steps_->setRange(1, 1'000'000);
+  steps_->setValue(2'000);
+  delta_ = new QComboBox(this);
+  for (int e = 3; e <= 10; ++e) delta_->addItem(QString("1e-%1").arg(e), std::pow(10.0, -e));
+  delta_->setCurrentIndex(2);
+  mu_ = new QDoubleSpinBox(this);
+  mu_->setRange(1.0, 700.0);
+  mu_->setDecimals(1);
+  mu_->setValue(10.0);
+  fraction_ = new QDoubleSpinBox(this);
+  fraction_->setRange(0.01, 1.0);
+  fraction_->setDecimals(2);
+  fraction_->setSingleStep(0.05);
+  fraction_->setValue(0.1);
+  auto* form = new QFormLayout;
+  form->addRow(tr("noise multiplier σ"), sigma_);
+  form->addRow(tr("lot sampling rate L/n"), sampling_rate_);
+  form->addRow(tr("steps T of one run"), steps_);
+  form->addRow(tr("δ"), delta_);
+  form->addRow(tr("E[K] = μ (Poisson)"), mu_);
+  form->addRow(tr("your tuning fraction q"), fraction_);
+
+  headline_ = new QLabel(this);
+  headline_->setWordWrap(true);
+  auto* note = new QLabel(
+      tr("ε of the WHOLE procedure at the same δ. KK23 (Koskela & Kulkarni 2023): a "
+         "Papernot–Steinke search on a Poisson subsample of rate q (each candidate at the same "
+         "lot sampling rate on it), then one final run on the full data — or on the rest "
+         "(variant 2, dplab's derived bound); both phases charged. PS / LT: the search on the "
+         "full data, its best run released (no final run). The learning-rate transfer to the "
+         "final run is a heuristic and costs no privacy. Compute is in full-data runs."),
+      this);
+  note->setWordWrap(true);
+
+  epsilon_chart_ = new ChartView(tr("ε of the whole tuning procedure vs tuning fraction q"),
+                                 "subsampled_tuning_epsilon", this);
+  compute_chart_ = new ChartView(tr("Expected compute vs tuning fraction q (full-data runs)"),
+                                 "subsampled_tuning_compute", this);
+  for (ChartView* chart : {epsilon_chart_, compute_chart_}) {
+    connect(chart, &ChartView::message, this, &SubsampledTuningView::message);
+    chart->setCsvProvider([this] {
+      CsvTable table;
+      table.comments
+          << QString(
+                 "# dplab: eps of the whole procedure at delta = %1 (sigma = %2, rate %3, T "
+                 "= %4, Poisson mu = %5); accountant: rdp; kk23 charges both phases")
+                 .arg(drawn_request_.delta)
+                 .arg(drawn_request_.run.noise_multiplier)
+                 .arg(drawn_request_.run.sampling_rate)
+                 .arg(drawn_request_.run.steps)
+                 .arg(drawn_request_.mu);
+      table.header << "tuning_fraction"
+                   << "eps_kk23"
+                   << "eps_kk23_complement"
+                   << "eps_ps_full"
+                   << "eps_lt_full"
+                   << "compute_kk23"
+                   << "compute_kk23_complement"
+                   << "compute_ps_full"
+                   << "compute_lt_full";
+      for (const auto& p : points_) {
+        table.rows << QStringList{QString::number(p.tuning_fraction, 'g', 17),
+                                  QString::number(p.epsilon_kk23, 'g', 17),
+                                  QString::number(p.epsilon_kk23_complement, 'g', 17),
+                                  QString::number(p.epsilon_ps_full, 'g', 17),
+                                  QString::number(p.epsilon_lt_full, 'g', 17),
+                                  QString::number(p.compute_kk23, 'g', 17),
+                                  QString::number(p.compute_kk23_complement, 'g', 17),
+                                  QString::number(p.compute_ps_full, 'g', 17),
+                                  QString::number(p.compute_lt_full, 'g', 17)};
+      }
+      return table;
+    });
+  }
+  auto* left = new QVBoxLayout;
+  left->addLayout(form);
+  left->addWidget(headline_);
+  left->addWidget(note);
+  left->addStretch(1);
+  auto* charts = new QVBoxLayout;
+  charts->addWidget(epsilon_chart_, 3);
+  charts->addWidget(compute_chart_, 2);
+  auto* layout = new QHBoxLayout(this);
+  layout->addLayout(left, 0);
+  layout->addLayout(charts, 1);
+
+  debounce_ = new QTimer(this);
+  debounce_->setSingleShot(true);
+  debounce_->setInterval(150);
+  connect(debounce_, &QTimer::timeout, this, &SubsampledTuningView::recompute);
+  auto schedule = [this] { debounce_->start(); };
+  connect(sigma_, &QDoubleSpinBox::valueChanged, this, schedule);
+  connect(sampling_rate_, &QDoubleSpinBox::valueChanged, this, schedule);
+  connect(steps_, &QSpinBox::valueChanged, this, schedule);
+  connect(delta_, &QComboBox::currentIndexChanged, this, schedule);
+  connect(mu_, &QDoubleSpinBox::valueChanged, this, schedule);
+  // q only moves the marker: the series does not depend on it.
+  connect(fraction_, &QDoubleSpinBox::valueChanged, this, [this] {
+    if (!points_.empty()) draw();
+  });
+  task_ = std::make_unique<LatestOnlyTask<Request, Series>>(
+      this,
+      [](const Request& request) {
+        privacy::CandidateCountLaw law;
+        law.mu = request.mu;
+        return Series{request, privacy::epsilon_vs_tuning_fraction(
+                                   request.run, law, privacy::SubsetBatching::kSameSamplingRate,
+                                   request.delta)};
+      },
+      [this](int sequence, const Series& series) { onComputed(sequence, series); },
+      [this](int sequence, const QString& error) {
+        drawn_sequence_ = std::max(drawn_sequence_, sequence);
+        headline_->setText(tr("error: %1").arg(error));
+        emit message(tr("tuning on a subsample: %1").arg(error), true);
+      });
+}
+
+SubsampledTuningView::~SubsampledTuningView() = default;  // the task joins its thread
+
+bool SubsampledTuningView::busy() const {
+  return task_->busy() || drawn_sequence_ < requested_sequence_;
+}
+
+double SubsampledTuningView::currentFraction() const {
+  return fraction_->value();
+}
+
+void SubsampledTuningView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (completed_ == 0 && !busy()) debounce_->start();
+}
+
+void SubsampledTuningView::setSettings(double sigma, double sampling_rate, int steps, double delta,
+                                       double mu, double tuning_fraction) {
+  const QSignalBlocker b1(sigma_), b2(sampling_rate_), b3(steps_), b4(delta_), b5(mu_),
+      b6(fraction_);
+  sigma_->setValue(sigma);
+  sampling_rate_->setValue(sampling_rate);
+  steps_->setValue(steps);
+  int index = delta_->findData(delta);
+  if (index < 0) {
+    delta_->addItem(QString::number(delta, 'g', 3), delta);
+    index = delta_->count() - 1;
+  }
+  delta_->setCurrentIndex(index);
+  mu_->setValue(mu);
+  fraction_->setValue(tuning_fraction);
+  debounce_->start();
+}
+
+SubsampledTuningView::Request SubsampledTuningView::currentRequest() const {
+  return {{sigma_->value(), sampling_rate_->value(), steps_->value()},
+          delta_->currentData().toDouble(),
+          mu_->value()};
+}
+
+void SubsampledTuningView::recompute() {
+  headline_->setText(tr("computing …"));
+  requested_sequence_ = task_->submit(currentRequest());
+}
+
+void SubsampledTuningView::onComputed(int sequence, const Series& series) {
+  drawn_sequence_ = std::max(drawn_sequence_, sequence);
+  drawn_request_ = series.request;
+  points_ = series.points;
+  draw();
+  if (sequence < requested_sequence_) headline_->setText(tr("computing …"));
+  ++completed_;
+  emit computed();
+}
+
+QString SubsampledTuningView::headline() const {
+  if (points_.empty()) return {};
+  const double q = fraction_->value();
+  // The nearest computed q (the series is on a 0.05 grid).
+  const auto nearest = std::min_element(points_.begin(), points_.end(), [q](auto& a, auto& b) {
+    return std::abs(a.tuning_fraction - q) < std::abs(b.tuning_fraction - q);
+  });
+  return tr("At q = %1: ε = %2 for KK23 (both phases, final run on the full data), %3 with the "
+            "final run on the rest; Papernot–Steinke on the full data: %4; Liu–Talwar: %5 "
+            "(accountant: rdp, δ = %6). Compute: %7 vs %8 full-data runs.")
+      .arg(fmt(nearest->tuning_fraction))
+      .arg(fmt(nearest->epsilon_kk23))
+      .arg(fmt(nearest->epsilon_kk23_complement))
+      .arg(fmt(nearest->epsilon_ps_full))
+      .arg(fmt(nearest->epsilon_lt_full))
+      .arg(drawn_request_.delta, 0, 'g', 2)
+      .arg(fmt(nearest->compute_kk23))
+      .arg(fmt(nearest->compute_ps_full));
+}
+
+void SubsampledTuningView::draw() {
+  const double q = fraction_->value();
+  {
+    QCustomPlot* plot = epsilon_chart_->plot();
+    plot->clearGraphs();
+    QCPGraph* kk = add_line(plot, tr("KK23, final run on full data"), QColor(0x1f, 0x77, 0xb4));
+    QCPGraph* kk2 =
+        add_line(plot, tr("KK23, final run on the rest"), QColor(0x1f, 0x77, 0xb4), Qt::DotLine);
+    QCPGraph* ps = add_line(plot, tr("Papernot–Steinke, full data"), QColor(0xff, 0x7f, 0x0e));
+    QCPGraph* lt = add_line(plot, tr("Liu–Talwar, full data (γ = 1/μ)"), QColor(0x2c, 0xa0, 0x2c));
+    double top = 0.0;
+    for (const auto& p : points_) {
+      kk->addData(p.tuning_fraction, p.epsilon_kk23);
+      kk2->addData(p.tuning_fraction, p.epsilon_kk23_complement);
+      ps->addData(p.tuning_fraction, p.epsilon_ps_full);
+      lt->addData(p.tuning_fraction, p.epsilon_lt_full);
+      top = std::max(
+          {top, p.epsilon_kk23, p.epsilon_kk23_complement, p.epsilon_ps_full, p.epsilon_lt_full});
+    }
+    top = top > 0 ? top * 1.1 : 1.0;
+    add_marker(plot, q, top);
+    plot->xAxis->setLabel(tr("tuning fraction q"));
+    plot->yAxis->setLabel(
+        tr("ε of the whole procedure at δ = %1").arg(drawn_request_.delta, 0, 'g', 2));
+    plot->xAxis->setRange(0.0, 1.02);
+    plot->yAxis->setRange(0.0, top);
+    plot->legend->setVisible(true);
+    plot->replot();
+  }
+  {
+    QCustomPlot* plot = compute_chart_->plot();
+    plot->clearGraphs();
+    QCPGraph* kk = add_line(plot, tr("KK23, final run on full data"), QColor(0x1f, 0x77, 0xb4));
+    QCPGraph* ps = add_line(plot, tr("Papernot–Steinke, full data"), QColor(0xff, 0x7f, 0x0e));
+    QCPGraph* lt = add_line(plot, tr("Liu–Talwar, full data"), QColor(0x2c, 0xa0, 0x2c));
+    double top = 0.0;
+    for (const auto& p : points_) {
+      kk->addData(p.tuning_fraction, p.compute_kk23);
+      ps->addData(p.tuning_fraction, p.compute_ps_full);
+      lt->addData(p.tuning_fraction, p.compute_lt_full);
+      top = std::max({top, p.compute_kk23, p.compute_ps_full, p.compute_lt_full});
+    }
+    top = top > 0 ? top * 1.1 : 1.0;
+    add_marker(plot, q, top);
+    plot->xAxis->setLabel(tr("tuning fraction q"));
+    plot->yAxis->setLabel(tr("expected compute (full-data runs)"));
+    plot->xAxis->setRange(0.0, 1.02);
+    plot->yAxis->setRange(0.0, top);
+    plot->legend->setVisible(true);
+    plot->replot();
+  }
+  if (!busy()) headline_->setText(headline());
+}
+
+}  // namespace dplab::ui
