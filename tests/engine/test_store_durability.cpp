@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/aggregates.h"
 #include "tuning/honest_selection.h"
@@ -151,5 +152,5 @@ class TestStoreDurability : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestStoreDurability)
+DPLAB_TEST_APPLESS_MAIN(TestStoreDurability)
 #include "test_store_durability.moc"
