@@ -7,6 +7,7 @@
 
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using dplab::testing::run_cli;
 
@@ -213,5 +214,5 @@ class TestCliAccount : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCliAccount)
+DPLAB_TEST_APPLESS_MAIN(TestCliAccount)
 #include "test_cli_account.moc"

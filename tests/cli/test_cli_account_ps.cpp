@@ -8,6 +8,7 @@
 #include "privacy/papernot_steinke.h"
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using dplab::testing::run_cli;
 
@@ -100,5 +101,5 @@ class TestCliAccountPs : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliAccountPs)
+DPLAB_TEST_GUILESS_MAIN(TestCliAccountPs)
 #include "test_cli_account_ps.moc"

@@ -8,6 +8,7 @@
 
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using dplab::testing::run_cli;
 
@@ -125,5 +126,5 @@ class TestCliAccountant : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCliAccountant)
+DPLAB_TEST_APPLESS_MAIN(TestCliAccountant)
 #include "test_cli_accountant.moc"

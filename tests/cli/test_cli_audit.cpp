@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -91,5 +92,5 @@ class CliAuditTest : public QObject {
   }
 };
 
-QTEST_MAIN(CliAuditTest)
+DPLAB_TEST_MAIN(CliAuditTest)
 #include "test_cli_audit.moc"

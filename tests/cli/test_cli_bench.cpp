@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::run_cli;
@@ -82,5 +83,5 @@ class CliBenchTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliBenchTest)
+DPLAB_TEST_GUILESS_MAIN(CliBenchTest)
 #include "test_cli_bench.moc"

@@ -21,6 +21,7 @@
 #include "support/cli_runner.h"
 #include "support/temp_files.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 
 using dplab::testing::cli_program;
@@ -315,5 +316,5 @@ class TestCliExitStatus : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCliExitStatus)
+DPLAB_TEST_APPLESS_MAIN(TestCliExitStatus)
 #include "test_cli_exit_status.moc"

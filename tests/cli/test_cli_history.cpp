@@ -9,6 +9,7 @@
 
 #include "support/cli_runner.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -107,5 +108,5 @@ class TestCliHistory : public QObject {
   QString db_;
 };
 
-QTEST_GUILESS_MAIN(TestCliHistory)
+DPLAB_TEST_GUILESS_MAIN(TestCliHistory)
 #include "test_cli_history.moc"

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "experiment/experiment_config.h"
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -105,5 +106,5 @@ class CliHyperparameterRuleTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliHyperparameterRuleTest)
+DPLAB_TEST_GUILESS_MAIN(CliHyperparameterRuleTest)
 #include "test_cli_hyperparameter_rule.moc"

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -148,5 +149,5 @@ class TestCliMemoryBudget : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliMemoryBudget)
+DPLAB_TEST_GUILESS_MAIN(TestCliMemoryBudget)
 #include "test_cli_memory_budget.moc"

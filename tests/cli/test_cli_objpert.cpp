@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::read_file;
 using dplab::testing::run_cli;
@@ -117,5 +118,5 @@ class TestCliObjpert : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliObjpert)
+DPLAB_TEST_GUILESS_MAIN(TestCliObjpert)
 #include "test_cli_objpert.moc"

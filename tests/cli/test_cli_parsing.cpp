@@ -6,6 +6,7 @@
 
 #include "support/cli_runner.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::run_cli;
 
@@ -143,5 +144,5 @@ class TestCliParsing : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCliParsing)
+DPLAB_TEST_APPLESS_MAIN(TestCliParsing)
 #include "test_cli_parsing.moc"

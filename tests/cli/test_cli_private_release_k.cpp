@@ -18,6 +18,7 @@
 #include "support/cli_runner.h"
 #include "support/temp_files.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -183,5 +184,5 @@ class TestCliPrivateReleaseK : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliPrivateReleaseK)
+DPLAB_TEST_GUILESS_MAIN(TestCliPrivateReleaseK)
 #include "test_cli_private_release_k.moc"

@@ -21,6 +21,7 @@
 #include <signal.h>
 
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::cli_program;
 using dplab::testing::CliRun;
@@ -270,5 +271,5 @@ class CliReliabilityTest : public QObject {
   }
 };
 
-QTEST_MAIN(CliReliabilityTest)
+DPLAB_TEST_MAIN(CliReliabilityTest)
 #include "test_cli_reliability.moc"

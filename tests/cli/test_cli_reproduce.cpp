@@ -27,6 +27,7 @@
 #include "support/cli_runner.h"
 #include "support/png_image.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -238,5 +239,5 @@ class CliReproduceTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(CliReproduceTest)
+DPLAB_TEST_APPLESS_MAIN(CliReproduceTest)
 #include "test_cli_reproduce.moc"

@@ -8,16 +8,22 @@
 
 #include "support/cli_runner.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::read_file;
 using dplab::testing::run_cli;
 
 namespace {
-const QString kCorpus =
-    QString::fromStdString(dplab::testing::test_data_dir() + "/small_corpus.txt");
-const QStringList kSmall{"--corpus",        kCorpus, "--vocabulary",  "50",  "--dim",    "8",
-                         "--train-tokens",  "400",   "--test-tokens", "200", "--epochs", "1",
-                         "--eval-examples", "300",   "--eval-points", "2"};
+// Functions, not constants: the data folder comes from CTest's environment, read when a test
+// runs, not when the runner that holds every CLI suite starts (support/test_registry.h).
+QString corpus() {
+  return QString::fromStdString(dplab::testing::test_data_dir() + "/small_corpus.txt");
+}
+QStringList small_run() {
+  return {"--corpus",        corpus(), "--vocabulary",  "50",  "--dim",    "8",
+          "--train-tokens",  "400",    "--test-tokens", "200", "--epochs", "1",
+          "--eval-examples", "300",    "--eval-points", "2"};
+}
 }  // namespace
 
 class TestCliSparse : public QObject {
@@ -26,7 +32,7 @@ class TestCliSparse : public QObject {
  private slots:
   void sparse_train_writes_figure1_and_calibration() {
     QTemporaryDir dir;
-    const auto r = run_cli(QStringList{"sparse-train", "--out", dir.path()} + kSmall);
+    const auto r = run_cli(QStringList{"sparse-train", "--out", dir.path()} + small_run());
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     // The guarantee amplifies by Poisson sampling correctly; the paper's q eps only beside it.
     QVERIFY(r.out.contains("Theorem 3 route: epsilon <="));
@@ -46,8 +52,9 @@ class TestCliSparse : public QObject {
 
   void canary_writes_table2() {
     QTemporaryDir dir;
-    const auto r = run_cli(
-        QStringList{"canary", "--out", dir.path(), "--canaries", "20", "--repeats", "3"} + kSmall);
+    const auto r =
+        run_cli(QStringList{"canary", "--out", dir.path(), "--canaries", "20", "--repeats", "3"} +
+                small_run());
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     const QString table = QString::fromUtf8(read_file(dir.path() + "/table2.csv"));
     QVERIFY(table.startsWith(
@@ -85,13 +92,13 @@ class TestCliSparse : public QObject {
   }
 
   void bad_input_is_reported() {
-    auto r = run_cli({"sparse-train", "--methods", "em,bogus", "--corpus", kCorpus});
+    auto r = run_cli({"sparse-train", "--methods", "em,bogus", "--corpus", corpus()});
     QCOMPARE(r.exit_code, 2);
     QVERIFY(r.err.contains("--methods"));
-    r = run_cli({"canary", "--repeats", "3,x", "--corpus", kCorpus});
+    r = run_cli({"canary", "--repeats", "3,x", "--corpus", corpus()});
     QCOMPARE(r.exit_code, 2);
     QVERIFY(r.err.contains("repeats"));
-    r = run_cli({"sparse-train", "--epochs", "-1", "--corpus", kCorpus});
+    r = run_cli({"sparse-train", "--epochs", "-1", "--corpus", corpus()});
     QCOMPARE(r.exit_code, 2);
     QVERIFY(r.err.contains("--epochs"));
     r = run_cli({"sparse-train", "--corpus", "/nonexistent/text.txt"});
@@ -103,5 +110,5 @@ class TestCliSparse : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliSparse)
+DPLAB_TEST_GUILESS_MAIN(TestCliSparse)
 #include "test_cli_sparse.moc"

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -242,5 +243,5 @@ class CliTrainTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliTrainTest)
+DPLAB_TEST_GUILESS_MAIN(CliTrainTest)
 #include "test_cli_train.moc"

@@ -13,6 +13,7 @@
 
 #include "support/cli_runner.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -189,5 +190,5 @@ class CliTuneTest : public QObject {
   }
 };
 
-QTEST_MAIN(CliTuneTest)
+DPLAB_TEST_MAIN(CliTuneTest)
 #include "test_cli_tune.moc"

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -110,5 +111,5 @@ class CliTuneObjpertTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliTuneObjpertTest)
+DPLAB_TEST_GUILESS_MAIN(CliTuneObjpertTest)
 #include "test_cli_tune_objpert.moc"

@@ -12,6 +12,7 @@
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
 #include "support/temp_files.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 
 using dplab::testing::CliRun;
@@ -206,5 +207,5 @@ class TestCliTuneRelease : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliTuneRelease)
+DPLAB_TEST_GUILESS_MAIN(TestCliTuneRelease)
 #include "test_cli_tune_release.moc"

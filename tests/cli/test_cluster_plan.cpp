@@ -15,6 +15,7 @@
 
 #include "support/cli_runner.h"
 #include "support/temp_files.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 
 using dplab::testing::CliRun;
@@ -349,5 +350,5 @@ class ClusterPlanTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ClusterPlanTest)
+DPLAB_TEST_GUILESS_MAIN(ClusterPlanTest)
 #include "test_cluster_plan.moc"

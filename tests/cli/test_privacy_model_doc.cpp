@@ -22,6 +22,7 @@
 
 #include "support/cli_runner.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -274,5 +275,5 @@ class TestPrivacyModelDoc : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPrivacyModelDoc)
+DPLAB_TEST_GUILESS_MAIN(TestPrivacyModelDoc)
 #include "test_privacy_model_doc.moc"

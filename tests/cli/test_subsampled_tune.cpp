@@ -12,6 +12,7 @@
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using dplab::testing::CliRun;
 using dplab::testing::read_file;
@@ -155,5 +156,5 @@ class TestSubsampledTune : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSubsampledTune)
+DPLAB_TEST_GUILESS_MAIN(TestSubsampledTune)
 #include "test_subsampled_tune.moc"

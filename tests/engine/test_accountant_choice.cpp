@@ -13,6 +13,7 @@
 #include "privacy/accountant_comparison.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 
@@ -118,5 +119,5 @@ class TestAccountantChoice : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestAccountantChoice)
+DPLAB_TEST_APPLESS_MAIN(TestAccountantChoice)
 #include "test_accountant_choice.moc"

@@ -25,6 +25,7 @@
 #include "privacy/joint_gaussian.h"
 #include "privacy/rdp_accountant.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using dplab::testing::QuadraticTestModel;
@@ -425,5 +426,5 @@ class TestAdaptiveClipping : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestAdaptiveClipping)
+DPLAB_TEST_APPLESS_MAIN(TestAdaptiveClipping)
 #include "test_adaptive_clipping.moc"

@@ -12,6 +12,7 @@
 #include "data/prepare_split.h"
 #include "support/expect_error.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -146,5 +147,5 @@ class TestAdultPreparation : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestAdultPreparation)
+DPLAB_TEST_APPLESS_MAIN(TestAdultPreparation)
 #include "test_adult_preparation.moc"

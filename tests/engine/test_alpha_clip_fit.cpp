@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "support/test_registry.h"
 #include "tuning/alpha_clip_fit.h"
 
 using namespace dplab::tuning;
@@ -63,5 +64,5 @@ class TestAlphaClipFit : public QObject {
   }
 };
 
-QTEST_MAIN(TestAlphaClipFit)
+DPLAB_TEST_MAIN(TestAlphaClipFit)
 #include "test_alpha_clip_fit.moc"

@@ -25,6 +25,7 @@
 #include "models/model.h"
 #include "optim/optimizer.h"
 #include "privacy/poisson_sampler.h"
+#include "support/test_registry.h"
 #include "training/trainer.h"
 
 using namespace dplab;
@@ -264,5 +265,5 @@ class TestByteStorage : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestByteStorage)
+DPLAB_TEST_GUILESS_MAIN(TestByteStorage)
 #include "test_byte_storage.moc"

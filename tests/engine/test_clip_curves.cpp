@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "support/test_registry.h"
 #include "tuning/clip_curves.h"
 
 using namespace dplab;
@@ -98,5 +99,5 @@ class TestClipCurves : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestClipCurves)
+DPLAB_TEST_APPLESS_MAIN(TestClipCurves)
 #include "test_clip_curves.moc"

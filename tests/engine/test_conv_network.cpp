@@ -22,6 +22,7 @@
 #include "models/network_description.h"
 #include "support/layer_gradient_check.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 
@@ -272,5 +273,5 @@ class TestConvNetwork : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestConvNetwork)
+DPLAB_TEST_APPLESS_MAIN(TestConvNetwork)
 #include "test_conv_network.moc"

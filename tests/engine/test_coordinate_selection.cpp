@@ -17,6 +17,7 @@
 #include "privacy/sparse_vector.h"
 #include "privacy/uniform_selection.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::privacy;
@@ -443,5 +444,5 @@ class TestCoordinateSelection : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCoordinateSelection)
+DPLAB_TEST_APPLESS_MAIN(TestCoordinateSelection)
 #include "test_coordinate_selection.moc"

@@ -13,6 +13,7 @@
 #include "support/expect_error.h"
 #include "support/temp_files.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -252,5 +253,5 @@ class TestCsvLoader : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCsvLoader)
+DPLAB_TEST_APPLESS_MAIN(TestCsvLoader)
 #include "test_csv_loader.moc"

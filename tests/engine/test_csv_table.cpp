@@ -11,6 +11,7 @@
 #include "store/csv_table.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/aggregates.h"
 #include "tuning/runner.h"
@@ -83,5 +84,5 @@ class TestCsvTable : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCsvTable)
+DPLAB_TEST_APPLESS_MAIN(TestCsvTable)
 #include "test_csv_table.moc"

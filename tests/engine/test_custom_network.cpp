@@ -17,6 +17,7 @@
 #include "models/conv_network.h"
 #include "models/model_metric.h"
 #include "support/layer_gradient_check.h"
+#include "support/test_registry.h"
 #include "tuning/runner.h"
 
 using namespace dplab;
@@ -184,5 +185,5 @@ class TestCustomNetwork : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCustomNetwork)
+DPLAB_TEST_APPLESS_MAIN(TestCustomNetwork)
 #include "test_custom_network.moc"

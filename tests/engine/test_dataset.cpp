@@ -13,6 +13,7 @@
 #include "data/dataset.h"
 #include "data/dataset_catalog.h"
 #include "support/expect_error.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -213,5 +214,5 @@ class TestDataset : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestDataset)
+DPLAB_TEST_APPLESS_MAIN(TestDataset)
 #include "test_dataset.moc"

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "privacy/discrete_gaussian.h"
 #include "privacy/grid_gaussian_noise.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::privacy;
@@ -212,5 +213,5 @@ class TestDiscreteGaussian : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestDiscreteGaussian)
+DPLAB_TEST_GUILESS_MAIN(TestDiscreteGaussian)
 #include "test_discrete_gaussian.moc"

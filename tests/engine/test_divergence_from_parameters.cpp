@@ -14,6 +14,7 @@
 #include "core/random.h"
 #include "data/dataset.h"
 #include "optim/optimizer.h"
+#include "support/test_registry.h"
 #include "training/trainer.h"
 #include "tuning/honest_selection.h"
 #include "tuning/private_search.h"
@@ -163,5 +164,5 @@ class TestDivergenceFromParameters : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestDivergenceFromParameters)
+DPLAB_TEST_APPLESS_MAIN(TestDivergenceFromParameters)
 #include "test_divergence_from_parameters.moc"

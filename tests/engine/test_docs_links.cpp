@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 namespace fs = std::filesystem;
 
@@ -92,5 +93,5 @@ class TestDocsLinks : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestDocsLinks)
+DPLAB_TEST_APPLESS_MAIN(TestDocsLinks)
 #include "test_docs_links.moc"

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "privacy/epsilon_display.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 
@@ -49,5 +50,5 @@ class TestEpsilonDisplay : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestEpsilonDisplay)
+DPLAB_TEST_APPLESS_MAIN(TestEpsilonDisplay)
 #include "test_epsilon_display.moc"

@@ -8,6 +8,7 @@
 #include "experiment/experiment_config.h"
 #include "support/expect_error.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 
 using namespace dplab;
@@ -191,5 +192,5 @@ class TestExperimentConfig : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestExperimentConfig)
+DPLAB_TEST_APPLESS_MAIN(TestExperimentConfig)
 #include "test_experiment_config.moc"

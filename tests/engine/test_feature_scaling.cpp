@@ -17,6 +17,7 @@
 #include "support/expect_error.h"
 #include "support/temp_files.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "tuning/release_cost.h"
 
 using namespace dplab;
@@ -247,5 +248,5 @@ class FeatureScalingTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(FeatureScalingTest)
+DPLAB_TEST_APPLESS_MAIN(FeatureScalingTest)
 #include "test_feature_scaling.moc"

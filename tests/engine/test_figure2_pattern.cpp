@@ -11,6 +11,7 @@
 
 #include "data/prepare_split.h"
 #include "data/synthetic.h"
+#include "support/test_registry.h"
 #include "training/trainer.h"
 
 using namespace dplab;
@@ -131,5 +132,5 @@ class Figure2PatternTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(Figure2PatternTest)
+DPLAB_TEST_APPLESS_MAIN(Figure2PatternTest)
 #include "test_figure2_pattern.moc"

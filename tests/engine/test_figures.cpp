@@ -24,6 +24,7 @@
 #include "figures/svg_canvas.h"
 #include "support/expect_error.h"
 #include "support/png_image.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::figures;
@@ -427,5 +428,5 @@ class TestFigures : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestFigures)
+DPLAB_TEST_APPLESS_MAIN(TestFigures)
 #include "test_figures.moc"

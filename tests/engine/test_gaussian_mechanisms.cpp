@@ -9,6 +9,7 @@
 #include "privacy/composition.h"
 #include "privacy/gaussian_mechanism.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 
@@ -127,5 +128,5 @@ class TestGaussianMechanisms : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestGaussianMechanisms)
+DPLAB_TEST_APPLESS_MAIN(TestGaussianMechanisms)
 #include "test_gaussian_mechanisms.moc"

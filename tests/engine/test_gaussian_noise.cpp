@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "privacy/gaussian_noise.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using privacy::GaussianNoise;
@@ -153,5 +154,5 @@ class TestGaussianNoise : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestGaussianNoise)
+DPLAB_TEST_APPLESS_MAIN(TestGaussianNoise)
 #include "test_gaussian_noise.moc"

@@ -10,6 +10,7 @@
 #include "privacy/private_selection.h"
 #include "privacy/rdp_accountant.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/accounting.h"
 #include "tuning/honest_selection.h"
@@ -134,5 +135,5 @@ class TestHonestSelection : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestHonestSelection)
+DPLAB_TEST_APPLESS_MAIN(TestHonestSelection)
 #include "test_honest_selection.moc"

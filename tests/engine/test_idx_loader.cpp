@@ -16,6 +16,7 @@
 #include "data/idx_loader.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -281,5 +282,5 @@ class TestIdxLoader : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestIdxLoader)
+DPLAB_TEST_APPLESS_MAIN(TestIdxLoader)
 #include "test_idx_loader.moc"

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "data/synthetic.h"
 #include "models/model.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 
@@ -66,5 +67,5 @@ class TestLabelCanary : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestLabelCanary)
+DPLAB_TEST_APPLESS_MAIN(TestLabelCanary)
 #include "test_label_canary.moc"

@@ -10,6 +10,7 @@
 #include "support/expect_error.h"
 #include "support/temp_files.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -133,5 +134,5 @@ class TestLibsvmLoader : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestLibsvmLoader)
+DPLAB_TEST_APPLESS_MAIN(TestLibsvmLoader)
 #include "test_libsvm_loader.moc"

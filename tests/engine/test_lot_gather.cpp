@@ -10,6 +10,7 @@
 #include "data/dataset.h"
 #include "data/lot_gather.h"
 #include "privacy/poisson_sampler.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -91,5 +92,5 @@ class TestLotGather : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestLotGather)
+DPLAB_TEST_GUILESS_MAIN(TestLotGather)
 #include "test_lot_gather.moc"

@@ -24,6 +24,7 @@
 #include "experiment/experiment_config.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using dplab::testing::error_of;
@@ -333,5 +334,5 @@ class TestMemoryBudget : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestMemoryBudget)
+DPLAB_TEST_GUILESS_MAIN(TestMemoryBudget)
 #include "test_memory_budget.moc"

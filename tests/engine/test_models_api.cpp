@@ -16,6 +16,7 @@
 #include "models/model.h"
 #include "models/two_layer_network.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 
@@ -399,5 +400,5 @@ class TestModelsApi : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestModelsApi)
+DPLAB_TEST_APPLESS_MAIN(TestModelsApi)
 #include "test_models_api.moc"

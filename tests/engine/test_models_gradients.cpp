@@ -16,6 +16,7 @@
 #include "engine/models_reference.h"
 #include "models/model.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using dplab::testing::ReferenceShape;
@@ -327,5 +328,5 @@ class TestModelsGradients : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestModelsGradients)
+DPLAB_TEST_APPLESS_MAIN(TestModelsGradients)
 #include "test_models_gradients.moc"

@@ -19,6 +19,7 @@
 #include "engine/quadratic_test_model.h"
 #include "models/model.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using dplab::testing::QuadraticTestModel;
@@ -218,5 +219,5 @@ class TestNoisyGradient : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestNoisyGradient)
+DPLAB_TEST_APPLESS_MAIN(TestNoisyGradient)
 #include "test_noisy_gradient.moc"

@@ -16,6 +16,7 @@
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 
 using namespace dplab::objpert;
 
@@ -155,5 +156,5 @@ class TestObjpertComparison : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestObjpertComparison)
+DPLAB_TEST_APPLESS_MAIN(TestObjpertComparison)
 #include "test_objpert_comparison.moc"

@@ -12,6 +12,7 @@
 #include "objective_perturbation/privacy_bounds.h"
 #include "privacy/gaussian_mechanism.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::objpert;
 
@@ -216,5 +217,5 @@ class TestObjpertPrivacy : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestObjpertPrivacy)
+DPLAB_TEST_APPLESS_MAIN(TestObjpertPrivacy)
 #include "test_objpert_privacy.moc"

@@ -13,6 +13,7 @@
 #include "objective_perturbation/perturbed_objective.h"
 #include "objective_perturbation/solver.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::objpert;
 
@@ -195,5 +196,5 @@ class TestObjpertSolver : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestObjpertSolver)
+DPLAB_TEST_APPLESS_MAIN(TestObjpertSolver)
 #include "test_objpert_solver.moc"

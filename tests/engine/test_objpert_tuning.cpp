@@ -16,6 +16,7 @@
 #include "privacy/rdp_conversion.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/objpert_search.h"
 #include "tuning/release_cost.h"
@@ -197,5 +198,5 @@ class TestObjpertTuning : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestObjpertTuning)
+DPLAB_TEST_APPLESS_MAIN(TestObjpertTuning)
 #include "test_objpert_tuning.moc"

@@ -22,6 +22,7 @@
 #include "privacy/gaussian_noise.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 
@@ -214,5 +215,5 @@ class TestOneRunAudit : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestOneRunAudit)
+DPLAB_TEST_APPLESS_MAIN(TestOneRunAudit)
 #include "test_one_run_audit.moc"

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using audit::GuessCounts;
@@ -254,5 +255,5 @@ class TestOneRunBound : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestOneRunBound)
+DPLAB_TEST_APPLESS_MAIN(TestOneRunBound)
 #include "test_one_run_bound.moc"

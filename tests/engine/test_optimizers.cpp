@@ -22,6 +22,7 @@
 #include "optim/dp_momentum.h"
 #include "optim/optimizer.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using dplab::testing::QuadraticTestModel;
@@ -291,5 +292,5 @@ class TestOptimizers : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestOptimizers)
+DPLAB_TEST_APPLESS_MAIN(TestOptimizers)
 #include "test_optimizers.moc"

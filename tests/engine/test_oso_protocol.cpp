@@ -15,6 +15,7 @@
 #include "data/dataset_catalog.h"
 #include "privacy/rdp_accountant.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "tuning/oso_protocol.h"
 
 using namespace dplab;
@@ -294,5 +295,5 @@ class TestOsoProtocol : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestOsoProtocol)
+DPLAB_TEST_APPLESS_MAIN(TestOsoProtocol)
 #include "test_oso_protocol.moc"

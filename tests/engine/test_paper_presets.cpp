@@ -13,6 +13,7 @@
 #include "privacy/private_selection.h"
 #include "support/expect_error.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 
 using namespace dplab;
@@ -177,5 +178,5 @@ class TestPaperPresets : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestPaperPresets)
+DPLAB_TEST_APPLESS_MAIN(TestPaperPresets)
 #include "test_paper_presets.moc"

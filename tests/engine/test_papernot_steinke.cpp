@@ -21,6 +21,7 @@
 #include "privacy/rdp_conversion.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 
@@ -282,5 +283,5 @@ class TestPapernotSteinke : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPapernotSteinke)
+DPLAB_TEST_GUILESS_MAIN(TestPapernotSteinke)
 #include "test_papernot_steinke.moc"

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "tuning/honest_selection.h"
 #include "tuning/parallel_coordinates.h"
 #include "tuning/runner.h"
@@ -116,5 +117,5 @@ class TestParallelCoordinates : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestParallelCoordinates)
+DPLAB_TEST_APPLESS_MAIN(TestParallelCoordinates)
 #include "test_parallel_coordinates.moc"

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "experiment/param_text.h"
 #include "support/expect_error.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::experiment;
@@ -127,5 +128,5 @@ class TestParamText : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestParamText)
+DPLAB_TEST_APPLESS_MAIN(TestParamText)
 #include "test_param_text.moc"

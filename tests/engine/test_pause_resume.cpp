@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/pause_gate.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/runner.h"
 
@@ -168,5 +169,5 @@ class TestPauseResume : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestPauseResume)
+DPLAB_TEST_APPLESS_MAIN(TestPauseResume)
 #include "test_pause_resume.moc"

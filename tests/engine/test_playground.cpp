@@ -25,6 +25,7 @@
 #include "support/layer_gradient_check.h"
 #include "support/numeric_compare.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "tuning/release_cost.h"
 
 using namespace dplab;
@@ -477,5 +478,5 @@ void TestPlayground::badLessonsNameTheKey() {
   QVERIFY(error(R"({"title": "t"})").contains("text"));
 }
 
-QTEST_GUILESS_MAIN(TestPlayground)
+DPLAB_TEST_GUILESS_MAIN(TestPlayground)
 #include "test_playground.moc"

@@ -19,6 +19,7 @@
 #include "privacy/rdp_accountant.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 namespace pl = dplab::privacy::pld;
@@ -343,5 +344,5 @@ class TestPldAccountant : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestPldAccountant)
+DPLAB_TEST_APPLESS_MAIN(TestPldAccountant)
 #include "test_pld_accountant.moc"

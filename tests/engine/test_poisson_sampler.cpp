@@ -12,6 +12,7 @@
 #include "core/random.h"
 #include "privacy/poisson_sampler.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using privacy::PoissonSampler;
@@ -157,5 +158,5 @@ class TestPoissonSampler : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestPoissonSampler)
+DPLAB_TEST_APPLESS_MAIN(TestPoissonSampler)
 #include "test_poisson_sampler.moc"

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/accounting.h"
 #include "tuning/honest_selection.h"
@@ -138,5 +139,5 @@ class TestPrivacyUtility : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestPrivacyUtility)
+DPLAB_TEST_APPLESS_MAIN(TestPrivacyUtility)
 #include "test_privacy_utility.moc"

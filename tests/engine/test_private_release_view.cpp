@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/private_release_view.h"
 #include "tuning/release_cost.h"
@@ -162,5 +163,5 @@ class TestPrivateReleaseView : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPrivateReleaseView)
+DPLAB_TEST_GUILESS_MAIN(TestPrivateReleaseView)
 #include "test_private_release_view.moc"

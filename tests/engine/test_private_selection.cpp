@@ -10,6 +10,7 @@
 #include "privacy/private_selection.h"
 #include "privacy/tuning_cost_series.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 
@@ -138,5 +139,5 @@ class TestPrivateSelection : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestPrivateSelection)
+DPLAB_TEST_APPLESS_MAIN(TestPrivateSelection)
 #include "test_private_selection.moc"

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "support/expect_error.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/pruned_comparison.h"
 
@@ -144,5 +145,5 @@ class TestPrunedComparison : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestPrunedComparison)
+DPLAB_TEST_APPLESS_MAIN(TestPrunedComparison)
 #include "test_pruned_comparison.moc"

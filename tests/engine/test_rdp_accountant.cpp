@@ -13,6 +13,7 @@
 #include "privacy/rdp_subsampled_gaussian.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 
@@ -441,5 +442,5 @@ class TestRdpAccountant : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestRdpAccountant)
+DPLAB_TEST_APPLESS_MAIN(TestRdpAccountant)
 #include "test_rdp_accountant.moc"

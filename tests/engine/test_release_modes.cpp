@@ -19,6 +19,7 @@
 #include "privacy/papernot_steinke.h"
 #include "privacy/rdp_accountant.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
@@ -377,5 +378,5 @@ class TestReleaseModes : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReleaseModes)
+DPLAB_TEST_GUILESS_MAIN(TestReleaseModes)
 #include "test_release_modes.moc"

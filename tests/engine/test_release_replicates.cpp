@@ -18,6 +18,7 @@
 #include "privacy/rdp_accountant.h"
 #include "privacy/rdp_conversion.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/private_release_view.h"
 #include "tuning/private_search.h"
@@ -214,5 +215,5 @@ class TestReleaseReplicates : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReleaseReplicates)
+DPLAB_TEST_GUILESS_MAIN(TestReleaseReplicates)
 #include "test_release_replicates.moc"

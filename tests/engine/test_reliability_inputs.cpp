@@ -9,6 +9,7 @@
 #include "data/synthetic.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
+#include "support/test_registry.h"
 #include "training/trainer.h"
 
 using namespace dplab;
@@ -83,5 +84,5 @@ class TestReliabilityInputs : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestReliabilityInputs)
+DPLAB_TEST_APPLESS_MAIN(TestReliabilityInputs)
 #include "test_reliability_inputs.moc"

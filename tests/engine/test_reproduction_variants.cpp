@@ -28,6 +28,7 @@
 #include "optim/optimizer.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "tuning/runner.h"
 
 using namespace dplab;
@@ -305,5 +306,5 @@ class TestReproductionVariants : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReproductionVariants)
+DPLAB_TEST_GUILESS_MAIN(TestReproductionVariants)
 #include "test_reproduction_variants.moc"

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "store/run_history.h"
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/honest_selection.h"
 #include "tuning/release_cost.h"
@@ -143,5 +144,5 @@ class TestRunHistory : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestRunHistory)
+DPLAB_TEST_APPLESS_MAIN(TestRunHistory)
 #include "test_run_history.moc"

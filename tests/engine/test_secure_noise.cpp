@@ -13,6 +13,7 @@
 #include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
 #include "privacy/gaussian_noise.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 
@@ -131,5 +132,5 @@ class TestSecureNoise : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSecureNoise)
+DPLAB_TEST_GUILESS_MAIN(TestSecureNoise)
 #include "test_secure_noise.moc"

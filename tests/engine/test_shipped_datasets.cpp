@@ -12,6 +12,7 @@
 #include "data/shipped_datasets.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using dplab::testing::error_of;
@@ -88,5 +89,5 @@ class TestShippedDatasets : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestShippedDatasets)
+DPLAB_TEST_APPLESS_MAIN(TestShippedDatasets)
 #include "test_shipped_datasets.moc"

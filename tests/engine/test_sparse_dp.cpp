@@ -17,6 +17,7 @@
 #include "privacy/sparse_dp_accounting.h"
 #include "privacy/uniform_selection.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::optim;
@@ -241,5 +242,5 @@ class TestSparseDp : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestSparseDp)
+DPLAB_TEST_APPLESS_MAIN(TestSparseDp)
 #include "test_sparse_dp.moc"

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "privacy/rdp_accountant.h"
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/honest_selection.h"
 
@@ -173,5 +174,5 @@ class TestStore : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestStore)
+DPLAB_TEST_APPLESS_MAIN(TestStore)
 #include "test_store.moc"

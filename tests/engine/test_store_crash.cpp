@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/runner.h"
 
@@ -142,5 +143,5 @@ class TestStoreCrash : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestStoreCrash)
+DPLAB_TEST_APPLESS_MAIN(TestStoreCrash)
 #include "test_store_crash.moc"

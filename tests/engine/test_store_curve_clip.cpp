@@ -13,6 +13,7 @@
 
 #include "store/csv_export.h"
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "tuning/runner.h"
 
 using namespace dplab;
@@ -193,5 +194,5 @@ class TestStoreCurveClip : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestStoreCurveClip)
+DPLAB_TEST_APPLESS_MAIN(TestStoreCurveClip)
 #include "test_store_curve_clip.moc"

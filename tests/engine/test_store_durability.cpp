@@ -13,6 +13,7 @@
 
 #include "store/run_history.h"
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/aggregates.h"
 #include "tuning/honest_selection.h"
@@ -167,5 +168,5 @@ class TestStoreDurability : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestStoreDurability)
+DPLAB_TEST_APPLESS_MAIN(TestStoreDurability)
 #include "test_store_durability.moc"

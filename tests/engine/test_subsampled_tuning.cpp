@@ -28,6 +28,7 @@
 #include "privacy/tuning_cost_series.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 #include "tuning/private_search.h"
 #include "tuning/subsampled_search.h"
 
@@ -464,5 +465,5 @@ class TestSubsampledTuning : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSubsampledTuning)
+DPLAB_TEST_GUILESS_MAIN(TestSubsampledTuning)
 #include "test_subsampled_tuning.moc"

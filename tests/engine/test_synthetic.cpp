@@ -9,6 +9,7 @@
 #include "data/dataset_catalog.h"
 #include "data/synthetic.h"
 #include "support/numeric_compare.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 using namespace dplab::data;
@@ -120,5 +121,5 @@ class TestSynthetic : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestSynthetic)
+DPLAB_TEST_APPLESS_MAIN(TestSynthetic)
 #include "test_synthetic.moc"

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "privacy/default_delta.h"
 #include "privacy/tuning_cost_overview.h"
+#include "support/test_registry.h"
 
 using namespace dplab::privacy;
 
@@ -128,5 +129,5 @@ class TestTuningCostOverview : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestTuningCostOverview)
+DPLAB_TEST_APPLESS_MAIN(TestTuningCostOverview)
 #include "test_tuning_cost_overview.moc"

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "store/csv_export.h"
+#include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/aggregates.h"
 #include "tuning/run_monitor.h"
@@ -192,5 +193,5 @@ class TestTuningRunner : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestTuningRunner)
+DPLAB_TEST_APPLESS_MAIN(TestTuningRunner)
 #include "test_tuning_runner.moc"

@@ -8,6 +8,7 @@
 #include "engine/quadratic_test_model.h"
 #include "optim/optimizer.h"
 #include "optim/update_count.h"
+#include "support/test_registry.h"
 
 using namespace dplab;
 
@@ -44,5 +45,5 @@ class TestUpdateCount : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestUpdateCount)
+DPLAB_TEST_GUILESS_MAIN(TestUpdateCount)
 #include "test_update_count.moc"

@@ -16,6 +16,7 @@
 #include "models/cbow_negative_sampling.h"
 #include "support/numeric_compare.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "text/cbow_examples.h"
 #include "text/text_corpus.h"
 #include "training/wide_training.h"
@@ -23,8 +24,12 @@
 using namespace dplab;
 
 namespace {
-const std::string kCorpus = testing::test_data_dir() + "/small_corpus.txt";
+// A function, not a constant: the data folder comes from CTest's environment, read when the test
+// runs, not when the runner that holds every engine suite starts (support/test_registry.h).
+std::string corpus_path() {
+  return testing::test_data_dir() + "/small_corpus.txt";
 }
+}  // namespace
 
 class TestWideModelAndCanary : public QObject {
   Q_OBJECT
@@ -59,7 +64,7 @@ class TestWideModelAndCanary : public QObject {
   }
 
   void loads_the_test_corpus() {
-    const auto corpus = text::load_text_corpus(kCorpus, {1000, true});
+    const auto corpus = text::load_text_corpus(corpus_path(), {1000, true});
     QCOMPARE(corpus.vocabulary.size(), std::size_t(50));  // 40 nouns + 10 verbs
     QCOMPARE(corpus.id_of("the"), -1);
     QVERIFY(corpus.id_of("harbour") >= 0);
@@ -232,5 +237,5 @@ class TestWideModelAndCanary : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestWideModelAndCanary)
+DPLAB_TEST_APPLESS_MAIN(TestWideModelAndCanary)
 #include "test_wide_model_and_canary.moc"

@@ -6,6 +6,7 @@
 
 #include "charts/chart_view.h"
 #include "privacy/accountant_comparison.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/accountant_gap_view.h"
 
@@ -67,5 +68,5 @@ class TestAccountantGapView : public QObject {
   }
 };
 
-QTEST_MAIN(TestAccountantGapView)
+DPLAB_TEST_MAIN(TestAccountantGapView)
 #include "test_accountant_gap_view.moc"

@@ -13,6 +13,7 @@
 #include "form/experiment_form.h"
 #include "run/run_controller.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "views/accuracy_tab.h"
 
 using namespace dplab;
@@ -73,5 +74,5 @@ class TestAccuracyUpdateAxis : public QObject {
   }
 };
 
-QTEST_MAIN(TestAccuracyUpdateAxis)
+DPLAB_TEST_MAIN(TestAccuracyUpdateAxis)
 #include "test_accuracy_update_axis.moc"

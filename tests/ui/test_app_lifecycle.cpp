@@ -12,6 +12,7 @@
 #include "run/run_controller.h"
 #include "shell/launcher.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 
 using namespace dplab;
@@ -142,5 +143,5 @@ class TestAppLifecycle : public QObject {
   QTemporaryDir dir_;
 };
 
-QTEST_MAIN(TestAppLifecycle)
+DPLAB_TEST_MAIN(TestAppLifecycle)
 #include "test_app_lifecycle.moc"

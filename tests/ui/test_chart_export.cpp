@@ -17,6 +17,7 @@
 #include "charts/chart_view.h"
 #include "charts/export_dialog.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "views/privacy_tab.h"
 
 using namespace dplab::ui;
@@ -211,5 +212,5 @@ class TestChartExport : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestChartExport)
+DPLAB_TEST_MAIN(TestChartExport)
 #include "test_chart_export.moc"

@@ -6,6 +6,7 @@
 
 #include "charts/chart_hover.h"
 #include "run/run_data.h"
+#include "support/test_registry.h"
 #include "tuning/release_cost.h"
 #include "views/accuracy_tab.h"
 #include "views/parallel_coordinates_tab.h"
@@ -153,5 +154,5 @@ class TestChartInteraction : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestChartInteraction)
+DPLAB_TEST_MAIN(TestChartInteraction)
 #include "test_chart_interaction.moc"

@@ -16,6 +16,7 @@
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
 #include "views/heatmap_tab.h"
@@ -228,5 +229,5 @@ class TestCharts : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestCharts)
+DPLAB_TEST_MAIN(TestCharts)
 #include "test_charts.moc"

@@ -12,6 +12,7 @@
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "tuning/clip_curves.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
@@ -145,5 +146,5 @@ class TestClipChart : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestClipChart)
+DPLAB_TEST_MAIN(TestClipChart)
 #include "test_clip_chart.moc"

@@ -15,6 +15,7 @@
 #include "privacy/default_delta.h"
 #include "privacy/rdp_accountant.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 
 using namespace dplab;
@@ -196,5 +197,5 @@ class TestExperimentForm : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestExperimentForm)
+DPLAB_TEST_MAIN(TestExperimentForm)
 #include "test_experiment_form.moc"

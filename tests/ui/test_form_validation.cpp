@@ -16,6 +16,7 @@
 #include "form/privacy_section.h"
 #include "shell/main_window.h"
 #include "shell/run_bar.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 
 using namespace dplab;
@@ -119,5 +120,5 @@ class TestFormValidation : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestFormValidation)
+DPLAB_TEST_MAIN(TestFormValidation)
 #include "test_form_validation.moc"

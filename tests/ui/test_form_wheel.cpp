@@ -8,6 +8,7 @@
 #include <QSpinBox>
 #include <QWheelEvent>
 
+#include "support/test_registry.h"
 #include "window_run_support.h"
 
 using namespace dplab;
@@ -84,5 +85,5 @@ class TestFormWheel : public QObject {
   }
 };
 
-QTEST_MAIN(TestFormWheel)
+DPLAB_TEST_MAIN(TestFormWheel)
 #include "test_form_wheel.moc"

@@ -14,6 +14,7 @@
 #include "shell/discard_guard.h"
 #include "store/run_history.h"
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "window_run_support.h"
 
 using namespace dplab;
@@ -156,5 +157,5 @@ class TestHistoryManagement : public QObject {
   HistoryPanel* panel_ = nullptr;
 };
 
-QTEST_MAIN(TestHistoryManagement)
+DPLAB_TEST_MAIN(TestHistoryManagement)
 #include "test_history_management.moc"

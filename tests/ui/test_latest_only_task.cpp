@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "run/latest_only_task.h"
+#include "support/test_registry.h"
 
 using namespace dplab::ui;
 
@@ -76,5 +77,5 @@ class TestLatestOnlyTask : public QObject {
   }
 };
 
-QTEST_MAIN(TestLatestOnlyTask)
+DPLAB_TEST_MAIN(TestLatestOnlyTask)
 #include "test_latest_only_task.moc"

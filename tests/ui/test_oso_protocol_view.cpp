@@ -23,6 +23,7 @@
 #include "shell/main_window.h"
 #include "shell/presets.h"
 #include "shell/stall_meter.h"
+#include "support/test_registry.h"
 #include "tuning/oso_protocol.h"
 #include "views/oso_protocol_view.h"
 #include "window_run_support.h"
@@ -361,5 +362,5 @@ class TestOsoProtocolView : public QObject {
   OsoProtocolView* view_ = nullptr;
 };
 
-QTEST_MAIN(TestOsoProtocolView)
+DPLAB_TEST_MAIN(TestOsoProtocolView)
 #include "test_oso_protocol_view.moc"

@@ -26,6 +26,7 @@
 #include "shell/main_window.h"
 #include "shell/stall_meter.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/canary_audit_view.h"
 #include "views/objpert_figure2_view.h"
@@ -283,5 +284,5 @@ class TestPaperFigureViews : public QObject {
   CanaryAuditView* canary_ = nullptr;
 };
 
-QTEST_MAIN(TestPaperFigureViews)
+DPLAB_TEST_MAIN(TestPaperFigureViews)
 #include "test_paper_figure_views.moc"

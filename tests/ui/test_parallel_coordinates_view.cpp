@@ -6,6 +6,7 @@
 
 #include "charts/chart_hover.h"
 #include "run/run_data.h"
+#include "support/test_registry.h"
 #include "tuning/parallel_coordinates.h"
 #include "tuning/winners.h"
 #include "views/parallel_coordinates_tab.h"
@@ -127,5 +128,5 @@ class TestParallelCoordinatesView : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestParallelCoordinatesView)
+DPLAB_TEST_MAIN(TestParallelCoordinatesView)
 #include "test_parallel_coordinates_view.moc"

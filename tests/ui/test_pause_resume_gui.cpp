@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "run/run_data.h"
+#include "support/test_registry.h"
 #include "tuning/runner.h"
 #include "window_run_support.h"
 
@@ -104,5 +105,5 @@ class TestPauseResumeGui : public QObject {
   }
 };
 
-QTEST_MAIN(TestPauseResumeGui)
+DPLAB_TEST_MAIN(TestPauseResumeGui)
 #include "test_pause_resume_gui.moc"

@@ -31,6 +31,7 @@
 #include "shell/main_window.h"
 #include "shell/welcome_panel.h"
 #include "support/cli_runner.h"
+#include "support/test_registry.h"
 #include "tuning/release_cost.h"
 
 using namespace dplab;
@@ -431,5 +432,5 @@ class TestPlaygroundWindow : public QObject {
   }
 };
 
-QTEST_MAIN(TestPlaygroundWindow)
+DPLAB_TEST_MAIN(TestPlaygroundWindow)
 #include "test_playground_window.moc"

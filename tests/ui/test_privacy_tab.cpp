@@ -10,6 +10,7 @@
 #include "privacy/default_delta.h"
 #include "privacy/private_selection.h"
 #include "privacy/tuning_cost_series.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/privacy_tab.h"
 
@@ -80,5 +81,5 @@ class TestPrivacyTab : public QObject {
   }
 };
 
-QTEST_MAIN(TestPrivacyTab)
+DPLAB_TEST_MAIN(TestPrivacyTab)
 #include "test_privacy_tab.moc"

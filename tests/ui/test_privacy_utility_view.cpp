@@ -6,6 +6,7 @@
 
 #include "charts/chart_hover.h"
 #include "run/run_data.h"
+#include "support/test_registry.h"
 #include "tuning/privacy_utility.h"
 #include "tuning/release_cost.h"
 #include "views/privacy_utility_tab.h"
@@ -132,5 +133,5 @@ class TestPrivacyUtilityView : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestPrivacyUtilityView)
+DPLAB_TEST_MAIN(TestPrivacyUtilityView)
 #include "test_privacy_utility_view.moc"

@@ -36,6 +36,7 @@
 #include "run/run_data.h"
 #include "shell/main_window.h"
 #include "store/store.h"
+#include "support/test_registry.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
 #include "tuning/run_count_laws.h"
@@ -277,5 +278,5 @@ class TestPrivateRelease : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestPrivateRelease)
+DPLAB_TEST_MAIN(TestPrivateRelease)
 #include "test_private_release.moc"

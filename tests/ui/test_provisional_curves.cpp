@@ -4,6 +4,7 @@
 // they are dotted and named "provisional", and the winner curve is "winner #i (provisional)".
 // Driven through the real window's RunData as the run controller drives it (plan, then points).
 #include "run/run_data.h"
+#include "support/test_registry.h"
 #include "tuning/runner.h"
 #include "views/accuracy_tab.h"
 #include "window_run_support.h"
@@ -114,5 +115,5 @@ class TestProvisionalCurves : public QObject {
   }
 };
 
-QTEST_MAIN(TestProvisionalCurves)
+DPLAB_TEST_MAIN(TestProvisionalCurves)
 #include "test_provisional_curves.moc"

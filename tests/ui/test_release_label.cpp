@@ -14,6 +14,7 @@
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "tuning/release_cost.h"
 #include "ui_test_support.h"
 #include "views/results_model.h"
@@ -106,5 +107,5 @@ class TestReleaseLabel : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestReleaseLabel)
+DPLAB_TEST_MAIN(TestReleaseLabel)
 #include "test_release_label.moc"

@@ -18,6 +18,7 @@
 #include "run/history_panel.h"
 #include "run/run_controller.h"
 #include "shell/main_window.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 
 using namespace dplab;
@@ -131,5 +132,5 @@ class TestReportExport : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestReportExport)
+DPLAB_TEST_MAIN(TestReportExport)
 #include "test_report_export.moc"

@@ -28,6 +28,7 @@
 #include "shell/main_window.h"
 #include "shell/report_exporter.h"
 #include "shell/stall_meter.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/privacy_tab.h"
 
@@ -177,5 +178,5 @@ class TestResponsiveness : public QObject {
   double checkbox_ms_ = 0, drag_ms_ = 0, typing_ms_ = 0, export_ms_ = 0;
 };
 
-QTEST_MAIN(TestResponsiveness)
+DPLAB_TEST_MAIN(TestResponsiveness)
 #include "test_responsiveness.moc"

@@ -12,6 +12,7 @@
 #include "store/run_history.h"
 #include "store/store.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "tuning/runner.h"
 #include "window_run_support.h"
 
@@ -123,5 +124,5 @@ class TestResumeInterruptedGui : public QObject {
   }
 };
 
-QTEST_MAIN(TestResumeInterruptedGui)
+DPLAB_TEST_MAIN(TestResumeInterruptedGui)
 #include "test_resume_interrupted_gui.moc"

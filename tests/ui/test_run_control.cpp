@@ -16,6 +16,7 @@
 #include "run/run_data.h"
 #include "shell/run_bar.h"
 #include "store/run_history.h"
+#include "support/test_registry.h"
 #include "window_run_support.h"
 
 using namespace dplab;
@@ -245,5 +246,5 @@ class TestRunControl : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunControl)
+DPLAB_TEST_MAIN(TestRunControl)
 #include "test_run_control.moc"

@@ -20,6 +20,7 @@
 #include "shell/main_window.h"
 #include "shell/presets.h"
 #include "support/test_paths.h"
+#include "support/test_registry.h"
 #include "tuning/release_cost.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
@@ -223,5 +224,5 @@ class TestRunEndToEnd : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestRunEndToEnd)
+DPLAB_TEST_MAIN(TestRunEndToEnd)
 #include "test_run_end_to_end.moc"

@@ -9,6 +9,7 @@
 #include <QScrollBar>
 
 #include "shell/welcome_panel.h"
+#include "support/test_registry.h"
 #include "views/accuracy_tab.h"
 #include "window_run_support.h"
 
@@ -105,5 +106,5 @@ class TestSmallScreen : public QObject {
   }
 };
 
-QTEST_MAIN(TestSmallScreen)
+DPLAB_TEST_MAIN(TestSmallScreen)
 #include "test_small_screen.moc"

@@ -8,6 +8,7 @@
 
 #include "charts/chart_view.h"
 #include "privacy/tuning_cost_series.h"
+#include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/subsampled_tuning_view.h"
 
@@ -77,5 +78,5 @@ class TestSubsampledTuningView : public QObject {
   }
 };
 
-QTEST_MAIN(TestSubsampledTuningView)
+DPLAB_TEST_MAIN(TestSubsampledTuningView)
 #include "test_subsampled_tuning_view.moc"

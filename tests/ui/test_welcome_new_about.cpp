@@ -12,6 +12,7 @@
 #include "shell/discard_guard.h"
 #include "shell/presets.h"
 #include "shell/welcome_panel.h"
+#include "support/test_registry.h"
 #include "window_run_support.h"
 
 using namespace dplab;
@@ -102,5 +103,5 @@ class TestWelcomeNewAbout : public QObject {
   QTemporaryDir dir_;
 };
 
-QTEST_MAIN(TestWelcomeNewAbout)
+DPLAB_TEST_MAIN(TestWelcomeNewAbout)
 #include "test_welcome_new_about.moc"

@@ -16,6 +16,7 @@
 #include "run/run_data.h"
 #include "shell/run_bar.h"
 #include "shell/status_panel.h"
+#include "support/test_registry.h"
 #include "views/accountant_gap_view.h"
 #include "views/heatmap_tab.h"
 #include "window_run_support.h"
@@ -135,5 +136,5 @@ class TestWindowMinors : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestWindowMinors)
+DPLAB_TEST_MAIN(TestWindowMinors)
 #include "test_window_minors.moc"

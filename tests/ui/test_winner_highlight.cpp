@@ -7,6 +7,7 @@
 #include <QTableView>
 
 #include "run/run_data.h"
+#include "support/test_registry.h"
 #include "tuning/aggregates.h"
 #include "tuning/winners.h"
 #include "views/accuracy_tab.h"
@@ -82,5 +83,5 @@ class TestWinnerHighlight : public QObject {
   MainWindow* window_ = nullptr;
 };
 
-QTEST_MAIN(TestWinnerHighlight)
+DPLAB_TEST_MAIN(TestWinnerHighlight)
 #include "test_winner_highlight.moc"
