@@ -41,7 +41,14 @@ generator=()  # Ninja for a fresh folder: the same relative paths as the other b
 if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DDPLAB_FUZZ=ON \
   -DDPLAB_GUI=OFF -DDPLAB_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
+# The build's own output is kept in a log and shown only when the build fails, so a harness
+# that no longer links says why instead of ending the script silently.
+if ! cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >"$build/build.log" 2>&1; then
+  echo "fuzz.sh: building the harnesses failed; the errors:" >&2
+  grep -E 'error|undefined reference' "$build/build.log" | head -20 >&2
+  echo "fuzz.sh: whole log: $build/build.log" >&2
+  exit 1
+fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
