@@ -4,7 +4,7 @@
 // tuning summaries and the GUI cannot disagree.
 //
 // Defaults: RDP everywhere. PLD is within 1% of Google dp_accounting and never below it by more
-// than its estimated error on every public reference case (tests/engine/test_pld_accountant.cpp),
+// than its estimated error on every public reference case (tests/numerics/test_pld_accountant.cpp),
 // but issue #13 makes PLD the default only once the held-back reference cases have been checked
 // too; until then PLD is opt-in (--accountant pld) and every epsilon says which accountant made it.
 // Liu-Talwar (LT) accepts any (eps, delta)-DP base run: with PLD, eps1 of the run at LT's tiny

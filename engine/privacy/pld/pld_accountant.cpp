@@ -133,7 +133,7 @@ double delta_of(const Composed& c, double epsilon) {
 // finer chords), so IN EXACT ARITHMETIC dplab's epsilon at kFast and kDefault would not be below
 // dp_accounting's. In floating point it can be, slightly: on the 43 public reference cases it is
 // below in 4, by at most 3.4e-5 (round-off of the FFT composition at epsilon ~ 200; ~4e-9 in the
-// others). tests/engine/test_pld_accountant.cpp checks "never below by more than the estimated
+// others). tests/numerics/test_pld_accountant.cpp checks "never below by more than the estimated
 // error", not "never below".
 // kTight may go finer (to kGridUnit / 64).
 constexpr double kGridUnit = 1e-5;
