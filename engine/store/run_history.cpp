@@ -58,11 +58,9 @@ HistoryEntry history_entry(const Store& store, const ExperimentRecord& record) {
       const auto scores = tuning::score_candidates(results, all);
       if (const tuning::CandidateScore* best = tuning::best_score(scores))
         entry.best_metric = best->metric();
-    } else if (const auto stored = store.load_summary(record.id, "private_release")) {
-      const tuning::PrivateRelease release =
-          tuning::parse_private_release(parse_json_text(*stored, store.path() + " release"));
-      if (release.released > 0) {
-        entry.best_metric = release.mean_score;
+    } else if (const auto release = load_private_release(store, record.id)) {
+      if (release->released > 0) {
+        entry.best_metric = release->mean_score;
         entry.best_is_released_score = true;
       }
     }
@@ -78,6 +76,14 @@ std::vector<HistoryEntry> list_history(const Store& store) {
     out.push_back(history_entry(store, record));
   }
   return out;
+}
+
+std::optional<tuning::PrivateRelease> load_private_release(const Store& store,
+                                                           std::int64_t experiment_id) {
+  const auto stored = store.load_summary(experiment_id, "private_release");
+  if (!stored) return std::nullopt;
+  return tuning::parse_private_release(parse_json_text(
+      *stored, store.path() + " (run " + std::to_string(experiment_id) + " released winners)"));
 }
 
 }  // namespace dplab::store

@@ -12,10 +12,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "store/store.h"
+#include "tuning/private_release_view.h"
 
 namespace dplab::store {
 
@@ -46,5 +48,11 @@ std::string run_notes(const Store& store, std::int64_t experiment_id);
 void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& text);
 
 bool is_resumable_status(const std::string& status);
+
+// The winners a private run released, as recorded when it ended (summary kind "private_release");
+// nullopt for a run that released nothing (explore, or a private run that did not finish).
+// Throws dplab::Error naming the history file and run if the record is unreadable.
+std::optional<tuning::PrivateRelease> load_private_release(const Store& store,
+                                                           std::int64_t experiment_id);
 
 }  // namespace dplab::store

@@ -290,8 +290,7 @@ bool HistoryPanel::openRun(qint64 id) {
     std::optional<tuning::PrivateRelease> release;
     if (results.config.release.mode == experiment::ReleaseMode::kPrivate) {
       // A private run reopens showing only its released winners (as recorded when it ended).
-      if (const auto stored = store->load_summary(id, "private_release"))
-        release = tuning::parse_private_release(nlohmann::json::parse(*stored));
+      release = store::load_private_release(*store, id);
     }
     const store::HistoryEntry* e = entry(id);
     const QString name =
@@ -439,12 +438,9 @@ void HistoryPanel::compareSelected() {
       tuning::SearchResults r = store->load_results(id);
       if (r.config.release.mode == experiment::ReleaseMode::kPrivate) {
         // A private run contributes only its released winners.
-        std::vector<std::int64_t> released;
-        if (const auto stored = store->load_summary(id, "private_release")) {
-          released =
-              tuning::released_jobs(tuning::parse_private_release(nlohmann::json::parse(*stored)));
-        }
-        r = tuning::grid_shaped_runs(r, released);
+        const auto release = store::load_private_release(*store, id);
+        r = tuning::grid_shaped_runs(
+            r, release ? tuning::released_jobs(*release) : std::vector<std::int64_t>{});
       }
       for (const auto& agg : tuning::aggregate_all(r)) {
         const QString name = OptimizerEditor::displayName(

@@ -20,6 +20,9 @@ namespace {
 constexpr QCPScatterStyle::ScatterShape kShapes[] = {
     QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
     QCPScatterStyle::ssDiamond};
+// Marker size per mode. MA's plan over the same runs shares the explore point's ε: its square is
+// drawn larger, as a frame around the disc, so both stay visible.
+constexpr double kSizes[] = {11, 17, 10, 10};
 constexpr int kModes = 4;
 
 int finishedJobs(const tuning::SearchResults& r) {
@@ -155,15 +158,10 @@ void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList
     line->setProperty("dplabGroup", group);
     for (int i : {1, 2, 3, 0}) {  // what ran on top of the plans it may coincide with
       const bool plan = !modes[i].empty() && modes[i].front().plan;
-      QCPGraph* g = add_graph(
-          names[o], QPen(Qt::NoPen),
-          // MA's plan over the same runs shares the explore point's ε: its square
-          // is drawn larger, as a frame around the disc, so both stay visible.
-          QCPScatterStyle(kShapes[i], QPen(colour, 2), plan ? QBrush(Qt::white) : QBrush(colour),
-                          i == 0   ? 11
-                          : i == 1 ? 17
-                                   : 10),
-          modes[i], false);
+      QCPGraph* g = add_graph(names[o], QPen(Qt::NoPen),
+                              QCPScatterStyle(kShapes[i], QPen(colour, 2),
+                                              plan ? QBrush(Qt::white) : QBrush(colour), kSizes[i]),
+                              modes[i], false);
       g->setProperty("dplabGroup", group);
       g->setProperty("dplabMode", QStringLiteral("mode:%1").arg(i));
     }
