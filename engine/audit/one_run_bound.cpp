@@ -191,6 +191,8 @@ AuditBound best_bound_over_guess_sets(const std::vector<double>& scores,
   AuditBound best;
   bool first = true;
   for (const GuessSet& s : sets) {
+    best.ceiling = std::max(best.ceiling,
+                            one_run_ceiling(m, s.top_in + s.bottom_out, delta, split_confidence));
     std::int64_t correct = 0;
     for (std::int64_t i = 0; i < s.top_in; ++i) correct += included[order[i]] ? 1 : 0;
     for (std::int64_t i = 0; i < s.bottom_out; ++i) correct += included[order[m - 1 - i]] ? 0 : 1;
@@ -204,7 +206,6 @@ AuditBound best_bound_over_guess_sets(const std::vector<double>& scores,
     }
   }
   best.pure_epsilon_lower_bound = one_run_epsilon_lower_bound(best.counts, 0.0, split_confidence);
-  best.ceiling = one_run_ceiling(m, best.counts.guesses, delta, split_confidence);
   best.sets_tried = k_sets;
   return best;
 }

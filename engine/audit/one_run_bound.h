@@ -79,7 +79,11 @@ struct AuditBound {
   GuessCounts counts;                   // its (m, r, v)
   double epsilon_lower_bound = 0;       // (eps, delta) bound at beta / K
   double pure_epsilon_lower_bound = 0;  // delta = 0 bound at beta / K
-  double ceiling = 0;  // (eps, delta) bound with v = r for that (m, r), at beta / K
+  // What this audit could show at most: the largest (eps, delta) bound with every guess right
+  // (v = r) over the pre-declared sets, at beta / K. Not the chosen set's own ceiling: when no set
+  // shows anything, the chosen set is merely the first and its ceiling would understate what the
+  // audit was able to detect.
+  double ceiling = 0;
   int sets_tried = 0;  // K, the Bonferroni divisor
 };
 

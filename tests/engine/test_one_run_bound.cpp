@@ -235,6 +235,32 @@ class TestOneRunBound : public QObject {
         0.0);
   }
 
+  void ceiling_is_the_largest_set_s_even_when_nothing_is_shown() {
+    // Scores ordered exactly against inclusion: every guess is wrong, no set rejects eps = 0, and
+    // the chosen set is merely the first (the smallest). The ceiling must still be what the audit
+    // could have shown, the largest set's, not the first's (the old code returned the first's).
+    const double kDelta = 1e-5;
+    std::vector<double> scores;
+    std::vector<bool> included;
+    for (int i = 0; i < 200; ++i) {
+      included.push_back(i % 2 == 0);
+      scores.push_back(included.back() ? -1.0 - i : 1.0 + i);  // ordered exactly wrong
+    }
+    const auto sets = audit::default_guess_sets(200);
+    const auto bound = audit::best_bound_over_guess_sets(scores, included, sets, kDelta, 0.95);
+    QCOMPARE(bound.epsilon_lower_bound, 0.0);
+    const double split = 1 - 0.05 / static_cast<double>(sets.size());
+    double largest = 0;
+    std::int64_t smallest_guesses = 200;
+    for (const auto& s : sets) {
+      largest =
+          std::max(largest, audit::one_run_ceiling(200, s.top_in + s.bottom_out, kDelta, split));
+      smallest_guesses = std::min(smallest_guesses, s.top_in + s.bottom_out);
+    }
+    DPLAB_COMPARE_ABS(bound.ceiling, largest, 1e-12);
+    QVERIFY(bound.ceiling > audit::one_run_ceiling(200, smallest_guesses, kDelta, split) + 0.5);
+  }
+
   void invalid_inputs_name_the_field() {
     using testing::error_of;
     QVERIFY(error_of<InvalidArgument>([] {
