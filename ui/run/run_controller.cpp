@@ -143,6 +143,14 @@ void RunController::run(experiment::ExperimentConfig config,
     // The history keeps the final run with the full n; with the complement its training size
     // would be |X2| = n - |X1|, which epsilon does not cover (as `tune --db` refuses it).
     const bool record = store && config.release.final_data == privacy::FinalRunData::kFullData;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          emit message(tr("private on a subsample: the search on the tuning subset runs first; "
+                          "its runs are not shown (only the final run is released)"),
+                       false);
+        },
+        Qt::QueuedConnection);
     if (store && !record) {
       QMetaObject::invokeMethod(
           this,
