@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -124,6 +125,14 @@ class TestSubsampledReleaseGui : public QObject {
     QCOMPARE(c.release.selection, experiment::PrivateSelection::kPs);
     QCOMPARE(c.release.tuning_fraction, 0.25);
     QVERIFY(!c.release.secure);
+    // Screenshot of the Release box with its settings (the form scrolled to it), 1280x720.
+    window_->resize(1280, 720);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    for (auto* area : window_->findChildren<QScrollArea*>()) {
+      if (area->isAncestorOf(release)) area->ensureWidgetVisible(release->parentWidget(), 0, 40);
+    }
+    test::saveShot(window_, QStringLiteral("subsampled-release-box"));
+    window_->resize(1400, 900);
   }
 
   void runs_end_to_end_and_releases_only_the_final_run() {

@@ -26,8 +26,7 @@ ReleaseSection::ReleaseSection(QWidget* parent) : QWidget(parent) {
   mode_->addItem(tr("private: MA (each candidate once, winner only)"), QStringLiteral("ma"));
   mode_->addItem(tr("private: Liu–Talwar random stopping"), QStringLiteral("lt"));
   mode_->addItem(tr("private: Papernot–Steinke (Poisson μ)"), QStringLiteral("ps"));
-  mode_->addItem(tr("private on a subsample: PS on a fraction q, then one final run (KK23)"),
-                 kSubsampled);
+  mode_->addItem(tr("private on a subsample (KK23)"), kSubsampled);
   mode_->setToolTip(
       tr("What the search releases, and so what its ε covers. explore: every curve of every "
          "run is shown and ε composes ALL runs trained. private: the selection runs for real "
