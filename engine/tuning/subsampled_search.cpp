@@ -34,6 +34,25 @@ double lot_for_rate(double rate, std::int64_t rows, const char* what) {
   return lot;
 }
 
+// Tells the hook that a phase's runner exists, and that it is gone on every way out (an
+// exception included), before the Runner itself is destroyed (declare it after the Runner).
+class PhaseNotice {
+ public:
+  PhaseNotice(const SubsampledRunHooks& hooks, Runner* runner, bool final_phase)
+      : hooks_(hooks), final_phase_(final_phase) {
+    if (hooks_.on_runner) hooks_.on_runner(runner, final_phase_);
+  }
+  ~PhaseNotice() {
+    if (hooks_.on_runner) hooks_.on_runner(nullptr, final_phase_);
+  }
+  PhaseNotice(const PhaseNotice&) = delete;
+  PhaseNotice& operator=(const PhaseNotice&) = delete;
+
+ private:
+  const SubsampledRunHooks& hooks_;
+  bool final_phase_;
+};
+
 }  // namespace
 
 std::vector<Index> draw_tuning_subset(Index n, double tuning_fraction, std::uint64_t seed) {
@@ -177,19 +196,17 @@ SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
       tuning_config, static_cast<int>(experiment::expand_candidates(tuning_config).size()),
       tuning_config.seed);
   out.runs_trained = static_cast<std::int64_t>(plan.jobs.size());
-  auto notify = [&](Runner* runner, bool final_phase) {
-    if (hooks.on_runner) hooks.on_runner(runner, final_phase);
-  };
   PrivateRelease tuned;
   SearchResults tuning_results;
   if (!plan.jobs.empty()) {
     RunOptions tuning_options = options;
     tuning_options.plan = plan.jobs;
     Runner runner(tuning_config, splits.tuning, tuning_options);
-    notify(&runner, false);
-    tuning_results = runner.run();
+    {
+      const PhaseNotice notice(hooks, &runner, false);
+      tuning_results = runner.run();
+    }
     out.cancelled = runner.cancel_requested();
-    notify(nullptr, false);
     tuned = select_private_winners(tuning_results, plan, score_noise_seed(tuning_config.seed));
   }
   if (tuned.replicates.empty() || tuned.replicates[0].winner_candidate < 0 || out.cancelled) {
@@ -213,10 +230,11 @@ SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
   RunOptions final_options = options;
   final_options.plan = out.final_plan.jobs;
   Runner final_runner(final_config, splits.final, final_options);
-  notify(&final_runner, true);
-  out.final_results = final_runner.run();
+  {
+    const PhaseNotice notice(hooks, &final_runner, true);
+    out.final_results = final_runner.run();
+  }
   out.cancelled = final_runner.cancel_requested();
-  notify(nullptr, true);
   // Released: the full n (public), never |X2| = n - |X1| (the subset size is not covered).
   out.final_results.training_size = n;
   out.has_final = true;

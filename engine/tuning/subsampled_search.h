@@ -69,7 +69,8 @@ experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig
 // run it (one implementation).
 struct SubsampledRunHooks {
   // Called with each phase's Runner before it runs (add listeners, keep a pointer to cancel or
-  // pause it) and with nullptr once it has run. `final_phase` tells the two apart. May be empty.
+  // pause it) and with nullptr once it has run (an exception included). `final_phase` tells the
+  // two apart. May be empty.
   std::function<void(Runner* runner, bool final_phase)> on_runner;
 };
 
