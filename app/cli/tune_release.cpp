@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "experiment/release_repeats.h"
 #include "privacy/epsilon_display.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"
@@ -219,10 +220,10 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
   }
   if (r.mode == ReleaseMode::kPrivate && config.repeats < 1)
     throw UsageError("repeats must be >= 1");
-  if (r.subsampled && config.repeats != 1) {
-    throw UsageError(
-        "--release private-subsampled runs one tuning search and one final run: "
-        "--repeats must be 1");
+  try {
+    experiment::check_release_repeats(r, config.repeats, "--repeats");
+  } catch (const ParseError& e) {
+    throw UsageError(e.what());
   }
 }
 

@@ -17,6 +17,7 @@
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/file_reader.h"
+#include "experiment/release_repeats.h"
 #include "models/network_description.h"
 
 namespace dplab::experiment {
@@ -686,9 +687,7 @@ ExperimentConfig parse_experiment(const json& j) {
         "variants.lot_normalization",
         "\"realized\" is not covered by the accountant, so it is refused in release mode "
         "\"private\" (use it in explore mode, for the reproduction study)");
-  check(!(config.release.subsampled && config.repeats != 1), "repeats",
-        "release mode \"private-subsampled\" runs one tuning search and one final run: repeats "
-        "must be 1");
+  check_release_repeats(config.release, config.repeats, "repeats");
   if (const json* acc = r.find("accounting")) config.accounting = parse_accounting(*acc);
   r.reject_unknown();
   check_consistency(config);

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
+#include "experiment/release_repeats.h"
 
 namespace dplab::experiment {
 namespace {
@@ -96,6 +97,15 @@ void check_release(const ReleaseConfig& r, const std::string& path) {
     fail(path + ".ps_eta", "must be in (-1, 1000], got " + format_number(r.ps_eta));
   if (!(r.ps_gamma > 0.0 && r.ps_gamma < 1.0))
     fail(path + ".ps_gamma", "must be strictly between 0 and 1, got " + format_number(r.ps_gamma));
+}
+
+void check_release_repeats(const ReleaseConfig& r, int repeats, const std::string& path) {
+  if (r.subsampled && repeats != 1) {
+    fail(path,
+         "release mode \"private-subsampled\" runs one tuning search and one final run: repeats "
+         "must be 1 (replicate searches are not implemented for this mode), got " +
+             std::to_string(repeats));
+  }
 }
 
 ReleaseConfig parse_release(const json& j, const std::string& path) {

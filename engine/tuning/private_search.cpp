@@ -36,8 +36,8 @@ PrivatePlan draw_private_plan(const experiment::ExperimentConfig& config, int nu
     // Its epsilon (release_cost) charges a search on a SUBSAMPLE plus a final run: drawing a
     // plain search on the full data here would be charged the wrong, smaller epsilon.
     throw InvalidArgument(
-        "release mode private-subsampled runs in two phases (tuning/subsampled_search.h): run "
-        "it with `dplab-cli tune`; the GUI does not run it yet");
+        "release mode private-subsampled runs in two phases: run it with "
+        "run_subsampled_search (tuning/subsampled_search.h), as `dplab-cli tune` and the GUI do");
   }
   PrivatePlan plan;
   plan.selection = release.selection;

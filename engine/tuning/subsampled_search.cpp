@@ -34,6 +34,25 @@ double lot_for_rate(double rate, std::int64_t rows, const char* what) {
   return lot;
 }
 
+// Tells the hook that a phase's runner exists, and that it is gone on every way out (an
+// exception included), before the Runner itself is destroyed (declare it after the Runner).
+class PhaseNotice {
+ public:
+  PhaseNotice(const SubsampledRunHooks& hooks, Runner* runner, bool final_phase)
+      : hooks_(hooks), final_phase_(final_phase) {
+    if (hooks_.on_runner) hooks_.on_runner(runner, final_phase_);
+  }
+  ~PhaseNotice() {
+    if (hooks_.on_runner) hooks_.on_runner(nullptr, final_phase_);
+  }
+  PhaseNotice(const PhaseNotice&) = delete;
+  PhaseNotice& operator=(const PhaseNotice&) = delete;
+
+ private:
+  const SubsampledRunHooks& hooks_;
+  bool final_phase_;
+};
+
 }  // namespace
 
 std::vector<Index> draw_tuning_subset(Index n, double tuning_fraction, std::uint64_t seed) {
@@ -148,6 +167,78 @@ experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig
                           std::to_string(candidates.size()));
   }
   return final_config;
+}
+
+SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
+                                    std::shared_ptr<const data::TrainValidationSplit> data,
+                                    const RunOptions& options, const SubsampledRunHooks& hooks) {
+  if (!config.release.subsampled) throw InvalidArgument("release mode is not private-subsampled");
+  if (!config.objective_perturbation.empty()) {
+    throw InvalidArgument(
+        "release mode private-subsampled: objpert entries are searched in explore mode only");
+  }
+  if (data->train.is_regression()) {
+    throw InvalidArgument(
+        "release mode private-subsampled needs a classification data set: the regression score "
+        "is computed on the private training set and is not covered by epsilon");
+  }
+  SubsampledRun out;
+  // 1. The tuning subset X1 (Poisson q, seeded; never looks at the data) and the final data.
+  const SubsampledSplits splits = split_for_subsampled_tuning(config, *data);
+  const std::int64_t n = splits.full_training_size;
+  const std::int64_t final_size = splits.final->train.size();
+  out.subset_size = splits.tuning->train.size();
+  // 2. The Papernot-Steinke search on X1: K and the candidate draws up front.
+  const experiment::ExperimentConfig tuning_config =
+      tuning_phase_config(config, n, final_size, out.subset_size);
+  out.lot_size_on_subset = tuning_config.privacy.lot_size;
+  const PrivatePlan plan = draw_private_plan(
+      tuning_config, static_cast<int>(experiment::expand_candidates(tuning_config).size()),
+      tuning_config.seed);
+  out.runs_trained = static_cast<std::int64_t>(plan.jobs.size());
+  PrivateRelease tuned;
+  SearchResults tuning_results;
+  if (!plan.jobs.empty()) {
+    RunOptions tuning_options = options;
+    tuning_options.plan = plan.jobs;
+    Runner runner(tuning_config, splits.tuning, tuning_options);
+    {
+      const PhaseNotice notice(hooks, &runner, false);
+      tuning_results = runner.run();
+    }
+    out.cancelled = runner.cancel_requested();
+    tuned = select_private_winners(tuning_results, plan, score_noise_seed(tuning_config.seed));
+  }
+  if (tuned.replicates.empty() || tuned.replicates[0].winner_candidate < 0 || out.cancelled) {
+    return out;  // K = 0 or an incomplete search: the algorithm outputs nothing
+  }
+  const ReplicateRelease& winner_rep = tuned.replicates[0];
+  const experiment::Candidate& winner =
+      tuning_results.candidates[static_cast<std::size_t>(winner_rep.winner_candidate)];
+  out.winner_candidate = winner_rep.winner_candidate;
+  out.winner_label = winner.label();
+  out.winner_score = winner_rep.released_score;
+  // 3. One final run of the winner, its learning rate transferred (heuristic).
+  const experiment::ExperimentConfig final_config = final_run_config(config, winner, n, final_size);
+  out.final_plan.selection = experiment::PrivateSelection::kPs;
+  ReplicatePlan rep;
+  rep.candidates = {0};
+  out.final_plan.replicates.push_back(rep);
+  PlannedJob job;
+  job.seed = derive_seed(final_config.seed, 1);
+  out.final_plan.jobs.push_back(job);
+  RunOptions final_options = options;
+  final_options.plan = out.final_plan.jobs;
+  Runner final_runner(final_config, splits.final, final_options);
+  {
+    const PhaseNotice notice(hooks, &final_runner, true);
+    out.final_results = final_runner.run();
+  }
+  out.cancelled = final_runner.cancel_requested();
+  // Released: the full n (public), never |X2| = n - |X1| (the subset size is not covered).
+  out.final_results.training_size = n;
+  out.has_final = true;
+  return out;
 }
 
 }  // namespace dplab::tuning

@@ -18,11 +18,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "data/dataset.h"
 #include "experiment/experiment_config.h"
+#include "tuning/private_search.h"
+#include "tuning/runner.h"
 
 namespace dplab::tuning {
 
@@ -60,5 +64,38 @@ experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig
                                               const experiment::Candidate& winner,
                                               std::int64_t full_training_size,
                                               std::int64_t final_size);
+
+// The whole procedure, steps 1-3, as `dplab-cli tune --release private-subsampled` and the GUI
+// run it (one implementation).
+struct SubsampledRunHooks {
+  // Called with each phase's Runner before it runs (add listeners, keep a pointer to cancel or
+  // pause it) and with nullptr once it has run (an exception included). `final_phase` tells the
+  // two apart. May be empty.
+  std::function<void(Runner* runner, bool final_phase)> on_runner;
+};
+
+struct SubsampledRun {
+  // CURATOR ONLY (docs/privacy-model.md): neither epsilon covers them; never shown nor exported
+  // beside the released result.
+  std::int64_t subset_size = 0;     // |X1|
+  std::int64_t runs_trained = 0;    // K
+  double lot_size_on_subset = 0.0;  // follows |X1|
+  int winner_candidate = -1;        // the tuning winner (-1: K = 0 or cancelled)
+  std::string winner_label;
+  double winner_score = 0.0;
+  // RELEASED (when has_final): the final run's results, training_size = n (never |X2|), its
+  // config keeps release = private-subsampled so release_cost gives the two-phase epsilon.
+  bool has_final = false;
+  SearchResults final_results;
+  PrivatePlan final_plan;  // one replicate, one job: select_private_winners releases it
+  bool cancelled = false;
+};
+
+// Steps 1-3 on `data` (classification only; throws InvalidArgument otherwise). K = 0 or a
+// cancelled tuning phase releases nothing (has_final = false): no final run is trained.
+SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
+                                    std::shared_ptr<const data::TrainValidationSplit> data,
+                                    const RunOptions& options,
+                                    const SubsampledRunHooks& hooks = {});
 
 }  // namespace dplab::tuning

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "data/dataset_catalog.h"
+#include "experiment/release_repeats.h"
 #include "form/import_dialog.h"
 #include "form/number_field.h"
 #include "form/optimizer_editor.h"
@@ -349,7 +350,9 @@ QStringList ExperimentForm::errors() const {
   if (!gamma_->valid()) list << tr("γ: %1").arg(gamma_->error());
   list << release_->errors();
   try {
-    experiment::check_release(config().release);  // e.g. validation private needs a private mode
+    const experiment::ExperimentConfig c = config();
+    experiment::check_release(c.release);  // e.g. validation private needs a private mode
+    experiment::check_release_repeats(c.release, c.repeats);  // private-subsampled: 1
   } catch (const std::exception& ex) {
     list << QString::fromStdString(ex.what());
   }

@@ -10,8 +10,13 @@
 
 namespace dplab::ui {
 
+using experiment::LearningRateTransfer;
 using experiment::PrivateSelection;
 using experiment::ReleaseMode;
+
+namespace {
+const QString kSubsampled = QStringLiteral("ps-subsampled");
+}  // namespace
 
 ReleaseSection::ReleaseSection(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout(this);
@@ -21,12 +26,16 @@ ReleaseSection::ReleaseSection(QWidget* parent) : QWidget(parent) {
   mode_->addItem(tr("private: MA (each candidate once, winner only)"), QStringLiteral("ma"));
   mode_->addItem(tr("private: Liu–Talwar random stopping"), QStringLiteral("lt"));
   mode_->addItem(tr("private: Papernot–Steinke (Poisson μ)"), QStringLiteral("ps"));
+  mode_->addItem(tr("private on a subsample (KK23)"), kSubsampled);
   mode_->setToolTip(
       tr("What the search releases, and so what its ε covers. explore: every curve of every "
          "run is shown and ε composes ALL runs trained. private: the selection runs for real "
          "(the drawn runs trained afresh) and only the winner is released; ε is the "
          "selection's (MA: K runs; LT: Liu–Talwar Theorem 1 with its hard stop; PS: "
-         "Papernot–Steinke 2022). In private modes repeats = independent replicate searches."));
+         "Papernot–Steinke 2022). In private modes repeats = independent replicate searches. "
+         "private on a subsample (Koskela–Kulkarni 2023): the PS search runs on a Poisson "
+         "subsample of rate q, then ONE final run of its winner is trained and only that run "
+         "is released; ε covers both phases."));
   form->addRow(tr("Release"), mode_);
   mu_ = new NumberField(tr("μ: mean number of runs of Papernot–Steinke's Poisson stopping "
                            "(≥ 1)."),
@@ -36,6 +45,43 @@ ReleaseSection::ReleaseSection(QWidget* parent) : QWidget(parent) {
                         this);
   mu_->setValue(10);
   form->addRow(tr("μ (PS)"), mu_);
+  // private on a subsample: q, the final data, the learning-rate transfer (engine check_release
+  // judges the combination in errors(), the rule the CLI applies to its flags).
+  subsample_box_ = new QWidget(this);
+  auto* sub = new QFormLayout(subsample_box_);
+  sub->setContentsMargins(0, 0, 0, 0);
+  tuning_fraction_ = new NumberField(
+      tr("q: each training row joins the tuning subset X1 independently with probability q "
+         "(Poisson subsampling); the search's ε is amplified by q. In (0, 1]."),
+      NumberField::Rule([](double) { return QString(); }), subsample_box_);
+  tuning_fraction_->setObjectName(QStringLiteral("tuningFraction"));
+  tuning_fraction_->setValue(0.1);
+  sub->addRow(tr("tuning fraction q"), tuning_fraction_);
+  final_data_ = new QComboBox(subsample_box_);
+  final_data_->setObjectName(QStringLiteral("finalData"));
+  final_data_->addItem(tr("the full data X"), QStringLiteral("full"));
+  final_data_->addItem(tr("the complement X \\ X1 (disjoint from the search)"),
+                       QStringLiteral("complement"));
+  final_data_->setToolTip(
+      tr("The data of the final run: all rows, or only the rows not in the "
+         "tuning subset (disjoint from the search)."));
+  sub->addRow(tr("final run on"), final_data_);
+  lr_transfer_ = new QComboBox(subsample_box_);
+  lr_transfer_->setObjectName(QStringLiteral("lrTransfer"));
+  lr_transfer_->addItem(tr("η × 1/q (heuristic)"), QStringLiteral("inverse_fraction"));
+  lr_transfer_->addItem(tr("keep η (heuristic)"), QStringLiteral("keep"));
+  lr_transfer_->addItem(tr("η × factor (heuristic)"), QStringLiteral("factor"));
+  lr_transfer_->setToolTip(
+      tr("How the winner's learning rate is carried to the final run. A HEURISTIC: it only "
+         "post-processes the released hyperparameters (no privacy cost), nothing guarantees "
+         "the transferred value is good (experiment/hyperparameter_transfer.h)."));
+  sub->addRow(tr("learning-rate transfer"), lr_transfer_);
+  lr_factor_ = new NumberField(tr("The factor of “η × factor” (> 0)."),
+                               NumberField::Rule([](double) { return QString(); }), subsample_box_);
+  lr_factor_->setObjectName(QStringLiteral("lrTransferFactor"));
+  lr_factor_->setValue(1.0);
+  sub->addRow(tr("factor"), lr_factor_);
+  form->addRow(subsample_box_);
   secure_ = new QCheckBox(tr("secure noise (OS entropy, no seed)"), this);
   secure_->setToolTip(
       tr("Private modes: lots and noise from getrandom + ChaCha20 (noise on an integer grid, "
@@ -49,6 +95,18 @@ ReleaseSection::ReleaseSection(QWidget* parent) : QWidget(parent) {
   connect(mu_, &NumberField::edited, this, [this] {
     if (!updating_) emit edited();
   });
+  for (NumberField* field : {tuning_fraction_, lr_factor_}) {
+    connect(field, &NumberField::edited, this, [this] {
+      if (!updating_) emit edited();
+    });
+  }
+  for (QComboBox* combo : {final_data_, lr_transfer_}) {
+    connect(combo, &QComboBox::currentIndexChanged, this, [this] {
+      lr_factor_->setEnabled(subsampled() &&
+                             lr_transfer_->currentData().toString() == QLatin1String("factor"));
+      if (!updating_) emit edited();
+    });
+  }
   onModeChanged();
 }
 
@@ -60,27 +118,38 @@ bool ReleaseSection::isPrivate() const {
   return mode_->currentData().toString() != QLatin1String("explore");
 }
 
+bool ReleaseSection::subsampled() const {
+  return mode_->currentData().toString() == kSubsampled;
+}
+
 bool ReleaseSection::secure() const {
-  return isPrivate() && secure_->isChecked();
+  // private-subsampled has no secure noise yet (check_release refuses it).
+  return isPrivate() && !subsampled() && secure_->isChecked();
 }
 
 void ReleaseSection::onModeChanged() {
   const bool priv = isPrivate();
-  secure_->setEnabled(priv);
+  secure_->setEnabled(priv && !subsampled());
   if (!updating_) {
     // Secure noise is the default of the private modes (switched on when leaving explore).
     if (priv && !was_private_) secure_->setChecked(true);
     if (!priv) secure_->setChecked(false);
   }
   was_private_ = priv;
-  mu_->setEnabled(mode_->currentData().toString() == QLatin1String("ps"));
+  mu_->setEnabled(mode_->currentData().toString() == QLatin1String("ps") || subsampled());
+  subsample_box_->setVisible(subsampled());
+  lr_factor_->setEnabled(subsampled() &&
+                         lr_transfer_->currentData().toString() == QLatin1String("factor"));
   if (!updating_) emit edited();
 }
 
 void ReleaseSection::setRelease(const experiment::ReleaseConfig& r) {
   updating_ = true;
+  base_ = r;
   QString key = QStringLiteral("explore");
-  if (r.mode == ReleaseMode::kPrivate) {
+  if (r.subsampled) {
+    key = kSubsampled;
+  } else if (r.mode == ReleaseMode::kPrivate) {
     key = r.selection == PrivateSelection::kMa   ? QStringLiteral("ma")
           : r.selection == PrivateSelection::kLt ? QStringLiteral("lt")
                                                  : QStringLiteral("ps");
@@ -88,6 +157,12 @@ void ReleaseSection::setRelease(const experiment::ReleaseConfig& r) {
   selectMode(key);
   secure_->setChecked(r.secure);
   mu_->setValue(r.ps_mu);
+  tuning_fraction_->setValue(r.tuning_fraction);
+  final_data_->setCurrentIndex(std::max(
+      0, final_data_->findData(QString::fromStdString(experiment::to_string(r.final_data)))));
+  lr_transfer_->setCurrentIndex(std::max(0, lr_transfer_->findData(QString::fromStdString(
+                                                experiment::to_string(r.lr_transfer.rule)))));
+  lr_factor_->setValue(r.lr_transfer.factor);
   updating_ = false;
   onModeChanged();
 }
@@ -97,21 +172,44 @@ experiment::ReleaseConfig ReleaseSection::release(const experiment::ReleaseConfi
   const QString key = mode_->currentData().toString();
   if (key == QLatin1String("explore")) {
     r.mode = ReleaseMode::kExplore;
+    r.subsampled = false;
     r.validation = experiment::ValidationAssumption::kPublic;  // explore shows every curve
+  } else if (key == kSubsampled) {
+    r.mode = ReleaseMode::kPrivate;
+    r.selection = PrivateSelection::kPs;
+    r.subsampled = true;
+    if (tuning_fraction_->value()) r.tuning_fraction = *tuning_fraction_->value();
+    r.final_data = final_data_->currentData().toString() == QLatin1String("complement")
+                       ? privacy::FinalRunData::kComplement
+                       : privacy::FinalRunData::kFullData;
+    r.lr_transfer.rule = experiment::parse_learning_rate_transfer(
+        lr_transfer_->currentData().toString().toStdString());
+    if (lr_factor_->value()) r.lr_transfer.factor = *lr_factor_->value();
   } else {
     r.mode = ReleaseMode::kPrivate;
+    r.subsampled = false;
     r.selection = key == QLatin1String("ma")   ? PrivateSelection::kMa
                   : key == QLatin1String("lt") ? PrivateSelection::kLt
                                                : PrivateSelection::kPs;
   }
   r.secure = secure();
-  if (key == QLatin1String("ps") && mu_->valid() && mu_->value()) r.ps_mu = *mu_->value();
+  if ((key == QLatin1String("ps") || key == kSubsampled) && mu_->valid() && mu_->value())
+    r.ps_mu = *mu_->value();
   return r;
 }
 
 QStringList ReleaseSection::errors() const {
   QStringList list;
   if (mu_->isEnabled() && !mu_->valid()) list << tr("μ (PS): %1").arg(mu_->error());
+  if (subsampled()) {
+    if (!tuning_fraction_->valid())
+      list << tr("tuning fraction q: %1").arg(tuning_fraction_->error());
+    if (lr_factor_->isEnabled() && !lr_factor_->valid())
+      list << tr("factor: %1").arg(lr_factor_->error());
+    // The combination (q in (0, 1], the factor > 0, no secure noise, repeats 1) is judged by
+    // the engine's check_release / check_release_repeats in ExperimentForm::errors(), the rules
+    // `dplab-cli tune` applies to its flags.
+  }
   return list;
 }
 

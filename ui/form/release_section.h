@@ -4,8 +4,12 @@
 //   private MA/LT/PS the selection runs for real and only its winner is released;
 //   secure noise     (private modes only; on by default there) lots and noise from the OS and
 //                    ChaCha20, no seed shown or stored.
-// PS takes μ (Poisson) from the field; the other release options (TNB, validation private) are
-// kept from the experiment file as they are.
+//   private on a subsample  (Koskela & Kulkarni 2023, "private-subsampled"): a PS search on a
+//                    Poisson subsample of rate q, then one final run of the winner on the full
+//                    data or the complement; the learning-rate transfer is a heuristic (no
+//                    privacy cost). Checked by the engine's check_release, as in the CLI.
+// PS takes μ (Poisson) from the field; the other release options (TNB, validation private,
+// subset batching) are kept from the experiment file as they are.
 #pragma once
 
 #include <QWidget>
@@ -34,8 +38,13 @@ class ReleaseSection : public QWidget {
   QComboBox* modeCombo() const { return mode_; }
   QCheckBox* secureBox() const { return secure_; }
   NumberField* muField() const { return mu_; }
-  // Selects "explore", "ma", "lt" or "ps" as a user would (secure noise turns on when a private
-  // mode is chosen from explore).
+  NumberField* tuningFractionField() const { return tuning_fraction_; }
+  QComboBox* finalDataCombo() const { return final_data_; }
+  QComboBox* lrTransferCombo() const { return lr_transfer_; }
+  NumberField* lrFactorField() const { return lr_factor_; }
+  bool subsampled() const;
+  // Selects "explore", "ma", "lt", "ps" or "ps-subsampled" as a user would (secure noise turns
+  // on when a private mode is chosen from explore; private-subsampled has none yet).
   void selectMode(const QString& key);
 
  signals:
@@ -47,6 +56,12 @@ class ReleaseSection : public QWidget {
   QComboBox* mode_;
   QCheckBox* secure_;
   NumberField* mu_;
+  NumberField* tuning_fraction_;
+  QComboBox* final_data_;
+  QComboBox* lr_transfer_;
+  NumberField* lr_factor_;
+  QWidget* subsample_box_;
+  experiment::ReleaseConfig base_;  // the last release set: what the box does not edit
   bool updating_ = false;
   bool was_private_ = false;
 };

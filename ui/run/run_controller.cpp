@@ -10,6 +10,7 @@
 #include "store/store.h"
 #include "tuning/private_release_view.h"
 #include "tuning/runner.h"
+#include "tuning/subsampled_search.h"
 
 namespace dplab::ui {
 
@@ -133,6 +134,83 @@ void RunController::run(experiment::ExperimentConfig config,
   options.threads = threads;
   options.background_priority = true;  // the GUI thread must never wait for a core
   options.secure = config.release.secure;
+  if (config.release.subsampled) {
+    // Release mode private-subsampled: both phases by the engine code of `dplab-cli tune`
+    // (tuning::run_subsampled_search). The tuning phase is curator-only (its runs, K, |X1| and
+    // its winner are never handed to RunData nor stored); the view sees the final run only, from
+    // its plan on. K = 0 or a cancelled tuning phase: final_release_ says "nothing released"
+    // and no plan is ever sent.
+    // The history keeps the final run with the full n; with the complement its training size
+    // would be |X2| = n - |X1|, which epsilon does not cover (as `tune --db` refuses it).
+    const bool record = store && config.release.final_data == privacy::FinalRunData::kFullData;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          emit message(tr("private on a subsample: the search on the tuning subset runs first; "
+                          "its runs are not shown (only the final run is released)"),
+                       false);
+        },
+        Qt::QueuedConnection);
+    if (store && !record) {
+      QMetaObject::invokeMethod(
+          this,
+          [this] {
+            emit message(tr("private on a subsample, final run on the complement: not recorded "
+                            "in the run history (its stored training size would reveal |X1|)"),
+                         false);
+          },
+          Qt::QueuedConnection);
+    }
+    std::unique_ptr<store::StoreWriter> writer;
+    struct ClearRunner {
+      RunController* controller;
+      ~ClearRunner() {
+        std::lock_guard lock(controller->mutex_);
+        controller->runner_ = nullptr;
+      }
+    } clear_runner{this};
+    tuning::SubsampledRunHooks hooks;
+    hooks.on_runner = [&](tuning::Runner* runner, bool final_phase) {
+      if (runner && final_phase) {
+        if (record) {
+          writer = std::make_unique<store::StoreWriter>(*store);
+          runner->add_listener(writer.get());
+        }
+        runner->add_listener(monitor.get());
+        tuning::SearchResults plan = runner->plan();
+        plan.training_size = data->train.size();  // n, never |X2|
+        QMetaObject::invokeMethod(
+            this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
+      }
+      std::lock_guard lock(mutex_);
+      runner_ = runner;
+      if (!runner) return;
+      if (paused_) runner->pause();
+      if (cancel_requested_) runner->cancel();
+    };
+    tuning::SubsampledRun run = tuning::run_subsampled_search(config, data, options, hooks);
+    tuning::PrivateRelease release;  // released = 0: nothing released
+    if (run.has_final) {
+      release =
+          tuning::select_private_winners(run.final_results, run.final_plan,
+                                         tuning::score_noise_seed(run.final_results.config.seed));
+      if (writer && writer->experiment_id() >= 0) {
+        try {
+          store->save_summary(writer->experiment_id(), "private_release",
+                              tuning::private_release_json(release).dump());
+        } catch (const std::exception& e) {
+          std::lock_guard lock(mutex_);
+          store_error_ = QString::fromStdString(e.what());
+        }
+      }
+    }
+    std::lock_guard lock(mutex_);
+    if (run.has_final) final_ = std::move(run.final_results);
+    final_release_ = std::move(release);
+    if (writer && writer->first_error())
+      store_error_ = QString::fromStdString(*writer->first_error());
+    return;
+  }
   tuning::PrivatePlan private_plan;
   if (private_release) {
     if (data->train.is_regression()) {
@@ -260,7 +338,9 @@ void RunController::tick() {
   }
   if (done && !plan_received_) {
     std::lock_guard lock(mutex_);
-    if (worker_error_.isEmpty()) return;  // the plan is still queued: finish on the next tick
+    // The plan is still queued: finish on the next tick (a private-subsampled search that
+    // released nothing never sends one: its release is already there, with no results).
+    if (worker_error_.isEmpty() && !(final_release_ && !final_)) return;
   }
   if (done) onWorkerDone();
 }
@@ -296,6 +376,13 @@ void RunController::onWorkerDone() {
     return;
   }
   const bool cancelled = cancel_requested_;
+  if (release && !results) {
+    // K = 0 or a cancelled tuning phase: the algorithm outputs nothing (no final run).
+    emit message(cancelled ? tr("Private selection on a subsample cancelled: nothing released.")
+                           : tr("Private selection on a subsample released nothing (the tuning "
+                                "search drew no run, so no final run was trained)."),
+                 false);
+  }
   if (results) {
     progress_.jobs_done = progress_.jobs_total > 0 ? progress_.jobs_done : 0;
     data_->setResults(*results, QString(), release);

@@ -422,6 +422,15 @@ void MainWindow::syncPrivacyTab() {
   if (n > 0 && form_->privacy()->error().isEmpty()) {
     privacy_->setSettings(c.privacy.noise_multiplier, static_cast<int>(c.privacy.lot_size),
                           static_cast<int>(c.privacy.steps), n, c.privacy.delta.value_or(0.0));
+    // Release "private on a subsample": the ε-vs-q chart at the experiment's settings, its q
+    // marked.
+    auto* subsampled_tuning = findChild<SubsampledTuningView*>();
+    if (c.release.subsampled && subsampled_tuning) {
+      subsampled_tuning->setSettings(
+          c.privacy.noise_multiplier, static_cast<double>(c.privacy.lot_size) / n,
+          static_cast<int>(c.privacy.steps), form_->privacy()->resolvedDelta(), c.release.ps_mu,
+          c.release.tuning_fraction);
+    }
   }
 }
 

@@ -89,10 +89,9 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent) : QWidget(parent) {
       this);
   note->setWordWrap(true);
 
-  epsilon_chart_ = new ChartView(tr("ε of the whole tuning procedure vs tuning fraction q"),
-                                 "subsampled_tuning_epsilon", this);
-  compute_chart_ = new ChartView(tr("Expected compute vs tuning fraction q (full-data runs)"),
-                                 "subsampled_tuning_compute", this);
+  epsilon_chart_ =
+      new ChartView(tr("ε of the whole procedure vs q"), "subsampled_tuning_epsilon", this);
+  compute_chart_ = new ChartView(tr("Expected compute vs q"), "subsampled_tuning_compute", this);
   for (ChartView* chart : {epsilon_chart_, compute_chart_}) {
     connect(chart, &ChartView::message, this, &SubsampledTuningView::message);
     chart->setCsvProvider([this] {
@@ -129,7 +128,12 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent) : QWidget(parent) {
       return table;
     });
   }
-  auto* left = new QVBoxLayout;
+  // The controls and texts in a column of bounded width, so that the charts get the rest of a
+  // 1280-pixel window (their titles and axis labels stay whole).
+  auto* left_column = new QWidget(this);
+  left_column->setMaximumWidth(340);
+  auto* left = new QVBoxLayout(left_column);
+  left->setContentsMargins(0, 0, 0, 0);
   left->addLayout(form);
   left->addWidget(headline_);
   left->addWidget(note);
@@ -138,7 +142,7 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent) : QWidget(parent) {
   charts->addWidget(epsilon_chart_, 3);
   charts->addWidget(compute_chart_, 2);
   auto* layout = new QHBoxLayout(this);
-  layout->addLayout(left, 0);
+  layout->addWidget(left_column, 0);
   layout->addLayout(charts, 1);
 
   debounce_ = new QTimer(this);
@@ -268,8 +272,7 @@ void SubsampledTuningView::draw() {
     top = top > 0 ? top * 1.1 : 1.0;
     add_marker(plot, q, top);
     plot->xAxis->setLabel(tr("tuning fraction q"));
-    plot->yAxis->setLabel(
-        tr("ε of the whole procedure at δ = %1").arg(drawn_request_.delta, 0, 'g', 2));
+    plot->yAxis->setLabel(tr("ε (whole procedure, δ = %1)").arg(drawn_request_.delta, 0, 'g', 2));
     plot->xAxis->setRange(0.0, 1.02);
     plot->yAxis->setRange(0.0, top);
     plot->legend->setVisible(true);
@@ -291,7 +294,7 @@ void SubsampledTuningView::draw() {
     top = top > 0 ? top * 1.1 : 1.0;
     add_marker(plot, q, top);
     plot->xAxis->setLabel(tr("tuning fraction q"));
-    plot->yAxis->setLabel(tr("expected compute (full-data runs)"));
+    plot->yAxis->setLabel(tr("compute (full-data runs)"));
     plot->xAxis->setRange(0.0, 1.02);
     plot->yAxis->setRange(0.0, top);
     plot->legend->setVisible(true);
