@@ -263,6 +263,43 @@ class TestClusterAttach : public QObject {
     QVERIFY(!panel->findChild<QLabel*>(QStringLiteral("clusterCuratorNote"))->isVisible());
   }
 
+  void showInChartsBringsTheClusterRunBack() {
+    // Another run takes the charts (here: cleared, as a new run or a history run replaces them);
+    // the panel stops feeding them and "Show in charts" shows the cluster run again, complete.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString plan_dir = dir.filePath(QStringLiteral("plan"));
+    QVERIFY(makePlan(writeExperiment(dir, QStringLiteral("tiny.json"), 8), plan_dir));
+    for (int shard : {0, 1}) {
+      const testing::CliRun r = testing::run_cli(runJobsArgs(plan_dir, shard, 2));
+      QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    }
+    MainWindow* window = test::openWindow(dir, testing::tiny_experiment());
+    std::unique_ptr<MainWindow> owner(window);
+    ClusterPanel* panel = window->clusterPanel();
+    panel->setPollInterval(100);
+    window->openClusterRun(plan_dir);
+    QVERIFY(QTest::qWaitFor([&] { return panel->mergeButton()->isEnabled(); }, kWaitMs));
+    QVERIFY(panel->feedingCharts());
+    QVERIFY(!panel->showButton()->isVisible());
+    window->runData()->clear();
+    QVERIFY(QTest::qWaitFor([&] { return panel->showButton()->isVisible(); }, kWaitMs));
+    QVERIFY(!panel->feedingCharts());
+    QVERIFY(!window->runData()->hasRun());  // the panel did not take the charts back by itself
+    QTest::mouseClick(panel->showButton(), Qt::LeftButton);
+    const cluster::SearchPlan plan = cluster::read_plan(plan_dir.toStdString());
+    const cluster::MergeReport merged = cluster::merge_shards(plan, plan_dir.toStdString());
+    QString why;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   return !window->runData()->live() &&
+                          chartShows(window->accuracyTab(), merged.results, &why);
+                 },
+                 kWaitMs),
+             qPrintable(why));
+    QVERIFY(panel->feedingCharts());
+  }
+
   void smallScreenScreenshot() {
     // At 1024 × 700 (a projector): the panel above the tabs, readable (DPLAB_TEST_SCREENSHOTS).
     QTemporaryDir dir;

@@ -283,9 +283,10 @@ void ClusterPanel::onDelivery(const Delivery& d) {
   ++polls_;
   if (d.plan) {
     plan_ = d.plan;
-    feeding_ = true;
     // The same start as a local run: the plan's jobs, pending (a private plan: the drawn runs).
-    data_->beginLive(plan_->search, runTitle());
+    // A local run that is going on keeps the charts ("Show in charts" once it has ended).
+    feeding_ = !controller_->running();
+    if (feeding_) data_->beginLive(plan_->search, runTitle());
   }
   last_ = d.poll;
   const cluster::ClusterPoll& poll = *d.poll;
@@ -293,7 +294,8 @@ void ClusterPanel::onDelivery(const Delivery& d) {
     if (!s.error.empty()) report(QString::fromStdString(s.error), true);
   }
   for (const std::string& e : poll.errors) report(QString::fromStdString(e), true);
-  if (feeding_ && data_->title() != runTitle()) feeding_ = false;  // the charts were taken over
+  // The charts were taken over (another run shown, or cleared).
+  if (feeding_ && (!data_->hasRun() || data_->title() != runTitle())) feeding_ = false;
   if (feeding_) feed(poll);
   strip_->setStates(poll.shard_states);
   updateView();
@@ -320,6 +322,10 @@ void ClusterPanel::feed(const cluster::ClusterPoll& poll) {
 
 void ClusterPanel::showInCharts() {
   if (!plan_ || !last_) return;
+  if (controller_->running()) {
+    report(tr("A local run is using the charts: show the cluster run once it has ended."), false);
+    return;
+  }
   feeding_ = true;
   finalized_ = false;
   data_->beginLive(plan_->search, runTitle());
