@@ -19,6 +19,7 @@
 #include "cli/run_config.h"
 #include "cli/tune_finish.h"
 #include "cli/tune_release.h"
+#include "cluster/merged_run.h"
 #include "cluster/search_plan.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -197,22 +198,19 @@ int run_history_merge(const Arguments& args) {
   require_writable_folder(out_dir, "--out");
   const tuning::SearchResults& results = merged.results;
 
-  // Into the history as a local run with --db stores it: the same writer, job by job.
+  // Into the history as a local run with --db stores it (engine: the GUI's Merge does the same).
   store::Store history(db_path);
-  store::StoreWriter writer(history);
-  writer.on_start(results);
-  for (const auto& job : results.jobs) writer.on_job_finished(job);
-  writer.on_finished(results, false);
-  if (const auto error = writer.first_error())
-    throw IoError(db_path + ": the merged run could not be stored: " + *error);
+  const cluster::MergedRun run = cluster::store_merged_run(plan, merged, history);
+  store::StoreWriter writer(history);  // finish_explore_tune's handle on the stored run
+  writer.resume(run.run_id);
   std::fprintf(stderr,
                "history merge: %zu jobs of %zu store(s) (%d shards) merged into run %lld of %s\n",
                results.jobs.size(), merged.stores.size(), merged.shards,
-               static_cast<long long>(writer.experiment_id()), db_path.c_str());
+               static_cast<long long>(run.run_id), db_path.c_str());
   // wall_seconds of a merged run: the jobs' wall times summed (they ran on other machines).
   if (plan.private_plan) {
     return finish_private_tune(results, *plan.private_plan, out_dir, plan.config_path,
-                               merged.job_seconds, false, &history, writer.experiment_id());
+                               merged.job_seconds, false, &history, run.run_id);
   }
   const tuning::ObjpertSearch no_objpert;
   return finish_explore_tune({results, no_objpert, out_dir, plan.config_path, accountants,

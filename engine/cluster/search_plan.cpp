@@ -311,6 +311,84 @@ tuning::SearchResults shard_resume_state(const tuning::SearchResults& shard_star
   return state;
 }
 
+ShardStore read_shard_store(const SearchPlan& plan, const std::string& path, bool allow_starting,
+                            bool with_curves) {
+  store::StoreOptions options;
+  options.read_only = true;
+  store::Store db(path, options);
+  const auto runs = db.list_experiments();
+  ShardStore out;
+  out.path = path;
+  if (runs.empty() && allow_starting) {
+    out.starting = true;
+    return out;
+  }
+  if (runs.size() != 1) {
+    throw IoError(path + ": holds " + std::to_string(runs.size()) +
+                  " runs; a shard store holds exactly one");
+  }
+  const auto identity = db.load_summary(runs[0].id, kShardSummaryKind);
+  if (!identity && allow_starting && db.stored_jobs(runs[0].id) == 0) {
+    out.starting = true;  // run-jobs tags its run when the run starts
+    return out;
+  }
+  nlohmann::json id;
+  if (identity) {
+    try {
+      id = parse_json_text(*identity, path);
+    } catch (const ParseError& e) {
+      throw IoError(path + ": bad shard identity: " + e.what());
+    }
+  }
+  out.shard = id.is_object() ? id.value("shard", -1) : -1;
+  out.shards = id.is_object() ? id.value("shards", -1) : -1;
+  out.status = runs[0].status;
+  out.stored = db.load_results(runs[0].id, with_curves);
+  check_shard_store(plan, out.stored, identity, out.shard, out.shards, path);
+  if (out.shards < 1 || out.shards > kMaxShards || out.shard < 0 || out.shard >= out.shards) {
+    throw IoError(path + ": its identity names shard " + std::to_string(out.shard) + " of " +
+                  std::to_string(out.shards) + ", not a shard of a split");
+  }
+  return out;
+}
+
+std::size_t place_shard_jobs(const SearchPlan& plan, const ShardStore& store,
+                             tuning::SearchResults& into, std::vector<std::string>& source,
+                             double* job_seconds) {
+  const auto& s = plan.search;
+  const std::string& file = store.path;
+  std::map<std::pair<int, int>, std::size_t> index_of;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i)
+    index_of[{s.jobs[i].candidate, s.jobs[i].repeat}] = i;
+  const auto shards = static_cast<std::size_t>(std::max(1, store.shards));
+  std::size_t placed = 0;
+  for (const auto& job : store.stored.jobs) {
+    if (!final_result(job.status)) continue;
+    const auto where = index_of.find({job.candidate, job.repeat});
+    if (where == index_of.end()) {
+      throw IoError(file + ": job (candidate " + std::to_string(job.candidate) + ", repeat " +
+                    std::to_string(job.repeat) + ") is not in the plan");
+    }
+    const std::size_t i = where->second;
+    if (job.seed != s.jobs[i].seed) {
+      throw IoError(file + ": " + job_name(s, i) + " has seed " + std::to_string(job.seed) +
+                    ", the plan's is " + std::to_string(s.jobs[i].seed));
+    }
+    if (static_cast<int>(i % shards) != store.shard) {
+      throw IoError(file + ": " + job_name(s, i) + " belongs to shard " +
+                    std::to_string(i % shards) + ", not " + std::to_string(store.shard));
+    }
+    if (!source[i].empty() && source[i] != file) {
+      throw IoError(job_name(s, i) + " is stored twice: in " + source[i] + " and " + file);
+    }
+    source[i] = file;
+    into.jobs[i] = job;
+    if (job_seconds) *job_seconds += job.wall_seconds;
+    ++placed;
+  }
+  return placed;
+}
+
 MergeReport merge_shards(const SearchPlan& plan, const std::string& dir) {
   const fs::path folder = fs::path(dir) / kStoresFolder;
   std::vector<std::string> files;
@@ -328,28 +406,11 @@ MergeReport merge_shards(const SearchPlan& plan, const std::string& dir) {
     throw IoError(folder.string() +
                   ": no shard store (run: dplab-cli run-jobs DIR --shard I --shards N)");
   }
-  std::map<std::pair<int, int>, std::size_t> index_of;
-  for (std::size_t i = 0; i < s.jobs.size(); ++i)
-    index_of[{s.jobs[i].candidate, s.jobs[i].repeat}] = i;
-
   std::vector<std::string> source(s.jobs.size());
   std::map<int, std::string> shard_file;
   for (const auto& file : files) {
-    store::StoreOptions options;
-    options.read_only = true;
-    store::Store db(file, options);
-    const auto runs = db.list_experiments();
-    if (runs.size() != 1) {
-      throw IoError(file + ": holds " + std::to_string(runs.size()) +
-                    " runs; a shard store holds exactly one");
-    }
-    const auto identity = db.load_summary(runs[0].id, kShardSummaryKind);
-    nlohmann::json id;
-    if (identity) id = parse_json_text(*identity, file);
-    const int shard = id.is_object() ? id.value("shard", -1) : -1;
-    const int shards = id.is_object() ? id.value("shards", -1) : -1;
-    const tuning::SearchResults stored = db.load_results(runs[0].id);
-    check_shard_store(plan, stored, identity, shard, shards, file);
+    const ShardStore store = read_shard_store(plan, file);
+    const int shard = store.shard, shards = store.shards;
     if (report.shards == 0) report.shards = shards;
     if (shards != report.shards) {
       throw IoError(file + ": a store of " + std::to_string(shards) + " shards; " + files[0] +
@@ -360,30 +421,7 @@ MergeReport merge_shards(const SearchPlan& plan, const std::string& dir) {
       throw IoError("duplicate store: " + it->second + " and " + file + " both hold shard " +
                     std::to_string(shard) + " of " + std::to_string(shards) + ": remove one");
     }
-    for (const auto& job : stored.jobs) {
-      if (!final_result(job.status)) continue;
-      const auto where = index_of.find({job.candidate, job.repeat});
-      if (where == index_of.end()) {
-        throw IoError(file + ": job (candidate " + std::to_string(job.candidate) + ", repeat " +
-                      std::to_string(job.repeat) + ") is not in the plan");
-      }
-      const std::size_t i = where->second;
-      if (job.seed != s.jobs[i].seed) {
-        throw IoError(file + ": " + job_name(s, i) + " has seed " + std::to_string(job.seed) +
-                      ", the plan's is " + std::to_string(s.jobs[i].seed));
-      }
-      if (static_cast<int>(i % static_cast<std::size_t>(shards)) != shard) {
-        throw IoError(file + ": " + job_name(s, i) + " belongs to shard " +
-                      std::to_string(i % static_cast<std::size_t>(shards)) + ", not " +
-                      std::to_string(shard));
-      }
-      if (!source[i].empty()) {
-        throw IoError(job_name(s, i) + " is stored twice: in " + source[i] + " and " + file);
-      }
-      source[i] = file;
-      report.results.jobs[i] = job;
-      report.job_seconds += job.wall_seconds;
-    }
+    place_shard_jobs(plan, store, report.results, source, &report.job_seconds);
     report.stores.push_back(file);
   }
   std::vector<std::size_t> missing;

@@ -91,6 +91,34 @@ void check_shard_store(const SearchPlan& plan, const tuning::SearchResults& stor
 tuning::SearchResults shard_resume_state(const tuning::SearchResults& shard_start,
                                          const tuning::SearchResults& stored);
 
+// One shard store as the merge and the GUI's watch read it (read-only).
+struct ShardStore {
+  std::string path;
+  int shard = -1;   // from its "cluster_shard" identity
+  int shards = -1;  // the split it belongs to
+  // The run's status in the store (running, finished, cancelled, interrupted, incomplete).
+  std::string status;
+  tuning::SearchResults stored;  // its jobs; never recorded = kPending
+  // allow_starting only: no run yet, or a run not tagged yet that holds no job (run-jobs has just
+  // created the file); shard, shards and stored are then unset.
+  bool starting = false;
+};
+
+// Opens `path` read-only and checks that it is one shard store of `plan` (check_shard_store).
+// Throws IoError naming the file (unreadable, not a store, a store of another plan, of several
+// runs). With allow_starting, a store that run-jobs is creating right now is not an error.
+ShardStore read_shard_store(const SearchPlan& plan, const std::string& path,
+                            bool allow_starting = false, bool with_curves = true);
+
+// Puts the jobs of `store` that have a final result (finished, diverged, failed) at their index
+// in the plan's job list: into.jobs[i] = the job, source[i] = store.path (into = plan.search,
+// source sized like its jobs). Throws IoError naming the file and the job for a job not in the
+// plan, a seed not the plan's, a job of another shard, or a job `source` already has from
+// another file. Returns the jobs placed and adds their wall times to *job_seconds (if given).
+std::size_t place_shard_jobs(const SearchPlan& plan, const ShardStore& store,
+                             tuning::SearchResults& into, std::vector<std::string>& source,
+                             double* job_seconds = nullptr);
+
 struct MergeReport {
   tuning::SearchResults results;  // the whole search, every planned job from its shard
   int shards = 0;

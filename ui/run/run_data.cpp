@@ -29,14 +29,15 @@ std::size_t RunData::jobIndex(int candidate, int repeat) const {
   return static_cast<std::size_t>(candidate * std::max(1, results_.config.repeats) + repeat);
 }
 
-void RunData::beginLive(const tuning::SearchResults& plan) {
+void RunData::beginLive(const tuning::SearchResults& plan, const QString& title) {
   results_ = plan;
   release_.reset();
   has_run_ = true;
   live_ = true;
-  title_ = tr("“%1”, run started %2")
-               .arg(QString::fromStdString(plan.config.name),
-                    QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+  title_ = !title.isEmpty() ? title
+                            : tr("“%1”, run started %2")
+                                  .arg(QString::fromStdString(plan.config.name),
+                                       QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
   setRevealAll(false);
   touch(true);
 }

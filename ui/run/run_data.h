@@ -55,7 +55,8 @@ class RunData : public QObject {
   bool revealAll() const { return reveal_all_; }
 
  public slots:
-  void beginLive(const tuning::SearchResults& plan);
+  // `title`: what the run is called ("" = "“name”, run started HH:MM:SS").
+  void beginLive(const tuning::SearchResults& plan, const QString& title = QString());
   void apply(const tuning::MonitorUpdate& update);
   // `release`: the winners of a private search (one redraw for results and winners).
   void setResults(const tuning::SearchResults& results, const QString& title = QString(),

@@ -24,6 +24,7 @@
 #include "form/experiment_form.h"
 #include "form/privacy_section.h"
 #include "playground/playground_window.h"
+#include "run/cluster_panel.h"
 #include "run/history_panel.h"
 #include "run/pause_button.h"
 #include "run/run_controller.h"
@@ -103,6 +104,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       "QLabel { background: #b00020; color: white; font-weight: bold; padding: 4px; }"));
   private_banner_->setVisible(false);
   centre_layout->addWidget(private_banner_);
+  // Filled below, once the history panel exists.
+  auto* cluster_slot = new QVBoxLayout;
+  cluster_slot->setContentsMargins(0, 0, 0, 0);
+  centre_layout->addLayout(cluster_slot);
   welcome_ = new WelcomePanel(centre);
   welcome_->setVisible(WelcomePanel::shouldShow());
   centre_layout->addWidget(welcome_);
@@ -140,6 +145,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   addDockWidget(Qt::BottomDockWidgetArea, bottom_dock_);
   resizeDocks({bottom_dock_}, {kBottomDockHeight}, Qt::Vertical);
 
+  cluster_ = new ClusterPanel(data_, controller_, history_, centre);
+  cluster_slot->addWidget(cluster_);
+
   status_text_ = new QLabel(this);
   statusBar()->addWidget(status_text_, 1);
 
@@ -152,6 +160,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(form_, &ExperimentForm::message, this, to_status);
   connect(controller_, &RunController::message, this, to_status);
   connect(history_, &HistoryPanel::message, this, to_status);
+  connect(cluster_, &ClusterPanel::message, this, to_status);
+  connect(cluster_, &ClusterPanel::attachedChanged, this, [this](bool attached) {
+    if (attached) stall_->reset();  // the stall meter measures the time attached
+  });
   connect(accuracy_, &AccuracyTab::message, this, to_status);
   addPaperFigureTabs(tabs_, to_status);  // objective perturbation and sparse DP figures
   // No page sets the window's minimum width beyond a 1024-px screen: a wider page (the paper
@@ -295,6 +307,10 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Save experiment"), QKeySequence::Save, this, [this] { saveDialog(false); });
   file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this,
                   [this] { saveDialog(true); });
+  open_cluster_action_ =
+      file->addAction(tr("Open &cluster run…"), this, &MainWindow::openClusterDialog);
+  open_cluster_action_->setToolTip(
+      tr("Watch a plan folder of dplab-cli tune --plan / slurm while its shards run elsewhere"));
   file->addSeparator();
   file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this,
                   &MainWindow::exportReportDialog);
@@ -559,6 +575,22 @@ void MainWindow::exportReportDialog() {
   } else {
     status_->addMessage(tr("report: %1").arg(error), true);
   }
+}
+
+void MainWindow::openClusterDialog() {
+  QSettings settings;
+  const QString dir = QFileDialog::getExistingDirectory(
+      this, tr("Open cluster run (a plan folder of dplab-cli tune --plan or slurm)"),
+      settings.value(QStringLiteral("cluster/lastDir")).toString());
+  if (dir.isEmpty()) return;
+  settings.setValue(QStringLiteral("cluster/lastDir"), dir);
+  openClusterRun(dir);
+}
+
+void MainWindow::openClusterRun(const QString& dir) {
+  if (welcome_->isVisible()) welcome_->dismiss();
+  cluster_->attach(dir);
+  tabs_->setCurrentWidget(accuracy_);
 }
 
 void MainWindow::rebuildRecentMenu() {

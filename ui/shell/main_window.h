@@ -2,9 +2,10 @@
 // top of the centre: the RunBar (Run/Cancel, progress); centre: tabs of charts (accuracy
 // curves, α–C heatmap, privacy of tuning, DPAdam step size, results table); bottom: messages,
 // run history and diagnostics (StallMeter: the GUI thread's longest stall). Menus: File
-// (ExperimentFiles: open/save, built-in presets, recent files; ReportExporter: export report),
-// Run, Help; shortcuts Ctrl+R, Esc / Ctrl+., F8 (pause / resume), Ctrl+S, Ctrl+E. The starting
-// experiment is a preset file (presets.h). Settings persist in QSettings.
+// (ExperimentFiles: open/save, built-in presets, recent files; ReportExporter: export report;
+// Open cluster run…: ClusterPanel watches a plan folder's shard stores above the tabs), Run, Help;
+// shortcuts Ctrl+R, Esc / Ctrl+., F8 (pause / resume), Ctrl+S, Ctrl+E. The starting experiment is a
+// preset file (presets.h). Settings persist in QSettings.
 #pragma once
 
 #include <QMainWindow>
@@ -24,6 +25,7 @@ class PlaygroundWindow;
 
 class AccuracyTab;
 class ChartView;
+class ClusterPanel;
 class DiscardGuard;
 class ParallelCoordinatesTab;
 class PrivacyUtilityTab;
@@ -98,6 +100,11 @@ class MainWindow : public QMainWindow {
   // The Playground (issue #27), a window of its own, made on first use (Help → Playground, the
   // welcome panel's button).
   PlaygroundWindow* openPlayground();
+  // File → Open cluster run…: watches the plan folder `dir` (dplab-cli tune --plan / slurm) live;
+  // errors go to the messages. The panel above the tabs shows the shards and Merge.
+  void openClusterRun(const QString& dir);
+  ClusterPanel* clusterPanel() const { return cluster_; }
+  QAction* openClusterAction() const { return open_cluster_action_; }
   QList<ChartView*> charts() const;
 
  signals:
@@ -120,6 +127,7 @@ class MainWindow : public QMainWindow {
   void openDialog();
   void saveDialog(bool save_as);
   void exportReportDialog();
+  void openClusterDialog();
   void rebuildRecentMenu();
   void syncPrivacyTab();
   void syncPrivateView();
@@ -155,6 +163,8 @@ class MainWindow : public QMainWindow {
   QAction* new_action_;
   QAction* about_action_;
   PlaygroundWindow* playground_ = nullptr;
+  ClusterPanel* cluster_;
+  QAction* open_cluster_action_;
   RunBar* run_bar_;
   ReleasedWinnerTab* winner_;
   QLabel* private_banner_;
