@@ -20,7 +20,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 ResultsModel::ResultsModel(RunData* data, QObject* parent)
     : QAbstractTableModel(parent), data_(data) {
   connect(data_, &RunData::changed, this, &ResultsModel::refresh);
-  rebuild();
+  rebuild(true);
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
