@@ -32,6 +32,9 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
+  // A fixed small minimum: the plot's own hint is its layout's (the unwrapped title's width), so
+  // a long title widened the window; the title wraps to the width the chart gets instead.
+  plot_->setMinimumSize(160, 120);
   plot_->setObjectName(file_stem);
   applyChartStyle(plot_);
   plot_->plotLayout()->insertRow(0);
@@ -325,7 +328,9 @@ void ChartView::resizeEvent(QResizeEvent* event) {
 void ChartView::wrapTitle() {
   // Wrapped onto more lines where it is wider than that room (it ran under the buttons).
   const QMargins m = title_element_->margins();
-  const int room = width() - m.left() - m.right() - 4;
+  // A colour scale beside the plot (heatmap) takes its own column: about a quarter.
+  const int beside = plot_->plotLayout()->columnCount() > 1 ? width() / 4 : 0;
+  const int room = width() - m.left() - m.right() - 4 - beside;
   const QString shown =
       room > 40 ? wrapToWidth(title_text_, title_element_->font(), room) : title_text_;
   if (shown != title_element_->text()) {
@@ -335,6 +340,7 @@ void ChartView::wrapTitle() {
 }
 
 void ChartView::fitAxisLabels() {
+  wrapTitle();  // at the width the chart has now (a tab shown after a change was resized since)
   // Each axis label wrapped to the length of its axis (a long y label on a short plot was cut
   // at the widget's edges); the label as its owner set it is kept for exports.
   const QRect axes = plot_->axisRect()->rect();

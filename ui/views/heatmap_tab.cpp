@@ -252,7 +252,8 @@ void HeatmapTab::draw() {
     cell->bottomRight->setCoords(c_edges[wc + 1], a_edges[wl]);
     cell->setPen(Qt::NoPen);
     cell->setSelectable(false);
-    const double inset = kWinnerFramePen / 2;
+    // (+1 px: QCustomPlot maps a vertical axis's upper end one pixel above the axis rect.)
+    const double inset = kWinnerFramePen / 2 + 1;
     winner_frame_ = new QCPItemRect(plot);
     winner_frame_->topLeft->setType(QCPItemPosition::ptAbsolute);
     winner_frame_->topLeft->setParentAnchor(cell->topLeft);
