@@ -378,7 +378,11 @@ void PrivacyTab::drawFigure6(const TuningCostOverview& overview) {
     label->setFont(QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold));
     label->setPadding(QMargins(3, 2, 3, 2));
     label->setBrush(QBrush(QColor(255, 255, 255, 220)));
-    if (crossover_ > kmax * 0.6) {  // keep the label inside the plot
+    if (crossover_ >= kmax) {  // at the right edge: the plot's top-right corner, whole
+      label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+      label->position->setType(QCPItemPosition::ptAxisRectRatio);
+      label->position->setCoords(0.99, 0.01);
+    } else if (crossover_ > kmax * 0.6) {  // keep the label inside the plot
       label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
       label->position->setCoords(crossover_ - 0.3, ymax * 1.08);
     }
