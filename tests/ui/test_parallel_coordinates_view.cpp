@@ -40,6 +40,8 @@ class TestParallelCoordinatesView : public QObject {
     QVERIFY(dir_.isValid());
     window_ = test::openWindow(dir_, logGridExperiment());
     QVERIFY(test::runToEnd(window_));
+    // A hidden tab draws when shown (issue #25 item 13): bring it to the front.
+    window_->tabs()->setCurrentWidget(window_->parallelCoordinatesTab());
     // The drawing of the final results: live ones (a running job's last evaluation) may be drawn
     // first, with all 10 candidates and other scores.
     const auto drawnFinal = [this] {

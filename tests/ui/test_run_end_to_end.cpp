@@ -76,7 +76,10 @@ class TestRunEndToEnd : public QObject {
     QCOMPARE(static_cast<int>(results.candidates.size()), 5);
     QVERIFY(totalDataPoints(window_->accuracyTab()->curvesChart()->plot()) > 0);
     QVERIFY(totalDataPoints(window_->accuracyTab()->protocolChart()->plot()) > 0);
+    // Hidden tabs draw when shown (issue #25 item 13).
+    window_->tabs()->setCurrentWidget(window_->stepSizeTab());
     QVERIFY(totalDataPoints(window_->stepSizeTab()->chart()->plot()) > 0);
+    window_->tabs()->setCurrentWidget(window_->heatmapTab());
     QVERIFY(window_->heatmapTab()->cellCount() > 0);
     // One row per candidate, all finished.
     ResultsModel* model = window_->resultsTab()->model();

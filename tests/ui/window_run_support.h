@@ -61,11 +61,20 @@ inline bool runConfigToEnd(MainWindow* window, const experiment::ExperimentConfi
   return runToEnd(window, timeout_ms);
 }
 
-// Makes the tab holding `chart` current and lays the plot out for real.
+// Makes the tab holding `chart` current (in every tab widget around it: the Privacy-of-tuning
+// Fig. 1 panels are tabs of their own on a narrow window) and lays the plot out for real.
 inline void showChart(MainWindow* window, ChartView* chart) {
   QTabWidget* tabs = window->tabs();
   for (int i = 0; i < tabs->count(); ++i) {
     if (tabs->widget(i)->isAncestorOf(chart)) tabs->setCurrentIndex(i);
+  }
+  for (QWidget* w = chart->parentWidget(); w; w = w->parentWidget()) {
+    auto* inner = qobject_cast<QTabWidget*>(w);
+    if (!inner || inner == tabs) continue;
+    for (int i = 0; i < inner->count(); ++i) {
+      if (inner->widget(i) == chart || inner->widget(i)->isAncestorOf(chart))
+        inner->setCurrentIndex(i);
+    }
   }
   QApplication::processEvents();
   chart->plot()->replot(QCustomPlot::rpImmediateRefresh);

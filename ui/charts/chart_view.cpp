@@ -28,10 +28,13 @@ void rememberExportDir(const QString& file) {
 }  // namespace
 
 ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), file_stem_(file_stem) {
+    : QWidget(parent), plot_(new QCustomPlot(this)), file_stem_(file_stem), title_text_(title) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
+  // A fixed small minimum: the plot's own hint is its layout's (the unwrapped title's width), so
+  // a long title widened the window; the title wraps to the width the chart gets instead.
+  plot_->setMinimumSize(160, 120);
   plot_->setObjectName(file_stem);
   applyChartStyle(plot_);
   plot_->plotLayout()->insertRow(0);
@@ -69,6 +72,7 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
             entry->setTextColor(visible ? Qt::black : QColor(170, 170, 170));
             plot_->replot(QCustomPlot::rpQueuedReplot);
           });
+  connect(plot_, &QCustomPlot::beforeReplot, this, &ChartView::fitAxisLabels);
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
     plot_->rescaleAxes(true);
     fitValueRange();
@@ -103,15 +107,17 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
 }
 
 void ChartView::setTitle(const QString& title) {
-  title_element_->setText(title);
+  title_text_ = title;
+  wrapTitle();
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString ChartView::title() const {
-  return title_element_->text();
+  return title_text_;
 }
 
 CsvTable ChartView::csvData() const {
+  if (before_read_) before_read_();
   CsvTable table = csv_provider_ ? csv_provider_() : plotDataTable(plot_);
   if (csv_comments_) table.comments = csv_comments_() + table.comments;
   return table;
@@ -165,8 +171,15 @@ QString wrapToWidth(const QString& text, const QFont& font, int width) {
 // logical pixels wide), and the legend is re-flowed into as many columns as fit.
 class ExportLayout {
  public:
-  ExportLayout(QCustomPlot* plot, QCPTextElement* title, const ImageExportOptions& o)
-      : plot_(plot), title_(title), title_text_(title->text()), untitled_(plot, title, !o.title) {
+  // `full_title`: the title unwrapped (on screen it may be wrapped to the room left of the
+  // buttons); the shown text comes back afterwards.
+  ExportLayout(QCustomPlot* plot, QCPTextElement* title, const QString& full_title,
+               const ImageExportOptions& o)
+      : plot_(plot),
+        title_(title),
+        title_text_(full_title),
+        shown_title_(title->text()),
+        untitled_(plot, title, !o.title) {
     const int width = o.logicalWidth(), height = o.logicalHeight();
     // The title sits above the first layout column; a colour scale beside it takes ~25%.
     const int title_room = plot_->plotLayout()->columnCount() > 1 ? width * 3 / 4 : width - 16;
@@ -183,7 +196,7 @@ class ExportLayout {
     flowLegend(plot_->legend, width);
   }
   ~ExportLayout() {
-    title_->setText(title_text_);
+    title_->setText(shown_title_);
     plot_->xAxis->setLabel(labels_.value(0));
     plot_->yAxis->setLabel(labels_.value(1));
     plot_->xAxis->ticker()->setTickCount(tick_counts_.value(0));
@@ -212,6 +225,7 @@ class ExportLayout {
   QCustomPlot* plot_;
   QCPTextElement* title_;
   QString title_text_;
+  QString shown_title_;
   QStringList labels_;
   QList<int> tick_counts_;
   TitleRemoved untitled_;
@@ -265,7 +279,10 @@ void ChartView::layoutLegend(int width) {
 }
 
 QPicture ChartView::recordImage(ImageFormat format, const ImageExportOptions& options) {
-  const ExportLayout layout(plot_, title_element_, options);
+  if (before_read_) before_read_();
+  // The export wraps the labels for its own size: it starts from the labels as set.
+  for (const auto& [axis, label] : axis_labels_) axis->setLabel(label.first);
+  const ExportLayout layout(plot_, title_element_, title_text_, options);
   struct RestoreLegend {
     ChartView* view;
     ~RestoreLegend() { view->layoutLegend(view->width()); }
@@ -304,7 +321,42 @@ void ChartView::resizeEvent(QResizeEvent* event) {
     title_element_->setMargins(QMargins(m.left(), m.top(), covered, m.bottom()));
     plot_->replot(QCustomPlot::rpQueuedReplot);
   }
+  wrapTitle();
   layoutLegend(width());
+}
+
+void ChartView::wrapTitle() {
+  // Wrapped onto more lines where it is wider than that room (it ran under the buttons).
+  const QMargins m = title_element_->margins();
+  // A colour scale beside the plot (heatmap) takes its own column: about a quarter.
+  const int beside = plot_->plotLayout()->columnCount() > 1 ? width() / 4 : 0;
+  const int room = width() - m.left() - m.right() - 4 - beside;
+  const QString shown =
+      room > 40 ? wrapToWidth(title_text_, title_element_->font(), room) : title_text_;
+  if (shown != title_element_->text()) {
+    title_element_->setText(shown);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
+void ChartView::fitAxisLabels() {
+  wrapTitle();  // at the width the chart has now (a tab shown after a change was resized since)
+  // Each axis label wrapped to the length of its axis (a long y label on a short plot was cut
+  // at the widget's edges); the label as its owner set it is kept for exports.
+  const QRect axes = plot_->axisRect()->rect();
+  for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+    const bool vertical = axis == plot_->yAxis;
+    std::pair<QString, QString>& label = axis_labels_[axis];
+    if (axis->label() != label.second) label.first = axis->label();  // set anew by the owner
+    int room = vertical ? axes.height() : axes.width();
+    if (room <= 0) room = vertical ? plot_->height() - 60 : plot_->width() - 80;
+    label.second = room > 40 ? wrapToWidth(label.first, axis->labelFont(), room) : label.first;
+    if (label.second != axis->label()) axis->setLabel(label.second);
+  }
+}
+
+QRect ChartView::buttonsRect() const {
+  return log_button_->geometry().united(export_button_->geometry());
 }
 
 void ChartView::exportImageInteractive(ImageFormat format) {

@@ -11,6 +11,8 @@
 
 #include <QWidget>
 #include <functional>
+#include <map>
+#include <utility>
 
 #include "charts/chart_export.h"
 
@@ -32,8 +34,12 @@ class ChartView : public QWidget {
 
   QCustomPlot* plot() const { return plot_; }
   ChartHover* hover() const { return hover_; }
+  // The title as set; on screen it is wrapped to the room left of the buttons.
   void setTitle(const QString& title);
   QString title() const;
+  QCPTextElement* titleElement() const { return title_element_; }
+  // Where the "log y" and "Export" buttons sit over the plot (widget coordinates).
+  QRect buttonsRect() const;
   QString fileStem() const { return file_stem_; }
 
   void setCsvProvider(std::function<CsvTable()> provider) { csv_provider_ = std::move(provider); }
@@ -42,6 +48,9 @@ class ChartView : public QWidget {
     csv_comments_ = std::move(comments);
   }
   CsvTable csvData() const;
+  // Called before the chart is read for an export or a CSV (csvData, recordImage): the owner
+  // brings a chart it left stale while hidden up to date (views/shown_refresh.h).
+  void setBeforeRead(std::function<void()> before_read) { before_read_ = std::move(before_read); }
 
   // The y axis: logarithmic (powers of ten) or linear; the "log y" button toggles it.
   void setLogY(bool log);
@@ -67,6 +76,8 @@ class ChartView : public QWidget {
  private:
   void exportImageInteractive(ImageFormat format);
   void exportCsvInteractive();
+  void wrapTitle();
+  void fitAxisLabels();
 
   QCustomPlot* plot_;
   QCPTextElement* title_element_;
@@ -74,8 +85,11 @@ class ChartView : public QWidget {
   QToolButton* log_button_;
   ChartHover* hover_;
   QString file_stem_;
+  QString title_text_;
+  std::map<QCPAxis*, std::pair<QString, QString>> axis_labels_;  // as set, as shown
   std::function<CsvTable()> csv_provider_;
   std::function<QStringList()> csv_comments_;
+  std::function<void()> before_read_;
 };
 
 // Shared look: fonts, grid, legend; applied to every plot so that charts read alike.

@@ -14,6 +14,7 @@
 #include "run/run_data.h"
 #include "tuning/honest_selection.h"
 #include "views/clip_chart.h"
+#include "views/shown_refresh.h"
 #include "views/winner_highlight.h"
 
 namespace dplab::ui {
@@ -69,7 +70,8 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
   for (ChartView* c : charts()) connect(c, &ChartView::message, this, &AccuracyTab::message);
   connect(show_candidates_, &QCheckBox::toggled, this, [this] { refresh(true); });
   connect(x_unit_, &QComboBox::currentIndexChanged, this, [this] { refresh(true); });
-  connect(data_, &RunData::changed, this, &AccuracyTab::refresh);
+  // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   refresh(true);
 }
 

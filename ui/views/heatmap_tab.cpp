@@ -16,10 +16,13 @@
 #include "run/run_data.h"
 #include "store/csv_export.h"
 #include "tuning/alpha_clip_fit.h"
+#include "views/shown_refresh.h"
 
 namespace dplab::ui {
 
 namespace {
+constexpr double kWinnerFramePen = 2.5;
+
 tuning::GridMetric metricAt(int index) {
   return index == 0   ? tuning::GridMetric::kFinalTrainLoss
          : index == 1 ? tuning::GridMetric::kFinalAccuracy
@@ -96,7 +99,8 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   });
   connect(plot, &QCustomPlot::mouseMove, this, &HeatmapTab::onMouseMove);
   connect(chart_, &ChartView::message, this, &HeatmapTab::message);
-  connect(data_, &RunData::changed, this, &HeatmapTab::refresh);
+  // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   connect(optimizer_, &QComboBox::currentIndexChanged, this, &HeatmapTab::draw);
   connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapTab::draw);
   connect(overlay_, &QCheckBox::toggled, this, &HeatmapTab::draw);
@@ -145,6 +149,8 @@ void HeatmapTab::draw() {
   plot->clearItems();
   plot->clearGraphs();
   cells_ = 0;
+  winner_frame_ = nullptr;
+  winner_text_.clear();
   overlay_product_ = 0;
   const tuning::GridMetric metric = metricAt(metric_->currentIndex());
   const QString label =
@@ -164,19 +170,13 @@ void HeatmapTab::draw() {
   const auto& g = agg->grid;
   const bool lower_better = tuning::lower_is_better(metric);
   const bool log_colour = metric == tuning::GridMetric::kFinalTrainLoss;
-  double lo = 1e300, hi = -1e300, best = std::nan("");
-  std::size_t best_l = 0, best_c = 0;
+  double lo = 1e300, hi = -1e300;
   for (std::size_t l = 0; l < g.learning_rates.size(); ++l) {
     for (std::size_t c = 0; c < g.clips.size(); ++c) {
       const double v = tuning::grid_value(g, g.cell(l, c), metric);
       if (!std::isfinite(v) || (log_colour && !(v > 0))) continue;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
-      if (std::isnan(best) || (lower_better ? v < best : v > best)) {
-        best = v;
-        best_l = l;
-        best_c = c;
-      }
     }
   }
   // Dark = best (paper Figure 2): viridis runs dark -> yellow, so flip it when higher is better.
@@ -230,27 +230,50 @@ void HeatmapTab::draw() {
   };
   grid_ticks(plot->xAxis, g.clips);
   grid_ticks(plot->yAxis, g.learning_rates);
-  if (!std::isnan(best)) {
-    auto* outline = new QCPItemRect(plot);
-    outline->topLeft->setCoords(c_edges[best_c], a_edges[best_l + 1]);
-    outline->bottomRight->setCoords(c_edges[best_c + 1], a_edges[best_l]);
-    outline->setPen(QPen(QColor(0xe4, 0x1a, 0x1c), 2.5));
-    outline->setClipToAxisRect(false);  // a frame at the grid's edge is drawn whole
-    auto* text = new QCPItemText(plot);
-    text->position->setCoords(g.clips[best_c], a_edges[best_l + 1]);
-    text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-    // Best by the colour shown (training loss, accuracy or times best): said, not implied.
-    text->setText(tr("best by %1: α = %2, C = %3 → %4")
-                      .arg(label, formatReadable(g.learning_rates[best_l]),
-                           formatReadable(g.clips[best_c]), formatReadable(best)));
-    text->setColor(Qt::black);
-    text->setBrush(QBrush(QColor(255, 255, 255, 230)));
-    text->setPen(QPen(QColor(0xe4, 0x1a, 0x1c)));
-    text->setPadding(QMargins(3, 1, 3, 1));
-    text->setClipToAxisRect(false);
-    QFont f = plot->font();
-    f.setBold(true);
-    text->setFont(f);
+  // The framed cell is the Results tab's winner (the engine's tuning/winners.h rule, one
+  // implementation for every view): best mean final validation accuracy (regression: lowest
+  // final training loss), not the best colour of the metric shown.
+  const int winner = agg->winner;
+  const auto& candidates = data_->results().candidates;
+  if (winner >= 0 && static_cast<std::size_t>(winner) < candidates.size()) {
+    const experiment::Candidate& w = candidates[static_cast<std::size_t>(winner)];
+    auto index_of = [](const std::vector<double>& values, double v) {
+      std::size_t best_i = 0;
+      for (std::size_t i = 1; i < values.size(); ++i)
+        if (std::abs(values[i] - v) < std::abs(values[best_i] - v)) best_i = i;
+      return best_i;
+    };
+    const std::size_t wl = index_of(g.learning_rates, w.optimizer.learning_rate);
+    const std::size_t wc = index_of(g.clips, w.clip);
+    // An invisible rectangle on the cell; the frame is inset from it by half its pen, so that a
+    // cell at the edge of the grid is framed whole inside the plot (it was cut by the axes).
+    auto* cell = new QCPItemRect(plot);
+    cell->topLeft->setCoords(c_edges[wc], a_edges[wl + 1]);
+    cell->bottomRight->setCoords(c_edges[wc + 1], a_edges[wl]);
+    cell->setPen(Qt::NoPen);
+    cell->setSelectable(false);
+    // (+1 px: QCustomPlot maps a vertical axis's upper end one pixel above the axis rect.)
+    const double inset = kWinnerFramePen / 2 + 1;
+    winner_frame_ = new QCPItemRect(plot);
+    winner_frame_->topLeft->setType(QCPItemPosition::ptAbsolute);
+    winner_frame_->topLeft->setParentAnchor(cell->topLeft);
+    winner_frame_->topLeft->setCoords(inset, inset);
+    winner_frame_->bottomRight->setType(QCPItemPosition::ptAbsolute);
+    winner_frame_->bottomRight->setParentAnchor(cell->bottomRight);
+    winner_frame_->bottomRight->setCoords(-inset, -inset);
+    winner_frame_->setPen(QPen(QColor(0xe4, 0x1a, 0x1c), kWinnerFramePen));
+    winner_frame_->setSelectable(false);
+    // Said in the title (whole, wrapped to the chart's width), not over the cells.
+    winner_text_ = data_->results().is_regression
+                       ? tr("red frame: Results winner #%1 (lowest final training loss), α = %2, "
+                            "C = %3")
+                       : tr("red frame: Results winner #%1 (best mean final validation "
+                            "accuracy), α = %2, C = %3");
+    winner_text_ = winner_text_.arg(winner).arg(formatReadable(g.learning_rates[wl]),
+                                                formatReadable(g.clips[wc]));
+    if (data_->live()) winner_text_ += tr(" (provisional)");
+    chart_->setTitle(
+        tr("α–C grid of %1: %2; %3").arg(optimizer_->currentText(), label, winner_text_));
   }
   if (overlay_->isChecked()) {
     const tuning::InverseClipFit fit = tuning::fit_inverse_clip_line(g, metric);

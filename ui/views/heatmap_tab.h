@@ -6,7 +6,9 @@
 // Theorem 2 is straight; the line is fitted to the best cells by the engine
 // (tuning::fit_inverse_clip_line). Hovering shows a cell's α, C and value; the CSV holds the true
 // α and C (engine store::write_alpha_clip_grid_csv). The colour map (viridis) never ends in the
-// background colour; cells without a finished candidate are hatched.
+// background colour; cells without a finished candidate are hatched. The cell of the Results
+// tab's winner (engine tuning/winners.h, the one rule every view uses: best mean final
+// validation accuracy) is framed inside the plot and labelled so; ticks sit at the grid values.
 #pragma once
 
 #include <QWidget>
@@ -16,6 +18,7 @@
 class QComboBox;
 class QCheckBox;
 class QCPColorScale;
+class QCPItemRect;
 class QMouseEvent;
 
 namespace dplab::ui {
@@ -32,6 +35,9 @@ class HeatmapTab : public QWidget {
   // What is drawn: the number of cells and the fitted α·C of the overlay (0 = none).
   int cellCount() const { return cells_; }
   double overlayProduct() const { return overlay_product_; }
+  // The frame around the Results winner's cell (null when there is none) and its label.
+  QCPItemRect* winnerFrame() const { return winner_frame_; }
+  QString winnerText() const { return winner_text_; }
   // The tooltip text for a point in plot coordinates (C, α); empty outside the grid.
   QString hoverText(double clip, double learning_rate) const;
 
@@ -54,6 +60,8 @@ class HeatmapTab : public QWidget {
   QCPColorScale* scale_;
   int cells_ = 0;
   double overlay_product_ = 0;
+  QCPItemRect* winner_frame_ = nullptr;
+  QString winner_text_;
 };
 
 }  // namespace dplab::ui

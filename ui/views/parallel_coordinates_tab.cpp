@@ -9,6 +9,7 @@
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
 #include "run/run_data.h"
+#include "views/shown_refresh.h"
 
 namespace dplab::ui {
 
@@ -75,7 +76,8 @@ ParallelCoordinatesTab::ParallelCoordinatesTab(RunData* data, QWidget* parent)
   plot->yAxis->setTickLabels(false);
   plot->yAxis->grid()->setVisible(false);
   plot->xAxis->grid()->setVisible(false);
-  connect(data_, &RunData::changed, this, &ParallelCoordinatesTab::refresh);
+  // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   refresh(true);
 }
 

@@ -12,6 +12,8 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -30,6 +32,7 @@ using namespace privacy;
 namespace {
 
 constexpr int kSigmaSliderScale = 10;  // slider units per unit of σ (0.1 resolution)
+constexpr int kFig1MinWidth = 300;     // px per Figure 1 panel side by side
 
 QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QColor& color, Qt::PenStyle style,
                   double width = 2.0) {
@@ -141,18 +144,27 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   auto* charts = new QSplitter(Qt::Vertical, this);
   figure6_ = new ChartView(tr("Privacy of tuning: ε vs number of candidates (Figure 6)"),
                            QStringLiteral("privacy_fig6_eps_vs_candidates"), charts);
-  auto* fig1 = new QWidget(charts);
-  auto* fig1_layout = new QHBoxLayout(fig1);
+  // Figure 1's three panels side by side where each gets kFig1MinWidth, else as tabs of one
+  // full-width panel (1024 × 700: side by side they were ~130 px wide, their titles ran under
+  // the buttons, 1b's y label was cut and its legend was taller than its plot).
+  fig1_ = new QStackedWidget(charts);
+  auto* fig1_row = new QWidget(fig1_);
+  auto* fig1_layout = new QHBoxLayout(fig1_row);
   fig1_layout->setContentsMargins(0, 0, 0, 0);
+  fig1_tabs_ = new QTabWidget(fig1_);
+  fig1_tabs_->setDocumentMode(true);
+  fig1_->addWidget(fig1_row);
+  fig1_->addWidget(fig1_tabs_);
   fig1_blowup_ =
-      new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1);
-  fig1_gamma_ =
-      new ChartView(tr("Fig. 1b: ε of LT per γ"), QStringLiteral("privacy_fig1_gamma"), fig1);
-  fig1_ma_ = new ChartView(tr("Fig. 1c: MA candidates"),
-                           QStringLiteral("privacy_fig1_ma_candidates"), fig1);
+      new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1_row);
+  fig1_gamma_ = new ChartView(tr("Fig. 1b: ε of LT per γ (δ = 10^-⌈log10 n⌉)"),
+                              QStringLiteral("privacy_fig1_gamma"), fig1_row);
+  fig1_ma_ = new ChartView(tr("Fig. 1c: MA candidates at LT's γ = 1 cost"),
+                           QStringLiteral("privacy_fig1_ma_candidates"), fig1_row);
   for (ChartView* c : {fig1_blowup_, fig1_gamma_, fig1_ma_}) fig1_layout->addWidget(c);
+  fig1_->installEventFilter(this);
   charts->addWidget(figure6_);
-  charts->addWidget(fig1);
+  charts->addWidget(fig1_);
   charts->setStretchFactor(0, 3);
   charts->setStretchFactor(1, 2);
   outer->addWidget(charts, 1);
@@ -187,6 +199,38 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
 }
 
 PrivacyTab::~PrivacyTab() = default;
+
+bool PrivacyTab::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == fig1_ && event->type() == QEvent::Resize) arrangeFigure1();
+  return QWidget::eventFilter(watched, event);
+}
+
+bool PrivacyTab::figure1Tabbed() const {
+  return fig1_->currentWidget() == fig1_tabs_;
+}
+
+void PrivacyTab::arrangeFigure1() {
+  const bool tabbed = fig1_->width() < 3 * kFig1MinWidth;
+  if (tabbed == figure1Tabbed()) return;
+  const QList<ChartView*> panels = {fig1_blowup_, fig1_gamma_, fig1_ma_};
+  const QStringList names = {tr("1a blow-up"), tr("1b ε of LT per γ"), tr("1c MA candidates")};
+  QWidget* row = fig1_->widget(0);
+  if (tabbed) {
+    for (int i = 0; i < panels.size(); ++i) fig1_tabs_->addTab(panels[i], names[i]);
+    fig1_->setCurrentWidget(fig1_tabs_);
+  } else {
+    while (fig1_tabs_->count() > 0) fig1_tabs_->removeTab(0);
+    for (ChartView* c : panels) {
+      row->layout()->addWidget(c);
+      c->show();
+    }
+    fig1_->setCurrentWidget(row);
+  }
+}
+
+void PrivacyTab::showFigure1Panel(ChartView* panel) {
+  if (figure1Tabbed()) fig1_tabs_->setCurrentWidget(panel);
+}
 
 QList<ChartView*> PrivacyTab::charts() const {
   return {figure6_, fig1_blowup_, fig1_gamma_, fig1_ma_};
@@ -334,7 +378,11 @@ void PrivacyTab::drawFigure6(const TuningCostOverview& overview) {
     label->setFont(QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold));
     label->setPadding(QMargins(3, 2, 3, 2));
     label->setBrush(QBrush(QColor(255, 255, 255, 220)));
-    if (crossover_ > kmax * 0.6) {  // keep the label inside the plot
+    if (crossover_ >= kmax) {  // at the right edge: the plot's top-right corner, whole
+      label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+      label->position->setType(QCPItemPosition::ptAxisRectRatio);
+      label->position->setCoords(0.99, 0.01);
+    } else if (crossover_ > kmax * 0.6) {  // keep the label inside the plot
       label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
       label->position->setCoords(crossover_ - 0.3, ymax * 1.08);
     }
@@ -404,7 +452,7 @@ void PrivacyTab::drawFigure1(const TuningCostOverview& overview) {
       ymin = std::min(ymin, p.epsilon_lt);
       ymax = std::max(ymax, p.epsilon_lt);
     }
-    plot->yAxis->setLabel(tr("ε of LT (δ = 10^-⌈log10 n⌉)"));
+    plot->yAxis->setLabel(tr("ε of LT"));                       // δ: in the title
     if (ymax > 0) plot->yAxis->setRange(ymin / 1.5, ymax * 6);  // headroom for the legend
     plot->legend->setVisible(true);
     // The lines fall from top-left to bottom-right: the top-right corner is free.

@@ -4,7 +4,7 @@
 //    (γ = 1/K, or a fixed γ), with the crossover marked ("MA is cheaper up to K = …") and the
 //    number of MA candidates affordable at LT's minimum cost (γ = 1, ma_candidates_at_lt_cost);
 //  - Figure 1: LT blow-up versus n (left), ε_LT versus n for several γ (middle), MA candidates at
-//    LT's γ = 1 cost versus n (right).
+//    LT's γ = 1 cost versus n (right); on a narrow tab (1024 × 700) the three are tabs instead.
 // The controls (σ, L, T, n, δ, γ, K max, paper accountant) never block the GUI thread: every
 // number comes from one engine call (privacy::tuning_cost_overview) run on a background thread
 // (LatestOnlyTask: latest value wins while a slider is dragged); the tab only draws the result.
@@ -27,6 +27,8 @@ class QCheckBox;
 class QLabel;
 class QTableWidget;
 class QTimer;
+class QStackedWidget;
+class QTabWidget;
 
 namespace dplab::ui {
 
@@ -60,6 +62,13 @@ class PrivacyTab : public QWidget {
   int maCandidatesAtLtCost() const { return ma_at_lt_; }  // γ = 1, engine function
   ChartView* figure6Chart() const { return figure6_; }
   QList<ChartView*> charts() const;
+  // Figure 1's panels: side by side when there is room, else tabs of one panel (small screens).
+  bool figure1Tabbed() const;
+  ChartView* figure1Panel(int i) const {
+    return QList<ChartView*>{fig1_blowup_, fig1_gamma_, fig1_ma_}.value(i);
+  }
+  // Brings `panel` to the front when the panels are tabs.
+  void showFigure1Panel(ChartView* panel);
   int redrawCount() const { return redraws_; }
   // The query the controls describe now, and whether the charts show it (no computation queued
   // or running for a newer one).
@@ -77,7 +86,11 @@ class PrivacyTab : public QWidget {
  signals:
   void message(const QString& text, bool is_error);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  void arrangeFigure1();
   void scheduleRedraw();
   void requestOverview();
   void apply(int sequence, const privacy::TuningCostOverview& overview);
@@ -100,6 +113,8 @@ class PrivacyTab : public QWidget {
   ChartView* fig1_blowup_;
   ChartView* fig1_gamma_;
   ChartView* fig1_ma_;
+  QStackedWidget* fig1_;
+  QTabWidget* fig1_tabs_;
   QTimer* redraw_timer_;
   std::vector<privacy::CandidatesPoint> points_;
   int crossover_ = 0;

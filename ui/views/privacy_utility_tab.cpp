@@ -11,6 +11,7 @@
 #include "form/optimizer_editor.h"
 #include "privacy/epsilon_display.h"
 #include "run/run_data.h"
+#include "views/shown_refresh.h"
 
 namespace dplab::ui {
 
@@ -81,7 +82,8 @@ PrivacyUtilityTab::PrivacyUtilityTab(RunData* data, QWidget* parent)
     for (const auto& p : shown_.lt_sweep) add(p, QStringLiteral(" (gamma sweep)"));
     return table;
   });
-  connect(data_, &RunData::changed, this, &PrivacyUtilityTab::refresh);
+  // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   refresh(true);
 }
 

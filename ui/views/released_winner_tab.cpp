@@ -12,6 +12,7 @@
 #include "run/run_data.h"
 #include "tuning/private_release_view.h"
 #include "tuning/release_cost.h"
+#include "views/shown_refresh.h"
 
 namespace dplab::ui {
 
@@ -59,7 +60,8 @@ ReleasedWinnerTab::ReleasedWinnerTab(RunData* data, QWidget* parent)
   layout->addWidget(reveal_);
   connect(chart_, &ChartView::message, this, &ReleasedWinnerTab::message);
   connect(reveal_, &QCheckBox::toggled, data_, &RunData::setRevealAll);
-  connect(data_, &RunData::changed, this, &ReleasedWinnerTab::refresh);
+  // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   connect(data_, &RunData::revealChanged, this, [this](bool on) {
     const QSignalBlocker block(reveal_);
     reveal_->setChecked(on);

@@ -20,7 +20,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 ResultsModel::ResultsModel(RunData* data, QObject* parent)
     : QAbstractTableModel(parent), data_(data) {
   connect(data_, &RunData::changed, this, &ResultsModel::refresh);
-  rebuild();
+  rebuild(true);
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
@@ -133,41 +133,47 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 void ResultsModel::refresh(bool structural) {
   if (structural || rows_.empty()) {
     beginResetModel();
-    rebuild();
+    rebuild(true);
     endResetModel();
     return;
   }
-  rebuild();
+  rebuild(false);
   if (!rows_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, kColumns - 1));
 }
 
-void ResultsModel::rebuild() {
-  rows_.clear();
-  if (!data_->hasRun()) return;
-  const tuning::SearchResults& res = data_->results();
+void ResultsModel::accountColumns(const tuning::SearchResults& res) {
   const auto& m = res.mechanism;
-  const int repeats = std::max(1, res.config.repeats);
-  // Privacy per optimizer pool: K candidates of that optimizer.
-  std::vector<double> eps_ma(res.config.optimizers.size(), kNaN),
-      eps_lt(res.config.optimizers.size(), kNaN);
-  double eps_run = kNaN;
+  eps_ma_.assign(res.config.optimizers.size(), kNaN);
+  eps_lt_.assign(res.config.optimizers.size(), kNaN);
+  eps_run_ = kNaN;
   try {
     if (m.sampling_rate > 0 && m.delta > 0) {
-      eps_run = tuning::epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
+      eps_run_ = tuning::epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
       for (std::size_t o = 0; o < res.config.optimizers.size(); ++o) {
         const int k =
             static_cast<int>(experiment::candidates_of(res.candidates, static_cast<int>(o)).size());
         if (k == 0) continue;
-        eps_ma[o] = tuning::epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
-                                                       k, m.delta);
-        eps_lt[o] = tuning::epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps,
-                                               res.config.tuning.gamma.value_or(1.0 / k), m.delta,
-                                               res.config.tuning.delta2);
+        eps_ma_[o] = tuning::epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate,
+                                                        m.steps, k, m.delta);
+        eps_lt_[o] = tuning::epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps,
+                                                res.config.tuning.gamma.value_or(1.0 / k), m.delta,
+                                                res.config.tuning.delta2);
       }
     }
   } catch (const std::exception&) {
     // leave NaN: the table shows "–"
   }
+}
+
+void ResultsModel::rebuild(bool accounting) {
+  rows_.clear();
+  if (!data_->hasRun()) return;
+  const tuning::SearchResults& res = data_->results();
+  const int repeats = std::max(1, res.config.repeats);
+  // Privacy per optimizer pool: K candidates of that optimizer. Computed on a structural change
+  // only (a new points-only tick keeps them: no accountant calls on every tick, issue #25
+  // item 13).
+  if (accounting || eps_ma_.size() != res.config.optimizers.size()) accountColumns(res);
   std::vector<int> all(res.candidates.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
   std::map<int, tuning::CandidateScore> scores;
@@ -222,9 +228,9 @@ void ResultsModel::rebuild() {
         score != scores.end() && !res.is_regression ? score->second.mean_final_accuracy : kNaN;
     row.final_loss = score != scores.end() ? score->second.mean_final_train_loss : kNaN;
     row.best_acc = with_best > 0 ? sum_best / with_best : kNaN;
-    row.eps_run = eps_run;
-    row.eps_ma = eps_ma[static_cast<std::size_t>(cand.optimizer_index)];
-    row.eps_lt = eps_lt[static_cast<std::size_t>(cand.optimizer_index)];
+    row.eps_run = eps_run_;
+    row.eps_ma = eps_ma_[static_cast<std::size_t>(cand.optimizer_index)];
+    row.eps_lt = eps_lt_[static_cast<std::size_t>(cand.optimizer_index)];
     rows_.push_back(row);
   }
 }

@@ -8,6 +8,10 @@
 #include <QAbstractTableModel>
 #include <vector>
 
+namespace dplab::tuning {
+struct SearchResults;
+}
+
 namespace dplab::ui {
 
 class RunData;
@@ -53,10 +57,15 @@ class ResultsModel : public QAbstractTableModel {
     double final_acc = 0, best_acc = 0, final_loss = 0;
     double eps_run = 0, eps_ma = 0, eps_lt = 0;
   };
-  void rebuild();
+  // `accounting`: also recompute the ε columns (on a structural change only: they depend on
+  // the run's mechanism and candidates, not on its points, and cost accountant calls).
+  void rebuild(bool accounting);
+  void accountColumns(const tuning::SearchResults& res);
 
   RunData* data_;
   std::vector<Row> rows_;
+  std::vector<double> eps_ma_, eps_lt_;  // per optimizer
+  double eps_run_ = 0;
 };
 
 }  // namespace dplab::ui

@@ -7,6 +7,7 @@
 #include "charts/chart_view.h"
 #include "optim/dp_adam_wosm.h"
 #include "run/run_data.h"
+#include "views/shown_refresh.h"
 
 namespace dplab::ui {
 
@@ -25,7 +26,8 @@ StepSizeTab::StepSizeTab(RunData* data, QWidget* parent) : QWidget(parent), data
   plot->xAxis->setLabel(tr("iteration (noisy-gradient queries)"));
   plot->yAxis->setLabel(tr("effective step size (mean over coordinates)"));
   connect(chart_, &ChartView::message, this, &StepSizeTab::message);
-  connect(data_, &RunData::changed, this, &StepSizeTab::refresh);
+  // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   refresh(true);
 }
 
