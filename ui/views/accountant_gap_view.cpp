@@ -27,36 +27,16 @@ QString fmt(double v) {
 
 }  // namespace
 
-AccountantGapView::AccountantGapView(QWidget* parent) : QWidget(parent) {
-  sigma_ = new QDoubleSpinBox(this);
-  sigma_->setRange(0.3, 50.0);
-  sigma_->setDecimals(2);
-  sigma_->setSingleStep(0.1);
-  sigma_->setValue(1.1);
-  sampling_rate_ = new QDoubleSpinBox(this);
-  sampling_rate_->setRange(1e-5, 1.0);
-  sampling_rate_->setDecimals(5);
-  sampling_rate_->setSingleStep(0.001);
-  sampling_rate_->setValue(256.0 / 60000.0);
-  steps_ = new QSpinBox(this);
-  steps_->setRange(1, 1'000'000);
-  steps_->setValue(10'000);
-  delta_ = new QComboBox(this);
-  for (int e = 3; e <= 10; ++e) delta_->addItem(QString("1e-%1").arg(e), std::pow(10.0, -e));
-  delta_->setCurrentIndex(2);
+AccountantGapView::AccountantGapView(QWidget* parent)
+    : QWidget(parent), run_fields_(this, 1.1, 10'000) {
   kmax_ = new QSpinBox(this);
   kmax_->setRange(1, 200);
   kmax_->setValue(40);
-  for (auto* w : {static_cast<QWidget*>(sigma_), static_cast<QWidget*>(sampling_rate_),
-                  static_cast<QWidget*>(steps_), static_cast<QWidget*>(delta_),
-                  static_cast<QWidget*>(kmax_)}) {
-    w->setMinimumWidth(110);
-  }
+  std::vector<QWidget*> fields = run_fields_.widgets();
+  fields.push_back(kmax_);
+  for (QWidget* w : fields) w->setMinimumWidth(110);
   auto* form = new QFormLayout;
-  form->addRow(tr("noise multiplier σ"), sigma_);
-  form->addRow(tr("sampling rate q = L/n"), sampling_rate_);
-  form->addRow(tr("steps T of one run"), steps_);
-  form->addRow(tr("δ"), delta_);
+  run_fields_.addRows(form, tr("sampling rate q = L/n"));
   form->addRow(tr("candidates K max"), kmax_);
 
   headline_ = new QLabel(this);
@@ -108,10 +88,7 @@ AccountantGapView::AccountantGapView(QWidget* parent) : QWidget(parent) {
   debounce_->setInterval(150);
   connect(debounce_, &QTimer::timeout, this, &AccountantGapView::recompute);
   auto schedule = [this] { debounce_->start(); };
-  connect(sigma_, &QDoubleSpinBox::valueChanged, this, schedule);
-  connect(sampling_rate_, &QDoubleSpinBox::valueChanged, this, schedule);
-  connect(steps_, &QSpinBox::valueChanged, this, schedule);
-  connect(delta_, &QComboBox::currentIndexChanged, this, schedule);
+  run_fields_.onChanged(this, schedule);
   connect(kmax_, &QSpinBox::valueChanged, this, schedule);
   task_ = std::make_unique<LatestOnlyTask<Request, Series>>(
       this,
@@ -144,16 +121,8 @@ void AccountantGapView::showEvent(QShowEvent* event) {
 
 void AccountantGapView::setSettings(double sigma, double sampling_rate, int steps, double delta,
                                     int max_candidates) {
-  const QSignalBlocker b1(sigma_), b2(sampling_rate_), b3(steps_), b4(delta_), b5(kmax_);
-  sigma_->setValue(sigma);
-  sampling_rate_->setValue(sampling_rate);
-  steps_->setValue(steps);
-  int index = delta_->findData(delta);
-  if (index < 0) {
-    delta_->addItem(QString::number(delta, 'g', 3), delta);
-    index = delta_->count() - 1;
-  }
-  delta_->setCurrentIndex(index);
+  const QSignalBlocker blocker(kmax_);
+  run_fields_.set(sigma, sampling_rate, steps, delta);
   kmax_->setValue(max_candidates);
   debounce_->start();
 }
@@ -165,9 +134,7 @@ void AccountantGapView::setExperimentSettings(double sigma, double sampling_rate
 }
 
 AccountantGapView::Request AccountantGapView::currentRequest() const {
-  return {{sigma_->value(), sampling_rate_->value(), steps_->value()},
-          delta_->currentData().toDouble(),
-          kmax_->value()};
+  return {run_fields_.run(), run_fields_.delta(), kmax_->value()};
 }
 
 void AccountantGapView::recompute() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "privacy/accountant_comparison.h"
+#include "views/dp_run_fields.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -76,10 +77,7 @@ class AccountantGapView : public QWidget {
   void draw(ChartView* chart, const std::vector<privacy::AccountantGapPoint>& points,
             const QString& x_label, bool log_x, double delta);
 
-  QDoubleSpinBox* sigma_;
-  QDoubleSpinBox* sampling_rate_;
-  QSpinBox* steps_;
-  QComboBox* delta_;
+  DpRunFields run_fields_;  // σ, q, T, δ
   QSpinBox* kmax_;
   QLabel* headline_;
   QLabel* source_;  // "example settings" or "your experiment's settings"

@@ -43,23 +43,8 @@ void add_marker(QCustomPlot* plot, double q, double top) {
 
 }  // namespace
 
-SubsampledTuningView::SubsampledTuningView(QWidget* parent) : QWidget(parent) {
-  sigma_ = new QDoubleSpinBox(this);
-  sigma_->setRange(0.3, 50.0);
-  sigma_->setDecimals(2);
-  sigma_->setSingleStep(0.1);
-  sigma_->setValue(1.0);
-  sampling_rate_ = new QDoubleSpinBox(this);
-  sampling_rate_->setRange(1e-5, 1.0);
-  sampling_rate_->setDecimals(5);
-  sampling_rate_->setSingleStep(0.001);
-  sampling_rate_->setValue(256.0 / 60000.0);
-  steps_ = new QSpinBox(this);
-  steps_->setRange(1, 1'000'000);
-  steps_->setValue(2'000);
-  delta_ = new QComboBox(this);
-  for (int e = 3; e <= 10; ++e) delta_->addItem(QString("1e-%1").arg(e), std::pow(10.0, -e));
-  delta_->setCurrentIndex(2);
+SubsampledTuningView::SubsampledTuningView(QWidget* parent)
+    : QWidget(parent), run_fields_(this, 1.0, 2'000) {
   mu_ = new QDoubleSpinBox(this);
   mu_->setRange(1.0, 700.0);
   mu_->setDecimals(1);
@@ -70,10 +55,7 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent) : QWidget(parent) {
   fraction_->setSingleStep(0.05);
   fraction_->setValue(0.1);
   auto* form = new QFormLayout;
-  form->addRow(tr("noise multiplier σ"), sigma_);
-  form->addRow(tr("lot sampling rate L/n"), sampling_rate_);
-  form->addRow(tr("steps T of one run"), steps_);
-  form->addRow(tr("δ"), delta_);
+  run_fields_.addRows(form, tr("lot sampling rate L/n"));
   form->addRow(tr("E[K] = μ (Poisson)"), mu_);
   form->addRow(tr("your tuning fraction q"), fraction_);
 
@@ -150,10 +132,7 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent) : QWidget(parent) {
   debounce_->setInterval(150);
   connect(debounce_, &QTimer::timeout, this, &SubsampledTuningView::recompute);
   auto schedule = [this] { debounce_->start(); };
-  connect(sigma_, &QDoubleSpinBox::valueChanged, this, schedule);
-  connect(sampling_rate_, &QDoubleSpinBox::valueChanged, this, schedule);
-  connect(steps_, &QSpinBox::valueChanged, this, schedule);
-  connect(delta_, &QComboBox::currentIndexChanged, this, schedule);
+  run_fields_.onChanged(this, schedule);
   connect(mu_, &QDoubleSpinBox::valueChanged, this, schedule);
   // q only moves the marker: the series does not depend on it.
   connect(fraction_, &QDoubleSpinBox::valueChanged, this, [this] {
@@ -193,26 +172,15 @@ void SubsampledTuningView::showEvent(QShowEvent* event) {
 
 void SubsampledTuningView::setSettings(double sigma, double sampling_rate, int steps, double delta,
                                        double mu, double tuning_fraction) {
-  const QSignalBlocker b1(sigma_), b2(sampling_rate_), b3(steps_), b4(delta_), b5(mu_),
-      b6(fraction_);
-  sigma_->setValue(sigma);
-  sampling_rate_->setValue(sampling_rate);
-  steps_->setValue(steps);
-  int index = delta_->findData(delta);
-  if (index < 0) {
-    delta_->addItem(QString::number(delta, 'g', 3), delta);
-    index = delta_->count() - 1;
-  }
-  delta_->setCurrentIndex(index);
+  const QSignalBlocker b1(mu_), b2(fraction_);
+  run_fields_.set(sigma, sampling_rate, steps, delta);
   mu_->setValue(mu);
   fraction_->setValue(tuning_fraction);
   debounce_->start();
 }
 
 SubsampledTuningView::Request SubsampledTuningView::currentRequest() const {
-  return {{sigma_->value(), sampling_rate_->value(), steps_->value()},
-          delta_->currentData().toDouble(),
-          mu_->value()};
+  return {run_fields_.run(), run_fields_.delta(), mu_->value()};
 }
 
 void SubsampledTuningView::recompute() {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "privacy/tuning_cost_series.h"
+#include "views/dp_run_fields.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -69,10 +70,7 @@ class SubsampledTuningView : public QWidget {
   void onComputed(int sequence, const Series& series);
   void draw();
 
-  QDoubleSpinBox* sigma_;
-  QDoubleSpinBox* sampling_rate_;
-  QSpinBox* steps_;
-  QComboBox* delta_;
+  DpRunFields run_fields_;  // σ, q, T, δ
   QDoubleSpinBox* mu_;
   QDoubleSpinBox* fraction_;
   QLabel* headline_;
