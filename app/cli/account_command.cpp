@@ -14,11 +14,11 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/validate.h"
-#include "privacy/papernot_steinke.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/subsampled_tuning.h"
-#include "privacy/tuning_cost_series.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/papernot_steinke.h"
+#include "privacy/selection/private_selection.h"
+#include "privacy/selection/subsampled_tuning.h"
+#include "privacy/selection/tuning_cost_series.h"
 
 namespace dplab::cli {
 namespace {

@@ -1,6 +1,7 @@
 #include "cli/accountant_flag.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "cli/arguments.h"
 #include "core/error.h"

@@ -2,13 +2,13 @@
 // calibrate, train and tune, and the JSON fields that say which accountant produced an epsilon
 // ("accountant": "pld", "accountant_label": "accountant: pld (error <= ..., grid ..., tail ...)",
 // the PLD error bound, grid and tail mass). Parsing errors are UsageErrors naming the flag.
-// Defaults (engine/privacy/accountant_choice.h): RDP; PLD on request.
+// Defaults (engine/privacy/accounting/accountant_choice.h): RDP; PLD on request.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
-#include "privacy/accountant_choice.h"
+#include "privacy/accounting/accountant_choice.h"
 
 namespace dplab::cli {
 

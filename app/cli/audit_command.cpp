@@ -19,8 +19,8 @@
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
-#include "privacy/accountant_choice.h"
-#include "privacy/default_delta.h"
+#include "privacy/accounting/accountant_choice.h"
+#include "privacy/accounting/default_delta.h"
 #include "store/csv_table.h"
 
 namespace dplab::cli {

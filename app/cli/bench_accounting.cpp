@@ -5,12 +5,13 @@
 #include <chrono>
 #include <cstdint>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <vector>
 
-#include "privacy/pld/pld_accountant.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/tuning_cost_series.h"
+#include "privacy/accounting/pld/pld_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/private_selection.h"
+#include "privacy/selection/tuning_cost_series.h"
 
 namespace dplab::cli {
 namespace {
@@ -83,8 +84,9 @@ nlohmann::json bench_accounting(std::ostream& table_out) {
     paper.push_back(micros_since(start));
   }
 
-  // PLD accountant (engine/privacy/pld), default precision: cold = per-step distributions
-  // recomputed (cache cleared), warm = cached distributions, T varying; plus T = 400,000 (K = 40).
+  // PLD accountant (engine/privacy/accounting/pld), default precision: cold = per-step
+  // distributions recomputed (cache cleared), warm = cached distributions, T varying; plus T =
+  // 400,000 (K = 40).
   constexpr int kPldReps = 7;
   std::vector<double> pld_cold, pld_warm, pld_long;
   double pld_epsilon = 0.0, pld_error = 0.0;

@@ -5,7 +5,7 @@
 // repetitions).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 
 namespace dplab::cli {

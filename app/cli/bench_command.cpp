@@ -42,7 +42,7 @@
 #include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/poisson_sampler.h"
+#include "privacy/mechanisms/poisson_sampler.h"
 
 namespace dplab::cli {
 namespace {

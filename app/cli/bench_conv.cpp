@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@
 #include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
-#include "privacy/poisson_sampler.h"
+#include "privacy/mechanisms/poisson_sampler.h"
 
 namespace dplab::cli {
 namespace {

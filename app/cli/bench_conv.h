@@ -8,7 +8,7 @@
 // Reports steps/s and the ratios DP/non-private (target <= 2.5) and naive/DP (target >= 10).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 
 #include "data/dataset.h"

@@ -1,11 +1,12 @@
 #include "cli/bench_sparse.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "cli/bench_timing.h"
 #include "core/random.h"
-#include "privacy/sparse_vector.h"
+#include "privacy/mechanisms/sparse_vector.h"
 
 namespace dplab::cli {
 

@@ -9,7 +9,7 @@
 // reported as selections/s and the ratio full/fast (how many times faster SVT selection got).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 
 namespace dplab::cli {

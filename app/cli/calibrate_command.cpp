@@ -10,7 +10,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/validate.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
 
 namespace dplab::cli {
 namespace {

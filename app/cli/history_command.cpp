@@ -18,7 +18,7 @@
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "core/error.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "store/csv_export.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"

@@ -6,6 +6,7 @@
 // running search within one optimizer step; every finished item keeps its files and REPORT.md
 // lists the interrupted one; exit 130 (143).
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>

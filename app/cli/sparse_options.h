@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/arguments.h"
-#include "experiment/sparse_reproduction.h"
+#include "reproduction/sparse_reproduction.h"
 
 namespace dplab::cli {
 

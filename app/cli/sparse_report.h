@@ -1,11 +1,11 @@
 // Shared by `dplab-cli sparse-train` and `dplab-cli canary`: the preset flags of the sparse-DP
-// reproduction (engine/experiment/sparse_reproduction.h) and the printed privacy report.
+// reproduction (engine/reproduction/sparse_reproduction.h) and the printed privacy report.
 #pragma once
 
 #include <iosfwd>
 #include <string>
 
-#include "experiment/sparse_reproduction.h"
+#include "reproduction/sparse_reproduction.h"
 
 namespace dplab::cli {
 

@@ -2,7 +2,7 @@
 // word2vec CBOW trained non-privately, with DP-SGD and with sparse DP (exponential mechanism,
 // sparse vector, random selection) at the same total epsilon; writes figure1.csv (loss curves)
 // and calibration.csv (sigma, eps', Theorem 3 and dplab's RDP account per method) and prints
-// the privacy report and final losses. The work is engine/experiment/sparse_reproduction.h.
+// the privacy report and final losses. The work is engine/reproduction/sparse_reproduction.h.
 // Ctrl-C / SIGTERM stop within one step: the methods finished so far are written (figure1.csv,
 // calibration.csv) and it exits 130 / 143 (cli/interrupt.h).
 #include <cstdio>

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
@@ -27,9 +28,9 @@
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
 #include "models/model_metric.h"
-#include "privacy/default_delta.h"
-#include "privacy/epsilon_display.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/default_delta.h"
+#include "privacy/accounting/epsilon_display.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "tuning/release_cost.h"
 
 namespace dplab::cli {

@@ -34,7 +34,7 @@
 #include "core/message_text.h"
 #include "core/os_entropy.h"
 #include "experiment/experiment_config.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "store/csv_export.h"
 #include "store/store.h"
 #include "tuning/honest_selection.h"

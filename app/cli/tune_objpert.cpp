@@ -1,6 +1,7 @@
 #include "cli/tune_objpert.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace dplab::cli {
 

@@ -4,7 +4,7 @@
 // whole search (both kinds of runs composed) is tuning::release_cost_with_objpert.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "tuning/objpert_search.h"
 

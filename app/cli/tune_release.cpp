@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/atomic_file.h"
@@ -13,7 +14,7 @@
 #include "core/random.h"
 #include "core/validate.h"
 #include "experiment/release_repeats.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"
 #include "tuning/run_summary.h"

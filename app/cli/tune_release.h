@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"

@@ -6,8 +6,8 @@
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "privacy/gaussian_noise.h"
-#include "privacy/log_space.h"
+#include "privacy/accounting/log_space.h"
+#include "privacy/mechanisms/gaussian_noise.h"
 
 namespace dplab::audit {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "privacy/log_space.h"
+#include "privacy/accounting/log_space.h"
 
 namespace dplab::audit {
 namespace {

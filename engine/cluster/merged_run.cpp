@@ -1,5 +1,7 @@
 #include "cluster/merged_run.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "data/dataset.h"
 #include "experiment/experiment_config.h"

@@ -1,5 +1,6 @@
 #include "cluster/slurm_script.h"
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 

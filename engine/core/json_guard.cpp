@@ -3,6 +3,7 @@
 #include "core/json_guard.h"
 
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/error.h"

@@ -2,6 +2,7 @@
 #include "data/feature_scaling.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/error.h"

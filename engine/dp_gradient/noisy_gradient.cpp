@@ -178,7 +178,7 @@ double NoisyGradientOracle::query(VectorSpan gradient) {
 //   gradient = (sum_i g_i min(1, C/||g_i||) + N(0, (nu_g C)^2 I)) / L,
 // then second_release(lot) releases a second noisy statistic of the SAME lot from the per-example
 // norms (norms_) with its own noise. The accountant charges the pair as one Gaussian mechanism
-// (privacy/joint_gaussian.h). Returns the mean lot loss.
+// (privacy/accounting/joint_gaussian.h). Returns the mean lot loss.
 template <typename SecondRelease>
 double NoisyGradientOracle::joint_query(double clip, double gradient_noise_multiplier,
                                         VectorSpan gradient, SecondRelease&& second_release) {

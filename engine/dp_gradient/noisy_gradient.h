@@ -26,9 +26,9 @@
 #include "core/types.h"
 #include "data/dataset.h"
 #include "models/model.h"
-#include "privacy/gaussian_noise.h"
-#include "privacy/grid_gaussian_noise.h"
-#include "privacy/poisson_sampler.h"
+#include "privacy/mechanisms/gaussian_noise.h"
+#include "privacy/mechanisms/grid_gaussian_noise.h"
+#include "privacy/mechanisms/poisson_sampler.h"
 
 namespace dplab::privacy {
 
@@ -62,11 +62,11 @@ double unclipped_fraction_estimate(double noisy_centred_count, double lot_size);
 class NoisyGradientOracle {
  public:
   // secure: the lot sampler is seeded from getrandom; query() releases the clipped sum on an
-  // integer grid with exact discrete Gaussian noise (privacy/grid_gaussian_noise.h, ChaCha20
-  // keyed by OS entropy); the two-release queries (query_with_*) use GaussianNoise::secure()
-  // (float Box-Muller on ChaCha20 words). `seed` is then not used for anything privacy-relevant.
-  // Validates settings against the data (L in (0, n], C > 0, sigma >= 0; sigma > 0 needs finite C)
-  // and throws InvalidArgument naming the field.
+  // integer grid with exact discrete Gaussian noise (privacy/mechanisms/grid_gaussian_noise.h,
+  // ChaCha20 keyed by OS entropy); the two-release queries (query_with_*) use
+  // GaussianNoise::secure() (float Box-Muller on ChaCha20 words). `seed` is then not used for
+  // anything privacy-relevant. Validates settings against the data (L in (0, n], C > 0, sigma >= 0;
+  // sigma > 0 needs finite C) and throws InvalidArgument naming the field.
   NoisyGradientOracle(const data::Dataset& train, models::Model& model, const DpSettings& settings,
                       std::uint64_t seed, bool secure = false);
 
@@ -75,8 +75,8 @@ class NoisyGradientOracle {
   double query(VectorSpan gradient);
 
   // Adaptive clipping: ONE lot, two noisy releases, counted as ONE query (the accountant charges
-  // the joint Gaussian multiplier, privacy/joint_gaussian.h; here the caller passes the split).
-  // OSO-DPSGD (Galli et al. 2023, Alg. 1 lines 4-13) at clip C_t:
+  // the joint Gaussian multiplier, privacy/accounting/joint_gaussian.h; here the caller passes the
+  // split). OSO-DPSGD (Galli et al. 2023, Alg. 1 lines 4-13) at clip C_t:
   //   gradient           = (sum_i g_i min(1, C/||g_i||) + N(0, (nu_g C)^2 I)) / L
   //   clipped_directions = (sum_{i: ||g_i|| > C} g_i / ||g_i||  + N(0, nu_q^2 I)) / L
   // Returns the mean lot loss.
@@ -89,9 +89,9 @@ class NoisyGradientOracle {
   // The count is released CENTRED, as Andrew et al. release it: adding or removing one example
   // moves sum_i (b_i - 1/2) by exactly 1/2 (the uncentred sum_i b_i moves by 0 or 1, and under
   // Poisson lots |lot| is not public, so it cannot be centred afterwards). Sensitivity 1/2 with
-  // noise sigma_b is multiplier 2 sigma_b, the split privacy/joint_gaussian.h charges. The
-  // unclipped fraction is the post-processing unclipped_fraction_estimate() below.
-  // Returns the mean lot loss.
+  // noise sigma_b is multiplier 2 sigma_b, the split privacy/accounting/joint_gaussian.h charges.
+  // The unclipped fraction is the post-processing unclipped_fraction_estimate() below. Returns the
+  // mean lot loss.
   double query_with_unclipped_count(double clip, double gradient_noise_multiplier,
                                     double count_noise_std, VectorSpan gradient,
                                     double& noisy_centred_count);

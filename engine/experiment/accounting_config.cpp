@@ -1,6 +1,8 @@
 // The experiment's "accounting" block (see accounting_config.h).
 #include "experiment/accounting_config.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "core/json_guard.h"
 

@@ -18,10 +18,10 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/private_selection.h"
 
 namespace dplab::experiment {
 

@@ -42,7 +42,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "data/feature_scaling.h"
 #include "experiment/accounting_config.h"

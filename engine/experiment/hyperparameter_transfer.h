@@ -1,5 +1,5 @@
 // How the winner of a search on the tuning subset X1 (expected size q n) is carried over to the
-// final run on the larger data (privacy/subsampled_tuning.h, Koskela & Kulkarni 2023).
+// final run on the larger data (privacy/selection/subsampled_tuning.h, Koskela & Kulkarni 2023).
 //
 // A HEURISTIC, not a theorem: it only post-processes the released hyperparameters, so it costs
 // no privacy, but nothing guarantees that the transferred values are good. It is a visible,

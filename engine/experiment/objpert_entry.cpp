@@ -1,6 +1,7 @@
 #include "experiment/objpert_entry.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <type_traits>

@@ -1,6 +1,7 @@
 #include "experiment/release_config.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/error.h"

@@ -8,7 +8,8 @@
 //            lt  Liu & Talwar random stopping (main paper Theorem 1 / Alg. 1): uniform candidate
 //                draws, stop with probability gamma after each, hard stop Upsilon;
 //            ps  Papernot & Steinke 2022: K ~ Poisson(mu) or truncated negative binomial
-//                (eta, gamma) uniform candidate draws (engine/privacy/papernot_steinke.h).
+//                (eta, gamma) uniform candidate draws
+//                (engine/privacy/selection/papernot_steinke.h).
 //            `repeats` R means R independent replicate searches, each costing the mode's eps.
 //   validation  public (default, as the main paper: the validation set is not protected) or
 //            private: the selection score is released with Gaussian noise of std
@@ -23,7 +24,7 @@
 // The LT parameters gamma and delta2 stay in "tuning".
 //
 //   private-subsampled  ("mode": "private-subsampled"; Koskela & Kulkarni 2023,
-//            privacy/subsampled_tuning.h): a Papernot-Steinke search (the ps_* keys) on a
+//            privacy/selection/subsampled_tuning.h): a Papernot-Steinke search (the ps_* keys) on a
 //            Poisson subsample X1 of rate "tuning_fraction" q, then ONE final run with the
 //            winner's hyperparameters (learning rate transferred by "lr_transfer": heuristic,
 //            experiment/hyperparameter_transfer.h) on "final_data": "full" (variant 1) or
@@ -36,10 +37,10 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "experiment/hyperparameter_transfer.h"
-#include "privacy/subsampled_tuning.h"
+#include "privacy/selection/subsampled_tuning.h"
 
 namespace dplab::experiment {
 

@@ -1,6 +1,7 @@
 // Reproduction variants: parsing, serialisation and application (reproduction_variants.h).
 #include "experiment/reproduction_variants.h"
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/error.h"

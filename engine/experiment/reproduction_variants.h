@@ -27,7 +27,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "data/dataset.h"
 #include "training/trainer.h"

@@ -6,7 +6,7 @@
 #include "core/random.h"
 #include "core/validate.h"
 #include "objective_perturbation/perturbed_objective.h"
-#include "privacy/gaussian_noise.h"
+#include "privacy/mechanisms/gaussian_noise.h"
 
 namespace dplab::objpert {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "privacy/gaussian_mechanism.h"
+#include "privacy/mechanisms/gaussian_mechanism.h"
 
 namespace dplab::objpert {
 

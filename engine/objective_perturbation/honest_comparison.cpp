@@ -12,8 +12,8 @@
 #include "objective_perturbation/algorithm1.h"
 #include "objective_perturbation/calibration.h"
 #include "objective_perturbation/glm_data.h"
-#include "privacy/papernot_steinke.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/papernot_steinke.h"
 #include "training/trainer.h"
 
 namespace dplab::objpert {

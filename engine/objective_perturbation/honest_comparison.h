@@ -8,10 +8,11 @@
 //   The printed epsilon covers one run only: the selection is NOT paid for (hence "dishonest").
 // - Honest DP-SGD: Papernot & Steinke 2022, Theorem 6: K ~ Poisson(mu) runs, mu chosen so that
 //   P[K > s] = 0.9 (mu = 15.4 for s = 10), noise calibrated so the WHOLE selection is
-//   (epsilon, delta)-DP (privacy/papernot_steinke.h, RDP bound). Each run draws its learning rate
-//   log-uniformly from the same range: the theorem needs K i.i.d. runs of one mechanism, which a
-//   K-dependent grid (the paper's "granularity determined by K") would not be. K = 0 releases
-//   nothing; we then score the all-zero model (predicts one class), as a user would have nothing.
+//   (epsilon, delta)-DP (privacy/selection/papernot_steinke.h, RDP bound). Each run draws its
+//   learning rate log-uniformly from the same range: the theorem needs K i.i.d. runs of one
+//   mechanism, which a K-dependent grid (the paper's "granularity determined by K") would not be. K
+//   = 0 releases nothing; we then score the all-zero model (predicts one class), as a user would
+//   have nothing.
 // - Algorithm 1: sigma = f sigma_G and the smallest lambda (calibration.h, f = 1.3),
 //   tau = 0.01, sigma_out = 0.15, clip sqrt 2, logistic loss, one L-BFGS solve (L-BFGS has no
 //   learning rate; any solver setting is free, the guarantee is Theorem 4.1).

@@ -7,9 +7,9 @@
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "privacy/gaussian_mechanism.h"
-#include "privacy/log_space.h"
-#include "privacy/rdp_conversion.h"
+#include "privacy/accounting/log_space.h"
+#include "privacy/accounting/rdp_conversion.h"
+#include "privacy/mechanisms/gaussian_mechanism.h"
 
 namespace dplab::objpert {
 namespace {

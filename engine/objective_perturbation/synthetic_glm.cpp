@@ -3,7 +3,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
-#include "privacy/gaussian_noise.h"
+#include "privacy/mechanisms/gaussian_noise.h"
 
 namespace dplab::objpert {
 

@@ -3,7 +3,7 @@
 //   1. makes ONE joint query of the oracle at the current C_t: the noisy clipped mean gradient g~_t
 //      and a second noisy statistic of the same lot (OSO: the clipped-away directions q~_t;
 //      FixedQuantile: the unclipped fraction b~_t) — one Gaussian mechanism for the accountant
-//      (privacy/joint_gaussian.h), so queries_per_step() = 1;
+//      (privacy/accounting/joint_gaussian.h), so queries_per_step() = 1;
 //   2. descends: theta_{t+1} = theta_t - rho_t g~_t;
 //   3. adapts C_{t+1} (and OSO's rho_{t+1}) from the sanitized releases only (post-processing).
 // Subclasses supply step 1's query (release) and step 3's update (adapt); the descent, the step

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "optim/optimizer_checks.h"
-#include "privacy/joint_gaussian.h"
+#include "privacy/accounting/joint_gaussian.h"
 
 namespace dplab::optim {
 namespace {

@@ -9,8 +9,8 @@
 // with q~_0 = g~_0 = 0 (sign 0 = 0: the first step adapts nothing), both sums over the SAME lot.
 // Privacy (Proposition 1): nu_g = (nu^-2 - nu_q^-2)^(-1/2) makes the pair one Gaussian mechanism
 // with multiplier nu = RunShape::dp.noise_multiplier, so the step is ONE query for the
-// accountant (privacy/joint_gaussian.h). nu_q = direction_noise_ratio * nu; ratio 0 = the
-// paper's 1% rule (nu_g = 1.01 nu, nu_q = 7.124 nu).
+// accountant (privacy/accounting/joint_gaussian.h). nu_q = direction_noise_ratio * nu; ratio 0 =
+// the paper's 1% rule (nu_g = 1.01 nu, nu_q = 7.124 nu).
 //
 // The listing's typos, and what dplab does: line 12 reads theta - rho g^_t — there is no g^;
 // the text (eq. 5) steps along the sanitized g~_t with the adapted rho_t (eq. 21), which is what

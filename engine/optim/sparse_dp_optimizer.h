@@ -26,9 +26,9 @@
 #include "core/random.h"
 #include "models/row_sparse_model.h"
 #include "optim/sparse_update.h"
-#include "privacy/coordinate_selection.h"
-#include "privacy/gaussian_noise.h"
-#include "privacy/poisson_sampler.h"
+#include "privacy/mechanisms/coordinate_selection.h"
+#include "privacy/mechanisms/gaussian_noise.h"
+#include "privacy/mechanisms/poisson_sampler.h"
 
 namespace dplab::optim {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "playground/playground_state.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "tuning/release_cost.h"
 
 namespace dplab::playground {

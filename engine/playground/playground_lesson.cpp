@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/error.h"

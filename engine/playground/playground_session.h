@@ -6,7 +6,8 @@
 //              (dp_gradient/noisy_gradient.h) for g~ = (S + N(0, sigma^2 C^2 I)) / L, Poisson lots;
 //              non-private = the same optimizer with sigma = 0 and no clipping (as the CLI's
 //              sgd / momentum / adam baselines);
-//   epsilon    privacy/accountant_choice.h run_epsilon (RDP or PLD) of T steps of (sigma, q = L/n).
+//   epsilon    privacy/accounting/accountant_choice.h run_epsilon (RDP or PLD) of T steps of
+//   (sigma, q = L/n).
 // Features: (x, y) and optionally x^2, y^2, x y (TF Playground's feature columns).
 //
 // After each call to step(), picture() explains the LAST update (Abadi et al. 2016, Alg. 1):
@@ -34,7 +35,7 @@
 #include "models/model.h"
 #include "optim/optimizer.h"
 #include "playground/playground_data.h"
-#include "privacy/accountant_choice.h"
+#include "privacy/accounting/accountant_choice.h"
 
 namespace dplab::playground {
 

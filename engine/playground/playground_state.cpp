@@ -1,6 +1,7 @@
 #include "playground/playground_state.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/error.h"

@@ -10,7 +10,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
-#include "privacy/private_selection.h"
+#include "privacy/selection/private_selection.h"
 #include "tuning/aggregates.h"
 #include "tuning/alpha_clip_fit.h"
 #include "tuning/candidate_ranking.h"

@@ -2,6 +2,7 @@
 #include "store/store.h"
 
 #include <sqlite3.h>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 

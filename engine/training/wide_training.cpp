@@ -7,9 +7,9 @@
 #include "core/error.h"
 #include "core/validate.h"
 #include "optim/sparse_dp_optimizer.h"
-#include "privacy/exponential_top_k.h"
-#include "privacy/sparse_vector.h"
-#include "privacy/uniform_selection.h"
+#include "privacy/mechanisms/exponential_top_k.h"
+#include "privacy/mechanisms/sparse_vector.h"
+#include "privacy/mechanisms/uniform_selection.h"
 
 namespace dplab::training {
 

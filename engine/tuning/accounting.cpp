@@ -2,9 +2,9 @@
 // default_delta). See accounting.h.
 #include "tuning/accounting.h"
 
-#include "privacy/default_delta.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/default_delta.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/private_selection.h"
 
 namespace dplab::tuning {
 

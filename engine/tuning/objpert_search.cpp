@@ -8,8 +8,8 @@
 #include "core/validate.h"
 #include "objective_perturbation/algorithm1.h"
 #include "objective_perturbation/glm_data.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_conversion.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_conversion.h"
 
 namespace dplab::tuning {
 namespace {

@@ -19,9 +19,9 @@
 // shown, so every run is charged):
 //   eps_RDP(alpha) = (queries of all DP-SGD runs) eps_step(alpha) + (objpert runs made)
 //   eps_A1(alpha)
-// converted to (eps, delta) by the RDP conversion of privacy/rdp_conversion.h. Both bounds are
-// for add/remove-one adjacency, so the sum is valid. Private release modes (ma, lt, ps) do not
-// draw objpert candidates yet: release_cost_with_objpert throws InvalidArgument for them.
+// converted to (eps, delta) by the RDP conversion of privacy/accounting/rdp_conversion.h. Both
+// bounds are for add/remove-one adjacency, so the sum is valid. Private release modes (ma, lt, ps)
+// do not draw objpert candidates yet: release_cost_with_objpert throws InvalidArgument for them.
 #pragma once
 
 #include <atomic>

@@ -16,7 +16,7 @@
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
 #include "models/model_metric.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "training/trainer.h"
 
 namespace dplab::tuning {

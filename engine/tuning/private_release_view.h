@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "tuning/private_search.h"
 #include "tuning/results.h"

@@ -7,7 +7,7 @@
 #include "core/chacha20.h"
 #include "core/error.h"
 #include "core/random.h"
-#include "privacy/discrete_gaussian.h"
+#include "privacy/mechanisms/discrete_gaussian.h"
 #include "tuning/run_count_laws.h"
 
 namespace dplab::tuning {

@@ -5,13 +5,13 @@
 #include <cstdio>
 
 #include "core/error.h"
-#include "privacy/composition.h"
-#include "privacy/epsilon_display.h"
-#include "privacy/papernot_steinke.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_conversion.h"
-#include "privacy/subsampled_tuning.h"
+#include "privacy/accounting/composition.h"
+#include "privacy/accounting/epsilon_display.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_conversion.h"
+#include "privacy/selection/papernot_steinke.h"
+#include "privacy/selection/private_selection.h"
+#include "privacy/selection/subsampled_tuning.h"
 #include "tuning/accounting.h"
 #include "tuning/runner.h"
 

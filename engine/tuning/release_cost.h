@@ -6,8 +6,9 @@
 //   private ma   composition of the K candidate runs (one per candidate).
 //   private lt   Liu & Talwar with the integer hard stop it enforces
 //                (privacy::liu_talwar_selection_enforced), gamma = tuning.gamma or 1/K.
-//   private ps   Papernot & Steinke Theorem 6 (Poisson) or 2 (TNB), privacy/papernot_steinke.h.
-//   private-subsampled  Koskela & Kulkarni 2023 (privacy/subsampled_tuning.h): the PS search on
+//   private ps   Papernot & Steinke Theorem 6 (Poisson) or 2 (TNB),
+//   privacy/selection/papernot_steinke.h. private-subsampled  Koskela & Kulkarni 2023
+//   (privacy/selection/subsampled_tuning.h): the PS search on
 //                a Poisson-q subsample (amplified by Zhu-Wang Thm 6) composed with the final
 //                run, or variant 2's bound; the final run's (sigma, rate, T) are
 //                results.mechanism, the subset's rate is derived from it (subsampled_search.h).
@@ -65,8 +66,8 @@ struct ReleaseCost {
   // Reproduction variant lot_normalization = realized (explore only): the gradients were divided
   // by the realised |lot|, which the accountant does not analyse; the label says NOT covered.
   bool divides_by_realized_lot = false;
-  // private-subsampled (Koskela & Kulkarni 2023; privacy/subsampled_tuning.h): the two phases at
-  // the same delta. epsilon covers BOTH; epsilon_per_run is the final run alone.
+  // private-subsampled (Koskela & Kulkarni 2023; privacy/selection/subsampled_tuning.h): the two
+  // phases at the same delta. epsilon covers BOTH; epsilon_per_run is the final run alone.
   double epsilon_tuning_phase = 0.0;      // the search on X1, amplified by the draw of X1
   double tuning_sampling_rate = 0.0;      // the lot sampling rate charged on X1
   double learning_rate_multiplier = 1.0;  // the transfer heuristic's factor (no privacy cost)

@@ -2,9 +2,10 @@
 
 #include <cmath>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "tuning/accounting.h"
 
 namespace dplab::tuning {

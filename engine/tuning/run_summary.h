@@ -9,7 +9,7 @@
 // Pure functions of a SearchResults, so a run reopened from the history gives the same summary.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "tuning/honest_selection.h"
 #include "tuning/release_cost.h"

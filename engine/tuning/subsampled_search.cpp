@@ -6,8 +6,8 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
-#include "privacy/poisson_sampler.h"
-#include "privacy/subsampled_tuning.h"
+#include "privacy/mechanisms/poisson_sampler.h"
+#include "privacy/selection/subsampled_tuning.h"
 #include "tuning/accounting.h"
 
 namespace dplab::tuning {

@@ -1,5 +1,5 @@
 // Release mode private-subsampled run FOR REAL (Koskela & Kulkarni 2023; accounting in
-// privacy/subsampled_tuning.h, settings in experiment/release_config.h):
+// privacy/selection/subsampled_tuning.h, settings in experiment/release_config.h):
 //   1. draw_tuning_subset: X1 = a Poisson(q) subsample of the training rows, from a seed derived
 //      from the experiment seed (never from the data); X2 = the other rows;
 //   2. tuning_phase_config: the experiment as a plain private Papernot-Steinke search on X1, its

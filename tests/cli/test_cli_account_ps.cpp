@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "privacy/papernot_steinke.h"
+#include "privacy/selection/papernot_steinke.h"
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <thread>
 

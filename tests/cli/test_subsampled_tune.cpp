@@ -8,7 +8,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "privacy/subsampled_tuning.h"
+#include "privacy/selection/subsampled_tuning.h"
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
 #include "support/test_paths.h"

@@ -1,6 +1,6 @@
-// Tests of the accountant choice (engine/privacy/accountant_choice.h) and the RDP-vs-PLD gap
-// series (accountant_comparison.h): parsing, Liu-Talwar fed a PLD base run, composition of
-// many runs under both accountants, series monotonicity and ordering.
+// Tests of the accountant choice (engine/privacy/accounting/accountant_choice.h) and the RDP-vs-PLD
+// gap series (accountant_comparison.h): parsing, Liu-Talwar fed a PLD base run, composition of many
+// runs under both accountants, series monotonicity and ordering.
 #include <QTest>
 #include <cmath>
 #include <fstream>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "privacy/accountant_choice.h"
-#include "privacy/accountant_comparison.h"
+#include "privacy/accounting/accountant_choice.h"
+#include "privacy/accounting/accountant_comparison.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "chart_series/clip_curves.h"
 #include "support/test_registry.h"
-#include "tuning/clip_curves.h"
 
 using namespace dplab;
 using namespace dplab::tuning;

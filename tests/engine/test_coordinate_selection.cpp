@@ -1,4 +1,4 @@
-// Private coordinate selectors (engine/privacy/exponential_top_k.h, sparse_vector.h,
+// Private coordinate selectors (engine/privacy/mechanisms/exponential_top_k.h, sparse_vector.h,
 // uniform_selection.h) against their exact laws: selection frequencies from fixed seeds are
 // compared with the exact probabilities by Pearson's chi-square (engine/audit/chi_square.h,
 // itself checked against table values); each law test also shows that a slightly wrong law is
@@ -13,9 +13,9 @@
 #include "audit/chi_square.h"
 #include "core/error.h"
 #include "core/random.h"
-#include "privacy/exponential_top_k.h"
-#include "privacy/sparse_vector.h"
-#include "privacy/uniform_selection.h"
+#include "privacy/mechanisms/exponential_top_k.h"
+#include "privacy/mechanisms/sparse_vector.h"
+#include "privacy/mechanisms/uniform_selection.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

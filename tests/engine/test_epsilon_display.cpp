@@ -1,5 +1,5 @@
-// engine/privacy/epsilon_display.h: a displayed epsilon is rounded UP, never to nearest, so the
-// printed number is itself a valid guarantee; exact decimals stay as they are.
+// engine/privacy/accounting/epsilon_display.h: a displayed epsilon is rounded UP, never to nearest,
+// so the printed number is itself a valid guarantee; exact decimals stay as they are.
 #include <QTest>
 #include <cmath>
 #include <limits>
@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "support/test_registry.h"
 
 using namespace dplab::privacy;

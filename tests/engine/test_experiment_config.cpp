@@ -1,6 +1,7 @@
 // Experiment files: malformed input gives errors naming the key path; to_json/parse round trip;
 // candidate expansion (grid product, seeded random draws); the shipped presets parse.
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <string>
 

@@ -4,6 +4,7 @@
 // epsilon label and ReleaseCost::not_covered name the training losses (explore) and data-fitted
 // preprocessing, and say nothing of the preprocessing when the bounds are public.
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <string>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "privacy/gaussian_noise.h"
+#include "privacy/mechanisms/gaussian_noise.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

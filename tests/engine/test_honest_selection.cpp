@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/private_selection.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "objective_perturbation/bound_curves.h"

@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "objective_perturbation/calibration.h"
 #include "objective_perturbation/privacy_bounds.h"
-#include "privacy/gaussian_mechanism.h"
+#include "privacy/mechanisms/gaussian_mechanism.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

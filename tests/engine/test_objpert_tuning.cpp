@@ -6,14 +6,15 @@
 #include <QTest>
 #include <atomic>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/random.h"
 #include "experiment/experiment_config.h"
 #include "objective_perturbation/algorithm1.h"
 #include "objective_perturbation/glm_data.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_conversion.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_conversion.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

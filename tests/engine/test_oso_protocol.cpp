@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "data/dataset_catalog.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "support/test_paths.h"
 #include "support/test_registry.h"
 #include "tuning/oso_protocol.h"

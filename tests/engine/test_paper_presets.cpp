@@ -4,13 +4,14 @@
 // Table 1 epsilons come out as the paper prints them (Adult 5.01 / 5.23 / 1.91, MNIST-sized
 // 3.01 / 3.14 / 1.14) and dplab's default accounting is tighter. Accounting errors name the key.
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <string>
 
 #include "core/error.h"
 #include "experiment/experiment_config.h"
-#include "privacy/private_selection.h"
+#include "privacy/selection/private_selection.h"
 #include "support/expect_error.h"
 #include "support/test_paths.h"
 #include "support/test_registry.h"

@@ -1,4 +1,4 @@
-// Tests of engine/privacy/papernot_steinke.h and rdp_conversion.h:
+// Tests of engine/privacy/selection/papernot_steinke.h and rdp_conversion.h:
 // - the papernot_steinke_poisson cases of tests/data/accounting.json (how_to_check: epsilon <=
 //   dp_accounting's * (1 + 1e-4) and >= the single run's epsilon);
 // - a brute-force evaluation of Theorems 2 and 6 (every (lambda, lambda_hat) pair, every eps_hat
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "core/error.h"
-#include "privacy/papernot_steinke.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_conversion.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_conversion.h"
+#include "privacy/selection/papernot_steinke.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

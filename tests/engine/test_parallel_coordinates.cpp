@@ -1,15 +1,15 @@
-// Parallel coordinates of a search (tuning/parallel_coordinates.h) and the winner per optimizer
-// (tuning/winners.h): which axes appear, which are logarithmic (log-spaced grids only), where a
-// value sits on its axis, NaN for a hyperparameter a candidate does not have, and winners equal
-// to honest selection's choice on a real run.
+// Parallel coordinates of a search (chart_series/parallel_coordinates.h) and the winner per
+// optimizer (tuning/winners.h): which axes appear, which are logarithmic (log-spaced grids only),
+// where a value sits on its axis, NaN for a hyperparameter a candidate does not have, and winners
+// equal to honest selection's choice on a real run.
 #include <QTest>
 
 #include <cmath>
 
+#include "chart_series/parallel_coordinates.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 #include "tuning/honest_selection.h"
-#include "tuning/parallel_coordinates.h"
 #include "tuning/runner.h"
 #include "tuning/winners.h"
 

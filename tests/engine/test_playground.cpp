@@ -4,6 +4,7 @@
 // update), determinism however the steps are chunked, epsilon = the accountant for the same
 // setting, the ledger's epsilon = tuning::release_cost for K candidates, and the settings JSON.
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>
@@ -19,8 +20,8 @@
 #include "playground/playground_lesson.h"
 #include "playground/playground_session.h"
 #include "playground/playground_state.h"
-#include "privacy/accountant_choice.h"
-#include "privacy/private_selection.h"
+#include "privacy/accounting/accountant_choice.h"
+#include "privacy/selection/private_selection.h"
 #include "support/expect_error.h"
 #include "support/layer_gradient_check.h"
 #include "support/numeric_compare.h"

@@ -10,7 +10,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
-#include "privacy/poisson_sampler.h"
+#include "privacy/mechanisms/poisson_sampler.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

@@ -1,12 +1,13 @@
-// The privacy–utility trade-off (tuning/privacy_utility.h): the expected score of a random-stopping
-// selection's winner (probability generating functions) against direct sums over the run-count
-// laws and against a seeded simulation of the selection; the epsilons against release_cost (one
-// implementation of each rule); and the shape of the LT sweep.
+// The privacy–utility trade-off (chart_series/privacy_utility.h): the expected score of a
+// random-stopping selection's winner (probability generating functions) against direct sums over
+// the run-count laws and against a seeded simulation of the selection; the epsilons against
+// release_cost (one implementation of each rule); and the shape of the LT sweep.
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
 
+#include "chart_series/privacy_utility.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "support/numeric_compare.h"
@@ -14,7 +15,6 @@
 #include "support/tiny_experiment.h"
 #include "tuning/accounting.h"
 #include "tuning/honest_selection.h"
-#include "tuning/privacy_utility.h"
 #include "tuning/release_cost.h"
 #include "tuning/run_count_laws.h"
 #include "tuning/runner.h"

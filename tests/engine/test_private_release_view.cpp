@@ -7,6 +7,7 @@
 //  - the plan's cost equals the cost of the finished run (explore: every run of T queries;
 //    private lt: the selection's), so the form's number is the run's number.
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <limits>

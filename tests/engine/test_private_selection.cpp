@@ -1,14 +1,14 @@
-// Tests of engine/privacy/private_selection.h, tuning_cost_series.h and default_delta.h: the
-// LT reference case, the MA K-fold identity and the main paper's section 3 claims (sigma = 4,
+// Tests of engine/privacy/selection/private_selection.h, tuning_cost_series.h and default_delta.h:
+// the LT reference case, the MA K-fold identity and the main paper's section 3 claims (sigma = 4,
 // L = 250, T = 10,000). Paper numbers come from its own accountant (classic conversion,
 // continuous alpha), reproduced by paper_compatible_options().
 #include <QTest>
 #include <cmath>
 
 #include "core/error.h"
-#include "privacy/default_delta.h"
-#include "privacy/private_selection.h"
-#include "privacy/tuning_cost_series.h"
+#include "privacy/accounting/default_delta.h"
+#include "privacy/selection/private_selection.h"
+#include "privacy/selection/tuning_cost_series.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

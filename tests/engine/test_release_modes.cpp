@@ -7,6 +7,7 @@
 // - a real pool trained in each mode is charged exactly what it released: the epsilon is
 //   recomputed independently from the per-step RDP curve over exactly the runs trained.
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <functional>
@@ -16,8 +17,8 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "experiment/release_config.h"
-#include "privacy/papernot_steinke.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/papernot_steinke.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"

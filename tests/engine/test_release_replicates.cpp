@@ -11,12 +11,12 @@
 #include <cmath>
 #include <vector>
 
-#include "privacy/composition.h"
-#include "privacy/epsilon_display.h"
-#include "privacy/papernot_steinke.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_conversion.h"
+#include "privacy/accounting/composition.h"
+#include "privacy/accounting/epsilon_display.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_conversion.h"
+#include "privacy/selection/papernot_steinke.h"
+#include "privacy/selection/private_selection.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"

@@ -17,6 +17,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <QTest>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "data/feature_rows.h"

@@ -12,7 +12,7 @@
 #include <fstream>
 
 #include "core/error.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "store/store.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"

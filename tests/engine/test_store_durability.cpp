@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <QTemporaryDir>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>

@@ -1,6 +1,6 @@
-// Tests of engine/privacy/poisson_subsampled_rdp.h (Zhu & Wang 2019 Thm 6 for any RDP curve),
-// engine/privacy/subsampled_tuning.h (Koskela & Kulkarni 2023: tuning on a Poisson subsample,
-// then a final run) and engine/experiment/hyperparameter_transfer.h:
+// Tests of engine/privacy/accounting/poisson_subsampled_rdp.h (Zhu & Wang 2019 Thm 6 for any RDP
+// curve), engine/privacy/selection/subsampled_tuning.h (Koskela & Kulkarni 2023: tuning on a
+// Poisson subsample, then a final run) and engine/experiment/hyperparameter_transfer.h:
 // - the bound applied to the Gaussian's RDP eps(l) = l/(2 sigma^2): the c = 1 form equals the
 //   engine's Mironov-Talwar-Zhang subsampled Gaussian to 1e-9 relative at every integer order,
 //   the general (c = 3) form equals it at alpha = 2 and is strictly larger from alpha = 3 on;
@@ -18,14 +18,14 @@
 #include "experiment/experiment_config.h"
 #include "experiment/hyperparameter_transfer.h"
 #include "experiment/release_config.h"
-#include "privacy/papernot_steinke.h"
-#include "privacy/poisson_subsampled_rdp.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_conversion.h"
-#include "privacy/rdp_subsampled_gaussian.h"
-#include "privacy/subsampled_tuning.h"
-#include "privacy/tuning_cost_series.h"
+#include "privacy/accounting/poisson_subsampled_rdp.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_conversion.h"
+#include "privacy/accounting/rdp_subsampled_gaussian.h"
+#include "privacy/selection/papernot_steinke.h"
+#include "privacy/selection/private_selection.h"
+#include "privacy/selection/subsampled_tuning.h"
+#include "privacy/selection/tuning_cost_series.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

@@ -1,15 +1,16 @@
-// tuning_cost_overview (privacy/tuning_cost_overview.h) gives the GUI's "Privacy of tuning" view
-// every number it draws, so the view can compute off the GUI thread. Each field must be what the
-// series functions give for the same setting — Figure 6 (MA vs LT at γ = 1/K or a fixed γ), its
-// crossover, the tight-vs-paper table, Figure 1 over the paper's sizes plus n — and the paper's
-// Figure 6 crossovers must order as in appendix F (more candidates fit at n = 60k than at 5k).
+// tuning_cost_overview (privacy/selection/tuning_cost_overview.h) gives the GUI's "Privacy of
+// tuning" view every number it draws, so the view can compute off the GUI thread. Each field must
+// be what the series functions give for the same setting — Figure 6 (MA vs LT at γ = 1/K or a fixed
+// γ), its crossover, the tight-vs-paper table, Figure 1 over the paper's sizes plus n — and the
+// paper's Figure 6 crossovers must order as in appendix F (more candidates fit at n = 60k than at
+// 5k).
 #include <QTest>
 
 #include <algorithm>
 
 #include "core/error.h"
-#include "privacy/default_delta.h"
-#include "privacy/tuning_cost_overview.h"
+#include "privacy/accounting/default_delta.h"
+#include "privacy/selection/tuning_cost_overview.h"
 #include "support/test_registry.h"
 
 using namespace dplab::privacy;

@@ -1,6 +1,7 @@
 // libFuzzer harness: experiment JSON (experiment_config.h). A parsed config must survive the
 // to_json -> parse round trip unchanged.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.h"

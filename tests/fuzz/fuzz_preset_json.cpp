@@ -3,6 +3,7 @@
 // (comparison_preset.h), through the shared JSON reader (core/json_guard.h: depth cap, duplicate
 // keys refused). A parsed experiment must survive the to_json -> parse round trip unchanged.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.h"

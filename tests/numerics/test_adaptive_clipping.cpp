@@ -22,8 +22,8 @@
 #include "optim/fixed_quantile.h"
 #include "optim/optimizer.h"
 #include "optim/oso_dpsgd.h"
-#include "privacy/joint_gaussian.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/joint_gaussian.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

@@ -11,6 +11,7 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>

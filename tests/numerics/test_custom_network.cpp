@@ -6,6 +6,7 @@
 // run trains it end to end.
 #include <QTemporaryDir>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <fstream>

@@ -1,5 +1,5 @@
-// Secure mode's discrete Gaussian (privacy/discrete_gaussian.h, Canonne, Kamath & Steinke 2020)
-// and its integer-grid mechanism (privacy/grid_gaussian_noise.h):
+// Secure mode's discrete Gaussian (privacy/mechanisms/discrete_gaussian.h, Canonne, Kamath &
+// Steinke 2020) and its integer-grid mechanism (privacy/mechanisms/grid_gaussian_noise.h):
 //  - samples of N_Z(0, sigma^2) against the exact pmf (Pearson chi-square, fixed ChaCha20 key,
 //    sigma = 1 and 3), the discrete Laplace likewise;
 //  - the variance: the exact sum (CKS20: below sigma^2, equal to it up to exp(-2 pi^2 sigma^2))
@@ -16,8 +16,8 @@
 #include "audit/chi_square.h"
 #include "core/chacha20.h"
 #include "core/error.h"
-#include "privacy/discrete_gaussian.h"
-#include "privacy/grid_gaussian_noise.h"
+#include "privacy/mechanisms/discrete_gaussian.h"
+#include "privacy/mechanisms/grid_gaussian_noise.h"
 #include "support/test_registry.h"
 
 using namespace dplab;

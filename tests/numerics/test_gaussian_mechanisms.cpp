@@ -1,13 +1,13 @@
-// Tests of engine/privacy/gaussian_mechanism.h and composition.h: hand-checkable values, the
-// exact delta(epsilon) of Balle & Wang (2018) as the oracle for calibration, and the ordering
+// Tests of engine/privacy/mechanisms/gaussian_mechanism.h and composition.h: hand-checkable values,
+// the exact delta(epsilon) of Balle & Wang (2018) as the oracle for calibration, and the ordering
 // basic >= advanced >= optimal composition.
 #include <QTest>
 #include <cmath>
 #include <vector>
 
 #include "core/error.h"
-#include "privacy/composition.h"
-#include "privacy/gaussian_mechanism.h"
+#include "privacy/accounting/composition.h"
+#include "privacy/mechanisms/gaussian_mechanism.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

@@ -9,7 +9,7 @@
 #include "core/random.h"
 #include "data/dataset.h"
 #include "data/lot_gather.h"
-#include "privacy/poisson_sampler.h"
+#include "privacy/mechanisms/poisson_sampler.h"
 #include "support/test_registry.h"
 
 using namespace dplab;

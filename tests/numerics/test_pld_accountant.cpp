@@ -1,4 +1,4 @@
-// Tests of the PLD accountant (engine/privacy/pld/): the reference cases of
+// Tests of the PLD accountant (engine/privacy/accounting/pld/): the reference cases of
 // tests/data/accounting.json against Google dp_accounting's PLD epsilon and dplab's RDP epsilon,
 // the mu-GDP closed form of composed Gaussians, pessimism of the discretisation, calibration
 // that never overshoots, heterogeneous composition against explicit convolution, validation.
@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "core/error.h"
-#include "privacy/gaussian_mechanism.h"
-#include "privacy/pld/pld_accountant.h"
-#include "privacy/pld/pld_composition.h"
-#include "privacy/pld/subsampled_gaussian_pld.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/pld/pld_accountant.h"
+#include "privacy/accounting/pld/pld_composition.h"
+#include "privacy/accounting/pld/subsampled_gaussian_pld.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/mechanisms/gaussian_mechanism.h"
+#include "privacy/selection/private_selection.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

@@ -1,6 +1,7 @@
-// Tests of the RDP accountant (engine/privacy/rdp_accountant.h, rdp_subsampled_gaussian.h):
-// every case of tests/data/accounting.json per its how_to_check, identities, properties
-// (monotonicity, convexity, never-overshooting calibration), validation and extreme inputs.
+// Tests of the RDP accountant (engine/privacy/accounting/rdp_accountant.h,
+// rdp_subsampled_gaussian.h): every case of tests/data/accounting.json per its how_to_check,
+// identities, properties (monotonicity, convexity, never-overshooting calibration), validation and
+// extreme inputs.
 #include <QTest>
 #include <cmath>
 #include <fstream>
@@ -8,9 +9,9 @@
 #include <string>
 
 #include "core/error.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_subsampled_gaussian.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_subsampled_gaussian.h"
+#include "privacy/selection/private_selection.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

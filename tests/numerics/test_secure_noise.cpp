@@ -12,7 +12,7 @@
 #include "core/random.h"
 #include "dp_gradient/noisy_gradient.h"
 #include "engine/quadratic_test_model.h"
-#include "privacy/gaussian_noise.h"
+#include "privacy/mechanisms/gaussian_noise.h"
 #include "support/test_registry.h"
 
 using namespace dplab;

@@ -2,8 +2,8 @@
 // model with constant per-example gradients, so every step can be computed by hand: the update
 // touches only the selected coordinates, the noise has variance sigma^2 min(S1^2/b^2, S2^2), both
 // clippings act as stated; the base updates against hand steps; and the accounting
-// (privacy/sparse_dp_accounting.h): Theorem 3 against a hand computation, the RDP account against
-// the exact subsampled-Gaussian RDP it must upper-bound.
+// (privacy/accounting/sparse_dp_accounting.h): Theorem 3 against a hand computation, the RDP
+// account against the exact subsampled-Gaussian RDP it must upper-bound.
 #include <QTest>
 #include <cmath>
 #include <memory>
@@ -11,11 +11,11 @@
 
 #include "core/error.h"
 #include "optim/sparse_dp_optimizer.h"
-#include "privacy/exponential_top_k.h"
-#include "privacy/rdp_accountant.h"
-#include "privacy/rdp_subsampled_gaussian.h"
-#include "privacy/sparse_dp_accounting.h"
-#include "privacy/uniform_selection.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/accounting/rdp_subsampled_gaussian.h"
+#include "privacy/accounting/sparse_dp_accounting.h"
+#include "privacy/mechanisms/exponential_top_k.h"
+#include "privacy/mechanisms/uniform_selection.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
 

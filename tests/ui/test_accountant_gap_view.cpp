@@ -5,7 +5,7 @@
 #include <QtTest>
 
 #include "charts/chart_view.h"
-#include "privacy/accountant_comparison.h"
+#include "privacy/accounting/accountant_comparison.h"
 #include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/accountant_gap_view.h"

@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "form/experiment_form.h"
 #include "run/run_controller.h"

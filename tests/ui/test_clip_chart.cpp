@@ -7,13 +7,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "chart_series/clip_curves.h"
 #include "charts/chart_view.h"
 #include "form/experiment_form.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
 #include "support/test_registry.h"
-#include "tuning/clip_curves.h"
 #include "ui_test_support.h"
 #include "views/accuracy_tab.h"
 #include "window_run_support.h"

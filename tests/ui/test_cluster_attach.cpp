@@ -16,6 +16,7 @@
 #include <QMenuBar>
 #include <QProcess>
 #include <QPushButton>
+#include <nlohmann/json.hpp>
 
 #include "charts/chart_view.h"
 #include "cluster/cluster_watch.h"

@@ -6,14 +6,15 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "form/experiment_form.h"
 #include "form/grid_field.h"
 #include "form/number_field.h"
 #include "form/optimizer_editor.h"
 #include "form/privacy_section.h"
-#include "privacy/default_delta.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/default_delta.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "shell/main_window.h"
 #include "support/test_registry.h"
 #include "ui_test_support.h"

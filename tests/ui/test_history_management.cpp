@@ -9,7 +9,7 @@
 #include <QTimer>
 #include <cmath>
 
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "run/history_panel.h"
 #include "shell/discard_guard.h"
 #include "store/run_history.h"

@@ -19,10 +19,10 @@
 
 #include "charts/chart_view.h"
 #include "data/dataset.h"
-#include "experiment/sparse_reproduction.h"
 #include "figure_view_support.h"
 #include "form/experiment_form.h"
 #include "objective_perturbation/comparison_preset.h"
+#include "reproduction/sparse_reproduction.h"
 #include "shell/main_window.h"
 #include "shell/stall_meter.h"
 #include "support/test_paths.h"

@@ -4,10 +4,10 @@
 // winner drawn thick and named in the legend, and a hover tooltip naming the candidate.
 #include <qcustomplot.h>
 
+#include "chart_series/parallel_coordinates.h"
 #include "charts/chart_hover.h"
 #include "run/run_data.h"
 #include "support/test_registry.h"
-#include "tuning/parallel_coordinates.h"
 #include "tuning/winners.h"
 #include "views/parallel_coordinates_tab.h"
 #include "window_run_support.h"

@@ -27,7 +27,7 @@
 #include "playground/playground_session.h"
 #include "playground/playground_window.h"
 #include "playground/step_view.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "shell/main_window.h"
 #include "shell/welcome_panel.h"
 #include "support/cli_runner.h"

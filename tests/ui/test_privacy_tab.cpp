@@ -7,9 +7,9 @@
 #include <QtTest>
 
 #include "charts/chart_view.h"
-#include "privacy/default_delta.h"
-#include "privacy/private_selection.h"
-#include "privacy/tuning_cost_series.h"
+#include "privacy/accounting/default_delta.h"
+#include "privacy/selection/private_selection.h"
+#include "privacy/selection/tuning_cost_series.h"
 #include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/privacy_tab.h"

@@ -4,10 +4,10 @@
 // ε equals the results tab's release label's, and the CSV carries the plans labelled as such.
 #include <qcustomplot.h>
 
+#include "chart_series/privacy_utility.h"
 #include "charts/chart_hover.h"
 #include "run/run_data.h"
 #include "support/test_registry.h"
-#include "tuning/privacy_utility.h"
 #include "tuning/release_cost.h"
 #include "views/privacy_utility_tab.h"
 #include "window_run_support.h"

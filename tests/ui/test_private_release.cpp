@@ -24,13 +24,14 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "charts/chart_view.h"
 #include "form/experiment_form.h"
 #include "form/release_section.h"
-#include "privacy/epsilon_display.h"
-#include "privacy/private_selection.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/epsilon_display.h"
+#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/private_selection.h"
 #include "run/history_panel.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"

@@ -10,7 +10,7 @@
 #include <QtTest>
 
 #include "charts/chart_view.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"

@@ -10,11 +10,12 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "form/experiment_form.h"
 #include "form/number_field.h"
 #include "form/privacy_section.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "run/history_panel.h"
 #include "run/run_controller.h"
 #include "shell/main_window.h"

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "charts/chart_view.h"
 #include "experiment/config_compare.h"

@@ -30,7 +30,7 @@
 #include "form/experiment_form.h"
 #include "form/number_field.h"
 #include "form/release_section.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
 #include "support/cli_runner.h"

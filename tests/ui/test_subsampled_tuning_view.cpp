@@ -7,7 +7,7 @@
 #include <QtTest>
 
 #include "charts/chart_view.h"
-#include "privacy/tuning_cost_series.h"
+#include "privacy/selection/tuning_cost_series.h"
 #include "support/test_registry.h"
 #include "ui_test_support.h"
 #include "views/subsampled_tuning_view.h"

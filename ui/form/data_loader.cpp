@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 #include <QPointer>
+#include <nlohmann/json.hpp>
 
 #include "tuning/runner.h"
 

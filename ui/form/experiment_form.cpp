@@ -20,7 +20,7 @@
 #include "form/privacy_section.h"
 #include "form/release_section.h"
 #include "form/wheel_guard.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "tuning/accounting.h"
 #include "tuning/data_checks.h"
 #include "tuning/release_cost.h"

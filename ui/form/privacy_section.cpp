@@ -7,7 +7,7 @@
 
 #include "charts/chart_export.h"
 #include "form/number_field.h"
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
 #include "tuning/accounting.h"
 
 namespace dplab::ui {

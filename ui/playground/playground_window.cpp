@@ -1,6 +1,7 @@
 #include "playground/playground_window.h"
 
 #include <qcustomplot.h>
+#include <nlohmann/json.hpp>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -30,7 +31,7 @@
 #include "playground/lesson_panel.h"
 #include "playground/plane_view.h"
 #include "playground/step_view.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 
 namespace dplab::ui {
 

@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "cluster/merged_run.h"
 #include "core/thread_priority.h"

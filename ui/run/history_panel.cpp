@@ -17,7 +17,7 @@
 
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "store/store.h"

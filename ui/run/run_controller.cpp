@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMetaObject>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/os_entropy.h"

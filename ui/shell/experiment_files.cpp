@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QSettings>
+#include <nlohmann/json.hpp>
 
 #include "shell/presets.h"
 

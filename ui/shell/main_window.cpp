@@ -348,8 +348,14 @@ void MainWindow::buildMenus() {
                        tr("<b>dplab %1</b> — a laboratory for differentially private ML and honest "
                           "private hyperparameter selection.<br>GPL-3.0-or-later; uses Qt and "
                           "QCustomPlot.")
-                           .arg(QStringLiteral(DPLAB_VERSION)));
+                           .arg(version()));
   });
+}
+
+// DPLAB_VERSION is defined for this file alone (ui/CMakeLists.txt), so a new version number
+// recompiles one file, not the whole UI.
+QString MainWindow::version() {
+  return QStringLiteral(DPLAB_VERSION);
 }
 
 void MainWindow::stepTab(int direction) {

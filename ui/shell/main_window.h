@@ -97,6 +97,8 @@ class MainWindow : public QMainWindow {
   DiscardGuard* discardGuard() const { return discard_guard_; }
   QAction* newAction() const { return new_action_; }  // asks before discarding edits
   QAction* aboutAction() const { return about_action_; }
+  // dplab's version (the project's, from CMake), as Help → About shows it.
+  static QString version();
   // The Playground (issue #27), a window of its own, made on first use (Help → Playground, the
   // welcome panel's button).
   PlaygroundWindow* openPlayground();

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QMetaObject>
 #include <QSaveFile>
+#include <nlohmann/json.hpp>
 
 #include "charts/chart_view.h"
 #include "experiment/experiment_config.h"

@@ -2,7 +2,7 @@
 
 #include "experiment/config_compare.h"
 #include "form/experiment_form.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "run/run_data.h"
 #include "tuning/release_cost.h"
 

@@ -1,16 +1,16 @@
 // AccountantGapView: "accountants disagree" — epsilon of the same DP-SGD run under RDP and under
 // PLD on one chart, versus the number of steps T (one run) and versus the number of candidates K
 // (the MA release, K runs composed), the gap between the curves shaded. The numbers come from
-// the engine (privacy/accountant_comparison.h); a PLD point costs 5-100 ms, so the series are
-// computed on a worker thread (LatestOnlyTask) and only drawn here: the GUI thread never waits
-// for them. A change while a computation runs is computed right after (latest wins).
+// the engine (privacy/accounting/accountant_comparison.h); a PLD point costs 5-100 ms, so the
+// series are computed on a worker thread (LatestOnlyTask) and only drawn here: the GUI thread never
+// waits for them. A change while a computation runs is computed right after (latest wins).
 #pragma once
 
 #include <QWidget>
 #include <memory>
 #include <vector>
 
-#include "privacy/accountant_comparison.h"
+#include "privacy/accounting/accountant_comparison.h"
 #include "views/dp_run_fields.h"
 
 class QComboBox;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "charts/chart_export.h"
-#include "experiment/sparse_reproduction.h"
+#include "reproduction/sparse_reproduction.h"
 #include "views/figure_run_panel.h"
 
 class QCPBarsGroup;

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <set>
 
+#include "chart_series/clip_curves.h"
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
-#include "tuning/clip_curves.h"
 
 namespace dplab::ui {
 namespace {

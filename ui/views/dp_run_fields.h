@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "privacy/rdp_accountant.h"
+#include "privacy/accounting/rdp_accountant.h"
 
 class QComboBox;
 class QDoubleSpinBox;

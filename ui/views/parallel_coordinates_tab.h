@@ -10,8 +10,8 @@
 #include <QWidget>
 #include <map>
 
+#include "chart_series/parallel_coordinates.h"
 #include "run/latest_only_task.h"
-#include "tuning/parallel_coordinates.h"
 #include "tuning/results.h"
 
 class QCPAbstractPlottable;

@@ -22,7 +22,7 @@
 #include <map>
 
 #include "charts/chart_view.h"
-#include "privacy/default_delta.h"
+#include "privacy/accounting/default_delta.h"
 #include "run/latest_only_task.h"
 
 namespace dplab::ui {

@@ -1,5 +1,5 @@
 // PrivacyTab: "Privacy of tuning" — the teaching view of the main paper's section 3. All numbers
-// come from the engine accountant (privacy/tuning_cost_series.h, private_selection.h):
+// come from the engine accountant (privacy/selection/tuning_cost_series.h, private_selection.h):
 //  - Figure 6: ε versus the number of candidates K, MA (K runs composed in RDP) versus LT
 //    (γ = 1/K, or a fixed γ), with the crossover marked ("MA is cheaper up to K = …") and the
 //    number of MA candidates affordable at LT's minimum cost (γ = 1, ma_candidates_at_lt_cost);
@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "privacy/tuning_cost_overview.h"
+#include "privacy/selection/tuning_cost_overview.h"
 
 class QDoubleSpinBox;
 class QSpinBox;

@@ -9,7 +9,7 @@
 #include "charts/chart_hover.h"
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "run/run_data.h"
 #include "views/shown_refresh.h"
 

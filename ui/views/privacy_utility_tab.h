@@ -12,8 +12,8 @@
 #include <map>
 #include <vector>
 
+#include "chart_series/privacy_utility.h"
 #include "run/latest_only_task.h"
-#include "tuning/privacy_utility.h"
 #include "tuning/results.h"
 
 class QLabel;

@@ -8,7 +8,7 @@
 
 #include "charts/chart_view.h"
 #include "experiment/release_config.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "run/run_data.h"
 #include "tuning/private_release_view.h"
 #include "tuning/release_cost.h"

@@ -1,6 +1,6 @@
 #include "views/results_model.h"
 
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 
 #include <cmath>
 #include <limits>
@@ -84,7 +84,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
   };
-  // ε is shown rounded UP (engine/privacy/epsilon_display.h), never to nearest.
+  // ε is shown rounded UP (engine/privacy/accounting/epsilon_display.h), never to nearest.
   auto epsilon = [role, &number](double v) -> QVariant {
     if (role == Qt::DisplayRole && !std::isnan(v))
       return QString::fromStdString(privacy::format_epsilon_up(v));

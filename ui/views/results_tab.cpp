@@ -97,7 +97,8 @@ void ResultsTab::updateReleaseLabel() {
     return;
   }
   try {
-    // A few microseconds once the accountant's curve is cached (engine/privacy/rdp_accountant.h).
+    // A few microseconds once the accountant's curve is cached
+    // (engine/privacy/accounting/rdp_accountant.h).
     release_label_->setText(QString::fromStdString(tuning::epsilon_label(data_->releaseCost())));
   } catch (const std::exception& e) {
     release_label_->setText(tr("ε not available: %1").arg(QString::fromStdString(e.what())));

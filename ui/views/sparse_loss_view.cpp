@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
-#include "privacy/epsilon_display.h"
+#include "privacy/accounting/epsilon_display.h"
 #include "views/figure_run_panel.h"
 #include "views/sparse_preset_fields.h"
 

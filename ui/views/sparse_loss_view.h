@@ -2,7 +2,7 @@
 // and test loss of word2vec CBOW trained non-privately, with DP-SGD and with sparse DP
 // (exponential mechanism / sparse vector / random selection) at the same total epsilon, plus
 // each method's privacy calibration (sigma, the paper's Theorem 3 with its assumption checked,
-// dplab's RDP account). All numbers come from experiment/sparse_reproduction.h (prepare_text,
+// dplab's RDP account). All numbers come from reproduction/sparse_reproduction.h (prepare_text,
 // calibrate, run_figure1), computed on a BackgroundTask with progress and Cancel; the two charts
 // export as PNG/PDF/SVG and CSV (ChartView).
 #pragma once
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "charts/chart_export.h"
-#include "experiment/sparse_reproduction.h"
+#include "reproduction/sparse_reproduction.h"
 #include "views/figure_run_panel.h"
 
 class QCheckBox;

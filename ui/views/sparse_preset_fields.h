@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "experiment/sparse_reproduction.h"
+#include "reproduction/sparse_reproduction.h"
 
 class QDoubleSpinBox;
 class QFormLayout;

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "privacy/tuning_cost_series.h"
+#include "privacy/selection/tuning_cost_series.h"
 #include "views/dp_run_fields.h"
 
 class QComboBox;

@@ -1,0 +1,48 @@
+#include "privacy/mechanisms/grid_gaussian_noise.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "core/validate.h"
+#include "privacy/mechanisms/discrete_gaussian.h"
+
+namespace dplab::privacy {
+
+GridGaussianNoise::GridGaussianNoise(double noise_multiplier, double clip, Index dim, ChaCha20 rng)
+    : grid_(0), rounding_clip_(0), dim_(dim), rng_(rng) {
+  if (!(noise_multiplier > 0) || !std::isfinite(noise_multiplier))
+    fail_field("noise_multiplier", noise_multiplier, "must be finite and > 0 for secure noise");
+  if (!(clip > 0) || !std::isfinite(clip))
+    fail_field("clip", clip, "must be finite and > 0 for secure noise");
+  if (dim < 1) throw InvalidArgument("secure noise: the model has no parameters");
+  const double shrink =
+      noise_multiplier * std::sqrt(static_cast<double>(dim)) / static_cast<double>(kGridSigma);
+  if (shrink >= 0.5) {
+    throw InvalidArgument("secure noise: noise_multiplier * sqrt(parameters) = " +
+                          format_number(shrink * static_cast<double>(kGridSigma)) +
+                          " is too large for the 2^20 integer grid (must be < 2^19)");
+  }
+  grid_ = noise_multiplier * clip / static_cast<double>(kGridSigma);
+  rounding_clip_ = clip * (1.0 - shrink);
+}
+
+void GridGaussianNoise::privatize(VectorSpan sum, double scale) {
+  if (sum.size() != dim_) {
+    throw InvalidArgument("secure noise: the sum has " + std::to_string(sum.size()) +
+                          " coordinates, the grid was made for " + std::to_string(dim_));
+  }
+  constexpr double kLimit = 9.0e18;  // < 2^63, with room for the noise
+  const double factor = grid_ * scale;
+  for (Index j = 0; j < sum.size(); ++j) {
+    const double units = static_cast<double>(sum[j]) / grid_;
+    if (!(std::abs(units) < kLimit)) {
+      throw InvalidArgument("secure noise: gradient sum coordinate " + std::to_string(j) +
+                            " is not finite or too large for the integer grid");
+    }
+    const std::int64_t noisy = std::llround(units) + sample_discrete_gaussian(kGridSigma, rng_);
+    sum[j] = static_cast<float>(static_cast<double>(noisy) * factor);
+  }
+}
+
+}  // namespace dplab::privacy
