@@ -56,6 +56,11 @@ const std::vector<ReproductionItem>& reproduction_items() {
        "Section 5.2: pruned DPSGD vs DPAdam at equal privacy cost", both("paper-section5-2")},
       {ItemId::kFigure5, "figure5", "Figure 5 (section 6.2): DPAdam, ADADP and DPAdamWOSM",
        both("paper-figure5")},
+      {ItemId::kKk23,
+       "kk23",
+       "Koskela & Kulkarni 2023: tuning on a private subsample vs Papernot-Steinke on the full "
+       "data",
+       {{"Adult", "adult", "paper-kk23-adult"}}},
   };
   return items;
 }

@@ -6,6 +6,9 @@
 //   figure4     Figure 4 and Table 1, section 5.1: max accuracy curves and epsilons
 //   section5.2  section 5.2: pruned DPSGD vs DPAdam at equal privacy cost
 //   figure5     Figure 5, section 6.2: DPAdam, ADADP, DPAdamWOSM
+//   kk23        Koskela & Kulkarni 2023: tuning on a private subsample vs Papernot-Steinke on
+//               the full data, accuracy vs total epsilon (Adult; kk23_comparison.h, its own
+//               sweep over sigma and seeds)
 //
 // Scales (one rule for every item, so a quick run is the paper's experiment made smaller):
 //   paper  the preset as it is;
@@ -25,7 +28,7 @@
 
 namespace dplab::reproduction {
 
-enum class ItemId { kFigure2, kFigure3, kFigure4Table1, kSection52, kFigure5 };
+enum class ItemId { kFigure2, kFigure3, kFigure4Table1, kSection52, kFigure5, kKk23 };
 enum class Scale { kTiny, kQuick, kPaper };
 
 struct DataVersion {
@@ -42,8 +45,8 @@ struct ReproductionItem {
 };
 
 const std::vector<ReproductionItem>& reproduction_items();
-// By name ("figure2", "figure3", "figure4", "section5.2", "figure5"); throws InvalidArgument
-// listing the names.
+// By name ("figure2", "figure3", "figure4", "section5.2", "figure5", "kk23"); throws
+// InvalidArgument listing the names.
 const ReproductionItem& find_item(const std::string& name);
 
 // "tiny" | "quick" | "paper"; throws InvalidArgument naming the accepted values.

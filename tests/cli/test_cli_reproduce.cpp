@@ -108,16 +108,30 @@ class CliReproduceTest : public QObject {
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
     for (const char* item :
-         {"| figure2 |", "| figure3 |", "| figure4 |", "| section5.2 |", "| figure5 |"})
+         {"| figure2 |", "| figure3 |", "| figure4 |", "| section5.2 |", "| figure5 |", "| kk23 |"})
       QVERIFY2(report.contains(item), item);
     QVERIFY(report.contains("tiny scale"));
     // Table 1 at the paper's settings: three rows for Adult, each reproduced.
-    const auto table1 = QRegularExpression("\\| table1 \\| Adult \\|[^\\n]*\\| reproduced \\|");
+    const auto table1 =
+        QRegularExpression("\\| table1 \\| Adult \\|[^\\n]*\\| reproduced: epsilon as printed");
+    // The rules come before the results (stated up front), in three words.
+    QVERIFY(report.indexOf("## Verdict rules") < report.indexOf("## Paper vs dplab"));
+    QVERIFY(report.contains("**reproduced** when every half holds"));
     QCOMPARE(report.count(table1), 3);
+    // Table 1's ENRON and Gisette rows (issue #31 item 6): "not", at the stated n, with the n
+    // each printed value would need (larger than the stated n: the printed eps are smaller).
+    const QRegularExpression enron(
+        "\\| table1 \\| ENRON \\| epsilon of dpsgd[^\\n]*\\| 46\\.87 at the stated n = 4138 "
+        "\\(0\\.8 x 5172\\); the printed value needs n = ([0-9]+) \\| not: fails reproducible "
+        "from the stated inputs");
+    const auto match = enron.match(report);
+    QVERIFY2(match.hasMatch(), qPrintable(report));
+    QVERIFY(match.captured(1).toDouble() > 4138);
+    QCOMPARE(report.count(QRegularExpression("\\| table1 \\| (ENRON|Gisette) \\|")), 6);
     QVERIFY(!report.contains("Fashion-MNIST"));  // --data adult
     for (const char* figure :
          {"figure2/synthetic/figure2", "figure3/adult/figure3", "figure4/adult/figure4",
-          "section5.2/adult/section5_2", "figure5/adult/figure5"}) {
+          "section5.2/adult/section5_2", "figure5/adult/figure5", "kk23/adult/kk23"}) {
       QVERIFY2(well_formed_svg(read_file(out + "/" + figure + ".svg")), figure);
       QVERIFY2(well_formed_pdf(read_file(out + "/" + figure + ".pdf")), figure);
       const QString png = png_problem(read_file(out + "/" + figure + ".png"),
@@ -143,6 +157,42 @@ class CliReproduceTest : public QObject {
     QCOMPARE(defaults, 1);
     QVERIFY(QFile::exists(out + "/section5.2/adult/section5_2_pruning.csv"));
     QVERIFY(QFile::exists(out + "/figure4/adult/curves.csv"));
+  }
+
+  // `reproduce kk23 --scale quick` (Koskela & Kulkarni 2023 vs Papernot-Steinke, issue #32):
+  // the page states the rule before the results, prints every half's margin, one of the three
+  // verdict words, the compute and the wall times; the CSV has one row per (method, sigma), its
+  // eps one procedure's and labelled so; REPORT.md's row carries the same verdict.
+  void kk23QuickRun() {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/repro";
+    const CliRun run =
+        run_cli({"reproduce", "kk23", "--scale", "quick", "--threads", "2", "--out", out});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    const QString page = QString::fromUtf8(read_file(out + "/kk23/adult/kk23.md"));
+    const auto rule = page.indexOf("Rule, stated before the run");
+    QVERIFY2(rule >= 0 && rule < page.indexOf("| method |"), qPrintable(page));
+    const QRegularExpression verdict(
+        "\\*\\*Verdict: (reproduced|partly|not)[:,] [^\\n]*\\[quick scale\\]\\*\\*");
+    QVERIFY2(page.contains(verdict), qPrintable(page));
+    for (const char* half : {"KK23 >= PS - 1 point", "KK23 > PS at half", "KK23's compute <= 1/3"})
+      QVERIFY2(page.contains(half), half);
+    QVERIFY(page.contains("full-data-run equivalents per procedure"));
+    QVERIFY(page.contains(QRegularExpression("wall time PS [0-9.]+ s, KK23 [0-9.]+ s")));
+    const QList<QByteArray> csv = read_file(out + "/kk23/adult/kk23.csv").trimmed().split('\n');
+    QVERIFY(csv.front().startsWith("# dplab: eps = one procedure's"));
+    QCOMPARE(csv.size(), 2 + 10);  // comment, header, 5 PS + 5 KK23 sigmas
+    for (int i = 2; i < csv.size(); ++i) {
+      const QList<QByteArray> f = csv[i].split(',');
+      QVERIFY(f[2].toDouble() > 0);                           // epsilon
+      QVERIFY(f[4].toDouble() > 0.5 && f[4].toDouble() < 1);  // accuracy: it learned
+    }
+    const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
+    QVERIFY2(report.contains(QRegularExpression("\\| kk23 \\| Adult \\|[^\\n]*\\| "
+                                                "(reproduced|partly|not)[:,]")),
+             qPrintable(report));
+    QVERIFY(report.contains("kk23/adult/kk23.md"));
+    QVERIFY(well_formed_svg(read_file(out + "/kk23/adult/kk23.svg")));
   }
 
   void badUsage() {
