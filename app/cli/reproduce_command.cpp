@@ -19,6 +19,7 @@
 #include "cli/output_files.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "figures/plot.h"
 #include "reproduction/item_outcome.h"
@@ -169,10 +170,14 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
     return;
   }
   const auto started = std::chrono::steady_clock::now();
-  const experiment::ExperimentConfig paper =
+  experiment::ExperimentConfig paper =
       experiment::load_experiment_file((presets / (version.preset + ".json")).string());
+  if (item.noise_multiplier > 0) paper.privacy.noise_multiplier = item.noise_multiplier;
   const experiment::ExperimentConfig scaled = reproduction::scaled_experiment(paper, scale);
   run.scaling = reproduction::describe_scaling(paper, scaled);
+  if (item.noise_multiplier > 0)
+    run.scaling +=
+        ", sigma = " + format_number(item.noise_multiplier) + " (the preset's sigma replaced)";
   std::shared_ptr<const data::TrainValidationSplit> data;
   try {
     data = tuning::load_experiment_data(scaled);
@@ -319,9 +324,11 @@ void add_reproduce_command(CLI::App& cli) {
       "REPORT.md");
   auto args = std::make_shared<Arguments>();
   auto item = std::make_shared<std::string>();
-  cmd->add_option("item", *item,
-                  "figure2, figure3, figure4 (with Table 1), section5.2, figure5, kk23 (Koskela & "
-                  "Kulkarni 2023 vs Papernot-Steinke), or all")
+  cmd->add_option(
+         "item", *item,
+         "figure2, figure3, figure4 (with Table 1 and appendix Figure 6), figure8 and figure9 "
+         "(appendix: Figure 4 at sigma = 2, 8), section5.2, figure5, kk23 (Koskela & "
+         "Kulkarni 2023 vs Papernot-Steinke), or all")
       ->required();
   add_value(*cmd, *args, "out", "folder for REPORT.md and one subfolder per item and data set",
             "DIR")

@@ -63,6 +63,10 @@ std::string report_markdown(const std::vector<ItemRun>& runs, Scale scale,
      << " point of the best candidate.\n"
      << "- Figure 4: DPAdam's final max within 1 point of DPSGD's, and within 1 point at every "
         "evaluation point of the second half of the run (\"extremely similar\").\n"
+     << "- Figures 8 and 9 (appendix, sigma = 2 and 8): Figure 4's two halves.\n"
+     << "- Figure 6 (appendix, accounting only): the largest K that MA composes at LT's cost "
+        "equals "
+        "the printed 14 (n = 5,000) and 26 (n = 60,000).\n"
      << "- Table 1: |dplab - paper| <= " << kEpsilonTolerance
      << " (the paper prints two decimals); computed with the preset's `accounting` block "
         "(the paper's classic conversion), dplab's tighter default in brackets.\n"
