@@ -20,9 +20,11 @@
 #include "cli/output_files.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "figures/plot.h"
 #include "reproduction/item_outcome.h"
+#include "reproduction/kk23_comparison.h"
 #include "reproduction/reproduction_items.h"
 #include "reproduction/reproduction_report.h"
 #include "store/csv_export.h"
@@ -84,15 +86,99 @@ void write_figure(const figures::Plot& plot, const fs::path& file) {
   write_text_file_atomically(file, bytes);
 }
 
+// Writes the outcome's files and figures into out/ITEM/VERSION and lists the figures in `run`.
+void write_outcome(const reproduction::ReproductionItem& item,
+                   const reproduction::DataVersion& version, const fs::path& out, ItemRun& run) {
+  const fs::path folder = out / item.name / version.key;
+  fs::create_directories(folder);
+  for (const auto& [name, text] : run.outcome.files)
+    write_text_file_atomically(folder / name, text);
+  for (const auto& [stem, plot] : run.outcome.figures) {
+    for (const char* extension : {".svg", ".pdf", ".png"}) {
+      write_figure(plot, folder / (stem + extension));
+      run.figure_files.push_back((fs::path(item.name) / version.key / (stem + extension)).string());
+    }
+  }
+}
+
+// The kk23 item (reproduction/kk23_comparison.h): every (method, sigma, seed) one whole
+// procedure, the data loaded once per seed (the seed sets the split).
+void run_kk23_item(const reproduction::ReproductionItem& item,
+                   const reproduction::DataVersion& version, Scale scale, const fs::path& presets,
+                   const fs::path& out, int threads, bool data_was_asked, ItemRun& run) {
+  const auto started = std::chrono::steady_clock::now();
+  const experiment::ExperimentConfig preset =
+      experiment::load_experiment_file((presets / (version.preset + ".json")).string());
+  const reproduction::Kk23Sweep sweep = reproduction::kk23_sweep(preset, scale);
+  const std::size_t total =
+      sweep.seeds.size() * (sweep.ps_sigmas.size() + sweep.kk23_sigmas.size());
+  run.scaling = "T = " + std::to_string(sweep.kk23.privacy.steps) +
+                (sweep.kk23.privacy.steps != preset.privacy.steps
+                     ? " (preset " + std::to_string(preset.privacy.steps) + ")"
+                     : "") +
+                ", " + std::to_string(sweep.seeds.size()) + " seed(s), " + std::to_string(total) +
+                " procedures";
+  tuning::RunOptions options;
+  options.threads = threads;
+  const auto watch = [](tuning::Runner* runner) {
+    g_runner.store(runner);
+    if (runner && g_signal.load() != 0) runner->cancel();
+  };
+  std::vector<reproduction::Kk23Procedure> procedures;
+  double ps_wall = 0, kk23_wall = 0;
+  std::fprintf(stderr, "reproduce %s %s: %s\n", item.name.c_str(), version.key.c_str(),
+               run.scaling.c_str());
+  for (const std::uint64_t seed : sweep.seeds) {
+    std::shared_ptr<const data::TrainValidationSplit> data;
+    try {
+      data = tuning::load_experiment_data(
+          reproduction::kk23_procedure_config(sweep, true, sweep.kk23_sigmas.front(), seed));
+    } catch (const IoError& e) {
+      if (data_was_asked) throw;
+      run.status = std::string("skipped: ") + e.what();
+      run.wall_seconds = seconds_since(started);
+      return;
+    }
+    for (const bool kk23 : {false, true}) {
+      for (const double sigma : kk23 ? sweep.kk23_sigmas : sweep.ps_sigmas) {
+        bool cancelled = false;
+        const reproduction::Kk23Procedure p = reproduction::run_kk23_procedure(
+            sweep, kk23, sigma, seed, data, options, watch, cancelled);
+        if (cancelled || g_signal.load() != 0) {
+          run.status = "interrupted";
+          run.wall_seconds = seconds_since(started);
+          return;
+        }
+        (kk23 ? kk23_wall : ps_wall) += p.wall_seconds;
+        procedures.push_back(p);
+        std::fprintf(stderr, "reproduce kk23: %zu/%zu procedures, %.0f s\n", procedures.size(),
+                     total, seconds_since(started));
+      }
+    }
+  }
+  run.wall_seconds = seconds_since(started);
+  run.outcome = reproduction::analyse_kk23(procedures, sweep, scale, ps_wall, kk23_wall);
+  write_outcome(item, version, out, run);
+  run.status = "done";
+}
+
 // Runs one item on one data version; fills `run` (status, files, outcome).
 void run_item(const reproduction::ReproductionItem& item, const reproduction::DataVersion& version,
               Scale scale, const fs::path& presets, const fs::path& out, int threads,
               bool data_was_asked, ItemRun& run) {
+  if (item.id == reproduction::ItemId::kKk23) {
+    run_kk23_item(item, version, scale, presets, out, threads, data_was_asked, run);
+    return;
+  }
   const auto started = std::chrono::steady_clock::now();
-  const experiment::ExperimentConfig paper =
+  experiment::ExperimentConfig paper =
       experiment::load_experiment_file((presets / (version.preset + ".json")).string());
+  if (item.noise_multiplier > 0) paper.privacy.noise_multiplier = item.noise_multiplier;
   const experiment::ExperimentConfig scaled = reproduction::scaled_experiment(paper, scale);
   run.scaling = reproduction::describe_scaling(paper, scaled);
+  if (item.noise_multiplier > 0)
+    run.scaling +=
+        ", sigma = " + format_number(item.noise_multiplier) + " (the preset's sigma replaced)";
   std::shared_ptr<const data::TrainValidationSplit> data;
   try {
     data = tuning::load_experiment_data(scaled);
@@ -122,14 +208,7 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   const fs::path folder = out / item.name / version.key;
   fs::create_directories(folder);
   store::export_csv(results, folder.string());
-  for (const auto& [name, text] : run.outcome.files)
-    write_text_file_atomically(folder / name, text);
-  for (const auto& [stem, plot] : run.outcome.figures) {
-    for (const char* extension : {".svg", ".pdf", ".png"}) {
-      write_figure(plot, folder / (stem + extension));
-      run.figure_files.push_back((fs::path(item.name) / version.key / (stem + extension)).string());
-    }
-  }
+  write_outcome(item, version, out, run);
   run.status = "done";
 }
 
@@ -246,8 +325,11 @@ void add_reproduce_command(CLI::App& cli) {
       "REPORT.md");
   auto args = std::make_shared<Arguments>();
   auto item = std::make_shared<std::string>();
-  cmd->add_option("item", *item,
-                  "figure2, figure3, figure4 (with Table 1), section5.2, figure5, or all")
+  cmd->add_option(
+         "item", *item,
+         "figure2, figure3, figure4 (with Table 1 and appendix Figure 6), figure8 and figure9 "
+         "(appendix: Figure 4 at sigma = 2, 8), section5.2, figure5, kk23 (Koskela & "
+         "Kulkarni 2023 vs Papernot-Steinke), or all")
       ->required();
   add_value(*cmd, *args, "out", "folder for REPORT.md and one subfolder per item and data set",
             "DIR")

@@ -22,6 +22,12 @@ int run_subsampled_tune(const experiment::ExperimentConfig& config,
         "--db with final_data \"complement\" is not available yet: the stored "
         "training size would reveal the tuning subset's size");
   }
+  if (db && config.repeats > 1) {
+    // Each replicate's final run would be its own stored experiment; not wired yet.
+    throw UsageError(
+        "--db with --release private-subsampled and repeats > 1 is not available yet: store "
+        "one procedure (repeats 1) per experiment");
+  }
   const auto started = std::chrono::steady_clock::now();
   // Steps 1-3 (tuning/subsampled_search.h, the same code as the GUI's); the store records the
   // final run only.
@@ -41,6 +47,16 @@ int run_subsampled_tune(const experiment::ExperimentConfig& config,
                static_cast<long long>(config.privacy.steps),
                static_cast<long long>(data->train.size()), static_cast<long long>(run.subset_size),
                static_cast<long long>(run.runs_trained));
+  if (run.replicates.size() > 1) {
+    for (std::size_t r = 0; r < run.replicates.size(); ++r) {
+      std::fprintf(stderr,
+                   "tune %s: replicate %zu, curator only, not for release: |X1| = %lld rows, "
+                   "%lld runs drawn\n",
+                   config.name.c_str(), r + 1,
+                   static_cast<long long>(run.replicates[r].subset_size),
+                   static_cast<long long>(run.replicates[r].runs_trained));
+    }
+  }
   if (!run.has_final) {
     // K = 0 (or an incomplete search): the algorithm outputs nothing, and nothing is trained.
     std::printf("%s: the tuning search released nothing (no final run)\n",
@@ -55,7 +71,21 @@ int run_subsampled_tune(const experiment::ExperimentConfig& config,
                               {"winner_score", run.winner_score}};
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const nlohmann::json extra{{"tuning_phase", tuning_phase}};
+  nlohmann::json extra{{"tuning_phase", tuning_phase}};
+  if (run.replicates.size() > 1) {
+    // Curator only, like tuning_phase (replicate 1's): every replicate's tuning phase.
+    nlohmann::json phases = nlohmann::json::array();
+    for (const auto& r : run.replicates) {
+      phases.push_back({{"subset_size", r.subset_size},
+                        {"runs_trained", r.runs_trained},
+                        {"lot_size_on_subset", r.lot_size_on_subset},
+                        {"winner_candidate", r.winner_candidate},
+                        {"winner_label", r.winner_label},
+                        {"winner_score", r.winner_score},
+                        {"released_a_final_run", r.has_final}});
+    }
+    extra["tuning_phases"] = phases;
+  }
   return finish_private_tune(run.final_results, run.final_plan, out_dir, config_path, wall,
                              run.cancelled, db, writer ? writer->experiment_id() : 0, &extra);
 }

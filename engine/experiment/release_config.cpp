@@ -100,11 +100,15 @@ void check_release(const ReleaseConfig& r, const std::string& path) {
     fail(path + ".ps_gamma", "must be strictly between 0 and 1, got " + format_number(r.ps_gamma));
 }
 
-void check_release_repeats(const ReleaseConfig& r, int repeats, const std::string& path) {
-  if (r.subsampled && repeats != 1) {
+void check_release_repeats(const ReleaseConfig& r, int repeats, const std::string& path,
+                           bool one_procedure_only) {
+  if (!r.subsampled) return;
+  if (repeats < 1) fail(path, "must be >= 1, got " + std::to_string(repeats));
+  if (one_procedure_only && repeats != 1) {
     fail(path,
-         "release mode \"private-subsampled\" runs one tuning search and one final run: repeats "
-         "must be 1 (replicate searches are not implemented for this mode), got " +
+         "release mode \"private-subsampled\" in the GUI runs one procedure (one tuning search "
+         "and one final run): repeats must be 1 here; `dplab-cli tune --repeats R` runs R "
+         "procedures with their epsilon composed, got " +
              std::to_string(repeats));
   }
 }

@@ -32,7 +32,8 @@
 //            "same_lot_size" fixes the lot sampling rate on X1. Only the final run's results are
 //            released; the epsilon covers both phases. Held as mode private + selection ps +
 //            subsampled = true, so every private-mode rule (K hidden, winners only) applies.
-//            Validation private, secure and repeats > 1 are refused for now.
+//            Validation private and secure are refused for now; repeats R > 1 runs R whole
+//            procedures, epsilon composed over them (the GUI runs R = 1).
 #pragma once
 
 #include <string>

@@ -52,10 +52,19 @@ const std::vector<ReproductionItem>& reproduction_items() {
       {ItemId::kFigure4Table1, "figure4",
        "Figure 4 and Table 1 (section 5.1): best accuracy and its epsilon",
        both("paper-figure4-table1")},
+      {ItemId::kFigure8, "figure8", "Appendix Figure 8: Figure 4 at sigma = 2",
+       both("paper-figure4-table1"), 2.0},
+      {ItemId::kFigure9, "figure9", "Appendix Figure 9: Figure 4 at sigma = 8",
+       both("paper-figure4-table1"), 8.0},
       {ItemId::kSection52, "section5.2",
        "Section 5.2: pruned DPSGD vs DPAdam at equal privacy cost", both("paper-section5-2")},
       {ItemId::kFigure5, "figure5", "Figure 5 (section 6.2): DPAdam, ADADP and DPAdamWOSM",
        both("paper-figure5")},
+      {ItemId::kKk23,
+       "kk23",
+       "Koskela & Kulkarni 2023: tuning on a private subsample vs Papernot-Steinke on the full "
+       "data",
+       {{"Adult", "adult", "paper-kk23-adult"}}},
   };
   return items;
 }

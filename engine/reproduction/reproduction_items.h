@@ -3,9 +3,15 @@
 //
 //   figure2     Figure 2, section 4.1: DPSGD's alpha x C grid on the synthetic linear regression
 //   figure3     Figure 3, section 4.2: DPAdam's (alpha, beta1, beta2) ranking   (Adult, F-MNIST)
-//   figure4     Figure 4 and Table 1, section 5.1: max accuracy curves and epsilons
+//   figure4     Figure 4 and Table 1, section 5.1: max accuracy curves and epsilons (with
+//               Table 1's ENRON / Gisette rows and appendix Figure 6, accounting only)
+//   figure8     appendix Figure 8: Figure 4's search at sigma = 2
+//   figure9     appendix Figure 9: Figure 4's search at sigma = 8
 //   section5.2  section 5.2: pruned DPSGD vs DPAdam at equal privacy cost
 //   figure5     Figure 5, section 6.2: DPAdam, ADADP, DPAdamWOSM
+//   kk23        Koskela & Kulkarni 2023: tuning on a private subsample vs Papernot-Steinke on
+//               the full data, accuracy vs total epsilon (Adult; kk23_comparison.h, its own
+//               sweep over sigma and seeds)
 //
 // Scales (one rule for every item, so a quick run is the paper's experiment made smaller):
 //   paper  the preset as it is;
@@ -25,7 +31,16 @@
 
 namespace dplab::reproduction {
 
-enum class ItemId { kFigure2, kFigure3, kFigure4Table1, kSection52, kFigure5 };
+enum class ItemId {
+  kFigure2,
+  kFigure3,
+  kFigure4Table1,
+  kFigure8,
+  kFigure9,
+  kSection52,
+  kFigure5,
+  kKk23
+};
 enum class Scale { kTiny, kQuick, kPaper };
 
 struct DataVersion {
@@ -39,11 +54,13 @@ struct ReproductionItem {
   std::string name;   // "figure4"
   std::string title;  // "Figure 4 and Table 1 (section 5.1)"
   std::vector<DataVersion> versions;
+  double noise_multiplier = 0.0;  // > 0: replaces the preset's sigma (appendix Figures 8, 9)
 };
 
 const std::vector<ReproductionItem>& reproduction_items();
-// By name ("figure2", "figure3", "figure4", "section5.2", "figure5"); throws InvalidArgument
-// listing the names.
+// By name ("figure2", "figure3", "figure4", "figure8", "figure9", "section5.2", "figure5",
+// "kk23"); throws
+// InvalidArgument listing the names.
 const ReproductionItem& find_item(const std::string& name);
 
 // "tiny" | "quick" | "paper"; throws InvalidArgument naming the accepted values.

@@ -87,6 +87,25 @@ ReleaseCost subsampled_release_cost(const SearchResults& results) {
       {m.noise_multiplier, cost.tuning_sampling_rate, m.steps},
       {m.noise_multiplier, final_rate, m.steps}, setting, cost.delta);
   cost.epsilon = kk.epsilon;
+  const int replicates = std::max(1, results.config.repeats);
+  cost.replicates = replicates;
+  double epsilon_total = kk.epsilon;
+  if (replicates > 1) {
+    // R whole two-phase procedures on the same data, each its own X1 draw, search and final
+    // run (independent randomness): the release is their composition. The procedure's RDP
+    // curve (subsampled_tuning_rdp's total, the curve kk.epsilon converts) times R (Mironov
+    // 2017 Prop. 1), converted at the same delta, as for private ps (docs/privacy-model.md).
+    const std::vector<double> orders = privacy::rdp_orders();
+    auto steps_curve = [&](double rate) {
+      const auto curve = privacy::rdp_curve(m.noise_multiplier, rate);
+      std::vector<double> rdp(curve->rdp_per_step);
+      for (double& r : rdp) r *= static_cast<double>(m.steps);
+      return rdp;
+    };
+    const privacy::SubsampledTuningCurves curves = privacy::subsampled_tuning_rdp(
+        orders, steps_curve(cost.tuning_sampling_rate), steps_curve(final_rate), setting);
+    epsilon_total = rdp_times(curves.orders, curves.total_rdp, replicates, cost.delta);
+  }
   cost.epsilon_tuning_phase = kk.epsilon_tuning_phase;
   cost.epsilon_per_run = kk.epsilon_final_run;
   cost.expected_runs = kk.expected_candidates;
@@ -94,6 +113,10 @@ ReleaseCost subsampled_release_cost(const SearchResults& results) {
       experiment::learning_rate_multiplier(release.lr_transfer, release.tuning_fraction);
   cost.epsilon_per_replicate = cost.epsilon;
   cost.delta_per_replicate = cost.delta;
+  if (replicates > 1) {
+    cost.composition = "rdp";
+    cost.epsilon = epsilon_total;
+  }
   char text[400];
   std::snprintf(text, sizeof text,
                 "both phases: a Papernot-Steinke search (E[K] = %g candidate runs) on a Poisson "

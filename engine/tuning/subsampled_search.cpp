@@ -1,5 +1,6 @@
 #include "tuning/subsampled_search.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -169,19 +170,12 @@ experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig
   return final_config;
 }
 
-SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
-                                    std::shared_ptr<const data::TrainValidationSplit> data,
-                                    const RunOptions& options, const SubsampledRunHooks& hooks) {
-  if (!config.release.subsampled) throw InvalidArgument("release mode is not private-subsampled");
-  if (!config.objective_perturbation.empty()) {
-    throw InvalidArgument(
-        "release mode private-subsampled: objpert entries are searched in explore mode only");
-  }
-  if (data->train.is_regression()) {
-    throw InvalidArgument(
-        "release mode private-subsampled needs a classification data set: the regression score "
-        "is computed on the private training set and is not covered by epsilon");
-  }
+namespace {
+
+// Steps 1-3 once (one replicate), `config.seed` being that replicate's seed.
+SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
+                                std::shared_ptr<const data::TrainValidationSplit> data,
+                                const RunOptions& options, const SubsampledRunHooks& hooks) {
   SubsampledRun out;
   // 1. The tuning subset X1 (Poisson q, seeded; never looks at the data) and the final data.
   const SubsampledSplits splits = split_for_subsampled_tuning(config, *data);
@@ -238,6 +232,107 @@ SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
   // Released: the full n (public), never |X2| = n - |X1| (the subset size is not covered).
   out.final_results.training_size = n;
   out.has_final = true;
+  return out;
+}
+
+// Appends replicate `one`'s final run (one candidate, one job) to the merged release `out` as
+// candidate and run number out.final_results.candidates.size(); a replicate without a final run
+// (K = 0) gets an empty ReplicatePlan: it releases nothing, as Papernot-Steinke's K = 0 does.
+void append_final_run(SubsampledRun& out, const SubsampledRun& one) {
+  ReplicatePlan rep;
+  rep.first_job = static_cast<std::int64_t>(out.final_results.jobs.size());
+  if (one.has_final && !one.final_results.jobs.empty()) {
+    const int index = static_cast<int>(out.final_results.candidates.size());
+    if (index == 0) {
+      const int repeats = out.final_results.config.repeats;
+      out.final_results = one.final_results;  // config, mechanism, n, n_val of the first
+      out.final_results.config.repeats = repeats;
+      out.final_results.config.optimizers.clear();
+      out.final_results.candidates.clear();
+      out.final_results.jobs.clear();
+    }
+    // One optimizer entry per released final run, so expand_candidates of the merged config
+    // gives exactly these candidates, in this order.
+    out.final_results.config.optimizers.push_back(one.final_results.config.optimizers.at(0));
+    experiment::Candidate candidate = one.final_results.candidates.at(0);
+    candidate.index = index;
+    candidate.optimizer_index = index;
+    candidate.index_in_optimizer = 0;
+    out.final_results.candidates.push_back(candidate);
+    JobResult job = one.final_results.jobs.at(0);
+    job.candidate = index;
+    job.repeat = index;  // the global run index, as in every private plan
+    out.final_results.jobs.push_back(job);
+    rep.candidates = {index};
+    PlannedJob planned = one.final_plan.jobs.at(0);
+    planned.candidate = index;
+    planned.repeat = index;
+    out.final_plan.jobs.push_back(planned);
+    out.has_final = true;
+  }
+  out.final_plan.replicates.push_back(rep);
+}
+
+}  // namespace
+
+std::uint64_t subsampled_replicate_seed(std::uint64_t experiment_seed, int replicate) {
+  return replicate == 0 ? experiment_seed
+                        : derive_seed(experiment_seed, kReplicateStream,
+                                      static_cast<std::uint64_t>(replicate));
+}
+
+SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
+                                    std::shared_ptr<const data::TrainValidationSplit> data,
+                                    const RunOptions& options, const SubsampledRunHooks& hooks) {
+  if (!config.release.subsampled) throw InvalidArgument("release mode is not private-subsampled");
+  if (!config.objective_perturbation.empty()) {
+    throw InvalidArgument(
+        "release mode private-subsampled: objpert entries are searched in explore mode only");
+  }
+  if (data->train.is_regression()) {
+    throw InvalidArgument(
+        "release mode private-subsampled needs a classification data set: the regression score "
+        "is computed on the private training set and is not covered by epsilon");
+  }
+  const int replicates = std::max(1, config.repeats);
+  experiment::ExperimentConfig one = config;
+  one.repeats = 1;
+  if (replicates == 1) {
+    SubsampledRun out = run_one_procedure(one, std::move(data), options, hooks);
+    out.replicates.push_back({out.subset_size, out.runs_trained, out.lot_size_on_subset,
+                              out.winner_candidate, out.winner_label, out.winner_score,
+                              out.has_final});
+    return out;
+  }
+  // R replicates: R whole, independent procedures (their own X1 draw, tuning search and final
+  // run, from their own seed); release_cost composes their RDP curves (release_cost.h).
+  SubsampledRun out;
+  out.final_results.config = config;
+  out.final_plan.selection = experiment::PrivateSelection::kPs;
+  for (int r = 0; r < replicates; ++r) {
+    one.seed = subsampled_replicate_seed(config.seed, r);
+    const SubsampledRun run = run_one_procedure(one, data, options, hooks);
+    out.replicates.push_back({run.subset_size, run.runs_trained, run.lot_size_on_subset,
+                              run.winner_candidate, run.winner_label, run.winner_score,
+                              run.has_final});
+    out.runs_trained += run.runs_trained;
+    if (r == 0) {
+      out.subset_size = run.subset_size;
+      out.lot_size_on_subset = run.lot_size_on_subset;
+      out.winner_candidate = run.winner_candidate;
+      out.winner_label = run.winner_label;
+      out.winner_score = run.winner_score;
+    }
+    append_final_run(out, run);
+    if (run.cancelled) {
+      out.cancelled = true;  // the replicates after it are not run
+      break;
+    }
+  }
+  if (!out.has_final) {
+    out.final_results = SearchResults{};
+    out.final_plan = PrivatePlan{};
+  }
   return out;
 }
 

@@ -33,6 +33,11 @@ namespace dplab::tuning {
 // Seed streams of the two draws (derive_seed(experiment seed, stream)).
 inline constexpr std::uint64_t kTuningSubsetStream = 0x4b4b32335375ULL;  // "KK23Su"
 inline constexpr std::uint64_t kFinalRunStream = 0x4b4b32334669ULL;      // "KK23Fi"
+inline constexpr std::uint64_t kReplicateStream = 0x4b4b32335265ULL;     // "KK23Re"
+
+// The seed of replicate r's whole procedure: the experiment seed for r = 0 (so one replicate is
+// exactly the single procedure), derive_seed(seed, kReplicateStream, r) after it.
+std::uint64_t subsampled_replicate_seed(std::uint64_t experiment_seed, int replicate);
 
 struct SubsampledSplits {
   std::shared_ptr<const data::TrainValidationSplit> tuning;  // X1 + the validation set
@@ -74,25 +79,42 @@ struct SubsampledRunHooks {
   std::function<void(Runner* runner, bool final_phase)> on_runner;
 };
 
-struct SubsampledRun {
-  // CURATOR ONLY (docs/privacy-model.md): neither epsilon covers them; never shown nor exported
-  // beside the released result.
-  std::int64_t subset_size = 0;     // |X1|
-  std::int64_t runs_trained = 0;    // K
-  double lot_size_on_subset = 0.0;  // follows |X1|
-  int winner_candidate = -1;        // the tuning winner (-1: K = 0 or cancelled)
+// One replicate's tuning phase. CURATOR ONLY, like the fields of SubsampledRun below.
+struct SubsampledReplicate {
+  std::int64_t subset_size = 0;   // |X1|
+  std::int64_t runs_trained = 0;  // K
+  double lot_size_on_subset = 0.0;
+  int winner_candidate = -1;
   std::string winner_label;
   double winner_score = 0.0;
-  // RELEASED (when has_final): the final run's results, training_size = n (never |X2|), its
-  // config keeps release = private-subsampled so release_cost gives the two-phase epsilon.
+  bool has_final = false;
+};
+
+struct SubsampledRun {
+  // CURATOR ONLY (docs/privacy-model.md): neither epsilon covers them; never shown nor exported
+  // beside the released result. With R replicates: replicate 0's, runs_trained the sum over R.
+  std::vector<SubsampledReplicate> replicates;  // one per replicate run
+  std::int64_t subset_size = 0;                 // |X1|
+  std::int64_t runs_trained = 0;                // K
+  double lot_size_on_subset = 0.0;              // follows |X1|
+  int winner_candidate = -1;                    // the tuning winner (-1: K = 0 or cancelled)
+  std::string winner_label;
+  double winner_score = 0.0;
+  // RELEASED (when has_final): the final runs' results, training_size = n (never |X2|), their
+  // config keeps release = private-subsampled and repeats = R so release_cost gives the
+  // two-phase epsilon composed over the R replicates. R = 1: the one final run. R > 1: one
+  // candidate (and optimizer entry) per replicate that trained a final run, in replicate order.
   bool has_final = false;
   SearchResults final_results;
-  PrivatePlan final_plan;  // one replicate, one job: select_private_winners releases it
+  PrivatePlan final_plan;  // R replicates, one job each (none for K = 0)
   bool cancelled = false;
 };
 
 // Steps 1-3 on `data` (classification only; throws InvalidArgument otherwise). K = 0 or a
 // cancelled tuning phase releases nothing (has_final = false): no final run is trained.
+// config.repeats = R > 1: R independent whole procedures (replicate r from
+// subsampled_replicate_seed(seed, r): its own X1, search, and final run); a cancelled phase
+// stops the replicates after it. The hooks are called for every phase of every replicate.
 SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
                                     std::shared_ptr<const data::TrainValidationSplit> data,
                                     const RunOptions& options,

@@ -2,12 +2,14 @@
 // n = 2400 training rows, sigma = 2, L = 100, T = 300): what is released (the final run only),
 // what stays curator-only (K, |X1|, the tuning winner), that the printed epsilon is the engine's
 // two-phase bound for these settings (recomputed here from the public settings alone), the
-// learning-rate transfer, the history, and the flag errors.
+// learning-rate transfer, the history, replicates (R whole procedures, epsilon composed), and the
+// flag errors.
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "privacy/accounting/rdp_conversion.h"
 #include "privacy/selection/subsampled_tuning.h"
 #include "support/cli_runner.h"
 #include "support/numeric_compare.h"
@@ -150,10 +152,49 @@ class TestSubsampledTune : public QObject {
     r = run_cli({"tune", "--config", preset(), "--release", "private-subsampled", "--strategy",
                  "lt", "--out", dir_.path() + "/e3"});
     QVERIFY2(r.exit_code == 2 && r.err.contains("--strategy ps"), qPrintable(r.err));
+    // Replicates are run (replicates_compose); storing them is not wired yet.
     r = run_cli({"tune", "--config", preset(), "--release", "private-subsampled", "--repeats", "2",
-                 "--out", dir_.path() + "/e4"});
-    QVERIFY2(r.exit_code == 2 && r.err.contains("--repeats") && r.err.contains("repeats must be 1"),
+                 "--out", dir_.path() + "/e4", "--db", dir_.path() + "/e4.sqlite"});
+    QVERIFY2(r.exit_code == 2 && r.err.contains("--db") && r.err.contains("repeats > 1"),
              qPrintable(r.err));
+  }
+
+  // --repeats 2 (refused before): two whole procedures, the headline their RDP composition
+  // (the two-phase curve twice, recomputed here from the public settings), one procedure's
+  // epsilon beside it, two released final runs; each replicate's K and |X1| curator-only.
+  void replicates_compose() {
+    const QString out = dir_.path() + "/replicates";
+    const CliRun r =
+        run_cli({"tune", "--config", preset(), "--threads", "2", "--release", "private-subsampled",
+                 "--tuning-fraction", "0.25", "--ps-mu", "3", "--repeats", "2", "--out", out});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const nlohmann::json summary = read_json(out + "/summary.json");
+    const auto& release = summary["release"];
+    QCOMPARE(release["replicate_searches"].get<int>(), 2);
+    QVERIFY(release["composition"].get<std::string>().rfind("RDP composition", 0) == 0);
+    dplab::privacy::SubsampledTuningSetting setting;
+    setting.tuning_fraction = 0.25;
+    setting.law.mu = 3.0;
+    const double rate = 100.0 / 2400.0;
+    const auto one =
+        dplab::privacy::subsampled_tuning_cost({2.0, rate, 300}, {2.0, rate, 300}, setting, 1e-4);
+    DPLAB_COMPARE_REL(release["epsilon_per_replicate"].get<double>(), one.epsilon, 1e-12);
+    const auto orders = dplab::privacy::rdp_orders();
+    const auto curve = dplab::privacy::rdp_curve(2.0, rate);
+    std::vector<double> steps(curve->rdp_per_step);
+    for (double& v : steps) v *= 300.0;
+    const auto curves = dplab::privacy::subsampled_tuning_rdp(orders, steps, steps, setting);
+    std::vector<double> twice(curves.total_rdp);
+    for (double& v : twice) v *= 2.0;
+    DPLAB_COMPARE_REL(release["epsilon"].get<double>(),
+                      dplab::privacy::epsilon_from_rdp(curves.orders, twice, 1e-4).epsilon, 1e-12);
+    QCOMPARE(summary["replicates"].size(), std::size_t{2});
+    const nlohmann::json curator = read_json(out + "/curator-only.json");
+    QCOMPARE(curator["tuning_phases"].size(), std::size_t{2});
+    const std::string released = read_file(out + "/summary.json").toStdString() +
+                                 read_file(out + "/winners.csv").toStdString();
+    for (const char* hidden : {"runs_trained", "subset_size", "tuning_phases"})
+      QVERIFY2(released.find(hidden) == std::string::npos, hidden);
   }
 };
 

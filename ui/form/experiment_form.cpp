@@ -352,7 +352,8 @@ QStringList ExperimentForm::errors() const {
   try {
     const experiment::ExperimentConfig c = config();
     experiment::check_release(c.release);  // e.g. validation private needs a private mode
-    experiment::check_release_repeats(c.release, c.repeats);  // private-subsampled: 1
+    // private-subsampled: 1 (the run view shows one final run)
+    experiment::check_release_repeats(c.release, c.repeats, "repeats", true);
   } catch (const std::exception& ex) {
     list << QString::fromStdString(ex.what());
   }
