@@ -4,12 +4,16 @@
 // canary scores give a statistically valid LOWER bound on epsilon, printed beside the
 // accountants' UPPER bounds (RDP and PLD) and beside the same run without privacy (sigma = 0, no
 // clipping), whose bound is the attack's power on this data. --out DIR writes DIR/audit.csv.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
+#include "audit/gaussian_fit_estimate.h"
 #include "audit/one_run_audit.h"
+#include "audit/privacy_gap_sweep.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
@@ -31,7 +35,17 @@ struct AuditedRun {
   audit::OneRunAuditResult result;
   double epsilon_rdp = std::numeric_limits<double>::infinity();
   double epsilon_pld = std::numeric_limits<double>::infinity();
+  // The Gaussian fit to the scores of `result.bound` (Andrew et al. 2024): an estimate, not a
+  // bound; none when one side has fewer than 2 canaries.
+  std::optional<audit::GaussianFitEstimate> estimate = std::nullopt;
 };
+
+std::optional<audit::GaussianFitEstimate> estimate_of(const audit::OneRunAuditResult& r,
+                                                      double delta) {
+  const auto in = std::count(r.included.begin(), r.included.end(), true);
+  if (in < 2 || static_cast<std::size_t>(in) + 2 > r.included.size()) return std::nullopt;
+  return audit::gaussian_fit_estimate(r.scores, r.included, delta);
+}
 
 std::string fixed(double value, int digits = 3) {
   if (std::isinf(value)) return "inf";
@@ -52,7 +66,8 @@ void print_bound(const char* what, const audit::AuditBound& b) {
 
 std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
                                  const audit::AuditBound& b, const RunConfig& config, double sigma,
-                                 double confidence, double delta) {
+                                 double confidence, double delta,
+                                 const std::optional<audit::GaussianFitEstimate>& estimate) {
   const auto& r = run.result;
   return {run.label,
           audit::to_string(r.mode),
@@ -77,7 +92,9 @@ std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
           config.model,
           config.optimizer,
           csv_number(r.final_validation_accuracy),
-          csv_number(r.wall_seconds)};
+          csv_number(r.wall_seconds),
+          estimate ? (std::isinf(estimate->epsilon) ? "inf" : csv_number(estimate->epsilon)) : "",
+          estimate ? (std::isinf(estimate->mu) ? "inf" : csv_number(estimate->mu)) : ""};
 }
 
 int run_audit(const Arguments& args) {
@@ -118,11 +135,9 @@ int run_audit(const Arguments& args) {
   }
   const double sigma = config.is_private() ? config.noise_multiplier : 0.0;
   // The non-private twin: same model, optimizer, lots and canaries; sigma = 0, no clipping, the
-  // canaries keep the private run's norm C.
-  training::TrainingConfig open_config = private_config;
-  open_config.dp.noise_multiplier = 0;
-  open_config.dp.clip = models::kNoClipping;
+  // canaries keep the private run's norm C (the sweep's rule, audit/privacy_gap_sweep.h).
   if (std::isfinite(private_config.dp.clip)) options.canary_norm = private_config.dp.clip;
+  const audit::NonPrivateTwin twin = audit::non_private_twin(private_config, options);
 
   std::vector<AuditedRun> runs;
   std::cerr << "dplab-cli audit: training with " << canaries << " "
@@ -135,7 +150,8 @@ int run_audit(const Arguments& args) {
     run.epsilon_pld = privacy::run_epsilon(mechanism, 1, delta, privacy::Accountant::kPld).epsilon;
     runs.push_back(std::move(run));
   }
-  runs.push_back({"non-private", audit::run_one_run_audit(split, open_config, options)});
+  runs.push_back({"non-private", audit::run_one_run_audit(split, twin.config, twin.options)});
+  for (AuditedRun& run : runs) run.estimate = estimate_of(run.result, delta);
 
   std::cout << "one-run audit (Steinke, Nasr & Jagielski 2023): " << config.model << ", "
             << config.optimizer << ", sigma " << sigma << ", q "
@@ -146,7 +162,9 @@ int run_audit(const Arguments& args) {
   table.comments.push_back(
       "# dplab: one-run audit; epsilon_lower_bound is a LOWER bound at the stated confidence "
       "(statistic of the canaries only); epsilon_rdp / epsilon_pld are the accountants' UPPER "
-      "bounds for the private run");
+      "bounds for the private run; estimate_epsilon_not_a_bound is an ESTIMATE, not a bound "
+      "(Gaussian fit to the "
+      "canary scores, Andrew et al. 2024)");
   table.header = {"run",
                   "mode",
                   "score",
@@ -170,7 +188,9 @@ int run_audit(const Arguments& args) {
                   "model",
                   "optimizer",
                   "validation_accuracy",
-                  "wall_seconds"};
+                  "wall_seconds",
+                  "estimate_epsilon_not_a_bound",
+                  "estimate_mu"};
   for (const AuditedRun& run : runs) {
     const auto& r = run.result;
     std::cout << run.label << " run (" << fixed(r.wall_seconds, 1) << " s, validation accuracy "
@@ -187,13 +207,19 @@ int run_audit(const Arguments& args) {
     const bool white = r.mode == audit::AuditMode::kWhiteBox;
     print_bound(white ? "audited lower bound, all iterates" : "audited lower bound, final model",
                 r.bound);
+    if (run.estimate) {
+      std::cout << "    Gaussian-fit estimate (estimate, not a bound): eps ~ "
+                << fixed(run.estimate->epsilon) << "  (mu " << fixed(run.estimate->mu)
+                << ", Andrew et al. 2024; same scores)\n";
+    }
     table.rows.push_back(csv_row(run, white ? "all_iterates" : "final_model_loss", r.bound, config,
-                                 run.label == "private" ? sigma : 0.0, options.confidence, delta));
+                                 run.label == "private" ? sigma : 0.0, options.confidence, delta,
+                                 run.estimate));
     if (r.final_model_bound) {
       print_bound("audited lower bound, final model only", *r.final_model_bound);
       table.rows.push_back(csv_row(run, "final_model", *r.final_model_bound, config,
-                                   run.label == "private" ? sigma : 0.0, options.confidence,
-                                   delta));
+                                   run.label == "private" ? sigma : 0.0, options.confidence, delta,
+                                   std::nullopt));
     }
   }
   if (!config.out.empty()) {

@@ -43,6 +43,9 @@ class CliAuditTest : public QObject {
     QVERIFY(run.out.contains("non-private run"));
     QVERIFY(run.out.contains("audited lower bound, all iterates"));
     QVERIFY(run.out.contains("final model only"));
+    // The Gaussian fit is printed beside the bound, and labelled an estimate (issue #29 item 2).
+    QVERIFY2(run.out.contains("Gaussian-fit estimate (estimate, not a bound)"),
+             qPrintable(run.out));
 
     const QList<QByteArray> lines = read_file(dir.path() + "/a/audit.csv").trimmed().split('\n');
     QVERIFY(lines.front().startsWith("# dplab: one-run audit"));
@@ -53,6 +56,9 @@ class CliAuditTest : public QObject {
     const int pld = header.indexOf("epsilon_pld");
     const int ceiling = header.indexOf("ceiling");
     QVERIFY(lower >= 0 && rdp >= 0 && pld >= 0 && ceiling >= 0);
+    const int estimate = header.indexOf("estimate_epsilon_not_a_bound");
+    QVERIFY(estimate >= 0);
+    QVERIFY(lines.front().contains("ESTIMATE, not a bound"));
     const QList<QByteArray> private_row = lines[2].split(',');
     QCOMPARE(private_row[0], QByteArray("private"));
     QCOMPARE(private_row[header.indexOf("canaries")], QByteArray("200"));
@@ -61,6 +67,9 @@ class CliAuditTest : public QObject {
     QVERIFY2(bound >= 0 && bound < private_row[pld].toDouble(), lines[2].constData());
     QVERIFY(bound < private_row[rdp].toDouble());
     QVERIFY(private_row[pld].toDouble() <= private_row[rdp].toDouble() * 1.001);
+    // The all-iterates row carries the estimate; the final-model row leaves it empty.
+    QVERIFY(private_row[estimate].toDouble() >= 0 && !private_row[estimate].isEmpty());
+    QVERIFY(lines[3].split(',')[estimate].isEmpty());
     // The non-private twin: no accountant bound.
     const QList<QByteArray> open_row = lines[4].split(',');
     QCOMPARE(open_row[0], QByteArray("non-private"));

@@ -1,0 +1,198 @@
+// "How private is it really?" (views/one_run_audit_view.h) on the real main window: the Run click
+// returns at once and the sweep runs off the GUI thread; the table, the chart and the summary show
+// exactly the engine's numbers (audit::run_privacy_gap_sweep recomputed here with the same
+// settings: every run is seeded); the estimate is labelled "estimate, not a bound" wherever it
+// appears; the chart exports PNG/SVG/CSV; Cancel ends a long sweep and keeps the shown result; a
+// bad target list is refused naming the field. With DPLAB_TEST_SCREENSHOTS set, the window at
+// 1280x720 and 1024x700.
+#include <qcustomplot.h>
+#include <QFile>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "audit/privacy_gap_sweep.h"
+#include "charts/chart_view.h"
+#include "figure_view_support.h"
+#include "form/experiment_form.h"
+#include "shell/main_window.h"
+#include "support/test_registry.h"
+#include "views/one_run_audit_view.h"
+#include "window_run_support.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+
+namespace {
+
+constexpr double kMaxStallMs = 200;  // offscreen, 2 shared cores, work on a worker thread
+
+OneRunAuditView::Settings smallSweep() {
+  auto s = OneRunAuditView::defaultSettings();
+  s.sweep.epsilon_targets = {2, 8};
+  s.sweep.options.canaries = 300;
+  s.sweep.run.steps = 10;
+  return s;
+}
+
+QString cell(QTableWidget* table, int row, int column) {
+  return table->item(row, column) ? table->item(row, column)->text() : QString();
+}
+
+}  // namespace
+
+class TestOneRunAuditView : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().setValue(QStringLiteral("welcome/dismissed"), true);
+    QVERIFY(dir_.isValid());
+    window_ = new MainWindow;
+    window_->resize(1280, 720);
+    window_->show();
+    QTRY_VERIFY_WITH_TIMEOUT(window_->form()->dataReady(), 60000);
+    QTest::qWait(200);
+    view_ = window_->findChild<OneRunAuditView*>("oneRunAuditView");
+    QVERIFY(view_);
+    const int tab = window_->tabs()->indexOf(view_);
+    QVERIFY(tab >= 0);
+    QCOMPARE(window_->tabs()->tabText(tab), QStringLiteral("How private is it really?"));
+  }
+  void cleanupTestCase() { delete window_; }
+
+  void showsTheEngineSweep() {
+    window_->tabs()->setCurrentWidget(view_);
+    view_->setSettings(smallSweep());
+    QString error;
+    const auto settings = view_->settingsFromFields(&error);
+    QVERIFY2(settings, qPrintable(error));
+    QVERIFY(test::clickRunToEnd(window_, view_, kMaxStallMs));
+    QVERIFY(view_->rows().has_value());
+
+    // The same sweep straight from the engine.
+    const auto expected =
+        audit::run_privacy_gap_sweep(OneRunAuditView::loadData(settings->dataset), settings->sweep);
+    QCOMPARE(expected.size(), std::size_t{3});
+    QCOMPARE(view_->rows()->size(), expected.size());
+    QTableWidget* table = view_->table();
+    QCOMPARE(table->rowCount(), 3);
+    for (int r = 0; r < 3; ++r) {
+      const auto& e = expected[static_cast<std::size_t>(r)];
+      const auto& shown = (*view_->rows())[static_cast<std::size_t>(r)];
+      // Same code path, same seeds: the same numbers.
+      QCOMPARE(shown.audit.bound.epsilon_lower_bound, e.audit.bound.epsilon_lower_bound);
+      QCOMPARE(shown.estimate.epsilon, e.estimate.epsilon);
+      QCOMPARE(cell(table, r, 1), formatReadable(e.noise_multiplier, 3));
+      if (e.is_private) {
+        QCOMPARE(cell(table, r, 0), formatReadable(e.epsilon_target, 3));
+        QCOMPARE(cell(table, r, 2), formatReadable(e.epsilon_rdp, 3));
+        QCOMPARE(cell(table, r, 3), formatReadable(e.epsilon_pld, 3));
+      } else {
+        QCOMPARE(cell(table, r, 0), QStringLiteral("non-private"));
+        QCOMPARE(cell(table, r, 2), QStringLiteral("∞"));
+      }
+      QCOMPARE(cell(table, r, 4), formatReadable(e.audit.bound.epsilon_lower_bound, 3));
+      QCOMPARE(cell(table, r, 5), formatReadable(e.audit.bound.ceiling, 3));
+      QCOMPARE(cell(table, r, 6), QStringLiteral("%1 / %2 / %3")
+                                      .arg(e.audit.bound.counts.canaries)
+                                      .arg(e.audit.bound.counts.guesses)
+                                      .arg(e.audit.bound.counts.correct));
+      QVERIFY(std::isinf(e.estimate.epsilon) ||
+              cell(table, r, 7) == formatReadable(e.estimate.epsilon, 3));
+    }
+    QVERIFY(table->horizontalHeaderItem(7)->text().contains("not a bound"));
+
+    // The chart: the accountant's ε (PLD, RDP), the lower bound and the ceiling per target, the
+    // estimate as points, the non-private run's bound as a line across.
+    QCustomPlot* plot = view_->chart()->plot();
+    QCOMPARE(plot->graphCount(), 6);
+    for (int i = 0; i < 2; ++i) {
+      const auto& e = expected[static_cast<std::size_t>(i)];
+      QCOMPARE(plot->graph(0)->data()->at(i)->key, e.epsilon_target);
+      QCOMPARE(plot->graph(0)->data()->at(i)->value, e.epsilon_pld);
+      QCOMPARE(plot->graph(1)->data()->at(i)->value, e.epsilon_rdp);
+      QCOMPARE(plot->graph(2)->data()->at(i)->value, e.audit.bound.epsilon_lower_bound);
+      QCOMPARE(plot->graph(3)->data()->at(i)->value, e.audit.bound.ceiling);
+      // The audit proves no more than the accountant allows.
+      QVERIFY(e.audit.bound.epsilon_lower_bound < e.epsilon_pld);
+    }
+    QVERIFY(plot->graph(4)->name().contains("estimate, not a bound"));
+    QVERIFY(plot->graph(2)->name().contains("audited ε ≥"));
+    QCOMPARE(plot->graph(5)->data()->at(0)->value, expected.back().audit.bound.epsilon_lower_bound);
+    QVERIFY(plot->graph(5)->name().contains("non-private"));
+    const QString summary = view_->summary()->text();
+    QVERIFY2(summary.contains(formatReadable(expected[1].epsilon_pld, 3)), qPrintable(summary));
+    QVERIFY(summary.contains(formatReadable(expected[1].audit.bound.epsilon_lower_bound, 3)));
+    QVERIFY(summary.contains("estimate, not a bound"));
+
+    // Exports: PNG and SVG through the chart export, the CSV with every row and the labels.
+    QString export_error;
+    ImageExportOptions options;
+    options.dpi = 96;
+    for (const char* suffix : {"png", "svg"}) {
+      const QString path = dir_.path() + "/one_run_audit." + suffix;
+      QVERIFY2(exportPlotBySuffix(plot, path, options, &export_error), qPrintable(export_error));
+      QVERIFY(QFile(path).size() > 500);
+    }
+    const QString csv = dir_.path() + "/one_run_audit.csv";
+    QVERIFY(view_->chart()->exportCsv(csv, &export_error));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + 1 + 3);  // comment, header, 3 runs
+    QVERIFY(lines[0].contains("LOWER bound") && lines[0].contains("estimate, not a bound"));
+    QVERIFY(lines[1].contains("estimate_epsilon_not_a_bound"));
+    QVERIFY(lines[4].startsWith("non-private,"));
+
+    test::saveShot(window_, QStringLiteral("one_run_audit_1280x720"), view_);
+    window_->resize(1024, 700);
+    QTest::qWait(100);
+    test::saveShot(window_, QStringLiteral("one_run_audit_1024x700"), view_);
+    // Readable at 1024 x 700: the chart and the table keep a usable size beside the panel.
+    QVERIFY2(
+        view_->chart()->width() >= 330 && view_->chart()->height() >= 250,
+        qPrintable(
+            QString("chart %1 x %2").arg(view_->chart()->width()).arg(view_->chart()->height())));
+    QVERIFY(view_->table()->height() >= 100);
+    window_->resize(1280, 720);
+  }
+
+  void cancelEndsALongSweepAndKeepsTheResult() {
+    QVERIFY(view_->rows().has_value());
+    const double shown = view_->rows()->front().audit.bound.epsilon_lower_bound;
+    auto s = smallSweep();
+    s.sweep.run.steps = 100000;  // minutes: long enough to cancel
+    view_->setSettings(s);
+    QVERIFY(test::runThenCancel(view_, 300));
+    QVERIFY(view_->statusText().contains("ancel"));
+    QCOMPARE(view_->rows()->front().audit.bound.epsilon_lower_bound, shown);
+    QCOMPARE(view_->table()->rowCount(), 3);
+  }
+
+  void badTargetsAreRefusedNamingTheField() {
+    auto s = smallSweep();
+    view_->setSettings(s);
+    auto* targets = view_->findChild<QLineEdit*>("epsilonTargets");
+    QVERIFY(targets);
+    targets->setText(QStringLiteral("2, zero"));
+    QSignalSpy messages(view_, &FigureView::message);
+    QVERIFY(!view_->run());
+    QVERIFY(!view_->busy());
+    QVERIFY2(view_->statusText().contains("target ε"), qPrintable(view_->statusText()));
+    QVERIFY(messages.count() >= 1);
+  }
+
+ private:
+  QTemporaryDir dir_;
+  MainWindow* window_ = nullptr;
+  OneRunAuditView* view_ = nullptr;
+};
+
+DPLAB_TEST_MAIN(TestOneRunAuditView)
+#include "test_one_run_audit_view.moc"
