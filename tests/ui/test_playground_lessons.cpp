@@ -211,6 +211,7 @@ class TestPlaygroundLessons : public QObject {
       }
     }
     QVERIFY(some_width);  // five seeds do not all give the same curve
+    shot(&w, QStringLiteral("spread"));
     // A new setting clears the band (it described the old one).
     s.training.noise_multiplier = 2;
     w.applySettings(s);

@@ -114,6 +114,8 @@ QPointF PlaneView::toWidget(double x, double y) const {
 }
 
 void PlaneView::paintEvent(QPaintEvent*) {
+  // The points layer is drawn before this widget's painter begins (one painter at a time).
+  if (data_ && points_layer_.isNull() && width() > 0 && height() > 0) drawPointsLayer();
   QPainter painter(this);
   const QRectF s = square();
   if (!field_image_.isNull()) {
@@ -127,8 +129,7 @@ void PlaneView::paintEvent(QPaintEvent*) {
   painter.drawRect(s);
   if (!data_) return;
   const double radius = pointRadius();
-  if (points_layer_.isNull()) drawPointsLayer();
-  painter.drawImage(QPointF(0, 0), points_layer_);
+  if (!points_layer_.isNull()) painter.drawImage(QPointF(0, 0), points_layer_);
   // The last lot: thin dark rings.
   painter.setBrush(Qt::NoBrush);
   painter.setPen(QPen(QColor(40, 40, 40, 150), 1));

@@ -195,6 +195,8 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   proj_b_->setObjectName(QStringLiteral("pgProjB"));
   clip_label_ = new QLabel(middle);
   clip_label_->setObjectName(QStringLiteral("pgClipLabel"));
+  clip_label_->setWordWrap(true);  // a long line (adaptive C_t) wraps instead of widening
+  clip_label_->setMinimumWidth(100);
   projection->addWidget(clip_label_, 1);
   projection->addWidget(new QLabel(tr("step view axes:"), middle));
   projection->addWidget(proj_a_);
@@ -203,6 +205,8 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   auto* charts = new QHBoxLayout;
   loss_chart_ = new ChartView(tr("Loss"), QStringLiteral("playground_loss"), middle);
   accuracy_chart_ = new ChartView(tr("Accuracy"), QStringLiteral("playground_accuracy"), middle);
+  // Room for the axes and the legend under them at 1280 x 720 (the pictures give way).
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) chart->setMinimumHeight(240);
   charts->addWidget(loss_chart_);
   charts->addWidget(accuracy_chart_);
   middle_layout->addLayout(charts, 2);
@@ -672,6 +676,7 @@ void PlaygroundWindow::updateBand() {
     if (loss) chart->fitValueRange();
     chart->plot()->replot(QCustomPlot::rpQueuedReplot);
   }
+  if (shown_) updateCurves();  // the legend lists the band only while there is one
 }
 
 PlaygroundState PlaygroundWindow::state() const {
@@ -945,6 +950,19 @@ void PlaygroundWindow::updateCurves() {
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     const bool loss = chart == loss_chart_;
     QCustomPlot* plot = chart->plot();
+    // The legend lists only what can be drawn: the minority's lines on the accuracy chart when
+    // there is a minority, the band when a spread is shown.
+    bool relayout = false;
+    const auto listed = [&](int graph, bool on) {
+      QCPGraph* g = plot->graph(graph);
+      if (plot->legend->hasItemWithPlottable(g) == on) return;
+      on ? g->addToLegend() : g->removeFromLegend();
+      relayout = true;
+    };
+    listed(4, minority && !loss);
+    listed(5, minority && !loss);
+    listed(7, spread_.has_value());
+    if (relayout) chart->layoutLegend(chart->width());
     const auto fill = [&](int graph, const std::vector<HistoryPoint>& h, auto value) {
       QVector<double> x, y;
       for (const auto& p : h) {
