@@ -521,7 +521,7 @@ void PlaygroundWindow::applyLesson(const Lesson& lesson) {
     picture_tabs_->setCurrentWidget(grid_view_);
   else if (lesson.picture == "objpert")
     picture_tabs_->setCurrentWidget(objpert_view_);
-  else if (lesson.picture == "step")
+  else  // plane, step, curves, ledger: the DP step beside the plane
     picture_tabs_->setCurrentWidget(step_view_);
   emit message(tr("Lesson: %1").arg(QString::fromStdString(lesson.title)), false);
 }
