@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "privacy/gaussian_mechanism.h"
+#include "privacy/mechanisms/gaussian_mechanism.h"
 
 namespace dplab::audit {
 

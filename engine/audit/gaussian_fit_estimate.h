@@ -9,7 +9,7 @@
 // the Gaussian-DP parameter of the fitted pair N(mean_out, s^2) vs N(mean_in, s^2) (Dong, Roth &
 // Su 2022, Def. 2.6: mu-GDP = distinguishing N(0, 1) from N(mu, 1)), and
 //     eps^(delta) = the epsilon of the Gaussian mechanism with sensitivity 1 and noise 1 / mu^
-//                   at delta (Balle & Wang 2018, Thm 8; privacy/gaussian_mechanism.h),
+//                   at delta (Balle & Wang 2018, Thm 8; privacy/mechanisms/gaussian_mechanism.h),
 // 0 when mu^ <= 0 and +infinity when the groups do not overlap at all (s = 0).
 //
 // Why it is not a bound: nothing guarantees the scores are Gaussian (the white-box all-iterates

@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "models/model.h"
-#include "privacy/accountant_choice.h"
+#include "privacy/accounting/accountant_choice.h"
 
 namespace dplab::audit {
 namespace {

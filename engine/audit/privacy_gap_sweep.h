@@ -5,10 +5,10 @@
 // power on this data, the most any private run's bound could show).
 //
 // Per target eps: sigma is calibrated with the RDP accountant at (eps, delta) for q = L / n and
-// T steps (privacy/accountant_choice.h); the run is trained once with m canaries; the accountants'
-// eps are then recomputed for the q the run actually used (black-box canaries join the training
-// set, so n grows by the included ones and q shrinks). Every run of the sweep uses the same canary
-// seed and run seed: the only difference between rows is sigma.
+// T steps (privacy/accounting/accountant_choice.h); the run is trained once with m canaries; the
+// accountants' eps are then recomputed for the q the run actually used (black-box canaries join the
+// training set, so n grows by the included ones and q shrinks). Every run of the sweep uses the
+// same canary seed and run seed: the only difference between rows is sigma.
 //
 // The GUI view "How private is it really?" (ui/views/one_run_audit_view) draws exactly these
 // rows; `dplab-cli audit` uses non_private_twin() for its twin.

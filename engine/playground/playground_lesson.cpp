@@ -70,7 +70,7 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
   if (std::find_if(std::begin(kLessonPictures), std::end(kLessonPictures), [&](const char* p) {
         return lesson.picture == p;
       }) == std::end(kLessonPictures)) {
-    fail(origin, "picture", "must be plane, step, curves or ledger");
+    fail(origin, "picture", "must be plane, step, curves, ledger, grid or objpert");
   }
   if (const auto s = j.find("settings"); s != j.end()) {
     try {

@@ -3,7 +3,9 @@
 //   {"title": "Clipping vs noise",
 //    "text": "2-4 sentences that set the scene.",
 //    "question": "What happens to ... when ...?",
-//    "picture": "step",                 // plane | step | curves | ledger: where to look
+//    "picture": "step",                 // plane | step | curves | ledger | grid | objpert:
+//                                       // where to look (grid: the alpha-C heatmap; objpert:
+//                                       // objective perturbation beside DP-SGD)
 //    "source": "Abadi et al. 2016, section 3.1",
 //    "settings": {...},                 // playground_state.h; missing keys keep the defaults
 //    "locked": ["dataset", "model"],    // knobs shown but not editable
@@ -22,7 +24,8 @@ inline constexpr const char* kLessonKnobs[] = {
     "dataset", "points",     "label_noise", "minority",  "data_seed", "outlier",
     "model",   "activation", "features",    "optimizer", "sigma",     "clip",
     "lot",     "alpha",      "steps",       "delta",     "seed"};
-inline constexpr const char* kLessonPictures[] = {"plane", "step", "curves", "ledger"};
+inline constexpr const char* kLessonPictures[] = {"plane",  "step", "curves",
+                                                  "ledger", "grid", "objpert"};
 
 struct Lesson {
   std::string title, text, question, picture, source;

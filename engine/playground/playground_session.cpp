@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "optim/fixed_quantile.h"
 
 namespace dplab::playground {
 namespace {
@@ -57,6 +58,8 @@ optim::OptimizerKind kind_of(OptimizerChoice choice) {
       return optim::OptimizerKind::kDpMomentum;
     case OptimizerChoice::kDpAdam:
       return optim::OptimizerKind::kDpAdam;
+    case OptimizerChoice::kFixedQuantile:
+      return optim::OptimizerKind::kFixedQuantile;
   }
   return optim::OptimizerKind::kDpSgd;
 }
@@ -84,6 +87,8 @@ std::string to_string(OptimizerChoice optimizer) {
       return "dpmomentum";
     case OptimizerChoice::kDpAdam:
       return "dpadam";
+    case OptimizerChoice::kFixedQuantile:
+      return "fixed-quantile";
   }
   return "?";
 }
@@ -95,11 +100,12 @@ HiddenActivation parse_hidden_activation(const std::string& text) {
 }
 
 OptimizerChoice parse_optimizer_choice(const std::string& text) {
-  for (auto c : {OptimizerChoice::kDpSgd, OptimizerChoice::kDpMomentum, OptimizerChoice::kDpAdam}) {
+  for (auto c : {OptimizerChoice::kDpSgd, OptimizerChoice::kDpMomentum, OptimizerChoice::kDpAdam,
+                 OptimizerChoice::kFixedQuantile}) {
     if (to_string(c) == text) return c;
   }
   throw InvalidArgument("training.optimizer: unknown optimizer \"" + text +
-                        "\" (dpsgd, dpmomentum, dpadam)");
+                        "\" (dpsgd, dpmomentum, dpadam, fixed-quantile)");
 }
 
 PlaygroundSettings non_private_shadow(const PlaygroundSettings& settings) {
@@ -192,7 +198,11 @@ void PlaygroundSession::build() {
   model_ = models::make_model(spec, f.dim(), 2);
   model_->initialize(derive_seed(t.seed, 11));
   probe_ = model_->clone();
-  optim::OptimizerSpec ospec = optim::default_spec(kind_of(t.optimizer));
+  // Without privacy there is nothing to clip adaptively: the shadow of adaptive clipping is SGD.
+  const bool adaptive = t.is_private && t.optimizer == OptimizerChoice::kFixedQuantile;
+  optim::OptimizerSpec ospec = optim::default_spec(
+      adaptive || t.optimizer != OptimizerChoice::kFixedQuantile ? kind_of(t.optimizer)
+                                                                 : optim::OptimizerKind::kDpSgd);
   ospec.learning_rate = t.learning_rate;
   const privacy::DpSettings dp = dp_settings(t);
   optimizer_ = optim::make_optimizer(ospec, {model_->num_params(), t.steps, dp});
@@ -253,12 +263,17 @@ std::int64_t PlaygroundSession::step(std::int64_t count) {
   std::int64_t taken = 0;
   Vector before;
   while (taken < count && !finished()) {
-    const bool last = taken + 1 == count || steps_ + 1 == settings_.training.steps;
-    if (last) before = model_->params();
+    const bool last = explain_ && (taken + 1 == count || steps_ + 1 == settings_.training.steps);
+    double clip = 0, noise_std = 0;
+    if (last) {
+      before = model_->params();
+      clip = current_clip();
+      noise_std = current_noise_std();
+    }
     optimizer_->step(*model_, *oracle_);
     ++steps_;
     ++taken;
-    if (last) explain_step(before);
+    if (last) explain_step(before, clip, noise_std);
     if (steps_ % history_every_ == 0 || finished()) record_history();
   }
   return taken;
@@ -288,10 +303,28 @@ void PlaygroundSession::record_history() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   h.majority_test_accuracy = total[0] ? static_cast<double>(correct[0]) / total[0] : nan;
   h.minority_test_accuracy = total[1] ? static_cast<double>(correct[1]) / total[1] : nan;
+  h.clip = current_clip();
   history_.push_back(h);
 }
 
-void PlaygroundSession::explain_step(const Vector& before) {
+double PlaygroundSession::current_clip() const {
+  const TrainingOptions& t = settings_.training;
+  if (!t.is_private) return kInfinity;
+  const double adaptive = optimizer_->clip_threshold();  // C_t, NaN for a fixed C
+  return std::isnan(adaptive) ? t.clip : adaptive;
+}
+
+double PlaygroundSession::current_noise_std() const {
+  const TrainingOptions& t = settings_.training;
+  if (!t.is_private) return 0.0;
+  // Andrew et al.'s split: the gradient's share z_Delta of the joint multiplier sigma.
+  if (const auto* q = dynamic_cast<const optim::FixedQuantile*>(optimizer_.get())) {
+    return q->gradient_noise_multiplier() * current_clip();
+  }
+  return t.noise_multiplier * t.clip;
+}
+
+void PlaygroundSession::explain_step(const Vector& before, double clip, double noise_std) {
   const TrainingOptions& t = settings_.training;
   LastStep& s = last_;
   s.lot = oracle_->last_lot_indices();
@@ -312,16 +345,21 @@ void PlaygroundSession::explain_step(const Vector& before) {
     probe_->clipped_gradient_sum(x.middleRows(i, 1), y.segment(i, 1), models::kNoClipping, g, norm);
     s.gradients.row(i) = g.transpose();
   }
-  // S: the oracle's own call on the same rows at the same parameters.
-  const double clip = t.is_private ? t.clip : kInfinity;
+  // S: the oracle's own call on the same rows at the same parameters (and the same C_t).
+  s.clip = clip;
+  s.noise_std = noise_std;
   s.sum.resize(d);
   Vector norms(m);
   probe_->clipped_gradient_sum(x, y, clip, s.sum, norms);
   s.noise = Vector::Zero(d);
-  if (t.is_private && oracle_->last_release().size() == d) {
+  s.update = model_->params() - before;
+  if (t.is_private && t.optimizer == OptimizerChoice::kFixedQuantile) {
+    // The adaptive query keeps no copy of g~; FixedQuantile descends theta -= alpha g~, so
+    // g~ = -update / alpha and Z = L g~ - S.
+    s.noise = -static_cast<float>(t.lot_size / t.learning_rate) * s.update - s.sum;
+  } else if (t.is_private && oracle_->last_release().size() == d) {
     s.noise = static_cast<float>(t.lot_size) * oracle_->last_release() - s.sum;
   }
-  s.update = model_->params() - before;
   s.step = steps_;
   project_picture();
 }
@@ -334,8 +372,8 @@ void PlaygroundSession::project_picture() {
   p.param_a = param_a_;
   p.param_b = param_b_;
   p.lot = s.lot;
-  p.clip = t.is_private ? t.clip : kInfinity;
-  p.noise_std = t.is_private ? t.noise_multiplier * t.clip : 0.0;
+  p.clip = s.step > 0 ? s.clip : current_clip();
+  p.noise_std = s.step > 0 ? s.noise_std : current_noise_std();
   p.expected_lot = t.lot_size;
   const Index m = s.gradients.rows();
   const Index d = s.gradients.cols();
@@ -368,16 +406,20 @@ DecisionField PlaygroundSession::decision_field(int resolution) {
     fail_field("resolution", resolution, "must be between 2 and 1000");
   }
   const Index cells = Index{resolution} * resolution;
-  Matrix xy(cells, 2);
-  const double step = 2.0 * kPlaneExtent / (resolution - 1);
-  for (int r = 0; r < resolution; ++r) {
-    for (int c = 0; c < resolution; ++c) {
-      const Index i = Index{r} * resolution + c;
-      xy(i, 0) = static_cast<float>(-kPlaneExtent + c * step);
-      xy(i, 1) = static_cast<float>(kPlaneExtent - r * step);
+  if (grid_resolution_ != resolution) {  // the grid depends on the resolution and features only
+    Matrix xy(cells, 2);
+    const double step = 2.0 * kPlaneExtent / (resolution - 1);
+    for (int r = 0; r < resolution; ++r) {
+      for (int c = 0; c < resolution; ++c) {
+        const Index i = Index{r} * resolution + c;
+        xy(i, 0) = static_cast<float>(-kPlaneExtent + c * step);
+        xy(i, 1) = static_cast<float>(kPlaneExtent - r * step);
+      }
     }
+    grid_features_ = expand_features(xy, settings_.model.features);
+    grid_resolution_ = resolution;
   }
-  grid_features_ = expand_features(xy, settings_.model.features);
+  // One batched forward pass over every cell.
   model_->logits(grid_features_, logits_);
   DecisionField field;
   field.resolution = resolution;

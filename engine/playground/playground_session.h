@@ -40,10 +40,14 @@
 namespace dplab::playground {
 
 enum class HiddenActivation { kTanh, kRelu };
-enum class OptimizerChoice { kDpSgd, kDpMomentum, kDpAdam };
+// kFixedQuantile: DPSGD whose clip C_t follows a target quantile (0.5) of the per-example
+// gradient norms (Andrew et al. 2021, optim/fixed_quantile.h); training.clip is C_0. One joint
+// query per step at multiplier sigma, so the accountant charges exactly what DPSGD's step costs.
+enum class OptimizerChoice { kDpSgd, kDpMomentum, kDpAdam, kFixedQuantile };
 
 std::string to_string(HiddenActivation activation);  // "tanh" | "relu"
-std::string to_string(OptimizerChoice optimizer);    // "dpsgd" | "dpmomentum" | "dpadam"
+std::string to_string(OptimizerChoice optimizer);    // "dpsgd" | "dpmomentum" | "dpadam" |
+                                                     // "fixed-quantile"
 HiddenActivation parse_hidden_activation(const std::string& text);
 OptimizerChoice parse_optimizer_choice(const std::string& text);
 
@@ -109,6 +113,8 @@ struct HistoryPoint {
   double train_loss = 0, train_accuracy = 0, test_loss = 0, test_accuracy = 0;
   // Test accuracy of the majority (group 0) and of the minority cluster (group 1; NaN if none).
   double majority_test_accuracy = 0, minority_test_accuracy = 0;
+  // The clip the next step uses: C, or C_t under adaptive clipping (kFixedQuantile).
+  double clip = 0;
 };
 
 struct StepPicture {
@@ -119,8 +125,8 @@ struct StepPicture {
   std::vector<Vec2> clipped;    // g_i min(1, C / ||g_i||) projected
   std::vector<double> norms;    // ||g_i|| (all parameters)
   Vec2 clipped_sum, noise, update;
-  double clip = 0;              // C (+infinity when not private)
-  double noise_std = 0;         // sigma C, the std of each noise coordinate on the sum
+  double clip = 0;              // C, or C_t of this step (adaptive); +infinity when not private
+  double noise_std = 0;         // sigma C (adaptive: z_Delta C_t), std of each noise coordinate
   double expected_lot = 0;      // L
   double fraction_clipped = 0;  // #{||g_i|| > C} / |lot| (0 for an empty lot)
   double signal_to_noise = 0;   // ||S|| / (sigma C sqrt(d)); +infinity when not private
@@ -160,6 +166,9 @@ class PlaygroundSession {
 
   const std::vector<HistoryPoint>& history() const { return history_; }
   const StepPicture& picture() const { return picture_; }
+  // Whether step() explains its last update (on by default); the shadow run, whose step is never
+  // drawn, turns it off and saves the per-example gradients of a lot per chunk.
+  void set_explain(bool on) { explain_ = on; }
   DecisionField decision_field(int resolution);
 
   // Epsilon of this setting's whole run and of the steps taken so far (RDP or PLD).
@@ -169,7 +178,9 @@ class PlaygroundSession {
  private:
   void build();
   void record_history();
-  void explain_step(const Vector& before);
+  void explain_step(const Vector& before, double clip, double noise_std);
+  double current_clip() const;       // the clip the next step uses (C_t when adaptive)
+  double current_noise_std() const;  // the std of the noise on the next step's sum
   void project_picture();
 
   // The last update in full (all d parameters), projected by project_picture().
@@ -178,6 +189,7 @@ class PlaygroundSession {
     std::vector<Index> lot;
     Matrix gradients;  // |lot| x d, row i = g_i at the parameters before the update
     Vector sum, noise, update;
+    double clip = 0, noise_std = 0;  // C (or C_t) and the noise std on the sum of this step
   };
 
   PlaygroundSettings settings_;
@@ -193,7 +205,9 @@ class PlaygroundSession {
   LastStep last_;
   StepPicture picture_;
   int param_a_ = 0, param_b_ = 1;
-  Matrix grid_features_;  // decision_field scratch
+  bool explain_ = true;
+  int grid_resolution_ = 0;  // decision_field's grid features, kept while resolution is unchanged
+  Matrix grid_features_;
   Matrix logits_;
 };
 

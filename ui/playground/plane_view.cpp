@@ -3,6 +3,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
+#include <array>
 
 namespace dplab::ui {
 
@@ -36,20 +37,63 @@ QColor PlaneView::probabilityColor(float p) {
 
 void PlaneView::setData(std::shared_ptr<const playground::PlaygroundData> data) {
   data_ = std::move(data);
+  points_layer_ = QImage();
   update();
 }
 
 void PlaneView::setField(const playground::DecisionField& field) {
   const int r = field.resolution;
-  if (r <= 0) return;
+  if (r <= 0) {
+    field_image_ = QImage();
+    update();
+    return;
+  }
+  // probabilityColor at 1,024 levels of p (finer than the colours a screen shows), computed once.
+  static constexpr int kLevels = 1024;
+  static const std::array<QRgb, kLevels + 1> palette = [] {
+    std::array<QRgb, kLevels + 1> table{};
+    for (int i = 0; i <= kLevels; ++i) table[i] = probabilityColor(float(i) / kLevels).rgb();
+    return table;
+  }();
   if (field_image_.width() != r) field_image_ = QImage(r, r, QImage::Format_RGB32);
   for (int y = 0; y < r; ++y) {
     auto* line = reinterpret_cast<QRgb*>(field_image_.scanLine(y));
     for (int x = 0; x < r; ++x) {
-      line[x] = probabilityColor(field.probability[static_cast<std::size_t>(y * r + x)]).rgb();
+      const float p = std::clamp(field.probability[static_cast<std::size_t>(y * r + x)], 0.f, 1.f);
+      line[x] = palette[static_cast<std::size_t>(p * kLevels + 0.5f)];
     }
   }
   update();
+}
+
+void PlaneView::resizeEvent(QResizeEvent* event) {
+  points_layer_ = QImage();
+  QWidget::resizeEvent(event);
+}
+
+double PlaneView::pointRadius() const {
+  return std::max(2.0, square().width() / 140.0);
+}
+
+void PlaneView::drawPointsLayer() {
+  const qreal dpr = devicePixelRatioF();
+  points_layer_ = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
+  points_layer_.setDevicePixelRatio(dpr);
+  points_layer_.fill(Qt::transparent);
+  QPainter painter(&points_layer_);
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  const double radius = pointRadius();
+  const auto draw_set = [&](const playground::PointSet& set, bool filled) {
+    for (Index i = 0; i < set.size(); ++i) {
+      const int label = set.labels[i] > 0.5f ? 1 : 0;
+      const QPointF p = toWidget(set.xy(i, 0), set.xy(i, 1));
+      painter.setPen(QPen(filled ? QColor(255, 255, 255) : classColor(label), filled ? 1 : 1.5));
+      painter.setBrush(filled ? QBrush(classColor(label)) : Qt::NoBrush);
+      painter.drawEllipse(p, radius, radius);
+    }
+  };
+  if (show_test_) draw_set(data_->test, false);
+  draw_set(data_->train, true);
 }
 
 QRectF PlaneView::square() const {
@@ -70,6 +114,8 @@ QPointF PlaneView::toWidget(double x, double y) const {
 }
 
 void PlaneView::paintEvent(QPaintEvent*) {
+  // The points layer is drawn before this widget's painter begins (one painter at a time).
+  if (data_ && points_layer_.isNull() && width() > 0 && height() > 0) drawPointsLayer();
   QPainter painter(this);
   const QRectF s = square();
   if (!field_image_.isNull()) {
@@ -82,18 +128,8 @@ void PlaneView::paintEvent(QPaintEvent*) {
   painter.setPen(QPen(QColor(120, 120, 120), 1));
   painter.drawRect(s);
   if (!data_) return;
-  const double radius = std::max(2.0, s.width() / 140.0);
-  const auto draw_set = [&](const playground::PointSet& set, bool filled) {
-    for (Index i = 0; i < set.size(); ++i) {
-      const int label = set.labels[i] > 0.5f ? 1 : 0;
-      const QPointF p = toWidget(set.xy(i, 0), set.xy(i, 1));
-      painter.setPen(QPen(filled ? QColor(255, 255, 255) : classColor(label), filled ? 1 : 1.5));
-      painter.setBrush(filled ? QBrush(classColor(label)) : Qt::NoBrush);
-      painter.drawEllipse(p, radius, radius);
-    }
-  };
-  if (show_test_) draw_set(data_->test, false);
-  draw_set(data_->train, true);
+  const double radius = pointRadius();
+  if (!points_layer_.isNull()) painter.drawImage(QPointF(0, 0), points_layer_);
   // The last lot: thin dark rings.
   painter.setBrush(Qt::NoBrush);
   painter.setPen(QPen(QColor(40, 40, 40, 150), 1));

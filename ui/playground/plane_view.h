@@ -24,6 +24,7 @@ class PlaneView : public QWidget {
   void setLot(const std::vector<Index>& lot) { lot_ = lot; }
   void setShowTest(bool show) {
     show_test_ = show;
+    points_layer_ = QImage();
     update();
   }
   const QImage& fieldImage() const { return field_image_; }
@@ -45,13 +46,20 @@ class PlaneView : public QWidget {
 
  protected:
   void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
 
  private:
   QRectF square() const;
+  double pointRadius() const;
+  // The train / test points drawn once per data set and size into a transparent layer: a frame
+  // only redraws the field under it and the lot's rings over it (1,000 antialiased dots cost more
+  // than the rest of a frame).
+  void drawPointsLayer();
 
   std::shared_ptr<const playground::PlaygroundData> data_;
   QImage field_image_;
+  QImage points_layer_;
   std::vector<Index> lot_;
   bool show_test_ = true;
 };

@@ -55,6 +55,7 @@ std::shared_ptr<const PlaygroundSnapshot> PlaygroundRunner::compute(const Playgr
     s.run = std::make_unique<PlaygroundSession>(q.settings);
     s.shadow = std::make_unique<PlaygroundSession>(playground::non_private_shadow(q.settings),
                                                    s.run->data());
+    s.shadow->set_explain(false);  // only the private run's step is drawn
   }
   const int d = static_cast<int>(s.run->num_params());
   s.run->set_projection(std::clamp(q.projection_a, 0, d - 1), std::clamp(q.projection_b, 0, d - 1));

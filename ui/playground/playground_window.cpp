@@ -16,21 +16,26 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QPainter>
+#include <QPicture>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "charts/chart_export.h"
 #include "charts/chart_view.h"
 #include "core/error.h"
 #include "playground/lesson_panel.h"
 #include "playground/plane_view.h"
 #include "playground/step_view.h"
+#include "playground/study_views.h"
 #include "privacy/accounting/epsilon_display.h"
 
 namespace dplab::ui {
@@ -43,6 +48,16 @@ constexpr int kFrameMs = 33;  // 30 frames per second
 
 // Model choices: hidden layer widths.
 const std::vector<std::vector<int>> kModels = {{}, {4}, {8}, {4, 4}, {8, 8}};
+
+// Optimizer combo rows: the three fixed-C DP optimizers, the non-private baseline, adaptive C.
+constexpr int kNonPrivateRow = 3;
+constexpr int kAdaptiveRow = 4;
+
+int optimizer_row(const TrainingOptions& t) {
+  if (!t.is_private) return kNonPrivateRow;
+  if (t.optimizer == OptimizerChoice::kFixedQuantile) return kAdaptiveRow;
+  return static_cast<int>(t.optimizer);
+}
 
 QString eps_text(double e) {
   return QString::fromStdString(privacy::format_epsilon_up(e));
@@ -92,6 +107,33 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
       },
       [this](int, const PlaygroundEpsilon& e) { onEpsilon(e); },
       [this](int, const QString& error) { emit message(tr("Playground ε: %1").arg(error), true); });
+  study_task_ = std::make_unique<LatestOnlyTask<StudyQuery, StudyResult>>(
+      this,
+      [](const StudyQuery& q) {
+        StudyResult r;
+        r.kind = q.kind;
+        r.settings = q.settings;
+        const auto cancelled = [flag = q.cancel] { return flag->load(); };
+        switch (q.kind) {
+          case StudyKind::kGrid:
+            r.grid = alpha_clip_grid(q.settings, cancelled);
+            break;
+          case StudyKind::kSpread:
+            r.spread = seed_spread(q.settings, cancelled);
+            break;
+          case StudyKind::kObjPert:
+            r.objpert = objpert_baseline(q.settings);
+            break;
+        }
+        return r;
+      },
+      [this](int, const StudyResult& r) { onStudy(r); },
+      [this](int, const QString& error) {
+        grid_view_->setStatus(QString());
+        objpert_view_->setStatus(
+            tr("<span style='color:#b00'>%1</span>").arg(error.toHtmlEscaped()));
+        emit message(tr("Playground study: %1").arg(error), true);
+      });
 
   auto* central = new QWidget(this);
   auto* layout = new QHBoxLayout(central);
@@ -118,20 +160,34 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   speed_->setRange(1, 50);
   speed_->setValue(5);
   speed_->setToolTip(tr("Steps per frame (30 frames per second)"));
+  spread_button_ = new QPushButton(tr("Spread (5 seeds)"), middle);
+  spread_button_->setObjectName(QStringLiteral("pgSpread"));
+  spread_button_->setToolTip(
+      tr("Rerun this setting with 5 seeds and draw the min–max band of the test curves: one run "
+         "is not a result. The 5 runs are counted in the ledger."));
   step_label_ = new QLabel(middle);
   step_label_->setObjectName(QStringLiteral("pgStepLabel"));
   controls->addWidget(play_button_);
   controls->addWidget(step_button_);
   controls->addWidget(reset_button_);
+  controls->addWidget(spread_button_);
   controls->addWidget(new QLabel(tr("speed"), middle));
   controls->addWidget(speed_, 1);
   controls->addWidget(step_label_, 2);
   middle_layout->addLayout(controls);
   auto* pictures = new QHBoxLayout;
   plane_ = new PlaneView(middle);
-  step_view_ = new StepView(middle);
+  picture_tabs_ = new QTabWidget(middle);
+  picture_tabs_->setObjectName(QStringLiteral("pgPictureTabs"));
+  picture_tabs_->setDocumentMode(true);
+  step_view_ = new StepView(picture_tabs_);
+  grid_view_ = new AlphaClipView(picture_tabs_);
+  objpert_view_ = new ObjPertView(picture_tabs_);
+  picture_tabs_->addTab(step_view_, tr("DP step"));
+  picture_tabs_->addTab(grid_view_, tr("α–C grid"));
+  picture_tabs_->addTab(objpert_view_, tr("vs objective perturbation"));
   pictures->addWidget(plane_, 1);
-  pictures->addWidget(step_view_, 1);
+  pictures->addWidget(picture_tabs_, 1);
   middle_layout->addLayout(pictures, 3);
   auto* projection = new QHBoxLayout;
   proj_a_ = new QComboBox(middle);
@@ -140,6 +196,8 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   proj_b_->setObjectName(QStringLiteral("pgProjB"));
   clip_label_ = new QLabel(middle);
   clip_label_->setObjectName(QStringLiteral("pgClipLabel"));
+  clip_label_->setWordWrap(true);  // a long line (adaptive C_t) wraps instead of widening
+  clip_label_->setMinimumWidth(100);
   projection->addWidget(clip_label_, 1);
   projection->addWidget(new QLabel(tr("step view axes:"), middle));
   projection->addWidget(proj_a_);
@@ -148,6 +206,8 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   auto* charts = new QHBoxLayout;
   loss_chart_ = new ChartView(tr("Loss"), QStringLiteral("playground_loss"), middle);
   accuracy_chart_ = new ChartView(tr("Accuracy"), QStringLiteral("playground_accuracy"), middle);
+  // Room for the axes and the legend under them at 1280 x 720 (the pictures give way).
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) chart->setMinimumHeight(240);
   charts->addWidget(loss_chart_);
   charts->addWidget(accuracy_chart_);
   middle_layout->addLayout(charts, 2);
@@ -173,12 +233,24 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
       g->setPen(QPen(s.colour, 2, s.style));
       g->setName(s.name);
     }
+    // Graphs 6 and 7: the spread band (min and max of DP test over 5 seeds), filled between.
+    QCPGraph* lo = plot->addGraph();
+    QCPGraph* hi = plot->addGraph();
+    for (QCPGraph* g : {lo, hi}) g->setPen(QPen(QColor(214, 39, 40, 90), 1));
+    hi->setBrush(QColor(214, 39, 40, 50));
+    hi->setChannelFillGraph(lo);
+    hi->setName(tr("DP test, 5 seeds (min–max)"));
+    lo->removeFromLegend();
   }
   accuracy_chart_->plot()->yAxis->setRange(0, 1.02);
 
   connect(play_button_, &QPushButton::clicked, this, [this] { playing_ ? pause() : play(); });
   connect(step_button_, &QPushButton::clicked, this, &PlaygroundWindow::stepOnce);
   connect(reset_button_, &QPushButton::clicked, this, &PlaygroundWindow::reset);
+  connect(spread_button_, &QPushButton::clicked, this, &PlaygroundWindow::computeSpread);
+  connect(grid_view_, &AlphaClipView::computeRequested, this,
+          &PlaygroundWindow::computeAlphaClipGrid);
+  connect(objpert_view_, &ObjPertView::computeRequested, this, &PlaygroundWindow::computeObjPert);
   connect(plane_, &PlaneView::outlierPlaced, this, [this](double x, double y, int label) {
     PlaygroundSettings s = settings_;
     s.data.outlier = OutlierPoint{x, y, label};
@@ -224,6 +296,8 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
 
 PlaygroundWindow::~PlaygroundWindow() {
   timer_->stop();
+  if (study_cancel_) study_cancel_->store(true);  // a study in progress stops at its next run
+  study_task_.reset();
   epsilon_task_.reset();
 }
 
@@ -286,7 +360,12 @@ QWidget* PlaygroundWindow::buildKnobs() {
   optimizer_ = new QComboBox(training);
   optimizer_->setObjectName(QStringLiteral("pgOptimizer"));
   optimizer_->addItems({QStringLiteral("DPSGD"), QStringLiteral("DPMomentum"),
-                        QStringLiteral("DPAdam"), tr("non-private SGD")});
+                        QStringLiteral("DPAdam"), tr("non-private SGD"),
+                        tr("DPSGD, adaptive C (quantile)")});
+  optimizer_->setItemData(kAdaptiveRow,
+                          tr("Andrew et al. 2021: C_t follows the median of the gradient norms; "
+                             "the clip C is C_0"),
+                          Qt::ToolTipRole);
   sigma_ = number(training, "pgSigma", 0.1, 20, 0.1, 2);
   clip_ = number(training, "pgClip", 0.01, 20, 0.05, 2);
   lot_ = number(training, "pgLot", 1, 2000, 5, 0);
@@ -377,9 +456,10 @@ QWidget* PlaygroundWindow::buildRightPanel() {
 
 void PlaygroundWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("Save &picture (PNG)…"), this, [this] {
+  file->addAction(tr("Save &picture (PNG, SVG, PDF)…"), this, [this] {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save the picture"), QStringLiteral("playground.png"), tr("PNG images (*.png)"));
+        this, tr("Save the picture"), QStringLiteral("playground.png"),
+        tr("PNG images (*.png);;SVG drawings (*.svg);;PDF documents (*.pdf)"));
     if (!path.isEmpty()) savePicture(path);
   });
   file->addAction(tr("&Save state…"), this, [this] {
@@ -437,17 +517,167 @@ void PlaygroundWindow::applyLesson(const Lesson& lesson) {
     }
   }
   applySettings(lesson.settings);
+  // The picture the lesson points at, when it is one of the tabs.
+  if (lesson.picture == "grid")
+    picture_tabs_->setCurrentWidget(grid_view_);
+  else if (lesson.picture == "objpert")
+    picture_tabs_->setCurrentWidget(objpert_view_);
+  else  // plane, step, curves, ledger: the DP step beside the plane
+    picture_tabs_->setCurrentWidget(step_view_);
   emit message(tr("Lesson: %1").arg(QString::fromStdString(lesson.title)), false);
 }
 
 bool PlaygroundWindow::savePicture(const QString& path) {
-  const QPixmap picture = centralWidget()->grab();
-  if (picture.isNull() || !picture.save(path, "PNG")) {
-    emit message(tr("Could not write the picture to %1").arg(path), true);
+  const auto format = formatForSuffix(path);
+  if (!format) {
+    emit message(tr("Could not write the picture to %1: use .png, .svg or .pdf").arg(path), true);
+    return false;
+  }
+  // The central area as drawn, recorded once and replayed by the charts' writer (PNG at twice
+  // the screen's pixels for slides, SVG / PDF at the same physical size).
+  QWidget* area = centralWidget();
+  QPicture picture;
+  {
+    QPainter painter(&picture);
+    area->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+  }
+  ImageExportOptions options;
+  options.width_in = area->width() / ImageExportOptions::kLogicalDpi;
+  options.height_in = area->height() / ImageExportOptions::kLogicalDpi;
+  options.dpi = 2 * static_cast<int>(ImageExportOptions::kLogicalDpi);
+  QString error;
+  if (!writePicture(picture, path, *format, options, &error)) {
+    emit message(tr("Could not write the picture to %1: %2").arg(path, error), true);
     return false;
   }
   emit message(tr("Picture saved: %1").arg(path), false);
   return true;
+}
+
+void PlaygroundWindow::recordRun(const PlaygroundSettings& s, Index train_size, double accuracy) {
+  const auto before = ledger_.entries().size();
+  ledger_.record(s, train_size);
+  ledger_.note_accuracy(s, accuracy);
+  refreshLedgerLabel();
+  if (ledger_.entries().size() != before) {
+    ledger_list_->addItem(QString::fromStdString(ledger_.entries().back().summary));
+    ledger_list_->scrollToBottom();
+    submitEpsilon();  // a new candidate: the ledger's epsilon grows
+  }
+}
+
+void PlaygroundWindow::computeAlphaClipGrid() {
+  submitStudy(StudyKind::kGrid);
+}
+void PlaygroundWindow::computeSpread() {
+  submitStudy(StudyKind::kSpread);
+}
+void PlaygroundWindow::computeObjPert() {
+  submitStudy(StudyKind::kObjPert);
+}
+
+void PlaygroundWindow::submitStudy(StudyKind kind) {
+  if (!settings_.training.is_private && kind != StudyKind::kSpread) {
+    emit message(tr("Choose a private optimizer first: this study needs σ and C."), true);
+    return;
+  }
+  cancelStudy();
+  study_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  StudyQuery q;
+  q.kind = kind;
+  q.settings = settings_;
+  q.cancel = study_cancel_;
+  if (kind == StudyKind::kGrid) grid_view_->setStatus(tr("Computing 25 runs…"));
+  if (kind == StudyKind::kObjPert) objpert_view_->setStatus(tr("Training…"));
+  if (kind == StudyKind::kSpread) spread_button_->setText(tr("Spread: running…"));
+  study_task_->submit(q);
+}
+
+void PlaygroundWindow::cancelStudy() {
+  if (study_cancel_) study_cancel_->store(true);
+  study_cancel_.reset();
+}
+
+void PlaygroundWindow::clearStudies() {
+  cancelStudy();
+  grid_.reset();
+  spread_.reset();
+  objpert_.reset();
+  grid_view_->heatmap()->setGrid(std::nullopt);
+  grid_view_->setStatus(QString());
+  objpert_view_->plane()->setField({});
+  objpert_view_->setStatus(QString());
+  spread_button_->setText(tr("Spread (5 seeds)"));
+  updateBand();
+}
+
+void PlaygroundWindow::onStudy(const StudyResult& r) {
+  if (!(r.settings == settings_)) return;  // a study of a setting no longer shown
+  const Index n = train_size_of(r.settings.data);
+  if (r.grid && !r.grid->cancelled) {
+    grid_ = r.grid;
+    for (std::size_t i = 0; i < grid_->runs.size(); ++i)
+      recordRun(grid_->runs[i], n, grid_->test_accuracy[i]);
+    grid_view_->heatmap()->setGrid(grid_);
+    const auto best = std::max_element(grid_->test_accuracy.begin(), grid_->test_accuracy.end());
+    const auto at = static_cast<std::size_t>(best - grid_->test_accuracy.begin());
+    grid_view_->setStatus(
+        tr("Final test accuracy of each (α, C), one seed each. Best %1% at α = %2, C = %3. "
+           "Red: the current setting. The 25 runs are in the ledger.")
+            .arg(100 * *best, 0, 'f', 1)
+            .arg(grid_->runs[at].training.learning_rate, 0, 'g', 3)
+            .arg(grid_->runs[at].training.clip, 0, 'g', 3));
+  }
+  if (r.spread && !r.spread->cancelled) {
+    spread_ = r.spread;
+    for (std::size_t k = 0; k < spread_->runs.size(); ++k)
+      recordRun(spread_->runs[k], n, spread_->histories[k].back().test_accuracy);
+    spread_button_->setText(tr("Spread (5 seeds)"));
+    updateBand();
+  }
+  if (r.objpert) {
+    objpert_ = r.objpert;
+    const auto data = std::make_shared<const PlaygroundData>(make_playground_data(r.settings.data));
+    objpert_view_->plane()->setData(data);
+    objpert_view_->plane()->setField(objpert_->field);
+    const double dpsgd = shown_ && shown_->settings == settings_ && !shown_->history.empty()
+                             ? shown_->history.back().test_accuracy
+                             : std::nan("");
+    objpert_view_->setStatus(
+        tr("<b>Objective perturbation</b> (Algorithm 1, linear logistic model): test accuracy "
+           "<b>%1%</b> at ε = %2 (δ = %3), calibrated to DP-SGD's ε = %4; σ = %5, λ = %6.<br>"
+           "DP-SGD now: %7. <i>This run is a further use of the data, not counted in the "
+           "ledger (another mechanism).</i>")
+            .arg(100 * objpert_->test_accuracy, 0, 'f', 1)
+            .arg(eps_text(objpert_->epsilon))
+            .arg(objpert_->delta, 0, 'g', 3)
+            .arg(eps_text(objpert_->target_epsilon))
+            .arg(objpert_->noise_std, 0, 'g', 3)
+            .arg(objpert_->regularization, 0, 'g', 3)
+            .arg(std::isnan(dpsgd)
+                     ? tr("not trained yet")
+                     : tr("%1% after %2 steps").arg(100 * dpsgd, 0, 'f', 1).arg(shown_->steps)));
+  }
+}
+
+void PlaygroundWindow::updateBand() {
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    const bool loss = chart == loss_chart_;
+    QVector<double> x, lo, hi;
+    if (spread_) {
+      const SpreadBand& b = spread_->band;
+      for (std::size_t i = 0; i < b.steps.size(); ++i) {
+        x.push_back(static_cast<double>(b.steps[i]));
+        lo.push_back(loss ? b.test_loss_min[i] : b.test_accuracy_min[i]);
+        hi.push_back(loss ? b.test_loss_max[i] : b.test_accuracy_max[i]);
+      }
+    }
+    chart->plot()->graph(6)->setData(x, lo, true);
+    chart->plot()->graph(7)->setData(x, hi, true);
+    if (loss) chart->fitValueRange();
+    chart->plot()->replot(QCustomPlot::rpQueuedReplot);
+  }
+  if (shown_) updateCurves();  // the legend lists the band only while there is one
 }
 
 PlaygroundState PlaygroundWindow::state() const {
@@ -523,7 +753,7 @@ void PlaygroundWindow::writeKnobs(const PlaygroundSettings& s) {
   feat_x2_->setChecked(s.model.features.x_squared);
   feat_y2_->setChecked(s.model.features.y_squared);
   feat_xy_->setChecked(s.model.features.xy);
-  optimizer_->setCurrentIndex(s.training.is_private ? static_cast<int>(s.training.optimizer) : 3);
+  optimizer_->setCurrentIndex(optimizer_row(s.training));
   sigma_->setValue(s.training.noise_multiplier);
   clip_->setValue(s.training.clip);
   lot_->setValue(s.training.lot_size);
@@ -547,8 +777,10 @@ void PlaygroundWindow::readKnobs() {
       activation_->currentIndex() == 0 ? HiddenActivation::kTanh : HiddenActivation::kRelu;
   s.model.features = {feat_x2_->isChecked(), feat_y2_->isChecked(), feat_xy_->isChecked()};
   const int opt = optimizer_->currentIndex();
-  s.training.is_private = opt != 3;
-  s.training.optimizer = opt == 3 ? OptimizerChoice::kDpSgd : static_cast<OptimizerChoice>(opt);
+  s.training.is_private = opt != kNonPrivateRow;
+  s.training.optimizer = opt == kNonPrivateRow ? OptimizerChoice::kDpSgd
+                         : opt == kAdaptiveRow ? OptimizerChoice::kFixedQuantile
+                                               : static_cast<OptimizerChoice>(opt);
   s.training.noise_multiplier = sigma_->value();
   s.training.clip = clip_->value();
   // L cannot exceed the training set (the oracle's rule): the spin box follows n.
@@ -567,6 +799,7 @@ void PlaygroundWindow::readKnobs() {
 void PlaygroundWindow::applySettings(const PlaygroundSettings& settings) {
   validate_data_options(settings.data);
   validate(settings);
+  if (!(settings == settings_)) clearStudies();
   settings_ = settings;
   writeKnobs(settings_);
   readKnobs();
@@ -581,6 +814,7 @@ void PlaygroundWindow::onKnobChanged() {
   readKnobs();
   clear_outlier_->setEnabled(settings_.data.outlier.has_value());
   if (settings_ == before) return;
+  clearStudies();
   target_ = 0;  // every knob restarts the run (Play keeps playing)
   submitRun();
   submitEpsilon();
@@ -604,7 +838,7 @@ void PlaygroundWindow::submitEpsilon() {
 }
 
 bool PlaygroundWindow::busy() const {
-  return runner_->busy() || epsilon_task_->busy();
+  return runner_->busy() || epsilon_task_->busy() || study_task_->busy();
 }
 
 void PlaygroundWindow::play() {
@@ -697,19 +931,9 @@ void PlaygroundWindow::onSnapshot(const std::shared_ptr<const PlaygroundSnapshot
   updateCurves();
   updateStepLabels();
   // The ledger: a setting counts once it has touched the data.
-  if (snapshot->steps > 0) {
-    const Index n = snapshot->data->train.size();
-    const int before = static_cast<int>(ledger_.entries().size());
-    ledger_.record(snapshot->settings, n);
-    if (!snapshot->history.empty()) {
-      ledger_.note_accuracy(snapshot->settings, snapshot->history.back().test_accuracy);
-      refreshLedgerLabel();
-    }
-    if (static_cast<int>(ledger_.entries().size()) != before) {
-      ledger_list_->addItem(QString::fromStdString(ledger_.entries().back().summary));
-      ledger_list_->scrollToBottom();
-      submitEpsilon();  // a new candidate: the ledger's epsilon grows
-    }
+  if (snapshot->steps > 0 && !snapshot->history.empty()) {
+    recordRun(snapshot->settings, snapshot->data->train.size(),
+              snapshot->history.back().test_accuracy);
   }
   repaint();  // measure the redraw here, not at some later paint
   last_compute_ms_ = snapshot->compute_ms;
@@ -727,6 +951,19 @@ void PlaygroundWindow::updateCurves() {
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     const bool loss = chart == loss_chart_;
     QCustomPlot* plot = chart->plot();
+    // The legend lists only what can be drawn: the minority's lines on the accuracy chart when
+    // there is a minority, the band when a spread is shown.
+    bool relayout = false;
+    const auto listed = [&](int graph, bool on) {
+      QCPGraph* g = plot->graph(graph);
+      if (plot->legend->hasItemWithPlottable(g) == on) return;
+      on ? g->addToLegend() : g->removeFromLegend();
+      relayout = true;
+    };
+    listed(4, minority && !loss);
+    listed(5, minority && !loss);
+    listed(7, spread_.has_value());
+    if (relayout) chart->layoutLegend(chart->width());
     const auto fill = [&](int graph, const std::vector<HistoryPoint>& h, auto value) {
       QVector<double> x, y;
       for (const auto& p : h) {
@@ -753,7 +990,8 @@ void PlaygroundWindow::updateCurves() {
     plot->xAxis->setRange(
         0, static_cast<double>(std::max<std::int64_t>(1, s.settings.training.steps)));
     if (loss) chart->fitValueRange();
-    plot->replot(QCustomPlot::rpQueuedReplot);
+    // Now, not queued: the replot is part of the frame the draw time measures.
+    plot->replot(QCustomPlot::rpImmediateRefresh);
   }
 }
 
@@ -778,6 +1016,11 @@ void PlaygroundWindow::updateStepLabels() {
                              .arg(p.expected_lot)
                              .arg(100 * p.fraction_clipped, 0, 'f', 0)
                              .arg(p.signal_to_noise, 0, 'g', 3));
+    if (s.settings.training.optimizer == OptimizerChoice::kFixedQuantile) {
+      clip_label_->setText(clip_label_->text() + tr(" · adaptive C_t = %1 (C_0 = %2)")
+                                                     .arg(p.clip, 0, 'g', 3)
+                                                     .arg(s.settings.training.clip, 0, 'g', 3));
+    }
   } else {
     clip_label_->setText(tr("lot %1: non-private, nothing clipped, no noise").arg(p.lot.size()));
   }

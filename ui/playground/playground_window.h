@@ -6,8 +6,10 @@
 // every setting tried (playground/playground_ledger.h).
 //
 // Threads: training runs on PlaygroundRunner's worker (latest-only queries of a target step);
-// epsilon and the ledger's costs on a second latest-only worker; a 33 ms timer asks for the next
-// chunk while playing, so the GUI thread only draws (>= 30 frames/s).
+// epsilon and the ledger's costs on a second latest-only worker; the studies (the alpha-C grid,
+// the 5-seed spread, objective perturbation: playground_studies.h) on a third, cancelled when the
+// setting changes; a 33 ms timer asks for the next chunk while playing, so the GUI thread only
+// draws (>= 30 frames/s). Every study run trained on the data is recorded in the ledger.
 // Privacy of what is shown: the data are synthetic (generated from a public seed), so nothing
 // here is private data; the epsilons are the teaching point: each label says what it covers, and
 // the shadow curves are labelled "non-private (eps = inf)".
@@ -15,6 +17,7 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,6 +27,7 @@
 #include "playground/playground_runner.h"
 #include "playground/playground_session.h"
 #include "playground/playground_state.h"
+#include "playground/playground_studies.h"
 #include "run/latest_only_task.h"
 
 class QCheckBox;
@@ -34,6 +38,7 @@ class QListWidget;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QTabWidget;
 class QTextBrowser;
 class QTimer;
 
@@ -41,6 +46,8 @@ namespace dplab::ui {
 
 class ChartView;
 class LessonPanel;
+class AlphaClipView;
+class ObjPertView;
 class PlaneView;
 class StepView;
 
@@ -75,7 +82,8 @@ class PlaygroundWindow : public QMainWindow {
   // The knob widget of a lesson knob name ("sigma", "clip", ...), or null.
   QWidget* knob(const QString& name) const;
 
-  // The picture (PNG, the window's central area as drawn) and the state file (reopens exactly:
+  // The picture (the window's central area as drawn; PNG, SVG or PDF by the suffix, through the
+  // charts' export path charts/chart_export.h writePicture) and the state file (reopens exactly:
   // the same settings trained to the same step, the same ledger). False + message() on failure.
   bool savePicture(const QString& path);
   bool saveState(const QString& path);
@@ -88,8 +96,23 @@ class PlaygroundWindow : public QMainWindow {
   const playground::PlaygroundLedger& ledger() const { return ledger_; }
   PlaneView* plane() const { return plane_; }
   StepView* stepView() const { return step_view_; }
-  // True while a training or epsilon query is outstanding.
+  // True while a training, epsilon or study query is outstanding.
   bool busy() const;
+
+  // The studies (playground_studies.h), on the study worker; a newer study or a change of setting
+  // cancels the one running. Results shown: the alpha-C grid, the spread band (min-max over
+  // kSpreadSeeds seeds, on both charts), objective perturbation.
+  void computeAlphaClipGrid();
+  void computeSpread();
+  void computeObjPert();
+  const std::optional<playground::AlphaClipGrid>& shownGrid() const { return grid_; }
+  const std::optional<playground::SeedSpread>& shownSpread() const { return spread_; }
+  const std::optional<playground::ObjPertBaseline>& shownObjPert() const { return objpert_; }
+  AlphaClipView* gridView() const { return grid_view_; }
+  ObjPertView* objPertView() const { return objpert_view_; }
+  QTabWidget* pictureTabs() const { return picture_tabs_; }
+  ChartView* lossChart() const { return loss_chart_; }
+  ChartView* accuracyChart() const { return accuracy_chart_; }
   // Frame cost of the last snapshot drawn: the worker's steps + field, and this thread's redraw.
   double lastComputeMs() const { return last_compute_ms_; }
   double lastDrawMs() const { return last_draw_ms_; }
@@ -110,6 +133,13 @@ class PlaygroundWindow : public QMainWindow {
   void onSnapshot(const std::shared_ptr<const PlaygroundSnapshot>& snapshot);
   void onEpsilon(const PlaygroundEpsilon& e);
   void refreshLedgerLabel();
+  // Records one trained run (its setting and final test accuracy) in the ledger.
+  void recordRun(const playground::PlaygroundSettings& s, Index train_size, double accuracy);
+  enum class StudyKind { kGrid, kSpread, kObjPert };
+  void submitStudy(StudyKind kind);
+  void cancelStudy();
+  void clearStudies();
+  void updateBand();
   void updateCurves();
   void updateStepLabels();
 
@@ -131,6 +161,24 @@ class PlaygroundWindow : public QMainWindow {
   };
   std::unique_ptr<LatestOnlyTask<EpsilonQuery, PlaygroundEpsilon>> epsilon_task_;
   QTimer* timer_;
+  struct StudyQuery {
+    StudyKind kind = StudyKind::kGrid;
+    playground::PlaygroundSettings settings;
+    std::shared_ptr<std::atomic<bool>> cancel;
+  };
+  struct StudyResult {
+    StudyKind kind = StudyKind::kGrid;
+    playground::PlaygroundSettings settings;
+    std::optional<playground::AlphaClipGrid> grid;
+    std::optional<playground::SeedSpread> spread;
+    std::optional<playground::ObjPertBaseline> objpert;
+  };
+  void onStudy(const StudyResult& r);
+  std::unique_ptr<LatestOnlyTask<StudyQuery, StudyResult>> study_task_;
+  std::shared_ptr<std::atomic<bool>> study_cancel_;
+  std::optional<playground::AlphaClipGrid> grid_;
+  std::optional<playground::SeedSpread> spread_;
+  std::optional<playground::ObjPertBaseline> objpert_;
 
   // Knobs.
   QComboBox* dataset_;
@@ -155,10 +203,14 @@ class PlaygroundWindow : public QMainWindow {
   QPushButton* play_button_;
   QPushButton* step_button_;
   QPushButton* reset_button_;
+  QPushButton* spread_button_;
   QSlider* speed_;
   // Views and labels.
   PlaneView* plane_;
   StepView* step_view_;
+  QTabWidget* picture_tabs_;
+  AlphaClipView* grid_view_;
+  ObjPertView* objpert_view_;
   ChartView* loss_chart_;
   ChartView* accuracy_chart_;
   QLabel* step_label_;

@@ -1,0 +1,320 @@
+// The Playground's lessons and studies (issue #27), driven through the window: every built-in
+// lesson opens, locks / hides its knobs, trains to its T and points at its picture (with
+// DPLAB_TEST_SCREENSHOTS set, a 1280 x 720 screenshot of each); the alpha-C grid is 25 engine runs
+// of the grid's settings, charged in the ledger, and cancelled when the setting changes; the
+// spread button reruns 5 distinct seeds and its band contains each seed's curve; objective
+// perturbation is calibrated to the DP-SGD setting's epsilon; adaptive clipping moves C_t and the
+// drawn clipped gradients stay inside it; the picture exports as PNG, SVG and PDF that read back.
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QSvgRenderer>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <set>
+
+#include <qcustomplot.h>
+
+#include "charts/chart_view.h"
+#include "playground/lesson_panel.h"
+#include "playground/plane_view.h"
+#include "playground/playground_session.h"
+#include "playground/playground_state.h"
+#include "playground/playground_studies.h"
+#include "playground/playground_window.h"
+#include "playground/step_view.h"
+#include "playground/study_views.h"
+#include "privacy/accounting/accountant_choice.h"
+#include "support/test_registry.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+using namespace dplab::playground;
+
+namespace {
+
+constexpr int kLessonWaitMs = 60000;
+
+bool waitFor(const std::function<bool()>& done, int ms = kLessonWaitMs) {
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < ms) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    if (done()) return true;
+    QTest::qWait(5);
+  }
+  return false;
+}
+
+bool waitSteps(PlaygroundWindow& w, std::int64_t steps) {
+  return waitFor([&] {
+    const auto* s = w.shown();
+    return s && s->settings == w.settings() && s->steps == steps && !w.busy();
+  });
+}
+
+int lessonIndex(PlaygroundWindow& w, const char* picture_or_optimizer) {
+  const auto& lessons = w.lessonPanel()->lessons();
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    const Lesson& l = lessons[i];
+    if (l.picture == picture_or_optimizer ||
+        to_string(l.settings.training.optimizer) == picture_or_optimizer)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void shot(QWidget* window, const QString& name) {
+  const QString dir = qEnvironmentVariable("DPLAB_TEST_SCREENSHOTS");
+  if (dir.isEmpty()) return;
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  window->grab().save(dir + QStringLiteral("/playground-") + name + QStringLiteral(".png"));
+}
+
+// The final test accuracy of an engine session of `s` run to its end.
+std::vector<HistoryPoint> engineHistory(const PlaygroundSettings& s) {
+  PlaygroundSession session(s);
+  session.step(s.training.steps);
+  return session.history();
+}
+
+}  // namespace
+
+class TestPlaygroundLessons : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  // Every built-in lesson: its settings, locks and hidden knobs, its picture tab, a full run.
+  void everyLessonRunsInTheWindow() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    const auto lessons = w.lessonPanel()->lessons();
+    QVERIFY(lessons.size() >= 9);
+    w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(50);  // 50 steps per frame
+    std::set<std::string> pictures;
+    for (std::size_t i = 0; i < lessons.size(); ++i) {
+      const Lesson& lesson = lessons[i];
+      w.lessonPanel()->choose(static_cast<int>(i));
+      QVERIFY2(w.settings() == lesson.settings, lesson.title.c_str());
+      for (const auto& name : lesson.locked)
+        QVERIFY2(!w.knob(QString::fromStdString(name))->isEnabled(), name.c_str());
+      for (const auto& name : lesson.hidden)
+        QVERIFY2(!w.knob(QString::fromStdString(name))->isVisible(), name.c_str());
+      if (lesson.picture == "grid") QCOMPARE(w.pictureTabs()->currentWidget(), w.gridView());
+      if (lesson.picture == "objpert") QCOMPARE(w.pictureTabs()->currentWidget(), w.objPertView());
+      if (lesson.picture == "step") QCOMPARE(w.pictureTabs()->currentWidget(), w.stepView());
+      pictures.insert(lesson.picture);
+      w.play();
+      QVERIFY2(waitSteps(w, lesson.settings.training.steps), lesson.title.c_str());
+      QVERIFY(!w.isPlaying());
+      // The run is the engine's run of the lesson's settings.
+      PlaygroundSession engine(lesson.settings);
+      engine.step(lesson.settings.training.steps);
+      QVERIFY(w.shown()->parameters == engine.parameters());
+      shot(&w, QStringLiteral("lesson-%1").arg(i + 1, 2, 10, QLatin1Char('0')));
+    }
+    QVERIFY(pictures.count("grid") && pictures.count("objpert"));
+  }
+
+  void alphaClipGridIsTwentyFiveChargedRuns() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    const int index = lessonIndex(w, "grid");
+    QVERIFY(index >= 0);
+    w.lessonPanel()->choose(index);
+    const PlaygroundSettings base = w.settings();
+    // Cancelled when the setting changes: the stale grid is never shown.
+    w.gridView()->computeButton()->click();
+    auto* sigma = w.findChild<QDoubleSpinBox*>(QStringLiteral("pgSigma"));
+    QVERIFY(!sigma->isEnabled());  // locked by the lesson; the window's own setter still works
+    PlaygroundSettings other = base;
+    other.training.noise_multiplier = 2.0;
+    w.applySettings(other);
+    QVERIFY(waitFor([&] { return !w.busy(); }));
+    QVERIFY(!w.shownGrid());
+    w.applySettings(base);
+    QVERIFY(waitFor([&] { return !w.busy(); }));
+    const auto before = w.ledger().entries().size();
+    QElapsedTimer clock;
+    clock.start();
+    w.gridView()->computeButton()->click();
+    QVERIFY(waitFor([&] { return w.shownGrid().has_value() && !w.busy(); }));
+    qInfo("alpha-C grid: 25 runs in %lld ms", static_cast<long long>(clock.elapsed()));
+    const AlphaClipGrid& g = *w.shownGrid();
+    QCOMPARE(static_cast<int>(g.test_accuracy.size()), kGridSize * kGridSize);
+    QCOMPARE(w.gridView()->heatmap()->grid()->test_accuracy, g.test_accuracy);
+    std::set<std::pair<double, double>> cells;
+    for (std::size_t i = 0; i < g.runs.size(); ++i) {
+      cells.insert({g.runs[i].training.learning_rate, g.runs[i].training.clip});
+      // Each cell is the engine's run of its setting (same code path: exact).
+      QCOMPARE(g.test_accuracy[i], engineHistory(g.runs[i]).back().test_accuracy);
+    }
+    QCOMPARE(static_cast<int>(cells.size()), 25);
+    // The centre cell is the current setting.
+    QCOMPARE(g.runs[12].training.learning_rate, base.training.learning_rate);
+    QCOMPARE(g.runs[12].training.clip, base.training.clip);
+    // Charged: every one of the 25 settings is a ledger candidate.
+    QVERIFY(w.ledger().entries().size() >= before + 24);
+    std::set<std::string> ids;
+    for (const auto& e : w.ledger().entries()) ids.insert(e.identity);
+    for (const auto& run : g.runs) QVERIFY(ids.count(run_identity(run)));
+    w.pictureTabs()->setCurrentWidget(w.gridView());
+    shot(&w, QStringLiteral("grid-dpsgd"));
+  }
+
+  void spreadBandContainsEverySeed() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    PlaygroundSettings s;
+    s.data.num_points = 300;
+    s.training.steps = 60;
+    s.training.lot_size = 30;
+    s.training.seed = 40;
+    w.applySettings(s);
+    w.findChild<QPushButton*>(QStringLiteral("pgSpread"))->click();
+    QVERIFY(waitFor([&] { return w.shownSpread().has_value() && !w.busy(); }));
+    const SeedSpread& spread = *w.shownSpread();
+    const std::set<std::uint64_t> seeds(spread.seeds.begin(), spread.seeds.end());
+    QCOMPARE(static_cast<int>(seeds.size()), kSpreadSeeds);
+    QVERIFY(seeds.count(40));
+    // The band drawn on each chart (graphs 6 = min, 7 = max) contains each seed's engine curve.
+    const QCPGraph* acc_lo = w.accuracyChart()->plot()->graph(6);
+    const QCPGraph* acc_hi = w.accuracyChart()->plot()->graph(7);
+    const QCPGraph* loss_lo = w.lossChart()->plot()->graph(6);
+    const QCPGraph* loss_hi = w.lossChart()->plot()->graph(7);
+    QVERIFY(acc_lo->dataCount() > 10);
+    QCOMPARE(acc_hi->dataCount(), acc_lo->dataCount());
+    bool some_width = false;
+    for (std::uint64_t seed : seeds) {
+      PlaygroundSettings run = s;
+      run.training.seed = seed;
+      const auto history = engineHistory(run);
+      QCOMPARE(static_cast<int>(history.size()), acc_lo->dataCount());
+      for (int i = 0; i < acc_lo->dataCount(); ++i) {
+        const HistoryPoint& h = history[static_cast<std::size_t>(i)];
+        QCOMPARE(acc_lo->data()->at(i)->key, static_cast<double>(h.step));
+        QVERIFY(acc_lo->data()->at(i)->value <= h.test_accuracy);
+        QVERIFY(h.test_accuracy <= acc_hi->data()->at(i)->value);
+        QVERIFY(loss_lo->data()->at(i)->value <= h.test_loss);
+        QVERIFY(h.test_loss <= loss_hi->data()->at(i)->value);
+        some_width |= acc_hi->data()->at(i)->value > acc_lo->data()->at(i)->value;
+      }
+    }
+    QVERIFY(some_width);  // five seeds do not all give the same curve
+    shot(&w, QStringLiteral("spread"));
+    // A new setting clears the band (it described the old one).
+    s.training.noise_multiplier = 2;
+    w.applySettings(s);
+    QVERIFY(!w.shownSpread());
+    QCOMPARE(acc_lo->dataCount(), 0);
+  }
+
+  void objectivePerturbationAtTheSameEpsilon() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    const int index = lessonIndex(w, "objpert");
+    QVERIFY(index >= 0);
+    w.lessonPanel()->choose(index);
+    w.play();
+    QVERIFY(waitSteps(w, w.settings().training.steps));
+    w.objPertView()->computeButton()->click();
+    QVERIFY(waitFor([&] { return w.shownObjPert().has_value() && !w.busy(); }));
+    const ObjPertBaseline& o = *w.shownObjPert();
+    const PlaygroundSettings& s = w.settings();
+    const double target =
+        setting_epsilon(s.training, train_size_of(s.data), privacy::Accountant::kRdp);
+    QCOMPARE(o.target_epsilon, target);
+    QVERIFY(o.epsilon <= target * (1 + 1e-12));
+    QVERIFY(o.epsilon > 0.5 * target);  // calibrated to it, not far below
+    QVERIFY(o.test_accuracy >= 0 && o.test_accuracy <= 1);
+    QVERIFY(w.objPertView()->status().contains(QStringLiteral("not counted in the ledger")));
+    QVERIFY(!w.objPertView()->plane()->fieldImage().isNull());
+    shot(&w, QStringLiteral("objpert"));
+  }
+
+  void adaptiveClippingMovesTheCircle() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    const int index = lessonIndex(w, "fixed-quantile");
+    QVERIFY(index >= 0);
+    w.lessonPanel()->choose(index);
+    QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("pgOptimizer"))->currentIndex(), 4);
+    const double c0 = w.settings().training.clip;
+    QVERIFY(waitSteps(w, 0));
+    for (int i = 0; i < 60; ++i) w.findChild<QPushButton*>(QStringLiteral("pgStep"))->click();
+    QVERIFY(waitSteps(w, 60));
+    const StepPicture& p = w.shown()->picture;
+    QVERIFY(std::isfinite(p.clip));
+    QVERIFY(p.clip < c0);  // from C_0 = 5, far above every norm, C_t falls
+    // C_t recorded per history point moves.
+    QVERIFY(w.shown()->history.front().clip == c0);
+    QVERIFY(w.shown()->history.back().clip < c0);
+    w.stepView()->repaint();
+    for (const QPointF& q : w.stepView()->drawnClipped())
+      QVERIFY(std::hypot(q.x(), q.y()) <= p.clip * (1 + 1e-6));
+    QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgClipLabel"))->text().contains("C_t"));
+    // Same epsilon as DPSGD with the same sigma, q, T (one joint query per step).
+    PlaygroundSettings fixed = w.settings();
+    fixed.training.optimizer = OptimizerChoice::kDpSgd;
+    QCOMPARE(setting_epsilon(w.settings().training, train_size_of(w.settings().data),
+                             privacy::Accountant::kRdp),
+             setting_epsilon(fixed.training, train_size_of(fixed.data), privacy::Accountant::kRdp));
+    // The knob reads back.
+    w.findChild<QComboBox*>(QStringLiteral("pgOptimizer"))->setCurrentIndex(0);
+    QVERIFY(w.settings().training.optimizer == OptimizerChoice::kDpSgd);
+    w.findChild<QComboBox*>(QStringLiteral("pgOptimizer"))->setCurrentIndex(4);
+    QVERIFY(w.settings().training.optimizer == OptimizerChoice::kFixedQuantile);
+    QVERIFY(w.settings().training.is_private);
+  }
+
+  void pictureExportsPngSvgPdf() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    PlaygroundSettings s;
+    s.data.num_points = 200;
+    s.training.steps = 10;
+    s.training.lot_size = 30;
+    w.applySettings(s);
+    w.play();
+    QVERIFY(waitSteps(w, 10));
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("p.png"));
+    const QString svg = dir.filePath(QStringLiteral("p.svg"));
+    const QString pdf = dir.filePath(QStringLiteral("p.pdf"));
+    QVERIFY(w.savePicture(png));
+    QVERIFY(w.savePicture(svg));
+    QVERIFY(w.savePicture(pdf));
+    const QImage image(png);
+    QCOMPARE(image.size(), 2 * w.centralWidget()->size());
+    // Not blank: the plane's colours are in it.
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 17)
+      for (int x = 0; x < image.width(); x += 17) colours.insert(image.pixel(x, y));
+    QVERIFY(colours.size() > 20);
+    QSvgRenderer renderer(svg);
+    QVERIFY(renderer.isValid());
+    QVERIFY(renderer.defaultSize().width() > 0);
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY(bytes.startsWith("%PDF-"));
+    QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+    QVERIFY(!w.savePicture(dir.filePath(QStringLiteral("p.bmp"))));  // unknown suffix
+  }
+};
+
+DPLAB_TEST_MAIN(TestPlaygroundLessons)
+#include "test_playground_lessons.moc"
