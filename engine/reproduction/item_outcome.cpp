@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "privacy/selection/private_selection.h"
+#include "reproduction/number_text.h"
 #include "reproduction/verdict.h"
 #include "tuning/aggregates.h"
 #include "tuning/alpha_clip_fit.h"
@@ -26,19 +27,6 @@ using tuning::SearchResults;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint64_t kSection52Stream = 0x53354332;  // "S5C2"
-
-std::string fixed(double v, int digits = 3) {
-  if (!std::isfinite(v)) return "n/a";
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-  return buffer;
-}
-
-std::string general(double v) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
 
 // The scale note of a verdict (verdict.h): empty at paper scale.
 std::string scale_note(Scale scale) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "reproduction/number_text.h"
 #include "reproduction/verdict.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
@@ -19,19 +20,6 @@ namespace dplab::reproduction {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string fixed(double v, int digits) {
-  if (!std::isfinite(v)) return "n/a";
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-  return buffer;
-}
-
-std::string general(double v) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
 
 // "paper" runs the preset as it is: the hand-run's small setting, not the paper's own.
 std::string scale_label(Scale scale) {

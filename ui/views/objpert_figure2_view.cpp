@@ -11,6 +11,8 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "core/error.h"
+#include "core/number_list.h"
 #include "objective_perturbation/comparison_preset.h"
 #include "views/figure_run_panel.h"
 
@@ -151,22 +153,12 @@ std::optional<ObjpertFigure2View::Settings> ObjpertFigure2View::settingsFromFiel
     QString* error) const {
   Settings s;
   s.dataset = dataset_->currentData().toString().toStdString();
-  s.config.epsilons.clear();
-  const QStringList parts = epsilons_->text().split(',', Qt::SkipEmptyParts);
-  for (const QString& part : parts) {
-    bool ok = false;
-    const double e = part.trimmed().toDouble(&ok);
-    if (!ok || !(e > 0) || !std::isfinite(e)) {
-      *error = tr("ε values: \"%1\" is not a number > 0").arg(part.trimmed());
-      return std::nullopt;
-    }
-    s.config.epsilons.push_back(e);
-  }
-  if (s.config.epsilons.empty()) {
-    *error = tr("ε values: give at least one ε > 0");
+  try {
+    s.config.epsilons = parse_positive_list(epsilons_->text().toStdString(), "ε values");
+  } catch (const Error& e) {
+    *error = QString::fromStdString(e.what());
     return std::nullopt;
   }
-  std::sort(s.config.epsilons.begin(), s.config.epsilons.end());
   bool ok = false;
   s.config.delta = delta_->text().trimmed().toDouble(&ok);
   if (!ok || !(s.config.delta > 0 && s.config.delta < 1)) {

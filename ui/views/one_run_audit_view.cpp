@@ -14,6 +14,8 @@
 #include <initializer_list>
 
 #include "charts/chart_view.h"
+#include "core/error.h"
+#include "core/number_list.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
 #include "data/synthetic.h"
@@ -192,24 +194,13 @@ std::optional<OneRunAuditView::Settings> OneRunAuditView::settingsFromFields(QSt
   Settings s = defaultSettings();
   s.dataset = dataset_->currentData().toString().toStdString();
   s.sweep.run.model.kind = models::parse_model_kind(model_->currentData().toString().toStdString());
-  s.sweep.epsilon_targets.clear();
-  for (const QString& part : epsilons_->text().split(',', Qt::SkipEmptyParts)) {
-    bool ok = false;
-    const double e = part.trimmed().toDouble(&ok);
-    if (!ok || !(e > 0) || !std::isfinite(e)) {
-      *error = tr("target ε values: \"%1\" is not a number > 0").arg(part.trimmed());
-      return std::nullopt;
-    }
-    s.sweep.epsilon_targets.push_back(e);
-  }
-  if (s.sweep.epsilon_targets.empty()) {
-    *error = tr("target ε values: give at least one ε > 0");
+  try {
+    s.sweep.epsilon_targets =
+        parse_positive_list(epsilons_->text().toStdString(), "target ε values");
+  } catch (const Error& e) {
+    *error = QString::fromStdString(e.what());
     return std::nullopt;
   }
-  std::sort(s.sweep.epsilon_targets.begin(), s.sweep.epsilon_targets.end());
-  s.sweep.epsilon_targets.erase(
-      std::unique(s.sweep.epsilon_targets.begin(), s.sweep.epsilon_targets.end()),
-      s.sweep.epsilon_targets.end());
   bool ok = false;
   s.sweep.options.delta = delta_->text().trimmed().toDouble(&ok);
   if (!ok || !(s.sweep.options.delta > 0 && s.sweep.options.delta < 1)) {
