@@ -23,13 +23,14 @@ std::string summary_of(const PlaygroundSettings& s) {
     for (int units : s.model.hidden) model.append(" ").append(std::to_string(units));
   }
   if (t.is_private) {
-    std::snprintf(text, sizeof text, "%s sigma=%g C=%g L=%g T=%lld alpha=%g, %s",
+    std::snprintf(text, sizeof text, "%s sigma=%g C=%g L=%g T=%lld alpha=%g, %s, seed %llu",
                   to_string(t.optimizer).c_str(), t.noise_multiplier, t.clip, t.lot_size,
-                  static_cast<long long>(t.steps), t.learning_rate, model.c_str());
+                  static_cast<long long>(t.steps), t.learning_rate, model.c_str(),
+                  static_cast<unsigned long long>(t.seed));
   } else {
-    std::snprintf(text, sizeof text, "%s non-private L=%g T=%lld alpha=%g, %s",
+    std::snprintf(text, sizeof text, "%s non-private L=%g T=%lld alpha=%g, %s, seed %llu",
                   to_string(t.optimizer).c_str(), t.lot_size, static_cast<long long>(t.steps),
-                  t.learning_rate, model.c_str());
+                  t.learning_rate, model.c_str(), static_cast<unsigned long long>(t.seed));
   }
   return text;
 }

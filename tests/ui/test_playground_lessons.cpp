@@ -119,6 +119,8 @@ class TestPlaygroundLessons : public QObject {
       PlaygroundSession engine(lesson.settings);
       engine.step(lesson.settings.training.steps);
       QVERIFY(w.shown()->parameters == engine.parameters());
+      // The lesson's texts and numbers fit the classroom screen: the window did not grow.
+      QCOMPARE(w.width(), 1280);
       shot(&w, QStringLiteral("lesson-%1").arg(i + 1, 2, 10, QLatin1Char('0')));
     }
     QVERIFY(pictures.count("grid") && pictures.count("objpert"));
@@ -180,6 +182,7 @@ class TestPlaygroundLessons : public QObject {
     s.training.steps = 60;
     s.training.lot_size = 30;
     s.training.seed = 40;
+    s.data.label_noise = 0.1;  // curves below 100 %, so the band is visible
     w.applySettings(s);
     w.findChild<QPushButton*>(QStringLiteral("pgSpread"))->click();
     QVERIFY(waitFor([&] { return w.shownSpread().has_value() && !w.busy(); }));
@@ -211,6 +214,11 @@ class TestPlaygroundLessons : public QObject {
       }
     }
     QVERIFY(some_width);  // five seeds do not all give the same curve
+    // The run itself played to its end keeps the band (same setting): the picture a teacher shows.
+    w.play();
+    QVERIFY(waitSteps(w, s.training.steps));
+    QVERIFY(w.shownSpread().has_value());
+    QCOMPARE(acc_lo->dataCount(), static_cast<int>(spread.band.steps.size()));
     shot(&w, QStringLiteral("spread"));
     // A new setting clears the band (it described the old one).
     s.training.noise_multiplier = 2;

@@ -24,6 +24,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -138,12 +139,13 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   auto* central = new QWidget(this);
   auto* layout = new QHBoxLayout(central);
   layout->setContentsMargins(4, 4, 4, 4);
-  auto* knobs_scroll = new QScrollArea(central);
-  knobs_scroll->setWidget(buildKnobs());
-  knobs_scroll->setWidgetResizable(true);
-  knobs_scroll->setFixedWidth(250);
-  knobs_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  layout->addWidget(knobs_scroll);
+  knobs_scroll_ = new QScrollArea(central);
+  knobs_scroll_->setWidget(buildKnobs());
+  knobs_scroll_->setObjectName(QStringLiteral("pgKnobs"));
+  knobs_scroll_->setWidgetResizable(true);
+  knobs_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  fitKnobsWidth();
+  layout->addWidget(knobs_scroll_);
 
   auto* middle = new QWidget(central);
   auto* middle_layout = new QVBoxLayout(middle);
@@ -167,6 +169,10 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
          "is not a result. The 5 runs are counted in the ledger."));
   step_label_ = new QLabel(middle);
   step_label_->setObjectName(QStringLiteral("pgStepLabel"));
+  // "step 200 / 200 · ε spent so far 20.65" wraps rather than widening the window past 1280.
+  step_label_->setWordWrap(true);
+  step_label_->setMinimumWidth(120);
+  speed_->setMinimumWidth(80);
   controls->addWidget(play_button_);
   controls->addWidget(step_button_);
   controls->addWidget(reset_button_);
@@ -224,10 +230,10 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
       QString name;
     } series[] = {{QColor(214, 39, 40), Qt::SolidLine, tr("DP train")},
                   {QColor(214, 39, 40), Qt::DashLine, tr("DP test")},
-                  {QColor(100, 100, 100), Qt::SolidLine, tr("non-private train (ε = ∞)")},
-                  {QColor(100, 100, 100), Qt::DashLine, tr("non-private test (ε = ∞)")},
+                  {QColor(100, 100, 100), Qt::SolidLine, tr("non-private train")},
+                  {QColor(100, 100, 100), Qt::DashLine, tr("non-private test")},
                   {QColor(245, 147, 34), Qt::DotLine, tr("DP test, minority")},
-                  {QColor(140, 140, 140), Qt::DotLine, tr("non-private test, minority")}};
+                  {QColor(140, 140, 140), Qt::DotLine, tr("non-private, minority")}};
     for (const auto& s : series) {
       QCPGraph* g = plot->addGraph();
       g->setPen(QPen(s.colour, 2, s.style));
@@ -239,8 +245,17 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
     for (QCPGraph* g : {lo, hi}) g->setPen(QPen(QColor(214, 39, 40, 90), 1));
     hi->setBrush(QColor(214, 39, 40, 50));
     hi->setChannelFillGraph(lo);
-    hi->setName(tr("DP test, 5 seeds (min–max)"));
+    hi->setName(tr("DP test, 5 seeds"));
     lo->removeFromLegend();
+    // The minority lines and the band join the legend only while drawn (updateCurves).
+    for (int g : {4, 5, 7}) plot->graph(g)->removeFromLegend();
+    // A compact legend (small icons, no gaps) in as many columns as fit, so
+    // that at 1280 x 720 it takes two rows under the axes, not half the chart.
+    plot->legend->setIconSize(18, 8);
+    plot->legend->setRowSpacing(0);
+    plot->legend->setColumnSpacing(6);
+    plot->legend->setVisible(true);
+    chart->layoutLegend(chart->width());
   }
   accuracy_chart_->plot()->yAxis->setRange(0, 1.02);
 
@@ -299,6 +314,16 @@ PlaygroundWindow::~PlaygroundWindow() {
   if (study_cancel_) study_cancel_->store(true);  // a study in progress stops at its next run
   study_task_.reset();
   epsilon_task_.reset();
+}
+
+void PlaygroundWindow::fitKnobsWidth() {
+  // Horizontal scrolling is off, so the panel must hold the knobs' minimum width plus the
+  // vertical scroll bar and the frame; a fixed guess cut the combo boxes off at 1280 x 720.
+  QWidget* knobs = knobs_scroll_->widget();
+  knobs->ensurePolished();
+  const int bar = knobs_scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  knobs_scroll_->setFixedWidth(knobs->minimumSizeHint().width() + bar +
+                               2 * knobs_scroll_->frameWidth());
 }
 
 QWidget* PlaygroundWindow::buildKnobs() {
@@ -432,6 +457,9 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   ledger_list_ = new QListWidget(ledger);
   ledger_list_->setObjectName(QStringLiteral("pgLedgerList"));
   ledger_list_->setMaximumHeight(110);
+  ledger_list_->setWordWrap(true);  // the seed closes each line: spread runs differ only there
+  ledger_list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  ledger_list_->setResizeMode(QListView::Adjust);
   auto* reset_ledger = new QPushButton(tr("Reset ledger"), ledger);
   reset_ledger->setObjectName(QStringLiteral("pgResetLedger"));
   reset_ledger->setToolTip(tr("Forget the settings tried (the data have still been used!)"));
@@ -877,6 +905,7 @@ void PlaygroundWindow::setLargeFont(bool large) {
   QFont f = QFont();  // the application font
   if (large) f.setPointSizeF(f.pointSizeF() * 1.6);
   setFont(f);
+  fitKnobsWidth();
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     QFont tick = chart->plot()->xAxis->tickLabelFont();
     tick.setPointSizeF(large ? 13 : 8);
@@ -935,7 +964,11 @@ void PlaygroundWindow::onSnapshot(const std::shared_ptr<const PlaygroundSnapshot
     recordRun(snapshot->settings, snapshot->data->train.size(),
               snapshot->history.back().test_accuracy);
   }
-  repaint();  // measure the redraw here, not at some later paint
+  // Measure the redraw here, not at some later paint: the two pictures now (the charts were
+  // replotted above). Not the whole window: repainting every panel doubled the frame's cost,
+  // and the labels repaint with the next event-loop pass.
+  plane_->repaint();
+  step_view_->repaint();
   last_compute_ms_ = snapshot->compute_ms;
   last_draw_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   frame_label_->setText(tr("frame: %1 steps + field %2 ms (worker), draw %3 ms")

@@ -36,6 +36,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QSpinBox;
 class QTabWidget;
@@ -122,6 +123,8 @@ class PlaygroundWindow : public QMainWindow {
 
  private:
   QWidget* buildKnobs();
+  // The knob panel as wide as its widest row needs at the current font (nothing cut off).
+  void fitKnobsWidth();
   QWidget* buildRightPanel();
   void buildMenus();
   void readKnobs();
@@ -221,6 +224,7 @@ class PlaygroundWindow : public QMainWindow {
   QListWidget* ledger_list_;
   QLabel* frame_label_;
   LessonPanel* lessons_;
+  QScrollArea* knobs_scroll_ = nullptr;
   bool large_font_ = false;
   std::map<QString, QWidget*> knobs_;  // lesson knob name -> widget
 };
