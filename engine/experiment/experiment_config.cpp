@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 #include "core/limits.h"
 #include "core/random.h"
 #include "core/validate.h"
@@ -43,104 +44,19 @@ constexpr const char* kParamNames[kNumParams] = {
     "learning_rate", "clip", "momentum", "beta1", "beta2", "epsilon", "target_quantile"};
 
 // Never value.dump(): a deeply nested value would overflow the stack (json_guard.h).
-std::string show(const json& value) {
+std::string type_name(const json& value) {
   return json_excerpt(value, 60);
 }
 
-// The offending value as JSON text: `got "abc"`, `got [1,2]`.
-std::string type_name(const json& value) {
-  return show(value);
-}
-
-[[noreturn]] void fail(const std::string& path, const std::string& message) {
-  throw ParseError(path + ": " + message);
-}
-
-// A JSON object being read: remembers which keys were consumed so unknown ones are reported.
-class ObjectReader {
- public:
-  ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
-    if (!j_.is_object())
-      fail(path_.empty() ? "(top level)" : path_, "expected an object, got " + type_name(j_));
-  }
-  std::string key_path(const std::string& key) const {
-    return path_.empty() ? key : path_ + "." + key;
-  }
-  const json* find(const std::string& key) {
-    seen_.insert(key);
-    auto it = j_.find(key);
-    return it == j_.end() ? nullptr : &*it;
-  }
-  const json& require(const std::string& key) {
-    const json* v = find(key);
-    if (!v) fail(key_path(key), "missing (required)");
-    return *v;
-  }
-  std::string string_or(const std::string& key, const std::string& fallback) {
-    const json* v = find(key);
-    if (!v) return fallback;
-    if (!v->is_string()) fail(key_path(key), "expected a string, got " + type_name(*v));
-    return v->get<std::string>();
-  }
-  std::string required_string(const std::string& key) {
-    const json& v = require(key);
-    if (!v.is_string()) fail(key_path(key), "expected a string, got " + type_name(v));
-    return v.get<std::string>();
-  }
-  double number(const json& v, const std::string& key) const {
-    if (!v.is_number()) fail(key_path(key), "expected a number, got " + type_name(v));
-    const double x = v.get<double>();
-    if (!std::isfinite(x)) fail(key_path(key), "expected a finite number");
-    return x;
-  }
-  std::optional<double> optional_number(const std::string& key) {
-    const json* v = find(key);
-    if (!v) return std::nullopt;
-    return number(*v, key);
-  }
-  double number_or(const std::string& key, double fallback) {
-    return optional_number(key).value_or(fallback);
-  }
-  double required_number(const std::string& key) { return number(require(key), key); }
-  std::optional<std::int64_t> optional_integer(const std::string& key) {
-    const json* v = find(key);
-    if (!v) return std::nullopt;
-    if (v->is_number_integer()) return v->get<std::int64_t>();
-    if (v->is_number_float()) {
-      const double x = v->get<double>();
-      if (std::isfinite(x) && x == std::floor(x) && std::abs(x) < 9e15)
-        return static_cast<std::int64_t>(x);
-    }
-    fail(key_path(key), "expected an integer, got " + type_name(*v));
-  }
-  std::optional<std::uint64_t> optional_seed(const std::string& key) {
-    const json* v = find(key);
-    if (!v) return std::nullopt;
-    if (v->is_number_unsigned()) return v->get<std::uint64_t>();
-    if (v->is_number_integer() && v->get<std::int64_t>() >= 0) return v->get<std::uint64_t>();
-    fail(key_path(key), "expected a non-negative integer, got " + type_name(*v));
-  }
-  void reject_unknown() const {
-    for (auto it = j_.begin(); it != j_.end(); ++it) {
-      if (!seen_.count(it.key())) fail(key_path(it.key()), "unknown key");
-    }
-  }
-
- private:
-  const json& j_;
-  std::string path_;
-  std::set<std::string> seen_;
-};
-
 void check(bool ok, const std::string& path, const std::string& message) {
-  if (!ok) fail(path, message);
+  if (!ok) json_fail(path, message);
 }
 
 ParamSpec parse_param(const json& v, const std::string& path) {
   ParamSpec spec;
   auto finite_number = [&](const json& x, const std::string& where) {
     if (!x.is_number() || !std::isfinite(x.get<double>())) {
-      fail(where, "expected a number, got " + type_name(x));
+      json_fail(where, "expected a number, got " + type_name(x));
     }
     return x.get<double>();
   };
@@ -155,11 +71,12 @@ ParamSpec parse_param(const json& v, const std::string& path) {
     }
     return spec;
   }
-  if (!v.is_object()) fail(path, "expected a number or list, got " + type_name(v));
-  ObjectReader r(v, path);
+  if (!v.is_object()) json_fail(path, "expected a number or list, got " + type_name(v));
+  JsonReader r(v, path);
   auto pair = [&](const json& x, const std::string& key) {
     const std::string where = r.key_path(key);
-    if (!x.is_array() || x.size() != 2) fail(where, "expected [low, high], got " + type_name(x));
+    if (!x.is_array() || x.size() != 2)
+      json_fail(where, "expected [low, high], got " + type_name(x));
     const double lo = finite_number(x[0], where + "[0]");
     const double hi = finite_number(x[1], where + "[1]");
     check(lo <= hi, where, "low must be <= high");
@@ -171,7 +88,7 @@ ParamSpec parse_param(const json& v, const std::string& path) {
     spec.kind = ParamSpec::Kind::kLog10Grid;
     std::tie(spec.low, spec.high) = pair(*x, "log10");
     const auto num = r.optional_integer("num");
-    if (!num) fail(r.key_path("num"), "missing (required with log10)");
+    if (!num) json_fail(r.key_path("num"), "missing (required with log10)");
     check(*num >= 1 && *num <= 100000, r.key_path("num"), "must be between 1 and 100000");
     check(*num > 1 || spec.low == spec.high, r.key_path("num"), "must be >= 2 when low < high");
     spec.num = static_cast<int>(*num);
@@ -190,7 +107,7 @@ ParamSpec parse_param(const json& v, const std::string& path) {
   if (forms == 0) {
     r.find("num");
     r.reject_unknown();
-    fail(path, "expected one of \"log10\", \"uniform\", \"log_uniform\"");
+    json_fail(path, "expected one of \"log10\", \"uniform\", \"log_uniform\"");
   }
   check(forms == 1, path, "give only one of \"log10\", \"uniform\", \"log_uniform\"");
   r.reject_unknown();
@@ -256,25 +173,25 @@ void check_param_value(Param p, double x, const std::string& path) {
 }
 
 OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
-  ObjectReader r(v, path);
+  JsonReader r(v, path);
   OptimizerConfig config;
   const std::string name = r.required_string("name");
   try {
     config.kind = optim::parse_optimizer_kind(name);
   } catch (const Error&) {
-    fail(r.key_path("name"), "unknown optimizer \"" + name +
-                                 "\" (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, "
-                                 "oso-dpsgd or fixed-quantile)");
+    json_fail(r.key_path("name"), "unknown optimizer \"" + name +
+                                      "\" (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, "
+                                      "oso-dpsgd or fixed-quantile)");
   }
   if (const json* grid = r.find("grid")) {
-    ObjectReader g(*grid, r.key_path("grid"));
+    JsonReader g(*grid, r.key_path("grid"));
     for (int i = 0; i < kNumParams; ++i) {
       const Param p = static_cast<Param>(i);
       const json* x = g.find(kParamNames[i]);
       if (!x) continue;
       const std::string where = g.key_path(kParamNames[i]);
       if (!optimizer_takes(config.kind, p)) {
-        fail(where, std::string("not a hyperparameter of ") + name);
+        json_fail(where, std::string("not a hyperparameter of ") + name);
       }
       config.grid[i] = parse_param_spec(*x, p, where);
     }
@@ -292,7 +209,7 @@ Strategy parse_strategy(const std::string& text, const std::string& path) {
   if (text == "grid") return Strategy::kGrid;
   if (text == "random") return Strategy::kRandom;
   if (text == "lt") return Strategy::kLt;
-  fail(path, "unknown strategy \"" + text + "\" (expected grid, random or lt)");
+  json_fail(path, "unknown strategy \"" + text + "\" (expected grid, random or lt)");
 }
 
 // Whether this optimizer's candidates are random draws under the strategy.
@@ -318,8 +235,9 @@ void check_consistency(const ExperimentConfig& config) {
         const auto& spec = o.grid[p];
         if (spec && (spec->kind == ParamSpec::Kind::kUniform ||
                      spec->kind == ParamSpec::Kind::kLogUniform)) {
-          fail(path + ".grid." + kParamNames[p],
-               "a continuous range needs random draws (tuning.strategy \"random\", or a count)");
+          json_fail(
+              path + ".grid." + kParamNames[p],
+              "a continuous range needs random draws (tuning.strategy \"random\", or a count)");
         }
       }
     }
@@ -482,25 +400,26 @@ namespace {
 // (name, input, loss, layers, norms; network_description.h), or "file": a JSON file holding the
 // description (a relative path is read from the current directory). Returns the description's
 // JSON text after checking it; errors name "model.layers[i].<field>" (or the file).
-std::string custom_network_json(ObjectReader& m) {
+std::string custom_network_json(JsonReader& m) {
   static const char* const kInlineKeys[] = {"name", "input", "loss", "layers", "norms"};
   json description = json::object();
   if (const json* file = m.find("file")) {
-    if (!file->is_string()) fail("model.file", "expected a path, got " + type_name(*file));
+    if (!file->is_string()) json_fail("model.file", "expected a path, got " + type_name(*file));
     for (const char* key : kInlineKeys) {
-      if (m.find(key)) fail(m.key_path(key), "give the network inline or in \"file\", not both");
+      if (m.find(key))
+        json_fail(m.key_path(key), "give the network inline or in \"file\", not both");
     }
     const std::string path = file->get<std::string>();
     std::string text;
     try {
       text = data::read_file_text(path);  // regular files only, within the memory budget
     } catch (const Error& e) {
-      fail("model.file", "cannot read the network description: " + std::string(e.what()));
+      json_fail("model.file", "cannot read the network description: " + std::string(e.what()));
     }
     try {
       description = parse_json_text(text, path);
     } catch (const Error& e) {
-      fail("model.file", e.what());
+      json_fail("model.file", e.what());
     }
     try {
       (void)models::parse_network_description(description.dump(), path + ": ");
@@ -513,7 +432,7 @@ std::string custom_network_json(ObjectReader& m) {
     if (const json* v = m.find(key)) description[key] = *v;
   }
   if (!description.contains("layers")) {
-    fail("model.layers", "missing (a custom network needs \"layers\", or \"file\")");
+    json_fail("model.layers", "missing (a custom network needs \"layers\", or \"file\")");
   }
   try {
     (void)models::parse_network_description(description.dump(), "model.");
@@ -526,7 +445,7 @@ std::string custom_network_json(ObjectReader& m) {
 }  // namespace
 
 ExperimentConfig parse_experiment(const json& j) {
-  ObjectReader r(j, "");
+  JsonReader r(j, "");
   ExperimentConfig config;
   config.name = r.string_or("name", "experiment");
   config.description = r.string_or("description", "");
@@ -541,7 +460,7 @@ ExperimentConfig parse_experiment(const json& j) {
   }
 
   {
-    ObjectReader d(r.require("dataset"), "dataset");
+    JsonReader d(r.require("dataset"), "dataset");
     config.dataset.source = d.required_string("source");
     check(!config.dataset.source.empty(), "dataset.source", "must not be empty");
     config.dataset.format = d.string_or("format", "auto");
@@ -554,16 +473,18 @@ ExperimentConfig parse_experiment(const json& j) {
       else if (label->is_number_unsigned())
         config.dataset.label_column = std::to_string(label->get<std::uint64_t>());
       else
-        fail("dataset.label_column", "expected a column name or index, got " + type_name(*label));
+        json_fail("dataset.label_column",
+                  "expected a column name or index, got " + type_name(*label));
     }
     if (const json* columns = d.find("categorical")) {
       if (!columns->is_array())
-        fail("dataset.categorical",
-             "expected an array of column names, got " + type_name(*columns));
+        json_fail("dataset.categorical",
+                  "expected an array of column names, got " + type_name(*columns));
       for (std::size_t i = 0; i < columns->size(); ++i) {
         const json& column = (*columns)[i];
         const std::string field = "dataset.categorical[" + std::to_string(i) + "]";
-        if (!column.is_string()) fail(field, "expected a column name, got " + type_name(column));
+        if (!column.is_string())
+          json_fail(field, "expected a column name, got " + type_name(column));
         check(!column.get<std::string>().empty(), field, "must not be empty");
         config.dataset.categorical.push_back(column.get<std::string>());
       }
@@ -594,8 +515,8 @@ ExperimentConfig parse_experiment(const json& j) {
           data::validate_feature_interval("dataset.feature_range",
                                           *config.dataset.feature_bounds.all);
         } else {
-          fail("dataset.feature_range",
-               "expected \"LO:HI\" or [low, high] (two numbers), got " + type_name(*range));
+          json_fail("dataset.feature_range",
+                    "expected \"LO:HI\" or [low, high] (two numbers), got " + type_name(*range));
         }
       }
       if (const json* bounds = d.find("feature_bounds")) {
@@ -608,14 +529,14 @@ ExperimentConfig parse_experiment(const json& j) {
     d.reject_unknown();
   }
   {
-    ObjectReader m(r.require("model"), "model");
+    JsonReader m(r.require("model"), "model");
     const std::string kind = m.required_string("kind");
     try {
       config.model.kind = models::parse_model_kind(kind);
     } catch (const Error&) {
-      fail("model.kind", "unknown model \"" + kind +
-                             "\" (expected linear, logistic, tlnn, cnn, conv-autoencoder or "
-                             "custom)");
+      json_fail("model.kind", "unknown model \"" + kind +
+                                  "\" (expected linear, logistic, tlnn, cnn, conv-autoencoder or "
+                                  "custom)");
     }
     if (auto hidden = m.optional_integer("hidden_units")) {
       check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units",
@@ -628,7 +549,7 @@ ExperimentConfig parse_experiment(const json& j) {
     m.reject_unknown();
   }
   {
-    ObjectReader p(r.require("privacy"), "privacy");
+    JsonReader p(r.require("privacy"), "privacy");
     config.privacy.noise_multiplier = p.required_number("noise_multiplier");
     check(config.privacy.noise_multiplier > 0, "privacy.noise_multiplier",
           "must be > 0, got " + format_number(config.privacy.noise_multiplier));
@@ -636,7 +557,7 @@ ExperimentConfig parse_experiment(const json& j) {
     check(config.privacy.lot_size >= 1, "privacy.lot_size",
           "must be >= 1, got " + format_number(config.privacy.lot_size));
     const auto steps = p.optional_integer("steps");
-    if (!steps) fail("privacy.steps", "missing (required)");
+    if (!steps) json_fail("privacy.steps", "missing (required)");
     check(*steps >= 1 && *steps <= kMaxTrainingSteps, "privacy.steps",
           "must be in [1, " + std::to_string(kMaxTrainingSteps) +
               "] (the run-size cap every command shares), got " + std::to_string(*steps));
@@ -650,7 +571,7 @@ ExperimentConfig parse_experiment(const json& j) {
   }
   {
     const json& list = r.require("optimizers");
-    if (!list.is_array()) fail("optimizers", "expected a list, got " + type_name(list));
+    if (!list.is_array()) json_fail("optimizers", "expected a list, got " + type_name(list));
     check(!list.empty(), "optimizers", "the list is empty");
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string path = "optimizers[" + std::to_string(i) + "]";
@@ -665,7 +586,7 @@ ExperimentConfig parse_experiment(const json& j) {
           "`dplab-cli objpert` runs objective perturbation alone)");
   }
   if (const json* t = r.find("tuning")) {
-    ObjectReader tr(*t, "tuning");
+    JsonReader tr(*t, "tuning");
     config.tuning.strategy = parse_strategy(tr.string_or("strategy", "grid"), "tuning.strategy");
     config.tuning.gamma = tr.optional_number("gamma");
     if (config.tuning.gamma) {

@@ -2,10 +2,9 @@
 #include "experiment/reproduction_variants.h"
 
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "core/error.h"
-#include "core/json_guard.h"
+#include "core/json_reader.h"
 #include "data/feature_rows.h"
 
 namespace dplab::experiment {
@@ -13,47 +12,24 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& path, const std::string& message) {
-  throw ParseError(path + ": " + message);
-}
-
-// Reads a two-valued string key: returns true for `second`, false for `first`.
-bool choice(const json& j, const std::string& path, const char* first, const char* second) {
-  if (!j.is_string()) fail(path, "expected a string, got " + json_excerpt(j, 60));
-  const std::string text = j.get<std::string>();
-  if (text == first) return false;
-  if (text == second) return true;
-  fail(path, "unknown value \"" + text + "\" (expected " + first + " or " + second + ")");
-}
-
 }  // namespace
 
 ReproductionVariants parse_variants(const json& j, const std::string& path) {
-  if (!j.is_object()) fail(path, "expected an object, got " + json_excerpt(j, 60));
-  static const std::set<std::string> kKeys{"lot_normalization", "adam_xi", "binary_output",
-                                           "linear_init", "pixel_range"};
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!kKeys.count(it.key())) {
-      fail(path + "." + it.key(),
-           "unknown key (expected lot_normalization, adam_xi, binary_output, linear_init or "
-           "pixel_range)");
-    }
-  }
+  JsonReader in(j, path);
   ReproductionVariants v;
-  if (auto it = j.find("lot_normalization"); it != j.end())
-    v.divide_by_realized_lot = choice(*it, path + ".lot_normalization", "expected", "realized");
-  if (auto it = j.find("adam_xi"); it != j.end())
-    v.adam_xi_inside_sqrt = choice(*it, path + ".adam_xi", "outside_sqrt", "inside_sqrt");
-  if (auto it = j.find("binary_output"); it != j.end())
-    v.binary_output = choice(*it, path + ".binary_output", "sigmoid", "softmax")
-                          ? models::BinaryOutput::kTwoClassSoftmax
-                          : models::BinaryOutput::kSigmoid;
-  if (auto it = j.find("linear_init"); it != j.end())
-    v.linear_init = choice(*it, path + ".linear_init", "zeros", "uniform_fan_in")
-                        ? models::LinearInit::kUniformFanIn
-                        : models::LinearInit::kZeros;
-  if (auto it = j.find("pixel_range"); it != j.end())
-    v.pixels_symmetric = choice(*it, path + ".pixel_range", "unit", "symmetric");
+  // Each key names two behaviours: index 0 is dplab's default, 1 the variant.
+  if (const auto c = in.optional_choice("lot_normalization", {"expected", "realized"}))
+    v.divide_by_realized_lot = *c == 1;
+  if (const auto c = in.optional_choice("adam_xi", {"outside_sqrt", "inside_sqrt"}))
+    v.adam_xi_inside_sqrt = *c == 1;
+  if (const auto c = in.optional_choice("binary_output", {"sigmoid", "softmax"}))
+    v.binary_output =
+        *c == 1 ? models::BinaryOutput::kTwoClassSoftmax : models::BinaryOutput::kSigmoid;
+  if (const auto c = in.optional_choice("linear_init", {"zeros", "uniform_fan_in"}))
+    v.linear_init = *c == 1 ? models::LinearInit::kUniformFanIn : models::LinearInit::kZeros;
+  if (const auto c = in.optional_choice("pixel_range", {"unit", "symmetric"}))
+    v.pixels_symmetric = *c == 1;
+  in.reject_unknown();
   return v;
 }
 

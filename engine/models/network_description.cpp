@@ -59,11 +59,11 @@ Index integer(const json& layer, const std::string& key, const std::string& pref
     return *fallback;
   }
   if (!it->is_number_integer())
-    fail(prefix, where + "." + key, "expected an integer, got " + it->dump());
+    fail(prefix, where + "." + key, "expected an integer, got " + json_excerpt(*it));
   const auto value = it->get<std::int64_t>();
   if (value < lo || value > 100000)
     fail(prefix, where + "." + key,
-         it->dump() + " is out of range [" + std::to_string(lo) + ", 100000]");
+         json_excerpt(*it) + " is out of range [" + std::to_string(lo) + ", 100000]");
   return static_cast<Index>(value);
 }
 
@@ -105,7 +105,7 @@ NetworkDescription parse_network_description(const std::string& json_text,
   NetworkDescription d;
   const auto name = j.find("name");
   if (name != j.end()) {
-    if (!name->is_string()) fail(prefix, "name", "expected a string, got " + name->dump());
+    if (!name->is_string()) fail(prefix, "name", "expected a string, got " + json_excerpt(*name));
     d.name = name->get<std::string>();
   }
   const auto input = j.find("input");
@@ -114,28 +114,30 @@ NetworkDescription parse_network_description(const std::string& json_text,
   }
   for (const auto& v : *input) {
     if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 100000)
-      fail(prefix, "input", "entries must be integers in [1, 100000], got " + input->dump());
+      fail(prefix, "input", "entries must be integers in [1, 100000], got " + json_excerpt(*input));
   }
   d.input = {(*input)[0].get<Index>(), (*input)[1].get<Index>(), (*input)[2].get<Index>()};
   const auto loss = j.find("loss");
   if (loss != j.end()) {
-    const std::string text = loss->is_string() ? loss->get<std::string>() : loss->dump();
+    const std::string text = loss->is_string() ? loss->get<std::string>() : json_excerpt(*loss);
     if (text == "cross_entropy")
       d.loss = NetworkLoss::kSoftmaxCrossEntropy;
     else if (text == "reconstruction")
       d.loss = NetworkLoss::kReconstruction;
     else
-      fail(prefix, "loss", "expected \"cross_entropy\" or \"reconstruction\", got " + loss->dump());
+      fail(prefix, "loss",
+           "expected \"cross_entropy\" or \"reconstruction\", got " + json_excerpt(*loss));
   }
   const auto norms = j.find("norms");
   if (norms != j.end()) {
-    const std::string text = norms->is_string() ? norms->get<std::string>() : norms->dump();
+    const std::string text = norms->is_string() ? norms->get<std::string>() : json_excerpt(*norms);
     if (text == "ghost")
       d.norms = detail::NormMethod::kGhost;
     else if (text == "direct")
       d.norms = detail::NormMethod::kDirect;
     else if (text != "auto")
-      fail(prefix, "norms", "expected \"auto\", \"ghost\" or \"direct\", got " + norms->dump());
+      fail(prefix, "norms",
+           "expected \"auto\", \"ghost\" or \"direct\", got " + json_excerpt(*norms));
   }
   const auto layers = j.find("layers");
   if (layers == j.end() || !layers->is_array() || layers->empty()) {
@@ -148,7 +150,7 @@ NetworkDescription parse_network_description(const std::string& json_text,
   for (std::size_t l = 0; l < layers->size(); ++l) {
     const json& layer = (*layers)[l];
     const std::string where = "layers[" + std::to_string(l) + "]";
-    if (!layer.is_object()) fail(prefix, where, "expected an object, got " + layer.dump());
+    if (!layer.is_object()) fail(prefix, where, "expected an object, got " + json_excerpt(layer));
     const auto type = layer.find("type");
     if (type == layer.end() || !type->is_string()) {
       fail(prefix, where + ".type",

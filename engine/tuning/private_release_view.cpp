@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 
 namespace dplab::tuning {
 namespace {
@@ -19,7 +20,8 @@ double number_at(const nlohmann::json& j, const char* key, const std::string& pa
   if (!j.contains(key)) throw ParseError(path + "." + key + ": missing");
   const auto& v = j.at(key);
   if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  if (!v.is_number()) throw ParseError(path + "." + key + ": expected a number, got " + v.dump());
+  if (!v.is_number())
+    throw ParseError(path + "." + key + ": expected a number, got " + json_excerpt(v));
   return v.get<double>();
 }
 
@@ -27,7 +29,7 @@ std::int64_t integer_at(const nlohmann::json& j, const char* key, const std::str
   if (!j.contains(key)) throw ParseError(path + "." + key + ": missing");
   const auto& v = j.at(key);
   if (!v.is_number_integer())
-    throw ParseError(path + "." + key + ": expected an integer, got " + v.dump());
+    throw ParseError(path + "." + key + ": expected an integer, got " + json_excerpt(v));
   return v.get<std::int64_t>();
 }
 
