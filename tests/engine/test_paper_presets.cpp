@@ -162,8 +162,7 @@ class TestPaperPresets : public QObject {
     };
     row("bad conversion", {{"conversion", "tight"}},
         "accounting.conversion: unknown value \"tight\" (expected classic or improved)");
-    row("number base", {{"lt_log_base", 2}},
-        "accounting.lt_log_base: expected a string, got 2");
+    row("number base", {{"lt_log_base", 2}}, "accounting.lt_log_base: expected a string, got 2");
     row("bad base", {{"lt_log_base", "10"}},
         "accounting.lt_log_base: unknown value \"10\" (expected e or 2)");
     row("unknown key", {{"accountant", "pld"}}, "accounting.accountant: unknown key");
