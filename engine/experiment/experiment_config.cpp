@@ -1,5 +1,5 @@
-// Experiment JSON parsing and validation with key-path errors, serialisation, and candidate
-// expansion (grid = Cartesian product, random = seeded draws). See experiment_config.h.
+// Experiment JSON reading and validation with key-path errors (experiment_config.h). Writing it
+// back is experiment_config_json.cpp; expanding it into candidates is experiment_candidates.cpp.
 #include "experiment/experiment_config.h"
 
 #include <algorithm>
@@ -16,7 +16,6 @@
 #include "core/json_guard.h"
 #include "core/json_reader.h"
 #include "core/limits.h"
-#include "core/random.h"
 #include "core/validate.h"
 #include "data/file_reader.h"
 #include "experiment/release_repeats.h"
@@ -26,9 +25,6 @@ namespace dplab::experiment {
 namespace {
 
 using nlohmann::json;
-
-// Stream id for derive_seed: random-search draws (per optimizer index).
-constexpr std::uint64_t kRandomSearchStream = 0x52414E44;  // "RAND"
 
 // Search-size caps: candidates over all optimizers, and (candidate, repeat) jobs.
 constexpr std::int64_t kMaxCandidates = 1000000;
@@ -112,20 +108,6 @@ ParamSpec parse_param(const json& v, const std::string& path) {
   check(forms == 1, path, "give only one of \"log10\", \"uniform\", \"log_uniform\"");
   r.reject_unknown();
   return spec;
-}
-
-json param_to_json(const ParamSpec& spec) {
-  switch (spec.kind) {
-    case ParamSpec::Kind::kValues:
-      return spec.values.size() == 1 ? json(spec.values[0]) : json(spec.values);
-    case ParamSpec::Kind::kLog10Grid:
-      return {{"log10", {spec.low, spec.high}}, {"num", spec.num}};
-    case ParamSpec::Kind::kUniform:
-      return {{"uniform", {spec.low, spec.high}}};
-    case ParamSpec::Kind::kLogUniform:
-      return {{"log_uniform", {spec.low, spec.high}}};
-  }
-  return {};
 }
 
 }  // namespace
@@ -212,12 +194,6 @@ Strategy parse_strategy(const std::string& text, const std::string& path) {
   json_fail(path, "unknown strategy \"" + text + "\" (expected grid, random or lt)");
 }
 
-// Whether this optimizer's candidates are random draws under the strategy.
-bool draws_randomly(const ExperimentConfig& config, const OptimizerConfig& o) {
-  return config.tuning.strategy == Strategy::kRandom ||
-         (config.tuning.strategy == Strategy::kLt && o.count.has_value());
-}
-
 void check_consistency(const ExperimentConfig& config) {
   for (std::size_t i = 0; i < config.optimizers.size(); ++i) {
     const auto& o = config.optimizers[i];
@@ -265,46 +241,6 @@ std::int64_t optimizer_candidates(const ExperimentConfig& config, const Optimize
   return size;
 }
 
-void set_value(Candidate& c, Param p, double x) {
-  switch (p) {
-    case Param::kLearningRate:
-      c.optimizer.learning_rate = x;
-      break;
-    case Param::kClip:
-      c.clip = x;
-      break;
-    case Param::kMomentum:
-      c.optimizer.momentum = x;
-      break;
-    case Param::kBeta1:
-      c.optimizer.beta1 = x;
-      break;
-    case Param::kBeta2:
-      c.optimizer.beta2 = x;
-      break;
-    case Param::kEpsilon:
-      c.optimizer.epsilon = x;
-      break;
-    case Param::kTargetQuantile:
-      c.optimizer.target_quantile = x;
-      break;
-  }
-}
-
-double draw(const ParamSpec& spec, Rng& rng) {
-  switch (spec.kind) {
-    case ParamSpec::Kind::kUniform:
-      return spec.low + (spec.high - spec.low) * rng.uniform();
-    case ParamSpec::Kind::kLogUniform:
-      return std::exp(std::log(spec.low) +
-                      (std::log(spec.high) - std::log(spec.low)) * rng.uniform());
-    default: {
-      const auto values = spec.grid_values();
-      return values[rng.below(values.size())];
-    }
-  }
-}
-
 }  // namespace
 
 ParamSpec parse_param_spec(const nlohmann::json& value, Param param, const std::string& path) {
@@ -334,64 +270,12 @@ std::string to_string(Strategy s) {
   return "?";
 }
 
-std::vector<double> ParamSpec::grid_values() const {
-  switch (kind) {
-    case Kind::kValues:
-      return values;
-    case Kind::kLog10Grid: {
-      std::vector<double> out;
-      for (int i = 0; i < num; ++i) {
-        const double exponent = num == 1 ? low : low + (high - low) * i / (num - 1);
-        out.push_back(std::pow(10.0, exponent));
-      }
-      return out;
-    }
-    default:
-      throw InvalidArgument("a continuous hyperparameter range has no grid values");
-  }
-}
-
 bool OptimizerConfig::operator==(const OptimizerConfig& other) const {
   if (kind != other.kind || count != other.count) return false;
   for (int i = 0; i < kNumParams; ++i) {
     if (grid[i] != other.grid[i]) return false;
   }
   return true;
-}
-
-double Candidate::value(Param p) const {
-  switch (p) {
-    case Param::kLearningRate:
-      return optimizer.learning_rate;
-    case Param::kClip:
-      return clip;
-    case Param::kMomentum:
-      return optimizer.momentum;
-    case Param::kBeta1:
-      return optimizer.beta1;
-    case Param::kBeta2:
-      return optimizer.beta2;
-    case Param::kEpsilon:
-      return optimizer.epsilon;
-    case Param::kTargetQuantile:
-      return optimizer.target_quantile;
-  }
-  return 0;
-}
-
-std::string Candidate::label() const {
-  std::string text = optim::to_string(optimizer.kind);
-  if (optimizer_takes(optimizer.kind, Param::kLearningRate))
-    text += " lr=" + format_number(optimizer.learning_rate);
-  text += " C=" + format_number(clip);
-  if (optimizer.kind == optim::OptimizerKind::kFixedQuantile)
-    text += " q=" + format_number(optimizer.target_quantile);
-  if (optimizer.kind == optim::OptimizerKind::kDpMomentum)
-    text += " m=" + format_number(optimizer.momentum);
-  if (optimizer.kind == optim::OptimizerKind::kDpAdam) {
-    text += " b1=" + format_number(optimizer.beta1) + " b2=" + format_number(optimizer.beta2);
-  }
-  return text;
 }
 
 namespace {
@@ -635,68 +519,6 @@ ExperimentConfig parse_experiment(const json& j) {
   return config;
 }
 
-json to_json(const ExperimentConfig& config) {
-  json dataset{{"source", config.dataset.source},
-               {"format", config.dataset.format},
-               {"validation_fraction", config.dataset.validation_fraction}};
-  if (!config.dataset.label_column.empty()) dataset["label_column"] = config.dataset.label_column;
-  if (!config.dataset.categorical.empty()) dataset["categorical"] = config.dataset.categorical;
-  if (config.dataset.split_seed) dataset["split_seed"] = *config.dataset.split_seed;
-  if (!config.dataset.path.empty()) dataset["path"] = config.dataset.path;
-  if (config.dataset.num_samples) dataset["num_samples"] = *config.dataset.num_samples;
-  if (config.dataset.dim) dataset["dim"] = *config.dataset.dim;
-  if (const auto& range = config.dataset.feature_bounds.all) {
-    dataset["feature_range"] = {range->low, range->high};
-  }
-  if (!config.dataset.feature_bounds.by_name.empty()) {
-    dataset["feature_bounds"] = data::feature_bounds_json(config.dataset.feature_bounds.by_name);
-  }
-  json model{{"kind", models::to_string(config.model.kind)}};
-  if (config.model.kind == models::ModelKind::kTwoLayerNetwork)
-    model["hidden_units"] = config.model.hidden_units;
-  if (config.model.kind == models::ModelKind::kCustom) {
-    // Inline, even when it came from a file: a stored run carries its whole network.
-    const json network = json::parse(config.model.network);
-    for (const auto& item : network.items()) model[item.key()] = item.value();
-  }
-  json privacy{{"noise_multiplier", config.privacy.noise_multiplier},
-               {"lot_size", config.privacy.lot_size},
-               {"steps", config.privacy.steps}};
-  if (config.privacy.delta) privacy["delta"] = *config.privacy.delta;
-  json optimizers = json::array();
-  for (const auto& o : config.optimizers) {
-    json grid = json::object();
-    for (int i = 0; i < kNumParams; ++i) {
-      if (o.grid[i]) grid[kParamNames[i]] = param_to_json(*o.grid[i]);
-    }
-    json entry{{"name", optim::to_string(o.kind)}, {"grid", grid}};
-    if (o.count) entry["count"] = *o.count;
-    optimizers.push_back(entry);
-  }
-  for (const auto& e : config.objective_perturbation)
-    optimizers.push_back(objpert_entry_to_json(e));
-  json tuning{{"strategy", to_string(config.tuning.strategy)}, {"delta2", config.tuning.delta2}};
-  if (config.tuning.gamma) tuning["gamma"] = *config.tuning.gamma;
-  json out{{"name", config.name},
-           {"dataset", dataset},
-           {"model", model},
-           {"privacy", privacy},
-           {"optimizers", optimizers},
-           {"repeats", config.repeats},
-           {"eval_every", config.eval_every},
-           {"tuning", tuning},
-           {"seed", config.seed}};
-  // Default release: no key, so files and stored configs from before release modes stay equal.
-  if (config.release != ReleaseConfig{}) out["release"] = release_to_json(config.release);
-  if (!config.variants.is_default()) out["variants"] = variants_to_json(config.variants);
-  if (!config.description.empty()) out["description"] = config.description;
-  if (config.accounting != AccountingConfig{})
-    out["accounting"] = accounting_to_json(config.accounting);
-  // Secure mode writes no seed anywhere (the seed came from the OS and must stay secret).
-  if (config.release.secure) out.erase("seed");
-  return out;
-}
-
 ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin) {
   // Depth-capped parse; errors name line, column and key path (json_guard.h).
   const json j = parse_json_text(text, origin);
@@ -719,64 +541,6 @@ ExperimentConfig load_experiment_file(const std::string& path) {
     throw IoError(std::string(e.what()) + " (the experiment file)");
   }
   return parse_experiment_text(text, path);
-}
-
-std::vector<Candidate> expand_candidates(const ExperimentConfig& config) {
-  std::vector<Candidate> out;
-  for (std::size_t oi = 0; oi < config.optimizers.size(); ++oi) {
-    const OptimizerConfig& o = config.optimizers[oi];
-    Candidate base;
-    base.optimizer_index = static_cast<int>(oi);
-    // Parameters the grid leaves out take each optimizer's paper default (DPAdam alpha = 1e-3,
-    // section 4.2; ADADP's initial step 1e-3 as in its authors' code; ...).
-    base.optimizer = optim::default_spec(o.kind);
-    int made = 0;
-    if (draws_randomly(config, o)) {
-      Rng rng(derive_seed(config.seed, kRandomSearchStream, oi));
-      for (int k = 0; k < *o.count; ++k) {
-        Candidate c = base;
-        for (int p = 0; p < kNumParams; ++p) {
-          if (o.grid[p]) set_value(c, static_cast<Param>(p), draw(*o.grid[p], rng));
-        }
-        c.index_in_optimizer = made++;
-        c.index = static_cast<int>(out.size());
-        out.push_back(c);
-      }
-      continue;
-    }
-    std::vector<std::pair<Param, std::vector<double>>> axes;
-    for (int p = 0; p < kNumParams; ++p) {
-      if (o.grid[p]) axes.emplace_back(static_cast<Param>(p), o.grid[p]->grid_values());
-    }
-    std::vector<std::size_t> digit(axes.size(), 0);
-    bool done = false;
-    while (!done) {
-      Candidate c = base;
-      for (std::size_t a = 0; a < axes.size(); ++a)
-        set_value(c, axes[a].first, axes[a].second[digit[a]]);
-      c.index_in_optimizer = made++;
-      c.index = static_cast<int>(out.size());
-      out.push_back(c);
-      // Odometer increment, last axis fastest; done when every axis wrapped around.
-      done = true;
-      for (std::size_t a = axes.size(); a-- > 0;) {
-        if (++digit[a] < axes[a].second.size()) {
-          done = false;
-          break;
-        }
-        digit[a] = 0;
-      }
-    }
-  }
-  return out;
-}
-
-std::vector<int> candidates_of(const std::vector<Candidate>& candidates, int optimizer_index) {
-  std::vector<int> out;
-  for (const auto& c : candidates) {
-    if (c.optimizer_index == optimizer_index) out.push_back(c.index);
-  }
-  return out;
 }
 
 }  // namespace dplab::experiment

@@ -169,6 +169,9 @@ ExperimentConfig load_experiment_file(const std::string& path);
 ExperimentConfig parse_experiment_text(const std::string& text,
                                        const std::string& origin = "<text>");
 
+// Whether optimizer `o`'s candidates are random draws under the tuning strategy (random, or LT
+// with a count) rather than its grid's Cartesian product.
+bool draws_randomly(const ExperimentConfig& config, const OptimizerConfig& o);
 // Expands the optimizers' grids (or random draws, seeded by config.seed) into candidates.
 std::vector<Candidate> expand_candidates(const ExperimentConfig& config);
 
