@@ -7,9 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
-#include "figures/pdf_canvas.h"
-#include "figures/png_canvas.h"
-#include "figures/svg_canvas.h"
+#include "figures/cairo_canvas.h"
 
 namespace dplab::figures {
 namespace {
@@ -269,22 +267,22 @@ void draw(const Plot& plot, Canvas& c) {
   draw_legend(plot, c, x1 + 10);
 }
 
-std::string to_svg(const Plot& plot) {
-  SvgCanvas canvas(plot.width, plot.height);
+std::string to_file(const Plot& plot, FileFormat format, double scale) {
+  CairoCanvas canvas(format, plot.width, plot.height, scale);
   draw(plot, canvas);
   return canvas.finish();
+}
+
+std::string to_svg(const Plot& plot) {
+  return to_file(plot, FileFormat::kSvg);
 }
 
 std::string to_pdf(const Plot& plot) {
-  PdfCanvas canvas(plot.width, plot.height);
-  draw(plot, canvas);
-  return canvas.finish();
+  return to_file(plot, FileFormat::kPdf);
 }
 
 std::string to_png(const Plot& plot, double scale) {
-  PngCanvas canvas(plot.width, plot.height, scale);
-  draw(plot, canvas);
-  return canvas.finish();
+  return to_file(plot, FileFormat::kPng, scale);
 }
 
 }  // namespace dplab::figures
