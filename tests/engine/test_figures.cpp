@@ -68,9 +68,12 @@ class Recorder : public Canvas {
   struct Text {
     double x, y;
     std::string text;
+    double size;
     Anchor anchor;
+    bool vertical;
   };
   struct Box {
+    double x, y, w, h;
     std::string fill;
   };
   std::vector<Line> lines;
@@ -82,16 +85,16 @@ class Recorder : public Canvas {
                 double) override {
     lines.push_back({points, color});
   }
-  void rect(double, double, double, double, const std::string& fill, const std::string&,
+  void rect(double x, double y, double w, double h, const std::string& fill, const std::string&,
             double) override {
-    rects.push_back({fill});
+    rects.push_back({x, y, w, h, fill});
   }
   void circle(double, double, double, const std::string&, const std::string&, double) override {
     ++circles;
   }
-  void text(double x, double y, const std::string& text, double, Anchor anchor, const std::string&,
-            bool) override {
-    texts.push_back({x, y, text, anchor});
+  void text(double x, double y, const std::string& text, double size, Anchor anchor,
+            const std::string&, bool vertical) override {
+    texts.push_back({x, y, text, size, anchor, vertical});
   }
 };
 
@@ -433,6 +436,45 @@ class TestFigures : public QObject {
     QVERIFY2(label_right + 6 <= ticks_left,  // at least 3 pt apart
              qPrintable(QString("label up to %1, ticks from %2").arg(label_right).arg(ticks_left)));
     QVERIFY(label_left >= 1);  // still on the page
+  }
+
+  // At 3.5 in wide the plot box keeps most of the page (the legend moves under the x label), the
+  // legend and the x tick labels do not overlap (widths 10% above text_width, as DejaVu Sans's
+  // digits run), and no horizontal text runs off the page (text_width: DejaVu Sans's lower-case
+  // text is narrower than that). A 7 in plot keeps its legend on the right.
+  void narrow_plots_stay_readable() {
+    Plot plot = two_curves();
+    plot.title = "Appendix Figure 6: LT vs MA as the number of candidates grows";
+    plot.width = 252;
+    plot.height = 216;
+    const Recorder r = recorded(plot);
+    const auto box = std::find_if(r.rects.begin(), r.rects.end(),
+                                  [](const Recorder::Box& b) { return b.fill.empty(); });
+    QVERIFY(box != r.rects.end());
+    QVERIFY2(box->w >= 0.6 * 252, qPrintable(QString("plot box %1 pt wide").arg(box->w)));
+    auto width = [](const Recorder::Text& t) { return 1.1 * text_width(t.text, t.size); };
+    std::vector<Recorder::Text> ticks, legend;
+    for (const auto& t : r.texts) {
+      if (t.vertical) continue;
+      const double w = text_width(t.text, t.size);
+      const double left = t.anchor == Anchor::kStart    ? t.x
+                          : t.anchor == Anchor::kMiddle ? t.x - w / 2
+                                                        : t.x - w;
+      QVERIFY2(left >= 0 && left + w <= 252, t.text.c_str());
+      if (t.text == "dpsgd" || t.text == "dpadam") legend.push_back(t);
+      if (t.anchor == Anchor::kMiddle && std::abs(t.y - (box->y + box->h + 12)) < 1e-9)
+        ticks.push_back(t);
+    }
+    QCOMPARE(static_cast<int>(legend.size()), 2);
+    for (const auto& t : legend) QVERIFY(t.y > box->y + box->h + 20);  // under the x label
+    QVERIFY(legend[0].y != legend[1].y || std::abs(legend[0].x - legend[1].x) > width(legend[0]));
+    QVERIFY(ticks.size() >= 2);
+    for (std::size_t i = 1; i < ticks.size(); ++i)
+      QVERIFY2(ticks[i].x - ticks[i - 1].x > (width(ticks[i]) + width(ticks[i - 1])) / 2 + 4,
+               ticks[i].text.c_str());
+
+    for (const auto& t : recorded(two_curves()).texts)
+      if (t.text == "dpsgd") QVERIFY(t.x > 504 - 170);  // 7 in: the legend on the right
   }
 
   void viridis_and_palette() {
