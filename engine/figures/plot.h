@@ -2,7 +2,9 @@
 // out once and drawn onto a Canvas, so `dplab-cli reproduce` writes each paper figure as SVG, PDF
 // and PNG through one drawing path (Cairo, cairo_canvas.h) without Qt. Axes: linear or log10; a
 // categorical x axis (strip plots) when x_tick_labels is set (x = 0, 1, ...). The legend sits
-// outside the plot, on the right; the axis ranges cover everything drawn.
+// outside the plot, on the right, or under the x label when the plot is narrower than 400 pt (a
+// 3.5 in column); there the title starts at the page's edge and shrinks to fit. The axis ranges
+// cover everything drawn.
 #pragma once
 
 #include <optional>
