@@ -144,9 +144,9 @@ void figure2(ItemOutcome& out, const DataVersion& version, const SearchResults& 
     }
   }
   Plot plot;
-  plot.title = "Figure 2: log10 final training loss of DPSGD over (alpha, C)";
+  plot.title = "Figure 2: log10 final training loss of DPSGD over (α, C)";
   plot.subtitle = subtitle(version, results, scale) + "; rings: best 10%";
-  plot.x_label = "learning rate alpha";
+  plot.x_label = "learning rate α";
   plot.y_label = "clipping norm C";
   plot.heatmap = h;
   out.figures.emplace_back("figure2", plot);
@@ -175,13 +175,13 @@ void figure3(ItemOutcome& out, const DataVersion& version, const SearchResults& 
   std::sort(alphas.begin(), alphas.end());
   alphas.erase(std::unique(alphas.begin(), alphas.end()), alphas.end());
   Plot plot;
-  plot.title = "Figure 3: DPAdam's (alpha, beta1, beta2) candidates by final accuracy";
+  plot.title = "Figure 3: DPAdam's (α, β₁, β₂) candidates by final accuracy";
   plot.subtitle = subtitle(version, results, scale) + "; gold: the default (0.001, 0.9, 0.999)";
-  plot.x_label = "alpha";
+  plot.x_label = "α";
   plot.y_label = "validation accuracy";
   for (double a : alphas) plot.x_tick_labels.push_back(general(a));
   Series others = dots("other candidates", "#9e9e9e", 2.2);
-  Series small_alpha = dots("alpha = 0.001", "#000000", 2.6);
+  Series small_alpha = dots("α = 0.001", "#000000", 2.6);
   Series gold = dots("default", "#d4a017", 5);
   Rng jitter(7);
   for (const auto& row : ranking.rows) {
@@ -357,12 +357,12 @@ void figure6(ItemOutcome& out, const experiment::ExperimentConfig& paper) {
   const auto options = paper.accounting.rdp_options();
   Plot plot;
   plot.title = "Appendix Figure 6: LT vs MA as the number of candidates grows";
-  plot.subtitle = "sigma = " + general(paper.privacy.noise_multiplier) +
+  plot.subtitle = "σ = " + general(paper.privacy.noise_multiplier) +
                   ", L = " + general(paper.privacy.lot_size) +
-                  ", T = " + std::to_string(paper.privacy.steps) + ", delta = " + general(delta) +
+                  ", T = " + std::to_string(paper.privacy.steps) + ", δ = " + general(delta) +
                   ", the preset's accounting";
   plot.x_label = "number of candidates K";
-  plot.y_label = "epsilon";
+  plot.y_label = "ε";
   std::ostringstream csv;
   csv << "n,candidates,epsilon_ma,epsilon_lt\n";
   std::size_t colour = 0;

@@ -51,7 +51,7 @@ bool well_formed_svg(const QByteArray& bytes) {
 
 // %PDF header, %%EOF trailer, and startxref pointing at the xref table.
 bool well_formed_pdf(const QByteArray& bytes) {
-  if (!bytes.startsWith("%PDF-1.4") || !bytes.trimmed().endsWith("%%EOF")) return false;
+  if (!bytes.startsWith("%PDF-1.") || !bytes.trimmed().endsWith("%%EOF")) return false;
   const int at = bytes.lastIndexOf("startxref\n");
   if (at < 0) return false;
   const int offset = bytes.mid(at + 10).split('\n').front().toInt();
