@@ -3,11 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 
 #include "core/error.h"
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 namespace dplab::models::detail {
 namespace {
@@ -54,47 +59,86 @@ ConvGeometry geometry(MapShape big, Index kernel, Index stride, Index padding) {
   return g;
 }
 
+// The kernel columns kx of output column ox that fall inside the map: [lo, hi) (lo = hi when
+// none do). Window row ky of that position is then, in HWC layout, one contiguous run of
+// (hi - lo) c floats of the map, preceded by lo c and followed by (k - hi) c zeros of padding.
+struct KernelSpan {
+  Index lo = 0, hi = 0;
+};
+KernelSpan valid_columns(const ConvGeometry& g, Index ox) {
+  const Index x0 = ox * g.stride - g.padding;
+  const Index lo = std::clamp<Index>(-x0, 0, g.kernel);
+  const Index hi = std::clamp<Index>(g.big.width - x0, lo, g.kernel);
+  return {lo, hi};
+}
+
+// Short contiguous runs (a window row of k c floats: 8 for the cnn's first layer, 64 for its
+// second) copied, added and zeroed in fixed chunks of 8 floats (one unaligned 256-bit move each
+// with AVX) and a scalar tail: a dynamic-size Eigen map or memcpy spends more on its alignment
+// peeling and call than on 8 floats.
+using Chunk = Eigen::Matrix<float, 8, 1>;
+inline void copy_run(const float* src, Index n, float* dst) {
+  Index j = 0;
+  for (; j + 8 <= n; j += 8) Eigen::Map<Chunk>(dst + j) = Eigen::Map<const Chunk>(src + j);
+  for (; j < n; ++j) dst[j] = src[j];
+}
+inline void add_run(const float* src, Index n, float* dst) {
+  Index j = 0;
+  for (; j + 8 <= n; j += 8) Eigen::Map<Chunk>(dst + j) += Eigen::Map<const Chunk>(src + j);
+  for (; j < n; ++j) dst[j] += src[j];
+}
+inline void zero_run(Index n, float* dst) {
+  Index j = 0;
+  for (; j + 8 <= n; j += 8) Eigen::Map<Chunk>(dst + j).setZero();
+  for (; j < n; ++j) dst[j] = 0.f;
+}
+
 // cols (P x D, row-major) <- unfold(map): row (oy, ox) holds the k x k x c window at
-// (oy s - p, ox s - p), zero outside the map; column (ky k + kx) c + ch.
+// (oy s - p, ox s - p), zero outside the map; column (ky k + kx) c + ch. Copied as one run of
+// k c floats per window row (KernelSpan), not one run per kernel entry: for the cnn's first
+// layer (c = 1) that is 8 vectorised copies per position instead of 64 single-float memcpy calls.
 void unfold(const ConvGeometry& g, const float* map, float* cols) {
   const Index c = g.big.channels;
   const Index d = g.columns();
+  const Index run = g.kernel * c;
   for (Index oy = 0; oy < g.out_height; ++oy) {
     for (Index ox = 0; ox < g.out_width; ++ox) {
       float* row = cols + (oy * g.out_width + ox) * d;
+      const KernelSpan span = valid_columns(g, ox);
+      const Index x_first = ox * g.stride - g.padding + span.lo;
+      const Index inside = (span.hi - span.lo) * c;
       for (Index ky = 0; ky < g.kernel; ++ky) {
         const Index iy = oy * g.stride - g.padding + ky;
-        for (Index kx = 0; kx < g.kernel; ++kx) {
-          const Index ix = ox * g.stride - g.padding + kx;
-          float* dst = row + (ky * g.kernel + kx) * c;
-          if (iy < 0 || iy >= g.big.height || ix < 0 || ix >= g.big.width) {
-            std::fill(dst, dst + c, 0.f);
-          } else {
-            std::memcpy(dst, map + (iy * g.big.width + ix) * c, sizeof(float) * c);
-          }
+        float* dst = row + ky * run;
+        if (iy < 0 || iy >= g.big.height || inside == 0) {
+          zero_run(run, dst);
+          continue;
         }
+        zero_run(span.lo * c, dst);
+        copy_run(map + (iy * g.big.width + x_first) * c, inside, dst + span.lo * c);
+        zero_run((g.kernel - span.hi) * c, dst + span.hi * c);
       }
     }
   }
 }
 
-// map += fold(cols): the adjoint of unfold (each column entry added back to its map position).
+// map += fold(cols): the adjoint of unfold (each column entry added back to its map position),
+// one run of (hi - lo) c floats per window row as in unfold.
 void fold(const ConvGeometry& g, const float* cols, float* map) {
   const Index c = g.big.channels;
   const Index d = g.columns();
+  const Index run = g.kernel * c;
   for (Index oy = 0; oy < g.out_height; ++oy) {
     for (Index ox = 0; ox < g.out_width; ++ox) {
       const float* row = cols + (oy * g.out_width + ox) * d;
+      const KernelSpan span = valid_columns(g, ox);
+      const Index x_first = ox * g.stride - g.padding + span.lo;
+      const Index inside = (span.hi - span.lo) * c;
+      if (inside == 0) continue;
       for (Index ky = 0; ky < g.kernel; ++ky) {
         const Index iy = oy * g.stride - g.padding + ky;
         if (iy < 0 || iy >= g.big.height) continue;
-        for (Index kx = 0; kx < g.kernel; ++kx) {
-          const Index ix = ox * g.stride - g.padding + kx;
-          if (ix < 0 || ix >= g.big.width) continue;
-          const float* src = row + (ky * g.kernel + kx) * c;
-          float* dst = map + (iy * g.big.width + ix) * c;
-          for (Index ch = 0; ch < c; ++ch) dst[ch] += src[ch];
-        }
+        add_run(row + ky * run + span.lo * c, inside, map + (iy * g.big.width + x_first) * c);
       }
     }
   }
@@ -374,6 +418,8 @@ class PoolLayer final : public Layer {
     require_layer(
         input.height >= kernel && input.width >= kernel, name,
         "kernel " + std::to_string(kernel) + " is larger than the input " + shape_text(input));
+    require_layer(input.size() <= std::numeric_limits<std::int32_t>::max(), name,
+                  "the input " + shape_text(input) + " has 2^31 values or more");
     out_ = {(input.height - kernel) / stride + 1, (input.width - kernel) / stride + 1,
             input.channels};
   }
@@ -383,10 +429,14 @@ class PoolLayer final : public Layer {
            std::to_string(stride_);
   }
   void reserve(Index m) override {
-    if (max_ && static_cast<Index>(argmax_.size()) < m * out_.size()) {
+    if (static_cast<Index>(argmax_.size()) < m * out_.size()) {
       argmax_.resize(static_cast<std::size_t>(m * out_.size()));
     }
   }
+  // Channels innermost (HWC): each window element updates a contiguous run of c outputs, so
+  // the work vectorises across channels (window_max for max; add_run for average). Max: the
+  // first window element initialises (ties keep the first maximum, as before; a NaN in the
+  // first element propagates).
   void forward(const float*, const float* in, float* out, Index m) override {
     const Index c = input_.channels;
     const float inverse_area = 1.f / static_cast<float>(kernel_ * kernel_);
@@ -395,30 +445,92 @@ class PoolLayer final : public Layer {
       for (Index oy = 0; oy < out_.height; ++oy) {
         for (Index ox = 0; ox < out_.width; ++ox) {
           const Index o = i * out_.size() + (oy * out_.width + ox) * c;
-          for (Index ch = 0; ch < c; ++ch) {
-            float best = -std::numeric_limits<float>::infinity(), sum = 0.f;
-            Index best_at = 0;
-            for (Index ky = 0; ky < kernel_; ++ky) {
-              for (Index kx = 0; kx < kernel_; ++kx) {
-                const Index at = ((oy * stride_ + ky) * input_.width + ox * stride_ + kx) * c + ch;
-                const float v = map[at];
-                sum += v;
-                if (v > best) {
-                  best = v;
-                  best_at = at;
-                }
-              }
+          float* best = out + o;
+          std::int32_t* best_at = argmax_.data() + o;
+          const Index first = (oy * stride_ * input_.width + ox * stride_) * c;
+          if (max_) {
+            window_max(map, first, c, best, best_at);
+            continue;
+          }
+          for (Index ch = 0; ch < c; ++ch) best[ch] = map[first + ch];
+          for (Index ky = 0; ky < kernel_; ++ky) {
+            for (Index kx = ky == 0 ? 1 : 0; kx < kernel_; ++kx) {
+              add_run(map + ((oy * stride_ + ky) * input_.width + ox * stride_ + kx) * c, c, best);
             }
-            if (max_) {
-              out[o + ch] = best;
-              argmax_[static_cast<std::size_t>(o + ch)] = best_at;
-            } else {
-              out[o + ch] = sum * inverse_area;
+          }
+          for (Index ch = 0; ch < c; ++ch) best[ch] *= inverse_area;
+        }
+      }
+    }
+  }
+  // The maximum and its offset over the window whose first element is at `first`, for c
+  // channels, in chunks of kLanes channels held in local arrays (registers): the compare and
+  // select vectorise without storing the running maximum back to memory at every element.
+  void window_max(const float* map, Index first, Index c, float* best,
+                  std::int32_t* best_at) const {
+    constexpr Index kLanes = 16;
+    for (Index c0 = 0; c0 < c; c0 += kLanes) {
+      const Index lanes = std::min(kLanes, c - c0);
+      if (lanes == kLanes) {
+        window_max_lanes<kLanes>(map, first + c0, best + c0, best_at + c0);
+        continue;
+      }
+      for (Index ch = c0; ch < c; ++ch) {
+        float b = map[first + ch];
+        std::int32_t a = static_cast<std::int32_t>(first + ch);
+        for (Index ky = 0; ky < kernel_; ++ky) {
+          for (Index kx = 0; kx < kernel_; ++kx) {
+            const Index at = first + (ky * input_.width + kx) * input_.channels + ch;
+            if (map[at] > b) {
+              b = map[at];
+              a = static_cast<std::int32_t>(at);
             }
+          }
+        }
+        best[ch] = b;
+        best_at[ch] = a;
+      }
+    }
+  }
+  // 16 channels at once: with AVX-512 one compare into a mask and two masked moves per window
+  // element, the running maximum and its offset kept in registers; else the scalar loop.
+  template <Index kLanes>
+  void window_max_lanes(const float* map, Index first, float* b, std::int32_t* a) const {
+#if defined(__AVX512F__)
+    static_assert(kLanes == 16);
+    __m512 best = _mm512_loadu_ps(map + first);
+    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i best_at = _mm512_add_epi32(_mm512_set1_epi32(static_cast<std::int32_t>(first)), lane);
+    for (Index ky = 0; ky < kernel_; ++ky) {
+      for (Index kx = ky == 0 ? 1 : 0; kx < kernel_; ++kx) {
+        const Index at = first + (ky * input_.width + kx) * input_.channels;
+        const __m512 v = _mm512_loadu_ps(map + at);
+        const __mmask16 greater = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ);
+        best = _mm512_mask_mov_ps(best, greater, v);
+        best_at = _mm512_mask_mov_epi32(
+            best_at, greater,
+            _mm512_add_epi32(_mm512_set1_epi32(static_cast<std::int32_t>(at)), lane));
+      }
+    }
+    _mm512_storeu_ps(b, best);
+    _mm512_storeu_si512(a, best_at);
+#else
+    for (Index ch = 0; ch < kLanes; ++ch) {
+      b[ch] = map[first + ch];
+      a[ch] = static_cast<std::int32_t>(first + ch);
+    }
+    for (Index ky = 0; ky < kernel_; ++ky) {
+      for (Index kx = ky == 0 ? 1 : 0; kx < kernel_; ++kx) {
+        const Index at = first + (ky * input_.width + kx) * input_.channels;
+        for (Index ch = 0; ch < kLanes; ++ch) {
+          if (map[at + ch] > b[ch]) {
+            b[ch] = map[at + ch];
+            a[ch] = static_cast<std::int32_t>(at + ch);
           }
         }
       }
     }
+#endif
   }
   void backward(const float*, const float*, const float*, const float* out_grad, float* in_grad,
                 Index m) override {
@@ -453,7 +565,10 @@ class PoolLayer final : public Layer {
   bool max_;
   Index kernel_, stride_;
   MapShape out_;
-  std::vector<Index> argmax_;  // per output value: the input offset (within its example)
+  // Per output value: the input offset (within its example) of the maximum. 32 bits, as wide
+  // as a float lane, so the forward pass's compare-and-select vectorises (the constructor
+  // requires an example's map to have fewer than 2^31 values).
+  std::vector<std::int32_t> argmax_;
 };
 
 // ---------------------------------------------------------------- activations
