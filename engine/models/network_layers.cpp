@@ -697,11 +697,15 @@ class DenseLayer final : public Layer {
 }  // namespace
 
 NormMethod cheaper_norm_method(Index positions, Index a, Index b) {
-  // ghost ~ P^2 (a + b) multiply-adds for the two Gram matrices; direct ~ P a b for A^T B.
+  // Whole cost of a layer's norms AND its clipped sum, per example (multiply-adds):
+  //   ghost:  P^2 (a + b) for the two Gram matrices, then P a b in the weighted GEMM;
+  //   direct: P a b for G_i, then a b to add c_i G_i (add_stored_products).
+  // Ghost is cheaper iff P^2 (a + b) < a b: only for few positions and wide operands. (Counting
+  // the norms alone, as before, picked ghost for the cnn's conv2 and paid a second P a b GEMM
+  // for the sum: measured ~15% of the cnn's DP step, issue #30.)
   const double ghost =
       static_cast<double>(positions) * static_cast<double>(positions) * static_cast<double>(a + b);
-  const double direct =
-      static_cast<double>(positions) * static_cast<double>(a) * static_cast<double>(b);
+  const double direct = static_cast<double>(a) * static_cast<double>(b);
   return ghost < direct ? NormMethod::kGhost : NormMethod::kDirect;
 }
 

@@ -18,7 +18,8 @@
 // al. 2022, "Scalable and efficient training of large CNNs with DP" — mixed ghost clipping):
 //   ghost:  ||A_i^T B_i||_F^2 = sum_{p,p'} (A_i A_i^T)_{pp'} (B_i B_i^T)_{pp'}   cost ~ P^2 (a + b)
 //   direct: form G_i (a x b) and take its norm                                 cost ~ P a b
-// Each layer picks the cheaper (NormMethod::kAuto) unless a test forces one. The bias adds
+// Each layer picks the cheaper (NormMethod::kAuto) unless a test forces one, counting the clipped
+// sum below too (cheaper_norm_method): direct unless P^2 (a + b) < a b. The bias adds
 // ||B_i^T 1||^2 (conv: E_i; transposed conv: E_i over the output positions). Dense layers use
 // the rank-1 identity (||x_i||^2 + 1) ||e_i||^2 (dense_layer.h).
 // The clipped sum is then ONE weighted GEMM per ghost layer on the stored A and B:
@@ -91,7 +92,8 @@ std::unique_ptr<Layer> make_pool(MapShape input, bool max, Index kernel, Index s
 std::unique_ptr<Layer> make_activation(MapShape input, Activation kind);
 std::unique_ptr<Layer> make_dense(MapShape input, Index units);
 
-// Which of ghost / direct is cheaper for G_i = A_i^T B_i with A_i: P x a, B_i: P x b.
+// Which of ghost / direct is cheaper for G_i = A_i^T B_i with A_i: P x a, B_i: P x b, norms and
+// clipped sum together: ghost iff P^2 (a + b) < a b.
 NormMethod cheaper_norm_method(Index positions, Index a, Index b);
 
 }  // namespace dplab::models::detail
