@@ -144,6 +144,35 @@ void fold(const ConvGeometry& g, const float* cols, float* map) {
   }
 }
 
+// out (R x N) = or += lhs (R x K) rhs (K x N), as GEMMs on chunks small enough that Eigen packs
+// them on the stack. Eigen's GEMM packs a kc x mc block of one operand and a kc x nc block of the
+// other (kc <= K, mc and nc <= R or N) and takes them from the heap when one exceeds
+// EIGEN_STACK_ALLOCATION_LIMIT (128 KiB): the cnn's forward GEMM over a block (3,136 x 64 x 16)
+// packed 800 KiB per call, i.e. a malloc per layer per block. Chunks of at most kGemmRows rows
+// and kc x max(rows, N) <= kGemmPackFloats (96 KiB) keep every pack under the limit (for
+// N <= kGemmPackFloats), so the step allocates nothing (test_conv_step_allocations); the row
+// chunks also keep each GEMM's operands in L2.
+constexpr Index kGemmRows = 256;
+constexpr Index kGemmPackFloats = 24 * 1024;
+template <typename Out, typename Lhs, typename Rhs>
+void multiply(Out&& out, const Lhs& lhs, const Rhs& rhs, bool accumulate) {
+  const Index rows = lhs.rows(), depth = lhs.cols(), cols = rhs.cols();
+  for (Index r0 = 0; r0 < rows; r0 += kGemmRows) {
+    const Index r = std::min(kGemmRows, rows - r0);
+    const Index kc = std::max<Index>(1, kGemmPackFloats / std::max(r, cols));
+    for (Index k0 = 0; k0 < depth; k0 += kc) {
+      const Index k = std::min(kc, depth - k0);
+      auto target = out.middleRows(r0, r);
+      const auto product = lhs.block(r0, k0, r, k) * rhs.middleRows(k0, k);
+      if (accumulate || k0 > 0) {
+        target.noalias() += product;
+      } else {
+        target.noalias() = product;
+      }
+    }
+  }
+}
+
 // Per-example squared Frobenius norm of A_i^T B_i (A: mP x a, B: mP x b, example i = rows
 // [iP, iP + P)), ghost or direct, added to squared[i]; gram_a/gram_b are scratch. The direct
 // method keeps each example's G_i = A_i^T B_i in rows [i a, (i + 1) a) of `products` (m a x b):
@@ -160,12 +189,12 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
     if (method == NormMethod::kGhost) {
       auto ga = gram_a.topLeftCorner(positions, positions);
       auto gb = gram_b.topLeftCorner(positions, positions);
-      ga.noalias() = ai * ai.transpose();
-      gb.noalias() = bi * bi.transpose();
+      multiply(ga, ai, ai.transpose(), false);
+      multiply(gb, bi, bi.transpose(), false);
       norm2 = static_cast<double>(ga.cwiseProduct(gb).sum());
     } else {
       auto g = products.middleRows(i * a_cols, a_cols);
-      g.noalias() = ai.transpose() * bi;
+      multiply(g, ai.transpose(), bi, false);
       norm2 = static_cast<double>(g.squaredNorm());
     }
     squared[i] += static_cast<float>(norm2);
@@ -240,7 +269,7 @@ class ConvLayer final : public Layer {
     const ConstMap w(params, d, channels_);
     const ConstRowMap b(params + d * channels_, channels_);
     MutMap z(out, m * p, channels_);
-    z.noalias() = unfolded_.topRows(m * p) * w;
+    multiply(z, unfolded_.topRows(m * p), w, false);
     z.rowwise() += b;
   }
   void backward(const float* params, const float*, const float*, const float* out_grad,
@@ -252,7 +281,7 @@ class ConvLayer final : public Layer {
     const ConstMap w(params, d, channels_);
     const ConstMap e(out_grad, m * p, channels_);
     auto du = unfolded_grad_.topRows(m * p);
-    du.noalias() = e * w.transpose();
+    multiply(du, e, w.transpose(), false);
     std::fill(in_grad, in_grad + m * input_.size(), 0.f);
     for (Index i = 0; i < m; ++i) fold(g_, du.row(i * p).data(), in_grad + i * input_.size());
   }
@@ -283,7 +312,7 @@ class ConvLayer final : public Layer {
       return;
     }
     if (!accumulate) dw.setZero();
-    dw.noalias() += unfolded_.topRows(rows).transpose() * em;
+    multiply(dw, unfolded_.topRows(rows).transpose(), em, true);
   }
 
  private:
@@ -346,7 +375,7 @@ class ConvTransposeLayer final : public Layer {
     const ConstMap w(params, c_in, d);
     const ConstRowMap b(params + c_in * d, channels_);
     auto cols = cols_.topRows(m * p);
-    cols.noalias() = ConstMap(in, m * p, c_in) * w;
+    multiply(cols, ConstMap(in, m * p, c_in), w, false);
     const Index out_size = g_.big.size();
     std::fill(out, out + m * out_size, 0.f);
     for (Index i = 0; i < m; ++i) fold(g_, cols.row(i * p).data(), out + i * out_size);
@@ -363,7 +392,8 @@ class ConvTransposeLayer final : public Layer {
     }
     if (in_grad == nullptr) return;
     const ConstMap w(params, c_in, d);
-    MutMap(in_grad, m * p, c_in).noalias() = cols_.topRows(m * p) * w.transpose();
+    MutMap dx(in_grad, m * p, c_in);
+    multiply(dx, cols_.topRows(m * p), w.transpose(), false);
   }
   void add_squared_norms(float* squared, Index m) override {
     add_product_norms(inputs_, input_.channels, cols_.data(), g_.columns(), input_.positions(), m,
@@ -395,7 +425,7 @@ class ConvTransposeLayer final : public Layer {
       scale_blocks(inputs_, c_in, p, m, weights, scaled_);
       x = scaled_.data();
     }
-    dw.noalias() += ConstMap(x, m * p, c_in).transpose() * cols_.topRows(m * p);
+    multiply(dw, ConstMap(x, m * p, c_in).transpose(), cols_.topRows(m * p), true);
   }
 
  private:
@@ -650,7 +680,7 @@ class DenseLayer final : public Layer {
   void forward(const float* params, const float* in, float* out, Index m) override {
     const Index d = input_.size();
     MutMap z(out, m, units_);
-    z.noalias() = ConstMap(in, m, d) * ConstMap(params, d, units_);
+    multiply(z, ConstMap(in, m, d), ConstMap(params, d, units_), false);
     z.rowwise() += ConstRowMap(params + d * units_, units_);
   }
   void backward(const float* params, const float* in, const float*, const float* out_grad,
@@ -659,8 +689,8 @@ class DenseLayer final : public Layer {
     errors_ = out_grad;
     if (in_grad == nullptr) return;
     const Index d = input_.size();
-    MutMap(in_grad, m, d).noalias() =
-        ConstMap(out_grad, m, units_) * ConstMap(params, d, units_).transpose();
+    MutMap dx(in_grad, m, d);
+    multiply(dx, ConstMap(out_grad, m, units_), ConstMap(params, d, units_).transpose(), false);
   }
   void add_squared_norms(float* squared, Index m) override {
     const Index d = input_.size();
@@ -683,7 +713,7 @@ class DenseLayer final : public Layer {
       e = scaled_.data();
     }
     const ConstMap em(e, m, units_);
-    dw.noalias() += ConstMap(inputs_, m, d).transpose() * em;
+    multiply(dw, ConstMap(inputs_, m, d).transpose(), em, true);
     db += em.colwise().sum();
   }
 
