@@ -221,6 +221,19 @@ void scale_blocks(const float* src, Index cols, Index positions, Index m, const 
   }
 }
 
+// gemm_flops of a conv-type layer whose three products (forward, input gradient, weight
+// gradient A_i^T B_i with A_i: P x a, B_i: P x b) each cost 2 P a b per example.
+double conv_gemm_flops(Index positions, Index a, Index b, NormMethod method, bool clipped,
+                       bool input_gradient) {
+  const double p = static_cast<double>(positions), pab = 2.0 * p * static_cast<double>(a * b);
+  double flops = pab + (input_gradient ? pab : 0.0);
+  if (!clipped) return flops + pab;    // U^T E over the block
+  if (method == NormMethod::kGhost) {  // A_i A_i^T, B_i B_i^T, then A^T diag(c) B
+    return flops + 2.0 * p * p * static_cast<double>(a + b) + pab;
+  }
+  return flops + pab + 2.0 * static_cast<double>(a * b);  // G_i, then sum_i c_i G_i
+}
+
 // ---------------------------------------------------------------- convolution
 class ConvLayer final : public Layer {
  public:
@@ -242,6 +255,10 @@ class ConvLayer final : public Layer {
   Index num_params() const override { return g_.columns() * channels_ + channels_; }
   NormMethod norm_method() const override { return method_; }
   Index scratch_floats_per_example() const override { return g_.positions() * g_.columns(); }
+  double gemm_flops(bool clipped, bool input_gradient) const override {
+    return conv_gemm_flops(g_.positions(), g_.columns(), channels_, method_, clipped,
+                           input_gradient);
+  }
   std::string describe() const override {
     return "conv " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
            std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
@@ -349,6 +366,10 @@ class ConvTransposeLayer final : public Layer {
   Index num_params() const override { return input_.channels * g_.columns() + channels_; }
   NormMethod norm_method() const override { return method_; }
   Index scratch_floats_per_example() const override { return input_.positions() * g_.columns(); }
+  double gemm_flops(bool clipped, bool input_gradient) const override {
+    return conv_gemm_flops(input_.positions(), input_.channels, g_.columns(), method_, clipped,
+                           input_gradient);
+  }
   std::string describe() const override {
     return "conv_transpose " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
            std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
@@ -673,6 +694,11 @@ class DenseLayer final : public Layer {
   MapShape output_shape() const override { return {1, 1, units_}; }
   Index num_params() const override { return input_.size() * units_ + units_; }
   std::string describe() const override { return "dense " + std::to_string(units_); }
+  double gemm_flops(bool /*clipped*/, bool input_gradient) const override {
+    // Forward, input gradient, weight gradient X^T diag(c) E; the rank-1 norms are O(d + u).
+    const double product = 2.0 * static_cast<double>(input_.size() * units_);
+    return (input_gradient ? 3.0 : 2.0) * product;
+  }
   void initialize(float* params, Rng& rng) const override {
     fill_uniform(params, num_params(), 1.0 / std::sqrt(static_cast<double>(input_.size())), rng);
   }

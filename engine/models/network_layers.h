@@ -73,6 +73,12 @@ class Layer {
   // After backward: grad (this layer's num_params) = or += sum_i w_i g_i (weights null: w = 1).
   virtual void add_weighted_gradient(const float* /*weights*/, float* /*grad*/, bool /*accumulate*/,
                                      Index /*m*/) {}
+  // Floating-point operations of this layer's GEMMs for one example in one step, each GEMM
+  // counted as 2 M N K (pooling, activations, unfold/fold and bias sums not counted): forward,
+  // input gradient (unless input_gradient is false: the first layer), and either the plain
+  // weight gradient (clipped false) or the per-example norms and the clipped sum as this layer
+  // computes them (ghost: Gram matrices + weighted GEMM; direct: G_i + the scaled sum of G_i).
+  virtual double gemm_flops(bool /*clipped*/, bool /*input_gradient*/) const { return 0; }
   // Which norm method a parametrised layer uses (kAuto for layers without parameters).
   virtual NormMethod norm_method() const { return NormMethod::kAuto; }
   // Floats of the largest scratch matrix this layer touches per example in a block (a conv
