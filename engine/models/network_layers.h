@@ -28,6 +28,9 @@
 // instead of a second P m a b product).
 //
 // Internal to engine/models. Each layer owns scratch sized by reserve(m); no allocation after.
+// Implementations: conv_layers.cpp (convolution, transposed convolution), ghost_norms.{h,cpp}
+// (the per-example norms and clipped sums above), network_layers.cpp (pooling, activations,
+// dense), layer_support.h (helpers shared by them).
 #pragma once
 
 #include <memory>
