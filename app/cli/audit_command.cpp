@@ -71,6 +71,7 @@ std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
   const auto& r = run.result;
   return {run.label,
           audit::to_string(r.mode),
+          r.mode == audit::AuditMode::kWhiteBox ? audit::to_string(r.whitebox_canaries) : "",
           score,
           std::to_string(b.counts.canaries),
           std::to_string(r.canaries_included),
@@ -108,6 +109,12 @@ int run_audit(const Arguments& args) {
   } catch (const InvalidArgument& e) {
     throw UsageError(std::string("--mode: ") + e.what());
   }
+  try {
+    options.whitebox_canaries =
+        audit::parse_whitebox_canaries(args.text_or("whitebox-canaries", "reserved"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("--whitebox-canaries: ") + e.what());
+  }
   options.confidence = args.number_or("confidence", 0.95);
   if (!(options.confidence > 0 && options.confidence < 1))
     throw UsageError("--confidence must be strictly between 0 and 1");
@@ -142,6 +149,7 @@ int run_audit(const Arguments& args) {
   std::vector<AuditedRun> runs;
   std::cerr << "dplab-cli audit: training with " << canaries << " "
             << audit::to_string(options.mode) << " canaries...\n";
+  const bool white = options.mode == audit::AuditMode::kWhiteBox;
   if (config.is_private()) {
     AuditedRun run{"private", audit::run_one_run_audit(split, private_config, options)};
     const privacy::SubsampledGaussian mechanism{sigma, run.result.sampling_rate,
@@ -158,6 +166,12 @@ int run_audit(const Arguments& args) {
             << runs.front().result.sampling_rate << ", " << runs.front().result.queries
             << " steps, delta " << delta << ", confidence " << options.confidence << ", best of "
             << runs.front().result.bound.sets_tried << " pre-declared (k+, k-) sets (Bonferroni)\n";
+  if (white) {
+    std::cout << (options.whitebox_canaries == audit::WhiteBoxCanaries::kReservedCoordinates
+                      ? "white-box canaries: Dirac, one per reserved coordinate the model never "
+                        "reads (data gradient exactly 0 there)\n"
+                      : "white-box canaries: random unit directions in the model's parameters\n");
+  }
   store::CsvTable table;
   table.comments.push_back(
       "# dplab: one-run audit; epsilon_lower_bound is a LOWER bound at the stated confidence "
@@ -167,6 +181,7 @@ int run_audit(const Arguments& args) {
       "canary scores, Andrew et al. 2024)");
   table.header = {"run",
                   "mode",
+                  "whitebox_canaries",
                   "score",
                   "canaries",
                   "included",
@@ -204,7 +219,6 @@ int run_audit(const Arguments& args) {
       std::cout << "    accountant upper bound: none (not private): its audit is the attack's "
                    "power on this data\n";
     }
-    const bool white = r.mode == audit::AuditMode::kWhiteBox;
     print_bound(white ? "audited lower bound, all iterates" : "audited lower bound, final model",
                 r.bound);
     if (run.estimate) {
@@ -245,6 +259,10 @@ void add_audit_command(CLI::App& cli) {
             "whitebox (gradient canaries, all iterates and final model) or blackbox (mislabelled "
             "examples, -loss on the final model); default whitebox",
             "blackbox|whitebox");
+  add_value(*cmd, *args, "whitebox-canaries",
+            "white-box canary directions: reserved (Dirac canaries on coordinates the model never "
+            "reads, the default) or random (random unit directions in the model's parameters)",
+            "reserved|random");
   add_value(*cmd, *args, "confidence", "confidence 1 - beta of the lower bound (default 0.95)",
             "P");
   add_value(*cmd, *args, "audit-seed", "seed of the canaries (default --seed + 1)", "N");

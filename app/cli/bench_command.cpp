@@ -359,7 +359,8 @@ int run_bench(const Arguments& args) {
         "step as a share of that ceiling (target >= 80%%).\n\n");
   }
   if (interrupt.interrupted()) return stop_here();
-  report["conv_models"] = bench_conv(train, lot_size, seconds, as_json ? nullptr : &std::cout);
+  report["conv_models"] =
+      bench_conv(train, lot_size, seconds, peak, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();
   report["sparse_vector"] = bench_sparse_selection(seconds, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();

@@ -5,7 +5,14 @@
 //   - the non-private step (same sampling, no norms, no clipping, no noise);
 //   - a naive DP step that materialises every per-example gradient (one forward/backward per
 //     example, norm, scaled sum) — what a per-sample-gradient library does per example.
-// Reports steps/s and the ratios DP/non-private (target <= 2.5) and naive/DP (target >= 10).
+// Reports steps/s, the ratios DP/non-private and naive/DP, and GFLOP/s of each step with its
+// fraction of the square SGEMM peak measured in the same run (issue #30). The FLOP count is
+// that of the step's GEMMs, 2 M N K each, per layer (Layer::gemm_flops: forward, input gradient
+// except the first layer's, and the weight gradient — for the DP step the per-example norms and
+// clipped sum as each layer computes them), times the expected lot size L; pooling, activations,
+// unfold/fold, noise and the update are not counted. The naive step does the non-private
+// step's products one example at a time, so it is given the same count. One thread only (the
+// bench has no thread knob).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -16,7 +23,8 @@
 namespace dplab::cli {
 
 // Prints a table to table_out (unless null) and returns the rows as JSON.
+// sgemm_gflops: the square SGEMM peak measured earlier in the same run.
 nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double seconds,
-                          std::ostream* table_out);
+                          double sgemm_gflops, std::ostream* table_out);
 
 }  // namespace dplab::cli

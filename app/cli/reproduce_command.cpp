@@ -28,6 +28,7 @@
 #include "reproduction/reproduction_items.h"
 #include "reproduction/reproduction_report.h"
 #include "store/csv_export.h"
+#include "tuning/pruned_comparison.h"
 #include "tuning/runner.h"
 
 namespace dplab::cli {
@@ -162,10 +163,45 @@ void run_kk23_item(const reproduction::ReproductionItem& item,
   run.status = "done";
 }
 
-// Runs one item on one data version; fills `run` (status, files, outcome).
+// Section 5.2's pooled pruning (issue #31): DPSGD's times-best scores of every search of this
+// invocation that has DPSGD's (alpha, C) grid (figure4, figure8, figure9, section5.2), one entry
+// per distinct setting "data, model, sigma" (figure4 and section5.2 at sigma = 4 are the same
+// setting: the first search counts), and the section 5.2 searches to compare on the pooled pool
+// once every item ran.
+struct PooledPruningInputs {
+  std::vector<tuning::PruningScores> settings;
+  struct Section52 {
+    std::size_t run_index = 0;
+    const reproduction::ReproductionItem* item = nullptr;
+    reproduction::DataVersion version;
+    tuning::SearchResults results;
+  };
+  std::vector<Section52> section52;
+
+  void add_scores(const reproduction::ReproductionItem& item,
+                  const reproduction::DataVersion& version, const tuning::SearchResults& results) {
+    using reproduction::ItemId;
+    if (item.id != ItemId::kFigure4Table1 && item.id != ItemId::kFigure8 &&
+        item.id != ItemId::kFigure9 && item.id != ItemId::kSection52)
+      return;
+    for (std::size_t i = 0; i < results.config.optimizers.size(); ++i) {
+      if (results.config.optimizers[i].kind != optim::OptimizerKind::kDpSgd) continue;
+      const std::string setting =
+          version.label + ", " + models::to_string(results.config.model.kind) +
+          ", sigma = " + format_number(results.config.privacy.noise_multiplier);
+      for (const auto& s : settings)
+        if (s.setting == setting) return;
+      settings.push_back(tuning::pruning_scores(results, static_cast<int>(i), setting));
+    }
+  }
+};
+
+// Runs one item on one data version; fills `run` (status, files, outcome) and gives the finished
+// search to `pooled`.
 void run_item(const reproduction::ReproductionItem& item, const reproduction::DataVersion& version,
               Scale scale, const fs::path& presets, const fs::path& out, int threads,
-              bool data_was_asked, ItemRun& run) {
+              bool data_was_asked, ItemRun& run, PooledPruningInputs& pooled,
+              std::size_t run_index) {
   if (item.id == reproduction::ItemId::kKk23) {
     run_kk23_item(item, version, scale, presets, out, threads, data_was_asked, run);
     return;
@@ -205,6 +241,9 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
     return;
   }
   run.outcome = reproduction::analyse_item(item, version, paper, results, scale);
+  pooled.add_scores(item, version, results);
+  if (item.id == reproduction::ItemId::kSection52)
+    pooled.section52.push_back({run_index, &item, version, results});
   const fs::path folder = out / item.name / version.key;
   fs::create_directories(folder);
   store::export_csv(results, folder.string());
@@ -260,6 +299,7 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   sigaction(SIGTERM, &action, &previous_term);
 
   std::vector<ItemRun> runs;
+  PooledPruningInputs pooled;
   bool interrupted = false;
   auto write_report = [&] {
     write_text_file_atomically(
@@ -277,7 +317,7 @@ int run_reproduce(const std::string& what, const Arguments& args) {
       run.data = version.label;
       try {
         run_item(*item, version, scale, presets, out, static_cast<int>(threads),
-                 data_filter != "all", run);
+                 data_filter != "all", run, pooled, runs.size());
       } catch (const Error& e) {
         g_runner.store(nullptr);
         run.status = std::string("failed: ") + e.what();
@@ -288,6 +328,30 @@ int run_reproduce(const std::string& what, const Arguments& args) {
       runs.push_back(std::move(run));
       write_report();
     }
+  }
+  // Section 5.2 on the pooled pool, once every search of this invocation has its scores.
+  if (!interrupted) {
+    for (auto& entry : pooled.section52) {
+      ItemRun& run = runs[entry.run_index];
+      try {
+        const std::size_t figures_before = run.outcome.figures.size();
+        const std::size_t files_before = run.outcome.files.size();
+        reproduction::add_pooled_section52(run.outcome, entry.version, entry.results,
+                                           pooled.settings, scale);
+        // Write only what the pooled comparison added (the rest is on disk already).
+        ItemRun added;
+        added.outcome.figures.assign(run.outcome.figures.begin() + figures_before,
+                                     run.outcome.figures.end());
+        added.outcome.files.assign(run.outcome.files.begin() + files_before,
+                                   run.outcome.files.end());
+        write_outcome(*entry.item, entry.version, out, added);
+        run.figure_files.insert(run.figure_files.end(), added.figure_files.begin(),
+                                added.figure_files.end());
+      } catch (const Error& e) {
+        run.status = std::string("failed (pooled pruning): ") + e.what();
+      }
+    }
+    if (!pooled.section52.empty()) write_report();
   }
   sigaction(SIGINT, &previous, nullptr);
   sigaction(SIGTERM, &previous_term, nullptr);

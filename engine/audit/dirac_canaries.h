@@ -1,9 +1,16 @@
 // White-box gradient canaries for the one-run audit (Steinke, Nasr & Jagielski 2023, section 6,
-// "Dirac canaries" in gradient space; here along random directions, since dplab's models can have
-// fewer parameters than canaries).
+// "Dirac canaries" in gradient space). Two kinds of direction u_i:
+//   Dirac (the default of the audit): u_i = e_{k_i}, a standard basis vector on a coordinate k_i
+//     the data never moves — a reserved coordinate of audit/reserved_coordinates_model.h — so the
+//     only competitor of the canary on its coordinate is the DP noise;
+//   random: u_i a normalised standard Gaussian vector (seeded; the m directions are made
+//     orthonormal when m <= d and that is cheap, see the .cpp). The data's clipped gradient then
+//     has a component along u_i at every step, and since the data gradient keeps pointing roughly
+//     the same way it adds up over the T steps (~T |G_t| / sqrt d) while the noise grows like
+//     sqrt T and the canary like qT: on Adult and Fashion-MNIST with L = 1000 it swamps the canary
+//     (docs/guide/audit.md, "Why random directions audit to 0").
 //
-// Canary i has a unit direction u_i (a normalised standard Gaussian vector, seeded; the m
-// directions are made orthonormal when m <= d and that is cheap, see the .cpp) and is
+// Canary i is
 // included in the run with probability 1/2 (seeded, S_i). At every noisy-gradient query an
 // included canary joins the lot with the oracle's probability q (its own seeded stream) and then
 // adds the clipped gradient  g_i = -c u_i,  c = min(canary_norm, C_t), to the clipped sum
@@ -17,7 +24,8 @@
 //     z_{i,t} = -<g^_t, u_i> L / c is ~ B + N(0, sigma^2) + (data term) with B ~ Bernoulli(q) for
 //     an included canary and B = 0 otherwise; the score is the Poisson-mixture log-likelihood
 //     ratio  sum_t log(1 - q + q exp((z_{i,t} - 1/2) / sigma^2))  (the Neyman-Pearson test
-//     when the data term is ignored; with sigma = 0 the plain sum of z_{i,t}).
+//     when the data term is 0 — exactly so for Dirac canaries on reserved coordinates; with
+//     sigma = 0 the plain sum of z_{i,t}).
 //   final model — <theta_T - theta_0, u_i> (the brief's sum over iterates of
 //     <theta_{t+1} - theta_t, u_i>, which telescopes to this).
 //
@@ -39,6 +47,10 @@ class DiracCanaries final : public privacy::ClippedSumHook {
   // noise_multiplier sigma and lot_size L of the run normalise z. Throws InvalidArgument.
   DiracCanaries(int canaries, Index num_params, double canary_norm, double noise_multiplier,
                 double lot_size, std::uint64_t seed);
+  // Dirac canaries: canary i on coordinate coordinates[i] (distinct, each in [0, num_params)), one
+  // canary per coordinate. Same inclusion and sampling streams as above. Throws InvalidArgument.
+  DiracCanaries(std::vector<Index> coordinates, Index num_params, double canary_norm,
+                double noise_multiplier, double lot_size, std::uint64_t seed);
 
   void add_to_clipped_sum(double sampling_rate, double clip, VectorSpan clipped_sum) override;
   void observe_release(VectorView noisy_mean) override;
@@ -47,13 +59,22 @@ class DiracCanaries final : public privacy::ClippedSumHook {
   std::vector<double> final_model_scores(VectorView initial, VectorView final_params) const;
 
   const std::vector<bool>& included() const { return included_; }
+  // Dirac canaries' coordinates (empty for random directions).
+  const std::vector<Index>& coordinates() const { return coordinates_; }
   const std::vector<double>& all_iterate_scores() const { return llr_; }
   int included_count() const;
   // Times an included canary joined a lot, summed over canaries (for the run summary).
   std::int64_t canary_insertions() const { return insertions_; }
 
  private:
-  Matrix directions_;  // m x d, unit rows
+  DiracCanaries(int canaries, Index num_params, double canary_norm, double noise_multiplier,
+                double lot_size, std::uint64_t seed, bool random_directions);
+  void draw_inclusions(int canaries, std::uint64_t seed);
+  // <v, u_i> for every canary into projections_.
+  void project(VectorView v);
+
+  Matrix directions_;               // random: m x d, unit rows; Dirac: empty
+  std::vector<Index> coordinates_;  // Dirac: k_i; random: empty
   std::vector<bool> included_;
   std::vector<Index> included_rows_;
   double canary_norm_;

@@ -2,9 +2,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 #include "audit/dirac_canaries.h"
 #include "audit/label_canary.h"
+#include "audit/reserved_coordinates_model.h"
 #include "core/error.h"
 #include "core/memory_check.h"
 #include "core/random.h"
@@ -78,34 +81,54 @@ void sanitize(std::vector<double>& scores) {
 OneRunAuditResult white_box(const data::TrainValidationSplit& data,
                             const training::TrainingConfig& config,
                             const OneRunAuditOptions& options, const std::atomic<bool>* cancel) {
-  auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
+  const bool reserved = options.whitebox_canaries == WhiteBoxCanaries::kReservedCoordinates;
+  std::unique_ptr<models::Model> model =
+      models::make_model(config.model, data.train.dim(), data.train.num_classes);
+  if (reserved) {
+    // Dirac canaries (Steinke, Nasr & Jagielski 2023, white-box): canary i is C e_{d+i} on the
+    // i-th of m coordinates appended to the model and never read by it.
+    model = std::make_unique<ReservedCoordinatesModel>(std::move(model), options.canaries);
+  } else {
+    require_memory("canaries x parameters = " + std::to_string(options.canaries) + " x " +
+                       std::to_string(model->num_params()) + " (the canary directions)",
+                   static_cast<double>(options.canaries) *
+                       static_cast<double>(model->num_params()) * sizeof(float));
+  }
+  // The same initialisation as the unpadded run (the reserved coordinates start at 0).
   model->initialize(derive_seed(config.seed, kInitStream));
-  require_memory("canaries x parameters = " + std::to_string(options.canaries) + " x " +
-                     std::to_string(model->num_params()) + " (the canary directions)",
-                 static_cast<double>(options.canaries) * static_cast<double>(model->num_params()) *
-                     sizeof(float));
   const double norm = options.canary_norm > 0         ? options.canary_norm
                       : std::isfinite(config.dp.clip) ? config.dp.clip
                                                       : 1.0;
-  DiracCanaries canaries(options.canaries, model->num_params(), norm, config.dp.noise_multiplier,
-                         config.dp.lot_size, options.seed);
+  std::optional<DiracCanaries> canaries;
+  if (reserved) {
+    const auto& padded = static_cast<const ReservedCoordinatesModel&>(*model);
+    std::vector<Index> coordinates;
+    for (Index i = 0; i < padded.reserved(); ++i)
+      coordinates.push_back(padded.reserved_coordinate(i));
+    canaries.emplace(std::move(coordinates), model->num_params(), norm, config.dp.noise_multiplier,
+                     config.dp.lot_size, options.seed);
+  } else {
+    canaries.emplace(options.canaries, model->num_params(), norm, config.dp.noise_multiplier,
+                     config.dp.lot_size, options.seed);
+  }
   privacy::NoisyGradientOracle oracle(data.train, *model, config.dp,
                                       derive_seed(config.seed, kOracleStream));
-  oracle.set_clipped_sum_hook(&canaries);
+  oracle.set_clipped_sum_hook(&*canaries);
   const Vector initial = model->params();
   const TrainedRun run = run_steps(*model, oracle, config, cancel);
   oracle.set_clipped_sum_hook(nullptr);
 
   OneRunAuditResult result;
   result.mode = AuditMode::kWhiteBox;
-  result.included = canaries.included();
-  result.scores = canaries.all_iterate_scores();
+  result.whitebox_canaries = options.whitebox_canaries;
+  result.included = canaries->included();
+  result.scores = canaries->all_iterate_scores();
   sanitize(result.scores);
   result.bound = bound_of(result.scores, result.included, options);
-  auto final_scores = canaries.final_model_scores(initial, model->params());
+  auto final_scores = canaries->final_model_scores(initial, model->params());
   sanitize(final_scores);
   result.final_model_bound = bound_of(final_scores, result.included, options);
-  result.canaries_included = canaries.included_count();
+  result.canaries_included = canaries->included_count();
   result.sampling_rate = oracle.sampling_rate();
   result.queries = run.queries;
   result.diverged = run.diverged;
@@ -171,6 +194,17 @@ OneRunAuditResult black_box(const data::TrainValidationSplit& data,
 
 const char* to_string(AuditMode mode) {
   return mode == AuditMode::kBlackBox ? "blackbox" : "whitebox";
+}
+
+const char* to_string(WhiteBoxCanaries kind) {
+  return kind == WhiteBoxCanaries::kReservedCoordinates ? "reserved" : "random";
+}
+
+WhiteBoxCanaries parse_whitebox_canaries(std::string_view text) {
+  if (text == "reserved") return WhiteBoxCanaries::kReservedCoordinates;
+  if (text == "random") return WhiteBoxCanaries::kRandomDirections;
+  throw InvalidArgument("whitebox canaries = '" + std::string(text) +
+                        "' must be reserved or random");
 }
 
 AuditMode parse_audit_mode(std::string_view text) {

@@ -4,7 +4,10 @@
 // (audit/one_run_bound.h). Two canary kinds:
 //   white-box  — gradient canaries (audit/dirac_canaries.h) added through the DP step's clipped
 //                sum; scores from the released noisy gradients (all iterates) and from the final
-//                model only;
+//                model only. By default Dirac canaries on m reserved coordinates that the model
+//                never reads (audit/reserved_coordinates_model.h: the data's gradient there is
+//                exactly 0, so only the DP noise competes with a canary); random directions in
+//                the model's own parameters on request;
 //   black-box  — mislabelled held-out examples (audit/label_canary.h's pool), an included canary
 //                appended ONCE to the training set (one example = the accountant's unit);
 //                score = -loss on the final model.
@@ -32,6 +35,12 @@
 namespace dplab::audit {
 
 enum class AuditMode { kBlackBox, kWhiteBox };
+// White-box canary directions: Dirac canaries on reserved coordinates (default) or random unit
+// directions in the model's own parameter space.
+enum class WhiteBoxCanaries { kReservedCoordinates, kRandomDirections };
+const char* to_string(WhiteBoxCanaries kind);  // "reserved" | "random"
+// "reserved" | "random"; throws InvalidArgument naming "whitebox canaries" otherwise.
+WhiteBoxCanaries parse_whitebox_canaries(std::string_view text);
 const char* to_string(AuditMode mode);  // "blackbox" | "whitebox"
 // "blackbox" | "whitebox"; throws InvalidArgument naming "mode" otherwise.
 AuditMode parse_audit_mode(std::string_view text);
@@ -44,11 +53,13 @@ struct OneRunAuditOptions {
   std::uint64_t seed = 1;    // canary directions, inclusions and per-step canary sampling
   // White-box: cap c on the canary gradient norm; 0 = the run's C (1 when the run does not clip).
   double canary_norm = 0;
+  WhiteBoxCanaries whitebox_canaries = WhiteBoxCanaries::kReservedCoordinates;
   std::vector<GuessSet> guess_sets;  // empty = default_guess_sets(m)
 };
 
 struct OneRunAuditResult {
   AuditMode mode = AuditMode::kWhiteBox;
+  WhiteBoxCanaries whitebox_canaries = WhiteBoxCanaries::kReservedCoordinates;  // white-box only
   // White-box: all-iterates score; black-box: -loss on the final model.
   AuditBound bound;
   std::optional<AuditBound> final_model_bound;  // white-box only

@@ -11,6 +11,7 @@
 #include "cluster/slurm_script.h"
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "store/run_status.h"
 
 namespace dplab::cluster {
 namespace {
@@ -168,8 +169,8 @@ ClusterPoll ClusterWatcher::poll() {
     }
   }
   for (ShardState& st : out.shard_states) {
-    const bool ended = st.run_status == "cancelled" || st.run_status == "interrupted" ||
-                       st.run_status == "incomplete" || st.run_status == "finished";
+    const std::optional<store::RunStatus> status = store::parse_run_status(st.run_status);
+    const bool ended = status && store::has_ended(*status);
     st.stale = st.store_exists && st.missing() > 0 &&
                (ended || st.seconds_since_write > stale_after_seconds_);
   }

@@ -1,8 +1,7 @@
 // Canvas: the drawing primitives a figure needs, in points (1/72 inch) with the origin at the
-// top-left and y growing downwards. A figure is laid out once (plot.h) and drawn onto any
-// canvas, so its SVG, PDF and PNG files show the same picture (svg_canvas.h, pdf_canvas.h,
-// png_canvas.h).
-// Colours are "#rrggbb". Text is Helvetica-like sans serif; text_width estimates its width.
+// top-left and y growing downwards. A figure is laid out once (plot.h) and drawn onto a canvas;
+// its SVG, PDF and PNG files are all drawn by the one CairoCanvas (cairo_canvas.h), so they show
+// the same picture. Colours are "#rrggbb". Text is sans serif; text_width estimates its width.
 #pragma once
 
 #include <string>

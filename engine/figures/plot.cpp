@@ -7,14 +7,16 @@
 #include <limits>
 
 #include "core/error.h"
-#include "figures/pdf_canvas.h"
-#include "figures/png_canvas.h"
-#include "figures/svg_canvas.h"
+#include "figures/cairo_canvas.h"
 
 namespace dplab::figures {
 namespace {
 
 constexpr double kLeft = 62, kRight = 170, kTop = 40, kBottom = 46;
+// Narrower than this (7 in is 504 pt), a legend on the right would leave the plot box too narrow
+// to read: the legend goes under the x label, the right margin keeps only a heatmap's colour bar.
+constexpr double kNarrow = 400, kNarrowRight = 14, kNarrowHeatmapRight = 80;
+constexpr double kLegendRow = 12, kLegendColumn = 105;
 constexpr double kTickFont = 8.5, kLabelFont = 10, kTitleFont = 11.5;
 const char* const kAxisColor = "#333333";
 const char* const kGridColor = "#e4e4e4";
@@ -26,6 +28,47 @@ std::string fmt(double v) {
   else
     std::snprintf(buffer, sizeof buffer, "%g", v);
   return buffer;
+}
+
+std::size_t legend_entries(const Plot& plot) {
+  return static_cast<std::size_t>(std::count_if(plot.series.begin(), plot.series.end(),
+                                                [](const Series& s) { return !s.label.empty(); }));
+}
+
+// Where things go, in points: the plot box [x0, x1] x [y0, y1], the legend (on the right, or in
+// rows of `legend_columns` entries under the x label when the plot is narrow), the x label's
+// baseline.
+struct Frame {
+  double x0 = kLeft, x1 = 0, y0 = kTop, y1 = 0;
+  bool legend_below = false;
+  std::size_t legend_columns = 1;
+  double legend_top = 0, x_label_y = 0;
+};
+
+Frame frame(const Plot& plot) {
+  Frame f;
+  f.legend_below = plot.width < kNarrow;
+  const double right = !f.legend_below ? kRight : plot.heatmap ? kNarrowHeatmapRight : kNarrowRight;
+  f.x1 = plot.width - right;
+  double legend_height = 0;
+  if (f.legend_below && !plot.heatmap) {
+    const std::size_t n = legend_entries(plot);
+    f.legend_columns = std::max<std::size_t>(
+        1, static_cast<std::size_t>((plot.width - 2 * kNarrowRight) / kLegendColumn));
+    const std::size_t rows = (n + f.legend_columns - 1) / f.legend_columns;
+    legend_height = kLegendRow * static_cast<double>(rows) + (rows > 0 ? 4 : 0);
+  }
+  f.y1 = plot.height - kBottom - legend_height;
+  f.x_label_y = plot.height - 10 - legend_height;
+  f.legend_top = plot.height - legend_height;
+  return f;
+}
+
+// A font size at most `size` at which `text` fits in `width` points (DejaVu Sans runs about 10%
+// wider than text_width's estimate), but never below 7 pt: shrinking further would not be read.
+double fitting_size(const std::string& text, double size, double width) {
+  const double estimate = 1.1 * text_width(text, size);
+  return estimate <= width ? size : std::max(7.0, size * width / estimate);
 }
 
 struct Axis {
@@ -64,8 +107,9 @@ void fit(Axis& axis, const std::vector<double>& values) {
   axis.hi = hi + pad;
 }
 
-// Ticks in data units: powers of ten (log) or 1/2/5 x 10^k steps (linear).
-std::vector<double> ticks(const Axis& axis) {
+// Ticks in data units: powers of ten (log) or 1/2/5 x 10^k steps (linear), at most about
+// `most` of them (linear).
+std::vector<double> ticks(const Axis& axis, double most = 7) {
   std::vector<double> out;
   if (axis.log) {
     for (double e = std::ceil(axis.lo); e <= std::floor(axis.hi); ++e)
@@ -80,12 +124,12 @@ std::vector<double> ticks(const Axis& axis) {
     return out;
   }
   const double span = axis.hi - axis.lo;
-  const double raw = span / 6;
+  const double raw = span / (most - 1);
   const double base = std::pow(10, std::floor(std::log10(raw)));
   double step = base;
   for (double m : {1.0, 2.0, 5.0, 10.0}) {
     step = m * base;
-    if (span / step <= 7) break;
+    if (span / step <= most) break;
   }
   for (double v = std::ceil(axis.lo / step) * step; v <= axis.hi + 1e-9 * step; v += step)
     out.push_back(std::abs(v) < 1e-12 * step ? 0.0 : v);
@@ -101,42 +145,56 @@ void check_series(const Series& s) {
     throw InvalidArgument("plot series '" + s.label + "': error bars must match y in length");
 }
 
+// Titles start over the plot box; on a narrow plot at the page's left edge, and they shrink to
+// the page's width.
 void draw_titles(const Plot& plot, Canvas& c) {
-  c.text(kLeft, 16, plot.title, kTitleFont, Anchor::kStart);
+  const double x = plot.width < kNarrow ? 8 : kLeft, room = plot.width - x - 6;
+  c.text(x, 16, plot.title, fitting_size(plot.title, kTitleFont, room), Anchor::kStart);
   if (!plot.subtitle.empty())
-    c.text(kLeft, 29, plot.subtitle, kTickFont, Anchor::kStart, "#555555");
+    c.text(x, 29, plot.subtitle, fitting_size(plot.subtitle, kTickFont, room), Anchor::kStart,
+           "#555555");
 }
 
 // The rotated y label, left of the widest tick label when that is wide (its glyphs reach about
 // 0.75 em left of the baseline and 0.25 em right of it), but never off the page.
-void draw_y_label(const Plot& plot, Canvas& c, const std::vector<std::string>& tick_labels) {
+void draw_y_label(const Plot& plot, const Frame& f, Canvas& c,
+                  const std::vector<std::string>& tick_labels) {
   double widest = 0;
   for (const auto& label : tick_labels) widest = std::max(widest, text_width(label, kTickFont));
   // 1.15: DejaVu Sans's digits (0.636 em) are wider than text_width's Helvetica estimate.
   const double x =
       std::clamp(kLeft - 4 - 1.15 * widest - 0.25 * kLabelFont - 3, 0.75 * kLabelFont + 1, 16.0);
-  c.text(x, (kTop + plot.height - kBottom) / 2, plot.y_label, kLabelFont, Anchor::kMiddle,
-         "#000000", true);
+  c.text(x, (f.y0 + f.y1) / 2, plot.y_label, kLabelFont, Anchor::kMiddle, "#000000", true);
 }
 
-void draw_legend(const Plot& plot, Canvas& c, double x0) {
-  double y = kTop + 8;
+// One entry: its line and marker swatch, then its label.
+void draw_legend_entry(const Series& s, Canvas& c, double x, double y) {
+  if (s.line) c.polyline({{x, y - 3}, {x + 18, y - 3}}, s.color, s.line_width, s.dash);
+  if (s.marker > 0) c.circle(x + 9, y - 3, std::min(s.marker, 4.0), s.color);
+  c.text(x + 24, y, s.label, kTickFont, Anchor::kStart);
+}
+
+void draw_legend(const Plot& plot, const Frame& f, Canvas& c) {
+  std::size_t k = 0;
   for (const auto& s : plot.series) {
     if (s.label.empty()) continue;
-    if (s.line) c.polyline({{x0, y - 3}, {x0 + 18, y - 3}}, s.color, s.line_width, s.dash);
-    if (s.marker > 0) c.circle(x0 + 9, y - 3, std::min(s.marker, 4.0), s.color);
-    c.text(x0 + 24, y, s.label, kTickFont, Anchor::kStart);
-    y += 13;
+    if (f.legend_below)
+      draw_legend_entry(s, c,
+                        kNarrowRight + kLegendColumn * static_cast<double>(k % f.legend_columns),
+                        f.legend_top + 9 + kLegendRow * static_cast<double>(k / f.legend_columns));
+    else
+      draw_legend_entry(s, c, f.x1 + 10, kTop + 8 + 13 * static_cast<double>(k));
+    ++k;
   }
 }
 
-void draw_heatmap(const Plot& plot, Canvas& c) {
+void draw_heatmap(const Plot& plot, const Frame& f, Canvas& c) {
   const Heatmap& h = *plot.heatmap;
   const std::size_t nx = h.x_values.size(), ny = h.y_values.size();
   if (nx == 0 || ny == 0 || h.z.size() != nx * ny)
     throw InvalidArgument("heatmap: " + std::to_string(h.z.size()) + " values for a " +
                           std::to_string(nx) + " x " + std::to_string(ny) + " grid");
-  const double x0 = kLeft, x1 = plot.width - kRight, y0 = kTop, y1 = plot.height - kBottom;
+  const double x0 = f.x0, x1 = f.x1, y0 = f.y0, y1 = f.y1;
   const double cw = (x1 - x0) / static_cast<double>(nx), ch = (y1 - y0) / static_cast<double>(ny);
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (double z : h.z) {
@@ -166,7 +224,7 @@ void draw_heatmap(const Plot& plot, Canvas& c) {
     y_ticks.push_back(fmt(h.y_values[j]));
     c.text(x0 - 4, y1 - (j + 0.5) * ch + 3, y_ticks.back(), kTickFont, Anchor::kEnd);
   }
-  draw_y_label(plot, c, y_ticks);
+  draw_y_label(plot, f, c, y_ticks);
   // Colour bar.
   const double bx = x1 + 18, bw = 12;
   for (int k = 0; k < 50; ++k) {
@@ -206,10 +264,11 @@ std::string palette(std::size_t index) {
 void draw(const Plot& plot, Canvas& c) {
   for (const auto& s : plot.series) check_series(s);
   draw_titles(plot, c);
-  const double x0 = kLeft, x1 = plot.width - kRight, y0 = kTop, y1 = plot.height - kBottom;
-  c.text((x0 + x1) / 2, plot.height - 10, plot.x_label, kLabelFont, Anchor::kMiddle);
+  const Frame f = frame(plot);
+  const double x0 = f.x0, x1 = f.x1, y0 = f.y0, y1 = f.y1;
+  c.text((x0 + x1) / 2, f.x_label_y, plot.x_label, kLabelFont, Anchor::kMiddle);
   if (plot.heatmap) {
-    draw_heatmap(plot, c);
+    draw_heatmap(plot, f, c);
     return;
   }
   Axis ax, ay;
@@ -237,9 +296,11 @@ void draw(const Plot& plot, Canvas& c) {
     y_ticks.push_back(fmt(v));
     c.text(x0 - 4, y + 3, y_ticks.back(), kTickFont, Anchor::kEnd);
   }
-  draw_y_label(plot, c, y_ticks);
+  draw_y_label(plot, f, c, y_ticks);
   if (plot.x_tick_labels.empty()) {
-    for (double v : ticks(ax)) {
+    // About one tick per 36 pt of axis, so that labels such as "0.001" never touch (7 on a 7 in
+    // plot).
+    for (double v : ticks(ax, std::clamp(std::floor((x1 - x0) / 36), 2.0, 7.0))) {
       const double x = ax.map(v);
       c.polyline({{x, y0}, {x, y1}}, kGridColor, 0.6);
       c.text(x, y1 + 12, fmt(v), kTickFont, Anchor::kMiddle);
@@ -266,25 +327,25 @@ void draw(const Plot& plot, Canvas& c) {
     if (s.marker > 0)
       for (const auto& p : points) c.circle(p.x, p.y, s.marker, s.color, "#ffffff", 0.4);
   }
-  draw_legend(plot, c, x1 + 10);
+  draw_legend(plot, f, c);
+}
+
+std::string to_file(const Plot& plot, FileFormat format, double scale) {
+  CairoCanvas canvas(format, plot.width, plot.height, scale);
+  draw(plot, canvas);
+  return canvas.finish();
 }
 
 std::string to_svg(const Plot& plot) {
-  SvgCanvas canvas(plot.width, plot.height);
-  draw(plot, canvas);
-  return canvas.finish();
+  return to_file(plot, FileFormat::kSvg);
 }
 
 std::string to_pdf(const Plot& plot) {
-  PdfCanvas canvas(plot.width, plot.height);
-  draw(plot, canvas);
-  return canvas.finish();
+  return to_file(plot, FileFormat::kPdf);
 }
 
 std::string to_png(const Plot& plot, double scale) {
-  PngCanvas canvas(plot.width, plot.height, scale);
-  draw(plot, canvas);
-  return canvas.finish();
+  return to_file(plot, FileFormat::kPng, scale);
 }
 
 }  // namespace dplab::figures

@@ -1,14 +1,17 @@
 // Plot: a small description of a 2-D chart (curves, points with error bars, or a heatmap) laid
 // out once and drawn onto a Canvas, so `dplab-cli reproduce` writes each paper figure as SVG, PDF
-// and PNG from one implementation without Qt. Axes: linear or log10; a categorical x axis (strip
-// plots) when x_tick_labels is set (x = 0, 1, ...). The legend sits outside the plot, on the
-// right; the axis ranges cover everything drawn.
+// and PNG through one drawing path (Cairo, cairo_canvas.h) without Qt. Axes: linear or log10; a
+// categorical x axis (strip plots) when x_tick_labels is set (x = 0, 1, ...). The legend sits
+// outside the plot, on the right, or under the x label when the plot is narrower than 400 pt (a
+// 3.5 in column); there the title starts at the page's edge and shrinks to fit. The axis ranges
+// cover everything drawn.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "figures/cairo_canvas.h"
 #include "figures/canvas.h"
 
 namespace dplab::figures {
@@ -50,9 +53,12 @@ struct Plot {
 // Lays out and draws the plot. Throws InvalidArgument for a series whose x and y (or error
 // bars) differ in length, or a heatmap whose z does not match its grid.
 void draw(const Plot& plot, Canvas& canvas);
+// The plot's file in `format`: draw() onto a CairoCanvas of the plot's size. `scale` is the PNG's
+// pixels per point (2: 144 dpi, a 504 x 324 pt plot is 1008 x 648 pixels). Also throws what
+// CairoCanvas throws (a size Cairo cannot draw, a drawing or encoding failure).
+std::string to_file(const Plot& plot, FileFormat format, double scale = 2);
 std::string to_svg(const Plot& plot);
 std::string to_pdf(const Plot& plot);
-// PNG bytes at `scale` pixels per point (2: 144 dpi, a 504 x 324 pt plot is 1008 x 648 pixels).
 std::string to_png(const Plot& plot, double scale = 2);
 
 // The colour of t in [0, 1] on the viridis map ("#rrggbb"; t outside is clamped).

@@ -67,6 +67,12 @@ void ConvNetwork::initialize(std::uint64_t seed) {
     layers_[l]->initialize(params_.data() + offsets_[l], rng);
 }
 
+double ConvNetwork::gemm_flops_per_example(bool clipped) const {
+  double flops = 0;
+  for (std::size_t l = 0; l < layers_.size(); ++l) flops += layers_[l]->gemm_flops(clipped, l > 0);
+  return flops;
+}
+
 std::unique_ptr<Model> ConvNetwork::clone() const {
   auto copy = make_network(json_text_, input_.size(), num_classes_);
   copy->params() = params_;

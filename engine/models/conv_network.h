@@ -65,6 +65,9 @@ class ConvNetwork final : public Model {
   const std::string& json_text() const { return json_text_; }
   // Rows per block: min(kNetworkBlockRows, kNetworkBlockBytes / the largest per-example scratch).
   Index block_rows() const { return block_rows_; }
+  // GEMM floating-point operations of one example in a step (Layer::gemm_flops summed; the
+  // first layer computes no input gradient): the DP step's (clipped) or the non-private one's.
+  double gemm_flops_per_example(bool clipped) const;
   void set_json_text(std::string text) { json_text_ = std::move(text); }
 
  private:

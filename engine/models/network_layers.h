@@ -18,7 +18,8 @@
 // al. 2022, "Scalable and efficient training of large CNNs with DP" — mixed ghost clipping):
 //   ghost:  ||A_i^T B_i||_F^2 = sum_{p,p'} (A_i A_i^T)_{pp'} (B_i B_i^T)_{pp'}   cost ~ P^2 (a + b)
 //   direct: form G_i (a x b) and take its norm                                 cost ~ P a b
-// Each layer picks the cheaper (NormMethod::kAuto) unless a test forces one. The bias adds
+// Each layer picks the cheaper (NormMethod::kAuto) unless a test forces one, counting the clipped
+// sum below too (cheaper_norm_method): direct unless P^2 (a + b) < a b. The bias adds
 // ||B_i^T 1||^2 (conv: E_i; transposed conv: E_i over the output positions). Dense layers use
 // the rank-1 identity (||x_i||^2 + 1) ||e_i||^2 (dense_layer.h).
 // The clipped sum is then ONE weighted GEMM per ghost layer on the stored A and B:
@@ -27,6 +28,9 @@
 // instead of a second P m a b product).
 //
 // Internal to engine/models. Each layer owns scratch sized by reserve(m); no allocation after.
+// Implementations: conv_layers.cpp (convolution, transposed convolution), ghost_norms.{h,cpp}
+// (the per-example norms and clipped sums above), network_layers.cpp (pooling, activations,
+// dense), layer_support.h (helpers shared by them).
 #pragma once
 
 #include <memory>
@@ -72,6 +76,12 @@ class Layer {
   // After backward: grad (this layer's num_params) = or += sum_i w_i g_i (weights null: w = 1).
   virtual void add_weighted_gradient(const float* /*weights*/, float* /*grad*/, bool /*accumulate*/,
                                      Index /*m*/) {}
+  // Floating-point operations of this layer's GEMMs for one example in one step, each GEMM
+  // counted as 2 M N K (pooling, activations, unfold/fold and bias sums not counted): forward,
+  // input gradient (unless input_gradient is false: the first layer), and either the plain
+  // weight gradient (clipped false) or the per-example norms and the clipped sum as this layer
+  // computes them (ghost: Gram matrices + weighted GEMM; direct: G_i + the scaled sum of G_i).
+  virtual double gemm_flops(bool /*clipped*/, bool /*input_gradient*/) const { return 0; }
   // Which norm method a parametrised layer uses (kAuto for layers without parameters).
   virtual NormMethod norm_method() const { return NormMethod::kAuto; }
   // Floats of the largest scratch matrix this layer touches per example in a block (a conv
@@ -91,7 +101,8 @@ std::unique_ptr<Layer> make_pool(MapShape input, bool max, Index kernel, Index s
 std::unique_ptr<Layer> make_activation(MapShape input, Activation kind);
 std::unique_ptr<Layer> make_dense(MapShape input, Index units);
 
-// Which of ghost / direct is cheaper for G_i = A_i^T B_i with A_i: P x a, B_i: P x b.
+// Which of ghost / direct is cheaper for G_i = A_i^T B_i with A_i: P x a, B_i: P x b, norms and
+// clipped sum together: ghost iff P^2 (a + b) < a b.
 NormMethod cheaper_norm_method(Index positions, Index a, Index b);
 
 }  // namespace dplab::models::detail

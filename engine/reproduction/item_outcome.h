@@ -12,7 +12,9 @@
 //   table1    |dplab - paper| <= 0.005 (the paper prints two decimals);
 //   figure5   DPAdamWOSM's final max within 1 point of DPAdam's, AND ADADP's below DPAdam's
 //             (Fashion-MNIST) / not more than 1 point below (Adult, the paper's exception);
-//   section5.2  DPAdam's mean above pruned DPSGD's, AND the 95% CIs disjoint in its favour.
+//   section5.2  DPAdam's mean above pruned DPSGD's, AND the 95% t-intervals over repeats
+//             disjoint in its favour (tuning/pruned_comparison.h, 3.: what the trained runs
+//             support; the random draws' CI only re-samples them).
 // A result at a reduced scale is labelled with the scale; its verdict says what that run shows.
 #pragma once
 
@@ -22,6 +24,7 @@
 
 #include "figures/plot.h"
 #include "reproduction/reproduction_items.h"
+#include "tuning/pruned_comparison.h"
 #include "tuning/results.h"
 
 namespace dplab::reproduction {
@@ -48,11 +51,20 @@ ItemOutcome analyse_item(const ReproductionItem& item, const DataVersion& versio
                          const experiment::ExperimentConfig& paper,
                          const tuning::SearchResults& results, Scale scale);
 
+// Section 5.2 again with DPSGD pruned on times-best scores pooled over `settings` (other searches
+// of the same (alpha, C) grid: data sets x models x sigma; pruned_comparison.h, 4.), as the
+// paper pooled over 4 data sets x 2 models x 3 sigma. Appends a row, a note, the figure
+// "section5_2_pooled" and section5_2_pooled.csv / section5_2_pooled_pruning.csv to `out`.
+void add_pooled_section52(ItemOutcome& out, const DataVersion& version,
+                          const tuning::SearchResults& results,
+                          const std::vector<tuning::PruningScores>& settings, Scale scale);
+
 // Accuracy gap below which an accuracy claim counts as reproduced (1 point).
 inline constexpr double kAccuracyTolerance = 0.01;
 // Epsilon gap below which a Table 1 number counts as reproduced (two printed decimals).
 inline constexpr double kEpsilonTolerance = 0.005;
-// Random best-of-k draws per side in section 5.2.
+// Random best-of-k draws per side in section 5.2 (the presets' descriptions quote this number;
+// test_reproduction_report checks they agree).
 inline constexpr int kSection52Draws = 10000;
 
 }  // namespace dplab::reproduction

@@ -259,13 +259,13 @@ ItemOutcome analyse_kk23(const std::vector<Kk23Procedure>& procedures, const Kk2
 
   // The figure: mean accuracy vs epsilon (log), one line per method.
   figures::Plot plot;
-  plot.title = "KK23 vs Papernot-Steinke: released accuracy vs total eps";
+  plot.title = "KK23 vs Papernot-Steinke: released accuracy vs total ε";
   plot.subtitle =
       "Adult, logistic regression, DP-SGD, T = " + std::to_string(sweep.kk23.privacy.steps) +
       ", q = " + general(q) + ", mean of " + std::to_string(sweep.seeds.size()) + " seed(s), " +
       scale_label(scale);
-  plot.x_label = "total eps of one procedure (tuning + final run), delta = " +
-                 general(procedures.front().delta);
+  plot.x_label =
+      "total ε of one procedure (tuning + final run), δ = " + general(procedures.front().delta);
   plot.y_label = "released validation accuracy";
   plot.log_x = true;
   std::ostringstream csv;

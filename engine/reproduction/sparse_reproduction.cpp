@@ -201,6 +201,9 @@ std::vector<MethodCurve> run_figure1(const SparsePreset& preset, const PreparedT
 
 std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& progress,
                                   const std::atomic<bool>* cancel) {
+  if (!std::isfinite(preset.table2_sigma) || preset.table2_sigma < 0)
+    throw InvalidArgument("table2_sigma must be 0 (calibrated) or > 0, got " +
+                          format_number(preset.table2_sigma));
   std::vector<Table2Row> rows;
   const int v = preset.vocabulary_size;
   const auto canaries =
@@ -219,7 +222,10 @@ std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& pr
                             " distinct words; vocabulary_size must not exceed it");
     }
     const Calibration calibration = calibrate(preset, data.train.size());
-    const double shared_sigma = calibration.of(WideMethod::kSparseExponential).noise_multiplier;
+    const bool given = preset.table2_sigma > 0;
+    const double shared_sigma =
+        given ? preset.table2_sigma
+              : calibration.of(WideMethod::kSparseExponential).noise_multiplier;
     for (const WideMethod m :
          {WideMethod::kNonPrivate, WideMethod::kDpSgd, WideMethod::kSparseExponential}) {
       if (progress)
@@ -227,7 +233,8 @@ std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& pr
             "table 2: n_c = " + std::to_string(repeats) + ", training " + training::to_string(m),
             static_cast<double>(done_runs) / total_runs);
       MethodPrivacy privacy = calibration.of(m);
-      if (m == WideMethod::kDpSgd) privacy.noise_multiplier = shared_sigma;  // paper: same sigma
+      // Paper: DP-SGD at the sparse method's sigma; a given sigma replaces both.
+      if (m != WideMethod::kNonPrivate) privacy.noise_multiplier = shared_sigma;
       models::CbowNegativeSampling model(v, preset.embedding_dim);
       model.initialize(derive_seed(preset.seed, kInitStream));
       auto config = run_config(preset, calibration, privacy, derive_seed(preset.seed, kRunStream));
@@ -240,12 +247,13 @@ std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& pr
       const auto scores = audit::canary_scores(model, canaries);
       rows.push_back({repeats, training::to_string(m),
                       audit::rank_histogram(audit::rank_fractions(scores)),
-                      audit::summarize_exposure(scores), run.wall_seconds});
+                      audit::summarize_exposure(scores), run.wall_seconds, privacy.noise_multiplier,
+                      given && m != WideMethod::kNonPrivate});
       if (m == WideMethod::kNonPrivate && r + 1 == preset.canary_repeats.size()) {
         const auto null_scores = audit::canary_scores(model, absent);
         rows.push_back({repeats, "never-inserted",
                         audit::rank_histogram(audit::rank_fractions(null_scores)),
-                        audit::summarize_exposure(null_scores), run.wall_seconds});
+                        audit::summarize_exposure(null_scores), run.wall_seconds, 0.0, false});
       }
       ++done_runs;
     }
@@ -273,13 +281,18 @@ void write_figure1_csv(const std::string& path, const std::vector<MethodCurve>& 
 void write_table2_csv(const std::string& path, const std::vector<Table2Row>& rows) {
   auto out = open_csv(path);
   out << "n_c,method,chi2_distance,chi2_statistic,p_value,mean_exposure_bits,max_exposure_bits,"
-         "canaries,train_wall_seconds\n";
+         "canaries,train_wall_seconds,noise_multiplier,sigma_source\n";
   for (const auto& r : rows) {
     double total = 0;
     for (const double c : r.histogram.counts) total += c;
     out << r.repeats << ',' << r.method << ',' << r.histogram.test.distance << ','
         << r.histogram.test.statistic << ',' << r.histogram.test.p_value << ',' << r.exposure.mean
-        << ',' << r.exposure.max << ',' << total << ',' << r.train_wall_seconds << '\n';
+        << ',' << r.exposure.max << ',' << total << ',' << r.train_wall_seconds << ','
+        << r.noise_multiplier << ','
+        << (r.noise_multiplier == 0 ? "none"
+            : r.sigma_given         ? "given"
+                                    : "calibrated")
+        << '\n';
   }
   close_csv(out, path);
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_guard.h"
+#include "store/run_status.h"
 #include "tuning/honest_selection.h"
 #include "tuning/private_release_view.h"
 #include "tuning/release_cost.h"
@@ -16,9 +17,8 @@ constexpr const char* kNotesKind = "notes";
 }  // namespace
 
 bool is_resumable_status(const std::string& status) {
-  // "incomplete": finished jobs the history could not store (disk full, lock held too long) are
-  // missing from it exactly like a cancelled run's; resuming runs them again with their seeds.
-  return status == "interrupted" || status == "cancelled" || status == "incomplete";
+  const std::optional<RunStatus> parsed = parse_run_status(status);
+  return parsed && is_resumable(*parsed);  // store/run_status.h
 }
 
 std::string run_notes(const Store& store, std::int64_t experiment_id) {

@@ -62,6 +62,9 @@ class CliAuditTest : public QObject {
     const QList<QByteArray> private_row = lines[2].split(',');
     QCOMPARE(private_row[0], QByteArray("private"));
     QCOMPARE(private_row[header.indexOf("canaries")], QByteArray("200"));
+    // White-box default: Dirac canaries on reserved coordinates, said on stdout and in the CSV.
+    QVERIFY2(run.out.contains("reserved coordinate"), qPrintable(run.out));
+    QCOMPARE(private_row[header.indexOf("whitebox_canaries")], QByteArray("reserved"));
     const double bound = private_row[lower].toDouble();
     // The lower bound is below both upper bounds, which agree to a few percent.
     QVERIFY2(bound >= 0 && bound < private_row[pld].toDouble(), lines[2].constData());
@@ -76,6 +79,17 @@ class CliAuditTest : public QObject {
     QCOMPARE(open_row[rdp], QByteArray("inf"));
     QVERIFY(open_row[lower].toDouble() >= 0);
     QVERIFY(open_row[lower].toDouble() <= open_row[ceiling].toDouble() + 1e-9);
+  }
+
+  void randomDirectionsStaySelectable() {
+    QTemporaryDir dir;
+    const CliRun run = run_cli({"audit", "--config", write_run_json(dir), "--canaries", "100",
+                                "--whitebox-canaries", "random", "--out", dir.path() + "/r"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
+    QVERIFY(run.out.contains("random unit directions"));
+    const QList<QByteArray> lines = read_file(dir.path() + "/r/audit.csv").trimmed().split('\n');
+    const QList<QByteArray> header = lines[1].split(',');
+    QCOMPARE(lines[2].split(',')[header.indexOf("whitebox_canaries")], QByteArray("random"));
   }
 
   void blackBoxRuns() {
@@ -93,6 +107,9 @@ class CliAuditTest : public QObject {
     CliRun run = run_cli({"audit", "--config", config, "--mode", "greybox"});
     QCOMPARE(run.exit_code, 2);
     QVERIFY2(run.err.contains("--mode"), qPrintable(run.err));
+    run = run_cli({"audit", "--config", config, "--whitebox-canaries", "diagonal"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--whitebox-canaries"), qPrintable(run.err));
     run = run_cli({"audit", "--config", config, "--confidence", "1.5"});
     QCOMPARE(run.exit_code, 2);
     QVERIFY2(run.err.contains("--confidence"), qPrintable(run.err));

@@ -59,7 +59,7 @@ class TestCliSparse : public QObject {
     const QString table = QString::fromUtf8(read_file(dir.path() + "/table2.csv"));
     QVERIFY(table.startsWith(
         "n_c,method,chi2_distance,chi2_statistic,p_value,mean_exposure_bits,max_exposure_bits,"
-        "canaries,train_wall_seconds\n"));
+        "canaries,train_wall_seconds,noise_multiplier,sigma_source\n"));
     QVERIFY(r.out.contains("exposure = log2 |V|^2 - log2 rank"));
     // Every row's exposure is within [0, log2 |V|^2] = [0, log2 2500].
     for (const QString& line : table.split('\n', Qt::SkipEmptyParts).mid(1)) {
@@ -69,6 +69,14 @@ class TestCliSparse : public QObject {
     }
     for (const char* m : {"3,nonprivate,", "3,dpsgd,", "3,em,", "3,never-inserted,"})
       QVERIFY(table.contains(m));
+    // Without --sigma: DP-SGD and em share em's calibrated sigma, labelled "calibrated".
+    for (const QString& line : table.split('\n', Qt::SkipEmptyParts).mid(1)) {
+      const QStringList cells = line.split(',');
+      const bool dp = cells[1] == "dpsgd" || cells[1] == "em";
+      QCOMPARE(cells[10], dp ? QString("calibrated") : QString("none"));
+      QVERIFY(dp ? cells[9].toDouble() > 0 : cells[9].toDouble() == 0);
+    }
+    QVERIFY(r.out.contains("sigma calibrated to the budget"));
     QCOMPARE(QString::fromUtf8(read_file(dir.path() + "/histograms.csv")).count('\n'), 1 + 4 * 10);
   }
 
@@ -89,6 +97,47 @@ class TestCliSparse : public QObject {
         {"label-canary", "--dataset", "synthetic-binary", "--canaries", "5", "--out", dir.path()});
     QCOMPARE(bad.exit_code, 2);
     QVERIFY(bad.err.contains("--canaries"));
+  }
+
+  // Issue #31 item 5: Table 2 at an explicit sigma (the paper's 0.5): DP-SGD and em train at it,
+  // the CSV says "given", stdout says the runs do not have the budget's epsilon; and the
+  // histograms differ from the calibrated run's (the sigma is really used).
+  void canary_at_a_given_sigma() {
+    QTemporaryDir given, calibrated;
+    const QStringList common = QStringList{"--canaries", "20", "--repeats", "3"} + small_run();
+    const auto r = run_cli(QStringList{"canary", "--out", given.path(), "--sigma", "0.5"} + common);
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("sigma = 0.5 given with --sigma"));
+    QVERIFY(r.out.contains("epsilon not as printed"));
+    const QString table = QString::fromUtf8(read_file(given.path() + "/table2.csv"));
+    int dp_rows = 0;
+    for (const QString& line : table.split('\n', Qt::SkipEmptyParts).mid(1)) {
+      const QStringList cells = line.split(',');
+      if (cells[1] != "dpsgd" && cells[1] != "em") continue;
+      ++dp_rows;
+      QCOMPARE(cells[9].toDouble(), 0.5);
+      QCOMPARE(cells[10], QString("given"));
+    }
+    QCOMPARE(dp_rows, 2);
+    const auto c = run_cli(QStringList{"canary", "--out", calibrated.path()} + common);
+    QVERIFY2(c.exit_code == 0, qPrintable(c.err));
+    const QString table_c = QString::fromUtf8(read_file(calibrated.path() + "/table2.csv"));
+    QVERIFY(table_c.contains(",calibrated\n"));
+    QVERIFY(!table_c.contains(",0.5,calibrated"));
+    // Same seed and data, another sigma: DP-SGD's mean exposure (a continuous statistic of the
+    // canaries' ranks) changes, so the given sigma is the one trained with.
+    auto dpsgd_exposure = [](const QString& csv) {
+      for (const QString& line : csv.split('\n', Qt::SkipEmptyParts))
+        if (line.split(',')[1] == "dpsgd") return line.split(',')[5];
+      return QString();
+    };
+    QVERIFY(!dpsgd_exposure(table).isEmpty());
+    QVERIFY(dpsgd_exposure(table) != dpsgd_exposure(table_c));
+    for (const char* bad : {"0", "-1", "abc", "1000", "nan"}) {
+      const auto b = run_cli({"canary", "--sigma", bad, "--corpus", corpus()});
+      QVERIFY2(b.exit_code == 2, bad);
+      QVERIFY2(b.err.contains("--sigma"), qPrintable(b.err));
+    }
   }
 
   void bad_input_is_reported() {

@@ -29,10 +29,11 @@ using namespace dplab;
 namespace {
 
 constexpr double kDelta = 1e-5;
-// The DP-SGD sanity task: d = 1000 features >= m = 1000 canaries, so the canaries are
-// orthonormal (no canary masks another) and the data gradient's projection on a canary direction
-// is ~ |G| / sqrt(d). With d = 50 the same run audits to 0 at eps = 2: white-box power falls with
-// the data gradient's share of each canary direction (measured; see the README's audit section).
+// The DP-SGD sanity task: d = 1000 features >= m = 1000 canaries. It was chosen for random-
+// direction canaries (orthonormal when m <= d; the data gradient's projection on one is
+// ~ |G| / sqrt(d), and with d = 50 such a run audits to 0 at eps = 2). The audit's default now puts
+// Dirac canaries on reserved coordinates, where the data gradient is exactly 0 whatever d is
+// (test_reserved_coordinates_audit.cpp audits d = 50).
 constexpr Index kWideDim = 1000;
 constexpr int kWideCanaries = 1000;
 

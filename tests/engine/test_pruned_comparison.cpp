@@ -1,6 +1,9 @@
 // Section 5.2 (pruned_comparison.h): the times-best pruning keeps exactly the candidates that
 // were best at some evaluation point; the best-of-k draw matches its exact expectation
 // (enumerated over all k-subsets and repeat choices) within its CI; separation and errors.
+// Issue #31: the spread over repeats is the exact best-of-k of each repeat with a t-interval
+// (not the draws' CI, which is near zero-width when the pool has at most k candidates); the
+// pooled pruning keeps the union of the settings' kept (alpha, C); Student's t quantiles.
 #include <QTest>
 
 #include <cmath>
@@ -75,6 +78,22 @@ double exact_best_of_k(const std::vector<std::vector<double>>& acc, const std::v
   return total / cases;
 }
 
+// E[max of a uniform k-subset of `values`] by enumeration of the subsets.
+double exact_best_of_k_values(const std::vector<double>& values, int k) {
+  double total = 0;
+  int cases = 0;
+  const int n = static_cast<int>(values.size());
+  for (int mask = 0; mask < (1 << n); ++mask) {
+    if (__builtin_popcount(static_cast<unsigned>(mask)) != k) continue;
+    double best = -1;
+    for (int i = 0; i < n; ++i)
+      if (mask & (1 << i)) best = std::max(best, values[static_cast<std::size_t>(i)]);
+    total += best;
+    ++cases;
+  }
+  return total / cases;
+}
+
 }  // namespace
 
 class TestPrunedComparison : public QObject {
@@ -123,6 +142,91 @@ class TestPrunedComparison : public QObject {
     QVERIFY(std::abs(far.difference - 0.4) < 1e-12);
     const auto same = compare_best_of_k(results, "x", {0, 1}, 1, "y", {2, 3}, 1, 50, 3);
     QVERIFY(!same.separated);
+  }
+
+  void repeat_spread_is_the_exact_best_of_k_of_each_repeat() {
+    const SearchResults results = make_results(kAcc, kCurve);
+    const std::vector<int> dpsgd = {0, 1, 2, 3};
+    for (int k : {1, 2, 3, 4}) {
+      const RepeatSpread s = repeat_spread(results, dpsgd, k);
+      QCOMPARE(s.per_repeat.size(), std::size_t{2});
+      double sum = 0;
+      for (std::size_t r = 0; r < 2; ++r) {
+        std::vector<double> values;
+        for (int c : dpsgd) values.push_back(kAcc[static_cast<std::size_t>(c)][r]);
+        // Closed form vs enumeration: two code paths, so a tolerance (1e-12).
+        QVERIFY(std::abs(s.per_repeat[r] - exact_best_of_k_values(values, k)) < 1e-12);
+        sum += s.per_repeat[r];
+      }
+      QVERIFY(std::abs(s.mean - sum / 2) < 1e-12);
+      // Two repeats: t_{0.975, 1} = 12.706 times sd / sqrt(2), sd = |x_0 - x_1| / sqrt(2).
+      const double half = 12.7062047 * std::abs(s.per_repeat[0] - s.per_repeat[1]) / 2;
+      QVERIFY(std::abs((s.ci_high - s.ci_low) / 2 - half) < 1e-9);
+      QCOMPARE(s.min, std::min(s.per_repeat[0], s.per_repeat[1]));
+      QCOMPARE(s.max, std::max(s.per_repeat[0], s.per_repeat[1]));
+    }
+    // k = 4 over a pool of 4: repeat 0's max is 0.90 (candidate 2), repeat 1's 0.80.
+    const RepeatSpread all = repeat_spread(results, dpsgd, 4);
+    QCOMPARE(all.per_repeat, (std::vector<double>{0.90, 0.80}));
+  }
+
+  // The issue's zero-width CI: a pool of at most k candidates, every draw takes all of them, so
+  // the draws only re-sample the repeats; with many draws their CI is much narrower than the
+  // spread of the repeats (here 0.90 vs 0.80 for the best of {0, 2}).
+  void draw_ci_is_narrow_where_the_repeat_interval_is_not() {
+    const SearchResults results = make_results(kAcc, kCurve);
+    const auto drawn = compare_best_of_k(results, "a", {0, 2}, 4, "b", {4}, 1, 10000, 7);
+    const RepeatSpread spread = repeat_spread(results, {0, 2}, 4);
+    QVERIFY(drawn.a.ci_high - drawn.a.ci_low < 0.005);
+    QVERIFY(spread.ci_high - spread.ci_low > 0.5);  // 12.7 x 0.05 x 2
+    // One repeat: no interval.
+    SearchResults one = make_results(kAcc, kCurve);
+    one.config.repeats = 1;
+    std::vector<JobResult> first;
+    for (const auto& job : one.jobs)
+      if (job.repeat == 0) first.push_back(job);
+    one.jobs = first;
+    const RepeatSpread single = repeat_spread(one, {0, 2}, 4);
+    QCOMPARE(single.per_repeat.size(), std::size_t{1});
+    QVERIFY(std::isnan(single.ci_low) && std::isnan(single.ci_high));
+  }
+
+  void student_t_quantiles() {
+    // Reference values of t_{0.975, df} (R's qt(0.975, df)).
+    const std::pair<int, double> reference[] = {{1, 12.7062047}, {2, 4.3026527},  {3, 3.1824463},
+                                                {10, 2.2281389}, {30, 2.0422725}, {31, 2.0395134},
+                                                {40, 2.0210754}, {60, 2.0002978}, {120, 1.9799304}};
+    for (const auto& [df, t] : reference)
+      QVERIFY2(std::abs(student_t_975(df) - t) < 1e-5, qPrintable(QString::number(df)));
+    QVERIFY(error_of<InvalidArgument>([] { student_t_975(0); }).contains("df = 0"));
+  }
+
+  // Two settings of the same (alpha, C) grid with different winners: the pooled pool keeps the
+  // union of their kept cells, the pooled score is the sum, the total the sum of the totals.
+  void pooled_pruning_keeps_the_union() {
+    const SearchResults a = make_results(kAcc, kCurve);  // kept: candidates 0 and 2
+    const std::vector<std::vector<double>> other_curve = {{0.1, 0.1, 0.1, 0.1, 0.1},
+                                                          {0.9, 0.9, 0.9, 0.9, 0.2},
+                                                          {0.1, 0.1, 0.1, 0.1, 0.1},
+                                                          {0.1, 0.1, 0.1, 0.1, 0.8},
+                                                          {0.5, 0.5, 0.5, 0.5, 0.5}};
+    const SearchResults b = make_results(kAcc, other_curve);  // kept: candidates 1 and 3
+    const PruningScores sa = pruning_scores(a, 0, "A");
+    const PruningScores sb = pruning_scores(b, 0, "B");
+    QCOMPARE(sb.times_best, (std::vector<int>{0, 4, 0, 1}));
+    QCOMPARE(sa.eval_points, 5);
+    const PooledPruning only_a = prune_pooled(a, 0, {sa});
+    QCOMPARE(only_a.kept, prune_by_times_best(a, 0).kept);  // one setting: the unpooled pruning
+    const PooledPruning pooled = prune_pooled(a, 0, {sa, sb});
+    QCOMPARE(pooled.kept, (std::vector<int>{0, 1, 2, 3}));
+    QCOMPARE(pooled.pooled_score, (std::vector<int>{2, 4, 3, 1}));
+    QCOMPARE(pooled.score_total, 10);
+    QCOMPARE(pooled.setting_scores.size(), std::size_t{2});
+    QCOMPARE(pooled.setting_scores[1], sb.times_best);
+    QCOMPARE(pooled.settings, (std::vector<std::string>{"A", "B"}));
+    // A higher threshold on the pooled score: only cells with >= 3 points.
+    QCOMPARE(prune_pooled(a, 0, {sa, sb}, 3).kept, (std::vector<int>{1, 2}));
+    QVERIFY(error_of<InvalidArgument>([&] { prune_pooled(a, 0, {}); }).contains("setting"));
   }
 
   void errors() {

@@ -1,4 +1,4 @@
-// LatestOnlyTask (ui/run/latest_only_task.h), the worker behind every control whose engine call
+// LatestOnlyTask (ui/async/latest_only_task.h), the worker behind every control whose engine call
 // is too slow for the GUI thread: computations run on its own thread, a query submitted while one
 // runs waits and is replaced by a newer one (latest value wins), results arrive on the GUI thread
 // in submission order with their sequence numbers, and failures arrive as messages.
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "run/latest_only_task.h"
+#include "async/latest_only_task.h"
 #include "support/test_registry.h"
 
 using namespace dplab::ui;

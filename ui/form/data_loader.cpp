@@ -8,19 +8,15 @@
 
 namespace dplab::ui {
 
-DataLoader::DataLoader(QObject* parent) : QObject(parent) {
+DataLoader::DataLoader(QObject* parent, Loader loader)
+    : QObject(parent), load_(loader ? std::move(loader) : Loader(&tuning::load_experiment_data)) {
   qRegisterMetaType<dplab::ui::DataSummary>("dplab::ui::DataSummary");
 }
 
 DataLoader::~DataLoader() {
-  // A load in progress finishes (it cannot be interrupted); its queued result is dropped with us.
-  std::thread t;
-  {
-    std::lock_guard lock(mutex_);
-    t = std::move(thread_);
-    has_pending_ = false;
-  }
-  if (t.joinable()) t.join();
+  // A load in progress finishes in the background (the engine loader does not poll the flag); its
+  // result is dropped with us. Nothing here waits for it.
+  task_.cancel();
 }
 
 QString DataLoader::keyFor(const experiment::ExperimentConfig& config) {
@@ -57,19 +53,15 @@ void DataLoader::request(const experiment::ExperimentConfig& config) {
 }
 
 void DataLoader::startLocked(const experiment::ExperimentConfig& config, const QString& key) {
-  if (thread_.joinable()) thread_.join();  // the previous load has already finished
   loading_key_ = key;
-  thread_ = std::thread([this, config, key] {
-    std::shared_ptr<const data::TrainValidationSplit> data;
-    QString error;
-    try {
-      data = tuning::load_experiment_data(config);
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(e.what());
-    }
-    QMetaObject::invokeMethod(
-        this, [this, key, data, error] { onThreadDone(key, data, error); }, Qt::QueuedConnection);
-  });
+  task_ = async::startInBackground(
+      this,
+      [config, load = load_](async::TaskControl&)
+          -> std::shared_ptr<const data::TrainValidationSplit> { return load(config); },
+      [this, key](std::shared_ptr<const data::TrainValidationSplit> data) {
+        onThreadDone(key, std::move(data), QString());
+      },
+      [this, key](const async::Failure& failure) { onThreadDone(key, nullptr, failure.message); });
 }
 
 void DataLoader::onThreadDone(const QString& key,

@@ -1,15 +1,19 @@
 // DataLoader: loads an experiment's data set (engine tuning::load_experiment_data: catalog or
-// file, then the seeded train/validation split) on a background std::thread, so that choosing a
-// data set never blocks the GUI. The form uses the result to learn n (training-set size, for
-// q = L/n and the default δ) and the run reuses the loaded split instead of loading again.
-// One load at a time; a newer request replaces a queued one. Results arrive as queued signals.
+// file, then the seeded train/validation split) off the GUI thread (async::startInBackground), so
+// that choosing a data set never blocks the GUI and closing the window never waits for a load
+// (the worker holds the config, not the loader; a result that arrives after us is dropped). The
+// form uses the result to learn n (training-set size, for q = L/n and the default δ) and the run
+// reuses the loaded split instead of loading again. One load at a time; a newer request replaces a
+// queued one. Results arrive as queued signals.
 #pragma once
 
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
+
+#include "async/background_task.h"
 
 #include "data/dataset.h"
 #include "experiment/experiment_config.h"
@@ -33,8 +37,12 @@ struct DataSummary {
 class DataLoader : public QObject {
   Q_OBJECT
  public:
-  explicit DataLoader(QObject* parent = nullptr);
-  ~DataLoader() override;
+  // Loads a config's data on the worker; tuning::load_experiment_data unless given (tests: a
+  // loader that blocks until released).
+  using Loader = std::function<std::shared_ptr<const data::TrainValidationSplit>(
+      const experiment::ExperimentConfig&)>;
+  explicit DataLoader(QObject* parent = nullptr, Loader loader = {});
+  ~DataLoader() override;  // returns at once, even during a load
 
   // Identifies the data a config needs (data set section + split seed).
   static QString keyFor(const experiment::ExperimentConfig& config);
@@ -56,7 +64,8 @@ class DataLoader : public QObject {
                     const QString& error);
 
   mutable std::mutex mutex_;
-  std::thread thread_;
+  Loader load_;
+  async::TaskHandle task_;
   QString loading_key_;
   QString loaded_key_;
   std::shared_ptr<const data::TrainValidationSplit> loaded_;

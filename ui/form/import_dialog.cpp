@@ -69,7 +69,7 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent) {
 }
 
 ImportDialog::~ImportDialog() {
-  if (thread_.joinable()) thread_.join();
+  check_task_.cancel();  // a check in progress ends in the background; its result is dropped
 }
 
 QString ImportDialog::path() const {
@@ -124,7 +124,7 @@ void ImportDialog::startCheck() {
   if (path().isEmpty()) return;
   ok_button_->setEnabled(false);
   check_->setText(tr("loading …"));
-  if (thread_.joinable()) thread_.join();  // a previous check finishes first (rarely long)
+  check_task_.cancel();  // a previous check's result is dropped (generation) when it arrives
   const int generation = ++generation_;
   data::DatasetSource source;
   source.path = path().toStdString();
@@ -135,38 +135,49 @@ void ImportDialog::startCheck() {
     onChecked(generation, QString::fromStdString(e.what()), false);
     return;
   }
-  thread_ = std::thread([this, source, generation] {
+  struct Checked {
     QString summary;
     bool ok = false;
-    try {
-      const data::Dataset d = data::load_dataset(source);
-      summary = tr("n = %1 rows, d = %2 features, ").arg(d.size()).arg(d.dim());
-      if (d.is_regression()) {
-        summary += tr("regression target");
-      } else {
-        const std::vector<Index> counts = data::class_counts(d);
-        QStringList parts;
-        for (int c = 0; c < static_cast<int>(counts.size()); ++c) {
-          const Index k = counts[static_cast<std::size_t>(c)];
-          const QString name = c < static_cast<int>(d.class_names.size())
-                                   ? QString::fromStdString(d.class_names[c])
-                                   : QString::number(c);
-          parts << QStringLiteral("%1: %2 (%3%)")
-                       .arg(name)
-                       .arg(k)
-                       .arg(100.0 * k / d.size(), 0, 'f', 1);
+  };
+  check_task_ = async::startInBackground(
+      this,
+      [source](async::TaskControl&) {
+        QString summary;
+        bool ok = false;
+        try {
+          const data::Dataset d = data::load_dataset(source);
+          summary = tr("n = %1 rows, d = %2 features, ").arg(d.size()).arg(d.dim());
+          if (d.is_regression()) {
+            summary += tr("regression target");
+          } else {
+            const std::vector<Index> counts = data::class_counts(d);
+            QStringList parts;
+            for (int c = 0; c < static_cast<int>(counts.size()); ++c) {
+              const Index k = counts[static_cast<std::size_t>(c)];
+              const QString name = c < static_cast<int>(d.class_names.size())
+                                       ? QString::fromStdString(d.class_names[c])
+                                       : QString::number(c);
+              parts << QStringLiteral("%1: %2 (%3%)")
+                           .arg(name)
+                           .arg(k)
+                           .arg(100.0 * k / d.size(), 0, 'f', 1);
+            }
+            summary += tr("%1 classes — balance %2")
+                           .arg(d.num_classes)
+                           .arg(parts.join(QStringLiteral(", ")));
+          }
+          ok = true;
+        } catch (const std::exception& e) {
+          summary = QString::fromStdString(e.what());
         }
-        summary +=
-            tr("%1 classes — balance %2").arg(d.num_classes).arg(parts.join(QStringLiteral(", ")));
-      }
-      ok = true;
-    } catch (const std::exception& e) {
-      summary = QString::fromStdString(e.what());
-    }
-    QMetaObject::invokeMethod(
-        this, [this, generation, summary, ok] { onChecked(generation, summary, ok); },
-        Qt::QueuedConnection);
-  });
+        return Checked{summary, ok};
+      },
+      [this, generation](const Checked& checked) {
+        onChecked(generation, checked.summary, checked.ok);
+      },
+      [this, generation](const async::Failure& failure) {
+        onChecked(generation, failure.message, false);
+      });
 }
 
 void ImportDialog::onChecked(int generation, const QString& summary, bool ok) {

@@ -1,10 +1,12 @@
 // ImportDialog: picks a user data file (IDX, CSV or LIBSVM; .gz allowed), shows its first rows,
 // lets the user choose the CSV label column, and loads it once in the background with the engine
-// loader (data::load_dataset) to show n, d and the class balance before it is used.
+// loader (data::load_dataset, off the GUI thread: closing the dialog never waits for it) to show
+// n, d and the class balance before it is used.
 #pragma once
 
 #include <QDialog>
-#include <thread>
+
+#include "async/background_task.h"
 
 class QLineEdit;
 class QComboBox;
@@ -36,7 +38,7 @@ class ImportDialog : public QDialog {
   QPlainTextEdit* preview_;
   QLabel* check_;
   QPushButton* ok_button_;
-  std::thread thread_;
+  async::TaskHandle check_task_;  // the newest check; older ones are dropped by generation
   int generation_ = 0;
 };
 

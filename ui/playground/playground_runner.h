@@ -1,5 +1,5 @@
 // PlaygroundRunner: the Playground's training off the GUI thread (issue #27). One worker (a
-// LatestOnlyTask, run/latest_only_task.h) owns the private PlaygroundSession and its non-private
+// LatestOnlyTask, async/latest_only_task.h) owns the private PlaygroundSession and its non-private
 // shadow; the GUI asks for "these settings, trained to step N" and gets a snapshot back. A query
 // names a TARGET step, not a number of steps to add, so a query replaced by a newer one (latest
 // wins) loses nothing: step N of a setting is the same parameters however it was reached
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "async/latest_only_task.h"
 #include "playground/playground_session.h"
-#include "run/latest_only_task.h"
 
 namespace dplab::ui {
 

@@ -22,13 +22,13 @@
 #include <memory>
 #include <optional>
 
+#include "async/latest_only_task.h"
 #include "playground/playground_ledger.h"
 #include "playground/playground_lesson.h"
 #include "playground/playground_runner.h"
 #include "playground/playground_session.h"
 #include "playground/playground_state.h"
 #include "playground/playground_studies.h"
-#include "run/latest_only_task.h"
 
 class QCheckBox;
 class QComboBox;

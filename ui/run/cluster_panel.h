@@ -22,8 +22,8 @@
 #include <set>
 #include <string>
 
+#include "async/latest_only_task.h"
 #include "cluster/cluster_watch.h"
-#include "run/latest_only_task.h"
 
 class QLabel;
 class QPushButton;

@@ -20,6 +20,7 @@
 #include "privacy/accounting/epsilon_display.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
+#include "store/run_status.h"
 #include "store/store.h"
 #include "tuning/aggregates.h"
 #include "tuning/private_release_view.h"
@@ -262,7 +263,8 @@ void HistoryPanel::updateButtons() {
   open_->setEnabled(e && !running);
   compare_->setEnabled(e != nullptr);
   // A run being written (by this window or another process) is neither deleted nor resumed.
-  delete_->setEnabled(e && !running && e->record.status != "running");
+  delete_->setEnabled(e && !running &&
+                      store::parse_run_status(e->record.status) != store::RunStatus::kRunning);
   resume_->setEnabled(e && e->resumable && !running);
   if (e && e->resumable) {
     hint_->setText(tr("Run #%1 was %2 with %3 of %4 jobs done. Resume runs only the missing "

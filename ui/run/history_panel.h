@@ -16,8 +16,8 @@
 #include <memory>
 #include <vector>
 
+#include "async/latest_only_task.h"
 #include "experiment/experiment_config.h"
-#include "run/latest_only_task.h"
 #include "store/run_history.h"
 
 class QGridLayout;

@@ -2,7 +2,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QMetaObject>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -27,7 +26,7 @@ RunController::RunController(RunData* data, QObject* parent) : QObject(parent), 
 
 RunController::~RunController() {
   cancel();
-  if (worker_.joinable()) worker_.join();
+  worker_.wait();  // the runner stops within one training step
 }
 
 void RunController::setHistoryPath(const QString& path) {
@@ -87,7 +86,7 @@ bool RunController::launch(const experiment::ExperimentConfig& config,
                            std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
                            qint64 resume_id) {
   if (running_) return false;
-  if (worker_.joinable()) worker_.join();
+  worker_.wait();  // the previous worker has already finished
   running_ = true;
   plan_received_ = false;
   ticks_ = 0;
@@ -110,16 +109,21 @@ bool RunController::launch(const experiment::ExperimentConfig& config,
   timer_.start();
   auto monitor = monitor_;
   // The worker reports through these members; `run` below is the whole of its work.
-  worker_ = std::thread([this, config, preloaded, threads, monitor, shared_store, resume_id] {
-    try {
-      run(config, preloaded, threads, monitor, shared_store.get(), resume_id);
-    } catch (const std::exception& e) {
-      std::lock_guard lock(mutex_);
-      runner_ = nullptr;
-      worker_error_ = QString::fromStdString(e.what());
-    }
-    worker_done_ = true;
-  });
+  // tick() notices worker_done_ and collects what the worker left in the guarded members.
+  worker_ = async::startInBackground(
+      this,
+      [this, config, preloaded, threads, monitor, shared_store,
+       resume_id](async::TaskControl& control) {
+        try {
+          run(config, preloaded, threads, monitor, shared_store.get(), resume_id, control);
+        } catch (const std::exception& e) {
+          std::lock_guard lock(mutex_);
+          runner_ = nullptr;
+          worker_error_ = QString::fromStdString(e.what());
+        }
+        worker_done_ = true;
+      },
+      [] {}, [](const async::Failure&) {});
   return true;
 }
 
@@ -127,7 +131,7 @@ bool RunController::launch(const experiment::ExperimentConfig& config,
 void RunController::run(experiment::ExperimentConfig config,
                         std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
                         std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store,
-                        qint64 resume_id) {
+                        qint64 resume_id, async::TaskControl& control) {
   const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
   if (config.release.secure) config.seed = os_random_u64();  // never shown nor stored
   auto data = preloaded ? preloaded : tuning::load_experiment_data(config);
@@ -144,23 +148,17 @@ void RunController::run(experiment::ExperimentConfig config,
     // The history keeps the final run with the full n; with the complement its training size
     // would be |X2| = n - |X1|, which epsilon does not cover (as `tune --db` refuses it).
     const bool record = store && config.release.final_data == privacy::FinalRunData::kFullData;
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-          emit message(tr("private on a subsample: the search on the tuning subset runs first; "
-                          "its runs are not shown (only the final run is released)"),
-                       false);
-        },
-        Qt::QueuedConnection);
+    control.post([this] {
+      emit message(tr("private on a subsample: the search on the tuning subset runs first; "
+                      "its runs are not shown (only the final run is released)"),
+                   false);
+    });
     if (store && !record) {
-      QMetaObject::invokeMethod(
-          this,
-          [this] {
-            emit message(tr("private on a subsample, final run on the complement: not recorded "
-                            "in the run history (its stored training size would reveal |X1|)"),
-                         false);
-          },
-          Qt::QueuedConnection);
+      control.post([this] {
+        emit message(tr("private on a subsample, final run on the complement: not recorded "
+                        "in the run history (its stored training size would reveal |X1|)"),
+                     false);
+      });
     }
     std::unique_ptr<store::StoreWriter> writer;
     struct ClearRunner {
@@ -180,8 +178,7 @@ void RunController::run(experiment::ExperimentConfig config,
         runner->add_listener(monitor.get());
         tuning::SearchResults plan = runner->plan();
         plan.training_size = data->train.size();  // n, never |X2|
-        QMetaObject::invokeMethod(
-            this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
+        control.post([this, plan] { onPlan(plan); });
       }
       std::lock_guard lock(mutex_);
       runner_ = runner;
@@ -241,8 +238,7 @@ void RunController::run(experiment::ExperimentConfig config,
     plan.config.seed = 0;
     for (tuning::JobResult& job : plan.jobs) job.seed = 0;
   }
-  QMetaObject::invokeMethod(
-      this, [this, plan] { onPlan(plan); }, Qt::QueuedConnection);
+  control.post([this, plan] { onPlan(plan); });
   {
     std::lock_guard lock(mutex_);
     runner_ = &runner;
@@ -348,7 +344,7 @@ void RunController::tick() {
 
 void RunController::onWorkerDone() {
   timer_.stop();
-  if (worker_.joinable()) worker_.join();
+  worker_.wait();  // worker_done_ was its last act
   running_ = false;
   resuming_id_ = -1;
   bool was_paused = false;

@@ -1,13 +1,13 @@
-// RunController: starts the engine tuning::Runner for an experiment on a worker std::thread (the
-// GUI thread never blocks: data loading, candidate expansion and training all happen there),
-// records the run in the SQLite history (store::StoreWriter), and polls the engine RunMonitor on
-// a ~120 ms GUI timer, handing what is new to RunData — one redraw per tick. Cancel sets the
-// Runner's atomic flag. Pause/resume hold the jobs before their next step (Runner::pause, nothing
-// is lost; the results equal an uninterrupted run). resumeRun continues an interrupted or
-// cancelled run of the history through the same engine path as `dplab-cli tune --resume`
-// (Store::load_results, Runner::resume_from, StoreWriter::resume): only the missing jobs run.
-// Errors are reported through message(), collected by the status panel.
-// Private release modes run for real with the engine code of `dplab-cli tune --release private`
+// RunController: starts the engine tuning::Runner for an experiment on a worker thread
+// (async::startInBackground; the GUI thread never blocks: data loading, candidate expansion and
+// training all happen there), records the run in the SQLite history (store::StoreWriter), and polls
+// the engine RunMonitor on a ~120 ms GUI timer, handing what is new to RunData — one redraw per
+// tick. Cancel sets the Runner's atomic flag. Pause/resume hold the jobs before their next step
+// (Runner::pause, nothing is lost; the results equal an uninterrupted run). resumeRun continues an
+// interrupted or cancelled run of the history through the same engine path as `dplab-cli tune
+// --resume` (Store::load_results, Runner::resume_from, StoreWriter::resume): only the missing jobs
+// run. Errors are reported through message(), collected by the status panel. Private release modes
+// run for real with the engine code of `dplab-cli tune --release private`
 // (tuning/private_search.h): the selection's draws are made up front on the worker thread, the
 // drawn runs are trained afresh in parallel by the Runner, and the winners are selected there;
 // RunData then shows only them. Secure noise: the experiment seed is replaced by OS entropy on
@@ -21,7 +21,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
+
+#include "async/background_task.h"
 
 #include "experiment/experiment_config.h"
 #include "tuning/private_search.h"
@@ -80,7 +81,8 @@ class RunController : public QObject {
  private:
   void run(experiment::ExperimentConfig config,
            std::shared_ptr<const data::TrainValidationSplit> preloaded, int threads,
-           std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store, qint64 resume_id);
+           std::shared_ptr<tuning::RunMonitor> monitor, store::Store* store, qint64 resume_id,
+           async::TaskControl& control);
   void tick();
   void onPlan(const tuning::SearchResults& plan);
   void onWorkerDone();
@@ -90,7 +92,7 @@ class RunController : public QObject {
 
   RunData* data_;
   QTimer timer_;
-  std::thread worker_;
+  async::TaskHandle worker_;  // its work uses our members: the destructor cancels and waits
   std::shared_ptr<tuning::RunMonitor> monitor_;
   std::mutex mutex_;
   tuning::Runner* runner_ = nullptr;  // guarded by mutex_, valid while the worker runs

@@ -34,6 +34,7 @@
 #include "shell/experiment_files.h"
 #include "shell/presets.h"
 #include "shell/report_exporter.h"
+#include "shell/result_tabs.h"
 #include "shell/run_bar.h"
 #include "shell/shown_run_label.h"
 #include "shell/stall_meter.h"
@@ -111,29 +112,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   welcome_ = new WelcomePanel(centre);
   welcome_->setVisible(WelcomePanel::shouldShow());
   centre_layout->addWidget(welcome_);
-  tabs_ = new QTabWidget(centre);
-  accuracy_ = new AccuracyTab(data_, tabs_);
-  heatmap_ = new HeatmapTab(data_, tabs_);
-  privacy_ = new PrivacyTab(tabs_);
-  step_size_ = new StepSizeTab(data_, tabs_);
-  results_ = new ResultsTab(data_, tabs_);
-  privacy_utility_ = new PrivacyUtilityTab(data_, tabs_);
-  parallel_ = new ParallelCoordinatesTab(data_, tabs_);
-  tabs_->addTab(accuracy_, tr("Accuracy curves"));
-  tabs_->addTab(heatmap_, tr("α–C heatmap"));
-  tabs_->addTab(privacy_utility_, tr("Privacy–utility"));
-  tabs_->addTab(parallel_, tr("Parallel coordinates"));
-  tabs_->addTab(privacy_, tr("Privacy of tuning"));
-  accountant_gap_ = new AccountantGapView(tabs_);
-  tabs_->addTab(accountant_gap_, tr("Accountants disagree"));
-  auto* subsampled_tuning = new SubsampledTuningView(tabs_);
-  tabs_->addTab(subsampled_tuning, tr("Tuning on a subsample"));
-  connect(subsampled_tuning, &SubsampledTuningView::message, this,
-          [this](const QString& text, bool is_error) { status_->addMessage(text, is_error); });
-  tabs_->addTab(step_size_, tr("DPAdam step size"));
-  tabs_->addTab(results_, tr("Results"));
-  winner_ = new ReleasedWinnerTab(data_, tabs_);
-  tabs_->addTab(winner_, tr("Released winner"));
+  tabs_ = new ResultTabs(data_, centre);
   centre_layout->addWidget(tabs_, 1);
   setCentralWidget(centre);
 
@@ -164,35 +143,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(cluster_, &ClusterPanel::attachedChanged, this, [this](bool attached) {
     if (attached) stall_->reset();  // the stall meter measures the time attached
   });
-  connect(accuracy_, &AccuracyTab::message, this, to_status);
-  addPaperFigureTabs(tabs_, to_status);  // objective perturbation and sparse DP figures
-  // No page sets the window's minimum width beyond a 1024-px screen: a wider page (the paper
-  // figures' side panels) is narrowed there and shows whole from about 1280 px.
-  for (int i = 0; i < tabs_->count(); ++i) {
-    QWidget* page = tabs_->widget(i);
-    if (page->minimumSizeHint().width() > kMaxPageMinWidth) page->setMinimumWidth(kMaxPageMinWidth);
-  }
-  connect(heatmap_, &HeatmapTab::message, this, to_status);
-  connect(privacy_, &PrivacyTab::message, this, to_status);
-  connect(step_size_, &StepSizeTab::message, this, to_status);
-  connect(results_, &ResultsTab::message, this, to_status);
-  connect(winner_, &ReleasedWinnerTab::message, this, to_status);
+  connect(tabs_, &ResultTabs::message, this, to_status);
   connect(data_, &RunData::changed, this, [this](bool structural) {
     if (structural) syncPrivateView();
   });
   connect(data_, &RunData::revealChanged, this, &MainWindow::syncPrivateView);
   // Charts and tables whose numbers depend on the shown search carry its ε label in their CSV.
   QList<ChartView*> all_charts = charts();
-  all_charts << winner_->chart();
+  all_charts << tabs_->winner()->chart();
   for (ChartView* chart : all_charts) {
-    if (!privacy_->charts().contains(chart))
+    if (!tabs_->privacy()->charts().contains(chart))
       chart->setCsvComments([this] { return searchCsvComments(); });
   }
-  connect(history_, &HistoryPanel::opened, this, [this] {
-    tabs_->setCurrentWidget(data_->isPrivate() ? static_cast<QWidget*>(winner_)
-                                               : static_cast<QWidget*>(accuracy_));
-  });
-  connect(accountant_gap_, &AccountantGapView::experimentSettingsRequested, this, [this] {
+  connect(history_, &HistoryPanel::opened, this,
+          [this] { tabs_->showRunStart(data_->isPrivate()); });
+  connect(tabs_->accountantGap(), &AccountantGapView::experimentSettingsRequested, this, [this] {
     const auto c = form_->config();
     const qint64 n = form_->trainingSize();
     if (n <= 0 || !form_->privacy()->error().isEmpty()) {
@@ -201,13 +166,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                           true);
       return;
     }
-    accountant_gap_->setExperimentSettings(
+    tabs_->accountantGap()->setExperimentSettings(
         c.privacy.noise_multiplier,
         static_cast<double>(c.privacy.lot_size) / static_cast<double>(n),
         static_cast<int>(c.privacy.steps), form_->privacy()->resolvedDelta(), 40);
   });
-  connect(privacy_utility_, &PrivacyUtilityTab::message, this, to_status);
-  connect(parallel_, &ParallelCoordinatesTab::message, this, to_status);
   connect(welcome_, &WelcomePanel::runRequested, this, &MainWindow::startRun);
   connect(welcome_, &WelcomePanel::playgroundRequested, this, [this] { openPlayground(); });
   connect(welcome_, &WelcomePanel::presetsRequested, this,
@@ -230,7 +193,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             tr("The form holds the experiment of “%1”.").arg(QString::fromStdString(config.name)),
             false);
       });
-  connect(history_, &HistoryPanel::opened, this, [this] { tabs_->setCurrentWidget(accuracy_); });
+  connect(history_, &HistoryPanel::opened, this,
+          [this] { tabs_->setCurrentWidget(tabs_->accuracy()); });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
     status_text_->setText(is_error ? QStringLiteral("⚠ ") + text : text);
   });
@@ -382,11 +346,12 @@ PlaygroundWindow* MainWindow::openPlayground() {
 }
 
 QList<ChartView*> MainWindow::charts() const {
-  QList<ChartView*> list = accuracy_->charts();
-  list << heatmap_->chart() << privacy_->charts() << step_size_->chart();
-  if (data_->isPrivate()) list << winner_->chart();  // a private run's released winner
-  list << heatmap_->chart() << privacy_utility_->chart() << parallel_->chart() << privacy_->charts()
-       << step_size_->chart();
+  QList<ChartView*> list = tabs_->accuracy()->charts();
+  list << tabs_->heatmap()->chart() << tabs_->privacy()->charts() << tabs_->stepSize()->chart();
+  if (data_->isPrivate()) list << tabs_->winner()->chart();  // a private run's released winner
+  list << tabs_->heatmap()->chart() << tabs_->privacyUtility()->chart()
+       << tabs_->parallelCoordinates()->chart() << tabs_->privacy()->charts()
+       << tabs_->stepSize()->chart();
   return list;
 }
 
@@ -417,22 +382,10 @@ QStringList MainWindow::searchCsvComments() const {
 }
 
 void MainWindow::syncPrivateView() {
-  // A private search shows only its released winner; the per-run views (curves, heatmap, step
-  // sizes, the table of all runs, privacy-utility points and parallel coordinates of every
-  // candidate) only under the explicit teaching switch, with the banner.
+  // A private search shows only its released winner (ResultTabs::showRunViews); its per-run views
+  // only under the explicit teaching switch, with the banner.
   const bool is_private = data_->isPrivate();
-  const bool hidden = is_private && !data_->revealAll();
-  QWidget* const shown = tabs_->currentWidget();  // Qt moves off a tab it hides: remember it
-  for (QWidget* tab : {static_cast<QWidget*>(accuracy_), static_cast<QWidget*>(heatmap_),
-                       static_cast<QWidget*>(step_size_), static_cast<QWidget*>(results_),
-                       static_cast<QWidget*>(privacy_utility_), static_cast<QWidget*>(parallel_)}) {
-    tabs_->setTabVisible(tabs_->indexOf(tab), !hidden);
-  }
-  tabs_->setTabVisible(tabs_->indexOf(winner_), is_private);
-  if (!tabs_->isTabVisible(tabs_->indexOf(shown))) {
-    tabs_->setCurrentWidget(is_private ? static_cast<QWidget*>(winner_)
-                                       : static_cast<QWidget*>(accuracy_));
-  }
+  tabs_->showRunViews(is_private, data_->revealAll());
   private_banner_->setVisible(is_private && data_->revealAll());
 }
 
@@ -442,8 +395,9 @@ void MainWindow::syncPrivacyTab() {
   const auto c = form_->config();
   const qint64 n = form_->trainingSize();
   if (n > 0 && form_->privacy()->error().isEmpty()) {
-    privacy_->setSettings(c.privacy.noise_multiplier, static_cast<int>(c.privacy.lot_size),
-                          static_cast<int>(c.privacy.steps), n, c.privacy.delta.value_or(0.0));
+    tabs_->privacy()->setSettings(c.privacy.noise_multiplier, static_cast<int>(c.privacy.lot_size),
+                                  static_cast<int>(c.privacy.steps), n,
+                                  c.privacy.delta.value_or(0.0));
     // Release "private on a subsample": the ε-vs-q chart at the experiment's settings, its q
     // marked.
     auto* subsampled_tuning = findChild<SubsampledTuningView*>();
@@ -463,10 +417,10 @@ bool MainWindow::startRun() {
   if (!controller_->start(config, form_->loadedData(), form_->threads())) return false;
   status_->addMessage(tr("Run started: %1").arg(QString::fromStdString(config.name)), false);
   if (config.release.mode == experiment::ReleaseMode::kPrivate) {
-    tabs_->setTabVisible(tabs_->indexOf(winner_), true);
-    tabs_->setCurrentWidget(winner_);
+    tabs_->setTabVisible(tabs_->indexOf(tabs_->winner()), true);
+    tabs_->setCurrentWidget(tabs_->winner());
   } else {
-    tabs_->setCurrentWidget(accuracy_);
+    tabs_->setCurrentWidget(tabs_->accuracy());
   }
   return true;
 }
@@ -532,7 +486,7 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
       *error = tr("nothing to report yet: run the experiment or open a run from the history");
     return false;
   }
-  return exporter_->start(dir, data_->results(), charts(), results_->csvTable(),
+  return exporter_->start(dir, data_->results(), charts(), tabs_->results()->csvTable(),
                           ExportImageDialog::savedOptions(), error);
 }
 
@@ -596,7 +550,7 @@ void MainWindow::openClusterDialog() {
 void MainWindow::openClusterRun(const QString& dir) {
   if (welcome_->isVisible()) welcome_->dismiss();
   cluster_->attach(dir);
-  tabs_->setCurrentWidget(accuracy_);
+  tabs_->setCurrentWidget(tabs_->accuracy());
 }
 
 void MainWindow::rebuildRecentMenu() {

@@ -11,6 +11,7 @@
 #include <QMainWindow>
 
 #include "experiment/experiment_config.h"
+#include "shell/result_tabs.h"
 
 class QAction;
 class QDockWidget;
@@ -75,12 +76,13 @@ class MainWindow : public QMainWindow {
   RunController* runController() const { return controller_; }
   RunData* runData() const { return data_; }
   QTabWidget* tabs() const { return tabs_; }
-  AccuracyTab* accuracyTab() const { return accuracy_; }
-  HeatmapTab* heatmapTab() const { return heatmap_; }
-  PrivacyTab* privacyTab() const { return privacy_; }
-  StepSizeTab* stepSizeTab() const { return step_size_; }
-  ResultsTab* resultsTab() const { return results_; }
-  ReleasedWinnerTab* releasedWinnerTab() const { return winner_; }
+  ResultTabs* resultTabs() const { return tabs_; }
+  AccuracyTab* accuracyTab() const { return tabs_->accuracy(); }
+  HeatmapTab* heatmapTab() const { return tabs_->heatmap(); }
+  PrivacyTab* privacyTab() const { return tabs_->privacy(); }
+  StepSizeTab* stepSizeTab() const { return tabs_->stepSize(); }
+  ResultsTab* resultsTab() const { return tabs_->results(); }
+  ReleasedWinnerTab* releasedWinnerTab() const { return tabs_->winner(); }
   // "not private: for teaching only": visible while a private run's every run is shown.
   QLabel* privateBanner() const { return private_banner_; }
   StatusPanel* statusPanel() const { return status_; }
@@ -90,9 +92,9 @@ class MainWindow : public QMainWindow {
   QAction* cancelAction() const { return cancel_action_; }
   QAction* pauseAction() const { return pause_action_; }  // F8: pause / resume the run
   RunBar* runBar() const { return run_bar_; }
-  PrivacyUtilityTab* privacyUtilityTab() const { return privacy_utility_; }
-  AccountantGapView* accountantGapView() const { return accountant_gap_; }
-  ParallelCoordinatesTab* parallelCoordinatesTab() const { return parallel_; }
+  PrivacyUtilityTab* privacyUtilityTab() const { return tabs_->privacyUtility(); }
+  AccountantGapView* accountantGapView() const { return tabs_->accountantGap(); }
+  ParallelCoordinatesTab* parallelCoordinatesTab() const { return tabs_->parallelCoordinates(); }
   WelcomePanel* welcomePanel() const { return welcome_; }
   DiscardGuard* discardGuard() const { return discard_guard_; }
   QAction* newAction() const { return new_action_; }  // asks before discarding edits
@@ -139,7 +141,6 @@ class MainWindow : public QMainWindow {
   static constexpr int kShortHeight = 820;
   static constexpr int kTallHeight = 880;
   static constexpr int kBottomDockHeight = 140;
-  static constexpr int kMaxPageMinWidth = 600;  // centre pages: fits 1024 px beside the form
   bool compact_docks_ = false;
   QDockWidget* form_dock_;
   QDockWidget* bottom_dock_;
@@ -151,15 +152,7 @@ class MainWindow : public QMainWindow {
   StatusPanel* status_;
   HistoryPanel* history_;
   StallMeter* stall_;
-  QTabWidget* tabs_;
-  AccuracyTab* accuracy_;
-  HeatmapTab* heatmap_;
-  PrivacyTab* privacy_;
-  StepSizeTab* step_size_;
-  ResultsTab* results_;
-  PrivacyUtilityTab* privacy_utility_;
-  ParallelCoordinatesTab* parallel_;
-  AccountantGapView* accountant_gap_;
+  ResultTabs* tabs_;
   WelcomePanel* welcome_;
   DiscardGuard* discard_guard_ = nullptr;
   QAction* new_action_;
@@ -168,7 +161,6 @@ class MainWindow : public QMainWindow {
   ClusterPanel* cluster_;
   QAction* open_cluster_action_;
   RunBar* run_bar_;
-  ReleasedWinnerTab* winner_;
   QLabel* private_banner_;
   QLabel* status_text_;
   ShownRunLabel* shown_run_;

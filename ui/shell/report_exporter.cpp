@@ -1,7 +1,6 @@
 #include "shell/report_exporter.h"
 
 #include <QDir>
-#include <QMetaObject>
 #include <QSaveFile>
 #include <nlohmann/json.hpp>
 
@@ -48,7 +47,7 @@ ReportExporter::ReportExporter(QObject* parent) : QObject(parent) {
 }
 
 ReportExporter::~ReportExporter() {
-  if (worker_.joinable()) worker_.join();
+  writer_.wait();  // a report is never left half-written (the worker holds only its own copies)
 }
 
 bool ReportExporter::start(const QString& dir, const tuning::SearchResults& results,
@@ -62,7 +61,6 @@ bool ReportExporter::start(const QString& dir, const tuning::SearchResults& resu
     if (error) *error = tr("cannot create folder %1").arg(dir);
     return false;
   }
-  if (worker_.joinable()) worker_.join();  // the previous export has finished
   busy_ = true;
   dir_ = dir;
   results_ = results;
@@ -99,43 +97,53 @@ void ReportExporter::recordNext() {
 
 void ReportExporter::write() {
   csvs_.push_back({QDir(dir_).filePath(QStringLiteral("results.csv")), results_table_});
-  worker_ = std::thread([this, dir = dir_, results = std::move(results_),
-                         pictures = std::move(pictures_), csvs = std::move(csvs_),
-                         options = options_] {
-    writer_id_ = std::this_thread::get_id();
+  struct Written {
+    bool ok = false;
     QString error;
-    const QDir d(dir);
-    // A report describes the results it shows: their own config and summary, never the form's.
-    bool ok = true;
-    try {
-      const tuning::RunSummary summary = tuning::summarize_run(results);
-      ok = writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
-                               experiment::to_json(results.config).dump(2) + "\n", &error) &&
-           writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
-                               tuning::run_summary_json(results, summary).dump(2) + "\n", &error) &&
-           writeFileAtomically(d.filePath(QStringLiteral("README.md")),
-                               tuning::run_summary_markdown(results, summary), &error);
-      if (ok) store::export_csv(results, d.absolutePath().toStdString());
-    } catch (const std::exception& e) {
-      ok = false;
-      error = QString::fromStdString(e.what());
-    }
-    for (std::size_t i = 0; ok && i < pictures.size(); ++i) {
-      ok = writePicture(pictures[i].picture, pictures[i].path, pictures[i].format, options, &error);
-    }
-    for (std::size_t i = 0; ok && i < csvs.size(); ++i) {
-      ok = writeCsv(csvs[i].table, csvs[i].path, &error);
-    }
-    QMetaObject::invokeMethod(
-        this, [this, ok, error] { done(ok, error); }, Qt::QueuedConnection);
-  });
+    std::thread::id writer;
+  };
+  writer_ = async::startInBackground(
+      this,
+      [dir = dir_, results = std::move(results_), pictures = std::move(pictures_),
+       csvs = std::move(csvs_), options = options_](async::TaskControl&) {
+        QString error;
+        const QDir d(dir);
+        // A report describes the results it shows: their own config and summary, never the form's.
+        bool ok = true;
+        try {
+          const tuning::RunSummary summary = tuning::summarize_run(results);
+          ok = writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
+                                   experiment::to_json(results.config).dump(2) + "\n", &error) &&
+               writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
+                                   tuning::run_summary_json(results, summary).dump(2) + "\n",
+                                   &error) &&
+               writeFileAtomically(d.filePath(QStringLiteral("README.md")),
+                                   tuning::run_summary_markdown(results, summary), &error);
+          if (ok) store::export_csv(results, d.absolutePath().toStdString());
+        } catch (const std::exception& e) {
+          ok = false;
+          error = QString::fromStdString(e.what());
+        }
+        for (std::size_t i = 0; ok && i < pictures.size(); ++i) {
+          ok = writePicture(pictures[i].picture, pictures[i].path, pictures[i].format, options,
+                            &error);
+        }
+        for (std::size_t i = 0; ok && i < csvs.size(); ++i) {
+          ok = writeCsv(csvs[i].table, csvs[i].path, &error);
+        }
+        return Written{ok, error, std::this_thread::get_id()};
+      },
+      [this](const Written& written) {
+        writer_id_ = written.writer;
+        done(written.ok, written.error);
+      },
+      [this](const async::Failure& failure) { done(false, failure.message); });
   results_ = {};
   pictures_.clear();
   csvs_.clear();
 }
 
 void ReportExporter::done(bool ok, const QString& error) {
-  if (worker_.joinable()) worker_.join();
   busy_ = false;
   emit finished(ok, dir_, error);
 }

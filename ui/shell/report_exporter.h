@@ -5,8 +5,9 @@
 //
 // How: start() snapshots the run and the results table and returns at once. The charts are then
 // recorded one (chart, format) per event-loop pass (ChartView::recordImage: layout and drawing
-// commands, no rasterising), and a worker thread writes everything — engine files, pictures
-// replayed onto PNG/PDF/SVG, CSVs. finished() reports the outcome. One export at a time.
+// commands, no rasterising), and a worker (async::startInBackground) writes everything — engine
+// files, pictures replayed onto PNG/PDF/SVG, CSVs. finished() reports the outcome. One export at a
+// time.
 #pragma once
 
 #include <QList>
@@ -17,6 +18,8 @@
 #include <QTimer>
 #include <thread>
 #include <vector>
+
+#include "async/background_task.h"
 
 #include "charts/chart_export.h"
 #include "tuning/results.h"
@@ -67,7 +70,7 @@ class ReportExporter : public QObject {
   std::vector<Recorded> pictures_;
   std::vector<RecordedCsv> csvs_;
   QTimer step_timer_;
-  std::thread worker_;
+  async::TaskHandle writer_;
   std::thread::id writer_id_;
 };
 

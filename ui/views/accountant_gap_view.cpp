@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "async/latest_only_task.h"
 #include "charts/chart_view.h"
-#include "run/latest_only_task.h"
 
 namespace dplab::ui {
 namespace {

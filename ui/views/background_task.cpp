@@ -1,9 +1,5 @@
 #include "views/background_task.h"
 
-#include <QMetaObject>
-#include <exception>
-
-#include "core/error.h"
 #include "core/thread_priority.h"
 
 namespace dplab::ui {
@@ -11,49 +7,41 @@ namespace dplab::ui {
 BackgroundTask::BackgroundTask(QObject* parent) : QObject(parent) {}
 
 BackgroundTask::~BackgroundTask() {
-  // Queued calls posted by the worker to this object are dropped by Qt once it is destroyed.
-  cancel_ = true;
-  if (worker_.joinable()) worker_.join();
+  task_.cancel();  // the worker stops at its next check; its results die with it
 }
 
 bool BackgroundTask::start(Work work) {
-  if (worker_.joinable()) return false;
-  cancel_ = false;
-  worker_ = std::thread([this, work = std::move(work)] {
-    lower_this_thread_priority();  // the GUI thread keeps a core (core/thread_priority.h)
-    bool ok = false, cancelled = false;
-    QString error;
-    const ProgressFn report = [this](const std::string& message, double fraction) {
-      QMetaObject::invokeMethod(
-          this,
-          [this, text = QString::fromStdString(message), fraction] {
-            if (busy()) emit progress(text, fraction);
-          },
-          Qt::QueuedConnection);
-    };
-    try {
-      work(cancel_, report);
-      ok = true;
-    } catch (const Cancelled&) {
-      cancelled = true;
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(e.what());
-    } catch (...) {
-      error = QStringLiteral("unknown error");
-    }
-    if (cancel_ && !ok) cancelled = true;
-    QMetaObject::invokeMethod(
-        this, [this, ok, cancelled, error] { onDone(ok, cancelled, error); }, Qt::QueuedConnection);
-  });
+  if (busy_) return false;
+  busy_ = true;
+  task_ = async::startInBackground(
+      this,
+      // `self` is only dereferenced by the posted progress calls, on the GUI thread, which run only
+      // while this object (the context) lives.
+      [self = this, work = std::move(work)](async::TaskControl& control) {
+        lower_this_thread_priority();  // the GUI thread keeps a core (core/thread_priority.h)
+        const ProgressFn report = [self, &control](const std::string& message, double fraction) {
+          control.post([self, text = QString::fromStdString(message), fraction] {
+            if (self->busy_) emit self->progress(text, fraction);
+          });
+        };
+        work(control.cancelFlag(), report);
+      },
+      [this] { onDone(true, false, QString()); },
+      [this](const async::Failure& failure) {
+        // An error after a cancel request counts as the cancel (the engine may stop by throwing
+        // something else, e.g. an empty result).
+        onDone(false, failure.cancelled || task_.cancelRequested(),
+               failure.cancelled ? QString() : failure.message);
+      });
   return true;
 }
 
 void BackgroundTask::cancel() {
-  cancel_ = true;
+  task_.cancel();
 }
 
 void BackgroundTask::onDone(bool ok, bool cancelled, const QString& error) {
-  if (worker_.joinable()) worker_.join();  // posting this was the worker's last act
+  busy_ = false;
   emit finished(ok, cancelled, error);
 }
 

@@ -1,12 +1,14 @@
-// BackgroundTask: runs one long engine computation (a paper figure: minutes of training) on a
-// worker std::thread, so the GUI thread never waits for it. The work gets a cancel flag (the
+// BackgroundTask: runs one long engine computation (a paper figure: minutes of training) off the
+// GUI thread (async::startInBackground, ui/async/background_task.h), so the GUI thread never
+// waits for it. The work gets a cancel flag (the
 // engine checks it before every training step and throws dplab::Cancelled) and a progress
 // callback (message, fraction done in [0, 1]) that may be called from the worker; progress and
 // the end are delivered on the GUI thread as Qt signals. One computation at a time.
-// Results: the work writes them into storage owned by the caller (captured by the lambda); the
-// worker is joined before finished() is emitted, so the caller may read them in its slot.
-// Destruction cancels and joins (the engine stops within one training step). The worker runs at
-// background priority (nice +10), as the tuning runner's workers do.
+// Results: the work writes them into storage shared with the caller (a shared_ptr captured by the
+// lambda, never the caller itself); the work has returned before finished() is emitted, so the
+// caller may read them in its slot. Destruction cancels and returns at once: the engine stops
+// within one training step on its own and nothing is delivered. The worker runs at background
+// priority (nice +10), as the tuning runner's workers do.
 #pragma once
 
 #include <QObject>
@@ -14,7 +16,8 @@
 #include <atomic>
 #include <functional>
 #include <string>
-#include <thread>
+
+#include "async/background_task.h"
 
 namespace dplab::ui {
 
@@ -30,7 +33,7 @@ class BackgroundTask : public QObject {
   // Starts `work` on the worker; false (and nothing started) when one is still running.
   bool start(Work work);
   void cancel();  // idempotent; finished(false, true, ...) follows
-  bool busy() const { return worker_.joinable(); }
+  bool busy() const { return busy_; }
 
  signals:
   void progress(const QString& message, double fraction_done);
@@ -40,8 +43,8 @@ class BackgroundTask : public QObject {
  private:
   void onDone(bool ok, bool cancelled, const QString& error);
 
-  std::thread worker_;
-  std::atomic<bool> cancel_{false};
+  async::TaskHandle task_;
+  bool busy_ = false;  // from start() until finished() is emitted
 };
 
 }  // namespace dplab::ui

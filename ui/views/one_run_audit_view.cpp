@@ -61,7 +61,8 @@ OneRunAuditView::Settings OneRunAuditView::defaultSettings() {
 
 data::TrainValidationSplit OneRunAuditView::loadData(const std::string& dataset) {
   if (dataset == "synthetic-wide") {
-    // As wide as there are canaries: orthonormal canary directions (audit/dirac_canaries.h).
+    // As wide as there are canaries (chosen for random-direction canaries; the default Dirac
+    // canaries on reserved coordinates do not depend on d, audit/reserved_coordinates_model.h).
     data::SyntheticBinaryOptions o;
     o.num_samples = 400;
     o.dim = 1000;
@@ -116,7 +117,8 @@ OneRunAuditView::OneRunAuditView(QWidget* parent)
       tr("synthetic, wide: n 400, d 1,000 (seconds per run); Adult: built in; "
          "Fashion-MNIST: the installed data set"));
   mode_->setToolTip(
-      tr("white-box: gradient canaries, scored on every released gradient; "
+      tr("white-box: Dirac gradient canaries, one per reserved coordinate the model never reads, "
+         "scored on every released gradient; "
          "black-box: mislabelled examples, scored by their loss on the final model"));
   for (QWidget* w :
        std::initializer_list<QWidget*>{dataset_, model_, epsilons_, delta_, steps_, lot_size_,

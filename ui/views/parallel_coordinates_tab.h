@@ -10,8 +10,8 @@
 #include <QWidget>
 #include <map>
 
+#include "async/latest_only_task.h"
 #include "chart_series/parallel_coordinates.h"
-#include "run/latest_only_task.h"
 #include "tuning/results.h"
 
 class QCPAbstractPlottable;

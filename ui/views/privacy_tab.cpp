@@ -21,9 +21,9 @@
 #include <cmath>
 #include <map>
 
+#include "async/latest_only_task.h"
 #include "charts/chart_view.h"
 #include "privacy/accounting/default_delta.h"
-#include "run/latest_only_task.h"
 
 namespace dplab::ui {
 

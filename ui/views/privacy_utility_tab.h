@@ -12,8 +12,8 @@
 #include <map>
 #include <vector>
 
+#include "async/latest_only_task.h"
 #include "chart_series/privacy_utility.h"
-#include "run/latest_only_task.h"
 #include "tuning/results.h"
 
 class QLabel;

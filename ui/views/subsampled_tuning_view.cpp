@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "async/latest_only_task.h"
 #include "charts/chart_export.h"
 #include "charts/chart_view.h"
-#include "run/latest_only_task.h"
 
 namespace dplab::ui {
 namespace {

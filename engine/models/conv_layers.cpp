@@ -1,0 +1,330 @@
+// Convolution and transposed convolution layers: im2col + GEMM (see network_layers.h).
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "models/ghost_norms.h"
+#include "models/layer_support.h"
+#include "models/network_layers.h"
+
+namespace dplab::models::detail {
+namespace {
+
+// The geometry of a convolution from a `big` map (h x w x c) with kernel k, stride s and
+// padding p: out = (h + 2p - k) / s + 1 positions per axis; D = k k c columns per unfolded row.
+struct ConvGeometry {
+  MapShape big;
+  Index kernel = 1, stride = 1, padding = 0;
+  Index out_height = 0, out_width = 0;
+  Index positions() const { return out_height * out_width; }
+  Index columns() const { return kernel * kernel * big.channels; }
+};
+
+ConvGeometry geometry(MapShape big, Index kernel, Index stride, Index padding) {
+  ConvGeometry g{big, kernel, stride, padding, 0, 0};
+  g.out_height = (big.height + 2 * padding - kernel) / stride + 1;
+  g.out_width = (big.width + 2 * padding - kernel) / stride + 1;
+  return g;
+}
+
+// The kernel columns kx of output column ox that fall inside the map: [lo, hi) (lo = hi when
+// none do). Window row ky of that position is then, in HWC layout, one contiguous run of
+// (hi - lo) c floats of the map, preceded by lo c and followed by (k - hi) c zeros of padding.
+struct KernelSpan {
+  Index lo = 0, hi = 0;
+};
+KernelSpan valid_columns(const ConvGeometry& g, Index ox) {
+  const Index x0 = ox * g.stride - g.padding;
+  const Index lo = std::clamp<Index>(-x0, 0, g.kernel);
+  const Index hi = std::clamp<Index>(g.big.width - x0, lo, g.kernel);
+  return {lo, hi};
+}
+
+// cols (P x D, row-major) <- unfold(map): row (oy, ox) holds the k x k x c window at
+// (oy s - p, ox s - p), zero outside the map; column (ky k + kx) c + ch. Copied as one run of
+// k c floats per window row (KernelSpan), not one run per kernel entry: for the cnn's first
+// layer (c = 1) that is 8 vectorised copies per position instead of 64 single-float memcpy calls.
+void unfold(const ConvGeometry& g, const float* map, float* cols) {
+  const Index c = g.big.channels;
+  const Index d = g.columns();
+  const Index run = g.kernel * c;
+  for (Index oy = 0; oy < g.out_height; ++oy) {
+    for (Index ox = 0; ox < g.out_width; ++ox) {
+      float* row = cols + (oy * g.out_width + ox) * d;
+      const KernelSpan span = valid_columns(g, ox);
+      const Index x_first = ox * g.stride - g.padding + span.lo;
+      const Index inside = (span.hi - span.lo) * c;
+      for (Index ky = 0; ky < g.kernel; ++ky) {
+        const Index iy = oy * g.stride - g.padding + ky;
+        float* dst = row + ky * run;
+        if (iy < 0 || iy >= g.big.height || inside == 0) {
+          zero_run(run, dst);
+          continue;
+        }
+        zero_run(span.lo * c, dst);
+        copy_run(map + (iy * g.big.width + x_first) * c, inside, dst + span.lo * c);
+        zero_run((g.kernel - span.hi) * c, dst + span.hi * c);
+      }
+    }
+  }
+}
+
+// map += fold(cols): the adjoint of unfold (each column entry added back to its map position),
+// one run of (hi - lo) c floats per window row as in unfold.
+void fold(const ConvGeometry& g, const float* cols, float* map) {
+  const Index c = g.big.channels;
+  const Index d = g.columns();
+  const Index run = g.kernel * c;
+  for (Index oy = 0; oy < g.out_height; ++oy) {
+    for (Index ox = 0; ox < g.out_width; ++ox) {
+      const float* row = cols + (oy * g.out_width + ox) * d;
+      const KernelSpan span = valid_columns(g, ox);
+      const Index x_first = ox * g.stride - g.padding + span.lo;
+      const Index inside = (span.hi - span.lo) * c;
+      if (inside == 0) continue;
+      for (Index ky = 0; ky < g.kernel; ++ky) {
+        const Index iy = oy * g.stride - g.padding + ky;
+        if (iy < 0 || iy >= g.big.height) continue;
+        add_run(row + ky * run + span.lo * c, inside, map + (iy * g.big.width + x_first) * c);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- convolution
+class ConvLayer final : public Layer {
+ public:
+  ConvLayer(MapShape input, Index channels, Index kernel, Index stride, Index padding,
+            NormMethod method)
+      : Layer(input), channels_(channels) {
+    const std::string name = "conv";
+    require_layer(channels >= 1 && kernel >= 1 && stride >= 1 && padding >= 0, name,
+                  "channels, kernel, stride must be >= 1 and padding >= 0");
+    require_layer(input.height + 2 * padding >= kernel && input.width + 2 * padding >= kernel, name,
+                  "kernel " + std::to_string(kernel) + " is larger than the padded input " +
+                      shape_text(input));
+    g_ = geometry(input, kernel, stride, padding);
+    method_ = method != NormMethod::kAuto
+                  ? method
+                  : cheaper_norm_method(g_.positions(), g_.columns(), channels_);
+  }
+  MapShape output_shape() const override { return {g_.out_height, g_.out_width, channels_}; }
+  Index num_params() const override { return g_.columns() * channels_ + channels_; }
+  NormMethod norm_method() const override { return method_; }
+  Index scratch_floats_per_example() const override { return g_.positions() * g_.columns(); }
+  double gemm_flops(bool clipped, bool input_gradient) const override {
+    return conv_gemm_flops(g_.positions(), g_.columns(), channels_, method_, clipped,
+                           input_gradient);
+  }
+  std::string describe() const override {
+    return "conv " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
+           std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
+           (g_.padding ? " pad " + std::to_string(g_.padding) : "") +
+           (method_ == NormMethod::kGhost ? " (ghost)" : " (direct)");
+  }
+  void initialize(float* params, Rng& rng) const override {
+    fill_uniform(params, num_params(), 1.0 / std::sqrt(static_cast<double>(g_.columns())), rng);
+  }
+  void reserve(Index m) override {
+    const Index rows = m * g_.positions();
+    ensure(unfolded_, rows, g_.columns());
+    ensure(unfolded_grad_, rows, g_.columns());
+    ensure(scaled_, rows, channels_);
+    if (method_ == NormMethod::kGhost) {
+      ensure(gram_a_, g_.positions(), g_.positions());
+      ensure(gram_b_, g_.positions(), g_.positions());
+    } else {
+      ensure(products_, m * g_.columns(), channels_);
+    }
+  }
+  void forward(const float* params, const float* in, float* out, Index m) override {
+    const Index p = g_.positions(), d = g_.columns();
+    for (Index i = 0; i < m; ++i) unfold(g_, in + i * input_.size(), unfolded_.row(i * p).data());
+    const ConstMap w(params, d, channels_);
+    const ConstRowMap b(params + d * channels_, channels_);
+    MutMap z(out, m * p, channels_);
+    multiply(z, unfolded_.topRows(m * p), w, false);
+    z.rowwise() += b;
+  }
+  void backward(const float* params, const float*, const float*, const float* out_grad,
+                float* in_grad, Index m) override {
+    errors_ = out_grad;
+    products_ready_ = false;
+    if (in_grad == nullptr) return;
+    const Index p = g_.positions(), d = g_.columns();
+    const ConstMap w(params, d, channels_);
+    const ConstMap e(out_grad, m * p, channels_);
+    auto du = unfolded_grad_.topRows(m * p);
+    multiply(du, e, w.transpose(), false);
+    std::fill(in_grad, in_grad + m * input_.size(), 0.f);
+    for (Index i = 0; i < m; ++i) fold(g_, du.row(i * p).data(), in_grad + i * input_.size());
+  }
+  void add_squared_norms(float* squared, Index m) override {
+    const Index p = g_.positions();
+    add_product_norms(unfolded_.data(), g_.columns(), errors_, channels_, p, m, method_, gram_a_,
+                      gram_b_, products_, squared);
+    products_ready_ = method_ == NormMethod::kDirect;
+    for (Index i = 0; i < m; ++i) {  // bias: ||E_i^T 1||^2
+      squared[i] +=
+          ConstMap(errors_ + i * p * channels_, p, channels_).colwise().sum().squaredNorm();
+    }
+  }
+  void add_weighted_gradient(const float* weights, float* grad, bool accumulate, Index m) override {
+    const Index rows = m * g_.positions(), d = g_.columns();
+    MutMap dw(grad, d, channels_);
+    RowMap db(grad + d * channels_, channels_);
+    const float* e = errors_;
+    if (weights != nullptr) {
+      scale_blocks(errors_, channels_, g_.positions(), m, weights, scaled_);
+      e = scaled_.data();
+    }
+    const ConstMap em(e, rows, channels_);
+    if (!accumulate) db.setZero();
+    db += em.colwise().sum();
+    if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
+      add_stored_products(products_, d, m, weights, accumulate, dw);
+      return;
+    }
+    if (!accumulate) dw.setZero();
+    multiply(dw, unfolded_.topRows(rows).transpose(), em, true);
+  }
+
+ private:
+  Index channels_;
+  ConvGeometry g_;
+  NormMethod method_;
+  Matrix unfolded_, unfolded_grad_, scaled_, gram_a_, gram_b_, products_;
+  const float* errors_ = nullptr;
+  bool products_ready_ = false;  // products_ hold this block's G_i (direct norms computed)
+};
+
+// ------------------------------------------------------- transposed convolution
+class ConvTransposeLayer final : public Layer {
+ public:
+  ConvTransposeLayer(MapShape input, Index channels, Index kernel, Index stride, Index padding,
+                     NormMethod method)
+      : Layer(input), channels_(channels) {
+    const std::string name = "conv_transpose";
+    require_layer(channels >= 1 && kernel >= 1 && stride >= 1 && padding >= 0, name,
+                  "channels, kernel, stride must be >= 1 and padding >= 0");
+    const MapShape out{(input.height - 1) * stride - 2 * padding + kernel,
+                       (input.width - 1) * stride - 2 * padding + kernel, channels};
+    require_layer(
+        out.height >= 1 && out.width >= 1, name,
+        "padding " + std::to_string(padding) + " leaves no output for input " + shape_text(input));
+    g_ = geometry(out, kernel, stride, padding);  // the convolution out -> in, transposed
+    require_layer(g_.out_height == input.height && g_.out_width == input.width, name,
+                  "inconsistent geometry for input " + shape_text(input));
+    method_ = method != NormMethod::kAuto
+                  ? method
+                  : cheaper_norm_method(input.positions(), input.channels, g_.columns());
+  }
+  MapShape output_shape() const override { return g_.big; }
+  Index num_params() const override { return input_.channels * g_.columns() + channels_; }
+  NormMethod norm_method() const override { return method_; }
+  Index scratch_floats_per_example() const override { return input_.positions() * g_.columns(); }
+  double gemm_flops(bool clipped, bool input_gradient) const override {
+    return conv_gemm_flops(input_.positions(), input_.channels, g_.columns(), method_, clipped,
+                           input_gradient);
+  }
+  std::string describe() const override {
+    return "conv_transpose " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
+           std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
+           (g_.padding ? " pad " + std::to_string(g_.padding) : "") +
+           (method_ == NormMethod::kGhost ? " (ghost)" : " (direct)");
+  }
+  void initialize(float* params, Rng& rng) const override {
+    // PyTorch's ConvTranspose2d fan_in is computed from weight dim 1 (= c_out) x k x k.
+    fill_uniform(params, num_params(), 1.0 / std::sqrt(static_cast<double>(g_.columns())), rng);
+  }
+  void reserve(Index m) override {
+    const Index rows = m * input_.positions();
+    ensure(cols_, rows, g_.columns());
+    ensure(scaled_, rows, input_.channels);
+    if (method_ == NormMethod::kGhost) {
+      ensure(gram_a_, input_.positions(), input_.positions());
+      ensure(gram_b_, input_.positions(), input_.positions());
+    } else {
+      ensure(products_, m * input_.channels, g_.columns());
+    }
+  }
+  void forward(const float* params, const float* in, float* out, Index m) override {
+    const Index p = input_.positions(), c_in = input_.channels, d = g_.columns();
+    const ConstMap w(params, c_in, d);
+    const ConstRowMap b(params + c_in * d, channels_);
+    auto cols = cols_.topRows(m * p);
+    multiply(cols, ConstMap(in, m * p, c_in), w, false);
+    const Index out_size = g_.big.size();
+    std::fill(out, out + m * out_size, 0.f);
+    for (Index i = 0; i < m; ++i) fold(g_, cols.row(i * p).data(), out + i * out_size);
+    MutMap(out, m * g_.big.positions(), channels_).rowwise() += b;
+  }
+  void backward(const float* params, const float* in, const float*, const float* out_grad,
+                float* in_grad, Index m) override {
+    inputs_ = in;
+    errors_ = out_grad;
+    products_ready_ = false;
+    const Index p = input_.positions(), c_in = input_.channels, d = g_.columns();
+    for (Index i = 0; i < m; ++i) {
+      unfold(g_, out_grad + i * g_.big.size(), cols_.row(i * p).data());  // F_i
+    }
+    if (in_grad == nullptr) return;
+    const ConstMap w(params, c_in, d);
+    MutMap dx(in_grad, m * p, c_in);
+    multiply(dx, cols_.topRows(m * p), w.transpose(), false);
+  }
+  void add_squared_norms(float* squared, Index m) override {
+    add_product_norms(inputs_, input_.channels, cols_.data(), g_.columns(), input_.positions(), m,
+                      method_, gram_a_, gram_b_, products_, squared);
+    products_ready_ = method_ == NormMethod::kDirect;
+    const Index q = g_.big.positions();
+    for (Index i = 0; i < m; ++i) {  // bias: sum of E_i over the output positions
+      squared[i] +=
+          ConstMap(errors_ + i * q * channels_, q, channels_).colwise().sum().squaredNorm();
+    }
+  }
+  void add_weighted_gradient(const float* weights, float* grad, bool accumulate, Index m) override {
+    const Index p = input_.positions(), c_in = input_.channels, d = g_.columns();
+    const Index q = g_.big.positions();
+    MutMap dw(grad, c_in, d);
+    RowMap db(grad + c_in * d, channels_);
+    if (!accumulate) db.setZero();
+    for (Index i = 0; i < m; ++i) {
+      const float wi = weights == nullptr ? 1.f : weights[i];
+      db += wi * ConstMap(errors_ + i * q * channels_, q, channels_).colwise().sum();
+    }
+    if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
+      add_stored_products(products_, c_in, m, weights, accumulate, dw);
+      return;
+    }
+    if (!accumulate) dw.setZero();
+    const float* x = inputs_;
+    if (weights != nullptr) {
+      scale_blocks(inputs_, c_in, p, m, weights, scaled_);
+      x = scaled_.data();
+    }
+    multiply(dw, ConstMap(x, m * p, c_in).transpose(), cols_.topRows(m * p), true);
+  }
+
+ private:
+  Index channels_;
+  ConvGeometry g_;
+  NormMethod method_;
+  Matrix cols_, scaled_, gram_a_, gram_b_, products_;
+  const float* inputs_ = nullptr;
+  const float* errors_ = nullptr;
+  bool products_ready_ = false;  // products_ hold this block's G_i (direct norms computed)
+};
+
+}  // namespace
+
+std::unique_ptr<Layer> make_conv(MapShape input, Index channels, Index kernel, Index stride,
+                                 Index padding, NormMethod method) {
+  return std::make_unique<ConvLayer>(input, channels, kernel, stride, padding, method);
+}
+std::unique_ptr<Layer> make_conv_transpose(MapShape input, Index channels, Index kernel,
+                                           Index stride, Index padding, NormMethod method) {
+  return std::make_unique<ConvTransposeLayer>(input, channels, kernel, stride, padding, method);
+}
+
+}  // namespace dplab::models::detail
