@@ -92,6 +92,15 @@ void fold(const ConvGeometry& g, const float* cols, float* map) {
 }
 
 // ---------------------------------------------------------------- convolution
+// "conv 32x3x3/1 pad 1 (direct)": the layer's line in ConvNetwork::describe().
+std::string describe_conv(const char* kind, Index channels, const ConvGeometry& g,
+                          NormMethod method) {
+  return std::string(kind) + " " + std::to_string(channels) + "x" + std::to_string(g.kernel) + "x" +
+         std::to_string(g.kernel) + "/" + std::to_string(g.stride) +
+         (g.padding ? " pad " + std::to_string(g.padding) : "") +
+         (method == NormMethod::kGhost ? " (ghost)" : " (direct)");
+}
+
 class ConvLayer final : public Layer {
  public:
   ConvLayer(MapShape input, Index channels, Index kernel, Index stride, Index padding,
@@ -116,12 +125,7 @@ class ConvLayer final : public Layer {
     return conv_gemm_flops(g_.positions(), g_.columns(), channels_, method_, clipped,
                            input_gradient);
   }
-  std::string describe() const override {
-    return "conv " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
-           std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
-           (g_.padding ? " pad " + std::to_string(g_.padding) : "") +
-           (method_ == NormMethod::kGhost ? " (ghost)" : " (direct)");
-  }
+  std::string describe() const override { return describe_conv("conv", channels_, g_, method_); }
   void initialize(float* params, Rng& rng) const override {
     fill_uniform(params, num_params(), 1.0 / std::sqrt(static_cast<double>(g_.columns())), rng);
   }
@@ -228,10 +232,7 @@ class ConvTransposeLayer final : public Layer {
                            input_gradient);
   }
   std::string describe() const override {
-    return "conv_transpose " + std::to_string(channels_) + "x" + std::to_string(g_.kernel) + "x" +
-           std::to_string(g_.kernel) + "/" + std::to_string(g_.stride) +
-           (g_.padding ? " pad " + std::to_string(g_.padding) : "") +
-           (method_ == NormMethod::kGhost ? " (ghost)" : " (direct)");
+    return describe_conv("conv_transpose", channels_, g_, method_);
   }
   void initialize(float* params, Rng& rng) const override {
     // PyTorch's ConvTranspose2d fan_in is computed from weight dim 1 (= c_out) x k x k.

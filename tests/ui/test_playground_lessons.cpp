@@ -169,6 +169,10 @@ class TestPlaygroundLessons : public QObject {
     std::set<std::string> ids;
     for (const auto& e : w.ledger().entries()) ids.insert(e.identity);
     for (const auto& run : g.runs) QVERIFY(ids.count(run_identity(run)));
+    // The current setting played to its end keeps the grid (same setting): the lesson's picture.
+    w.play();
+    QVERIFY(waitSteps(w, base.training.steps));
+    QVERIFY(w.shownGrid().has_value());
     w.pictureTabs()->setCurrentWidget(w.gridView());
     shot(&w, QStringLiteral("grid-dpsgd"));
   }

@@ -67,6 +67,21 @@ bool waitShown(PlaygroundWindow& w, std::int64_t steps) {
   return false;
 }
 
+// The speed measurements' setting: n = 1000, a 2 x 8 network, L = 100, T = 1000, 5 steps per
+// frame, in a 1280 x 720 window.
+PlaygroundSettings showBusySetting(PlaygroundWindow& w) {
+  w.resize(1280, 720);
+  w.show();
+  PlaygroundSettings s;
+  s.data.num_points = 1000;
+  s.model.hidden = {8, 8};
+  s.training.lot_size = 100;
+  s.training.steps = 1000;
+  w.applySettings(s);
+  w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(5);
+  return s;
+}
+
 bool stepTo(PlaygroundWindow& w, int steps) {
   for (int i = 0; i < steps; ++i) w.findChild<QPushButton*>(QStringLiteral("pgStep"))->click();
   return waitShown(w, steps);
@@ -375,16 +390,8 @@ class TestPlaygroundWindow : public QObject {
   // the run forward, which is what the numbers describe.
   void frameCostIsMeasured() {
     PlaygroundWindow w;
-    w.resize(1280, 720);
-    w.show();
-    PlaygroundSettings s;
-    s.data.num_points = 1000;
-    s.model.hidden = {8, 8};
-    s.training.lot_size = 100;
-    s.training.steps = 1000;
-    w.applySettings(s);
+    const PlaygroundSettings s = showBusySetting(w);
     QVERIFY(waitShown(w, 0));
-    w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(5);
     std::vector<double> compute, draw;
     std::int64_t last = 0;
     w.play();
@@ -419,16 +426,8 @@ class TestPlaygroundWindow : public QObject {
   // thread by itself — and still fails when a training step or an accountant runs on it.
   void knobDragStallIsMeasured() {
     PlaygroundWindow w;
-    w.resize(1280, 720);
-    w.show();
-    PlaygroundSettings s;
-    s.data.num_points = 1000;
-    s.model.hidden = {8, 8};
-    s.training.lot_size = 100;
-    s.training.steps = 1000;
-    w.applySettings(s);
+    showBusySetting(w);
     QVERIFY(waitShown(w, 0));
-    w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(5);
     w.play();
     auto* sigma = w.findChild<QDoubleSpinBox*>(QStringLiteral("pgSigma"));
     QVERIFY(sigma);
