@@ -14,30 +14,31 @@ namespace {
 // Stream id for derive_seed: random-search draws (per optimizer index).
 constexpr std::uint64_t kRandomSearchStream = 0x52414E44;  // "RAND"
 
-void set_value(Candidate& c, Param p, double x) {
+// The field of candidate `c` that holds hyperparameter `p` (const for a const candidate): the one
+// map from Param to field, read by Candidate::value and written by the expansion.
+template <class C>
+auto& field(C& c, Param p) {
   switch (p) {
     case Param::kLearningRate:
-      c.optimizer.learning_rate = x;
-      break;
+      return c.optimizer.learning_rate;
     case Param::kClip:
-      c.clip = x;
-      break;
+      return c.clip;
     case Param::kMomentum:
-      c.optimizer.momentum = x;
-      break;
+      return c.optimizer.momentum;
     case Param::kBeta1:
-      c.optimizer.beta1 = x;
-      break;
+      return c.optimizer.beta1;
     case Param::kBeta2:
-      c.optimizer.beta2 = x;
-      break;
+      return c.optimizer.beta2;
     case Param::kEpsilon:
-      c.optimizer.epsilon = x;
-      break;
+      return c.optimizer.epsilon;
     case Param::kTargetQuantile:
-      c.optimizer.target_quantile = x;
-      break;
+      return c.optimizer.target_quantile;
   }
+  return c.clip;  // not reached: every Param is listed
+}
+
+void set_value(Candidate& c, Param p, double x) {
+  field(c, p) = x;
 }
 
 double draw(const ParamSpec& spec, Rng& rng) {
@@ -79,23 +80,7 @@ std::vector<double> ParamSpec::grid_values() const {
 }
 
 double Candidate::value(Param p) const {
-  switch (p) {
-    case Param::kLearningRate:
-      return optimizer.learning_rate;
-    case Param::kClip:
-      return clip;
-    case Param::kMomentum:
-      return optimizer.momentum;
-    case Param::kBeta1:
-      return optimizer.beta1;
-    case Param::kBeta2:
-      return optimizer.beta2;
-    case Param::kEpsilon:
-      return optimizer.epsilon;
-    case Param::kTargetQuantile:
-      return optimizer.target_quantile;
-  }
-  return 0;
+  return field(*this, p);
 }
 
 std::string Candidate::label() const {
