@@ -16,7 +16,7 @@ the same shape), pixels / 255. Lots: Poisson with q = L / n, expected size L = 2
 includes the lot's gather and an SGD update (as dplab's bench step does); the DP steps add
 per-example clipping to C = 1 and Gaussian noise sigma = 1.
 
-Usage: python3 scripts/compare-torch-cnn.py [--seconds 5] [--threads 1,2] [--json out.json]
+Usage: /usr/bin/python3 scripts/compare-torch-cnn.py [--seconds 5] [--threads 1,2] [--json out.json]
 """
 import argparse
 import gzip
@@ -157,7 +157,7 @@ def main():
     result = {"torch": torch.__version__, "data": data, "params": n_params,
               "lot_size": args.lot_size, "rows": []}
     print(f"torch {torch.__version__}, {data}, SampleConvNet {n_params} params, L = "
-          f"{args.lot_size:.0f}, {args.seconds:.0f} s per variant")
+          f"{args.lot_size:.0f}, {args.seconds:g} s per variant")
     print(f"{'threads':>7} {'nonpriv st/s':>13} {'DP naive st/s':>14} {'DP vmap st/s':>13}")
     for threads in [int(t) for t in args.threads.split(",")]:
         torch.set_num_threads(threads)

@@ -175,7 +175,7 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
         << "DP/nonp: DP step cost over the non-private step (target <= 1.2x); naive/DP: "
            "speed-up over one backward per example.\nGF/s: the step's GEMM FLOPs (2 M N K "
            "each, per layer, x L; JSON gemm_flops_by_layer) per second; of peak: share of "
-           "the SGEMM 512x512 peak of this run (target >= 40%), one thread. Indented row: the\n"
+           "the SGEMM 512x512 peak of this run (target >= 40%), one thread.\nIndented row: the "
            "same steps with the lot split over --threads threads (BatchParallelModel).\n\n";
   }
   return rows;
