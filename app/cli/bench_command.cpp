@@ -241,6 +241,10 @@ int run_bench(const Arguments& args) {
     throw UsageError("--seconds = " + format_number(seconds) + " must be in (0, 3600]");
   if (!(lot_size >= 1))
     throw UsageError("--lot-size = " + format_number(lot_size) + " must be >= 1");
+  // Threads of the conv models' batch-parallel rows (bench_conv.h); the rest is one thread.
+  const int threads = args.int_or("threads", 2);
+  if (threads < 1 || threads > 256)
+    throw UsageError("--threads = " + std::to_string(threads) + " must be in [1, 256]");
   const bool as_json = args.has("json");
   // Ctrl-C / SIGTERM: the measurement in progress finishes (at most --seconds per variant), what
   // is measured so far is printed (the table rows, or the JSON with "interrupted": true), and
@@ -360,7 +364,7 @@ int run_bench(const Arguments& args) {
   }
   if (interrupt.interrupted()) return stop_here();
   report["conv_models"] =
-      bench_conv(train, lot_size, seconds, peak, as_json ? nullptr : &std::cout);
+      bench_conv(train, lot_size, seconds, peak, threads, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();
   report["sparse_vector"] = bench_sparse_selection(seconds, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();
@@ -379,6 +383,8 @@ void add_bench_command(CLI::App& cli) {
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "seconds", "measuring time per variant (default 1.0)", "S");
   add_value(*cmd, *args, "lot-size", "expected lot size (default 250)", "L");
+  add_value(*cmd, *args, "threads",
+            "threads of the conv models' batch-parallel rows (default 2; 1 = none)", "T");
   add_switch(*cmd, *args, "json", "print one JSON object instead of the table");
   add_switch(*cmd, *args, "skip-accounting", "skip the accountant timings");
   on_run(*cmd, [args] { return run_bench(*args); });

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/random.h"
 #include "data/feature_rows.h"
 #include "dp_gradient/noisy_gradient.h"
+#include "models/batch_parallel_model.h"
 #include "models/conv_network.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
@@ -61,7 +63,7 @@ class NaivePerExampleStep {
 }  // namespace
 
 nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double seconds,
-                          double sgemm_gflops, std::ostream* table_out) {
+                          double sgemm_gflops, int threads, std::ostream* table_out) {
   nlohmann::json rows = nlohmann::json::array();
   if (table_out) {
     char line[256];
@@ -78,8 +80,11 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
     optim::OptimizerSpec sgd;
     sgd.kind = optim::OptimizerKind::kDpSgd;
     sgd.learning_rate = 1e-3;
-    auto time_oracle = [&](const privacy::DpSettings& dp) {
-      auto copy = model->clone();
+    // on_threads = 1: the model itself; more: BatchParallelModel over that many threads.
+    auto time_oracle = [&](const privacy::DpSettings& dp, int on_threads = 1) {
+      std::unique_ptr<models::Model> copy =
+          on_threads == 1 ? model->clone()
+                          : std::make_unique<models::BatchParallelModel>(*model, on_threads);
       privacy::NoisyGradientOracle oracle(train, *copy, dp, 3);
       auto optimizer = optim::make_optimizer(sgd, {copy->num_params(), 1000000, dp});
       return seconds_per_call(
@@ -113,6 +118,27 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
     row["sgemm_peak_gflops"] = sgemm_gflops;
     row["dp_fraction_of_sgemm_peak"] = dp_flops / dp / 1e9 / sgemm_gflops;
     row["nonprivate_fraction_of_sgemm_peak"] = plain_flops / nonprivate / 1e9 / sgemm_gflops;
+    // 1 vs `threads` threads: the same DP and non-private steps, the lot split over threads.
+    nlohmann::json by_threads = nlohmann::json::array();
+    by_threads.push_back({{"threads", 1},
+                          {"dp_steps_per_second", 1 / dp},
+                          {"nonprivate_steps_per_second", 1 / nonprivate},
+                          {"dp_gflops", dp_flops / dp / 1e9},
+                          {"nonprivate_gflops", plain_flops / nonprivate / 1e9}});
+    double dp_parallel = 0, nonprivate_parallel = 0;
+    if (threads > 1) {
+      dp_parallel = time_oracle({1.0, 1.0, lot_size}, threads);
+      nonprivate_parallel = time_oracle({models::kNoClipping, 0.0, lot_size}, threads);
+      by_threads.push_back(
+          {{"threads", threads},
+           {"dp_steps_per_second", 1 / dp_parallel},
+           {"nonprivate_steps_per_second", 1 / nonprivate_parallel},
+           {"dp_gflops", dp_flops / dp_parallel / 1e9},
+           {"nonprivate_gflops", plain_flops / nonprivate_parallel / 1e9},
+           {"dp_speedup_vs_one_thread", dp / dp_parallel},
+           {"nonprivate_speedup_vs_one_thread", nonprivate / nonprivate_parallel}});
+    }
+    row["by_threads"] = by_threads;
     nlohmann::json per_layer = nlohmann::json::array();
     for (std::size_t l = 0; l < network.layers().size(); ++l) {
       const auto& layer = *network.layers()[l];
@@ -132,13 +158,25 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
                     100 * dp_flops / dp / 1e9 / sgemm_gflops, plain_flops / nonprivate / 1e9,
                     100 * plain_flops / nonprivate / 1e9 / sgemm_gflops);
       *table_out << line;
+      if (threads > 1) {
+        std::snprintf(line, sizeof line,
+                      "%-18s %8s %11.2f %13.2f %11s %8.2fx %8.2fx %9.1f   (%d threads; speed-up "
+                      "DP %.2fx, non-private %.2fx)\n",
+                      "", "", 1 / dp_parallel, 1 / nonprivate_parallel, "",
+                      dp_parallel / nonprivate_parallel, naive / dp_parallel,
+                      dp_flops / dp_parallel / 1e9, threads, dp / dp_parallel,
+                      nonprivate / nonprivate_parallel);
+        *table_out << line;
+      }
     }
   }
   if (table_out) {
-    *table_out << "DP/nonp: DP step cost over the non-private step (target <= 1.2x); naive/DP: "
-                  "speed-up over one backward per example.\nGF/s: the step's GEMM FLOPs (2 M N K "
-                  "each, per layer, x L; JSON gemm_flops_by_layer) per second; of peak: share of "
-                  "the SGEMM 512x512 peak of this run (target >= 40%). One thread.\n\n";
+    *table_out
+        << "DP/nonp: DP step cost over the non-private step (target <= 1.2x); naive/DP: "
+           "speed-up over one backward per example.\nGF/s: the step's GEMM FLOPs (2 M N K "
+           "each, per layer, x L; JSON gemm_flops_by_layer) per second; of peak: share of "
+           "the SGEMM 512x512 peak of this run (target >= 40%), one thread.\nIndented row: the "
+           "same steps with the lot split over --threads threads (BatchParallelModel).\n\n";
   }
   return rows;
 }

@@ -11,8 +11,10 @@
 // except the first layer's, and the weight gradient — for the DP step the per-example norms and
 // clipped sum as each layer computes them), times the expected lot size L; pooling, activations,
 // unfold/fold, noise and the update are not counted. The naive step does the non-private
-// step's products one example at a time, so it is given the same count. One thread only (the
-// bench has no thread knob).
+// step's products one example at a time, so it is given the same count.
+// Threads: the DP and non-private steps are timed on one thread and again on `threads` threads
+// (models::BatchParallelModel: the lot's rows split over a TBB arena), with the speed-up; the
+// naive baseline and the SGEMM peak are one thread.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -23,8 +25,9 @@
 namespace dplab::cli {
 
 // Prints a table to table_out (unless null) and returns the rows as JSON.
-// sgemm_gflops: the square SGEMM peak measured earlier in the same run.
+// sgemm_gflops: the square SGEMM peak measured earlier in the same run; threads >= 2: the
+// batch-parallel timings (1 = one thread only).
 nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double seconds,
-                          double sgemm_gflops, std::ostream* table_out);
+                          double sgemm_gflops, int threads, std::ostream* table_out);
 
 }  // namespace dplab::cli

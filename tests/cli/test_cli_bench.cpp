@@ -19,7 +19,8 @@ class CliBenchTest : public QObject {
 
  private slots:
   void reportsGatherAndCeiling() {
-    const CliRun run = run_cli({"bench", "--json", "--seconds", "0.03", "--skip-accounting"});
+    const CliRun run =
+        run_cli({"bench", "--json", "--seconds", "0.03", "--skip-accounting", "--threads", "2"});
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8()).object();
     const QJsonObject gather = report["lot_gather"].toObject();
@@ -67,6 +68,33 @@ class CliBenchTest : public QObject {
       }
     }
 
+    // The conv rows' 1 vs 2 threads (bench_conv.h, issue #30): the one-thread entry repeats the
+    // row's own timings, the 2-thread entry's speed-ups are the ratios of the two.
+    const QJsonArray conv = report["conv_models"].toArray();
+    QCOMPARE(conv.size(), 2);
+    for (const auto& value : conv) {
+      const QJsonObject row = value.toObject();
+      const QJsonArray by_threads = row["by_threads"].toArray();
+      QCOMPARE(by_threads.size(), 2);
+      const QJsonObject one = by_threads[0].toObject(), two = by_threads[1].toObject();
+      QCOMPARE(one["threads"].toInt(), 1);
+      QCOMPARE(two["threads"].toInt(), 2);
+      QCOMPARE(one["dp_steps_per_second"].toDouble(), row["dp_steps_per_second"].toDouble());
+      QCOMPARE(one["nonprivate_steps_per_second"].toDouble(),
+               row["nonprivate_steps_per_second"].toDouble());
+      const double dp1 = one["dp_steps_per_second"].toDouble();
+      const double dp2 = two["dp_steps_per_second"].toDouble();
+      QVERIFY2(dp1 > 0 && dp2 > 0, qPrintable(run.out));
+      QVERIFY(qAbs(two["dp_speedup_vs_one_thread"].toDouble() - dp2 / dp1) < 1e-9 * dp2 / dp1);
+      const double np1 = one["nonprivate_steps_per_second"].toDouble();
+      const double np2 = two["nonprivate_steps_per_second"].toDouble();
+      QVERIFY(qAbs(two["nonprivate_speedup_vs_one_thread"].toDouble() - np2 / np1) <
+              1e-9 * np2 / np1);
+      // GFLOP/s = the step's GEMM FLOPs x steps/s.
+      const double flops = row["dp_step_gemm_flops"].toDouble();
+      QVERIFY(qAbs(two["dp_gflops"].toDouble() - flops * dp2 / 1e9) < 1e-9 * flops * dp2 / 1e9);
+    }
+
     // The sparse vector rows (bench_sparse.h): the ratio is full-scan time over fast-scan time,
     // and the fast scan never passes more than c1 coordinates.
     const QJsonArray svt = report["sparse_vector"].toArray();
@@ -80,6 +108,12 @@ class CliBenchTest : public QObject {
       const double passes = row["mean_passes"].toDouble();
       QVERIFY2(passes > 0 && passes <= row["max_count"].toDouble(), qPrintable(run.out));
     }
+  }
+
+  void rejectsBadThreads() {
+    const CliRun run = run_cli({"bench", "--threads", "0", "--skip-accounting"});
+    QVERIFY(run.exit_code != 0);
+    QVERIFY2(run.err.contains("--threads = 0"), qPrintable(run.err));
   }
 };
 

@@ -21,6 +21,7 @@
 
 #include "core/random.h"
 #include "core/types.h"
+#include "models/batch_parallel_model.h"
 #include "models/conv_network.h"
 #include "models/model.h"
 #include "models/network_description.h"
@@ -141,6 +142,21 @@ class TestConvStepAllocations : public QObject {
                                 norms.head(rows / 2));
     });
     QCOMPARE(smaller, 0L);
+  }
+
+  // The batch-parallel step (2 threads, TBB arena) allocates nothing after its warm-up either:
+  // the replicas' scratch, the partial sums and the arena are made once.
+  void batchParallelStepDoesNotAllocate() {
+    if (!DPLAB_COUNT_MALLOC) QSKIP("malloc is owned by the sanitizer runtime");
+    auto net = models::make_network(models::builtin_network_json("cnn"), 784, 10);
+    models::BatchParallelModel parallel(*net, 2);
+    const Lot lot = random_lot(40, 784, 10, 8);
+    Vector sum(parallel.num_params()), norms(40);
+    for (int warm = 0; warm < 3; ++warm)
+      parallel.clipped_gradient_sum(lot.x, lot.y, 1.0, sum, norms);
+    const long clipped =
+        allocations_in([&] { parallel.clipped_gradient_sum(lot.x, lot.y, 1.0, sum, norms); });
+    QCOMPARE(clipped, 0L);
   }
 };
 
