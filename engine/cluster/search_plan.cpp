@@ -288,6 +288,34 @@ nlohmann::json shard_identity(const SearchPlan& plan, int shard, int shards) {
   return {{"plan_id", plan.plan_id}, {"shard", shard}, {"shards", shards}};
 }
 
+namespace {
+
+// A shard store's identity summary (shard_identity: {"plan_id", "shard", "shards"}); IoError
+// "<what>: bad shard identity: <key>: ..." when it is not one (a mistyped shard used to escape
+// as nlohmann::type_error).
+struct ShardIdentity {
+  std::string plan_id;
+  int shard = -1, shards = -1;
+};
+ShardIdentity read_shard_identity(const std::string& text, const std::string& what) {
+  try {
+    const nlohmann::json j = parse_json_text(text, what);
+    JsonReader r(j, "");
+    ShardIdentity id;
+    id.plan_id = r.required_string("plan_id");
+    r.require("shard");
+    r.require("shards");
+    id.shard = static_cast<int>(*r.optional_integer("shard", -1, kMaxShards));
+    id.shards = static_cast<int>(*r.optional_integer("shards", -1, kMaxShards));
+    r.reject_unknown();
+    return id;
+  } catch (const ParseError& e) {
+    throw IoError(what + ": bad shard identity: " + e.what());
+  }
+}
+
+}  // namespace
+
 void check_shard_store(const SearchPlan& plan, const tuning::SearchResults& stored,
                        const std::optional<std::string>& identity, int shard, int shards,
                        const std::string& what) {
@@ -295,21 +323,15 @@ void check_shard_store(const SearchPlan& plan, const tuning::SearchResults& stor
     throw IoError(what + ": not a shard store of a plan (no \"" + kShardSummaryKind +
                   "\" summary)");
   }
-  nlohmann::json id;
-  try {
-    id = parse_json_text(*identity, what);
-  } catch (const ParseError& e) {
-    throw IoError(what + ": bad shard identity: " + e.what());
+  const ShardIdentity id = read_shard_identity(*identity, what);
+  if (id.plan_id != plan.plan_id) {
+    throw IoError(what + ": a store of another plan (plan_id " + id.plan_id.substr(0, 12) +
+                  "..., this plan " + plan.plan_id.substr(0, 12) + "...): refused");
   }
-  if (id.value("plan_id", std::string()) != plan.plan_id) {
-    throw IoError(what + ": a store of another plan (plan_id " +
-                  id.value("plan_id", std::string("?")).substr(0, 12) + "..., this plan " +
-                  plan.plan_id.substr(0, 12) + "...): refused");
-  }
-  if (id.value("shard", -1) != shard || id.value("shards", -1) != shards) {
-    throw IoError(what + ": holds shard " + std::to_string(id.value("shard", -1)) + " of " +
-                  std::to_string(id.value("shards", -1)) + ", not shard " + std::to_string(shard) +
-                  " of " + std::to_string(shards));
+  if (id.shard != shard || id.shards != shards) {
+    throw IoError(what + ": holds shard " + std::to_string(id.shard) + " of " +
+                  std::to_string(id.shards) + ", not shard " + std::to_string(shard) + " of " +
+                  std::to_string(shards));
   }
   const auto& s = plan.search;
   if (experiment::to_json(stored.config) != experiment::to_json(s.config))
@@ -356,16 +378,11 @@ ShardStore read_shard_store(const SearchPlan& plan, const std::string& path, boo
     out.starting = true;  // run-jobs tags its run when the run starts
     return out;
   }
-  nlohmann::json id;
   if (identity) {
-    try {
-      id = parse_json_text(*identity, path);
-    } catch (const ParseError& e) {
-      throw IoError(path + ": bad shard identity: " + e.what());
-    }
+    const ShardIdentity id = read_shard_identity(*identity, path);
+    out.shard = id.shard;
+    out.shards = id.shards;
   }
-  out.shard = id.is_object() ? id.value("shard", -1) : -1;
-  out.shards = id.is_object() ? id.value("shards", -1) : -1;
   out.status = runs[0].status;
   out.stored = db.load_results(runs[0].id, with_curves);
   check_shard_store(plan, out.stored, identity, out.shard, out.shards, path);

@@ -190,6 +190,29 @@ class ClusterWatchTest : public QObject {
     QVERIFY(poll.complete);
   }
 
+  // A shard store's identity summary is read by the one JSON reader: a mistyped shard is an
+  // IoError naming the file and the key (it escaped as nlohmann::type_error).
+  void mistypedShardIdentityNamesTheKey() {
+    const QString dir = path("plan-identity");
+    QVERIFY(plan(experiment("i.json", 50, 4), dir));
+    QCOMPARE(run_cli(run_jobs(dir, 0, 1)).exit_code, 0);
+    const cluster::SearchPlan p = cluster::read_plan(dir.toStdString());
+    const std::string store_path = cluster::shard_store_path(dir.toStdString(), 0);
+    QVERIFY(cluster::read_shard_store(p, store_path).shards == 1);
+    {
+      dplab::store::Store db(store_path);
+      const auto runs = db.list_experiments();
+      QCOMPARE(runs.size(), std::size_t{1});
+      nlohmann::json identity = cluster::shard_identity(p, 0, 1);
+      identity["shard"] = "0";
+      db.save_summary(runs[0].id, cluster::kShardSummaryKind, identity.dump());
+    }
+    const QString message =
+        dplab::testing::error_of<dplab::IoError>([&] { cluster::read_shard_store(p, store_path); });
+    QVERIFY2(message.contains("bad shard identity: shard: expected an integer, got \"0\""),
+             qPrintable(message));
+  }
+
   void foreignStoreIsAnErrorNamingIt() {
     const QString a = path("plan-a"), b = path("plan-b");
     QVERIFY(plan(experiment("a.json", 50, 1), a));
