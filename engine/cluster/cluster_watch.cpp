@@ -11,6 +11,7 @@
 #include "cluster/slurm_script.h"
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 #include "store/run_status.h"
 
 namespace dplab::cluster {
@@ -31,10 +32,13 @@ int slurm_shards(const std::string& dir) {
   std::stringstream text;
   text << in.rdbuf();
   const nlohmann::json j = parse_json_text(text.str(), path);
-  const int shards = j.is_object() ? j.value("shards", 0) : 0;
-  if (shards < 0 || shards > kMaxShards)
-    throw ParseError(path + ": \"shards\" = " + std::to_string(shards) + " is out of range");
-  return shards;
+  try {
+    // Only "shards" is read; the rest of the file is for the reader of `dplab-cli slurm`.
+    JsonReader r(j, "");
+    return static_cast<int>(r.optional_integer("shards", 0, kMaxShards).value_or(0));
+  } catch (const ParseError& e) {
+    throw ParseError(path + ": " + e.what());
+  }
 }
 
 }  // namespace

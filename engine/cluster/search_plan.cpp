@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 #include "core/random.h"
 #include "core/sha256.h"
 #include "store/store.h"
@@ -63,16 +65,6 @@ nlohmann::json plan_content(const SearchPlan& plan) {
       {"jobs", jobs}};
   if (plan.private_plan) j["private_draws"] = private_plan_json(*plan.private_plan);
   return j;
-}
-
-template <typename T>
-T field(const nlohmann::json& j, const char* key, const std::string& origin) {
-  if (!j.contains(key)) throw ParseError(origin + ": missing \"" + key + "\"");
-  try {
-    return j.at(key).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw ParseError(origin + ": \"" + key + "\" has the wrong type: " + json_excerpt(j.at(key)));
-  }
 }
 
 // Jobs a local run would run: the same Runner construction rules (runner.cpp), without data.
@@ -160,46 +152,56 @@ void write_plan(const std::string& dir, SearchPlan& plan) {
   write_file_atomically((fs::path(dir) / kPlanFile).string(), plan_json_text(plan));
 }
 
-SearchPlan read_plan(const std::string& dir) {
-  const std::string origin = (fs::path(dir) / kPlanFile).string();
-  std::ifstream in(origin, std::ios::binary);
-  if (!in) throw IoError(origin + ": cannot read (is '" + dir + "' a plan folder of tune --plan?)");
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = parse_json_text(text.str(), origin);
-  if (!j.is_object()) throw ParseError(origin + ": not a JSON object");
-  if (field<int>(j, "format", origin) != kPlanFormat) {
-    throw ParseError(origin + ": format " + json_excerpt(j.at("format")) + ", this dplab reads " +
-                     std::to_string(kPlanFormat));
+namespace {
+
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
+// plan.json's fields (plan_content) into `plan`; throws ParseError "<key path>: <what>". The
+// checks against the experiment (jobs, draws, plan_id) are read_plan's.
+void read_plan_fields(const nlohmann::json& j, SearchPlan& plan, std::string& plan_id) {
+  JsonReader r(j, "");
+  const auto required_integer = [](JsonReader& in, const std::string& key) {
+    in.require(key);
+    return *in.optional_integer(key);
+  };
+  const std::int64_t format = required_integer(r, "format");
+  if (format != kPlanFormat) {
+    json_fail("format",
+              std::to_string(format) + ", this dplab reads " + std::to_string(kPlanFormat));
   }
-  SearchPlan plan;
+  r.find("curator_only");  // text for whoever opens the file
+  r.find("shard_rule");
   auto& s = plan.search;
   try {
-    s.config = experiment::parse_experiment(j.at("experiment"));
-  } catch (const std::exception& e) {
-    throw ParseError(origin + ": experiment: " + e.what());
+    s.config = experiment::parse_experiment(r.require("experiment"));
+  } catch (const Error& e) {
+    json_fail("experiment", e.what());
   }
   s.candidates = experiment::expand_candidates(s.config);
-  plan.config_path = field<std::string>(j, "config_path", origin);
-  plan.accountant = field<std::string>(j, "accountant", origin);
-  plan.pld_precision = field<std::string>(j, "pld_precision", origin);
-  s.training_size = field<std::int64_t>(j, "training_size", origin);
-  s.validation_size = field<std::int64_t>(j, "validation_size", origin);
-  s.is_regression = field<bool>(j, "is_regression", origin);
-  plan.data_sha256 = field<std::string>(j, "data_sha256", origin);
-  const auto m = field<nlohmann::json>(j, "mechanism", origin);
-  s.mechanism = {field<double>(m, "noise_multiplier", origin + ": mechanism"),
-                 field<double>(m, "sampling_rate", origin + ": mechanism"),
-                 field<std::int64_t>(m, "steps", origin + ": mechanism"),
-                 field<double>(m, "delta", origin + ": mechanism")};
-  const auto jobs = field<nlohmann::json>(j, "jobs", origin);
-  if (!jobs.is_array()) throw ParseError(origin + ": \"jobs\" must be an array");
+  plan.config_path = r.required_string("config_path");
+  plan.accountant = r.required_string("accountant");
+  plan.pld_precision = r.required_string("pld_precision");
+  s.training_size = required_integer(r, "training_size");
+  s.validation_size = required_integer(r, "validation_size");
+  r.require("is_regression");
+  s.is_regression = *r.optional_bool("is_regression");
+  plan.data_sha256 = r.required_string("data_sha256");
+  JsonReader m(r.require("mechanism"), "mechanism");
+  s.mechanism = {m.required_number("noise_multiplier"), m.required_number("sampling_rate"),
+                 required_integer(m, "steps"), m.required_number("delta")};
+  m.reject_unknown();
+  r.require("jobs");
+  const nlohmann::json& jobs = *r.optional_array("jobs");
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const auto& item = jobs[i];
-    if (!item.is_array() || item.size() != 3 || !item[0].is_number_integer() ||
-        !item[1].is_number_integer() || !item[2].is_number_unsigned()) {
-      throw ParseError(origin + ": jobs[" + std::to_string(i) +
-                       "] must be [candidate, repeat, seed], got " + json_excerpt(item));
+    const auto in_int = [](const nlohmann::json& v) {
+      return v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
+             v.get<std::int64_t>() <= kIntMax;
+    };
+    if (!item.is_array() || item.size() != 3 || !in_int(item[0]) || !in_int(item[1]) ||
+        !item[2].is_number_unsigned()) {
+      json_fail(r.element_path("jobs", i),
+                "expected [candidate, repeat, seed], got " + json_excerpt(item));
     }
     tuning::JobResult job;
     job.candidate = item[0].get<int>();
@@ -207,6 +209,28 @@ SearchPlan read_plan(const std::string& dir) {
     job.seed = item[2].get<std::uint64_t>();
     s.jobs.push_back(job);
   }
+  r.find("private_draws");  // checked against the experiment's draws by read_plan
+  plan_id = r.required_string("plan_id");
+  r.reject_unknown();
+}
+
+}  // namespace
+
+SearchPlan read_plan(const std::string& dir) {
+  const std::string origin = (fs::path(dir) / kPlanFile).string();
+  std::ifstream in(origin, std::ios::binary);
+  if (!in) throw IoError(origin + ": cannot read (is '" + dir + "' a plan folder of tune --plan?)");
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json j = parse_json_text(text.str(), origin);
+  SearchPlan plan;
+  std::string id;
+  try {
+    read_plan_fields(j, plan, id);
+  } catch (const ParseError& e) {
+    throw ParseError(origin + ": " + e.what());
+  }
+  auto& s = plan.search;
   if (s.config.release.mode == experiment::ReleaseMode::kPrivate) {
     if (!j.contains("private_draws"))
       throw ParseError(origin + ": a private release's plan needs \"private_draws\"");
@@ -232,7 +256,6 @@ SearchPlan read_plan(const std::string& dir) {
                        " is not the experiment's (candidate, repeat, seed)");
     }
   }
-  const std::string id = field<std::string>(j, "plan_id", origin);
   plan_json_text(plan);
   if (id != plan.plan_id)
     throw ParseError(origin + ": plan_id does not match the content (was the plan edited?)");
@@ -265,6 +288,34 @@ nlohmann::json shard_identity(const SearchPlan& plan, int shard, int shards) {
   return {{"plan_id", plan.plan_id}, {"shard", shard}, {"shards", shards}};
 }
 
+namespace {
+
+// A shard store's identity summary (shard_identity: {"plan_id", "shard", "shards"}); IoError
+// "<what>: bad shard identity: <key>: ..." when it is not one (a mistyped shard used to escape
+// as nlohmann::type_error).
+struct ShardIdentity {
+  std::string plan_id;
+  int shard = -1, shards = -1;
+};
+ShardIdentity read_shard_identity(const std::string& text, const std::string& what) {
+  try {
+    const nlohmann::json j = parse_json_text(text, what);
+    JsonReader r(j, "");
+    ShardIdentity id;
+    id.plan_id = r.required_string("plan_id");
+    r.require("shard");
+    r.require("shards");
+    id.shard = static_cast<int>(*r.optional_integer("shard", -1, kMaxShards));
+    id.shards = static_cast<int>(*r.optional_integer("shards", -1, kMaxShards));
+    r.reject_unknown();
+    return id;
+  } catch (const ParseError& e) {
+    throw IoError(what + ": bad shard identity: " + e.what());
+  }
+}
+
+}  // namespace
+
 void check_shard_store(const SearchPlan& plan, const tuning::SearchResults& stored,
                        const std::optional<std::string>& identity, int shard, int shards,
                        const std::string& what) {
@@ -272,21 +323,15 @@ void check_shard_store(const SearchPlan& plan, const tuning::SearchResults& stor
     throw IoError(what + ": not a shard store of a plan (no \"" + kShardSummaryKind +
                   "\" summary)");
   }
-  nlohmann::json id;
-  try {
-    id = parse_json_text(*identity, what);
-  } catch (const ParseError& e) {
-    throw IoError(what + ": bad shard identity: " + e.what());
+  const ShardIdentity id = read_shard_identity(*identity, what);
+  if (id.plan_id != plan.plan_id) {
+    throw IoError(what + ": a store of another plan (plan_id " + id.plan_id.substr(0, 12) +
+                  "..., this plan " + plan.plan_id.substr(0, 12) + "...): refused");
   }
-  if (id.value("plan_id", std::string()) != plan.plan_id) {
-    throw IoError(what + ": a store of another plan (plan_id " +
-                  id.value("plan_id", std::string("?")).substr(0, 12) + "..., this plan " +
-                  plan.plan_id.substr(0, 12) + "...): refused");
-  }
-  if (id.value("shard", -1) != shard || id.value("shards", -1) != shards) {
-    throw IoError(what + ": holds shard " + std::to_string(id.value("shard", -1)) + " of " +
-                  std::to_string(id.value("shards", -1)) + ", not shard " + std::to_string(shard) +
-                  " of " + std::to_string(shards));
+  if (id.shard != shard || id.shards != shards) {
+    throw IoError(what + ": holds shard " + std::to_string(id.shard) + " of " +
+                  std::to_string(id.shards) + ", not shard " + std::to_string(shard) + " of " +
+                  std::to_string(shards));
   }
   const auto& s = plan.search;
   if (experiment::to_json(stored.config) != experiment::to_json(s.config))
@@ -333,16 +378,11 @@ ShardStore read_shard_store(const SearchPlan& plan, const std::string& path, boo
     out.starting = true;  // run-jobs tags its run when the run starts
     return out;
   }
-  nlohmann::json id;
   if (identity) {
-    try {
-      id = parse_json_text(*identity, path);
-    } catch (const ParseError& e) {
-      throw IoError(path + ": bad shard identity: " + e.what());
-    }
+    const ShardIdentity id = read_shard_identity(*identity, path);
+    out.shard = id.shard;
+    out.shards = id.shards;
   }
-  out.shard = id.is_object() ? id.value("shard", -1) : -1;
-  out.shards = id.is_object() ? id.value("shards", -1) : -1;
   out.status = runs[0].status;
   out.stored = db.load_results(runs[0].id, with_curves);
   check_shard_store(plan, out.stored, identity, out.shard, out.shards, path);

@@ -1,6 +1,7 @@
 #include "core/json_reader.h"
 
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -21,6 +22,38 @@ std::string one_of(const std::vector<std::string>& names) {
   }
   return text;
 }
+
+// A finite number at `where`.
+double finite_number_at(const json& value, const std::string& where) {
+  if (!value.is_number()) json_fail(where, "expected a number, got " + json_excerpt(value));
+  const double x = value.get<double>();
+  if (!std::isfinite(x)) json_fail(where, "expected a finite number");
+  return x;
+}
+
+// An integer at `where`; a float with an integral value below 9e15 is accepted (1e3).
+std::int64_t integer_at(const json& value, const std::string& where) {
+  if (value.is_number_unsigned() &&
+      value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    json_fail(where, "integer out of range, got " + json_excerpt(value));
+  if (value.is_number_integer()) return value.get<std::int64_t>();
+  if (value.is_number_float()) {
+    const double x = value.get<double>();
+    if (std::isfinite(x) && x == std::floor(x) && std::abs(x) < 9e15)
+      return static_cast<std::int64_t>(x);
+  }
+  json_fail(where, "expected an integer, got " + json_excerpt(value));
+}
+
+std::int64_t integer_in(const json& value, const std::string& where, std::int64_t min,
+                        std::int64_t max) {
+  const std::int64_t x = integer_at(value, where);
+  if (x < min || x > max)
+    json_fail(where, "must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                         ", got " + std::to_string(x));
+  return x;
+}
+
 }  // namespace
 
 void json_fail(const std::string& path, const std::string& message) {
@@ -69,10 +102,7 @@ std::string JsonReader::required_string(const std::string& key) {
 }
 
 double JsonReader::number(const json& value, const std::string& key) const {
-  if (!value.is_number()) json_fail(key_path(key), "expected a number, got " + json_excerpt(value));
-  const double x = value.get<double>();
-  if (!std::isfinite(x)) json_fail(key_path(key), "expected a finite number");
-  return x;
+  return finite_number_at(value, key_path(key));
 }
 
 std::optional<double> JsonReader::optional_number(const std::string& key) {
@@ -92,15 +122,14 @@ double JsonReader::required_number(const std::string& key) {
 std::optional<std::int64_t> JsonReader::optional_integer(const std::string& key) {
   const json* v = find(key);
   if (!v) return std::nullopt;
-  if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-    json_fail(key_path(key), "integer out of range, got " + json_excerpt(*v));
-  if (v->is_number_integer()) return v->get<std::int64_t>();
-  if (v->is_number_float()) {
-    const double x = v->get<double>();
-    if (std::isfinite(x) && x == std::floor(x) && std::abs(x) < 9e15)
-      return static_cast<std::int64_t>(x);
-  }
-  json_fail(key_path(key), "expected an integer, got " + json_excerpt(*v));
+  return integer_at(*v, key_path(key));
+}
+
+std::optional<std::int64_t> JsonReader::optional_integer(const std::string& key, std::int64_t min,
+                                                         std::int64_t max) {
+  const json* v = find(key);
+  if (!v) return std::nullopt;
+  return integer_in(*v, key_path(key), min, max);
 }
 
 std::optional<std::uint64_t> JsonReader::optional_seed(const std::string& key) {
@@ -121,15 +150,71 @@ std::optional<bool> JsonReader::optional_bool(const std::string& key) {
 std::optional<std::size_t> JsonReader::optional_choice(const std::string& key,
                                                        std::initializer_list<const char*> names,
                                                        const char* what) {
+  return optional_choice(key, std::vector<std::string>(names.begin(), names.end()), what);
+}
+
+std::optional<std::size_t> JsonReader::optional_choice(const std::string& key,
+                                                       const std::vector<std::string>& names,
+                                                       const char* what) {
   const auto text = optional_string(key);
   if (!text) return std::nullopt;
-  std::size_t i = 0;
-  for (const char* name : names) {
-    if (*text == name) return i;
-    ++i;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (*text == names[i]) return i;
   }
-  json_fail(key_path(key), "unknown " + std::string(what) + " \"" + *text + "\" (expected " +
-                               one_of(std::vector<std::string>(names.begin(), names.end())) + ")");
+  json_fail(key_path(key), "unknown " + std::string(what) + " " + json_excerpt(json(*text)) +
+                               " (expected " + one_of(names) + ")");
+}
+
+const json* JsonReader::optional_array(const std::string& key) {
+  const json* v = find(key);
+  if (v && !v->is_array()) json_fail(key_path(key), "expected a list, got " + json_excerpt(*v));
+  return v;
+}
+
+std::string JsonReader::element_path(const std::string& key, std::size_t index) const {
+  return key_path(key) + "[" + std::to_string(index) + "]";
+}
+
+std::optional<std::vector<double>> JsonReader::optional_numbers(const std::string& key) {
+  const json* list = optional_array(key);
+  if (!list) return std::nullopt;
+  std::vector<double> out;
+  for (std::size_t i = 0; i < list->size(); ++i)
+    out.push_back(finite_number_at((*list)[i], element_path(key, i)));
+  return out;
+}
+
+std::optional<std::vector<std::int64_t>> JsonReader::optional_integers(const std::string& key,
+                                                                       std::int64_t min,
+                                                                       std::int64_t max) {
+  const json* list = optional_array(key);
+  if (!list) return std::nullopt;
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < list->size(); ++i)
+    out.push_back(integer_in((*list)[i], element_path(key, i), min, max));
+  return out;
+}
+
+std::optional<std::vector<std::string>> JsonReader::optional_strings(const std::string& key) {
+  const json* list = optional_array(key);
+  if (!list) return std::nullopt;
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& v = (*list)[i];
+    if (!v.is_string())
+      json_fail(element_path(key, i), "expected a string, got " + json_excerpt(v));
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+std::optional<std::pair<double, double>> JsonReader::optional_low_high(const std::string& key) {
+  const json* v = find(key);
+  if (!v) return std::nullopt;
+  if (!v->is_array() || v->size() != 2)
+    json_fail(key_path(key), "expected [low, high], got " + json_excerpt(*v));
+  return std::pair{finite_number_at((*v)[0], element_path(key, 0)),
+                   finite_number_at((*v)[1], element_path(key, 1))};
 }
 
 void JsonReader::reject_unknown() const {

@@ -15,6 +15,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -52,6 +54,9 @@ class JsonReader {
 
   // An integer; a float with an integral value below 9e15 is accepted (JSON writers print 1e3).
   std::optional<std::int64_t> optional_integer(const std::string& key);
+  // An integer in [min, max]: "<path.key>: must be between min and max, got v" otherwise.
+  std::optional<std::int64_t> optional_integer(const std::string& key, std::int64_t min,
+                                               std::int64_t max);
   // A non-negative integer up to 2^64 - 1 (seeds).
   std::optional<std::uint64_t> optional_seed(const std::string& key);
   std::optional<bool> optional_bool(const std::string& key);
@@ -60,6 +65,23 @@ class JsonReader {
   std::optional<std::size_t> optional_choice(const std::string& key,
                                              std::initializer_list<const char*> names,
                                              const char* what = "value");
+  std::optional<std::size_t> optional_choice(const std::string& key,
+                                             const std::vector<std::string>& names,
+                                             const char* what = "value");
+
+  // The list at `key` or null when absent; "<path.key>: expected a list, got <excerpt>" for any
+  // other value. Its elements are named "<path.key>[i]" (element_path).
+  const nlohmann::json* optional_array(const std::string& key);
+  std::string element_path(const std::string& key, std::size_t index) const;
+  // Lists whose every element is a finite number / an integer in [min, max] / a string; a bad
+  // element is named "<path.key>[i]". An empty list is returned as such (the caller's rule).
+  std::optional<std::vector<double>> optional_numbers(const std::string& key);
+  std::optional<std::vector<std::int64_t>> optional_integers(const std::string& key,
+                                                             std::int64_t min, std::int64_t max);
+  std::optional<std::vector<std::string>> optional_strings(const std::string& key);
+  // A pair [low, high] of finite numbers ("<path.key>: expected [low, high], got <excerpt>");
+  // their order is the caller's rule.
+  std::optional<std::pair<double, double>> optional_low_high(const std::string& key);
 
   // "<path.key>: unknown key (expected a, b or c)" for the first key no getter asked for,
   // listing the keys that were asked for.

@@ -161,8 +161,8 @@ OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
   try {
     config.kind = optim::parse_optimizer_kind(name);
   } catch (const Error&) {
-    json_fail(r.key_path("name"), "unknown optimizer \"" + name +
-                                      "\" (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, "
+    json_fail(r.key_path("name"), "unknown optimizer " + json_excerpt(json(name)) +
+                                      " (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, "
                                       "oso-dpsgd or fixed-quantile)");
   }
   if (const json* grid = r.find("grid")) {
@@ -418,8 +418,8 @@ ExperimentConfig parse_experiment(const json& j) {
     try {
       config.model.kind = models::parse_model_kind(kind);
     } catch (const Error&) {
-      json_fail("model.kind", "unknown model \"" + kind +
-                                  "\" (expected linear, logistic, tlnn, cnn, conv-autoencoder or "
+      json_fail("model.kind", "unknown model " + json_excerpt(json(kind)) +
+                                  " (expected linear, logistic, tlnn, cnn, conv-autoencoder or "
                                   "custom)");
     }
     if (auto hidden = m.optional_integer("hidden_units")) {

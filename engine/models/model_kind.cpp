@@ -3,9 +3,11 @@
 // parser and its fuzz harness (tests/fuzz) link this file, not every model.
 #include <algorithm>
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "models/model.h"
 
 namespace dplab::models {
@@ -26,8 +28,9 @@ ModelKind parse_model_kind(const std::string& text) {
   if (key == "cnn") return ModelKind::kCnn;
   if (key == "conv-autoencoder") return ModelKind::kConvAutoencoder;
   if (key == "custom") return ModelKind::kCustom;
-  throw InvalidArgument("model = \"" + text +
-                        "\" is not a known model; valid models: " + kValidNames);
+  // The name as a bounded excerpt: a file may hold any string there.
+  throw InvalidArgument("model = " + json_excerpt(nlohmann::json(text)) +
+                        " is not a known model; valid models: " + kValidNames);
 }
 
 std::string to_string(ModelKind kind) {

@@ -1,13 +1,15 @@
 // Network descriptions (see network_description.h): JSON -> layers, and the two built-ins.
 #include "models/network_description.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 
 namespace dplab::models {
 namespace {
@@ -45,38 +47,69 @@ constexpr const char* kAutoencoderJson = R"({
   ]
 })";
 
+constexpr std::int64_t kMaxSize = 100000;  // any integer field of a network, and input sides
+constexpr std::size_t kMaxLayers = 1000;
+
+// An integer field of a layer in [lo, kMaxSize]; `fallback` when missing, required without one.
+Index integer(JsonReader& layer, const std::string& key, std::optional<Index> fallback, Index lo) {
+  if (!fallback) layer.require(key);
+  return layer.optional_integer(key, lo, kMaxSize).value_or(fallback.value_or(0));
+}
+
+// One element of "layers": its type and the keys that type takes (anything else is a typo and
+// an error).
+LayerDescription read_layer(JsonReader& r) {
+  static const std::vector<std::string> types{"conv",     "conv_transpose", "max_pool",
+                                              "avg_pool", "relu",           "leaky_relu",
+                                              "sigmoid",  "tanh",           "dense"};
+  r.require("type");
+  LayerDescription out;
+  out.type = types[*r.optional_choice("type", types, "layer type")];
+  if (out.type == "conv" || out.type == "conv_transpose") {
+    out.channels = integer(r, "channels", std::nullopt, 1);
+    out.kernel = integer(r, "kernel", std::nullopt, 1);
+    out.stride = integer(r, "stride", 1, 1);
+    out.padding = integer(r, "padding", 0, 0);
+  } else if (out.type == "max_pool" || out.type == "avg_pool") {
+    out.kernel = integer(r, "kernel", std::nullopt, 1);
+    out.stride = integer(r, "stride", out.kernel, 1);
+  } else if (out.type == "dense") {
+    out.units = integer(r, "units", std::nullopt, 1);
+  }
+  r.reject_unknown();
+  return out;
+}
+
+NetworkDescription read_description(const json& j) {
+  JsonReader r(j, "");
+  NetworkDescription d;
+  d.name = r.string_or("name", d.name);
+  r.require("input");
+  const auto input = r.optional_integers("input", 1, kMaxSize);
+  if (input->size() != 3) json_fail("input", "expected [height, width, channels]");
+  d.input = {(*input)[0], (*input)[1], (*input)[2]};
+  if (auto loss = r.optional_choice("loss", {"cross_entropy", "reconstruction"}, "loss"))
+    d.loss = *loss == 0 ? NetworkLoss::kSoftmaxCrossEntropy : NetworkLoss::kReconstruction;
+  if (auto norms = r.optional_choice("norms", {"auto", "ghost", "direct"}, "norms")) {
+    if (*norms == 1) d.norms = detail::NormMethod::kGhost;
+    if (*norms == 2) d.norms = detail::NormMethod::kDirect;
+  }
+  r.require("layers");
+  const json& layers = *r.optional_array("layers");
+  if (layers.empty()) json_fail("layers", "expected a non-empty list of layers");
+  if (layers.size() > kMaxLayers)
+    json_fail("layers", "more than " + std::to_string(kMaxLayers) + " layers");
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    JsonReader layer(layers[l], r.element_path("layers", l));
+    d.layers.push_back(read_layer(layer));
+  }
+  r.reject_unknown();
+  return d;
+}
+
 [[noreturn]] void fail(const std::string& prefix, const std::string& where,
                        const std::string& message) {
   throw InvalidArgument(prefix + where + ": " + message);
-}
-
-// An integer field of a layer: missing -> fallback (or an error if none), else in [lo, 100000].
-Index integer(const json& layer, const std::string& key, const std::string& prefix,
-              const std::string& where, std::optional<Index> fallback, Index lo) {
-  const auto it = layer.find(key);
-  if (it == layer.end()) {
-    if (!fallback) fail(prefix, where, "missing \"" + key + "\"");
-    return *fallback;
-  }
-  if (!it->is_number_integer())
-    fail(prefix, where + "." + key, "expected an integer, got " + json_excerpt(*it));
-  const auto value = it->get<std::int64_t>();
-  if (value < lo || value > 100000)
-    fail(prefix, where + "." + key,
-         json_excerpt(*it) + " is out of range [" + std::to_string(lo) + ", 100000]");
-  return static_cast<Index>(value);
-}
-
-// The keys each layer type takes (besides "type"); anything else is a typo and an error.
-const std::set<std::string>& keys_of(const std::string& type) {
-  static const std::set<std::string> conv{"channels", "kernel", "stride", "padding"};
-  static const std::set<std::string> pool{"kernel", "stride"};
-  static const std::set<std::string> dense{"units"};
-  static const std::set<std::string> none;
-  if (type == "conv" || type == "conv_transpose") return conv;
-  if (type == "max_pool" || type == "avg_pool") return pool;
-  if (type == "dense") return dense;
-  return none;
 }
 
 }  // namespace
@@ -95,96 +128,11 @@ NetworkDescription parse_network_description(const std::string& json_text,
   } catch (const ParseError& e) {
     fail(prefix, "(text)", e.what());
   }
-  if (!j.is_object()) fail(prefix, "(top level)", "expected an object");
-  static const std::set<std::string> top_keys{"name", "input", "loss", "layers", "norms"};
-  for (const auto& item : j.items()) {
-    if (!top_keys.count(item.key())) {
-      fail(prefix, item.key(), "unknown key (expected name, input, loss, layers, norms)");
-    }
+  try {
+    return read_description(j);
+  } catch (const ParseError& e) {
+    throw InvalidArgument(prefix + e.what());
   }
-  NetworkDescription d;
-  const auto name = j.find("name");
-  if (name != j.end()) {
-    if (!name->is_string()) fail(prefix, "name", "expected a string, got " + json_excerpt(*name));
-    d.name = name->get<std::string>();
-  }
-  const auto input = j.find("input");
-  if (input == j.end() || !input->is_array() || input->size() != 3) {
-    fail(prefix, "input", "expected [height, width, channels]");
-  }
-  for (const auto& v : *input) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 100000)
-      fail(prefix, "input", "entries must be integers in [1, 100000], got " + json_excerpt(*input));
-  }
-  d.input = {(*input)[0].get<Index>(), (*input)[1].get<Index>(), (*input)[2].get<Index>()};
-  const auto loss = j.find("loss");
-  if (loss != j.end()) {
-    const std::string text = loss->is_string() ? loss->get<std::string>() : json_excerpt(*loss);
-    if (text == "cross_entropy")
-      d.loss = NetworkLoss::kSoftmaxCrossEntropy;
-    else if (text == "reconstruction")
-      d.loss = NetworkLoss::kReconstruction;
-    else
-      fail(prefix, "loss",
-           "expected \"cross_entropy\" or \"reconstruction\", got " + json_excerpt(*loss));
-  }
-  const auto norms = j.find("norms");
-  if (norms != j.end()) {
-    const std::string text = norms->is_string() ? norms->get<std::string>() : json_excerpt(*norms);
-    if (text == "ghost")
-      d.norms = detail::NormMethod::kGhost;
-    else if (text == "direct")
-      d.norms = detail::NormMethod::kDirect;
-    else if (text != "auto")
-      fail(prefix, "norms",
-           "expected \"auto\", \"ghost\" or \"direct\", got " + json_excerpt(*norms));
-  }
-  const auto layers = j.find("layers");
-  if (layers == j.end() || !layers->is_array() || layers->empty()) {
-    fail(prefix, "layers", "expected a non-empty list of layers");
-  }
-  if (layers->size() > 1000) fail(prefix, "layers", "more than 1000 layers");
-  static const std::set<std::string> types{"conv",     "conv_transpose", "max_pool",
-                                           "avg_pool", "relu",           "leaky_relu",
-                                           "sigmoid",  "tanh",           "dense"};
-  for (std::size_t l = 0; l < layers->size(); ++l) {
-    const json& layer = (*layers)[l];
-    const std::string where = "layers[" + std::to_string(l) + "]";
-    if (!layer.is_object()) fail(prefix, where, "expected an object, got " + json_excerpt(layer));
-    const auto type = layer.find("type");
-    if (type == layer.end() || !type->is_string()) {
-      fail(prefix, where + ".type",
-           "missing (a string: conv, conv_transpose, max_pool, "
-           "avg_pool, relu, leaky_relu, sigmoid, tanh, dense)");
-    }
-    LayerDescription out;
-    out.type = type->get<std::string>();
-    if (!types.count(out.type)) {
-      fail(prefix, where + ".type",
-           "unknown layer type \"" + out.type +
-               "\" (conv, conv_transpose, max_pool, avg_pool, relu, "
-               "leaky_relu, sigmoid, tanh, dense)");
-    }
-    const auto& allowed = keys_of(out.type);
-    for (const auto& item : layer.items()) {
-      if (item.key() != "type" && !allowed.count(item.key())) {
-        fail(prefix, where + "." + item.key(), "unknown key for a " + out.type + " layer");
-      }
-    }
-    if (out.type == "conv" || out.type == "conv_transpose") {
-      out.channels = integer(layer, "channels", prefix, where, std::nullopt, 1);
-      out.kernel = integer(layer, "kernel", prefix, where, std::nullopt, 1);
-      out.stride = integer(layer, "stride", prefix, where, 1, 1);
-      out.padding = integer(layer, "padding", prefix, where, 0, 0);
-    } else if (out.type == "max_pool" || out.type == "avg_pool") {
-      out.kernel = integer(layer, "kernel", prefix, where, std::nullopt, 1);
-      out.stride = integer(layer, "stride", prefix, where, out.kernel, 1);
-    } else if (out.type == "dense") {
-      out.units = integer(layer, "units", prefix, where, std::nullopt, 1);
-    }
-    d.layers.push_back(out);
-  }
-  return d;
 }
 
 std::unique_ptr<ConvNetwork> make_network(const std::string& json_text, Index input_dim,

@@ -2,12 +2,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
+#include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "data/file_reader.h"
 #include "objective_perturbation/synthetic_glm.h"
@@ -17,24 +20,64 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& origin, const std::string& key, const std::string& what) {
-  throw ParseError(origin + ": " + key + " " + what);
-}
+// Counts held in an int: read whole (never truncated); their rules are run_comparison's.
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 
-void check_keys(const json& object, const std::string& origin, const std::string& path,
-                const std::set<std::string>& allowed) {
-  if (!object.is_object()) fail(origin, path.empty() ? "top level" : path, "must be an object");
-  for (const auto& [key, value] : object.items()) {
-    if (!allowed.count(key))
-      fail(origin, path + (path.empty() ? "" : ".") + key, "is not a known key");
+// The preset's keys (a missing key keeps its default). Throws ParseError "<key path>: <what>".
+ComparisonPreset read_preset(const json& j) {
+  JsonReader r(j, "");
+  r.require("experiment");
+  r.optional_choice("experiment", {"objpert-vs-dpsgd"}, "experiment");
+  ComparisonPreset p;
+  ComparisonConfig& c = p.config;
+  p.name = r.string_or("name", p.name);
+  if (const json* dataset = r.find("dataset")) {
+    JsonReader d(*dataset, "dataset");
+    p.dataset_source = d.string_or("source", p.dataset_source);
+    p.dataset_path = d.string_or("path", p.dataset_path);
+    c.test_fraction = d.number_or("test_fraction", c.test_fraction);
+    c.split_seed = d.optional_seed("split_seed").value_or(0);
+    d.reject_unknown();
   }
-}
-
-double number(const json& object, const char* key, const std::string& origin,
-              const std::string& path, double fallback) {
-  if (!object.contains(key)) return fallback;
-  if (!object[key].is_number()) fail(origin, path + key, "must be a number");
-  return object[key].get<double>();
+  if (auto epsilons = r.optional_numbers("epsilons")) {
+    if (epsilons->empty()) json_fail("epsilons", "the list is empty");
+    for (std::size_t i = 0; i < epsilons->size(); ++i) {
+      if (!((*epsilons)[i] > 0))
+        json_fail(r.element_path("epsilons", i),
+                  "must be > 0, got " + format_number((*epsilons)[i]));
+    }
+    c.epsilons = *epsilons;
+  }
+  c.delta = r.number_or("delta", c.delta);
+  if (auto trials = r.optional_integer("trials", 0, kIntMax)) c.trials = static_cast<int>(*trials);
+  c.seed = r.optional_seed("seed").value_or(0);
+  if (const json* dpsgd = r.find("dpsgd")) {
+    JsonReader d(*dpsgd, "dpsgd");
+    c.lot_size = d.number_or("lot_size", c.lot_size);
+    c.epochs = d.number_or("epochs", c.epochs);
+    c.clip = d.number_or("clip", c.clip);
+    if (auto s = d.optional_integer("grid_size", 0, kIntMax)) c.grid_size = static_cast<int>(*s);
+    c.prob_more_than_grid = d.number_or("prob_more_than_grid", c.prob_more_than_grid);
+    if (auto range = d.optional_low_high("learning_rate_range"))
+      std::tie(c.learning_rate_low, c.learning_rate_high) = *range;
+    d.reject_unknown();
+  }
+  if (const json* algorithm1 = r.find("algorithm1")) {
+    JsonReader a(*algorithm1, "algorithm1");
+    c.tau = a.number_or("tau", c.tau);
+    c.output_noise_std = a.number_or("output_noise_std", c.output_noise_std);
+    c.noise_factor = a.number_or("noise_factor", c.noise_factor);
+    if (auto solver = a.optional_string("solver")) {
+      try {
+        c.solver = parse_solver(*solver);
+      } catch (const InvalidArgument& e) {
+        json_fail(a.key_path("solver"), e.what());
+      }
+    }
+    a.reject_unknown();
+  }
+  r.reject_unknown();
+  return p;
 }
 
 }  // namespace
@@ -50,82 +93,11 @@ data::Dataset load_comparison_dataset(const std::string& source, const std::stri
 }
 
 ComparisonPreset parse_comparison_preset(const json& j, const std::string& origin) {
-  check_keys(j, origin, "",
-             {"experiment", "name", "dataset", "epsilons", "delta", "trials", "seed", "dpsgd",
-              "algorithm1"});
-  if (!j.contains("experiment") || j["experiment"] != "objpert-vs-dpsgd") {
-    fail(origin, "experiment", "must be \"objpert-vs-dpsgd\"");
+  try {
+    return read_preset(j);
+  } catch (const ParseError& e) {
+    throw ParseError(origin + ": " + e.what());
   }
-  ComparisonPreset p;
-  ComparisonConfig& c = p.config;
-  if (j.contains("name")) {
-    if (!j["name"].is_string()) fail(origin, "name", "must be a string");
-    p.name = j["name"];
-  }
-  if (j.contains("dataset")) {
-    const json& d = j["dataset"];
-    check_keys(d, origin, "dataset", {"source", "path", "test_fraction", "split_seed"});
-    if (d.contains("source")) {
-      if (!d["source"].is_string()) fail(origin, "dataset.source", "must be a string");
-      p.dataset_source = d["source"];
-    }
-    if (d.contains("path")) {
-      if (!d["path"].is_string()) fail(origin, "dataset.path", "must be a string");
-      p.dataset_path = d["path"];
-    }
-    c.test_fraction = number(d, "test_fraction", origin, "dataset.", c.test_fraction);
-    c.split_seed = static_cast<std::uint64_t>(number(d, "split_seed", origin, "dataset.", 0));
-  }
-  if (j.contains("epsilons")) {
-    if (!j["epsilons"].is_array() || j["epsilons"].empty()) {
-      fail(origin, "epsilons", "must be a non-empty array of numbers");
-    }
-    c.epsilons.clear();
-    for (const json& e : j["epsilons"]) {
-      if (!e.is_number() || !(e.get<double>() > 0))
-        fail(origin, "epsilons", "entries must be numbers > 0");
-      c.epsilons.push_back(e.get<double>());
-    }
-  }
-  c.delta = number(j, "delta", origin, "", c.delta);
-  c.trials = static_cast<int>(number(j, "trials", origin, "", c.trials));
-  c.seed = static_cast<std::uint64_t>(number(j, "seed", origin, "", 0));
-  if (j.contains("dpsgd")) {
-    const json& d = j["dpsgd"];
-    check_keys(
-        d, origin, "dpsgd",
-        {"lot_size", "epochs", "clip", "grid_size", "learning_rate_range", "prob_more_than_grid"});
-    c.lot_size = number(d, "lot_size", origin, "dpsgd.", c.lot_size);
-    c.epochs = number(d, "epochs", origin, "dpsgd.", c.epochs);
-    c.clip = number(d, "clip", origin, "dpsgd.", c.clip);
-    c.grid_size = static_cast<int>(number(d, "grid_size", origin, "dpsgd.", c.grid_size));
-    c.prob_more_than_grid =
-        number(d, "prob_more_than_grid", origin, "dpsgd.", c.prob_more_than_grid);
-    if (d.contains("learning_rate_range")) {
-      const json& r = d["learning_rate_range"];
-      if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number()) {
-        fail(origin, "dpsgd.learning_rate_range", "must be [low, high]");
-      }
-      c.learning_rate_low = r[0];
-      c.learning_rate_high = r[1];
-    }
-  }
-  if (j.contains("algorithm1")) {
-    const json& a = j["algorithm1"];
-    check_keys(a, origin, "algorithm1", {"tau", "output_noise_std", "noise_factor", "solver"});
-    c.tau = number(a, "tau", origin, "algorithm1.", c.tau);
-    c.output_noise_std = number(a, "output_noise_std", origin, "algorithm1.", c.output_noise_std);
-    c.noise_factor = number(a, "noise_factor", origin, "algorithm1.", c.noise_factor);
-    if (a.contains("solver")) {
-      if (!a["solver"].is_string()) fail(origin, "algorithm1.solver", "must be a string");
-      try {
-        c.solver = parse_solver(a["solver"]);
-      } catch (const InvalidArgument& e) {
-        fail(origin, "algorithm1.solver", e.what());
-      }
-    }
-  }
-  return p;
 }
 
 ComparisonPreset load_comparison_preset(const std::string& path) {

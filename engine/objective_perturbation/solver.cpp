@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <exception>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "core/validate.h"
 
 namespace dplab::objpert {
@@ -13,7 +15,9 @@ namespace dplab::objpert {
 SolverKind parse_solver(const std::string& text) {
   if (text == "lbfgs") return SolverKind::kLbfgs;
   if (text == "gd") return SolverKind::kGradientDescent;
-  throw InvalidArgument("solver = \"" + text + "\" must be \"lbfgs\" or \"gd\"");
+  // The name as a bounded excerpt: a preset may hold any string there.
+  throw InvalidArgument("solver = " + json_excerpt(nlohmann::json(text)) +
+                        " must be \"lbfgs\" or \"gd\"");
 }
 
 const char* to_string(SolverKind solver) {

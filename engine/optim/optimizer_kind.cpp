@@ -4,9 +4,11 @@
 // (tests/fuzz) link this file, not every optimizer.
 #include <algorithm>
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "optim/optimizer.h"
 
 namespace dplab::optim {
@@ -58,8 +60,9 @@ OptimizerKind parse_optimizer_kind(const std::string& text) {
     if (name == to_string(kind)) return kind;
     valid += (valid.empty() ? "" : ", ") + to_string(kind);
   }
-  throw InvalidArgument("optimizer = '" + text +
-                        "' is not a known optimizer; valid names: " + valid);
+  // The name as a bounded excerpt: a file may hold any string there.
+  throw InvalidArgument("optimizer = " + json_excerpt(nlohmann::json(text)) +
+                        " is not a known optimizer; valid names: " + valid);
 }
 
 }  // namespace dplab::optim

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numbers>
 #include <numeric>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "core/random.h"
 #include "core/validate.h"
 
@@ -119,8 +121,9 @@ DataShape parse_data_shape(const std::string& text) {
   for (DataShape shape : kAllDataShapes) {
     if (to_string(shape) == text) return shape;
   }
-  throw InvalidArgument("data.shape: unknown data set \"" + text +
-                        "\" (gaussians, circles, xor, spiral)");
+  // No key path here (the reader adds it); the name as a bounded excerpt.
+  throw InvalidArgument("unknown data set " + json_excerpt(nlohmann::json(text)) +
+                        " (expected gaussians, circles, xor or spiral)");
 }
 
 Index train_size_of(const DataOptions& options) {

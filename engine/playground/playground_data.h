@@ -33,7 +33,7 @@ inline constexpr DataShape kAllDataShapes[] = {DataShape::kGaussians, DataShape:
                                                DataShape::kXor, DataShape::kSpiral};
 // "gaussians" | "circles" | "xor" | "spiral"
 std::string to_string(DataShape shape);
-// Throws InvalidArgument naming "data.shape" for an unknown name.
+// Throws InvalidArgument "unknown data set ..." for an unknown name (the reader adds the key).
 DataShape parse_data_shape(const std::string& text);
 
 inline constexpr Index kMinPoints = 50;

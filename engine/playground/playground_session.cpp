@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "core/random.h"
 #include "core/validate.h"
 #include "optim/fixed_quantile.h"
@@ -96,7 +97,9 @@ std::string to_string(OptimizerChoice optimizer) {
 HiddenActivation parse_hidden_activation(const std::string& text) {
   if (text == "tanh") return HiddenActivation::kTanh;
   if (text == "relu") return HiddenActivation::kRelu;
-  throw InvalidArgument("model.activation: unknown activation \"" + text + "\" (tanh, relu)");
+  // No key path here (the reader adds it); the name as a bounded excerpt.
+  throw InvalidArgument("unknown activation " + json_excerpt(nlohmann::json(text)) +
+                        " (expected tanh or relu)");
 }
 
 OptimizerChoice parse_optimizer_choice(const std::string& text) {
@@ -104,8 +107,8 @@ OptimizerChoice parse_optimizer_choice(const std::string& text) {
                  OptimizerChoice::kFixedQuantile}) {
     if (to_string(c) == text) return c;
   }
-  throw InvalidArgument("training.optimizer: unknown optimizer \"" + text +
-                        "\" (dpsgd, dpmomentum, dpadam, fixed-quantile)");
+  throw InvalidArgument("unknown optimizer " + json_excerpt(nlohmann::json(text)) +
+                        " (expected dpsgd, dpmomentum, dpadam or fixed-quantile)");
 }
 
 PlaygroundSettings non_private_shadow(const PlaygroundSettings& settings) {

@@ -1,71 +1,84 @@
 #include "playground/playground_state.h"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 
 namespace dplab::playground {
 namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw ParseError(path + ": " + what);
-}
+constexpr std::int64_t kIntMin = std::numeric_limits<int>::min();
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 
-std::string join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
-}
-
-// An object whose keys are all in `allowed`.
-void check_object(const json& j, const std::string& path, const std::set<std::string>& allowed) {
-  if (!j.is_object())
-    fail(path.empty() ? "playground" : path, "expected an object, got " + json_excerpt(j));
-  for (const auto& item : j.items()) {
-    if (!allowed.count(item.key())) fail(join(path, item.key()), "unknown key");
+// A name looked up by `parse` (shape, activation, optimizer): its error under the key path.
+template <typename T, typename Parse>
+void read_name(JsonReader& r, const std::string& key, T& out, Parse parse) {
+  const auto text = r.optional_string(key);
+  if (!text) return;
+  try {
+    out = parse(*text);
+  } catch (const InvalidArgument& e) {
+    json_fail(r.key_path(key), e.what());
   }
 }
 
-void read(const json& j, const std::string& key, const std::string& path, double& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return;
-  if (!it->is_number()) fail(join(path, key), "expected a number, got " + json_excerpt(*it));
-  out = it->get<double>();
-  if (!std::isfinite(out)) fail(join(path, key), "must be finite");
-}
-
-template <typename Int>
-void read_integer(const json& j, const std::string& key, const std::string& path, Int& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return;
-  if (!it->is_number_integer()) {
-    fail(join(path, key), "expected an integer, got " + json_excerpt(*it));
+void read_data(JsonReader& r, DataOptions& data) {
+  read_name(r, "shape", data.shape, parse_data_shape);
+  // Integers are read whole (never truncated); their ranges are validate_data_options's.
+  if (auto n = r.optional_integer("num_points")) data.num_points = static_cast<Index>(*n);
+  data.label_noise = r.number_or("label_noise", data.label_noise);
+  data.test_fraction = r.number_or("test_fraction", data.test_fraction);
+  data.minority_fraction = r.number_or("minority_fraction", data.minority_fraction);
+  if (auto seed = r.optional_seed("seed")) data.seed = *seed;
+  if (const json* o = r.find("outlier")) {
+    if (o->is_null()) {
+      data.outlier.reset();
+    } else {
+      JsonReader po(*o, r.key_path("outlier"));
+      OutlierPoint point = data.outlier.value_or(OutlierPoint{});
+      point.x = po.number_or("x", point.x);
+      point.y = po.number_or("y", point.y);
+      if (auto label = po.optional_integer("label", kIntMin, kIntMax))
+        point.label = static_cast<int>(*label);
+      po.reject_unknown();
+      data.outlier = point;
+    }
   }
-  if (it->is_number_unsigned()) {
-    out = static_cast<Int>(it->get<std::uint64_t>());
-  } else {
-    const auto v = it->get<std::int64_t>();
-    if (v < 0 && std::is_unsigned_v<Int>) fail(join(path, key), "must be >= 0");
-    out = static_cast<Int>(v);
+  r.reject_unknown();
+}
+
+void read_model(JsonReader& r, ModelOptions& model) {
+  if (auto hidden = r.optional_integers("hidden", kIntMin, kIntMax))
+    model.hidden.assign(hidden->begin(), hidden->end());
+  read_name(r, "activation", model.activation, parse_hidden_activation);
+  if (const json* f = r.find("features")) {
+    JsonReader pf(*f, r.key_path("features"));
+    model.features.x_squared = pf.optional_bool("x2").value_or(model.features.x_squared);
+    model.features.y_squared = pf.optional_bool("y2").value_or(model.features.y_squared);
+    model.features.xy = pf.optional_bool("xy").value_or(model.features.xy);
+    pf.reject_unknown();
   }
+  r.reject_unknown();
 }
 
-void read(const json& j, const std::string& key, const std::string& path, bool& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return;
-  if (!it->is_boolean()) fail(join(path, key), "expected true or false, got " + json_excerpt(*it));
-  out = it->get<bool>();
-}
-
-bool read_string(const json& j, const std::string& key, const std::string& path, std::string& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return false;
-  if (!it->is_string()) fail(join(path, key), "expected a string, got " + json_excerpt(*it));
-  out = it->get<std::string>();
-  return true;
+void read_training(JsonReader& r, TrainingOptions& t) {
+  read_name(r, "optimizer", t.optimizer, parse_optimizer_choice);
+  t.is_private = r.optional_bool("private").value_or(t.is_private);
+  t.learning_rate = r.number_or("learning_rate", t.learning_rate);
+  t.noise_multiplier = r.number_or("noise_multiplier", t.noise_multiplier);
+  t.clip = r.number_or("clip", t.clip);
+  t.lot_size = r.number_or("lot_size", t.lot_size);
+  if (auto steps = r.optional_integer("steps")) t.steps = *steps;
+  t.delta = r.number_or("delta", t.delta);
+  if (auto seed = r.optional_seed("seed")) t.seed = *seed;
+  r.reject_unknown();
 }
 
 }  // namespace
@@ -103,90 +116,20 @@ json settings_to_json(const PlaygroundSettings& s) {
 PlaygroundSettings settings_from_json(const json& j, const PlaygroundSettings& base,
                                       const std::string& path) {
   PlaygroundSettings s = base;
-  check_object(j, path, {"data", "model", "training"});
-  if (const auto it = j.find("data"); it != j.end()) {
-    const std::string p = join(path, "data");
-    check_object(*it, p,
-                 {"shape", "num_points", "label_noise", "test_fraction", "minority_fraction",
-                  "seed", "outlier"});
-    std::string shape;
-    if (read_string(*it, "shape", p, shape)) {
-      try {
-        s.data.shape = parse_data_shape(shape);
-      } catch (const InvalidArgument& e) {
-        fail(join(p, "shape"), e.what());
-      }
-    }
-    read_integer(*it, "num_points", p, s.data.num_points);
-    read(*it, "label_noise", p, s.data.label_noise);
-    read(*it, "test_fraction", p, s.data.test_fraction);
-    read(*it, "minority_fraction", p, s.data.minority_fraction);
-    read_integer(*it, "seed", p, s.data.seed);
-    if (const auto o = it->find("outlier"); o != it->end()) {
-      if (o->is_null()) {
-        s.data.outlier.reset();
-      } else {
-        const std::string po = join(p, "outlier");
-        check_object(*o, po, {"x", "y", "label"});
-        OutlierPoint point = s.data.outlier.value_or(OutlierPoint{});
-        read(*o, "x", po, point.x);
-        read(*o, "y", po, point.y);
-        read_integer(*o, "label", po, point.label);
-        s.data.outlier = point;
-      }
-    }
+  JsonReader r(j, path);
+  if (const json* data = r.find("data")) {
+    JsonReader d(*data, r.key_path("data"));
+    read_data(d, s.data);
   }
-  if (const auto it = j.find("model"); it != j.end()) {
-    const std::string p = join(path, "model");
-    check_object(*it, p, {"hidden", "activation", "features"});
-    if (const auto h = it->find("hidden"); h != it->end()) {
-      if (!h->is_array()) fail(join(p, "hidden"), "expected a list of unit counts");
-      s.model.hidden.clear();
-      for (std::size_t l = 0; l < h->size(); ++l) {
-        if (!(*h)[l].is_number_integer()) {
-          fail(join(p, "hidden[" + std::to_string(l) + "]"), "expected an integer");
-        }
-        s.model.hidden.push_back((*h)[l].get<int>());
-      }
-    }
-    std::string activation;
-    if (read_string(*it, "activation", p, activation)) {
-      try {
-        s.model.activation = parse_hidden_activation(activation);
-      } catch (const InvalidArgument& e) {
-        fail(join(p, "activation"), e.what());
-      }
-    }
-    if (const auto f = it->find("features"); f != it->end()) {
-      const std::string pf = join(p, "features");
-      check_object(*f, pf, {"x2", "y2", "xy"});
-      read(*f, "x2", pf, s.model.features.x_squared);
-      read(*f, "y2", pf, s.model.features.y_squared);
-      read(*f, "xy", pf, s.model.features.xy);
-    }
+  if (const json* model = r.find("model")) {
+    JsonReader m(*model, r.key_path("model"));
+    read_model(m, s.model);
   }
-  if (const auto it = j.find("training"); it != j.end()) {
-    const std::string p = join(path, "training");
-    check_object(*it, p,
-                 {"optimizer", "private", "learning_rate", "noise_multiplier", "clip", "lot_size",
-                  "steps", "delta", "seed"});
-    std::string optimizer;
-    if (read_string(*it, "optimizer", p, optimizer)) {
-      try {
-        s.training.optimizer = parse_optimizer_choice(optimizer);
-      } catch (const InvalidArgument& e) {
-        fail(join(p, "optimizer"), e.what());
-      }
-    }
-    read(*it, "private", p, s.training.is_private);
-    read(*it, "learning_rate", p, s.training.learning_rate);
-    read(*it, "noise_multiplier", p, s.training.noise_multiplier);
-    read(*it, "clip", p, s.training.clip);
-    read(*it, "lot_size", p, s.training.lot_size);
-    read_integer(*it, "steps", p, s.training.steps);
-    read(*it, "delta", p, s.training.delta);
-    read_integer(*it, "seed", p, s.training.seed);
+  if (const json* training = r.find("training")) {
+    JsonReader t(*training, r.key_path("training"));
+    read_training(t, s.training);
   }
+  r.reject_unknown();
   try {
     validate_data_options(s.data);
     validate(s);
@@ -210,54 +153,45 @@ std::string state_to_text(const PlaygroundState& state) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+PlaygroundState read_state(const json& j) {
+  JsonReader r(j, "");
+  if (r.optional_integer("dplab_playground_state") != std::int64_t{1})
+    json_fail("dplab_playground_state", "missing or not 1 (not a Playground state file)");
+  PlaygroundState state;
+  if (const json* settings = r.find("settings"))
+    state.settings = settings_from_json(*settings, {}, "settings");
+  if (auto steps = r.optional_integer("steps")) state.steps = *steps;
+  if (state.steps < 0 || state.steps > state.settings.training.steps)
+    json_fail("steps", "must be between 0 and training.steps");
+  if (auto projection = r.optional_integers("projection", kIntMin, kIntMax)) {
+    if (projection->size() != 2) json_fail("projection", "expected two parameter indices");
+    state.projection_a = static_cast<int>((*projection)[0]);
+    state.projection_b = static_cast<int>((*projection)[1]);
+  }
+  if (const json* ledger = r.optional_array("ledger")) {
+    for (std::size_t i = 0; i < ledger->size(); ++i) {
+      JsonReader e((*ledger)[i], r.element_path("ledger", i));
+      const PlaygroundSettings setting =
+          settings_from_json(e.require("setting"), {}, e.key_path("setting"));
+      state.ledger.emplace_back(setting, e.number_or("best_test_accuracy", 0));
+      e.reject_unknown();
+    }
+  }
+  r.reject_unknown();
+  return state;
+}
+
+}  // namespace
+
 PlaygroundState state_from_text(const std::string& text, const std::string& origin) {
   const json j = parse_json_text(text, origin);
-  const auto prefixed = [&](const std::string& key, const std::string& what) -> ParseError {
-    return ParseError(origin + ": " + key + ": " + what);
-  };
-  if (!j.is_object() || j.value("dplab_playground_state", 0) != 1) {
-    throw ParseError(origin + ": not a Playground state file (\"dplab_playground_state\": 1)");
-  }
-  for (const auto& item : j.items()) {
-    static const std::set<std::string> keys{"dplab_playground_state", "settings", "steps",
-                                            "projection", "ledger"};
-    if (!keys.count(item.key())) throw prefixed(item.key(), "unknown key");
-  }
-  PlaygroundState state;
   try {
-    if (j.contains("settings")) state.settings = settings_from_json(j["settings"], {}, "settings");
+    return read_state(j);
   } catch (const ParseError& e) {
     throw ParseError(origin + ": " + e.what());
   }
-  read_integer(j, "steps", "", state.steps);
-  if (state.steps < 0 || state.steps > state.settings.training.steps) {
-    throw prefixed("steps", "must be between 0 and training.steps");
-  }
-  if (const auto p = j.find("projection"); p != j.end()) {
-    if (!p->is_array() || p->size() != 2 || !(*p)[0].is_number_integer() ||
-        !(*p)[1].is_number_integer()) {
-      throw prefixed("projection", "expected two parameter indices");
-    }
-    state.projection_a = (*p)[0].get<int>();
-    state.projection_b = (*p)[1].get<int>();
-  }
-  if (const auto l = j.find("ledger"); l != j.end()) {
-    if (!l->is_array()) throw prefixed("ledger", "expected a list");
-    for (std::size_t i = 0; i < l->size(); ++i) {
-      const std::string key = "ledger[" + std::to_string(i) + "]";
-      const json& e = (*l)[i];
-      if (!e.is_object() || !e.contains("setting"))
-        throw prefixed(key, "expected {\"setting\": ...}");
-      double accuracy = 0;
-      read(e, "best_test_accuracy", key, accuracy);
-      try {
-        state.ledger.emplace_back(settings_from_json(e["setting"], {}, key + ".setting"), accuracy);
-      } catch (const ParseError& err) {
-        throw ParseError(origin + ": " + err.what());
-      }
-    }
-  }
-  return state;
 }
 
 std::string run_identity(const PlaygroundSettings& settings) {

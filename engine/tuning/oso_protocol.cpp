@@ -6,11 +6,11 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
-#include <set>
-#include <type_traits>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 #include "core/limits.h"
 #include "core/random.h"
 #include "data/dataset_catalog.h"
@@ -24,40 +24,52 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& origin, const std::string& key, const std::string& what) {
-  throw InvalidArgument(origin + ": " + key + ": " + what);
-}
-
-// Reads j[key] into out when present (true), with a type error naming the key.
-template <class T>
-bool read(const json& j, const char* key, const std::string& origin, T& out) {
-  if (!j.contains(key)) return false;
-  if constexpr (std::is_integral_v<T>) {  // json would truncate 2.5 (and overflow 1e30) silently
-    if (!j.at(key).is_number_integer()) fail(origin, key, "must be an integer");
-  }
-  try {
-    out = j.at(key).get<T>();
-  } catch (const json::exception& e) {
-    fail(origin, key, std::string("wrong type (") + e.what() + ")");
-  }
-  return true;
-}
-template <class T>
-bool read(const json& j, const char* key, const std::string& origin, std::optional<T>& out) {
-  T value{};
-  if (!read(j, key, origin, value)) return false;
-  out = value;
-  return true;
-}
-
-// Runs a name lookup (model, optimizer) and prefixes its error with the key.
+// Runs a name lookup (model, optimizer) and reports its error under the key path.
 template <class F>
-void named(const std::string& origin, const char* key, F lookup) {
+void named(const std::string& path, F lookup) {
   try {
     lookup();
   } catch (const Error& e) {
-    fail(origin, key, e.what());
+    json_fail(path, e.what());
   }
+}
+
+// The preset's keys into `c` (a missing key keeps its default); the rules are
+// invalid_oso_field's. Throws ParseError "<key>: <what>".
+void read_preset(const json& j, OsoProtocolConfig& c) {
+  // Counts held in an int: read whole (never truncated), their rules checked afterwards.
+  constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+  JsonReader r(j, "");
+  r.optional_choice("protocol", {"oso"}, "protocol");
+  c.name = r.string_or("name", c.name);
+  c.dataset = r.string_or("dataset", c.dataset);
+  c.validation_fraction = r.number_or("validation_fraction", c.validation_fraction);
+  if (auto n = r.optional_integer("train_subset")) c.train_subset = *n;
+  if (auto n = r.optional_integer("validation_subset")) c.validation_subset = *n;
+  if (auto model = r.optional_string("model"))
+    named(r.key_path("model"), [&] { c.model = models::parse_model_kind(*model); });
+  if (auto epsilons = r.optional_numbers("epsilons")) c.epsilons = *epsilons;
+  c.delta = r.number_or("delta", c.delta);
+  if (auto ks = r.optional_integers("granularities", 0, kIntMax))
+    c.granularities.assign(ks->begin(), ks->end());
+  if (auto names = r.optional_strings("strategies")) {
+    c.strategies.clear();
+    for (std::size_t i = 0; i < names->size(); ++i) {
+      named(r.element_path("strategies", i),
+            [&] { c.strategies.push_back(optim::parse_optimizer_kind((*names)[i])); });
+    }
+  }
+  c.lot_size = r.number_or("lot_size", c.lot_size);
+  if (auto steps = r.optional_integer("steps")) c.steps = *steps;
+  if (auto seeds = r.optional_integer("seeds", 0, kIntMax)) c.seeds = static_cast<int>(*seeds);
+  if (auto every = r.optional_integer("eval_every")) c.eval_every = *every;
+  if (auto range = r.optional_low_high("clip_range")) std::tie(c.clip_low, c.clip_high) = *range;
+  if (auto range = r.optional_low_high("learning_rate_log10"))
+    std::tie(c.learning_rate_log10_low, c.learning_rate_log10_high) = *range;
+  if (auto quantiles = r.optional_numbers("target_quantiles")) c.target_quantiles = *quantiles;
+  c.initial_clip = r.number_or("initial_clip", c.initial_clip);
+  if (auto seed = r.optional_seed("seed")) c.seed = *seed;
+  r.reject_unknown();
 }
 
 std::vector<double> log_grid(double low_log10, double high_log10, int k) {
@@ -161,72 +173,14 @@ std::optional<OsoFieldError> invalid_oso_field(const OsoProtocolConfig& c) {
 
 OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::string& origin) {
   const json j = parse_json_text(json_text, origin);  // depth-capped, errors name line and byte
-  if (!j.is_object()) throw InvalidArgument(origin + ": expected a JSON object");
-  static const std::set<std::string> keys{"name",
-                                          "protocol",
-                                          "dataset",
-                                          "validation_fraction",
-                                          "train_subset",
-                                          "validation_subset",
-                                          "model",
-                                          "epsilons",
-                                          "delta",
-                                          "granularities",
-                                          "strategies",
-                                          "lot_size",
-                                          "steps",
-                                          "seeds",
-                                          "eval_every",
-                                          "clip_range",
-                                          "learning_rate_log10",
-                                          "target_quantiles",
-                                          "initial_clip",
-                                          "seed"};
-  for (const auto& item : j.items()) {
-    if (!keys.count(item.key())) fail(origin, item.key(), "unknown key");
-  }
   OsoProtocolConfig c;
-  std::string protocol = "oso";
-  read(j, "protocol", origin, protocol);
-  if (protocol != "oso") fail(origin, "protocol", "must be \"oso\"");
-  read(j, "name", origin, c.name);
-  read(j, "dataset", origin, c.dataset);
-  read(j, "validation_fraction", origin, c.validation_fraction);
-  read(j, "train_subset", origin, c.train_subset);
-  read(j, "validation_subset", origin, c.validation_subset);
-  std::string model;
-  if (read(j, "model", origin, model)) {
-    named(origin, "model", [&] { c.model = models::parse_model_kind(model); });
+  try {
+    read_preset(j, c);
+  } catch (const ParseError& e) {
+    throw InvalidArgument(origin + ": " + e.what());
   }
-  read(j, "epsilons", origin, c.epsilons);
-  read(j, "delta", origin, c.delta);
-  read(j, "granularities", origin, c.granularities);
-  std::vector<std::string> strategies;
-  if (read(j, "strategies", origin, strategies)) {
-    c.strategies.clear();
-    named(origin, "strategies", [&] {
-      for (const auto& name : strategies) c.strategies.push_back(optim::parse_optimizer_kind(name));
-    });
-  }
-  read(j, "lot_size", origin, c.lot_size);
-  read(j, "steps", origin, c.steps);
-  read(j, "seeds", origin, c.seeds);
-  read(j, "eval_every", origin, c.eval_every);
-  std::vector<double> range;
-  if (read(j, "clip_range", origin, range)) {
-    if (range.size() != 2) fail(origin, "clip_range", "expected [low, high]");
-    c.clip_low = range[0];
-    c.clip_high = range[1];
-  }
-  if (read(j, "learning_rate_log10", origin, range)) {
-    if (range.size() != 2) fail(origin, "learning_rate_log10", "expected [low, high]");
-    c.learning_rate_log10_low = range[0];
-    c.learning_rate_log10_high = range[1];
-  }
-  read(j, "target_quantiles", origin, c.target_quantiles);
-  read(j, "initial_clip", origin, c.initial_clip);
-  read(j, "seed", origin, c.seed);
-  if (auto bad = invalid_oso_field(c)) fail(origin, bad->key, bad->rule);
+  if (auto bad = invalid_oso_field(c))
+    throw InvalidArgument(origin + ": " + bad->key + ": " + bad->rule);
   return c;
 }
 

@@ -54,7 +54,8 @@ struct OsoProtocolConfig {
   std::uint64_t seed = 1;
 };
 
-// Reads a preset (JSON object with the fields above; unknown keys rejected, errors name the key,
+// Reads a preset (JSON object with the fields above; unknown keys rejected, errors are
+// InvalidArgument "<origin>: <key>: <what>" naming the key and showing a bad value as an excerpt,
 // values checked by invalid_oso_field).
 OsoProtocolConfig parse_oso_protocol(const std::string& json_text, const std::string& origin);
 

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "core/json_guard.h"
+#include "core/json_reader.h"
 
 namespace dplab::tuning {
 namespace {
@@ -16,28 +17,24 @@ nlohmann::json number(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-double number_at(const nlohmann::json& j, const char* key, const std::string& path) {
-  if (!j.contains(key)) throw ParseError(path + "." + key + ": missing");
-  const auto& v = j.at(key);
-  if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  if (!v.is_number())
-    throw ParseError(path + "." + key + ": expected a number, got " + json_excerpt(v));
-  return v.get<double>();
+constexpr std::int64_t kIntMin = std::numeric_limits<int>::min();
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
+// A required number; null (how nlohmann writes NaN: no CI, no score) reads back as NaN.
+double number_or_nan(JsonReader& r, const std::string& key) {
+  const nlohmann::json& v = r.require(key);
+  return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : r.number(v, key);
 }
 
-std::int64_t integer_at(const nlohmann::json& j, const char* key, const std::string& path) {
-  if (!j.contains(key)) throw ParseError(path + "." + key + ": missing");
-  const auto& v = j.at(key);
-  if (!v.is_number_integer())
-    throw ParseError(path + "." + key + ": expected an integer, got " + json_excerpt(v));
-  return v.get<std::int64_t>();
+std::int64_t integer(JsonReader& r, const std::string& key, std::int64_t min = INT64_MIN,
+                     std::int64_t max = INT64_MAX) {
+  r.require(key);
+  return *r.optional_integer(key, min, max);
 }
 
-bool boolean_at(const nlohmann::json& j, const char* key, const std::string& path) {
-  if (!j.contains(key)) throw ParseError(path + "." + key + ": missing");
-  const auto& v = j.at(key);
-  if (!v.is_boolean()) throw ParseError(path + "." + key + ": expected true or false");
-  return v.get<bool>();
+bool boolean(JsonReader& r, const std::string& key) {
+  r.require(key);
+  return *r.optional_bool(key);
 }
 
 }  // namespace
@@ -122,30 +119,29 @@ nlohmann::json private_release_json(const PrivateRelease& release) {
           {"ci_low", number(release.ci_low)}, {"ci_high", number(release.ci_high)}};
 }
 
+// Stored summaries (the store, history export): keys of other dplab versions are tolerated, so
+// no reject_unknown here; every key read is checked and named.
 PrivateRelease parse_private_release(const nlohmann::json& j) {
-  const std::string path = "private_release";
-  if (!j.is_object()) throw ParseError(path + ": expected an object");
-  if (!j.contains("replicates") || !j.at("replicates").is_array())
-    throw ParseError(path + ".replicates: expected an array");
+  JsonReader r(j, "private_release");
+  r.require("replicates");
+  const nlohmann::json& replicates = *r.optional_array("replicates");
   PrivateRelease out;
-  std::size_t i = 0;
-  for (const auto& item : j.at("replicates")) {
-    const std::string at = path + ".replicates[" + std::to_string(i++) + "]";
-    if (!item.is_object()) throw ParseError(at + ": expected an object");
+  for (std::size_t i = 0; i < replicates.size(); ++i) {
+    JsonReader item(replicates[i], r.element_path("replicates", i));
     ReplicateRelease rep;
-    rep.runs_trained = integer_at(item, "runs_trained", at);
-    rep.complete = boolean_at(item, "complete", at);
-    rep.winner_candidate = static_cast<int>(integer_at(item, "winner_candidate", at));
-    rep.winner_job = integer_at(item, "winner_job", at);
-    rep.released_score = number_at(item, "released_score", at);
-    rep.hit_hard_stop = boolean_at(item, "hit_hard_stop", at);
+    rep.runs_trained = integer(item, "runs_trained");
+    rep.complete = boolean(item, "complete");
+    rep.winner_candidate = static_cast<int>(integer(item, "winner_candidate", kIntMin, kIntMax));
+    rep.winner_job = integer(item, "winner_job");
+    rep.released_score = number_or_nan(item, "released_score");
+    rep.hit_hard_stop = boolean(item, "hit_hard_stop");
     out.replicates.push_back(rep);
   }
-  out.runs_trained = integer_at(j, "runs_trained", path);
-  out.released = static_cast<int>(integer_at(j, "released", path));
-  out.mean_score = number_at(j, "mean_score", path);
-  out.ci_low = number_at(j, "ci_low", path);
-  out.ci_high = number_at(j, "ci_high", path);
+  out.runs_trained = integer(r, "runs_trained");
+  out.released = static_cast<int>(integer(r, "released", kIntMin, kIntMax));
+  out.mean_score = number_or_nan(r, "mean_score");
+  out.ci_low = number_or_nan(r, "ci_low");
+  out.ci_high = number_or_nan(r, "ci_high");
   return out;
 }
 

@@ -12,12 +12,15 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <thread>
 
 #include "cluster/cluster_watch.h"
 #include "cluster/search_plan.h"
+#include "core/error.h"
 #include "store/store.h"
 #include "support/cli_runner.h"
+#include "support/expect_error.h"
 #include "support/temp_files.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
@@ -130,6 +133,18 @@ class ClusterWatchTest : public QObject {
     QVERIFY(after.errors[0].find("shard-0.sqlite") != std::string::npos);
     QVERIFY(after.errors[0].find("another split") != std::string::npos);
     QVERIFY(!after.complete);
+    // A mistyped or out-of-range count is an error naming the file and the key: "4" used to
+    // escape as nlohmann's type_error (no file, no key), 2^32 + 4 was truncated to 4 shards.
+    for (const char* text : {"{\"shards\": \"4\"}\n", "{\"shards\": 4294967300}\n"}) {
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(text);
+      f.close();
+      const auto bad = watcher.poll();
+      const auto named = std::find_if(bad.errors.begin(), bad.errors.end(), [](const auto& e) {
+        return e.find("slurm.json: shards: ") != std::string::npos;
+      });
+      QVERIFY2(named != bad.errors.end(), text);
+    }
   }
 
   void privatePlanReleasesWhatTheMergeSelects() {
@@ -175,6 +190,29 @@ class ClusterWatchTest : public QObject {
     QVERIFY(poll.complete);
   }
 
+  // A shard store's identity summary is read by the one JSON reader: a mistyped shard is an
+  // IoError naming the file and the key (it escaped as nlohmann::type_error).
+  void mistypedShardIdentityNamesTheKey() {
+    const QString dir = path("plan-identity");
+    QVERIFY(plan(experiment("i.json", 50, 4), dir));
+    QCOMPARE(run_cli(run_jobs(dir, 0, 1)).exit_code, 0);
+    const cluster::SearchPlan p = cluster::read_plan(dir.toStdString());
+    const std::string store_path = cluster::shard_store_path(dir.toStdString(), 0);
+    QVERIFY(cluster::read_shard_store(p, store_path).shards == 1);
+    {
+      dplab::store::Store db(store_path);
+      const auto runs = db.list_experiments();
+      QCOMPARE(runs.size(), std::size_t{1});
+      nlohmann::json identity = cluster::shard_identity(p, 0, 1);
+      identity["shard"] = "0";
+      db.save_summary(runs[0].id, cluster::kShardSummaryKind, identity.dump());
+    }
+    const QString message =
+        dplab::testing::error_of<dplab::IoError>([&] { cluster::read_shard_store(p, store_path); });
+    QVERIFY2(message.contains("bad shard identity: shard: expected an integer, got \"0\""),
+             qPrintable(message));
+  }
+
   void foreignStoreIsAnErrorNamingIt() {
     const QString a = path("plan-a"), b = path("plan-b");
     QVERIFY(plan(experiment("a.json", 50, 1), a));
@@ -191,6 +229,35 @@ class ClusterWatchTest : public QObject {
     QVERIFY(poll.errors[0].find("another plan") != std::string::npos);
     QVERIFY(!poll.complete);
     QCOMPARE(poll.jobs_done, 0);  // nothing of another plan enters the search
+  }
+
+  // plan.json is read by the one JSON reader: a key it does not know is refused with the ones
+  // it does (it used to be ignored), a mistyped field names its key.
+  void editedPlanFieldsAreRefused() {
+    const QString dir = path("plan-keys");
+    QVERIFY(plan(experiment("k.json", 50, 3), dir));
+    QFile file(dir + "/plan.json");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const nlohmann::json good = nlohmann::json::parse(file.readAll().toStdString());
+    file.close();
+    const auto error_with = [&](const nlohmann::json& j) {
+      QFile out(dir + "/plan.json");
+      if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) return QString("cannot write");
+      out.write(QByteArray::fromStdString(j.dump(1)));
+      out.close();
+      return dplab::testing::error_of<dplab::ParseError>(
+          [&] { cluster::read_plan(dir.toStdString()); });
+    };
+    nlohmann::json extra = good;
+    extra["note"] = "x";
+    const QString unknown = error_with(extra);
+    QVERIFY2(unknown.contains("plan.json: note: unknown key (expected accountant,"),
+             qPrintable(unknown));
+    nlohmann::json typed = good;
+    typed["training_size"] = "many";
+    QVERIFY2(error_with(typed).contains("plan.json: training_size: expected an integer"),
+             qPrintable(error_with(typed)));
+    QCOMPARE(error_with(good), QString("<no exception>"));
   }
 
   void notAPlanFolderIsRefused() {

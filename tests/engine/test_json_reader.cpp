@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "core/json_guard.h"
@@ -73,6 +75,14 @@ class TestJsonReader : public QObject {
         error_of<ParseError>([&] { JsonReader(j, "opt").required_number("rate"); });
     QVERIFY2(message.startsWith("opt.rate: expected a number, got \"xxx"), qPrintable(message));
     QVERIFY2(message.size() < 120, qPrintable(QString::number(message.size())));
+    // An unknown choice too (its text used to be echoed whole).
+    j["mode"] = std::string(100000, 'y');
+    const QString choice = error_of<ParseError>([&] {
+      JsonReader(j, "opt").optional_choice("mode", {"ma", "lt"}, "mode");
+    });
+    QVERIFY2(choice.startsWith("opt.mode: unknown mode \"yyy"), qPrintable(choice.left(200)));
+    QVERIFY2(choice.endsWith("(expected ma or lt)"), qPrintable(choice.right(200)));
+    QVERIFY2(choice.size() < 140, qPrintable(QString::number(choice.size())));
   }
 
   void integersOutOfRangeAreRefused() {
@@ -83,6 +93,51 @@ class TestJsonReader : public QObject {
     QVERIFY(error_of<ParseError>([&] {
               JsonReader(j, "").optional_integer("big");
             }).startsWith("big: expected an integer"));
+  }
+
+  // Integer ranges, lists of numbers, integers and strings, and [low, high] pairs: each bad
+  // element is named by its index and shown as a bounded excerpt.
+  void readsRangesListsAndPairs() {
+    const json j = json::parse(
+        R"({"k": 7, "rates": [0.1, 2], "ks": [5, 7e0], "names": ["a", "b"], "range": [-2.5, 1.5]})");
+    JsonReader r(j, "p");
+    QCOMPARE(*r.optional_integer("k", 1, 50), std::int64_t{7});
+    QCOMPARE(*r.optional_numbers("rates"), (std::vector<double>{0.1, 2.0}));
+    QCOMPARE(*r.optional_integers("ks", 1, 50), (std::vector<std::int64_t>{5, 7}));
+    QCOMPARE(*r.optional_strings("names"), (std::vector<std::string>{"a", "b"}));
+    QCOMPARE(*r.optional_low_high("range"), (std::pair<double, double>{-2.5, 1.5}));
+    QVERIFY(!r.optional_numbers("absent"));
+    r.reject_unknown();
+
+    const json bad = json::parse(
+        R"({"k": 51, "rates": [0.1, "x"], "ks": [5, 0], "names": ["a", 3], "range": [1],
+            "list": {"a": 1}})");
+    const auto error = [&](auto read) {
+      return error_of<ParseError>([&] {
+        JsonReader in(bad, "p");
+        read(in);
+      });
+    };
+    QCOMPARE(error([](JsonReader& in) { in.optional_integer("k", 1, 50); }),
+             QString("p.k: must be between 1 and 50, got 51"));
+    QCOMPARE(error([](JsonReader& in) { in.optional_numbers("rates"); }),
+             QString("p.rates[1]: expected a number, got \"x\""));
+    QCOMPARE(error([](JsonReader& in) { in.optional_integers("ks", 1, 50); }),
+             QString("p.ks[1]: must be between 1 and 50, got 0"));
+    QCOMPARE(error([](JsonReader& in) { in.optional_strings("names"); }),
+             QString("p.names[1]: expected a string, got 3"));
+    QCOMPARE(error([](JsonReader& in) { in.optional_low_high("range"); }),
+             QString("p.range: expected [low, high], got [1]"));
+    QCOMPARE(error([](JsonReader& in) { in.optional_numbers("list"); }),
+             QString("p.list: expected a list, got {\"a\":1}"));
+
+    // A 100 KB element is an excerpt in the message, not the whole value.
+    json huge;
+    huge["ks"] = json::array({1, std::string(100000, 'x')});
+    const QString message =
+        error_of<ParseError>([&] { JsonReader(huge, "p").optional_integers("ks", 1, 50); });
+    QVERIFY2(message.startsWith("p.ks[1]: expected an integer, got \"xxx"), qPrintable(message));
+    QVERIFY2(message.size() < 120, qPrintable(QString::number(message.size())));
   }
 };
 

@@ -115,6 +115,28 @@ class TestObjpertComparison : public QObject {
     QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "epsilons": [0]})").contains("epsilons"));
     QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "algorithm1": {"solver": "adam"}})")
                 .contains("algorithm1.solver"));
+    // An unknown key lists the known ones.
+    QCOMPARE(bad(R"({"experiment": "objpert-vs-dpsgd", "dpsgd": {"lot": 3}})"),
+             QString("p.json: dpsgd.lot: unknown key (expected clip, epochs, grid_size, "
+                     "learning_rate_range, lot_size or prob_more_than_grid)"));
+    // Counts and seeds are integers, read whole: 2.5 trials used to become 2, 1e30 overflowed
+    // an int and a negative seed wrapped.
+    QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "trials": 2.5})")
+                .startsWith("p.json: trials: expected an integer, got 2.5"));
+    QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "dpsgd": {"grid_size": 1e30}})")
+                .startsWith("p.json: dpsgd.grid_size: expected an integer"));
+    QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "seed": -1})")
+                .startsWith("p.json: seed: expected a non-negative integer"));
+    QVERIFY(bad(R"({"experiment": "objpert-vs-dpsgd", "epsilons": [1, 0]})")
+                .startsWith("p.json: epsilons[1]: must be > 0"));
+    // A 100 KB bad value is a bounded excerpt (the solver name used to be echoed whole).
+    nlohmann::json huge = {{"experiment", "objpert-vs-dpsgd"},
+                           {"algorithm1", {{"solver", std::string(100000, 'x')}}}};
+    const QString message = dplab::testing::error_of<dplab::ParseError>(
+        [&] { parse_comparison_preset(huge, "p.json"); });
+    QVERIFY2(message.startsWith("p.json: algorithm1.solver: solver = \"xxx"),
+             qPrintable(message.left(200)));
+    QVERIFY2(message.size() < 200, qPrintable(QString::number(message.size())));
   }
 
   void figure1_curves_csv() {

@@ -10,10 +10,13 @@
 #include <functional>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "core/random.h"
 #include "data/dataset_catalog.h"
 #include "privacy/accounting/rdp_accountant.h"
+#include "support/expect_error.h"
 #include "support/test_paths.h"
 #include "support/test_registry.h"
 #include "tuning/oso_protocol.h"
@@ -284,6 +287,32 @@ class TestOsoProtocol : public QObject {
     } catch (const InvalidArgument& e) {
       QVERIFY(QString(e.what()).contains("validation_subset"));
     }
+    // An unknown key lists the known ones (a typo is found at a glance).
+    const QString unknown = testing::error_of<InvalidArgument>(
+        [] { tuning::parse_oso_protocol(R"({"epsilon": [1]})", "p.json"); });
+    QVERIFY2(unknown.startsWith("p.json: epsilon: unknown key (expected "), qPrintable(unknown));
+    QVERIFY2(unknown.contains("epsilons") && unknown.contains("target_quantiles"),
+             qPrintable(unknown));
+    // Counts beyond an int are refused, not truncated (4294967297 used to become 1 seed, and
+    // 4294967303 granularity 7).
+    QVERIFY(testing::error_of<InvalidArgument>([] {
+              tuning::parse_oso_protocol(R"({"seeds": 4294967297})", "p.json");
+            }).startsWith("p.json: seeds: must be between 0 and 2147483647"));
+    QVERIFY(testing::error_of<InvalidArgument>([] {
+              tuning::parse_oso_protocol(R"({"granularities": [5, 4294967303]})", "p.json");
+            }).startsWith("p.json: granularities[1]: must be between"));
+    // A negative seed is refused (it used to wrap to 2^64 - 1).
+    QVERIFY(testing::error_of<InvalidArgument>([] {
+              tuning::parse_oso_protocol(R"({"seed": -1})", "p.json");
+            }).startsWith("p.json: seed: expected a non-negative integer"));
+    // A 100 KB bad value is shown as a bounded excerpt naming the key.
+    nlohmann::json strategies;
+    strategies["strategies"] = nlohmann::json::array({std::string(100000, 'x')});
+    const std::string huge = strategies.dump();
+    const QString excerpt =
+        testing::error_of<InvalidArgument>([&] { tuning::parse_oso_protocol(huge, "p.json"); });
+    QVERIFY2(excerpt.startsWith("p.json: strategies[0]: "), qPrintable(excerpt.left(300)));
+    QVERIFY2(excerpt.size() < 400, qPrintable(QString::number(excerpt.size())));
     // The scaled autoencoder preset (docs/oso_autoencoder.md) parses to what the docs say.
     QFile file(QString::fromStdString(testing::presets_dir() +
                                       "/oso-fashion-mnist-autoencoder-scaled.json"));

@@ -81,6 +81,7 @@ class TestPlayground : public QObject {
   void settingsJsonRoundTrips();
   void shippedLessonsParseAndTrain();
   void badLessonsNameTheKey();
+  void badSettingsAndStatesAreRefusedWithBoundedMessages();
 };
 
 void TestPlayground::generatorsHaveTheirSizesAndRules() {
@@ -477,6 +478,64 @@ void TestPlayground::badLessonsNameTheKey() {
   QVERIFY(
       error("{" + ok + R"(, "settings": {"training": {"clip": -1}}})").contains("training.clip"));
   QVERIFY(error(R"({"title": "t"})").contains("text"));
+}
+
+// Settings, lessons and state files read through JsonReader: unknown keys list the known ones,
+// integers are read whole (never truncated), bad values appear as bounded excerpts, and every
+// error is a ParseError naming the key path.
+void TestPlayground::badSettingsAndStatesAreRefusedWithBoundedMessages() {
+  const auto settings_error = [](const std::string& text) {
+    return error_of<ParseError>([&] { settings_from_json(nlohmann::json::parse(text)); });
+  };
+  QCOMPARE(settings_error(R"({"model": {"hiden": [4]}})"),
+           QString("model.hiden: unknown key (expected activation, features or hidden)"));
+  // 4294967300 units used to become 4 (get<int> truncates), a label of 2^32 + 1 became 1.
+  QVERIFY(settings_error(R"({"model": {"hidden": [4294967300]}})")
+              .startsWith("model.hidden[0]: must be between"));
+  QVERIFY(settings_error(R"({"data": {"outlier": {"x": 0, "y": 0, "label": 4294967297}}})")
+              .startsWith("data.outlier.label: must be between"));
+  // A 100 KB name is an excerpt under its key path (it used to be echoed whole, twice prefixed).
+  const QString shape =
+      settings_error(nlohmann::json{{"data", {{"shape", std::string(100000, 'x')}}}}.dump());
+  QVERIFY2(shape.startsWith("data.shape: unknown data set \"xxx"), qPrintable(shape.left(200)));
+  QVERIFY2(shape.endsWith("(expected gaussians, circles, xor or spiral)"),
+           qPrintable(shape.right(200)));
+  QVERIFY2(shape.size() < 200, qPrintable(QString::number(shape.size())));
+
+  const std::string ok = R"("title": "t", "text": "x", "question": "q", "source": "s")";
+  const QString knob = error_of<ParseError>([&] {
+    nlohmann::json lesson = nlohmann::json::parse("{" + ok + "}");
+    lesson["locked"] = nlohmann::json::array({std::string(100000, 'k')});
+    parse_lesson(lesson.dump(), "l.json");
+  });
+  QVERIFY2(knob.startsWith("l.json: locked[0]: unknown knob \"kkk"), qPrintable(knob.left(200)));
+  QVERIFY2(knob.size() < 300, qPrintable(QString::number(knob.size())));
+  QCOMPARE(error_of<ParseError>([&] { parse_lesson("{" + ok + R"(, "titel": "t"})", "l.json"); }),
+           QString("l.json: titel: unknown key (expected hidden, locked, picture, question, "
+                   "settings, source, text or title)"));
+
+  // State files: a mistyped marker used to escape as nlohmann::json::type_error (not a
+  // dplab::Error); a ledger entry's unknown key used to be ignored.
+  const std::string state = state_to_text(PlaygroundState{});
+  const auto state_error = [](const nlohmann::json& j) {
+    return error_of<ParseError>([&] { state_from_text(j.dump(), "s.json"); });
+  };
+  nlohmann::json marker = nlohmann::json::parse(state);
+  marker["dplab_playground_state"] = "1";
+  QCOMPARE(state_error(marker),
+           QString("s.json: dplab_playground_state: expected an integer, got \"1\""));
+  nlohmann::json ledger = nlohmann::json::parse(state);
+  nlohmann::json entry;
+  entry["setting"] = settings_to_json(PlaygroundSettings{});
+  entry["best_test_acuracy"] = 0.9;
+  ledger["ledger"] = nlohmann::json::array({entry});
+  QCOMPARE(state_error(ledger),
+           QString("s.json: ledger[0].best_test_acuracy: unknown key (expected "
+                   "best_test_accuracy or setting)"));
+  nlohmann::json projection = nlohmann::json::parse(state);
+  projection["projection"] = {0, 4294967297};
+  QVERIFY(state_error(projection).startsWith("s.json: projection[1]: must be between"));
+  QCOMPARE(state_from_text(state, "s.json").steps, std::int64_t{0});  // the good file reads
 }
 
 DPLAB_TEST_GUILESS_MAIN(TestPlayground)

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "support/expect_error.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/private_release_view.h"
@@ -124,6 +125,13 @@ class TestPrivateReleaseView : public QObject {
       QVERIFY2(std::string(e.what()).find("replicates[1].winner_job") != std::string::npos,
                e.what());
     }
+    // A candidate index beyond an int is refused, not truncated (2^32 + 4 used to read as 4).
+    nlohmann::json wide = private_release_json(release);
+    wide["replicates"][0]["winner_candidate"] = 4294967300LL;
+    const QString wide_error = testing::error_of<ParseError>([&] { parse_private_release(wide); });
+    QVERIFY2(
+        wide_error.startsWith("private_release.replicates[0].winner_candidate: must be between"),
+        qPrintable(wide_error));
   }
 
   void a_private_search_that_drew_nothing_trains_nothing() {
