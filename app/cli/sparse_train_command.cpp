@@ -5,6 +5,8 @@
 // the privacy report and final losses. The work is engine/reproduction/sparse_reproduction.h.
 // Ctrl-C / SIGTERM stop within one step: the methods finished so far are written (figure1.csv,
 // calibration.csv) and it exits 130 / 143 (cli/interrupt.h).
+// Also draws Figure 1 (figure1-train / figure1-test, SVG and PNG) and prints the verdict on the
+// paper's Figure 1 claims with the scale rule (reproduction/sparse_figure1.h).
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -14,7 +16,10 @@
 #include "cli/interrupt.h"
 #include "cli/sparse_options.h"
 #include "cli/sparse_report.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
+#include "reproduction/number_text.h"
+#include "reproduction/sparse_figure1.h"
 
 namespace dplab::cli {
 namespace {
@@ -29,6 +34,30 @@ std::vector<training::WideMethod> parse_methods(const std::string& list) {
     }
   }
   return methods;
+}
+
+// figure1-train.{svg,png} and figure1-test.{svg,png} in out_dir; returns the file names.
+std::string write_figure1_charts(const std::string& out_dir,
+                                 const std::vector<experiment::MethodCurve>& curves,
+                                 const experiment::SparsePreset& preset,
+                                 const experiment::Calibration& calibration) {
+  const std::string subtitle =
+      std::to_string(calibration.train_examples) +
+      " training pairs, b = " + reproduction::general(preset.lot_size) +
+      ", T = " + std::to_string(calibration.steps) + " steps, epsilon = " +
+      reproduction::general(preset.epsilon_noise + preset.epsilon_selection) +
+      " (DP methods), seed " + std::to_string(preset.seed);
+  std::string written;
+  for (const auto loss : {reproduction::Figure1Loss::kTrain, reproduction::Figure1Loss::kTest}) {
+    const auto plot = reproduction::figure1_plot(curves, loss, preset.lot_size,
+                                                 calibration.train_examples, subtitle);
+    const std::string stem =
+        out_dir + (loss == reproduction::Figure1Loss::kTrain ? "/figure1-train" : "/figure1-test");
+    write_file_atomically(stem + ".svg", figures::to_svg(plot));
+    write_file_atomically(stem + ".png", figures::to_png(plot));
+    written += ", " + stem + ".svg, " + stem + ".png";
+  }
+  return written;
 }
 
 int run_sparse_train(const Arguments& args) {
@@ -57,9 +86,11 @@ int run_sparse_train(const Arguments& args) {
       break;
     }
   }
+  std::string charts;
   if (!curves.empty()) {
     experiment::write_figure1_csv(out_dir + "/figure1.csv", curves, preset.lot_size,
                                   data.train.size());
+    charts = write_figure1_charts(out_dir, curves, preset, calibration);
   }
   experiment::write_calibration_csv(out_dir + "/calibration.csv", calibration, preset.delta);
   if (interrupt.interrupted()) {
@@ -80,7 +111,20 @@ int run_sparse_train(const Arguments& args) {
                   c.run.curve.back().test_loss, c.run.wall_seconds);
     std::cout << line;
   }
-  std::cout << "wrote " << out_dir << "/figure1.csv, " << out_dir << "/calibration.csv\n";
+  // The verdict on the paper's Figure 1 claims, by the rule fixed before the run.
+  const auto scale = reproduction::figure1_scale_check(curves);
+  if (scale.applies) std::cout << "scale rule: " << scale.text << "\n";
+  const auto halves = reproduction::figure1_claims(curves);
+  if (!halves.empty()) {
+    std::cout << "Figure 1 verdict: "
+              << reproduction::verdict_text(
+                     halves, scale.applies && !scale.learns
+                                 ? "the non-private baseline does not learn at this scale"
+                                 : "")
+              << "\n";
+  }
+  std::cout << "wrote " << out_dir << "/figure1.csv, " << out_dir << "/calibration.csv" << charts
+            << "\n";
   return 0;
 }
 

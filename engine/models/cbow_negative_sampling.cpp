@@ -101,7 +101,11 @@ double CbowNegativeSampling::mean_loss(const text::CbowExamples& set, std::int64
   const std::int64_t n = std::min(limit, set.size());
   if (n <= 0) return 0.0;
   double sum = 0;
-  for (std::int64_t i = 0; i < n; ++i) sum += example_loss(set, i);
+  const std::int64_t size = set.size();
+  for (std::int64_t i = 0; i < n; ++i) {
+    // i size < size^2: fits in 64 bits for any set below 3e9 examples.
+    sum += example_loss(set, i * size / n);
+  }
   return sum / static_cast<double>(n);
 }
 

@@ -42,7 +42,8 @@ struct WideRunConfig {
 
 struct WidePoint {
   std::int64_t step = 0;
-  double train_loss = 0;  // mean loss on the first eval_examples training examples
+  double train_loss = 0;  // mean loss on eval_examples training examples spread evenly
+                          // over the set (CbowNegativeSampling::mean_loss)
   double test_loss = 0;   // same on the test examples
 };
 
@@ -52,7 +53,8 @@ struct WideRunResult {
   std::int64_t selected_per_step = 0;  // k (0 for dense methods)
 };
 
-// Trains `model` (already initialised) on `train`; evaluates on `train`/`test` prefixes.
+// Trains `model` (already initialised) on `train`; evaluates on `train`/`test` subsets
+// spread evenly over each set.
 WideRunResult run_wide_training(models::CbowNegativeSampling& model,
                                 const text::CbowExamples& train, const text::CbowExamples& test,
                                 const WideRunConfig& config,

@@ -2,6 +2,7 @@
 // (tests/data/small_corpus.txt, not the KJV): exit status, the CSV files and their columns, the
 // privacy report's lines, and exit status 2 / 1 with the flag or file named for bad input.
 #include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -48,6 +49,14 @@ class TestCliSparse : public QObject {
     const QString calibration = QString::fromUtf8(read_file(dir.path() + "/calibration.csv"));
     QVERIFY(calibration.startsWith("method,noise_multiplier"));
     QVERIFY(calibration.contains(",theorem3_epsilon,theorem3_paper_epsilon,"));
+    // Figure 1 drawn (issue #31 item 4), and its verdict with the scale rule: on this tiny run
+    // the non-private baseline does not learn, and the verdict says so.
+    for (const char* file :
+         {"figure1-train.svg", "figure1-train.png", "figure1-test.svg", "figure1-test.png"})
+      QVERIFY2(QFileInfo(dir.path() + "/" + file).size() > 0, file);
+    QVERIFY(r.out.contains("scale rule: non-private does NOT learn: start - final train = "));
+    QVERIFY(r.out.contains("Figure 1 verdict: "));
+    QVERIFY(r.out.contains("[the non-private baseline does not learn at this scale]"));
   }
 
   void canary_writes_table2() {
