@@ -101,14 +101,20 @@ std::string describe_conv(const char* kind, Index channels, const ConvGeometry& 
          (method == NormMethod::kGhost ? " (ghost)" : " (direct)");
 }
 
+// The arguments both convolution layers take, checked once (InvalidArgument naming the layer).
+void require_conv_arguments(const std::string& name, Index channels, Index kernel, Index stride,
+                            Index padding) {
+  require_layer(channels >= 1 && kernel >= 1 && stride >= 1 && padding >= 0, name,
+                "channels, kernel, stride must be >= 1 and padding >= 0");
+}
+
 class ConvLayer final : public Layer {
  public:
   ConvLayer(MapShape input, Index channels, Index kernel, Index stride, Index padding,
             NormMethod method)
       : Layer(input), channels_(channels) {
     const std::string name = "conv";
-    require_layer(channels >= 1 && kernel >= 1 && stride >= 1 && padding >= 0, name,
-                  "channels, kernel, stride must be >= 1 and padding >= 0");
+    require_conv_arguments(name, channels, kernel, stride, padding);
     require_layer(input.height + 2 * padding >= kernel && input.width + 2 * padding >= kernel, name,
                   "kernel " + std::to_string(kernel) + " is larger than the padded input " +
                       shape_text(input));
@@ -209,8 +215,7 @@ class ConvTransposeLayer final : public Layer {
                      NormMethod method)
       : Layer(input), channels_(channels) {
     const std::string name = "conv_transpose";
-    require_layer(channels >= 1 && kernel >= 1 && stride >= 1 && padding >= 0, name,
-                  "channels, kernel, stride must be >= 1 and padding >= 0");
+    require_conv_arguments(name, channels, kernel, stride, padding);
     const MapShape out{(input.height - 1) * stride - 2 * padding + kernel,
                        (input.width - 1) * stride - 2 * padding + kernel, channels};
     require_layer(

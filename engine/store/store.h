@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "store/run_status.h"
 #include "tuning/results.h"
 #include "tuning/runner.h"
 
@@ -86,7 +87,7 @@ class Store {
   // One transaction: the job's row (any final status) and all its curve points.
   void record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
                   const tuning::JobResult& job);
-  void finish_experiment(std::int64_t experiment_id, const std::string& status);
+  void finish_experiment(std::int64_t experiment_id, RunStatus status);
   // What the run charged: runs trained (queries > 0) and the release cost (tuning::release_cost).
   void record_charges(std::int64_t experiment_id, const tuning::SearchResults& results);
   // Takes over an interrupted or cancelled run to resume it: status "running", writer = this
@@ -113,11 +114,13 @@ class Store {
   tuning::SearchResults load_results(std::int64_t experiment_id, bool with_curves = true) const;
 
  private:
-  void exec(const char* sql) const;
+  // store.cpp: the connection; store_schema.cpp: tables and migrations; store_updates.cpp:
+  // every write; store_queries.cpp: every read; sqlite_statement.h: the statement wrapper.
+  void exec(const char* sql) const;  // a statement without results; IoError on failure
   void migrate();
-  void backfill_charges();
-  tuning::SearchResults load_results_unlocked(std::int64_t experiment_id, bool with_curves = true)
-      const;  // v2 -> v3: every run's release columns from what it holds
+  void backfill_charges();  // v2 -> v3: every run's release columns from what it holds
+  tuning::SearchResults load_results_unlocked(std::int64_t experiment_id,
+                                              bool with_curves = true) const;
   std::string path_;
   bool read_only_ = false;
   sqlite3* db_ = nullptr;

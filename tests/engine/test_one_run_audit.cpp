@@ -20,6 +20,7 @@
 #include "privacy/accounting/accountant_choice.h"
 #include "privacy/mechanisms/gaussian_mechanism.h"
 #include "privacy/mechanisms/gaussian_noise.h"
+#include "support/audit_tasks.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
@@ -55,25 +56,12 @@ audit::AuditBound audit_gaussian_mechanism(int m, double sigma, std::uint64_t se
 }
 
 data::TrainValidationSplit small_task(Index dim = 50) {
-  data::SyntheticBinaryOptions o;
-  o.num_samples = 600;
-  o.dim = dim;
-  o.label_noise = 0.05;
-  o.seed = 3;
-  return data::split_train_validation(data::make_synthetic_binary(o), 0.25, 4);
+  return testing::synthetic_audit_task(dim, 600);
 }
 
 training::TrainingConfig logistic_run(double sigma, std::uint64_t seed) {
-  training::TrainingConfig config;
-  config.model.kind = models::ModelKind::kLogisticRegression;
-  config.optimizer = optim::default_spec(optim::OptimizerKind::kDpSgd);
-  config.optimizer.learning_rate = 0.5;
-  config.dp.clip = 1.0;
-  config.dp.noise_multiplier = sigma;
-  config.dp.lot_size = 450;  // q = 1: full-batch DP-GD, the strongest white-box setting
-  config.steps = 100;
-  config.seed = seed;
-  return config;
+  // L = 450 of the 450 training rows, q = 1: full-batch DP-GD, the strongest white-box setting.
+  return testing::dpsgd_logistic_run(sigma, 450, 100, seed);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "privacy/accounting/accountant_choice.h"
 #include "privacy/mechanisms/gaussian_mechanism.h"
 #include "privacy/mechanisms/gaussian_noise.h"
+#include "support/audit_tasks.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
@@ -40,12 +41,7 @@ constexpr int kCanaries = 1000;
 constexpr std::int64_t kSteps = 20;
 
 data::TrainValidationSplit wide_task() {
-  data::SyntheticBinaryOptions o;
-  o.num_samples = 400;
-  o.dim = kDim;
-  o.label_noise = 0.05;
-  o.seed = 3;
-  return data::split_train_validation(data::make_synthetic_binary(o), 0.25, 4);
+  return testing::synthetic_audit_task(kDim, 400);
 }
 
 training::TrainingConfig full_batch_logistic(const data::TrainValidationSplit& data,

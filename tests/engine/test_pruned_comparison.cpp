@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "support/expect_error.h"
 #include "support/test_registry.h"
-#include "support/tiny_experiment.h"
+#include "support/times_best_results.h"
 #include "tuning/pruned_comparison.h"
 
 using namespace dplab;
@@ -21,39 +21,9 @@ using dplab::testing::error_of;
 
 namespace {
 
-// The tiny experiment (4 DPSGD candidates, 1 DPAdam, 2 repeats) with final accuracies
-// acc[c][r] and curves at iterations 10..50 whose accuracy is curve[c][point] for both repeats.
-SearchResults make_results(const std::vector<std::vector<double>>& acc,
-                           const std::vector<std::vector<double>>& curve) {
-  SearchResults results;
-  results.config = testing::tiny_experiment();
-  results.candidates = experiment::expand_candidates(results.config);
-  for (std::size_t c = 0; c < results.candidates.size(); ++c) {
-    for (int r = 0; r < results.config.repeats; ++r) {
-      JobResult job;
-      job.candidate = static_cast<int>(c);
-      job.repeat = r;
-      job.status = JobStatus::kFinished;
-      job.final_val_accuracy = acc[c][static_cast<std::size_t>(r)];
-      for (std::size_t p = 0; p < curve[c].size(); ++p) {
-        training::CurvePoint point;
-        point.iteration = static_cast<std::int64_t>(10 * (p + 1));
-        point.val_accuracy = curve[c][p];
-        job.curve.push_back(point);
-      }
-      results.jobs.push_back(job);
-    }
-  }
-  return results;
-}
-
-const std::vector<std::vector<double>> kAcc = {
-    {0.70, 0.80}, {0.60, 0.65}, {0.90, 0.75}, {0.50, 0.55}, {0.85, 0.86}};
-const std::vector<std::vector<double>> kCurve = {{0.9, 0.9, 0.1, 0.1, 0.1},
-                                                 {0.2, 0.2, 0.2, 0.2, 0.2},
-                                                 {0.1, 0.1, 0.9, 0.9, 0.9},
-                                                 {0.3, 0.3, 0.3, 0.3, 0.3},
-                                                 {0.5, 0.5, 0.5, 0.5, 0.5}};
+// The accuracies and curves of support/times_best_results.h (candidates 0 and 2 times-best).
+const std::vector<std::vector<double>>& kAcc = testing::kTimesBestAccuracies;
+const std::vector<std::vector<double>>& kCurve = testing::kTimesBestCurves;
 
 // E[max over a uniform k-subset of the pool, each member one uniform repeat], by enumeration.
 double exact_best_of_k(const std::vector<std::vector<double>>& acc, const std::vector<int>& pool,
@@ -101,7 +71,7 @@ class TestPrunedComparison : public QObject {
 
  private slots:
   void pruning_keeps_the_times_best_candidates() {
-    const SearchResults results = make_results(kAcc, kCurve);
+    const SearchResults results = testing::tiny_results_with_curves(kAcc, kCurve);
     const TimesBestPruning p = prune_by_times_best(results, 0);
     QCOMPARE(p.pool, (std::vector<int>{0, 1, 2, 3}));
     QCOMPARE(p.times_best, (std::vector<int>{2, 0, 3, 0}));
@@ -111,7 +81,7 @@ class TestPrunedComparison : public QObject {
   }
 
   void best_of_k_matches_its_exact_expectation() {
-    const SearchResults results = make_results(kAcc, kCurve);
+    const SearchResults results = testing::tiny_results_with_curves(kAcc, kCurve);
     const std::vector<int> dpsgd = {0, 1, 2, 3};
     const int draws = 40000;
     for (int k : {1, 2, 3, 4}) {
@@ -136,7 +106,7 @@ class TestPrunedComparison : public QObject {
   void separation() {
     std::vector<std::vector<double>> acc(5, {0.5, 0.5});
     acc[4] = {0.9, 0.9};
-    const SearchResults results = make_results(acc, kCurve);
+    const SearchResults results = testing::tiny_results_with_curves(acc, kCurve);
     const auto far = compare_best_of_k(results, "dpadam", {4}, 1, "dpsgd", {0, 1, 2, 3}, 4, 50, 3);
     QVERIFY(far.separated);
     QVERIFY(std::abs(far.difference - 0.4) < 1e-12);
@@ -145,7 +115,7 @@ class TestPrunedComparison : public QObject {
   }
 
   void repeat_spread_is_the_exact_best_of_k_of_each_repeat() {
-    const SearchResults results = make_results(kAcc, kCurve);
+    const SearchResults results = testing::tiny_results_with_curves(kAcc, kCurve);
     const std::vector<int> dpsgd = {0, 1, 2, 3};
     for (int k : {1, 2, 3, 4}) {
       const RepeatSpread s = repeat_spread(results, dpsgd, k);
@@ -174,13 +144,13 @@ class TestPrunedComparison : public QObject {
   // the draws only re-sample the repeats; with many draws their CI is much narrower than the
   // spread of the repeats (here 0.90 vs 0.80 for the best of {0, 2}).
   void draw_ci_is_narrow_where_the_repeat_interval_is_not() {
-    const SearchResults results = make_results(kAcc, kCurve);
+    const SearchResults results = testing::tiny_results_with_curves(kAcc, kCurve);
     const auto drawn = compare_best_of_k(results, "a", {0, 2}, 4, "b", {4}, 1, 10000, 7);
     const RepeatSpread spread = repeat_spread(results, {0, 2}, 4);
     QVERIFY(drawn.a.ci_high - drawn.a.ci_low < 0.005);
     QVERIFY(spread.ci_high - spread.ci_low > 0.5);  // 12.7 x 0.05 x 2
     // One repeat: no interval.
-    SearchResults one = make_results(kAcc, kCurve);
+    SearchResults one = testing::tiny_results_with_curves(kAcc, kCurve);
     one.config.repeats = 1;
     std::vector<JobResult> first;
     for (const auto& job : one.jobs)
@@ -204,13 +174,15 @@ class TestPrunedComparison : public QObject {
   // Two settings of the same (alpha, C) grid with different winners: the pooled pool keeps the
   // union of their kept cells, the pooled score is the sum, the total the sum of the totals.
   void pooled_pruning_keeps_the_union() {
-    const SearchResults a = make_results(kAcc, kCurve);  // kept: candidates 0 and 2
+    const SearchResults a =
+        testing::tiny_results_with_curves(kAcc, kCurve);  // kept: candidates 0 and 2
     const std::vector<std::vector<double>> other_curve = {{0.1, 0.1, 0.1, 0.1, 0.1},
                                                           {0.9, 0.9, 0.9, 0.9, 0.2},
                                                           {0.1, 0.1, 0.1, 0.1, 0.1},
                                                           {0.1, 0.1, 0.1, 0.1, 0.8},
                                                           {0.5, 0.5, 0.5, 0.5, 0.5}};
-    const SearchResults b = make_results(kAcc, other_curve);  // kept: candidates 1 and 3
+    const SearchResults b =
+        testing::tiny_results_with_curves(kAcc, other_curve);  // kept: candidates 1 and 3
     const PruningScores sa = pruning_scores(a, 0, "A");
     const PruningScores sb = pruning_scores(b, 0, "B");
     QCOMPARE(sb.times_best, (std::vector<int>{0, 4, 0, 1}));
@@ -230,7 +202,7 @@ class TestPrunedComparison : public QObject {
   }
 
   void errors() {
-    SearchResults results = make_results(kAcc, kCurve);
+    SearchResults results = testing::tiny_results_with_curves(kAcc, kCurve);
     QVERIFY(error_of<InvalidArgument>([&] {
               compare_best_of_k(results, "a", {0}, 1, "b", {1}, 1, 1, 0);
             }).contains("draws"));

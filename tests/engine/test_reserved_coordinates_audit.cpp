@@ -20,6 +20,7 @@
 #include "dp_gradient/noisy_gradient.h"
 #include "models/network_description.h"
 #include "privacy/accounting/accountant_choice.h"
+#include "support/audit_tasks.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"
@@ -39,12 +40,7 @@ constexpr double kDelta = 1e-5;
 constexpr Index kLowDim = 50;  // d = 50 features: fewer parameters than canaries
 
 data::TrainValidationSplit low_dimensional_task(Index dim = kLowDim, Index samples = 600) {
-  data::SyntheticBinaryOptions o;
-  o.num_samples = samples;
-  o.dim = dim;
-  o.label_noise = 0.05;
-  o.seed = 3;
-  return data::split_train_validation(data::make_synthetic_binary(o), 0.25, 4);
+  return testing::synthetic_audit_task(dim, samples);
 }
 
 // 36 features read as a 6 x 6 one-channel image.
@@ -57,16 +53,8 @@ std::unique_ptr<models::Model> tiny_conv_network() {
 }
 
 training::TrainingConfig subsampled_logistic_run(double sigma, std::uint64_t seed) {
-  training::TrainingConfig config;
-  config.model.kind = models::ModelKind::kLogisticRegression;
-  config.optimizer = optim::default_spec(optim::OptimizerKind::kDpSgd);
-  config.optimizer.learning_rate = 0.5;
-  config.dp.clip = 1.0;
-  config.dp.noise_multiplier = sigma;
-  config.dp.lot_size = 150;  // q = 1/3 of the 450 training rows: the mixture score's path
-  config.steps = 60;
-  config.seed = seed;
-  return config;
+  // L = 150, q = 1/3 of the 450 training rows: the mixture score's path.
+  return testing::dpsgd_logistic_run(sigma, 150, 60, seed);
 }
 
 // Every row of `data` alone: the padded model's gradient is the inner model's in the first d

@@ -18,45 +18,13 @@
 #include "reproduction/reproduction_report.h"
 #include "support/test_paths.h"
 #include "support/test_registry.h"
-#include "support/tiny_experiment.h"
+#include "support/times_best_results.h"
 #include "tuning/pruned_comparison.h"
 
 using namespace dplab;
 using namespace dplab::reproduction;
 
 namespace {
-
-// The tiny experiment (4 DPSGD candidates, then 1 DPAdam; 2 repeats) with final accuracies
-// acc[c][r]; DPSGD's curves make candidates 0 and 2 the times-best ones.
-tuning::SearchResults make_results() {
-  const std::vector<std::vector<double>> acc = {
-      {0.70, 0.80}, {0.60, 0.65}, {0.90, 0.75}, {0.50, 0.55}, {0.85, 0.86}};
-  const std::vector<std::vector<double>> curve = {{0.9, 0.9, 0.1, 0.1, 0.1},
-                                                  {0.2, 0.2, 0.2, 0.2, 0.2},
-                                                  {0.1, 0.1, 0.9, 0.9, 0.9},
-                                                  {0.3, 0.3, 0.3, 0.3, 0.3},
-                                                  {0.5, 0.5, 0.5, 0.5, 0.5}};
-  tuning::SearchResults results;
-  results.config = testing::tiny_experiment();
-  results.candidates = experiment::expand_candidates(results.config);
-  for (std::size_t c = 0; c < results.candidates.size(); ++c) {
-    for (int r = 0; r < results.config.repeats; ++r) {
-      tuning::JobResult job;
-      job.candidate = static_cast<int>(c);
-      job.repeat = r;
-      job.status = tuning::JobStatus::kFinished;
-      job.final_val_accuracy = acc[c][static_cast<std::size_t>(r)];
-      for (std::size_t p = 0; p < curve[c].size(); ++p) {
-        training::CurvePoint point;
-        point.iteration = static_cast<std::int64_t>(10 * (p + 1));
-        point.val_accuracy = curve[c][p];
-        job.curve.push_back(point);
-      }
-      results.jobs.push_back(job);
-    }
-  }
-  return results;
-}
 
 // "m [lo, hi]" for the 95% t-interval of two values (t_{0.975, 1} = 12.7062047).
 QString interval_of_two(double x0, double x1) {
@@ -98,7 +66,7 @@ class TestSection52Report : public QObject {
   // DPAdam's pool is one candidate (k = 1): its repeats 0.85, 0.86. Pruned DPSGD keeps 0 and 2:
   // the best of 1 of them per repeat is their mean, (0.70 + 0.90) / 2 and (0.80 + 0.75) / 2.
   void rowAndNoteShowTheSpreadOverRepeats() {
-    const tuning::SearchResults results = make_results();
+    const tuning::SearchResults results = testing::tiny_results_with_curves();
     const DataVersion version{"Adult", "adult", "paper-section5-2-adult"};
     const ItemOutcome out =
         analyse_item(find_item("section5.2"), version, results.config, results, Scale::kPaper);
@@ -122,7 +90,7 @@ class TestSection52Report : public QObject {
   // The pooled comparison: its own row, with the pooled pool (here the union {0, 1, 2, 3}) and
   // the score total, and a CSV with every setting's scores.
   void pooledComparisonAddsItsRow() {
-    const tuning::SearchResults results = make_results();
+    const tuning::SearchResults results = testing::tiny_results_with_curves();
     const DataVersion version{"Adult", "adult", "paper-section5-2-adult"};
     ItemOutcome out =
         analyse_item(find_item("section5.2"), version, results.config, results, Scale::kPaper);

@@ -23,6 +23,7 @@
 #include "models/network_description.h"
 #include "support/layer_gradient_check.h"
 #include "support/numeric_compare.h"
+#include "support/random_batch.h"
 #include "support/test_registry.h"
 
 using namespace dplab;
@@ -59,20 +60,8 @@ std::string with_norms(const std::string& json, const std::string& method) {
   return R"({"norms": ")" + method + R"(", )" + json.substr(1);
 }
 
-struct Batch {
-  Matrix x;
-  Vector y;
-};
-
-Batch random_batch(Index rows, Index dim, int classes, std::uint64_t seed) {
-  Rng rng(seed);
-  Batch b{Matrix(rows, dim), Vector(rows)};
-  for (Index i = 0; i < rows; ++i) {
-    for (Index j = 0; j < dim; ++j) b.x(i, j) = static_cast<float>(rng.uniform());
-    b.y[i] = classes > 0 ? static_cast<float>(rng.below(static_cast<std::uint64_t>(classes))) : 0.f;
-  }
-  return b;
-}
+using Batch = testing::RandomBatch;
+using testing::random_batch;
 
 // Replaces the piecewise-linear layers by smooth ones of the same shape.
 std::string smooth(std::string json) {

@@ -19,12 +19,12 @@
 #include <memory>
 #include <string>
 
-#include "core/random.h"
 #include "core/types.h"
 #include "models/batch_parallel_model.h"
 #include "models/conv_network.h"
 #include "models/model.h"
 #include "models/network_description.h"
+#include "support/random_batch.h"
 #include "support/test_registry.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -61,21 +61,6 @@ void* realloc(void* pointer, std::size_t size) {
 using namespace dplab;
 
 namespace {
-
-struct Lot {
-  Matrix x;
-  Vector y;
-};
-
-Lot random_lot(Index rows, Index dim, int classes, std::uint64_t seed) {
-  Rng rng(seed);
-  Lot lot{Matrix(rows, dim), Vector(rows)};
-  for (Index i = 0; i < rows; ++i) {
-    for (Index j = 0; j < dim; ++j) lot.x(i, j) = static_cast<float>(rng.uniform());
-    lot.y[i] = static_cast<float>(rng.below(static_cast<std::uint64_t>(classes)));
-  }
-  return lot;
-}
 
 // Allocations made by `body`.
 template <typename Body>
@@ -126,7 +111,7 @@ class TestConvStepAllocations : public QObject {
     QFETCH(int, rows);
     auto net = models::make_network(json.toStdString(), 784, 10);
     net->initialize(3);
-    const Lot lot = random_lot(rows, 784, 10, 8);
+    const testing::RandomBatch lot = testing::random_batch(rows, 784, 10, 8);
     Vector sum(net->num_params()), norms(rows), weights = Vector::Constant(rows, 0.5f);
     net->clipped_gradient_sum(lot.x, lot.y, 1.0, sum, norms);  // warm-up: sizes the scratch
     const long clipped =

@@ -1,0 +1,30 @@
+// What `dplab-cli tune` says on stderr while it trains, and how it is stopped: the line that
+// announces the search, the progress (a redrawn bar on a terminal, else a plain line every few
+// seconds), and Ctrl-C / SIGTERM, which cancel the runner cleanly (within one optimizer step) so
+// that what finished is kept.
+#pragma once
+
+#include "tuning/results.h"
+#include "tuning/runner.h"
+
+namespace dplab::cli {
+
+// The announcement before any job. A private release's line names the runs drawn (K): stderr is
+// the curator's console, and the line says "curator only, not for release".
+void print_search_header(const experiment::ExperimentConfig& config, const tuning::Runner& runner,
+                         const data::TrainValidationSplit& data, bool private_release);
+
+struct TuneRun {
+  tuning::SearchResults results;
+  double wall_seconds = 0;
+  bool cancelled = false;  // by Ctrl-C or SIGTERM (see tune_cancel_signal)
+};
+
+// Runs the search on a worker thread while this thread draws the progress on stderr (`tty`: a
+// redrawn bar); SIGINT and SIGTERM cancel the runner while it runs. Rethrows the run's error.
+TuneRun run_with_progress(tuning::Runner& runner, bool tty);
+
+// The signal that cancelled the search (SIGINT or SIGTERM), 0 if none did.
+int tune_cancel_signal();
+
+}  // namespace dplab::cli

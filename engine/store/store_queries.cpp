@@ -1,0 +1,196 @@
+// Reading the run history: the list of runs, one run's results (with or without curves), the
+// jobs a run has stored, and its summaries. Every public function takes the Store's mutex.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/json_guard.h"
+#include "store/sqlite_statement.h"
+#include "store/store.h"
+
+namespace dplab::store {
+
+std::int64_t Store::stored_jobs(std::int64_t experiment_id) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "SELECT COUNT(*) FROM jobs WHERE experiment_id = ?");
+  s.bind(1, experiment_id);
+  s.step();
+  return s.integer(0);
+}
+
+std::int64_t Store::stored_results(std::int64_t experiment_id) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_,
+              "SELECT COUNT(*) FROM jobs WHERE experiment_id = ? AND status IN (?, ?, ?)");
+  s.bind(1, experiment_id)
+      .bind(2, tuning::to_string(tuning::JobStatus::kFinished))
+      .bind(3, tuning::to_string(tuning::JobStatus::kDiverged))
+      .bind(4, tuning::to_string(tuning::JobStatus::kFailed));
+  s.step();
+  return s.integer(0);
+}
+
+std::optional<std::string> Store::load_summary(std::int64_t experiment_id,
+                                               const std::string& kind) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_, "SELECT json FROM summaries WHERE experiment_id = ? AND kind = ?");
+  s.bind(1, experiment_id).bind(2, kind);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+std::vector<ExperimentRecord> Store::list_experiments() const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, path_,
+              "SELECT e.id, e.name, e.created_at, e.status, "
+              "(SELECT COUNT(*) FROM candidates c WHERE c.experiment_id = e.id), "
+              "e.config_json, "
+              "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = ?), "
+              "e.release_mode, e.runs_trained, e.runs_charged, e.epsilon, "
+              "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id) "
+              "FROM experiments e ORDER BY e.id DESC");
+  s.bind(1, tuning::to_string(tuning::JobStatus::kFinished));
+  std::vector<ExperimentRecord> out;
+  while (s.step()) {
+    ExperimentRecord r;
+    r.id = s.integer(0);
+    r.name = s.text(1);
+    r.created_at = s.text(2);
+    r.status = s.text(3);
+    r.num_candidates = s.integer(4);
+    int repeats = 1;
+    try {
+      repeats = parse_json_text(s.text(5), path_).value("repeats", 1);
+    } catch (const std::exception&) {
+    }
+    r.jobs_total = r.num_candidates * repeats;
+    r.jobs_finished = s.integer(6);
+    r.release_mode = s.text(7);
+    r.runs_trained = s.integer(8);
+    r.runs_charged = s.text(9).empty() ? -1 : s.integer(9);
+    r.epsilon = s.real(10);
+    // A private search trains the runs its selection drew, not candidates x repeats.
+    if (r.release_mode.rfind("private", 0) == 0)
+      r.jobs_total = std::max(r.runs_trained, s.integer(11));
+    out.push_back(r);
+  }
+  return out;
+}
+
+tuning::SearchResults Store::load_results(std::int64_t experiment_id, bool with_curves) const {
+  std::lock_guard lock(mutex_);
+  return load_results_unlocked(experiment_id, with_curves);
+}
+
+tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
+                                                   bool with_curves) const {
+  tuning::SearchResults res;
+  {
+    Statement e(
+        db_, path_,
+        "SELECT config_json, training_size, is_regression, noise_multiplier, sampling_rate, "
+        "steps, delta FROM experiments WHERE id = ?");
+    e.bind(1, experiment_id);
+    if (!e.step())
+      throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
+    try {
+      res.config = experiment::parse_experiment(parse_json_text(e.text(0), path_));
+    } catch (const std::exception& ex) {
+      throw IoError(path_ + ": experiment " + std::to_string(experiment_id) +
+                    " has a bad config: " + ex.what());
+    }
+    res.training_size = e.integer(1);
+    res.is_regression = e.integer(2) != 0;
+    res.mechanism = {e.real(3), e.real(4), e.integer(5), e.real(6)};
+  }
+  {
+    Statement c(
+        db_, path_,
+        "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, clip, "
+        "momentum, beta1, beta2, epsilon FROM candidates WHERE experiment_id = ? ORDER BY "
+        "candidate");
+    c.bind(1, experiment_id);
+    while (c.step()) {
+      experiment::Candidate cand;
+      cand.index = static_cast<int>(c.integer(0));
+      cand.optimizer_index = static_cast<int>(c.integer(1));
+      cand.index_in_optimizer = static_cast<int>(c.integer(2));
+      cand.optimizer.kind = optim::parse_optimizer_kind(c.text(3));
+      cand.optimizer.learning_rate = c.real(4);
+      cand.clip = c.real(5);
+      cand.optimizer.momentum = c.real(6);
+      cand.optimizer.beta1 = c.real(7);
+      cand.optimizer.beta2 = c.real(8);
+      cand.optimizer.epsilon = c.real(9);
+      res.candidates.push_back(cand);
+    }
+  }
+  const int repeats = res.config.repeats;
+  // Private release modes: job i is global run i (its `repeat`), candidates as drawn.
+  const bool drawn = res.config.release.mode == experiment::ReleaseMode::kPrivate;
+  if (drawn) {
+    Statement n(db_, path_,
+                "SELECT MAX(COALESCE(runs_trained, 0), (SELECT COALESCE(MAX(repeat) + 1, 0) "
+                "FROM jobs WHERE experiment_id = ?)) FROM experiments WHERE id = ?");
+    n.bind(1, experiment_id).bind(2, experiment_id);
+    n.step();
+    const std::int64_t runs = n.integer(0);
+    if (runs > 10'000'000) {
+      throw IoError(path_ + ": experiment " + std::to_string(experiment_id) + " claims " +
+                    std::to_string(runs) + " runs (a damaged run history?)");
+    }
+    res.jobs.resize(static_cast<std::size_t>(std::max<std::int64_t>(0, runs)));
+    for (std::size_t i = 0; i < res.jobs.size(); ++i) res.jobs[i].repeat = static_cast<int>(i);
+  } else {
+    res.jobs.resize(res.candidates.size() * static_cast<std::size_t>(repeats));
+    for (std::size_t i = 0; i < res.jobs.size(); ++i) {
+      res.jobs[i].candidate = static_cast<int>(i) / repeats;
+      res.jobs[i].repeat = static_cast<int>(i) % repeats;
+    }
+  }
+  Statement j(db_, path_,
+              "SELECT id, candidate, repeat, seed, status, final_val_accuracy, final_val_loss, "
+              "final_train_loss, queries, wall_seconds, error FROM jobs WHERE experiment_id = ?");
+  j.bind(1, experiment_id);
+  Statement p(
+      db_, path_,
+      "SELECT iteration, train_loss, val_loss, val_accuracy, epsilon, step_size, clip, val_mse "
+      "FROM curve_points WHERE job_id = ? ORDER BY iteration");
+  while (j.step()) {
+    const auto c = j.integer(1), r = j.integer(2);
+    if (c < 0 || r < 0 || static_cast<std::size_t>(c) >= res.candidates.size()) continue;
+    if (drawn ? static_cast<std::size_t>(r) >= res.jobs.size() : r >= repeats) continue;
+    tuning::JobResult& job = res.jobs[static_cast<std::size_t>(drawn ? r : c * repeats + r)];
+    job.candidate = static_cast<int>(c);
+    job.seed = static_cast<std::uint64_t>(j.integer(3));
+    job.status = tuning::parse_job_status(j.text(4));
+    job.final_val_accuracy = j.real(5);
+    job.final_val_loss = j.real(6);
+    job.final_train_loss = j.real(7);
+    job.queries = j.integer(8);
+    job.wall_seconds = j.real(9);
+    job.error = j.text(10);
+    if (!with_curves) continue;
+    p.reset();
+    p.bind(1, j.integer(0));
+    while (p.step()) {
+      training::CurvePoint point;
+      point.iteration = p.integer(0);
+      point.train_loss = p.real(1);
+      point.val_loss = p.real(2);
+      point.val_accuracy = p.real(3);
+      point.epsilon = p.real(4);
+      point.step_size = p.real(5);
+      point.clip = p.real(6);
+      point.val_mse = p.real(7);
+      job.curve.push_back(point);
+    }
+  }
+  return res;
+}
+
+}  // namespace dplab::store
