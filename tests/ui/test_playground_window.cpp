@@ -26,6 +26,7 @@
 
 #include "charts/chart_view.h"
 #include "playground/lesson_panel.h"
+#include "playground/plane_view.h"
 #include "playground/playground_ledger.h"
 #include "playground/playground_session.h"
 #include "playground/playground_window.h"
@@ -112,7 +113,6 @@ class TestPlaygroundWindow : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-
   void everyKnobChangesTheRun() {
     PlaygroundWindow w;
     w.show();
@@ -448,6 +448,90 @@ class TestPlaygroundWindow : public QObject {
         "(heartbeat %d ms)",
         longest, meter.periodMs());
     QVERIFY2(longest < 400, qPrintable(QStringLiteral("GUI thread stalled %1 ms").arg(longest)));
+  }
+
+  // The labels that change with every frame (step, clip, ε, accuracy, ledger, frame) keep the
+  // layout still: the plane, the step view and the charts keep their geometry from the first
+  // frame (step 0, short texts) to a trained adaptive run with a minority and a ledger of several
+  // settings (the longest texts); a label that changed size moved them, and each move redrew the
+  // whole window and the plane's 1,000 points (the stall while a knob is stepped). Each label
+  // still shows all of its text, at 1024 x 700 and 1280 x 720, in the normal and the large font
+  // (DPLAB_TEST_SCREENSHOTS: a PNG of each).
+  void labelsKeepTheLayoutStill() {
+    const QStringList labels = {QStringLiteral("pgStepLabel"), QStringLiteral("pgClipLabel"),
+                                QStringLiteral("pgEpsilon"),   QStringLiteral("pgAccuracy"),
+                                QStringLiteral("pgLedger"),    QStringLiteral("pgFrame")};
+    const auto geometry = [](PlaygroundWindow& w) {
+      QList<QRect> g;
+      const QWidget* views[] = {w.plane(), w.stepView(), w.lossChart(), w.accuracyChart()};
+      for (const QWidget* view : views)
+        g.push_back(QRect(view->mapTo(&w, QPoint(0, 0)), view->size()));
+      return g;
+    };
+    const auto settle = [] {
+      for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    };
+    for (const QSize size : {QSize(1024, 700), QSize(1280, 720)}) {
+      for (const bool large : {false, true}) {
+        const QString where = QStringLiteral("%1x%2%3")
+                                  .arg(size.width())
+                                  .arg(size.height())
+                                  .arg(large ? QStringLiteral(" large font") : QString());
+        PlaygroundWindow w;  // a window opened at this size, then the projector font (Ctrl+L)
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setLargeFont(large);
+        PlaygroundSettings s = quick();
+        s.data.minority_fraction = 0.1;
+        s.training.optimizer = OptimizerChoice::kFixedQuantile;
+        w.applySettings(s);
+        QVERIFY(waitShown(w, 0));
+        QTRY_VERIFY_WITH_TIMEOUT(w.shownEpsilon() && !w.busy(), kWaitMs);
+        settle();
+        const QList<QRect> first = geometry(w);
+        for (int k = 1; k <= 3; ++k) {  // three settings tried: the ledger's longest text
+          s.training.learning_rate = 0.1 * k;
+          w.applySettings(s);
+          QVERIFY(stepTo(w, 4));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.shownEpsilon() && w.shownEpsilon()->ledger.settings == 3 && !w.busy(), kWaitMs);
+        settle();
+        const QList<QRect> trained = geometry(w);
+        qInfo("%s: window %dx%d", qPrintable(where), w.width(), w.height());
+        if (const QString dir = qEnvironmentVariable("DPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+          w.grab().save(QStringLiteral("%1/playground-%2.png").arg(dir, where).replace(' ', '-'));
+        QVERIFY2(trained == first,
+                 qPrintable(QStringLiteral("%1: the views moved from %2 to %3")
+                                .arg(where, QDebug::toString(first), QDebug::toString(trained))));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgClipLabel"))->text().contains("C_t"));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgAccuracy"))->text().contains("minority"));
+        for (const QString& name : labels) {
+          auto* label = w.findChild<QLabel*>(name);
+          QVERIFY2(label && label->isVisible(), qPrintable(name));
+          // Measured by a plain QLabel of the same font, format and width: the height the text
+          // needs, and (without wrapping) its width.
+          QLabel twin;
+          twin.setFont(label->font());
+          twin.setTextFormat(label->textFormat());
+          twin.setWordWrap(label->wordWrap());
+          twin.setText(label->text());
+          const int needed =
+              label->wordWrap() ? twin.heightForWidth(label->width()) : twin.sizeHint().height();
+          QVERIFY2(needed <= label->height(),
+                   qPrintable(QStringLiteral("%1 (%2): \"%3\" needs %4 px, has %5")
+                                  .arg(name, where, label->text())
+                                  .arg(needed)
+                                  .arg(label->height())));
+          if (!label->wordWrap()) {
+            QVERIFY2(twin.sizeHint().width() <= label->width(),
+                     qPrintable(
+                         QStringLiteral("%1 (%2) is cut: \"%3\"").arg(name, where, label->text())));
+          }
+        }
+      }
+    }
   }
 
   // At 1280 x 720 (and in the large-font mode) no knob is cut off by the panel's edge, and both

@@ -35,6 +35,8 @@
 #include "core/error.h"
 #include "playground/lesson_panel.h"
 #include "playground/plane_view.h"
+#include "playground/playground_labels.h"
+#include "playground/steady_label.h"
 #include "playground/step_view.h"
 #include "playground/study_views.h"
 #include "privacy/accounting/epsilon_display.h"
@@ -58,10 +60,6 @@ int optimizer_row(const TrainingOptions& t) {
   if (!t.is_private) return kNonPrivateRow;
   if (t.optimizer == OptimizerChoice::kFixedQuantile) return kAdaptiveRow;
   return static_cast<int>(t.optimizer);
-}
-
-QString eps_text(double e) {
-  return QString::fromStdString(privacy::format_epsilon_up(e));
 }
 
 QDoubleSpinBox* number(QWidget* parent, const char* name, double lo, double hi, double step,
@@ -172,11 +170,9 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   spread_button_->setToolTip(
       tr("Rerun this setting with 5 seeds and draw the min–max band of the test curves: one run "
          "is not a result. The 5 runs are counted in the ledger."));
-  step_label_ = new QLabel(middle);
-  step_label_->setObjectName(QStringLiteral("pgStepLabel"));
   // "step 200 / 200 · ε spent so far 20.65" wraps rather than widening the window past 1280.
-  step_label_->setWordWrap(true);
-  step_label_->setMinimumWidth(120);
+  step_label_ = new SteadyLabel(longest_step_label_text(), 120, middle);
+  step_label_->setObjectName(QStringLiteral("pgStepLabel"));
   speed_->setMinimumWidth(80);
   controls->addWidget(play_button_);
   controls->addWidget(step_button_);
@@ -205,10 +201,9 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   proj_a_->setObjectName(QStringLiteral("pgProjA"));
   proj_b_ = new QComboBox(middle);
   proj_b_->setObjectName(QStringLiteral("pgProjB"));
-  clip_label_ = new QLabel(middle);
+  // A long line (adaptive C_t) wraps instead of widening.
+  clip_label_ = new SteadyLabel(longest_clip_label_text(), 100, middle);
   clip_label_->setObjectName(QStringLiteral("pgClipLabel"));
-  clip_label_->setWordWrap(true);  // a long line (adaptive C_t) wraps instead of widening
-  clip_label_->setMinimumWidth(100);
   projection->addWidget(clip_label_, 1);
   projection->addWidget(new QLabel(tr("step view axes:"), middle));
   projection->addWidget(proj_a_);
@@ -442,22 +437,19 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   layout->setContentsMargins(0, 0, 0, 0);
   auto* privacy = new QGroupBox(tr("Privacy"), panel);
   auto* privacy_layout = new QVBoxLayout(privacy);
-  epsilon_label_ = new QLabel(privacy);
+  epsilon_label_ = new SteadyLabel(longest_epsilon_label_text(), 100, privacy);
   epsilon_label_->setObjectName(QStringLiteral("pgEpsilon"));
-  epsilon_label_->setWordWrap(true);
   epsilon_label_->setTextFormat(Qt::RichText);
-  accuracy_label_ = new QLabel(privacy);
+  accuracy_label_ = new SteadyLabel(longest_accuracy_label_text(), 100, privacy);
   accuracy_label_->setObjectName(QStringLiteral("pgAccuracy"));
-  accuracy_label_->setWordWrap(true);
   privacy_layout->addWidget(epsilon_label_);
   privacy_layout->addWidget(accuracy_label_);
   layout->addWidget(privacy);
 
   auto* ledger = new QGroupBox(tr("Ledger: the cost of trying"), panel);
   auto* ledger_layout = new QVBoxLayout(ledger);
-  ledger_label_ = new QLabel(ledger);
+  ledger_label_ = new SteadyLabel(longest_ledger_label_text(), 100, ledger);
   ledger_label_->setObjectName(QStringLiteral("pgLedger"));
-  ledger_label_->setWordWrap(true);
   ledger_label_->setTextFormat(Qt::RichText);
   ledger_list_ = new QListWidget(ledger);
   ledger_list_->setObjectName(QStringLiteral("pgLedgerList"));
@@ -480,7 +472,7 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   layout->addWidget(lessons, 1);
   connect(lessons_, &LessonPanel::lessonChosen, this, &PlaygroundWindow::applyLesson);
   connect(lessons_, &LessonPanel::message, this, &PlaygroundWindow::message);
-  frame_label_ = new QLabel(panel);
+  frame_label_ = new SteadyLabel(longest_frame_label_text(), 100, panel);
   frame_label_->setObjectName(QStringLiteral("pgFrame"));
   frame_label_->setStyleSheet(QStringLiteral("color: #777"));
   layout->addWidget(frame_label_);
@@ -686,9 +678,9 @@ void PlaygroundWindow::onStudy(const StudyResult& r) {
            "DP-SGD now: %7. <i>This run is a further use of the data, not counted in the "
            "ledger (another mechanism).</i>")
             .arg(100 * objpert_->test_accuracy, 0, 'f', 1)
-            .arg(eps_text(objpert_->epsilon))
+            .arg(playground_eps_text(objpert_->epsilon))
             .arg(objpert_->delta, 0, 'g', 3)
-            .arg(eps_text(objpert_->target_epsilon))
+            .arg(playground_eps_text(objpert_->target_epsilon))
             .arg(objpert_->noise_std, 0, 'g', 3)
             .arg(objpert_->regularization, 0, 'g', 3)
             .arg(std::isnan(dpsgd)
@@ -973,17 +965,15 @@ void PlaygroundWindow::onSnapshot(const std::shared_ptr<const PlaygroundSnapshot
     recordRun(snapshot->settings, snapshot->data->train.size(),
               snapshot->history.back().test_accuracy);
   }
-  // Measure the redraw here, not at some later paint: the two pictures now (the charts were
-  // replotted above). Not the whole window: repainting every panel doubled the frame's cost,
-  // and the labels repaint with the next event-loop pass.
+  // Measure the redraw here, not at some later paint: one synchronous repaint draws everything
+  // marked dirty above (the plane, the step view, the charts replotted into their buffers, the
+  // labels) in one pass over the window's backing store. Each chart repainting itself at once
+  // (rpImmediateRefresh) and a second picture's repaint() cost a pass each.
   plane_->repaint();
-  step_view_->repaint();
   last_compute_ms_ = snapshot->compute_ms;
   last_draw_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  frame_label_->setText(tr("frame: %1 steps + field %2 ms (worker), draw %3 ms")
-                            .arg(snapshot->steps_computed)
-                            .arg(last_compute_ms_, 0, 'f', 1)
-                            .arg(last_draw_ms_, 0, 'f', 1));
+  frame_label_->setText(
+      frame_label_text(snapshot->steps_computed, last_compute_ms_, last_draw_ms_));
   if (playing_ && snapshot->finished && snapshot->settings == settings_) pause();
 }
 
@@ -1032,91 +1022,33 @@ void PlaygroundWindow::updateCurves() {
     plot->xAxis->setRange(
         0, static_cast<double>(std::max<std::int64_t>(1, s.settings.training.steps)));
     if (loss) chart->fitValueRange();
-    // Now, not queued: the replot is part of the frame the draw time measures.
-    plot->replot(QCustomPlot::rpImmediateRefresh);
+    // Rendered into the chart's buffer now (the frame's draw time counts it); painted with the
+    // rest of the frame by onSnapshot's one repaint.
+    plot->replot(QCustomPlot::rpQueuedRefresh);
   }
 }
 
 void PlaygroundWindow::updateStepLabels() {
   const PlaygroundSnapshot& s = *shown_;
-  const StepPicture& p = s.picture;
-  QString step = tr("step %1 / %2").arg(s.steps).arg(s.settings.training.steps);
-  if (s.settings.training.is_private && s.steps > 0) {
-    // The RDP curve of (sigma, q) is cached by the epsilon worker: a scan over the orders.
-    TrainingOptions so_far = s.settings.training;
-    so_far.steps = s.steps;
-    step += tr(" · ε spent so far %1")
-                .arg(eps_text(
-                    setting_epsilon(so_far, s.data->train.size(), privacy::Accountant::kRdp)));
-  }
-  step_label_->setText(step);
-  if (p.step == 0) {
-    clip_label_->setText(QString());
-  } else if (s.settings.training.is_private) {
-    clip_label_->setText(tr("lot %1 (L = %2): %3% clipped · SNR ‖ΣclipG‖/(σC√d) = %4")
-                             .arg(p.lot.size())
-                             .arg(p.expected_lot)
-                             .arg(100 * p.fraction_clipped, 0, 'f', 0)
-                             .arg(p.signal_to_noise, 0, 'g', 3));
-    if (s.settings.training.optimizer == OptimizerChoice::kFixedQuantile) {
-      clip_label_->setText(clip_label_->text() + tr(" · adaptive C_t = %1 (C_0 = %2)")
-                                                     .arg(p.clip, 0, 'g', 3)
-                                                     .arg(s.settings.training.clip, 0, 'g', 3));
-    }
-  } else {
-    clip_label_->setText(tr("lot %1: non-private, nothing clipped, no noise").arg(p.lot.size()));
-  }
+  step_label_->setText(step_label_text(s.steps, s.settings.training.steps, s.epsilon_spent));
+  clip_label_->setText(clip_label_text(s.picture, s.settings.training));
   if (!s.history.empty() && !s.shadow_history.empty()) {
-    const HistoryPoint& h = s.history.back();
-    const HistoryPoint& g = s.shadow_history.back();
-    QString text = tr("test accuracy: DP %1%, non-private %2%")
-                       .arg(100 * h.test_accuracy, 0, 'f', 1)
-                       .arg(100 * g.test_accuracy, 0, 'f', 1);
-    if (s.settings.data.minority_fraction > 0) {
-      text += tr("\nminority cluster: DP %1%, non-private %2%")
-                  .arg(100 * h.minority_test_accuracy, 0, 'f', 1)
-                  .arg(100 * g.minority_test_accuracy, 0, 'f', 1);
-    }
-    accuracy_label_->setText(text);
+    accuracy_label_->setText(accuracy_label_text(s.history.back(), s.shadow_history.back(),
+                                                 s.settings.data.minority_fraction > 0));
   }
 }
 
 void PlaygroundWindow::onEpsilon(const PlaygroundEpsilon& e) {
   epsilon_ = e;
   refreshLedgerLabel();
-  const TrainingOptions& t = settings_.training;
-  if (!t.is_private) {
-    epsilon_label_->setText(tr("<b>Non-private: ε = ∞</b> (no clipping, no noise)."));
-  } else {
-    epsilon_label_->setText(
-        tr("<b>This setting: ε = %1</b> (RDP) · %2 (PLD) at δ = %3<br>for T = %4 steps of q = "
-           "L/n = %5, σ = %6.")
-            .arg(eps_text(e.rdp), eps_text(e.pld))
-            .arg(t.delta, 0, 'g', 3)
-            .arg(t.steps)
-            .arg(t.lot_size / static_cast<double>(train_size_of(settings_.data)), 0, 'g', 3)
-            .arg(t.noise_multiplier));
-  }
+  epsilon_label_->setText(
+      epsilon_label_text(e.rdp, e.pld, settings_.training, train_size_of(settings_.data)));
 }
 
 void PlaygroundWindow::refreshLedgerLabel() {
   if (!epsilon_) return;
-  const LedgerCost& c = epsilon_->ledger;
-  if (c.settings == 0) {
-    ledger_label_->setText(tr("No setting trained on this data set yet."));
-  } else {
-    ledger_label_->setText(
-        tr("<b>You tried %1 setting%2</b>: the accuracy you see (best test %3%) cost "
-           "<b>ε = %4</b> (MA), not %5.<br>With random stopping over as many candidates: "
-           "Liu–Talwar ε = %6, Papernot–Steinke ε = %7.%8")
-            .arg(c.settings)
-            .arg(c.settings == 1 ? QString() : QStringLiteral("s"))
-            .arg(100 * ledger_.best_accuracy_on(settings_.data), 0, 'f', 1)
-            .arg(eps_text(c.ma), eps_text(c.current_epsilon), eps_text(c.lt), eps_text(c.ps))
-            .arg(c.dominated ? tr("<br><i>Settings differ: LT/PS charge every candidate the most "
-                                  "expensive (σ, q, T).</i>")
-                             : QString()));
-  }
+  ledger_label_->setText(
+      ledger_label_text(epsilon_->ledger, ledger_.best_accuracy_on(settings_.data)));
 }
 
 }  // namespace dplab::ui
