@@ -33,7 +33,6 @@
 #include "playground/step_view.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "shell/main_window.h"
-#include "shell/stall_meter.h"
 #include "shell/welcome_panel.h"
 #include "support/cli_runner.h"
 #include "support/test_registry.h"
@@ -105,6 +104,46 @@ double cliEpsilon(double sigma, double q, std::int64_t steps, double delta,
       .object()
       .value(QStringLiteral("epsilon"))
       .toDouble();
+}
+
+// A 10 ms heartbeat on the GUI thread: the longest gap between two beats since restart() (a
+// responsive GUI stays near the period; a longer gap is time the user could not interact).
+class Heartbeat : public QObject {
+ public:
+  static constexpr int kPeriodMs = 10;
+  Heartbeat() {
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setInterval(kPeriodMs);
+    QObject::connect(&timer_, &QTimer::timeout, this, [this] {
+      longest_ms_ = std::max(longest_ms_, static_cast<double>(clock_.nsecsElapsed()) / 1e6);
+      clock_.restart();
+    });
+    clock_.start();
+    timer_.start();
+  }
+  // Starts a new window; the gap running at this moment counts from now.
+  void restart() {
+    longest_ms_ = 0;
+    clock_.restart();
+  }
+  // The longest gap of the window, including the one still open.
+  double longestSinceRestartMs() const {
+    return std::max(longest_ms_, static_cast<double>(clock_.nsecsElapsed()) / 1e6);
+  }
+
+ private:
+  QTimer timer_;
+  QElapsedTimer clock_;
+  double longest_ms_ = 0;
+};
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
+}
+
+double median(const std::vector<double>& v) {
+  return percentile(v, 0.5);
 }
 
 }  // namespace
@@ -420,10 +459,15 @@ class TestPlaygroundWindow : public QObject {
   }
 
   // While a student steps a knob (here σ, 40 arrow-key steps, one per 16 ms frame, each one
-  // restarting the run and recomputing ε), the GUI thread keeps its heartbeat: the longest gap
-  // of a 10 ms StallMeter is printed for the report (the < 16 ms goal is read on an idle
-  // machine). The bound checked is loose on purpose — a loaded 2-core CI machine delays the GUI
-  // thread by itself — and still fails when a training step or an accountant runs on it.
+  // restarting the run and recomputing ε), the GUI thread keeps its heartbeat. A 10 ms heartbeat
+  // records every gap; a key press's stall is the longest gap from that press to the next. The
+  // same loop without key presses first measures the heartbeat's own lateness on this machine
+  // (the run still plays and draws). Printed: the longest gap (the goal, read on an idle
+  // machine, is < 16 ms) and the medians. Checked: the median stall of a key press exceeds the
+  // median quiet-phase gap by less than 25 ms. The median ignores the odd preemption of a loaded
+  // 2-core CI machine, and the quiet phase absorbs a uniformly slow one; a regression to a 40 ms
+  // stall per press (a relayout and full repaint, a training step or an accountant on the GUI
+  // thread) shifts the median by 30 ms or more and fails.
   void knobDragStallIsMeasured() {
     PlaygroundWindow w;
     showBusySetting(w);
@@ -433,21 +477,55 @@ class TestPlaygroundWindow : public QObject {
     QVERIFY(sigma);
     sigma->setFocus();
     const double before = sigma->value();
-    StallMeter meter;
+    Heartbeat heartbeat;
     QTest::qWait(50);
-    meter.reset();
-    for (int i = 0; i < 40; ++i) {
-      QTest::keyClick(sigma, i < 20 ? Qt::Key_Up : Qt::Key_Down);
-      QTest::qWait(16);
-    }
-    const double longest = meter.longestGapMs();
+    constexpr int kPresses = 40;
+    // Longest gap per 16 ms frame, with (keys) and without (quiet) a key press at its start.
+    const auto frames = [&](bool keys) {
+      std::vector<double> worst;
+      for (int i = 0; i < kPresses; ++i) {
+        heartbeat.restart();
+        if (keys) QTest::keyClick(sigma, i < kPresses / 2 ? Qt::Key_Up : Qt::Key_Down);
+        QTest::qWait(16);
+        worst.push_back(heartbeat.longestSinceRestartMs());
+      }
+      return worst;
+    };
+    const std::vector<double> quiet = frames(false);
+    const std::vector<double> pressed = frames(true);
     w.pause();
     QCOMPARE(sigma->value(), before);  // up 20, down 20: the knob moved and came back
+    const double longest = *std::max_element(pressed.begin(), pressed.end());
+    const double quiet_median = median(quiet), pressed_median = median(pressed);
     qInfo(
-        "GUI stall while stepping σ 40 times during a run (n = 1000, 2x8): longest gap %.1f ms "
-        "(heartbeat %d ms)",
-        longest, meter.periodMs());
-    QVERIFY2(longest < 400, qPrintable(QStringLiteral("GUI thread stalled %1 ms").arg(longest)));
+        "GUI stall while stepping σ %d times during a run (n = 1000, 2x8, heartbeat %d ms): "
+        "longest "
+        "gap %.1f ms (goal on an idle machine: < 16 ms), median per press %.1f ms, p90 %.1f ms; "
+        "quiet phase (playing, no key): median %.1f ms, longest %.1f ms",
+        kPresses, Heartbeat::kPeriodMs, longest, pressed_median, percentile(pressed, 0.9),
+        quiet_median, *std::max_element(quiet.begin(), quiet.end()));
+    QVERIFY2(pressed_median - quiet_median < 25,
+             qPrintable(QStringLiteral("a key press stalls the GUI thread %1 ms (median) against "
+                                       "%2 ms without one")
+                            .arg(pressed_median)
+                            .arg(quiet_median)));
+  }
+
+  // Stepping σ keeps the data: the run restarts on the same data object, so the plane keeps its
+  // drawn points (a new object redrew the 1,000-point layer, ~5 ms of the GUI thread per step).
+  void sigmaStepKeepsTheData() {
+    PlaygroundWindow w;
+    w.show();
+    w.applySettings(quick());
+    QVERIFY(waitShown(w, 0));
+    const auto data = w.shown()->data;
+    w.findChild<QDoubleSpinBox*>(QStringLiteral("pgSigma"))->setValue(2.5);
+    QVERIFY(waitShown(w, 0));
+    QCOMPARE(w.shown()->settings.training.noise_multiplier, 2.5);
+    QCOMPARE(w.shown()->data.get(), data.get());
+    w.findChild<QSpinBox*>(QStringLiteral("pgDataSeed"))->setValue(99);  // new data: new object
+    QVERIFY(waitShown(w, 0));
+    QVERIFY(w.shown()->data.get() != data.get());
   }
 
   // The labels that change with every frame (step, clip, ε, accuracy, ledger, frame) keep the

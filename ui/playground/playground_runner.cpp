@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/thread_priority.h"
+
 namespace dplab::ui {
 
 using playground::PlaygroundSession;
@@ -47,6 +49,10 @@ bool PlaygroundRunner::busy() const {
 }
 
 std::shared_ptr<const PlaygroundSnapshot> PlaygroundRunner::compute(const PlaygroundQuery& q) {
+  // The GUI thread keeps a core while this worker trains (core/thread_priority.h): on a
+  // 2-core machine the training, epsilon and study workers would otherwise share it with the
+  // GUI thread and delay every frame the student sees.
+  lower_this_thread_priority();
   const auto start = std::chrono::steady_clock::now();
   Sessions& s = *sessions_;
   if (!s.run || !same_run(s.run->settings(), q.settings) || q.target_steps < s.run->steps_taken()) {

@@ -33,6 +33,7 @@
 #include "charts/chart_export.h"
 #include "charts/chart_view.h"
 #include "core/error.h"
+#include "core/thread_priority.h"
 #include "playground/lesson_panel.h"
 #include "playground/plane_view.h"
 #include "playground/playground_labels.h"
@@ -103,6 +104,7 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   epsilon_task_ = std::make_unique<LatestOnlyTask<EpsilonQuery, PlaygroundEpsilon>>(
       this,
       [](const EpsilonQuery& q) {
+        lower_this_thread_priority();  // the GUI thread keeps a core (core/thread_priority.h)
         PlaygroundEpsilon e;
         e.rdp = setting_epsilon(q.settings.training, q.train_size, privacy::Accountant::kRdp);
         e.pld = setting_epsilon(q.settings.training, q.train_size, privacy::Accountant::kPld);
@@ -114,6 +116,7 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   study_task_ = std::make_unique<LatestOnlyTask<StudyQuery, StudyResult>>(
       this,
       [](const StudyQuery& q) {
+        lower_this_thread_priority();  // the GUI thread keeps a core (core/thread_priority.h)
         StudyResult r;
         r.kind = q.kind;
         r.settings = q.settings;
