@@ -123,7 +123,9 @@ class PlaygroundWindow : public QMainWindow {
   void message(const QString& text, bool is_error);
 
  private:
+  // playground_window_panels.cpp
   QWidget* buildKnobs();
+  QWidget* buildMiddle(QWidget* parent);
   // The knob panel as wide as its widest row needs at the current font (nothing cut off).
   void fitKnobsWidth();
   QWidget* buildRightPanel();
