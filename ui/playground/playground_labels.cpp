@@ -11,7 +11,9 @@ using namespace dplab::playground;
 namespace {
 
 // The widest numbers the labels show (a SteadyLabel reserves the lines of these texts).
-constexpr double kWidestEpsilon = 1234567.89;
+// Epsilons up to 10^5 fit the reserve; a larger one (tiny sigma, huge T) takes a line more and is
+// clipped at the label's foot. A wider reserve took the lesson text's room.
+constexpr double kWidestEpsilon = 99999.99;
 constexpr std::int64_t kWidestSteps = 100000;  // the steps knob's maximum
 constexpr double kWidestSmall = 1.23456e-05;   // a 'g' 3 number with an exponent
 constexpr double kWidestMs = 1234.5;
@@ -123,7 +125,7 @@ QString ledger_label_text(const LedgerCost& c, double best_accuracy) {
 
 QString longest_ledger_label_text() {
   LedgerCost c;
-  c.settings = 9999;
+  c.settings = 999;
   c.ma = c.current_epsilon = c.lt = c.ps = kWidestEpsilon;
   c.dominated = true;
   return ledger_label_text(c, 1);
