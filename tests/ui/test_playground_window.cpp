@@ -26,13 +26,13 @@
 
 #include "charts/chart_view.h"
 #include "playground/lesson_panel.h"
+#include "playground/plane_view.h"
 #include "playground/playground_ledger.h"
 #include "playground/playground_session.h"
 #include "playground/playground_window.h"
 #include "playground/step_view.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "shell/main_window.h"
-#include "shell/stall_meter.h"
 #include "shell/welcome_panel.h"
 #include "support/cli_runner.h"
 #include "support/test_registry.h"
@@ -106,13 +106,52 @@ double cliEpsilon(double sigma, double q, std::int64_t steps, double delta,
       .toDouble();
 }
 
+// A 10 ms heartbeat on the GUI thread: the longest gap between two beats since restart() (a
+// responsive GUI stays near the period; a longer gap is time the user could not interact).
+class Heartbeat : public QObject {
+ public:
+  static constexpr int kPeriodMs = 10;
+  Heartbeat() {
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setInterval(kPeriodMs);
+    QObject::connect(&timer_, &QTimer::timeout, this, [this] {
+      longest_ms_ = std::max(longest_ms_, static_cast<double>(clock_.nsecsElapsed()) / 1e6);
+      clock_.restart();
+    });
+    clock_.start();
+    timer_.start();
+  }
+  // Starts a new window; the gap running at this moment counts from now.
+  void restart() {
+    longest_ms_ = 0;
+    clock_.restart();
+  }
+  // The longest gap of the window, including the one still open.
+  double longestSinceRestartMs() const {
+    return std::max(longest_ms_, static_cast<double>(clock_.nsecsElapsed()) / 1e6);
+  }
+
+ private:
+  QTimer timer_;
+  QElapsedTimer clock_;
+  double longest_ms_ = 0;
+};
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
+}
+
+double median(const std::vector<double>& v) {
+  return percentile(v, 0.5);
+}
+
 }  // namespace
 
 class TestPlaygroundWindow : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-
   void everyKnobChangesTheRun() {
     PlaygroundWindow w;
     w.show();
@@ -420,10 +459,15 @@ class TestPlaygroundWindow : public QObject {
   }
 
   // While a student steps a knob (here σ, 40 arrow-key steps, one per 16 ms frame, each one
-  // restarting the run and recomputing ε), the GUI thread keeps its heartbeat: the longest gap
-  // of a 10 ms StallMeter is printed for the report (the < 16 ms goal is read on an idle
-  // machine). The bound checked is loose on purpose — a loaded 2-core CI machine delays the GUI
-  // thread by itself — and still fails when a training step or an accountant runs on it.
+  // restarting the run and recomputing ε), the GUI thread keeps its heartbeat. A 10 ms heartbeat
+  // records every gap; a key press's stall is the longest gap from that press to the next. The
+  // same loop without key presses first measures the heartbeat's own lateness on this machine
+  // (the run still plays and draws). Printed: the longest gap (the goal, read on an idle
+  // machine, is < 16 ms) and the medians. Checked: the median stall of a key press exceeds the
+  // median quiet-phase gap by less than 25 ms. The median ignores the odd preemption of a loaded
+  // 2-core CI machine, and the quiet phase absorbs a uniformly slow one; a regression to a 40 ms
+  // stall per press (a relayout and full repaint, a training step or an accountant on the GUI
+  // thread) shifts the median by 30 ms or more and fails.
   void knobDragStallIsMeasured() {
     PlaygroundWindow w;
     showBusySetting(w);
@@ -433,21 +477,139 @@ class TestPlaygroundWindow : public QObject {
     QVERIFY(sigma);
     sigma->setFocus();
     const double before = sigma->value();
-    StallMeter meter;
+    Heartbeat heartbeat;
     QTest::qWait(50);
-    meter.reset();
-    for (int i = 0; i < 40; ++i) {
-      QTest::keyClick(sigma, i < 20 ? Qt::Key_Up : Qt::Key_Down);
-      QTest::qWait(16);
-    }
-    const double longest = meter.longestGapMs();
+    constexpr int kPresses = 40;
+    // Longest gap per 16 ms frame, with (keys) and without (quiet) a key press at its start.
+    const auto frames = [&](bool keys) {
+      std::vector<double> worst;
+      for (int i = 0; i < kPresses; ++i) {
+        heartbeat.restart();
+        if (keys) QTest::keyClick(sigma, i < kPresses / 2 ? Qt::Key_Up : Qt::Key_Down);
+        QTest::qWait(16);
+        worst.push_back(heartbeat.longestSinceRestartMs());
+      }
+      return worst;
+    };
+    const std::vector<double> quiet = frames(false);
+    const std::vector<double> pressed = frames(true);
     w.pause();
     QCOMPARE(sigma->value(), before);  // up 20, down 20: the knob moved and came back
+    const double longest = *std::max_element(pressed.begin(), pressed.end());
+    const double quiet_median = median(quiet), pressed_median = median(pressed);
     qInfo(
-        "GUI stall while stepping σ 40 times during a run (n = 1000, 2x8): longest gap %.1f ms "
-        "(heartbeat %d ms)",
-        longest, meter.periodMs());
-    QVERIFY2(longest < 400, qPrintable(QStringLiteral("GUI thread stalled %1 ms").arg(longest)));
+        "GUI stall while stepping σ %d times during a run (n = 1000, 2x8, heartbeat %d ms): "
+        "longest "
+        "gap %.1f ms (goal on an idle machine: < 16 ms), median per press %.1f ms, p90 %.1f ms; "
+        "quiet phase (playing, no key): median %.1f ms, longest %.1f ms",
+        kPresses, Heartbeat::kPeriodMs, longest, pressed_median, percentile(pressed, 0.9),
+        quiet_median, *std::max_element(quiet.begin(), quiet.end()));
+    QVERIFY2(pressed_median - quiet_median < 25,
+             qPrintable(QStringLiteral("a key press stalls the GUI thread %1 ms (median) against "
+                                       "%2 ms without one")
+                            .arg(pressed_median)
+                            .arg(quiet_median)));
+  }
+
+  // Stepping σ keeps the data: the run restarts on the same data object, so the plane keeps its
+  // drawn points (a new object redrew the 1,000-point layer, ~5 ms of the GUI thread per step).
+  void sigmaStepKeepsTheData() {
+    PlaygroundWindow w;
+    w.show();
+    w.applySettings(quick());
+    QVERIFY(waitShown(w, 0));
+    const auto data = w.shown()->data;
+    w.findChild<QDoubleSpinBox*>(QStringLiteral("pgSigma"))->setValue(2.5);
+    QVERIFY(waitShown(w, 0));
+    QCOMPARE(w.shown()->settings.training.noise_multiplier, 2.5);
+    QCOMPARE(w.shown()->data.get(), data.get());
+    w.findChild<QSpinBox*>(QStringLiteral("pgDataSeed"))->setValue(99);  // new data: new object
+    QVERIFY(waitShown(w, 0));
+    QVERIFY(w.shown()->data.get() != data.get());
+  }
+
+  // The labels that change with every frame (step, clip, ε, accuracy, ledger, frame) keep the
+  // layout still: the plane, the step view and the charts keep their geometry from the first
+  // frame (step 0, short texts) to a trained adaptive run with a minority and a ledger of several
+  // settings (the longest texts); a label that changed size moved them, and each move redrew the
+  // whole window and the plane's 1,000 points (the stall while a knob is stepped). Each label
+  // still shows all of its text, at 1024 x 700 and 1280 x 720, in the normal and the large font
+  // (DPLAB_TEST_SCREENSHOTS: a PNG of each).
+  void labelsKeepTheLayoutStill() {
+    const QStringList labels = {QStringLiteral("pgStepLabel"), QStringLiteral("pgClipLabel"),
+                                QStringLiteral("pgEpsilon"),   QStringLiteral("pgAccuracy"),
+                                QStringLiteral("pgLedger"),    QStringLiteral("pgFrame")};
+    const auto geometry = [](PlaygroundWindow& w) {
+      QList<QRect> g;
+      const QWidget* views[] = {w.plane(), w.stepView(), w.lossChart(), w.accuracyChart()};
+      for (const QWidget* view : views)
+        g.push_back(QRect(view->mapTo(&w, QPoint(0, 0)), view->size()));
+      return g;
+    };
+    const auto settle = [] {
+      for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    };
+    for (const QSize size : {QSize(1024, 700), QSize(1280, 720)}) {
+      for (const bool large : {false, true}) {
+        const QString where = QStringLiteral("%1x%2%3")
+                                  .arg(size.width())
+                                  .arg(size.height())
+                                  .arg(large ? QStringLiteral(" large font") : QString());
+        PlaygroundWindow w;  // a window opened at this size, then the projector font (Ctrl+L)
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setLargeFont(large);
+        PlaygroundSettings s = quick();
+        s.data.minority_fraction = 0.1;
+        s.training.optimizer = OptimizerChoice::kFixedQuantile;
+        w.applySettings(s);
+        QVERIFY(waitShown(w, 0));
+        QTRY_VERIFY_WITH_TIMEOUT(w.shownEpsilon() && !w.busy(), kWaitMs);
+        settle();
+        const QList<QRect> first = geometry(w);
+        for (int k = 1; k <= 3; ++k) {  // three settings tried: the ledger's longest text
+          s.training.learning_rate = 0.1 * k;
+          w.applySettings(s);
+          QVERIFY(stepTo(w, 4));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.shownEpsilon() && w.shownEpsilon()->ledger.settings == 3 && !w.busy(), kWaitMs);
+        settle();
+        const QList<QRect> trained = geometry(w);
+        qInfo("%s: window %dx%d", qPrintable(where), w.width(), w.height());
+        if (const QString dir = qEnvironmentVariable("DPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+          w.grab().save(QStringLiteral("%1/playground-%2.png").arg(dir, where).replace(' ', '-'));
+        QVERIFY2(trained == first,
+                 qPrintable(QStringLiteral("%1: the views moved from %2 to %3")
+                                .arg(where, QDebug::toString(first), QDebug::toString(trained))));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgClipLabel"))->text().contains("C_t"));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgAccuracy"))->text().contains("minority"));
+        for (const QString& name : labels) {
+          auto* label = w.findChild<QLabel*>(name);
+          QVERIFY2(label && label->isVisible(), qPrintable(name));
+          // Measured by a plain QLabel of the same font, format and width: the height the text
+          // needs, and (without wrapping) its width.
+          QLabel twin;
+          twin.setFont(label->font());
+          twin.setTextFormat(label->textFormat());
+          twin.setWordWrap(label->wordWrap());
+          twin.setText(label->text());
+          const int needed =
+              label->wordWrap() ? twin.heightForWidth(label->width()) : twin.sizeHint().height();
+          QVERIFY2(needed <= label->height(),
+                   qPrintable(QStringLiteral("%1 (%2): \"%3\" needs %4 px, has %5")
+                                  .arg(name, where, label->text())
+                                  .arg(needed)
+                                  .arg(label->height())));
+          if (!label->wordWrap()) {
+            QVERIFY2(twin.sizeHint().width() <= label->width(),
+                     qPrintable(
+                         QStringLiteral("%1 (%2) is cut: \"%3\"").arg(name, where, label->text())));
+          }
+        }
+      }
+    }
   }
 
   // At 1280 x 720 (and in the large-font mode) no knob is cut off by the panel's edge, and both

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/thread_priority.h"
+
 namespace dplab::ui {
 
 using playground::PlaygroundSession;
@@ -47,12 +49,23 @@ bool PlaygroundRunner::busy() const {
 }
 
 std::shared_ptr<const PlaygroundSnapshot> PlaygroundRunner::compute(const PlaygroundQuery& q) {
+  // The GUI thread keeps a core while this worker trains (core/thread_priority.h): on a
+  // 2-core machine the training, epsilon and study workers would otherwise share it with the
+  // GUI thread and delay every frame the student sees.
+  lower_this_thread_priority();
   const auto start = std::chrono::steady_clock::now();
   Sessions& s = *sessions_;
   if (!s.run || !same_run(s.run->settings(), q.settings) || q.target_steps < s.run->steps_taken()) {
+    // The same data options keep the same data object (generated once, deterministic in the
+    // options): a knob such as sigma then costs no data generation here, and the GUI, which
+    // compares data by pointer, does not redraw the plane's 1,000 points (~5 ms) for every step
+    // of the knob.
+    std::shared_ptr<const playground::PlaygroundData> data;
+    if (s.run && s.run->data()->options == q.settings.data) data = s.run->data();
     s.run.reset();
     s.shadow.reset();
-    s.run = std::make_unique<PlaygroundSession>(q.settings);
+    s.run = data ? std::make_unique<PlaygroundSession>(q.settings, data)
+                 : std::make_unique<PlaygroundSession>(q.settings);
     s.shadow = std::make_unique<PlaygroundSession>(playground::non_private_shadow(q.settings),
                                                    s.run->data());
     s.shadow->set_explain(false);  // only the private run's step is drawn
@@ -73,6 +86,8 @@ std::shared_ptr<const PlaygroundSnapshot> PlaygroundRunner::compute(const Playgr
   snap->shadow_history = s.shadow->history();
   snap->picture = s.run->picture();
   snap->field = s.run->decision_field(q.field_resolution);
+  if (q.settings.training.is_private && snap->steps > 0)
+    snap->epsilon_spent = s.run->epsilon_spent(privacy::Accountant::kRdp);
   snap->steps_computed = snap->steps - before;
   snap->compute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

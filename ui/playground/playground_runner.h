@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct PlaygroundSnapshot {
   std::vector<playground::HistoryPoint> history, shadow_history;
   playground::StepPicture picture;
   playground::DecisionField field;
+  // RDP epsilon of the steps taken (the step label's "ε spent so far"), computed here on the
+  // worker: the accountant never runs on the GUI thread. Empty when not private or at step 0.
+  std::optional<double> epsilon_spent;
   double compute_ms = 0;  // the worker's time for the steps and the field of this snapshot
   std::int64_t steps_computed = 0;
 };

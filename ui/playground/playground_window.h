@@ -50,6 +50,7 @@ class LessonPanel;
 class AlphaClipView;
 class ObjPertView;
 class PlaneView;
+class SteadyLabel;
 class StepView;
 
 struct PlaygroundEpsilon {
@@ -122,7 +123,9 @@ class PlaygroundWindow : public QMainWindow {
   void message(const QString& text, bool is_error);
 
  private:
+  // playground_window_panels.cpp
   QWidget* buildKnobs();
+  QWidget* buildMiddle(QWidget* parent);
   // The knob panel as wide as its widest row needs at the current font (nothing cut off).
   void fitKnobsWidth();
   QWidget* buildRightPanel();
@@ -216,13 +219,13 @@ class PlaygroundWindow : public QMainWindow {
   ObjPertView* objpert_view_;
   ChartView* loss_chart_;
   ChartView* accuracy_chart_;
-  QLabel* step_label_;
-  QLabel* epsilon_label_;
-  QLabel* clip_label_;
-  QLabel* accuracy_label_;
-  QLabel* ledger_label_;
+  SteadyLabel* step_label_;
+  SteadyLabel* epsilon_label_;
+  SteadyLabel* clip_label_;
+  SteadyLabel* accuracy_label_;
+  SteadyLabel* ledger_label_;
   QListWidget* ledger_list_;
-  QLabel* frame_label_;
+  SteadyLabel* frame_label_;
   LessonPanel* lessons_;
   QScrollArea* knobs_scroll_ = nullptr;
   bool large_font_ = false;

@@ -1,0 +1,396 @@
+// PlaygroundWindow (playground_window.h): building its panels — the knobs on the left, the
+// pictures, controls and charts in the middle, the privacy, ledger and lessons on the right — its
+// menus, and the projector font.
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "charts/chart_view.h"
+#include "playground/lesson_panel.h"
+#include "playground/plane_view.h"
+#include "playground/playground_knob_choices.h"
+#include "playground/playground_labels.h"
+#include "playground/playground_window.h"
+#include "playground/steady_label.h"
+#include "playground/step_view.h"
+#include "playground/study_views.h"
+
+namespace dplab::ui {
+
+using namespace dplab::playground;
+using namespace playground_knobs;
+
+namespace {
+
+QDoubleSpinBox* number(QWidget* parent, const char* name, double lo, double hi, double step,
+                       int decimals) {
+  auto* box = new QDoubleSpinBox(parent);
+  box->setObjectName(QLatin1String(name));
+  box->setRange(lo, hi);
+  box->setSingleStep(step);
+  box->setDecimals(decimals);
+  box->setKeyboardTracking(false);
+  return box;
+}
+
+QSpinBox* integer(QWidget* parent, const char* name, int lo, int hi, int step) {
+  auto* box = new QSpinBox(parent);
+  box->setObjectName(QLatin1String(name));
+  box->setRange(lo, hi);
+  box->setSingleStep(step);
+  box->setKeyboardTracking(false);
+  return box;
+}
+
+}  // namespace
+
+QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
+  auto* middle = new QWidget(parent);
+  auto* middle_layout = new QVBoxLayout(middle);
+  middle_layout->setContentsMargins(0, 0, 0, 0);
+  auto* controls = new QHBoxLayout;
+  play_button_ = new QPushButton(tr("▶ Play"), middle);
+  play_button_->setObjectName(QStringLiteral("pgPlay"));
+  step_button_ = new QPushButton(tr("Step"), middle);
+  step_button_->setObjectName(QStringLiteral("pgStep"));
+  reset_button_ = new QPushButton(tr("⟲ Reset"), middle);
+  reset_button_->setObjectName(QStringLiteral("pgReset"));
+  speed_ = new QSlider(Qt::Horizontal, middle);
+  speed_->setObjectName(QStringLiteral("pgSpeed"));
+  speed_->setRange(1, 50);
+  speed_->setValue(5);
+  speed_->setToolTip(tr("Steps per frame (30 frames per second)"));
+  spread_button_ = new QPushButton(tr("Spread (5 seeds)"), middle);
+  spread_button_->setObjectName(QStringLiteral("pgSpread"));
+  spread_button_->setToolTip(
+      tr("Rerun this setting with 5 seeds and draw the min–max band of the test curves: one run "
+         "is not a result. The 5 runs are counted in the ledger."));
+  // "step 200 / 200 · ε spent so far 20.65" wraps rather than widening the window past 1280.
+  step_label_ = new SteadyLabel(longest_step_label_text(), 120, middle);
+  step_label_->setObjectName(QStringLiteral("pgStepLabel"));
+  speed_->setMinimumWidth(80);
+  controls->addWidget(play_button_);
+  controls->addWidget(step_button_);
+  controls->addWidget(reset_button_);
+  controls->addWidget(spread_button_);
+  controls->addWidget(new QLabel(tr("speed"), middle));
+  controls->addWidget(speed_, 1);
+  controls->addWidget(step_label_, 2);
+  middle_layout->addLayout(controls);
+  auto* pictures = new QHBoxLayout;
+  plane_ = new PlaneView(middle);
+  picture_tabs_ = new QTabWidget(middle);
+  picture_tabs_->setObjectName(QStringLiteral("pgPictureTabs"));
+  picture_tabs_->setDocumentMode(true);
+  step_view_ = new StepView(picture_tabs_);
+  grid_view_ = new AlphaClipView(picture_tabs_);
+  objpert_view_ = new ObjPertView(picture_tabs_);
+  picture_tabs_->addTab(step_view_, tr("DP step"));
+  picture_tabs_->addTab(grid_view_, tr("α–C grid"));
+  picture_tabs_->addTab(objpert_view_, tr("vs objective perturbation"));
+  pictures->addWidget(plane_, 1);
+  pictures->addWidget(picture_tabs_, 1);
+  middle_layout->addLayout(pictures, 3);
+  auto* projection = new QHBoxLayout;
+  proj_a_ = new QComboBox(middle);
+  proj_a_->setObjectName(QStringLiteral("pgProjA"));
+  proj_b_ = new QComboBox(middle);
+  proj_b_->setObjectName(QStringLiteral("pgProjB"));
+  // A long line (adaptive C_t) wraps instead of widening.
+  clip_label_ = new SteadyLabel(longest_clip_label_text(), 100, middle);
+  clip_label_->setObjectName(QStringLiteral("pgClipLabel"));
+  projection->addWidget(clip_label_, 1);
+  projection->addWidget(new QLabel(tr("step view axes:"), middle));
+  projection->addWidget(proj_a_);
+  projection->addWidget(proj_b_);
+  middle_layout->addLayout(projection);
+  auto* charts = new QHBoxLayout;
+  loss_chart_ = new ChartView(tr("Loss"), QStringLiteral("playground_loss"), middle);
+  accuracy_chart_ = new ChartView(tr("Accuracy"), QStringLiteral("playground_accuracy"), middle);
+  // Room for the axes and the legend under them at 1280 x 720 (the pictures give way).
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) chart->setMinimumHeight(240);
+  charts->addWidget(loss_chart_);
+  charts->addWidget(accuracy_chart_);
+  middle_layout->addLayout(charts, 2);
+
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    QCustomPlot* plot = chart->plot();
+    plot->xAxis->setLabel(tr("step"));
+    const struct {
+      QColor colour;
+      Qt::PenStyle style;
+      QString name;
+    } series[] = {{QColor(214, 39, 40), Qt::SolidLine, tr("DP train")},
+                  {QColor(214, 39, 40), Qt::DashLine, tr("DP test")},
+                  {QColor(100, 100, 100), Qt::SolidLine, tr("non-private train")},
+                  {QColor(100, 100, 100), Qt::DashLine, tr("non-private test")},
+                  {QColor(245, 147, 34), Qt::DotLine, tr("DP test, minority")},
+                  {QColor(140, 140, 140), Qt::DotLine, tr("non-private, minority")}};
+    for (const auto& s : series) {
+      QCPGraph* g = plot->addGraph();
+      g->setPen(QPen(s.colour, 2, s.style));
+      g->setName(s.name);
+    }
+    // Graphs 6 and 7: the spread band (min and max of DP test over 5 seeds), filled between.
+    QCPGraph* lo = plot->addGraph();
+    QCPGraph* hi = plot->addGraph();
+    for (QCPGraph* g : {lo, hi}) g->setPen(QPen(QColor(214, 39, 40, 90), 1));
+    hi->setBrush(QColor(214, 39, 40, 50));
+    hi->setChannelFillGraph(lo);
+    hi->setName(tr("DP test, 5 seeds"));
+    lo->removeFromLegend();
+    // The minority lines and the band join the legend only while drawn (updateCurves).
+    for (int g : {4, 5, 7}) plot->graph(g)->removeFromLegend();
+    // A compact legend (small icons, no gaps) in as many columns as fit, so
+    // that at 1280 x 720 it takes two rows under the axes, not half the chart.
+    plot->legend->setIconSize(18, 8);
+    plot->legend->setRowSpacing(0);
+    plot->legend->setColumnSpacing(6);
+    plot->legend->setVisible(true);
+    chart->layoutLegend(chart->width());
+  }
+  accuracy_chart_->plot()->yAxis->setRange(0, 1.02);
+  return middle;
+}
+
+void PlaygroundWindow::fitKnobsWidth() {
+  // Horizontal scrolling is off, so the panel must hold the knobs' minimum width plus the
+  // vertical scroll bar and the frame; a fixed guess cut the combo boxes off at 1280 x 720.
+  QWidget* knobs = knobs_scroll_->widget();
+  knobs->ensurePolished();
+  const int bar = knobs_scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  knobs_scroll_->setFixedWidth(knobs->minimumSizeHint().width() + bar +
+                               2 * knobs_scroll_->frameWidth());
+}
+
+QWidget* PlaygroundWindow::buildKnobs() {
+  auto* box = new QWidget;
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(2, 2, 2, 2);
+
+  auto* data = new QGroupBox(tr("Data"), box);
+  auto* data_form = new QFormLayout(data);
+  dataset_ = new QComboBox(data);
+  dataset_->setObjectName(QStringLiteral("pgDataset"));
+  dataset_->addItems({tr("Two Gaussians"), tr("Circles"), tr("XOR"), tr("Spiral")});
+  points_ =
+      integer(data, "pgPoints", static_cast<int>(kMinPoints), static_cast<int>(kMaxPoints), 50);
+  label_noise_ = number(data, "pgLabelNoise", 0, 0.5, 0.05, 2);
+  minority_ = number(data, "pgMinority", 0, 0.3, 0.02, 2);
+  minority_->setToolTip(tr("Fraction of the points in a small orange cluster (group 1)"));
+  data_seed_ = integer(data, "pgDataSeed", 0, 1000000, 1);
+  clear_outlier_ = new QCheckBox(tr("outlier (click the plane)"), data);
+  clear_outlier_->setObjectName(QStringLiteral("pgOutlier"));
+  clear_outlier_->setToolTip(tr("Click the plane to place it; untick to remove it."));
+  data_form->addRow(tr("data set"), dataset_);
+  data_form->addRow(tr("points n"), points_);
+  data_form->addRow(tr("label noise"), label_noise_);
+  data_form->addRow(tr("minority"), minority_);
+  data_form->addRow(tr("data seed"), data_seed_);
+  data_form->addRow(clear_outlier_);
+  layout->addWidget(data);
+
+  auto* model = new QGroupBox(tr("Model"), box);
+  auto* model_form = new QFormLayout(model);
+  model_ = new QComboBox(model);
+  model_->setObjectName(QStringLiteral("pgModel"));
+  model_->addItems({tr("logistic regression"), tr("1 hidden × 4"), tr("1 hidden × 8"),
+                    tr("2 hidden × 4"), tr("2 hidden × 8")});
+  activation_ = new QComboBox(model);
+  activation_->setObjectName(QStringLiteral("pgActivation"));
+  activation_->addItems({QStringLiteral("tanh"), QStringLiteral("ReLU")});
+  auto* feature_box = new QWidget(model);
+  feature_box->setObjectName(QStringLiteral("pgFeatures"));
+  auto* features = new QHBoxLayout(feature_box);
+  features->setContentsMargins(0, 0, 0, 0);
+  feat_x2_ = new QCheckBox(QStringLiteral("x²"), feature_box);
+  feat_x2_->setObjectName(QStringLiteral("pgFeatX2"));
+  feat_y2_ = new QCheckBox(QStringLiteral("y²"), feature_box);
+  feat_y2_->setObjectName(QStringLiteral("pgFeatY2"));
+  feat_xy_ = new QCheckBox(QStringLiteral("xy"), feature_box);
+  feat_xy_->setObjectName(QStringLiteral("pgFeatXY"));
+  features->addWidget(feat_x2_);
+  features->addWidget(feat_y2_);
+  features->addWidget(feat_xy_);
+  model_form->addRow(tr("model"), model_);
+  model_form->addRow(tr("activation"), activation_);
+  model_form->addRow(tr("features"), feature_box);
+  layout->addWidget(model);
+
+  auto* training = new QGroupBox(tr("DP-SGD"), box);
+  auto* training_form = new QFormLayout(training);
+  optimizer_ = new QComboBox(training);
+  optimizer_->setObjectName(QStringLiteral("pgOptimizer"));
+  optimizer_->addItems({QStringLiteral("DPSGD"), QStringLiteral("DPMomentum"),
+                        QStringLiteral("DPAdam"), tr("non-private SGD"),
+                        tr("DPSGD, adaptive C (quantile)")});
+  optimizer_->setItemData(kAdaptiveRow,
+                          tr("Andrew et al. 2021: C_t follows the median of the gradient norms; "
+                             "the clip C is C_0"),
+                          Qt::ToolTipRole);
+  sigma_ = number(training, "pgSigma", 0.1, 20, 0.1, 2);
+  clip_ = number(training, "pgClip", 0.01, 20, 0.05, 2);
+  lot_ = number(training, "pgLot", 1, 2000, 5, 0);
+  alpha_ = number(training, "pgAlpha", 0.001, 10, 0.05, 3);
+  steps_ = integer(training, "pgSteps", 1, 100000, 50);
+  delta_ = number(training, "pgDelta", 1e-10, 0.1, 1e-6, 10);
+  seed_ = integer(training, "pgSeed", 0, 1000000, 1);
+  sigma_->setToolTip(tr("σ, the noise multiplier: noise std σC on the clipped sum"));
+  clip_->setToolTip(tr("C, the clipping norm of every per-example gradient"));
+  lot_->setToolTip(tr("L, the expected lot size (Poisson sampling, q = L / n)"));
+  alpha_->setToolTip(tr("α, the learning rate"));
+  steps_->setToolTip(tr("T, the number of steps (each one costs privacy)"));
+  delta_->setToolTip(tr("δ of the (ε, δ) shown; it does not change the run"));
+  training_form->addRow(tr("optimizer"), optimizer_);
+  training_form->addRow(tr("noise σ"), sigma_);
+  training_form->addRow(tr("clip C"), clip_);
+  training_form->addRow(tr("lot L"), lot_);
+  training_form->addRow(tr("rate α"), alpha_);
+  training_form->addRow(tr("steps T"), steps_);
+  training_form->addRow(tr("δ"), delta_);
+  training_form->addRow(tr("seed"), seed_);
+  layout->addWidget(training);
+  layout->addStretch(1);
+
+  for (QComboBox* c : {dataset_, model_, activation_, optimizer_}) {
+    connect(c, &QComboBox::currentIndexChanged, this, &PlaygroundWindow::onKnobChanged);
+  }
+  for (QSpinBox* s : {points_, data_seed_, steps_, seed_}) {
+    connect(s, &QSpinBox::valueChanged, this, &PlaygroundWindow::onKnobChanged);
+  }
+  for (QDoubleSpinBox* s : {label_noise_, minority_, sigma_, clip_, lot_, alpha_, delta_}) {
+    connect(s, &QDoubleSpinBox::valueChanged, this, &PlaygroundWindow::onKnobChanged);
+  }
+  for (QCheckBox* c : {feat_x2_, feat_y2_, feat_xy_, clear_outlier_}) {
+    connect(c, &QCheckBox::toggled, this, &PlaygroundWindow::onKnobChanged);
+  }
+  return box;
+}
+
+QWidget* PlaygroundWindow::buildRightPanel() {
+  auto* panel = new QWidget;
+  panel->setFixedWidth(300);
+  auto* layout = new QVBoxLayout(panel);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* privacy = new QGroupBox(tr("Privacy"), panel);
+  auto* privacy_layout = new QVBoxLayout(privacy);
+  epsilon_label_ = new SteadyLabel(longest_epsilon_label_text(), 100, privacy);
+  epsilon_label_->setObjectName(QStringLiteral("pgEpsilon"));
+  epsilon_label_->setTextFormat(Qt::RichText);
+  accuracy_label_ = new SteadyLabel(longest_accuracy_label_text(), 100, privacy);
+  accuracy_label_->setObjectName(QStringLiteral("pgAccuracy"));
+  privacy_layout->addWidget(epsilon_label_);
+  privacy_layout->addWidget(accuracy_label_);
+  layout->addWidget(privacy);
+
+  auto* ledger = new QGroupBox(tr("Ledger: the cost of trying"), panel);
+  auto* ledger_layout = new QVBoxLayout(ledger);
+  ledger_label_ = new SteadyLabel(longest_ledger_label_text(), 100, ledger);
+  ledger_label_->setObjectName(QStringLiteral("pgLedger"));
+  ledger_label_->setTextFormat(Qt::RichText);
+  ledger_list_ = new QListWidget(ledger);
+  ledger_list_->setObjectName(QStringLiteral("pgLedgerList"));
+  ledger_list_->setMaximumHeight(110);
+  ledger_list_->setWordWrap(true);  // the seed closes each line: spread runs differ only there
+  ledger_list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  ledger_list_->setResizeMode(QListView::Adjust);
+  auto* reset_ledger = new QPushButton(tr("Reset ledger"), ledger);
+  reset_ledger->setObjectName(QStringLiteral("pgResetLedger"));
+  reset_ledger->setToolTip(tr("Forget the settings tried (the data have still been used!)"));
+  ledger_layout->addWidget(ledger_label_);
+  ledger_layout->addWidget(ledger_list_);
+  ledger_layout->addWidget(reset_ledger);
+  layout->addWidget(ledger);
+  connect(reset_ledger, &QPushButton::clicked, this, &PlaygroundWindow::resetLedger);
+  auto* lessons = new QGroupBox(tr("Lessons"), panel);
+  auto* lessons_layout = new QVBoxLayout(lessons);
+  lessons_ = new LessonPanel(lessons);
+  lessons_layout->addWidget(lessons_);
+  layout->addWidget(lessons, 1);
+  connect(lessons_, &LessonPanel::lessonChosen, this, &PlaygroundWindow::applyLesson);
+  connect(lessons_, &LessonPanel::message, this, &PlaygroundWindow::message);
+  frame_label_ = new SteadyLabel(longest_frame_label_text(), 100, panel);
+  frame_label_->setObjectName(QStringLiteral("pgFrame"));
+  frame_label_->setStyleSheet(QStringLiteral("color: #777"));
+  layout->addWidget(frame_label_);
+  return panel;
+}
+
+void PlaygroundWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("Save &picture (PNG, SVG, PDF)…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save the picture"), QStringLiteral("playground.png"),
+        tr("PNG images (*.png);;SVG drawings (*.svg);;PDF documents (*.pdf)"));
+    if (!path.isEmpty()) savePicture(path);
+  });
+  file->addAction(tr("&Save state…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the Playground state"),
+                                                      QStringLiteral("playground-state.json"),
+                                                      tr("Playground state (*.json)"));
+    if (!path.isEmpty()) saveState(path);
+  });
+  file->addAction(tr("&Open state…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a Playground state"), {},
+                                                      tr("Playground state (*.json)"));
+    if (!path.isEmpty()) openState(path);
+  });
+  file->addSeparator();
+  file->addAction(tr("Open &lesson…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a Playground lesson"), LessonPanel::userLessonDir(), tr("Lessons (*.json)"));
+    if (!path.isEmpty()) lessons_->openFile(path);
+  });
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* large = view->addAction(tr("&Large font (projector)"));
+  large->setObjectName(QStringLiteral("pgLargeFont"));
+  large->setCheckable(true);
+  large->setShortcut(QKeySequence(tr("Ctrl+L")));
+  connect(large, &QAction::toggled, this, &PlaygroundWindow::setLargeFont);
+  view->addAction(tr("&Unlock and show every knob"), this, [this] {
+    Lesson free_play;
+    free_play.title = tr("Free play").toStdString();
+    free_play.settings = settings_;
+    applyLesson(free_play);
+  });
+  QAction* full = view->addAction(tr("&Full screen"));
+  full->setCheckable(true);
+  full->setShortcut(QKeySequence::FullScreen);
+  connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+}
+
+void PlaygroundWindow::setLargeFont(bool large) {
+  large_font_ = large;
+  QFont f = QFont();  // the application font
+  if (large) f.setPointSizeF(f.pointSizeF() * 1.6);
+  setFont(f);
+  fitKnobsWidth();
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    QFont tick = chart->plot()->xAxis->tickLabelFont();
+    tick.setPointSizeF(large ? 13 : 8);
+    for (QCPAxis* axis : {chart->plot()->xAxis, chart->plot()->yAxis}) {
+      axis->setTickLabelFont(tick);
+      axis->setLabelFont(tick);
+    }
+    chart->plot()->legend->setFont(tick);
+    chart->plot()->replot();
+  }
+}
+
+}  // namespace dplab::ui
