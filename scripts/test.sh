@@ -18,5 +18,8 @@ generator=()
 if [ ! -f build/CMakeCache.txt ] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 read -r -a extra <<<"${DPLAB_CMAKE_ARGS:-}"
 cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${extra[@]}"
+build_started=$SECONDS
 cmake --build build -j"$(nproc)"
+# The build's own time (issue #26 measures cold builds and ccache rebuilds of a fresh clone).
+echo "test.sh: build took $((SECONDS - build_started)) s on $(nproc) cores"
 cd build && ctest --output-on-failure -j"$(nproc)"

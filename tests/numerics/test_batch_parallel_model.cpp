@@ -14,6 +14,7 @@
 #include "models/batch_parallel_model.h"
 #include "models/model.h"
 #include "support/numeric_compare.h"
+#include "support/random_batch.h"
 #include "support/test_registry.h"
 
 using namespace dplab;
@@ -21,21 +22,6 @@ using namespace dplab;
 namespace {
 
 constexpr double kRel = 1e-5;
-
-struct Lot {
-  Matrix x;
-  Vector y;
-};
-
-Lot random_lot(Index rows, Index dim, int classes, std::uint64_t seed) {
-  Rng rng(seed);
-  Lot lot{Matrix(rows, dim), Vector(rows)};
-  for (Index i = 0; i < rows; ++i) {
-    for (Index j = 0; j < dim; ++j) lot.x(i, j) = static_cast<float>(rng.uniform());
-    lot.y[i] = static_cast<float>(rng.below(static_cast<std::uint64_t>(classes)));
-  }
-  return lot;
-}
 
 std::unique_ptr<models::Model> make(models::ModelKind kind) {
   models::ModelSpec spec;
@@ -81,7 +67,7 @@ class TestBatchParallelModel : public QObject {
     models::BatchParallelModel parallel(*single, threads);
     QCOMPARE(parallel.threads(), threads);
     QCOMPARE(parallel.num_params(), single->num_params());
-    const Lot lot = random_lot(rows, 784, 10, 9);
+    const testing::RandomBatch lot = testing::random_batch(rows, 784, 10, 9);
     const Index d = single->num_params();
     // C = 0.05 binds for most examples: the clip factors are exercised.
     const double clip = 0.05;
@@ -111,7 +97,7 @@ class TestBatchParallelModel : public QObject {
   void sameCallSameFloats() {
     auto single = make(models::ModelKind::kCnn);
     models::BatchParallelModel parallel(*single, 2);
-    const Lot lot = random_lot(40, 784, 10, 4);
+    const testing::RandomBatch lot = testing::random_batch(40, 784, 10, 4);
     Vector a(parallel.num_params()), b(parallel.num_params()), na(40), nb(40);
     parallel.clipped_gradient_sum(lot.x, lot.y, 0.1, a, na);
     parallel.clipped_gradient_sum(lot.x, lot.y, 0.1, b, nb);
@@ -123,7 +109,7 @@ class TestBatchParallelModel : public QObject {
     // The optimizer updates params() of the wrapper; the next call must use them.
     auto single = make(models::ModelKind::kTwoLayerNetwork);
     models::BatchParallelModel parallel(*single, 2);
-    const Lot lot = random_lot(30, 784, 10, 6);
+    const testing::RandomBatch lot = testing::random_batch(30, 784, 10, 6);
     Vector before(parallel.num_params()), after(parallel.num_params()), norms(30);
     parallel.clipped_gradient_sum(lot.x, lot.y, 1.0, before, norms);
     Rng rng(3);
@@ -144,7 +130,7 @@ class TestBatchParallelModel : public QObject {
     auto single = make(models::ModelKind::kCnn);
     QVERIFY_THROWS_EXCEPTION(InvalidArgument, models::BatchParallelModel(*single, 0));
     models::BatchParallelModel parallel(*single, 2);
-    const Lot lot = random_lot(10, 784, 10, 1);
+    const testing::RandomBatch lot = testing::random_batch(10, 784, 10, 1);
     Vector wrong(parallel.num_params() - 1), norms(10), short_norms(9), sum(parallel.num_params());
     QVERIFY_THROWS_EXCEPTION(InvalidArgument,
                              parallel.clipped_gradient_sum(lot.x, lot.y, 1.0, wrong, norms));

@@ -135,7 +135,7 @@ class TestConvStepAllocations : public QObject {
     if (!DPLAB_COUNT_MALLOC) QSKIP("malloc is owned by the sanitizer runtime");
     auto net = models::make_network(models::builtin_network_json("cnn"), 784, 10);
     models::BatchParallelModel parallel(*net, 2);
-    const Lot lot = random_lot(40, 784, 10, 8);
+    const testing::RandomBatch lot = testing::random_batch(40, 784, 10, 8);
     Vector sum(parallel.num_params()), norms(40);
     for (int warm = 0; warm < 3; ++warm)
       parallel.clipped_gradient_sum(lot.x, lot.y, 1.0, sum, norms);
