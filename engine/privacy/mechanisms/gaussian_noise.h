@@ -5,10 +5,10 @@
 // Method: Box–Muller (Box & Muller 1958) in blocks of kBlock normals. For each pair
 //   U ~ Uniform(0, 1] with 53 random bits (double),  V ~ Uniform[-1/2, 1/2) with 24 bits,
 //   R = sqrt(-2 ln U),  z1 = R cos(2 pi V),  z2 = R sin(2 pi V)
-// gives two independent N(0, 1). R is computed in double from the 53-bit U, so the largest
-// attainable |z| is sqrt(2 * 53 ln 2) = 8.57 (a 24-bit float uniform would stop at 5.8 sigma and
-// visibly thin the tails of the DP noise). The angle and sin/cos are float: only the direction
-// is needed and the output is float. ln, sqrt, sin and cos run as Eigen array expressions (SIMD).
+// gives two independent N(0, 1). R keeps all 53 bits of U (U = 2^(e-53) (1 + x) split exactly in
+// double; ln(1 + x) and R in float, see the .cpp), so the largest attainable |z| is 8.57 (a 24-bit
+// float uniform would stop at 5.8 sigma and thin the DP noise's tails) and R near 0 is kept. The
+// angle, sin/cos and output are float. The float arithmetic runs as Eigen array expressions (SIMD).
 //
 // Random bits: kLanes independent xoshiro256++ generators (Blackman & Vigna 2019, the same
 // generator as dplab::Rng) stepped in lock-step so the compiler vectorises them; lane j is
