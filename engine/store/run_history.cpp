@@ -59,11 +59,11 @@ HistoryEntry history_entry(const Store& store, const ExperimentRecord& record) {
   entry.epsilon = kNaN;
   entry.resumable = is_resumable_status(record.status);
   try {
-    entry.notes = run_notes(store, record.id);
-  } catch (const Error&) {
-    // Damaged notes (run_notes names them) never hide the run: it is listed without notes.
-  }
-  try {
+    try {
+      entry.notes = run_notes(store, record.id);
+    } catch (const ParseError&) {
+      // Damaged notes (run_notes names them) never hide the run: it is listed without notes.
+    }
     const tuning::SearchResults results = store.load_results(record.id, /*with_curves=*/false);
     entry.dataset = results.config.dataset.source;
     entry.release = experiment::describe_release(results.config.release);
