@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "store/csv_export.h"
+#include "store/run_history.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"
 
@@ -91,8 +92,8 @@ bool is_private(const tuning::SearchResults& results) {
 tuning::SearchResults released_only(const store::Store& db, std::int64_t id,
                                     const tuning::SearchResults& runs) {
   std::vector<std::int64_t> jobs;
-  if (const auto stored = db.load_summary(id, "private_release")) {
-    jobs = tuning::released_jobs(tuning::parse_private_release(nlohmann::json::parse(*stored)));
+  if (const auto release = store::load_private_release(db, id)) {
+    jobs = tuning::released_jobs(*release);
   }
   return tuning::grid_shaped_runs(runs, jobs);
 }
@@ -129,7 +130,8 @@ int run_show(const Arguments& args) {
   const auto summary = db->load_summary(record.id, "summary");
   if (args.has("json")) {
     nlohmann::json out = record_json(record);
-    out["summary"] = summary ? nlohmann::json::parse(*summary) : nlohmann::json(nullptr);
+    out["summary"] = summary ? store::parse_stored_json(*db, record.id, "summary", *summary)
+                             : nlohmann::json(nullptr);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -157,10 +159,9 @@ int run_show(const Arguments& args) {
     // private selection were not released.
     std::printf("\nreleased winner(s) (%s as released):\n", metric);
     int shown = 0;
-    if (const auto stored = db->load_summary(record.id, "private_release")) {
-      const auto release = tuning::parse_private_release(nlohmann::json::parse(*stored));
-      for (std::size_t r = 0; r < release.replicates.size(); ++r) {
-        const auto& rep = release.replicates[r];
+    if (const auto release = store::load_private_release(*db, record.id)) {
+      for (std::size_t r = 0; r < release->replicates.size(); ++r) {
+        const auto& rep = release->replicates[r];
         if (rep.winner_candidate < 0 ||
             rep.winner_candidate >= static_cast<int>(results.candidates.size()))
           continue;
@@ -195,7 +196,7 @@ int run_show(const Arguments& args) {
   }
   if (summary) {
     std::printf("\nstored summary (the report of the run, including its honest epsilons):\n%s\n",
-                nlohmann::json::parse(*summary).dump(2).c_str());
+                store::parse_stored_json(*db, record.id, "summary", *summary).dump(2).c_str());
   } else {
     std::printf("\nno stored summary for this experiment\n");
   }
@@ -212,7 +213,7 @@ int run_export(const Arguments& args) {
   std::size_t files = written.size();
   if (const auto summary = db->load_summary(record.id, "summary")) {
     const auto path = std::filesystem::path(out_dir) / "summary.json";
-    write_json_file(path, nlohmann::json::parse(*summary));
+    write_json_file(path, store::parse_stored_json(*db, record.id, "summary", *summary));
     ++files;
   }
   std::printf("wrote %zu files of experiment %lld into %s\n", files,

@@ -161,8 +161,10 @@ int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args
 int run_slurm_status(const Arguments& args) {
   const std::string dir = args.required_text("dir");
   const cluster::SearchPlan plan = cluster::read_plan(dir);
-  const nlohmann::json slurm = read_slurm_file(dir);
-  std::int64_t shards = slurm.value("shards", 0);
+  // Checked: a hand-edited "shards": "4" or a job id that is not a string is an error naming
+  // slurm.json and the key (cluster::read_slurm_record), as the cluster watcher reports it.
+  const cluster::SlurmRecord slurm = cluster::read_slurm_record(dir);
+  std::int64_t shards = slurm.shards;
   if (args.has("shards")) shards = args.required_integer("shards");
   if (shards < 1 || shards > cluster::kMaxShards) {
     throw UsageError("--shards: " + dir + " has no " + cluster::kSlurmFile +
@@ -190,11 +192,10 @@ int run_slurm_status(const Arguments& args) {
               static_cast<long long>(plan.search.jobs.size()), static_cast<long long>(done),
               static_cast<long long>(failed), static_cast<long long>(missing));
   bool active = false;
-  if (slurm.contains("job_ids") && !slurm["job_ids"].empty()) {
+  if (!slurm.job_ids.empty()) {
     if (have_command("squeue")) {
       std::string ids;
-      for (const auto& id : slurm["job_ids"])
-        ids += (ids.empty() ? "" : ",") + id.get<std::string>();
+      for (const std::string& id : slurm.job_ids) ids += (ids.empty() ? "" : ",") + id;
       const CommandOutput q =
           run_command("squeue -h -r -j " + cluster::shell_quote(ids) + " -o '%i %T %R'");
       std::printf("squeue (jobs %s):\n%s", ids.c_str(),

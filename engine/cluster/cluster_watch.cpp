@@ -2,16 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include "cluster/slurm_script.h"
 #include "core/error.h"
-#include "core/json_guard.h"
-#include "core/json_reader.h"
 #include "store/run_status.h"
 
 namespace dplab::cluster {
@@ -22,23 +17,6 @@ namespace fs = std::filesystem;
 bool has_final_result(tuning::JobStatus s) {
   return s == tuning::JobStatus::kFinished || s == tuning::JobStatus::kDiverged ||
          s == tuning::JobStatus::kFailed;
-}
-
-// slurm.json's shard count (written by `dplab-cli slurm`); 0 when there is none.
-int slurm_shards(const std::string& dir) {
-  const std::string path = (fs::path(dir) / kSlurmFile).string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return 0;
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = parse_json_text(text.str(), path);
-  try {
-    // Only "shards" is read; the rest of the file is for the reader of `dplab-cli slurm`.
-    JsonReader r(j, "");
-    return static_cast<int>(r.optional_integer("shards", 0, kMaxShards).value_or(0));
-  } catch (const ParseError& e) {
-    throw ParseError(path + ": " + e.what());
-  }
 }
 
 }  // namespace
@@ -92,7 +70,7 @@ ClusterPoll ClusterWatcher::poll() {
 
   // 2. The split: slurm.json's, else the stores'.
   try {
-    out.shards = slurm_shards(dir_);
+    out.shards = read_slurm_record(dir_).shards;
   } catch (const std::exception& e) {
     out.errors.push_back(e.what());
   }

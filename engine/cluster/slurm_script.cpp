@@ -1,10 +1,15 @@
 #include "cluster/slurm_script.h"
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
+#include "cluster/search_plan.h"
 #include "core/error.h"
+#include "core/json_guard.h"
+#include "core/json_reader.h"
 
 namespace dplab::cluster {
 namespace {
@@ -16,6 +21,24 @@ bool plain_name(const std::string& text) {
 }
 
 }  // namespace
+
+SlurmRecord read_slurm_record(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / kSlurmFile).string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json j = parse_json_text(text.str(), path);
+  SlurmRecord record;
+  try {
+    JsonReader r(j, "");
+    record.shards = static_cast<int>(r.optional_integer("shards", 0, kMaxShards).value_or(0));
+    record.job_ids = r.optional_strings("job_ids").value_or(std::vector<std::string>{});
+  } catch (const ParseError& e) {
+    throw ParseError(path + ": " + e.what());
+  }
+  return record;
+}
 
 std::string shell_quote(const std::string& word) {
   std::string out = "'";

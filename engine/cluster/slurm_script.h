@@ -34,4 +34,14 @@ std::string sbatch_script(const SlurmOptions& options);
 // A word quoted for the shell ('...' with ' escaped).
 std::string shell_quote(const std::string& word);
 
+// What slurm.json records (written by `dplab-cli slurm`): the shard count (0 when absent) and the
+// ids of the jobs submitted so far. An absent file reads as empty. Only these keys are read (the
+// rest is for the user); each is checked: ParseError "<file>: shards: must be between 0 and
+// 10000, got ..." / "<file>: job_ids[0]: expected a string, got 7".
+struct SlurmRecord {
+  int shards = 0;
+  std::vector<std::string> job_ids;
+};
+SlurmRecord read_slurm_record(const std::string& dir);
+
 }  // namespace dplab::cluster

@@ -18,6 +18,7 @@
 #include "core/limits.h"
 #include "core/validate.h"
 #include "data/file_reader.h"
+#include "experiment/preset_kind.h"
 #include "experiment/release_repeats.h"
 #include "models/network_description.h"
 
@@ -522,6 +523,10 @@ ExperimentConfig parse_experiment(const json& j) {
 ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin) {
   // Depth-capped parse; errors name line, column and key path (json_guard.h).
   const json j = parse_json_text(text, origin);
+  // A comparison or protocol preset given as an experiment: name the command that runs it,
+  // rather than the first key the experiment schema does not know.
+  if (const auto hint = other_preset_hint(preset_kind(j), origin))
+    throw ParseError(origin + ": " + *hint);
   try {
     return parse_experiment(j);
   } catch (const ParseError& e) {

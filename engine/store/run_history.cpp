@@ -4,7 +4,9 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 #include "store/run_status.h"
 #include "tuning/honest_selection.h"
 #include "tuning/private_release_view.h"
@@ -14,6 +16,22 @@ namespace dplab::store {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kNotesKind = "notes";
+
+// "runs.sqlite (run 3 notes)": where a stored JSON text came from, for its errors.
+std::string stored_origin(const Store& store, std::int64_t experiment_id, const std::string& what) {
+  return store.path() + " (run " + std::to_string(experiment_id) + " " + what + ")";
+}
+
+// Reads a parsed stored text with `read`; a key's error (JsonReader's "<key>: <what>") gets the
+// origin in front, as parse_json_text puts it in front of a syntax error.
+template <class Read>
+auto read_stored(const std::string& origin, Read read) {
+  try {
+    return read();
+  } catch (const ParseError& e) {
+    throw ParseError(origin + ": " + e.what());
+  }
+}
 }  // namespace
 
 bool is_resumable_status(const std::string& status) {
@@ -22,13 +40,12 @@ bool is_resumable_status(const std::string& status) {
 }
 
 std::string run_notes(const Store& store, std::int64_t experiment_id) {
-  const auto json = store.load_summary(experiment_id, kNotesKind);
-  if (!json) return {};
-  try {
-    return parse_json_text(*json, store.path() + " notes").value("text", std::string());
-  } catch (const std::exception&) {
-    return {};
-  }
+  const auto text = store.load_summary(experiment_id, kNotesKind);
+  if (!text) return {};
+  const std::string origin = stored_origin(store, experiment_id, "notes");
+  const nlohmann::json j = parse_json_text(*text, origin);
+  // Notes of other dplab versions may carry more keys: no reject_unknown.
+  return read_stored(origin, [&] { return JsonReader(j, "").string_or("text", ""); });
 }
 
 void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& text) {
@@ -42,7 +59,11 @@ HistoryEntry history_entry(const Store& store, const ExperimentRecord& record) {
   entry.epsilon = kNaN;
   entry.resumable = is_resumable_status(record.status);
   try {
-    entry.notes = run_notes(store, record.id);
+    try {
+      entry.notes = run_notes(store, record.id);
+    } catch (const ParseError&) {
+      // Damaged notes (run_notes names them) never hide the run: it is listed without notes.
+    }
     const tuning::SearchResults results = store.load_results(record.id, /*with_curves=*/false);
     entry.dataset = results.config.dataset.source;
     entry.release = experiment::describe_release(results.config.release);
@@ -82,8 +103,14 @@ std::optional<tuning::PrivateRelease> load_private_release(const Store& store,
                                                            std::int64_t experiment_id) {
   const auto stored = store.load_summary(experiment_id, "private_release");
   if (!stored) return std::nullopt;
-  return tuning::parse_private_release(parse_json_text(
-      *stored, store.path() + " (run " + std::to_string(experiment_id) + " released winners)"));
+  const std::string origin = stored_origin(store, experiment_id, "released winners");
+  const nlohmann::json j = parse_json_text(*stored, origin);
+  return read_stored(origin, [&] { return tuning::parse_private_release(j); });
+}
+
+nlohmann::json parse_stored_json(const Store& store, std::int64_t experiment_id,
+                                 const std::string& what, const std::string& text) {
+  return parse_json_text(text, stored_origin(store, experiment_id, what));
 }
 
 }  // namespace dplab::store

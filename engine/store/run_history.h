@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "store/store.h"
 #include "tuning/private_release_view.h"
 
@@ -44,6 +46,8 @@ struct HistoryEntry {
 std::vector<HistoryEntry> list_history(const Store& store);
 HistoryEntry history_entry(const Store& store, const ExperimentRecord& record);
 
+// The run's notes ("" when it has none). Throws ParseError naming the history file, the run and
+// the key when its notes row is damaged (history_entry then lists the run without notes).
 std::string run_notes(const Store& store, std::int64_t experiment_id);
 void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& text);
 
@@ -54,5 +58,11 @@ bool is_resumable_status(const std::string& status);
 // Throws dplab::Error naming the history file and run if the record is unreadable.
 std::optional<tuning::PrivateRelease> load_private_release(const Store& store,
                                                            std::int64_t experiment_id);
+
+// A JSON text stored with a run (Store::load_summary) parsed by the one reader (parse_json_text):
+// a damaged row is a ParseError naming the history file, the run and `what` the text is
+// ("runs.sqlite (run 3 summary): line 1, column 2 (byte 1): ..."), never nlohmann's own error.
+nlohmann::json parse_stored_json(const Store& store, std::int64_t experiment_id,
+                                 const std::string& what, const std::string& text);
 
 }  // namespace dplab::store

@@ -31,6 +31,17 @@ std::string describe(sqlite3* db) {
   return text;
 }
 
+void execute(sqlite3* db, const std::string& path, const char* sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string text = message ? message : sqlite3_errmsg(db);
+    sqlite3_free(message);
+    const std::string meaning = describe(db);
+    if (const auto at = meaning.rfind(" ("); at != std::string::npos) text += meaning.substr(at);
+    throw IoError(path + ": SQLite: " + text);
+  }
+}
+
 Statement::Statement(sqlite3* db, const std::string& path, const char* sql) : db_(db), path_(path) {
   if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail("prepare");
 }

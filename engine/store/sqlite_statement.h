@@ -15,6 +15,10 @@ namespace dplab::store {
 // SQLite's message plus what it means for the user: "database or disk is full (disk full)".
 std::string describe(sqlite3* db);
 
+// Runs `sql` (statements without results); throws IoError "<path>: SQLite: <message> (<what it
+// means>)" on failure.
+void execute(sqlite3* db, const std::string& path, const char* sql);
+
 // A prepared statement with RAII finalisation; errors name the file and SQLite's message.
 class Statement {
  public:

@@ -79,14 +79,7 @@ Store::~Store() {
 }
 
 void Store::exec(const char* sql) const {
-  char* message = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-    std::string text = message ? message : sqlite3_errmsg(db_);
-    sqlite3_free(message);
-    const std::string meaning = describe(db_);
-    if (const auto at = meaning.rfind(" ("); at != std::string::npos) text += meaning.substr(at);
-    throw IoError(path_ + ": SQLite: " + text);
-  }
+  execute(db_, path_, sql);
 }
 
 }  // namespace dplab::store

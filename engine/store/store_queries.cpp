@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_reader.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
 
@@ -62,10 +63,13 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
     r.created_at = s.text(2);
     r.status = s.text(3);
     r.num_candidates = s.integer(4);
-    int repeats = 1;
+    // For the jobs count only: a config that does not read (its error is load_results's, which
+    // names the key) counts one repeat, so the run is still listed.
+    std::int64_t repeats = 1;
     try {
-      repeats = parse_json_text(s.text(5), path_).value("repeats", 1);
-    } catch (const std::exception&) {
+      const nlohmann::json config = parse_json_text(s.text(5), path_);
+      repeats = JsonReader(config, "").optional_integer("repeats").value_or(1);
+    } catch (const Error&) {
     }
     r.jobs_total = r.num_candidates * repeats;
     r.jobs_finished = s.integer(6);

@@ -1,8 +1,6 @@
 // The run history's schema and its migrations (PRAGMA user_version; see store.h for the tables):
 // version 1's tables, the columns every later version added, and the back-fill of what older
 // runs charged. Every change runs in one BEGIN IMMEDIATE transaction.
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <iterator>
 #include <string>
@@ -12,6 +10,7 @@
 #include "experiment/release_config.h"
 #include "store/run_charges.h"
 #include "store/sqlite_statement.h"
+#include "store/sqlite_transaction.h"
 #include "store/store.h"
 
 namespace dplab::store {
@@ -118,26 +117,21 @@ void Store::migrate() {
                   ", which a read-only history cannot be; open it once where it can be written");
   }
   // Another process may be creating the same new file: take the write lock, then look again.
-  exec("BEGIN IMMEDIATE");
-  try {
-    current = read_version();
-    check_not_newer(current);
-    if (current < 1) exec(kSchemaV1);
-    bool charges_added = false;
-    for (const AddedColumn& c : kAddedColumns) {
-      if (has_column(c)) continue;
-      exec((std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.type)
-               .c_str());
-      charges_added = charges_added || c.version == 3;
-    }
-    // After every column exists: the back-fill reads runs with the current schema's queries.
-    if (charges_added) backfill_charges();
-    exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
-    exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
+  Transaction transaction(db_, path_);
+  current = read_version();
+  check_not_newer(current);
+  if (current < 1) exec(kSchemaV1);
+  bool charges_added = false;
+  for (const AddedColumn& c : kAddedColumns) {
+    if (has_column(c)) continue;
+    exec(
+        (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.type).c_str());
+    charges_added = charges_added || c.version == 3;
   }
+  // After every column exists: the back-fill reads runs with the current schema's queries.
+  if (charges_added) backfill_charges();
+  exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+  transaction.commit();
 }
 
 void Store::backfill_charges() {

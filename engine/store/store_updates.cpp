@@ -14,6 +14,7 @@
 #include "store/run_charges.h"
 #include "store/run_status.h"
 #include "store/sqlite_statement.h"
+#include "store/sqlite_transaction.h"
 #include "store/store.h"
 #include "store/writer_identity.h"
 
@@ -28,52 +29,47 @@ std::string selection_rule(const experiment::ExperimentConfig& config) {
 
 std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
   std::lock_guard lock(mutex_);
-  exec("BEGIN IMMEDIATE");
-  try {
-    Statement e(
-        db_, path_,
-        "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
-        "noise_multiplier, sampling_rate, steps, delta, writer_host, writer_boot, writer_pid, "
-        "writer_start, release_mode, runs_trained) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)");
-    const WriterIdentity me = current_writer();
-    e.bind(1, plan.config.name)
-        .bind(2, to_string(RunStatus::kRunning))
-        .bind(3, experiment::to_json(plan.config).dump())
-        .bind(4, plan.training_size)
-        .bind(5, plan.is_regression ? 1 : 0)
-        .bind(6, plan.mechanism.noise_multiplier)
-        .bind(7, plan.mechanism.sampling_rate)
-        .bind(8, plan.mechanism.steps)
-        .bind(9, plan.mechanism.delta)
-        .bind(10, me.host)
-        .bind(11, me.boot_id)
-        .bind(12, me.pid)
-        .bind(13, me.start_ticks)
-        .bind(14, experiment::describe_release(plan.config.release));
-    e.run();
-    const std::int64_t id = sqlite3_last_insert_rowid(db_);
-    Statement c(db_, path_, "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-    for (const auto& cand : plan.candidates) {
-      c.reset();
-      c.bind(1, id)
-          .bind(2, cand.index)
-          .bind(3, cand.optimizer_index)
-          .bind(4, cand.index_in_optimizer)
-          .bind(5, optim::to_string(cand.optimizer.kind))
-          .bind(6, cand.optimizer.learning_rate)
-          .bind(7, cand.clip)
-          .bind(8, cand.optimizer.momentum)
-          .bind(9, cand.optimizer.beta1)
-          .bind(10, cand.optimizer.beta2)
-          .bind(11, cand.optimizer.epsilon);
-      c.run();
-    }
-    exec("COMMIT");
-    return id;
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
+  Transaction transaction(db_, path_);
+  Statement e(
+      db_, path_,
+      "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
+      "noise_multiplier, sampling_rate, steps, delta, writer_host, writer_boot, writer_pid, "
+      "writer_start, release_mode, runs_trained) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)");
+  const WriterIdentity me = current_writer();
+  e.bind(1, plan.config.name)
+      .bind(2, to_string(RunStatus::kRunning))
+      .bind(3, experiment::to_json(plan.config).dump())
+      .bind(4, plan.training_size)
+      .bind(5, plan.is_regression ? 1 : 0)
+      .bind(6, plan.mechanism.noise_multiplier)
+      .bind(7, plan.mechanism.sampling_rate)
+      .bind(8, plan.mechanism.steps)
+      .bind(9, plan.mechanism.delta)
+      .bind(10, me.host)
+      .bind(11, me.boot_id)
+      .bind(12, me.pid)
+      .bind(13, me.start_ticks)
+      .bind(14, experiment::describe_release(plan.config.release));
+  e.run();
+  const std::int64_t id = sqlite3_last_insert_rowid(db_);
+  Statement c(db_, path_, "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+  for (const auto& cand : plan.candidates) {
+    c.reset();
+    c.bind(1, id)
+        .bind(2, cand.index)
+        .bind(3, cand.optimizer_index)
+        .bind(4, cand.index_in_optimizer)
+        .bind(5, optim::to_string(cand.optimizer.kind))
+        .bind(6, cand.optimizer.learning_rate)
+        .bind(7, cand.clip)
+        .bind(8, cand.optimizer.momentum)
+        .bind(9, cand.optimizer.beta1)
+        .bind(10, cand.optimizer.beta2)
+        .bind(11, cand.optimizer.epsilon);
+    c.run();
   }
+  transaction.commit();
+  return id;
 }
 
 void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
@@ -83,61 +79,56 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
       static_cast<int>(experiment::candidates_of(plan.candidates, cand.optimizer_index).size());
   const double gamma = plan.config.tuning.gamma ? *plan.config.tuning.gamma : 1.0 / k;
   std::lock_guard lock(mutex_);
-  exec("BEGIN IMMEDIATE");
-  try {
-    // A job re-run on resume replaces its earlier (cancelled) row and that row's points.
-    Statement d(db_, path_,
-                "DELETE FROM jobs WHERE experiment_id = ? AND candidate = ? AND repeat = ?");
-    d.bind(1, experiment_id).bind(2, job.candidate).bind(3, job.repeat);
-    d.run();
-    Statement j(
-        db_, path_,
-        "INSERT INTO jobs(experiment_id, candidate, repeat, seed, status, "
-        "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
-        "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
-        "delta2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    j.bind(1, experiment_id)
-        .bind(2, job.candidate)
-        .bind(3, job.repeat)
-        .bind(4, static_cast<std::int64_t>(job.seed))  // bit pattern of the uint64
-        .bind(5, tuning::to_string(job.status))
-        .bind(6, job.final_val_accuracy)
-        .bind(7, job.final_val_loss)
-        .bind(8, job.final_train_loss)
-        .bind(9, job.queries)
-        .bind(10, job.wall_seconds)
-        .bind(11, job.error)
-        .bind(12, plan.mechanism.noise_multiplier)
-        .bind(13, plan.mechanism.sampling_rate)
-        .bind(14, plan.mechanism.steps)
-        .bind(15, selection_rule(plan.config))
-        .bind(16, k)
-        .bind(17, gamma)
-        .bind(18, plan.mechanism.delta)
-        .bind(19, plan.config.tuning.delta2);
-    j.run();
-    const std::int64_t job_id = sqlite3_last_insert_rowid(db_);
-    Statement p(db_, path_,
-                "INSERT INTO curve_points(job_id, iteration, train_loss, val_loss, val_accuracy, "
-                "epsilon, step_size, clip, val_mse) VALUES(?,?,?,?,?,?,?,?,?)");
-    for (const auto& point : job.curve) {
-      p.reset();
-      p.bind(1, job_id)
-          .bind(2, point.iteration)
-          .bind(3, point.train_loss)
-          .bind(4, point.val_loss)
-          .bind(5, point.val_accuracy)
-          .bind(6, point.epsilon)
-          .bind(7, point.step_size)
-          .bind(8, point.clip)
-          .bind(9, point.val_mse);
-      p.run();
-    }
-    exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
+  Transaction transaction(db_, path_);
+  // A job re-run on resume replaces its earlier (cancelled) row and that row's points.
+  Statement d(db_, path_,
+              "DELETE FROM jobs WHERE experiment_id = ? AND candidate = ? AND repeat = ?");
+  d.bind(1, experiment_id).bind(2, job.candidate).bind(3, job.repeat);
+  d.run();
+  Statement j(
+      db_, path_,
+      "INSERT INTO jobs(experiment_id, candidate, repeat, seed, status, "
+      "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
+      "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
+      "delta2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  j.bind(1, experiment_id)
+      .bind(2, job.candidate)
+      .bind(3, job.repeat)
+      .bind(4, static_cast<std::int64_t>(job.seed))  // bit pattern of the uint64
+      .bind(5, tuning::to_string(job.status))
+      .bind(6, job.final_val_accuracy)
+      .bind(7, job.final_val_loss)
+      .bind(8, job.final_train_loss)
+      .bind(9, job.queries)
+      .bind(10, job.wall_seconds)
+      .bind(11, job.error)
+      .bind(12, plan.mechanism.noise_multiplier)
+      .bind(13, plan.mechanism.sampling_rate)
+      .bind(14, plan.mechanism.steps)
+      .bind(15, selection_rule(plan.config))
+      .bind(16, k)
+      .bind(17, gamma)
+      .bind(18, plan.mechanism.delta)
+      .bind(19, plan.config.tuning.delta2);
+  j.run();
+  const std::int64_t job_id = sqlite3_last_insert_rowid(db_);
+  Statement p(db_, path_,
+              "INSERT INTO curve_points(job_id, iteration, train_loss, val_loss, val_accuracy, "
+              "epsilon, step_size, clip, val_mse) VALUES(?,?,?,?,?,?,?,?,?)");
+  for (const auto& point : job.curve) {
+    p.reset();
+    p.bind(1, job_id)
+        .bind(2, point.iteration)
+        .bind(3, point.train_loss)
+        .bind(4, point.val_loss)
+        .bind(5, point.val_accuracy)
+        .bind(6, point.epsilon)
+        .bind(7, point.step_size)
+        .bind(8, point.clip)
+        .bind(9, point.val_mse);
+    p.run();
   }
+  transaction.commit();
 }
 
 void Store::finish_experiment(std::int64_t experiment_id, RunStatus status) {
@@ -163,41 +154,36 @@ void Store::record_charges(std::int64_t experiment_id, const tuning::SearchResul
 
 void Store::claim_experiment(std::int64_t experiment_id) {
   std::lock_guard lock(mutex_);
-  exec("BEGIN IMMEDIATE");
-  try {
-    Statement q(db_, path_,
-                "SELECT status, writer_host, writer_boot, writer_pid, writer_start FROM "
-                "experiments WHERE id = ?");
-    q.bind(1, experiment_id);
-    if (!q.step()) throw IoError(path_ + ": no run with id " + std::to_string(experiment_id));
-    // A status this version does not know (nullopt) is neither running nor finished: claimable.
-    const std::optional<RunStatus> status = parse_run_status(q.text(0));
-    const WriterIdentity writer{q.text(1), q.text(2), q.integer(3), q.integer(4)};
-    if (status == RunStatus::kRunning && writer_state(writer) != WriterState::kGone) {
-      throw IoError(path_ + ": run " + std::to_string(experiment_id) +
-                    " is still being written by process " + std::to_string(writer.pid) + " on " +
-                    writer.host);
-    }
-    if (status == RunStatus::kFinished) {
-      throw IoError(path_ + ": run " + std::to_string(experiment_id) +
-                    " is finished; nothing to resume");
-    }
-    const WriterIdentity me = current_writer();
-    Statement u(db_, path_,
-                "UPDATE experiments SET status = ?, writer_host = ?, writer_boot = ?, "
-                "writer_pid = ?, writer_start = ? WHERE id = ?");
-    u.bind(1, to_string(RunStatus::kRunning))
-        .bind(2, me.host)
-        .bind(3, me.boot_id)
-        .bind(4, me.pid)
-        .bind(5, me.start_ticks)
-        .bind(6, experiment_id);
-    u.run();
-    exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
+  Transaction transaction(db_, path_);
+  Statement q(db_, path_,
+              "SELECT status, writer_host, writer_boot, writer_pid, writer_start FROM "
+              "experiments WHERE id = ?");
+  q.bind(1, experiment_id);
+  if (!q.step()) throw IoError(path_ + ": no run with id " + std::to_string(experiment_id));
+  // A status this version does not know (nullopt) is neither running nor finished: claimable.
+  const std::optional<RunStatus> status = parse_run_status(q.text(0));
+  const WriterIdentity writer{q.text(1), q.text(2), q.integer(3), q.integer(4)};
+  if (status == RunStatus::kRunning && writer_state(writer) != WriterState::kGone) {
+    throw IoError(path_ + ": run " + std::to_string(experiment_id) +
+                  " is still being written by process " + std::to_string(writer.pid) + " on " +
+                  writer.host);
   }
+  if (status == RunStatus::kFinished) {
+    throw IoError(path_ + ": run " + std::to_string(experiment_id) +
+                  " is finished; nothing to resume");
+  }
+  const WriterIdentity me = current_writer();
+  Statement u(db_, path_,
+              "UPDATE experiments SET status = ?, writer_host = ?, writer_boot = ?, "
+              "writer_pid = ?, writer_start = ? WHERE id = ?");
+  u.bind(1, to_string(RunStatus::kRunning))
+      .bind(2, me.host)
+      .bind(3, me.boot_id)
+      .bind(4, me.pid)
+      .bind(5, me.start_ticks)
+      .bind(6, experiment_id);
+  u.run();
+  transaction.commit();
 }
 
 std::vector<std::int64_t> Store::mark_interrupted_runs() {

@@ -1,6 +1,10 @@
 // dplab-cli history over a run history written by `tune --db`: list shows the experiment, show
 // --json returns the stored summary exactly as tune wrote it, export reproduces tune's CSVs byte
-// for byte from the database, and unknown ids / missing files exit 2 naming the flag.
+// for byte from the database, and unknown ids / missing files exit 2 naming the flag. A row
+// damaged by hand (a summary that is not JSON, a config value of the wrong type) makes show and
+// export exit 1 with an error naming the database, the run and the field - never nlohmann's raw
+// exception ("internal error") nor a crash.
+#include <sqlite3.h>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -81,6 +85,58 @@ class TestCliHistory : public QObject {
              QJsonDocument::fromJson(read_file(dir_.path() + "/tune/summary.json")));
   }
 
+  void damaged_rows_are_errors_naming_the_field_data() {
+    QTest::addColumn<QString>("damage");
+    QTest::addColumn<QStringList>("named");
+    // The stored summary is cut short: show --json, show and export all print or write it.
+    QTest::newRow("summary not JSON")
+        << QStringLiteral(
+               "UPDATE summaries SET json = '{\"release\": {\"epsilon\": ' "
+               "WHERE experiment_id = 1 AND kind = 'summary'")
+        << QStringList{"(run 1 summary)", "line 1"};
+    // "repeats": "3" (a string): the config no longer reads. show --json prints only the record
+    // and the summary (no config), so it is not in this row's commands.
+    QTest::newRow("config value of the wrong type")
+        << QStringLiteral(
+               "UPDATE experiments SET config_json = json_set(config_json, "
+               "'$.repeats', '3') WHERE id = 1")
+        << QStringList{"experiment 1", "repeats"};
+  }
+  void damaged_rows_are_errors_naming_the_field() {
+    QFETCH(QString, damage);
+    QFETCH(QStringList, named);
+    // A copy of the history, damaged by hand as a disk error or a hand edit would.
+    const QString db = dir_.path() + "/damaged-" + QString::number(++copies_) + ".sqlite";
+    QVERIFY(QFile::copy(db_, db));
+    sqlite3* raw = nullptr;
+    QCOMPARE(sqlite3_open(db.toStdString().c_str(), &raw), SQLITE_OK);
+    char* message = nullptr;
+    const int rc = sqlite3_exec(raw, damage.toStdString().c_str(), nullptr, nullptr, &message);
+    const QString why = message ? QString::fromUtf8(message) : QString();
+    sqlite3_free(message);
+    QCOMPARE(sqlite3_changes(raw), 1);
+    sqlite3_close(raw);
+    QVERIFY2(rc == SQLITE_OK, qPrintable(why));
+
+    QList<QStringList> commands{{"show", "--id", "1"},
+                                {"export", "--id", "1", "--out", db + "-export"}};
+    if (QString(QTest::currentDataTag()).startsWith("summary"))
+      commands << QStringList{"show", "--id", "1", "--json"};
+    for (QStringList arguments : commands) {
+      arguments.prepend("history");
+      arguments << "--db" << db;
+      const CliRun run = run_cli(arguments);
+      const QString what = arguments.join(' ') + ": " + run.err;
+      QVERIFY2(run.exit_code == 1, qPrintable(what));  // an error, not a crash (-1)
+      QVERIFY2(run.err.contains(db) && !run.err.contains("internal error"), qPrintable(what));
+      for (const QString& n : named) QVERIFY2(run.err.contains(n), qPrintable(what));
+    }
+    // The listing still shows the run: one damaged row does not hide the history.
+    const CliRun list = run_cli({"history", "list", "--db", db});
+    QCOMPARE(list.exit_code, 0);
+    QVERIFY2(list.out.contains("quick-demo"), qPrintable(list.out));
+  }
+
   void bad_input_exits_2_naming_the_flag_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("named");
@@ -107,6 +163,7 @@ class TestCliHistory : public QObject {
  private:
   QTemporaryDir dir_;
   QString db_;
+  int copies_ = 0;
 };
 
 DPLAB_TEST_GUILESS_MAIN(TestCliHistory)

@@ -1,6 +1,7 @@
 // dplab-cli tune, end to end through the real binary: the quick-demo preset runs (exit 0) and
 // writes summary.json with per-optimizer honest-selection fields and the CSVs; a bad config
-// exits 2 naming the key; SIGINT cancels, keeps finished jobs and exits 130.
+// exits 2 naming the key, and a comparison or protocol preset exits 2 naming the command that
+// runs it; SIGINT cancels, keeps finished jobs and exits 130.
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -162,6 +163,45 @@ class CliTuneTest : public QObject {
     const CliRun missing = run_cli({"tune", "--out", dir.path() + "/o"});
     QCOMPARE(missing.exit_code, 2);
     QVERIFY(missing.err.contains("--config"));
+  }
+
+  // An objpert --compare or oso-protocol preset given to tune: the error names the command that
+  // runs it (it used to be the first key the experiment schema does not know:
+  // "dataset.test_fraction: unknown key"), and that command line is one the CLI accepts.
+  void otherPresetKindsNameTheirCommand_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QStringList>("command");
+    QTest::addColumn<QStringList>("fast_fail");  // an override its command rejects at once
+    QTest::addColumn<QString>("fast_fail_error");
+    QTest::newRow("objpert comparison")
+        << preset("objpert-vs-dpsgd-synthetic-l.json") << "an objpert --compare preset"
+        << QStringList{"objpert", "--compare"} << QStringList{"--trials", "0"}
+        << "--trials must be >= 1";
+    QTest::newRow("oso protocol") << preset("oso-fashion-mnist-logistic.json")
+                                  << "an oso-protocol preset"
+                                  << QStringList{"oso-protocol", "--preset"}
+                                  << QStringList{"--seeds", "0"} << "--seeds must be in";
+  }
+  void otherPresetKindsNameTheirCommand() {
+    QFETCH(QString, file);
+    QFETCH(QString, kind);
+    QFETCH(QStringList, command);
+    QFETCH(QStringList, fast_fail);
+    QFETCH(QString, fast_fail_error);
+    QTemporaryDir dir;
+    const CliRun run = run_cli({"tune", "--config", file, "--out", dir.path() + "/o"});
+    QCOMPARE(run.exit_code, 2);
+    const QString hint = "dplab-cli tune: --config: " + file + ": this is " + kind +
+                         ": run `dplab-cli " + command.join(' ') + " " + file + "`\n";
+    QCOMPARE(run.err, hint);
+    QVERIFY(run.out.isEmpty());
+    QVERIFY(!QFile::exists(dir.path() + "/o"));
+    // The named command takes the file (its own flags, not tune's): it fails only on the
+    // override given here to keep the run short.
+    const CliRun named = run_cli(QStringList{command} << file << fast_fail);
+    QCOMPARE(named.exit_code, 2);
+    QVERIFY2(named.err.contains(fast_fail_error), qPrintable(named.err));
   }
 
   void sigintCancelsWith130() {

@@ -133,17 +133,28 @@ class ClusterWatchTest : public QObject {
     QVERIFY(after.errors[0].find("shard-0.sqlite") != std::string::npos);
     QVERIFY(after.errors[0].find("another split") != std::string::npos);
     QVERIFY(!after.complete);
-    // A mistyped or out-of-range count is an error naming the file and the key: "4" used to
-    // escape as nlohmann's type_error (no file, no key), 2^32 + 4 was truncated to 4 shards.
-    for (const char* text : {"{\"shards\": \"4\"}\n", "{\"shards\": 4294967300}\n"}) {
+    // A mistyped or out-of-range count, or a job id that is not a string, is an error naming
+    // the file and the key, in the watcher and in `slurm-status` (one reader:
+    // cluster::read_slurm_record): "4" used to escape as nlohmann's type_error (no file, no key;
+    // slurm-status: "internal error"), 2^32 + 4 was truncated to 4 shards, a numeric job id was
+    // nlohmann's type_error once squeue was found.
+    const std::pair<const char*, const char*> damaged[] = {
+        {"{\"shards\": \"4\"}\n", "slurm.json: shards: "},
+        {"{\"shards\": 4294967300}\n", "slurm.json: shards: "},
+        {"{\"shards\": 2, \"job_ids\": [7]}\n", "slurm.json: job_ids[0]: "}};
+    for (const auto& [text, key] : damaged) {
       QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
       f.write(text);
       f.close();
       const auto bad = watcher.poll();
-      const auto named = std::find_if(bad.errors.begin(), bad.errors.end(), [](const auto& e) {
-        return e.find("slurm.json: shards: ") != std::string::npos;
-      });
+      const auto named =
+          std::find_if(bad.errors.begin(), bad.errors.end(),
+                       [key = key](const auto& e) { return e.find(key) != std::string::npos; });
       QVERIFY2(named != bad.errors.end(), text);
+      const CliRun status = run_cli({"slurm-status", dir});
+      QVERIFY2(status.exit_code == 1 && status.err.contains(key) &&
+                   !status.err.contains("internal error"),
+               qPrintable(QString(text) + status.err));
     }
   }
 

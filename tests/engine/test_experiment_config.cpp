@@ -1,16 +1,24 @@
 // Experiment files: malformed input gives errors naming the key path; to_json/parse round trip;
-// candidate expansion (grid product, seeded random draws); the shipped presets parse.
+// candidate expansion (grid product, seeded random draws); the shipped presets parse; every shipped
+// preset is told apart by experiment/preset_kind.h as the kind its own reader accepts.
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "experiment/experiment_config.h"
+#include "experiment/preset_kind.h"
+#include "objective_perturbation/comparison_preset.h"
 #include "support/expect_error.h"
 #include "support/test_paths.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
+#include "tuning/oso_protocol.h"
 
 using namespace dplab;
 using namespace dplab::experiment;
@@ -132,6 +140,41 @@ class TestExperimentConfig : public QObject {
     const QString dir =
         testing::error_of<IoError>([] { load_experiment_file(testing::test_data_dir()); });
     QVERIFY2(dir.contains("is a directory"), qPrintable(dir));
+  }
+
+  // The kind preset_kind gives each shipped preset is the one whose reader accepts it, and an
+  // experiment reader given another kind names that kind's command.
+  void every_preset_has_the_kind_its_reader_accepts() {
+    int counts[3] = {0, 0, 0};
+    for (const auto& entry : std::filesystem::directory_iterator(testing::presets_dir())) {
+      if (entry.path().extension() != ".json") continue;
+      const std::string path = entry.path().string();
+      std::stringstream text;
+      text << std::ifstream(path).rdbuf();
+      const PresetKind kind = preset_kind(parse_json_text(text.str(), path));
+      ++counts[static_cast<int>(kind)];
+      try {
+        switch (kind) {
+          case PresetKind::kExperiment:
+            (void)load_experiment_file(path);
+            break;
+          case PresetKind::kObjpertComparison:
+            (void)objpert::load_comparison_preset(path);
+            break;
+          case PresetKind::kOsoProtocol:
+            (void)tuning::parse_oso_protocol(text.str(), path);
+            break;
+        }
+      } catch (const Error& e) {
+        QFAIL((path + " is not the kind preset_kind says: " + e.what()).c_str());
+      }
+      if (kind != PresetKind::kExperiment) {
+        const QString error = testing::error_of<ParseError>([&] { load_experiment_file(path); });
+        QVERIFY2(error.contains("this is an ") && error.contains(": run `dplab-cli "),
+                 qPrintable(error));
+      }
+    }
+    QVERIFY(counts[0] > 0 && counts[1] > 0 && counts[2] > 0);
   }
 
   void round_trip() {

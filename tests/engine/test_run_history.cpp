@@ -1,7 +1,8 @@
 // The run history as browsed (store/run_history.h): data set, epsilon and best score per run from
 // the engine's own functions, notes kept in the summaries table (no schema change) and deleted
 // with their run, rename with named errors, and a cancelled run listed as resumable — resumed
-// through Runner::resume_from + StoreWriter::resume it equals an uninterrupted run.
+// through Runner::resume_from + StoreWriter::resume it equals an uninterrupted run. A stored
+// summary of the wrong shape is an error naming the history file, the run and the key.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -97,6 +98,52 @@ class TestRunHistory : public QObject {
     db.delete_experiment(id);
     QVERIFY(store::list_history(db).empty());
     QVERIFY(!db.load_summary(id, "notes"));  // the notes went with the run
+  }
+
+  // Stored JSON of the right syntax but the wrong types (a hand edit, another version): the
+  // error names the history file, the run and the key - it used to be nlohmann's type_error
+  // (notes: swallowed) or a key without the file (released winners). Damaged notes never hide
+  // the run in the listing.
+  void damagedSummariesNameFileRunAndKey() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("runs.sqlite").toStdString();
+    const auto config = testing::tiny_experiment(20, 1);
+    store::Store db(path);
+    store::StoreWriter writer(db);
+    Runner runner(config, load_experiment_data(config), RunOptions{1, true});
+    runner.add_listener(&writer);
+    runner.run();
+    const std::int64_t id = writer.experiment_id();
+    auto named = [&](const std::string& message, const std::string& what, const char* key) {
+      return message.find(path + " (run " + std::to_string(id) + " " + what + "): ") == 0 &&
+             message.find(key) != std::string::npos;
+    };
+
+    db.save_summary(id, "notes", R"({"text": 3})");
+    try {
+      (void)store::run_notes(db, id);
+      QFAIL("notes of the wrong type read");
+    } catch (const ParseError& e) {
+      QVERIFY2(named(e.what(), "notes", "text: "), e.what());
+    }
+    const auto list = store::list_history(db);
+    QCOMPARE(list.size(), std::size_t{1});
+    QVERIFY2(list[0].error.empty(), list[0].error.c_str());
+    QVERIFY(list[0].notes.empty());
+
+    db.save_summary(id, "private_release", R"({"replicates": "none"})");
+    try {
+      (void)store::load_private_release(db, id);
+      QFAIL("a release of the wrong shape read");
+    } catch (const ParseError& e) {
+      QVERIFY2(named(e.what(), "released winners", "replicates"), e.what());
+    }
+    try {
+      (void)store::parse_stored_json(db, id, "summary", "{\"epsilon\": ");
+      QFAIL("a cut summary parsed");
+    } catch (const ParseError& e) {
+      QVERIFY2(named(e.what(), "summary", "line 1"), e.what());
+    }
   }
 
   void cancelledRunIsResumable() {

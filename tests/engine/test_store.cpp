@@ -2,7 +2,9 @@
 // included), experiments are listed with what they charged (release mode, runs trained and
 // charged, epsilon: schema v3), summaries kept, a schema-v2 database (and a development file
 // whose version number disagrees with its columns) is migrated in place with its runs
-// back-filled and still reloads, a non-SQLite file gives an IoError naming it.
+// back-filled and still reloads, a non-SQLite file gives an IoError naming it. Writes are
+// all-or-nothing (store/sqlite_transaction.h): a write that throws half-way leaves no partial
+// rows, and the next write succeeds.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,6 +15,7 @@
 
 #include "core/error.h"
 #include "privacy/accounting/rdp_accountant.h"
+#include "store/sqlite_transaction.h"
 #include "store/store.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
@@ -24,6 +27,22 @@ using namespace dplab::tuning;
 namespace {
 bool same_bits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+std::int64_t count_rows(sqlite3* db, const char* sql) {
+  sqlite3_stmt* q = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &q, nullptr) != SQLITE_OK) return -1;
+  const std::int64_t n = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+  sqlite3_finalize(q);
+  return n;
+}
+
+std::int64_t count_rows(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  const std::int64_t n = count_rows(db, sql);
+  sqlite3_close(db);
+  return n;
 }
 }  // namespace
 
@@ -159,6 +178,94 @@ class TestStore : public QObject {
     QCOMPARE(back.jobs.size(), live.jobs.size());
     for (std::size_t i = 0; i < live.jobs.size(); ++i)
       QVERIFY(same_bits(back.jobs[i].final_val_accuracy, live.jobs[i].final_val_accuracy));
+  }
+
+  // The guard itself: what a throwing block wrote is rolled back, a block left without commit()
+  // is rolled back, a committed one stays; BEGIN on a locked file keeps the store's message.
+  void transaction_rolls_back_unless_committed() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.sqlite").toStdString();
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, "CREATE TABLE t(x INTEGER)", nullptr, nullptr, nullptr), SQLITE_OK);
+    auto insert = [&](int x) {
+      const std::string sql = "INSERT INTO t VALUES(" + std::to_string(x) + ")";
+      QCOMPARE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    };
+    bool thrown = false;
+    try {
+      store::Transaction transaction(db, path);
+      insert(1);
+      insert(2);
+      throw IoError("half-way");
+    } catch (const IoError&) {
+      thrown = true;
+    }
+    QVERIFY(thrown);
+    QVERIFY(sqlite3_get_autocommit(db) != 0);  // no transaction left open
+    QCOMPARE(count_rows(db, "SELECT COUNT(*) FROM t"), std::int64_t{0});
+    {
+      store::Transaction transaction(db, path);
+      insert(3);
+    }  // no commit()
+    QCOMPARE(count_rows(db, "SELECT COUNT(*) FROM t"), std::int64_t{0});
+    {
+      store::Transaction transaction(db, path);
+      insert(4);
+      transaction.commit();
+    }
+    QCOMPARE(count_rows(db, "SELECT COUNT(*) FROM t"), std::int64_t{1});
+    QCOMPARE(count_rows(path, "SELECT x FROM t"), std::int64_t{4});  // on disk for others
+    // Another connection holds the write lock: BEGIN IMMEDIATE fails at once (no busy timeout
+    // here) with the store's message naming the file and what it means.
+    sqlite3* other = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    try {
+      store::Transaction transaction(db, path);
+      QFAIL("BEGIN IMMEDIATE succeeded on a locked file");
+    } catch (const IoError& e) {
+      QCOMPARE(std::string(e.what()),
+               path + ": SQLite: database is locked (another process holds the lock)");
+    }
+    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(other);
+    sqlite3_close(db);
+  }
+
+  // Through the Store: a run whose candidates cannot all be stored (two with one index: the
+  // second breaks the primary key after the run's row and the first candidate were written)
+  // leaves no run behind, and a job whose curve cannot be stored (an iteration twice) leaves no
+  // job row and no points; each time the next write succeeds.
+  void failed_write_leaves_no_partial_rows() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("runs.sqlite").toStdString();
+    const auto config = testing::tiny_experiment(20, 1);
+    Runner runner(config, load_experiment_data(config), RunOptions{1, true});
+    const SearchResults live = runner.run();
+    QVERIFY(live.candidates.size() >= 2);
+    store::Store db(path);
+
+    SearchResults bad_plan = live;
+    bad_plan.candidates[1].index = bad_plan.candidates[0].index;
+    QVERIFY_THROWS_EXCEPTION(IoError, db.begin_experiment(bad_plan));
+    QVERIFY(db.list_experiments().empty());
+    QCOMPARE(count_rows(path, "SELECT COUNT(*) FROM candidates"), std::int64_t{0});
+    const std::int64_t id = db.begin_experiment(live);
+    QCOMPARE(db.list_experiments().size(), std::size_t{1});
+    QCOMPARE(count_rows(path, "SELECT COUNT(*) FROM candidates"),
+             static_cast<std::int64_t>(live.candidates.size()));
+
+    JobResult bad_job = live.jobs[0];
+    QVERIFY(bad_job.curve.size() >= 2);
+    bad_job.curve.back().iteration = bad_job.curve.front().iteration;
+    QVERIFY_THROWS_EXCEPTION(IoError, db.record_job(id, live, bad_job));
+    QCOMPARE(db.stored_jobs(id), std::int64_t{0});
+    QCOMPARE(count_rows(path, "SELECT COUNT(*) FROM curve_points"), std::int64_t{0});
+    db.record_job(id, live, live.jobs[0]);
+    QCOMPARE(db.stored_jobs(id), std::int64_t{1});
+    QCOMPARE(count_rows(path, "SELECT COUNT(*) FROM curve_points"),
+             static_cast<std::int64_t>(live.jobs[0].curve.size()));
   }
 
   void not_a_database() {
