@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QScrollArea>
@@ -203,6 +204,8 @@ void PlaygroundWindow::applyLesson(const Lesson& lesson) {
     picture_tabs_->setCurrentWidget(objpert_view_);
   else  // plane, step, curves, ledger: the DP step beside the plane
     picture_tabs_->setCurrentIndex(0);
+  // Tabbed side panel (projector font): the lesson's text, the one the class reads now.
+  if (side_tabs_->count() > 0) side_tabs_->setCurrentWidget(lessons_box_);
   emit message(tr("Lesson: %1").arg(QString::fromStdString(lesson.title)), false);
 }
 

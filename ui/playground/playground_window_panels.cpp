@@ -127,9 +127,11 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
   objpert_view_ = new ObjPertView(picture_tabs_);
   picture_tabs_->addTab(step_page, tr("DP step"));
   picture_tabs_->addTab(grid_view_, tr("α–C grid"));
-  picture_tabs_->addTab(objpert_view_, tr("vs objective perturbation"));
-  for (int i = 0; i < picture_tabs_->count(); ++i)
-    picture_tabs_->setTabToolTip(i, picture_tabs_->tabText(i));
+  // Short titles, so that none is elided at 1024 px; the full name in the tooltip.
+  picture_tabs_->addTab(objpert_view_, tr("vs obj. pert."));
+  picture_tabs_->setTabToolTip(0, tr("One DP-SGD step: clipping, the noisy sum, the update"));
+  picture_tabs_->setTabToolTip(1, tr("The α–C grid: final test accuracy over 5 × 5 settings"));
+  picture_tabs_->setTabToolTip(2, tr("vs objective perturbation, trained at the same ε"));
   pictures->addWidget(plane_, 1);
   pictures->addWidget(picture_tabs_, 1);
   middle_layout->addLayout(pictures, 3);
@@ -317,7 +319,7 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   privacy_layout->addWidget(accuracy_label_);
   layout->addWidget(privacy);
 
-  auto* ledger = new QGroupBox(tr("Ledger: the cost of trying"), panel);
+  auto* ledger = ledger_box_ = new QGroupBox(tr("Ledger: the cost of trying"), panel);
   auto* ledger_layout = new QVBoxLayout(ledger);
   ledger_label_ = new SteadyLabel(longest_ledger_label_text(), 100, ledger);
   ledger_label_->setObjectName(QStringLiteral("pgLedger"));
@@ -325,7 +327,8 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   ledger_list_ = new QListWidget(ledger);
   ledger_list_->setObjectName(QStringLiteral("pgLedgerList"));
   ledger_list_->setMaximumHeight(110);
-  ledger_list_->setWordWrap(true);  // the seed closes each line: spread runs differ only there
+  ledger_list_->setMinimumHeight(50);  // three lines, scrolled: the lesson text needs the room
+  ledger_list_->setWordWrap(true);     // the seed closes each line: spread runs differ only there
   ledger_list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   ledger_list_->setResizeMode(QListView::Adjust);
   auto* reset_ledger = new QPushButton(tr("Reset ledger"), ledger);
@@ -336,11 +339,18 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   ledger_layout->addWidget(reset_ledger);
   layout->addWidget(ledger);
   connect(reset_ledger, &QPushButton::clicked, this, &PlaygroundWindow::resetLedger);
-  auto* lessons = new QGroupBox(tr("Lessons"), panel);
+  auto* lessons = lessons_box_ = new QGroupBox(tr("Lessons"), panel);
   auto* lessons_layout = new QVBoxLayout(lessons);
   lessons_ = new LessonPanel(lessons);
   lessons_layout->addWidget(lessons_);
   layout->addWidget(lessons, 1);
+  // The projector font: the ledger and the lessons become two tabs under the privacy group
+  // (arrangeSidePanel); stacked, their large text needs more height than 720 px.
+  side_tabs_ = new QTabWidget(panel);
+  side_tabs_->setObjectName(QStringLiteral("pgSideTabs"));
+  side_tabs_->setDocumentMode(true);
+  side_tabs_->hide();
+  layout->addWidget(side_tabs_, 1);
   connect(lessons_, &LessonPanel::lessonChosen, this, &PlaygroundWindow::applyLesson);
   connect(lessons_, &LessonPanel::message, this, &PlaygroundWindow::message);
   frame_label_ = new SteadyLabel(longest_frame_label_text(), 100, panel);
@@ -393,11 +403,34 @@ void PlaygroundWindow::buildMenus() {
   connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
 }
 
+void PlaygroundWindow::arrangeSidePanel(bool tabbed) {
+  if (tabbed == (side_tabs_->count() > 0)) return;
+  auto* layout = static_cast<QVBoxLayout*>(side_tabs_->parentWidget()->layout());
+  if (tabbed) {
+    for (QGroupBox* box : {ledger_box_, lessons_box_}) {
+      layout->removeWidget(box);
+      side_tabs_->addTab(box, box == ledger_box_ ? tr("Ledger") : tr("Lesson"));
+      box->setTitle(QString());  // the tab names it
+    }
+    side_tabs_->show();
+  } else {
+    side_tabs_->hide();
+    side_tabs_->clear();  // removes the pages, does not delete them
+    const int at = layout->indexOf(side_tabs_);
+    layout->insertWidget(at, lessons_box_, 1);
+    layout->insertWidget(at, ledger_box_);
+    ledger_box_->setTitle(tr("Ledger: the cost of trying"));
+    lessons_box_->setTitle(tr("Lessons"));
+    for (QGroupBox* box : {ledger_box_, lessons_box_}) box->show();
+  }
+}
+
 void PlaygroundWindow::setLargeFont(bool large) {
   large_font_ = large;
   QFont f = QFont();  // the application font
   if (large) f.setPointSizeF(f.pointSizeF() * 1.6);
   setFont(f);
+  arrangeSidePanel(large);
   fitKnobsWidth();
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     QFont tick = chart->plot()->xAxis->tickLabelFont();
