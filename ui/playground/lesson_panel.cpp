@@ -1,11 +1,11 @@
 #include "playground/lesson_panel.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QListWidget>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTextBrowser>
@@ -32,20 +32,26 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("pgLessons"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  list_ = new QListWidget(this);
+  // One line for the choice of lesson (a list box took the text's room at 1280 x 720): the
+  // titles are in the drop-down, the text below gets the panel's height.
+  list_ = new QComboBox(this);
   list_->setObjectName(QStringLiteral("pgLessonList"));
-  list_->setMaximumHeight(100);
+  list_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  list_->setMinimumContentsLength(8);
+  list_->setPlaceholderText(tr("Choose a lesson…"));
   text_ = new QTextBrowser(this);
   text_->setObjectName(QStringLiteral("pgLessonText"));
   text_->setOpenLinks(false);
-  auto* open = new QPushButton(tr("Open lesson file…"), this);
+  auto* open = new QPushButton(tr("Open…"), this);
   open->setObjectName(QStringLiteral("pgOpenLesson"));
-  open->setToolTip(tr("A lesson is a small JSON file (see resources/lessons); copy one, edit it, "
-                      "open it here or put it in %1")
+  open->setToolTip(tr("Open a lesson file. A lesson is a small JSON file (see "
+                      "resources/lessons); copy one, edit it, open it here or put it in %1")
                        .arg(userLessonDir()));
-  layout->addWidget(list_);
+  auto* choice = new QHBoxLayout;
+  choice->addWidget(list_, 1);
+  choice->addWidget(open);
+  layout->addLayout(choice);
   layout->addWidget(text_, 1);
-  layout->addWidget(open);
   for (const QString& name :
        QDir(QStringLiteral(":/lessons")).entryList({"*.json"}, QDir::Files, QDir::Name)) {
     add(QStringLiteral(":/lessons/") + name, true);
@@ -54,14 +60,15 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
   for (const QString& name : user.entryList({"*.json"}, QDir::Files, QDir::Name)) {
     add(user.filePath(name), true);
   }
-  connect(list_, &QListWidget::currentRowChanged, this, &LessonPanel::choose);
+  list_->setCurrentIndex(-1);  // no lesson chosen yet: the placeholder shows
+  connect(list_, &QComboBox::currentIndexChanged, this, &LessonPanel::choose);
   connect(open, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a Playground lesson"),
                                                       userLessonDir(), tr("Lessons (*.json)"));
     if (!path.isEmpty()) openFile(path);
   });
   text_->setHtml(
-      tr("<p>Pick a lesson above: it sets the knobs, says what to look at and asks a "
+      tr("<p>Choose a lesson above: it sets the knobs, says what to look at and asks a "
          "question.</p>"));
 }
 
@@ -94,14 +101,14 @@ bool LessonPanel::add(const QString& path, bool report) {
 
 bool LessonPanel::openFile(const QString& path) {
   if (!add(path, true)) return false;
-  list_->setCurrentRow(static_cast<int>(lessons_.size()) - 1);  // chooses it
+  list_->setCurrentIndex(static_cast<int>(lessons_.size()) - 1);  // chooses it
   return true;
 }
 
 void LessonPanel::choose(int index) {
   if (index < 0 || index >= static_cast<int>(lessons_.size())) return;
-  if (list_->currentRow() != index) {
-    list_->setCurrentRow(index);  // emits currentRowChanged -> choose again
+  if (list_->currentIndex() != index) {
+    list_->setCurrentIndex(index);  // emits currentIndexChanged -> choose again
     return;
   }
   const playground::Lesson& l = lessons_[static_cast<std::size_t>(index)];

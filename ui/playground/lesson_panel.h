@@ -11,7 +11,7 @@
 
 #include "playground/playground_lesson.h"
 
-class QListWidget;
+class QComboBox;
 class QTextBrowser;
 
 namespace dplab::ui {
@@ -36,7 +36,7 @@ class LessonPanel : public QWidget {
   bool add(const QString& path, bool report);
 
   std::vector<playground::Lesson> lessons_;
-  QListWidget* list_;
+  QComboBox* list_;
   QTextBrowser* text_;
 };
 

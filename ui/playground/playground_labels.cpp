@@ -11,9 +11,11 @@ using namespace dplab::playground;
 namespace {
 
 // The widest numbers the labels show (a SteadyLabel reserves the lines of these texts).
-// Epsilons up to 10^5 fit the reserve; a larger one (tiny sigma, huge T) takes a line more and is
-// clipped at the label's foot. A wider reserve took the lesson text's room.
-constexpr double kWidestEpsilon = 99999.99;
+// The largest epsilon a setting reaches: sigma = 0.1, q = 1, T = 100,000 and delta = 1e-10 give
+// 5.5e6 by RDP (`dplab-cli account`), so up to 10^7 fits the reserve (an epsilon above 10^5 took
+// a line the label did not reserve). The ledger composes many settings and may go beyond; a
+// line more is then clipped at its foot.
+constexpr double kWidestEpsilon = 9999999.99;
 constexpr std::int64_t kWidestSteps = 100000;  // the steps knob's maximum
 constexpr double kWidestSmall = 1.23456e-05;   // a 'g' 3 number with an exponent
 constexpr double kWidestMs = 1234.5;
@@ -111,15 +113,15 @@ QString ledger_label_text(const LedgerCost& c, double best_accuracy) {
   if (c.settings == 0) return QObject::tr("No setting trained on this data set yet.");
   return QObject::tr(
              "<b>You tried %1 setting%2</b>: the accuracy you see (best test %3%) cost "
-             "<b>ε = %4</b> (MA), not %5.<br>With random stopping over as many candidates: "
-             "Liu–Talwar ε = %6, Papernot–Steinke ε = %7.%8")
+             "<b>ε = %4</b> (MA), not %5.<br>With random stopping: Liu–Talwar ε = %6, "
+             "Papernot–Steinke ε = %7.%8")
       .arg(c.settings)
       .arg(c.settings == 1 ? QString() : QStringLiteral("s"))
       .arg(100 * best_accuracy, 0, 'f', 1)
       .arg(playground_eps_text(c.ma), playground_eps_text(c.current_epsilon),
            playground_eps_text(c.lt), playground_eps_text(c.ps))
-      .arg(c.dominated ? QObject::tr("<br><i>Settings differ: LT/PS charge every candidate the "
-                                     "most expensive (σ, q, T).</i>")
+      .arg(c.dominated ? QObject::tr(" <i>(Settings differ: each candidate is charged as the "
+                                     "costliest σ, q, T.)</i>")
                        : QString());
 }
 

@@ -6,11 +6,13 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
@@ -31,7 +33,8 @@ using namespace playground_knobs;
 
 namespace {
 
-constexpr int kFrameMs = 33;  // 30 frames per second
+constexpr int kFrameMs = 33;          // 30 frames per second
+constexpr int kSidePanelWidth = 300;  // the side panel's opening width (its minimum: 220)
 
 }  // namespace
 
@@ -103,8 +106,18 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   fitKnobsWidth();
   layout->addWidget(knobs_scroll_);
 
-  layout->addWidget(buildMiddle(central), 1);
-  layout->addWidget(buildRightPanel());
+  // The pictures and the side panel (privacy, ledger, lessons) share a splitter: the side panel
+  // opens 300 px wide and gives way down to its minimum on a narrow screen (1024 x 700), and a
+  // teacher can drag it wider for the lesson text.
+  auto* splitter = new QSplitter(Qt::Horizontal, central);
+  splitter->setObjectName(QStringLiteral("pgSplitter"));
+  splitter->setChildrenCollapsible(false);
+  splitter->addWidget(buildMiddle(splitter));
+  splitter->addWidget(buildRightPanel());
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 0);
+  splitter->setSizes({1000, kSidePanelWidth});
+  layout->addWidget(splitter, 1);
   setCentralWidget(central);
 
   connect(play_button_, &QPushButton::clicked, this, [this] { playing_ ? pause() : play(); });
@@ -190,7 +203,9 @@ void PlaygroundWindow::applyLesson(const Lesson& lesson) {
   else if (lesson.picture == "objpert")
     picture_tabs_->setCurrentWidget(objpert_view_);
   else  // plane, step, curves, ledger: the DP step beside the plane
-    picture_tabs_->setCurrentWidget(step_view_);
+    picture_tabs_->setCurrentIndex(0);
+  // Tabbed side panel (projector font): the lesson's text, the one the class reads now.
+  if (side_tabs_->count() > 0) side_tabs_->setCurrentWidget(lessons_box_);
   emit message(tr("Lesson: %1").arg(QString::fromStdString(lesson.title)), false);
 }
 

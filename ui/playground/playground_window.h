@@ -33,6 +33,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -129,6 +130,9 @@ class PlaygroundWindow : public QMainWindow {
   // The knob panel as wide as its widest row needs at the current font (nothing cut off).
   void fitKnobsWidth();
   QWidget* buildRightPanel();
+  // The side panel's ledger and lessons stacked under the privacy group (normal font) or as two
+  // tabs there (the projector font, whose text needs more height than a 720-pixel screen has).
+  void arrangeSidePanel(bool tabbed);
   void buildMenus();
   void readKnobs();
   void writeKnobs(const playground::PlaygroundSettings& s);
@@ -227,6 +231,9 @@ class PlaygroundWindow : public QMainWindow {
   QListWidget* ledger_list_;
   SteadyLabel* frame_label_;
   LessonPanel* lessons_;
+  QGroupBox* ledger_box_ = nullptr;
+  QGroupBox* lessons_box_ = nullptr;
+  QTabWidget* side_tabs_ = nullptr;
   QScrollArea* knobs_scroll_ = nullptr;
   bool large_font_ = false;
   std::map<QString, QWidget*> knobs_;  // lesson knob name -> widget

@@ -81,45 +81,64 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
   spread_button_->setToolTip(
       tr("Rerun this setting with 5 seeds and draw the min–max band of the test curves: one run "
          "is not a result. The 5 runs are counted in the ledger."));
-  // "step 200 / 200 · ε spent so far 20.65" wraps rather than widening the window past 1280.
+  // The step and epsilon spent get a row of their own under the buttons: beside them they
+  // widened the middle column past what a 1024-pixel screen leaves it (issue #27).
   step_label_ = new SteadyLabel(longest_step_label_text(), 120, middle);
   step_label_->setObjectName(QStringLiteral("pgStepLabel"));
-  speed_->setMinimumWidth(80);
+  speed_->setMinimumWidth(60);
   controls->addWidget(play_button_);
   controls->addWidget(step_button_);
   controls->addWidget(reset_button_);
   controls->addWidget(spread_button_);
   controls->addWidget(new QLabel(tr("speed"), middle));
   controls->addWidget(speed_, 1);
-  controls->addWidget(step_label_, 2);
   middle_layout->addLayout(controls);
+  middle_layout->addWidget(step_label_);
   auto* pictures = new QHBoxLayout;
   plane_ = new PlaneView(middle);
   picture_tabs_ = new QTabWidget(middle);
   picture_tabs_->setObjectName(QStringLiteral("pgPictureTabs"));
   picture_tabs_->setDocumentMode(true);
-  step_view_ = new StepView(picture_tabs_);
+  // Narrow: the tab titles are elided (full title in the tooltip), never scrolled out of sight.
+  picture_tabs_->setElideMode(Qt::ElideRight);
+  picture_tabs_->setUsesScrollButtons(false);
+  // The DP-step page: the step view over the two parameters it is drawn in (chosen below it).
+  auto* step_page = new QWidget(picture_tabs_);
+  step_page->setObjectName(QStringLiteral("pgStepPage"));
+  auto* step_layout = new QVBoxLayout(step_page);
+  step_layout->setContentsMargins(0, 0, 0, 0);
+  step_view_ = new StepView(step_page);
+  auto* projection = new QHBoxLayout;
+  proj_a_ = new QComboBox(step_page);
+  proj_a_->setObjectName(QStringLiteral("pgProjA"));
+  proj_b_ = new QComboBox(step_page);
+  proj_b_->setObjectName(QStringLiteral("pgProjB"));
+  for (QComboBox* c : {proj_a_, proj_b_}) {
+    // A network's parameter names ("h1.w[3,7]") must not widen the page.
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(6);
+  }
+  projection->addWidget(new QLabel(tr("axes:"), step_page));
+  projection->addWidget(proj_a_, 1);
+  projection->addWidget(proj_b_, 1);
+  step_layout->addWidget(step_view_, 1);
+  step_layout->addLayout(projection);
   grid_view_ = new AlphaClipView(picture_tabs_);
   objpert_view_ = new ObjPertView(picture_tabs_);
-  picture_tabs_->addTab(step_view_, tr("DP step"));
+  picture_tabs_->addTab(step_page, tr("DP step"));
   picture_tabs_->addTab(grid_view_, tr("α–C grid"));
-  picture_tabs_->addTab(objpert_view_, tr("vs objective perturbation"));
+  // Short titles, so that none is elided at 1024 px; the full name in the tooltip.
+  picture_tabs_->addTab(objpert_view_, tr("vs obj. pert."));
+  picture_tabs_->setTabToolTip(0, tr("One DP-SGD step: clipping, the noisy sum, the update"));
+  picture_tabs_->setTabToolTip(1, tr("The α–C grid: final test accuracy over 5 × 5 settings"));
+  picture_tabs_->setTabToolTip(2, tr("vs objective perturbation, trained at the same ε"));
   pictures->addWidget(plane_, 1);
   pictures->addWidget(picture_tabs_, 1);
   middle_layout->addLayout(pictures, 3);
-  auto* projection = new QHBoxLayout;
-  proj_a_ = new QComboBox(middle);
-  proj_a_->setObjectName(QStringLiteral("pgProjA"));
-  proj_b_ = new QComboBox(middle);
-  proj_b_->setObjectName(QStringLiteral("pgProjB"));
-  // A long line (adaptive C_t) wraps instead of widening.
+  // The last lot (clipped fraction, SNR, C_t) across the whole middle: one or two lines.
   clip_label_ = new SteadyLabel(longest_clip_label_text(), 100, middle);
   clip_label_->setObjectName(QStringLiteral("pgClipLabel"));
-  projection->addWidget(clip_label_, 1);
-  projection->addWidget(new QLabel(tr("step view axes:"), middle));
-  projection->addWidget(proj_a_);
-  projection->addWidget(proj_b_);
-  middle_layout->addLayout(projection);
+  middle_layout->addWidget(clip_label_);
   auto* charts = new QHBoxLayout;
   loss_chart_ = new ChartView(tr("Loss"), QStringLiteral("playground_loss"), middle);
   accuracy_chart_ = new ChartView(tr("Accuracy"), QStringLiteral("playground_accuracy"), middle);
@@ -238,11 +257,10 @@ QWidget* PlaygroundWindow::buildKnobs() {
   optimizer_ = new QComboBox(training);
   optimizer_->setObjectName(QStringLiteral("pgOptimizer"));
   optimizer_->addItems({QStringLiteral("DPSGD"), QStringLiteral("DPMomentum"),
-                        QStringLiteral("DPAdam"), tr("non-private SGD"),
-                        tr("DPSGD, adaptive C (quantile)")});
+                        QStringLiteral("DPAdam"), tr("non-private SGD"), tr("DPSGD, adaptive C")});
   optimizer_->setItemData(kAdaptiveRow,
-                          tr("Andrew et al. 2021: C_t follows the median of the gradient norms; "
-                             "the clip C is C_0"),
+                          tr("DPSGD with adaptive clipping (quantile; Andrew et al. 2021): C_t "
+                             "follows the median of the gradient norms; the clip C is C_0"),
                           Qt::ToolTipRole);
   sigma_ = number(training, "pgSigma", 0.1, 20, 0.1, 2);
   clip_ = number(training, "pgClip", 0.01, 20, 0.05, 2);
@@ -285,7 +303,9 @@ QWidget* PlaygroundWindow::buildKnobs() {
 
 QWidget* PlaygroundWindow::buildRightPanel() {
   auto* panel = new QWidget;
-  panel->setFixedWidth(300);
+  panel->setObjectName(QStringLiteral("pgSidePanel"));
+  // Its labels wrap to whatever width the splitter gives it (SteadyLabel re-reserves).
+  panel->setMinimumWidth(220);
   auto* layout = new QVBoxLayout(panel);
   layout->setContentsMargins(0, 0, 0, 0);
   auto* privacy = new QGroupBox(tr("Privacy"), panel);
@@ -299,7 +319,7 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   privacy_layout->addWidget(accuracy_label_);
   layout->addWidget(privacy);
 
-  auto* ledger = new QGroupBox(tr("Ledger: the cost of trying"), panel);
+  auto* ledger = ledger_box_ = new QGroupBox(tr("Ledger: the cost of trying"), panel);
   auto* ledger_layout = new QVBoxLayout(ledger);
   ledger_label_ = new SteadyLabel(longest_ledger_label_text(), 100, ledger);
   ledger_label_->setObjectName(QStringLiteral("pgLedger"));
@@ -307,7 +327,8 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   ledger_list_ = new QListWidget(ledger);
   ledger_list_->setObjectName(QStringLiteral("pgLedgerList"));
   ledger_list_->setMaximumHeight(110);
-  ledger_list_->setWordWrap(true);  // the seed closes each line: spread runs differ only there
+  ledger_list_->setMinimumHeight(50);  // three lines, scrolled: the lesson text needs the room
+  ledger_list_->setWordWrap(true);     // the seed closes each line: spread runs differ only there
   ledger_list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   ledger_list_->setResizeMode(QListView::Adjust);
   auto* reset_ledger = new QPushButton(tr("Reset ledger"), ledger);
@@ -318,11 +339,18 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   ledger_layout->addWidget(reset_ledger);
   layout->addWidget(ledger);
   connect(reset_ledger, &QPushButton::clicked, this, &PlaygroundWindow::resetLedger);
-  auto* lessons = new QGroupBox(tr("Lessons"), panel);
+  auto* lessons = lessons_box_ = new QGroupBox(tr("Lessons"), panel);
   auto* lessons_layout = new QVBoxLayout(lessons);
   lessons_ = new LessonPanel(lessons);
   lessons_layout->addWidget(lessons_);
   layout->addWidget(lessons, 1);
+  // The projector font: the ledger and the lessons become two tabs under the privacy group
+  // (arrangeSidePanel); stacked, their large text needs more height than 720 px.
+  side_tabs_ = new QTabWidget(panel);
+  side_tabs_->setObjectName(QStringLiteral("pgSideTabs"));
+  side_tabs_->setDocumentMode(true);
+  side_tabs_->hide();
+  layout->addWidget(side_tabs_, 1);
   connect(lessons_, &LessonPanel::lessonChosen, this, &PlaygroundWindow::applyLesson);
   connect(lessons_, &LessonPanel::message, this, &PlaygroundWindow::message);
   frame_label_ = new SteadyLabel(longest_frame_label_text(), 100, panel);
@@ -375,11 +403,34 @@ void PlaygroundWindow::buildMenus() {
   connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
 }
 
+void PlaygroundWindow::arrangeSidePanel(bool tabbed) {
+  if (tabbed == (side_tabs_->count() > 0)) return;
+  auto* layout = static_cast<QVBoxLayout*>(side_tabs_->parentWidget()->layout());
+  if (tabbed) {
+    for (QGroupBox* box : {ledger_box_, lessons_box_}) {
+      layout->removeWidget(box);
+      side_tabs_->addTab(box, box == ledger_box_ ? tr("Ledger") : tr("Lesson"));
+      box->setTitle(QString());  // the tab names it
+    }
+    side_tabs_->show();
+  } else {
+    side_tabs_->hide();
+    side_tabs_->clear();  // removes the pages, does not delete them
+    const int at = layout->indexOf(side_tabs_);
+    layout->insertWidget(at, lessons_box_, 1);
+    layout->insertWidget(at, ledger_box_);
+    ledger_box_->setTitle(tr("Ledger: the cost of trying"));
+    lessons_box_->setTitle(tr("Lessons"));
+    for (QGroupBox* box : {ledger_box_, lessons_box_}) box->show();
+  }
+}
+
 void PlaygroundWindow::setLargeFont(bool large) {
   large_font_ = large;
   QFont f = QFont();  // the application font
   if (large) f.setPointSizeF(f.pointSizeF() * 1.6);
   setFont(f);
+  arrangeSidePanel(large);
   fitKnobsWidth();
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     QFont tick = chart->plot()->xAxis->tickLabelFont();

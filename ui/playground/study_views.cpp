@@ -34,7 +34,8 @@ void AlphaClipHeatmap::paintEvent(QPaintEvent*) {
   if (!grid_ || grid_->test_accuracy.empty()) {
     painter.setPen(palette().color(QPalette::PlaceholderText));
     painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
-                     tr("Compute the grid: 25 runs of this setting,\nα and C each × 0.1 … 10"));
+                     tr("Compute the grid: 25 runs of this setting,\nα and C each × 0.1 … 10,\nall "
+                        "counted in the ledger"));
     return;
   }
   const auto& g = *grid_;
@@ -76,7 +77,10 @@ AlphaClipView::AlphaClipView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   heatmap_ = new AlphaClipHeatmap(this);
-  compute_ = new QPushButton(tr("Compute the 5 × 5 grid (25 runs, counted in the ledger)"), this);
+  // Short enough for the narrow column of a 1024-pixel screen; the cost is in the tooltip and
+  // in the empty grid's text.
+  compute_ = new QPushButton(tr("Compute the 5 × 5 grid"), this);
+  compute_->setToolTip(tr("25 runs of this setting, every one counted in the ledger"));
   compute_->setObjectName(QStringLiteral("pgGridCompute"));
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("pgGridStatus"));

@@ -1,0 +1,153 @@
+// The Playground window on the screens the project supports (issue #27): 1024 x 700 is the
+// smallest the app must be usable at, 1280 x 720 the classroom's projector. The window's minimum
+// size fits 1024 x 700, and there every main view is on screen, inside the window, unclipped and
+// at a usable size; at 1280 x 720 the lesson text has room for a paragraph; the epsilon label
+// reserves the lines of the largest epsilon a setting can reach (above 10^5).
+#include <QApplication>
+#include <QLabel>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QtTest>
+
+#include "charts/chart_view.h"
+#include "playground/plane_view.h"
+#include "playground/playground_labels.h"
+#include "playground/playground_window.h"
+#include "playground/steady_label.h"
+#include "playground/step_view.h"
+#include "support/test_registry.h"
+
+using namespace dplab;
+using namespace dplab::ui;
+using namespace dplab::playground;
+
+namespace {
+
+// A window opened at `size` (resize + show), in the normal or the projector font, laid out.
+void open(PlaygroundWindow& w, QSize size, bool large) {
+  w.resize(size);
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  w.setLargeFont(large);
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+}
+
+// `view` is shown, wholly inside the window, not clipped by an ancestor (a scroll area, a
+// splitter), and at least `least` in size.
+void checkOnScreen(const PlaygroundWindow& w, const QWidget* view, const QString& name, QSize least,
+                   const QString& where) {
+  QVERIFY2(view, qPrintable(name));
+  QVERIFY2(view->isVisible(), qPrintable(QStringLiteral("%1 (%2) is hidden").arg(name, where)));
+  const QRect in_window(view->mapTo(&w, QPoint(0, 0)), view->size());
+  QVERIFY2(w.rect().contains(in_window),
+           qPrintable(QStringLiteral("%1 (%2) at %3 is not inside the %4 x %5 window")
+                          .arg(name, where, QDebug::toString(in_window))
+                          .arg(w.width())
+                          .arg(w.height())));
+  // Clipped by no ancestor: the view's rectangle, in each ancestor's coordinates, lies inside it.
+  for (const QWidget* up = view->parentWidget(); up && up != &w; up = up->parentWidget()) {
+    const QRect in_up(view->mapTo(up, QPoint(0, 0)), view->size());
+    QVERIFY2(up->rect().contains(in_up),
+             qPrintable(QStringLiteral("%1 (%2) at %3 is clipped by %4 (%5)")
+                            .arg(name, where, QDebug::toString(in_up),
+                                 QString::fromLatin1(up->metaObject()->className()),
+                                 QDebug::toString(up->rect()))));
+  }
+  QVERIFY2(view->width() >= least.width() && view->height() >= least.height(),
+           qPrintable(QStringLiteral("%1 (%2) is %3 x %4, needs at least %5 x %6")
+                          .arg(name, where)
+                          .arg(view->width())
+                          .arg(view->height())
+                          .arg(least.width())
+                          .arg(least.height())));
+}
+
+// Lines of the lesson text's font that its viewport shows at once.
+int lessonLines(const PlaygroundWindow& w) {
+  const auto* text = w.findChild<QTextBrowser*>(QStringLiteral("pgLessonText"));
+  return text ? text->viewport()->height() / text->fontMetrics().lineSpacing() : 0;
+}
+
+}  // namespace
+
+class TestPlaygroundLayout : public QObject {
+  Q_OBJECT
+ private slots:
+  // At 1024 x 700 (normal font): the window is 1024 x 700 (its minimum fits) and shows the
+  // plane, the step view and each chart at least 200 x 200, the epsilon, accuracy and ledger
+  // labels and the ledger list at least 180 px wide, the lesson text at least 180 px wide and 4
+  // lines high, and the Play / Step / Reset / Spread buttons at least their own minimum (their
+  // text whole).
+  void everyViewFitsA1024x700Screen() {
+    PlaygroundWindow w;
+    const QSize minimum = w.minimumSizeHint();
+    QVERIFY2(
+        minimum.width() <= 1024 && minimum.height() <= 700,
+        qPrintable(
+            QStringLiteral("minimum size %1 x %2").arg(minimum.width()).arg(minimum.height())));
+    open(w, QSize(1024, 700), false);
+    QCOMPARE(w.size(), QSize(1024, 700));
+    const QString where = QStringLiteral("1024x700");
+    const QSize picture(200, 200);
+    checkOnScreen(w, w.plane(), QStringLiteral("plane"), picture, where);
+    checkOnScreen(w, w.stepView(), QStringLiteral("step view"), picture, where);
+    checkOnScreen(w, w.lossChart(), QStringLiteral("loss chart"), picture, where);
+    checkOnScreen(w, w.accuracyChart(), QStringLiteral("accuracy chart"), picture, where);
+    for (const char* name : {"pgEpsilon", "pgAccuracy", "pgLedger", "pgLedgerList"})
+      checkOnScreen(w, w.findChild<QWidget*>(QLatin1String(name)), QLatin1String(name),
+                    QSize(180, 1), where);
+    const auto* lesson = w.findChild<QTextBrowser*>(QStringLiteral("pgLessonText"));
+    QVERIFY(lesson);
+    checkOnScreen(w, lesson, QStringLiteral("lesson text"),
+                  QSize(180, 4 * lesson->fontMetrics().lineSpacing()), where);
+    for (const char* name : {"pgPlay", "pgStep", "pgReset", "pgSpread"}) {
+      const auto* button = w.findChild<QPushButton*>(QLatin1String(name));
+      QVERIFY2(button, name);
+      checkOnScreen(w, button, QLatin1String(name), button->minimumSizeHint(), where);
+    }
+  }
+
+  // At 1280 x 720 the lesson text shows at least 6 lines (it was down to ~3: the ledger's and
+  // the epsilon's reserved lines and the lesson list took the panel's height).
+  void lessonTextHasRoomAt1280x720() {
+    PlaygroundWindow w;
+    open(w, QSize(1280, 720), false);
+    QCOMPARE(w.size(), QSize(1280, 720));
+    QVERIFY2(lessonLines(w) >= 6, qPrintable(QStringLiteral("%1 lines").arg(lessonLines(w))));
+  }
+
+  // The epsilon label and the step label reserve the lines of the largest epsilon a setting can
+  // reach: sigma = 0.1, q = 1, T = 100,000 at delta = 1e-10 is 5.5e6 by RDP (`dplab-cli account`);
+  // a label that needs more than it reserved would be clipped at its foot.
+  void epsilonLabelReservesLargeEpsilons() {
+    TrainingOptions t;
+    t.is_private = true;
+    t.noise_multiplier = 0.1;
+    t.lot_size = 1600;
+    t.steps = 100000;
+    t.delta = 1e-10;
+    const double huge = 5500226.91;
+    const QString epsilon = epsilon_label_text(huge, huge, t, 1600);
+    const QString step = step_label_text(100000, 100000, huge);
+    for (const QSize size : {QSize(1024, 700), QSize(1280, 720)}) {
+      PlaygroundWindow w;
+      open(w, size, false);
+      for (const auto& [name, text] : {std::pair{QStringLiteral("pgEpsilon"), epsilon},
+                                       {QStringLiteral("pgStepLabel"), step}}) {
+        const auto* label = w.findChild<SteadyLabel*>(name);
+        QVERIFY2(label, qPrintable(name));
+        QVERIFY2(label->heightFor(text) <= label->height(),
+                 qPrintable(QStringLiteral("%1 at %2 x %3: \"%4\" needs %5 px, has %6")
+                                .arg(name)
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(text)
+                                .arg(label->heightFor(text))
+                                .arg(label->height())));
+      }
+    }
+  }
+};
+
+DPLAB_TEST_MAIN(TestPlaygroundLayout)
+#include "test_playground_layout.moc"
