@@ -58,6 +58,15 @@ QSpinBox* integer(QWidget* parent, const char* name, int lo, int hi, int step) {
   return box;
 }
 
+// The side panel's two group titles: set when built, and again when the projector font's tabs
+// give the groups back (arrangeSidePanel).
+QString ledgerTitle() {
+  return PlaygroundWindow::tr("Ledger: the cost of trying");
+}
+QString lessonsTitle() {
+  return PlaygroundWindow::tr("Lessons");
+}
+
 }  // namespace
 
 QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
@@ -319,7 +328,7 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   privacy_layout->addWidget(accuracy_label_);
   layout->addWidget(privacy);
 
-  auto* ledger = ledger_box_ = new QGroupBox(tr("Ledger: the cost of trying"), panel);
+  auto* ledger = ledger_box_ = new QGroupBox(ledgerTitle(), panel);
   auto* ledger_layout = new QVBoxLayout(ledger);
   ledger_label_ = new SteadyLabel(longest_ledger_label_text(), 100, ledger);
   ledger_label_->setObjectName(QStringLiteral("pgLedger"));
@@ -339,7 +348,7 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   ledger_layout->addWidget(reset_ledger);
   layout->addWidget(ledger);
   connect(reset_ledger, &QPushButton::clicked, this, &PlaygroundWindow::resetLedger);
-  auto* lessons = lessons_box_ = new QGroupBox(tr("Lessons"), panel);
+  auto* lessons = lessons_box_ = new QGroupBox(lessonsTitle(), panel);
   auto* lessons_layout = new QVBoxLayout(lessons);
   lessons_ = new LessonPanel(lessons);
   lessons_layout->addWidget(lessons_);
@@ -419,8 +428,8 @@ void PlaygroundWindow::arrangeSidePanel(bool tabbed) {
     const int at = layout->indexOf(side_tabs_);
     layout->insertWidget(at, lessons_box_, 1);
     layout->insertWidget(at, ledger_box_);
-    ledger_box_->setTitle(tr("Ledger: the cost of trying"));
-    lessons_box_->setTitle(tr("Lessons"));
+    ledger_box_->setTitle(ledgerTitle());
+    lessons_box_->setTitle(lessonsTitle());
     for (QGroupBox* box : {ledger_box_, lessons_box_}) box->show();
   }
 }
