@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""OPTIONAL one-off measurement (issue #30): torch's own step of the Opacus MNIST-example CNN
-beside dplab's `dplab-cli bench`, on the same machine in the same sitting.
+"""OPTIONAL one-off measurement (issue #30): torch's own step of the Opacus MNIST-example CNN, or
+of the OSO paper's conv autoencoder, beside dplab's `dplab-cli bench`, on the same machine in the
+same sitting.
 
 NOT a dependency of dplab: nothing builds, tests or runs it in CI. It needs python3-torch
 (Debian 12: `apt-get install python3-torch`, torch 1.13.1). Opacus is not packaged by Debian, so
@@ -11,12 +12,17 @@ Model: Opacus's examples/mnist.py SampleConvNet, 26,010 parameters, the architec
 built-in `cnn` mirrors (engine/models/network_description.cpp):
   conv 1->16 k8 s2 p3, relu, maxpool 2/1, conv 16->32 k4 s2, relu, maxpool 2/1,
   linear 512->32, relu, linear 32->10.
+With --model autoencoder: the OSO appendix's Fashion-MNIST autoencoder (Galli et al. 2023, Table
+6), 48,705 parameters, dplab's built-in `conv-autoencoder`: four 3x3 convs 1->8->16->32->64 and
+four 3x3 transposed convs 64->32->16->8->1 (stride 1, no padding), leaky ReLU (slope 0.01)
+between, sigmoid out; loss per example (1/784) ||x_hat - x||^2, as dplab's reconstruction loss.
 Data: Fashion-MNIST from /usr/share/datasets/fashion-mnist when installed (else random bytes of
 the same shape), pixels / 255. Lots: Poisson with q = L / n, expected size L = 250. Every step
 includes the lot's gather and an SGD update (as dplab's bench step does); the DP steps add
 per-example clipping to C = 1 and Gaussian noise sigma = 1.
 
-Usage: /usr/bin/python3 scripts/compare-torch-cnn.py [--seconds 5] [--threads 1,2] [--json out.json]
+Usage: /usr/bin/python3 scripts/compare-torch-cnn.py [--model cnn|autoencoder] [--seconds 5]
+           [--threads 1,2] [--json out.json]
 """
 import argparse
 import gzip
@@ -51,6 +57,36 @@ class SampleConvNet(nn.Module):
         return self.fc2(x)
 
 
+class ConvAutoencoder(nn.Module):
+    """The OSO appendix's Table 6 (dplab engine/models/network_description.cpp)."""
+
+    def __init__(self):
+        super().__init__()
+        down = [1, 8, 16, 32, 64]
+        up = [64, 32, 16, 8, 1]
+        self.encoder = nn.ModuleList(nn.Conv2d(a, b, 3) for a, b in zip(down, down[1:]))
+        self.decoder = nn.ModuleList(nn.ConvTranspose2d(a, b, 3) for a, b in zip(up, up[1:]))
+
+    def forward(self, x):
+        for conv in self.encoder:
+            x = F.leaky_relu(conv(x), 0.01)
+        for i, conv in enumerate(self.decoder):
+            x = conv(x)
+            x = torch.sigmoid(x) if i == len(self.decoder) - 1 else F.leaky_relu(x, 0.01)
+        return x
+
+
+MODELS = {"cnn": SampleConvNet, "autoencoder": ConvAutoencoder}
+
+
+def summed_loss(model, xb, yb):
+    """Sum over the examples of each one's loss: cross-entropy, or (1/784) ||x_hat - x||^2."""
+    out = model(xb)
+    if isinstance(model, ConvAutoencoder):
+        return F.mse_loss(out, xb, reduction="sum") / xb[0].numel()
+    return F.cross_entropy(out, yb, reduction="sum")
+
+
 def load_data():
     images = os.path.join(FASHION_DIR, "train-images-idx3-ubyte.gz")
     labels = os.path.join(FASHION_DIR, "train-labels-idx1-ubyte.gz")
@@ -67,12 +103,12 @@ def load_data():
 
 
 class Steps:
-    def __init__(self, x, y, lot_size, clip=1.0, sigma=1.0, lr=1e-3):
+    def __init__(self, x, y, lot_size, model, clip=1.0, sigma=1.0, lr=1e-3):
         self.x, self.y = x, y
         self.q = lot_size / x.shape[0]
         self.lot_size, self.clip, self.sigma, self.lr = lot_size, clip, sigma, lr
         torch.manual_seed(1)
-        self.model = SampleConvNet()
+        self.model = MODELS[model]()
         self.params = list(self.model.parameters())
 
     def lot(self):
@@ -86,7 +122,7 @@ class Steps:
 
     def nonprivate(self):
         xb, yb = self.lot()
-        loss = F.cross_entropy(self.model(xb), yb, reduction="sum")
+        loss = summed_loss(self.model, xb, yb)
         grads = torch.autograd.grad(loss, self.params)
         self.update([g / self.lot_size for g in grads])
 
@@ -97,7 +133,7 @@ class Steps:
         xb, yb = self.lot()
         summed = [torch.zeros_like(p) for p in self.params]
         for i in range(xb.shape[0]):
-            loss = F.cross_entropy(self.model(xb[i : i + 1]), yb[i : i + 1], reduction="sum")
+            loss = summed_loss(self.model, xb[i : i + 1], yb[i : i + 1])
             grads = torch.autograd.grad(loss, self.params)
             norm = torch.sqrt(sum((g * g).sum() for g in grads))
             scale = min(1.0, self.clip / (float(norm) + 1e-12))
@@ -114,7 +150,10 @@ def make_vmap_step(steps):
     fmodel, _ = make_functional(steps.model)
 
     def loss_one(params, x, y):
-        return F.cross_entropy(fmodel(params, x.unsqueeze(0)), y.unsqueeze(0), reduction="sum")
+        out = fmodel(params, x.unsqueeze(0))
+        if isinstance(steps.model, ConvAutoencoder):
+            return F.mse_loss(out, x.unsqueeze(0), reduction="sum") / x.numel()
+        return F.cross_entropy(out, y.unsqueeze(0), reduction="sum")
 
     per_example = vmap(grad(loss_one), in_dims=(None, 0, 0))
 
@@ -143,6 +182,7 @@ def steps_per_second(step, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", choices=sorted(MODELS), default="cnn")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--lot-size", type=float, default=250)
     parser.add_argument("--threads", default="1,2")
@@ -151,12 +191,12 @@ def main():
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     x, y, data = load_data()
-    steps = Steps(x, y, args.lot_size)
+    steps = Steps(x, y, args.lot_size, args.model)
     n_params = sum(p.numel() for p in steps.params)
     vmap_step = make_vmap_step(steps)
-    result = {"torch": torch.__version__, "data": data, "params": n_params,
+    result = {"torch": torch.__version__, "data": data, "model": args.model, "params": n_params,
               "lot_size": args.lot_size, "rows": []}
-    print(f"torch {torch.__version__}, {data}, SampleConvNet {n_params} params, L = "
+    print(f"torch {torch.__version__}, {data}, {type(steps.model).__name__} {n_params} params, L = "
           f"{args.lot_size:.0f}, {args.seconds:g} s per variant")
     print(f"{'threads':>7} {'nonpriv st/s':>13} {'DP naive st/s':>14} {'DP vmap st/s':>13}")
     for threads in [int(t) for t in args.threads.split(",")]:

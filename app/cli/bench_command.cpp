@@ -9,6 +9,8 @@
 // copied by the oracle's own gather_lot out of the full training matrix) and the Poisson
 // sampling alone. The step's ceiling is gather + GEMMs: a DP step cannot be faster than
 // copying its lot out of DRAM and multiplying it, so the DP step is reported as a share of that.
+// The step, the non-private step, the gather and the GEMMs are timed in alternating rounds
+// (bench_timing.h), so a change of the machine's speed cannot fall between a ratio's two terms.
 // Image data are kept as bytes (data/feature_rows.h); for them the bench also gathers the same
 // lots, and runs the DP step, on a float copy of the features (the storage dplab used before),
 // so the gain of byte storage is a ratio measured in the same run.
@@ -16,9 +18,11 @@
 // Then the sparse vector technique's fast scan against its full scan (bench_sparse.h) and the
 // accountant: time of one epsilon cold and warm (see bench_accounting.h).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -28,6 +32,7 @@
 #include "cli/arguments.h"
 #include "cli/bench_accounting.h"
 #include "cli/bench_conv.h"
+#include "cli/bench_peak.h"
 #include "cli/bench_sparse.h"
 #include "cli/bench_timing.h"
 #include "cli/commands.h"
@@ -82,43 +87,58 @@ struct LotBench {
   double gather_bytes = 0;  // mean bytes of features read per lot
 };
 
-// Gathers lots drawn by the real sampler (q = L / n) out of the full training matrix. The lots
-// are drawn beforehand, enough of them (512 x L rows) to sweep the matrix several times, so the
-// timed loop measures the copy alone and the rows come from DRAM as in training, not from cache.
-LotBench bench_lot(const data::Dataset& train, const data::Dataset* float_copy, double lot_size,
+// Lots drawn by the real sampler (q = L / n), enough of them (512 x L rows) to sweep the full
+// training matrix several times, so a timed gather measures the copy alone and its rows come from
+// DRAM as in training, not from cache.
+class LotSource {
+ public:
+  LotSource(const data::Dataset& train, double lot_size)
+      : sampler_(train.size(), std::min(1.0, lot_size / static_cast<double>(train.size()))),
+        lots_(512) {
+    Rng rng(5);
+    Index largest = 0;
+    double total_rows = 0;
+    for (auto& lot : lots_) {
+      sampler_.sample(rng, lot);
+      largest = std::max(largest, static_cast<Index>(lot.size()));
+      total_rows += static_cast<double>(lot.size());
+    }
+    mean_rows_ = total_rows / static_cast<double>(lots_.size());
+    features_.resize(std::max<Index>(largest, 1), train.dim());
+    targets_.resize(std::max<Index>(largest, 1));
+  }
+
+  // Copies the next lot's rows and targets out of `from` into the lot buffer.
+  void gather_next(const data::Dataset& from) {
+    data::gather_lot(from, lots_[next_], features_, targets_);
+    next_ = (next_ + 1) % lots_.size();
+  }
+
+  const privacy::PoissonSampler& sampler() const { return sampler_; }
+  double mean_rows() const { return mean_rows_; }
+
+ private:
+  privacy::PoissonSampler sampler_;
+  std::vector<std::vector<Index>> lots_;
+  Matrix features_;
+  Vector targets_;
+  std::size_t next_ = 0;
+  double mean_rows_ = 0;
+};
+
+LotBench bench_lot(const data::Dataset& train, const data::Dataset* float_copy, LotSource& lots,
                    double seconds) {
   LotBench bench;
-  const double q = std::min(1.0, lot_size / static_cast<double>(train.size()));
-  const privacy::PoissonSampler sampler(train.size(), q);
-  Rng rng(5);
-  constexpr int kLots = 512;
-  std::vector<std::vector<Index>> lots(kLots);
-  Index largest = 0;
-  double total_rows = 0;
-  for (auto& lot : lots) {
-    sampler.sample(rng, lot);
-    largest = std::max(largest, static_cast<Index>(lot.size()));
-    total_rows += static_cast<double>(lot.size());
-  }
-  bench.mean_rows = total_rows / kLots;
+  bench.mean_rows = lots.mean_rows();
   bench.gather_bytes = bench.mean_rows * static_cast<double>(train.feature_bytes()) /
                        static_cast<double>(train.size());
-  Matrix lot_features(std::max<Index>(largest, 1), train.dim());
-  Vector lot_targets(std::max<Index>(largest, 1));
-  std::size_t next = 0;
-  bench.gather = seconds_per_call(seconds / 2, [&] {
-    data::gather_lot(train, lots[next], lot_features, lot_targets);
-    next = (next + 1) % lots.size();
-  });
-  if (float_copy != nullptr) {
-    bench.gather_float = seconds_per_call(seconds / 2, [&] {
-      data::gather_lot(*float_copy, lots[next], lot_features, lot_targets);
-      next = (next + 1) % lots.size();
-    });
-  }
+  bench.gather = seconds_per_call(seconds / 2, [&] { lots.gather_next(train); });
+  if (float_copy != nullptr)
+    bench.gather_float = seconds_per_call(seconds / 2, [&] { lots.gather_next(*float_copy); });
+  Rng rng(5);
   std::vector<Index> lot;
-  lot.reserve(static_cast<std::size_t>(sampler.suggested_capacity()));
-  bench.sampling = seconds_per_call(seconds / 4, [&] { sampler.sample(rng, lot); });
+  lot.reserve(static_cast<std::size_t>(lots.sampler().suggested_capacity()));
+  bench.sampling = seconds_per_call(seconds / 4, [&] { lots.sampler().sample(rng, lot); });
   return bench;
 }
 
@@ -128,6 +148,7 @@ struct ModelBench {
   double dp_step = 0, nonprivate_step = 0, naive_step = 0, gemm_only = 0;
   double dp_step_float_storage = 0;  // DP step on the float copy (0 unless the data are bytes)
   double step_flops = 0;             // flops of the step's GEMMs (forward + backward)
+  double ceiling_gather = 0;  // the lot gather, timed in the same rounds as the step (bench_model)
 };
 
 // Naive per-example DP gradient: one backward pass per example (m = 1), explicit clip, sum.
@@ -171,7 +192,8 @@ class NaiveDpStep {
 };
 
 ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
-                       const data::Dataset* float_copy, double lot_size, double seconds) {
+                       const data::Dataset* float_copy, LotSource& lots, double lot_size,
+                       double seconds) {
   ModelBench bench;
   models::ModelSpec spec;
   spec.kind = kind;
@@ -184,21 +206,20 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
   sgd.kind = optim::OptimizerKind::kDpSgd;
   sgd.learning_rate = 1e-3;
 
-  auto time_oracle = [&](const privacy::DpSettings& dp, const data::Dataset& on) {
-    auto copy = model->clone();
-    privacy::NoisyGradientOracle oracle(on, *copy, dp, 3);
-    auto optimizer = optim::make_optimizer(sgd, {copy->num_params(), 1000000, dp});
-    return seconds_per_call(seconds, [&] { optimizer->step(*copy, oracle); });
+  // One training step of a copy of the model through the real oracle and optimizer.
+  struct Stepper {
+    std::unique_ptr<models::Model> model;
+    privacy::NoisyGradientOracle oracle;
+    std::unique_ptr<optim::Optimizer> optimizer;
+    Stepper(const models::Model& from, const data::Dataset& on, const privacy::DpSettings& dp,
+            const optim::OptimizerSpec& spec)
+        : model(from.clone()),
+          oracle(on, *model, dp, 3),
+          optimizer(optim::make_optimizer(spec, {model->num_params(), 1000000, dp})) {}
+    void step() { optimizer->step(*model, oracle); }
   };
-  bench.dp_step = time_oracle({1.0, 1.0, lot_size}, train);
-  bench.nonprivate_step = time_oracle({models::kNoClipping, 0.0, lot_size}, train);
-  if (float_copy != nullptr)
-    bench.dp_step_float_storage = time_oracle({1.0, 1.0, lot_size}, *float_copy);
-  {
-    auto copy = model->clone();
-    NaiveDpStep naive(*copy, train, lot_size, 1.0);
-    bench.naive_step = seconds_per_call(seconds / 2, [&] { naive.step(); });
-  }
+  Stepper dp(*model, train, {1.0, 1.0, lot_size}, sgd);
+  Stepper nonprivate(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd);
 
   // The step's own GEMMs on a lot of exactly L rows: forward X W and backward X^T E per layer.
   const Index m = static_cast<Index>(lot_size), d = train.dim(), k = train.num_classes;
@@ -217,20 +238,38 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
     grads.push_back(Matrix(in, out));
     bench.step_flops += 2.0 * 2.0 * static_cast<double>(m * in * out);
   }
-  bench.gemm_only = seconds_per_call(seconds / 2, [&] {
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-      outputs[l].noalias() = inputs[l] * weights[l];
-      grads[l].noalias() = inputs[l].transpose() * errors[l];
-    }
-  });
+
+  // The DP step, the non-private step and the two parts of the ceiling (gather, GEMMs) are the
+  // numerators and denominators of the table's ratios: timed in alternating rounds.
+  const std::array<std::function<void()>, 4> bodies{
+      [&] { dp.step(); }, [&] { nonprivate.step(); }, [&] { lots.gather_next(train); },
+      [&] {
+        for (std::size_t l = 0; l < layers.size(); ++l) {
+          outputs[l].noalias() = inputs[l] * weights[l];
+          grads[l].noalias() = inputs[l].transpose() * errors[l];
+        }
+      }};
+  const std::vector<double> timed = interleaved_seconds_per_call(3 * seconds, bodies, 6);
+  bench.dp_step = timed[0];
+  bench.nonprivate_step = timed[1];
+  bench.ceiling_gather = timed[2];
+  bench.gemm_only = timed[3];
+
+  if (float_copy != nullptr) {
+    Stepper on_floats(*model, *float_copy, {1.0, 1.0, lot_size}, sgd);
+    bench.dp_step_float_storage = seconds_per_call(seconds, [&] { on_floats.step(); });
+  }
+  {
+    auto copy = model->clone();
+    NaiveDpStep naive(*copy, train, lot_size, 1.0);
+    bench.naive_step = seconds_per_call(seconds / 2, [&] { naive.step(); });
+  }
   return bench;
 }
 
 double square_sgemm_gflops(double seconds) {
-  const Index size = 512;
-  Matrix a = Matrix::Random(size, size), b = Matrix::Random(size, size), c(size, size);
-  const double t = seconds_per_call(seconds / 2, [&] { c.noalias() = a * b; });
-  return 2.0 * static_cast<double>(size * size * size) / t / 1e9;
+  SquareSgemm sgemm;
+  return SquareSgemm::kFlops / seconds_per_call(seconds / 2, [&] { sgemm.multiply(); }) / 1e9;
 }
 
 int run_bench(const Arguments& args) {
@@ -280,7 +319,8 @@ int run_bench(const Arguments& args) {
       {"float_feature_bytes", static_cast<double>(train.size() * train.dim()) * sizeof(float)}};
   const double peak = square_sgemm_gflops(seconds);
   report["sgemm_512_gflops"] = peak;
-  const LotBench lot = bench_lot(train, float_copy.get(), lot_size, seconds);
+  LotSource lots(train, lot_size);
+  const LotBench lot = bench_lot(train, float_copy.get(), lots, seconds);
   report["lot_gather"] = {{"seconds_per_lot", lot.gather},
                           {"lots_per_second", 1 / lot.gather},
                           {"mean_rows", lot.mean_rows},
@@ -316,7 +356,7 @@ int run_bench(const Arguments& args) {
   }
   for (auto kind : {models::ModelKind::kLogisticRegression, models::ModelKind::kTwoLayerNetwork}) {
     if (interrupt.interrupted()) return stop_here();
-    const ModelBench b = bench_model(kind, train, float_copy.get(), lot_size, seconds);
+    const ModelBench b = bench_model(kind, train, float_copy.get(), lots, lot_size, seconds);
     nlohmann::json row;
     row["model"] = b.model;
     row["params"] = b.params;
@@ -328,8 +368,8 @@ int run_bench(const Arguments& args) {
     row["speedup_vs_naive"] = b.naive_step / b.dp_step;
     row["gemm_only_steps_per_second"] = 1 / b.gemm_only;
     row["fraction_of_gemm_ceiling"] = b.gemm_only / b.dp_step;
-    // The ceiling of a step: gather its lot, then its GEMMs (see bench_lot).
-    const double ceiling = lot.gather + b.gemm_only;
+    // The ceiling of a step: gather its lot, then its GEMMs, both timed in the step's rounds.
+    const double ceiling = b.ceiling_gather + b.gemm_only;
     row["ceiling_steps_per_second"] = 1 / ceiling;
     row["fraction_of_ceiling"] = ceiling / b.dp_step;
     row["nonprivate_fraction_of_ceiling"] = ceiling / b.nonprivate_step;
@@ -364,7 +404,7 @@ int run_bench(const Arguments& args) {
   }
   if (interrupt.interrupted()) return stop_here();
   report["conv_models"] =
-      bench_conv(train, lot_size, seconds, peak, threads, as_json ? nullptr : &std::cout);
+      bench_conv(train, lot_size, seconds, threads, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();
   report["sparse_vector"] = bench_sparse_selection(seconds, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();

@@ -6,13 +6,14 @@
 //   - a naive DP step that materialises every per-example gradient (one forward/backward per
 //     example, norm, scaled sum) — what a per-sample-gradient library does per example.
 // Reports steps/s, the ratios DP/non-private and naive/DP, and GFLOP/s of each step with its
-// fraction of the square SGEMM peak measured in the same run (issue #30). The FLOP count is
-// that of the step's GEMMs, 2 M N K each, per layer (Layer::gemm_flops: forward, input gradient
-// except the first layer's, and the weight gradient — for the DP step the per-example norms and
-// clipped sum as each layer computes them), times the expected lot size L; pooling, activations,
-// unfold/fold, noise and the update are not counted. The naive step does the non-private
-// step's products one example at a time, so it is given the same count.
-// Threads: the DP and non-private steps are timed on one thread and again on `threads` threads
+// fraction of the square SGEMM peak (bench_peak.h) timed in the same rounds as the two steps
+// (issue #30; bench_timing.h), so the share cannot move with the machine's speed state. The FLOP
+// count is that of the step's GEMMs, 2 M N K each, per layer (Layer::gemm_flops: forward, input
+// gradient except the first layer's, and the weight gradient — for the DP step the per-example
+// norms and clipped sum as each layer computes them), times the expected lot size L; pooling,
+// activations, unfold/fold, noise and the update are not counted. The naive step does the
+// non-private step's products one example at a time, so it is given the same count. Threads: the DP
+// and non-private steps are timed on one thread and again on `threads` threads
 // (models::BatchParallelModel: the lot's rows split over a TBB arena), with the speed-up; the
 // naive baseline and the SGEMM peak are one thread.
 #pragma once
@@ -25,9 +26,8 @@
 namespace dplab::cli {
 
 // Prints a table to table_out (unless null) and returns the rows as JSON.
-// sgemm_gflops: the square SGEMM peak measured earlier in the same run; threads >= 2: the
-// batch-parallel timings (1 = one thread only).
-nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double seconds,
-                          double sgemm_gflops, int threads, std::ostream* table_out);
+// threads >= 2: the batch-parallel timings (1 = one thread only).
+nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double seconds, int threads,
+                          std::ostream* table_out);
 
 }  // namespace dplab::cli
