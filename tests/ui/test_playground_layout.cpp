@@ -2,7 +2,8 @@
 // smallest the app must be usable at, 1280 x 720 the classroom's projector. The window's minimum
 // size fits 1024 x 700, and there every main view is on screen, inside the window, unclipped and
 // at a usable size; at 1280 x 720 the lesson text has room for a paragraph; the epsilon label
-// reserves the lines of the largest epsilon a setting can reach (above 10^5).
+// reserves the lines of the largest epsilon a setting can reach (above 10^5); the projector font
+// (View > Large font) fits the 1280 x 720 projector.
 #include <QApplication>
 #include <QLabel>
 #include <QPushButton>
@@ -100,6 +101,34 @@ class TestPlaygroundLayout : public QObject {
     QVERIFY(lesson);
     checkOnScreen(w, lesson, QStringLiteral("lesson text"),
                   QSize(180, 4 * lesson->fontMetrics().lineSpacing()), where);
+    for (const char* name : {"pgPlay", "pgStep", "pgReset", "pgSpread"}) {
+      const auto* button = w.findChild<QPushButton*>(QLatin1String(name));
+      QVERIFY2(button, name);
+      checkOnScreen(w, button, QLatin1String(name), button->minimumSizeHint(), where);
+    }
+  }
+
+  // The projector font at 1280 x 720: the window's minimum fits (it needed 1,135 x 956: the
+  // side panel's labels reserved their longest text at 220 px), and the pictures, the charts,
+  // the privacy labels, the ledger and the run buttons are on screen, unclipped, usable.
+  void projectorFontFitsA1280x720Screen() {
+    PlaygroundWindow w;
+    open(w, QSize(1280, 720), true);
+    const QSize minimum = w.minimumSizeHint();
+    QVERIFY2(
+        minimum.width() <= 1280 && minimum.height() <= 720,
+        qPrintable(
+            QStringLiteral("minimum size %1 x %2").arg(minimum.width()).arg(minimum.height())));
+    QCOMPARE(w.size(), QSize(1280, 720));
+    const QString where = QStringLiteral("1280x720, large font");
+    const QSize picture(200, 200);
+    checkOnScreen(w, w.plane(), QStringLiteral("plane"), picture, where);
+    checkOnScreen(w, w.stepView(), QStringLiteral("step view"), picture, where);
+    checkOnScreen(w, w.lossChart(), QStringLiteral("loss chart"), picture, where);
+    checkOnScreen(w, w.accuracyChart(), QStringLiteral("accuracy chart"), picture, where);
+    for (const char* name : {"pgEpsilon", "pgAccuracy", "pgLedger", "pgLedgerList"})
+      checkOnScreen(w, w.findChild<QWidget*>(QLatin1String(name)), QLatin1String(name),
+                    QSize(180, 1), where);
     for (const char* name : {"pgPlay", "pgStep", "pgReset", "pgSpread"}) {
       const auto* button = w.findChild<QPushButton*>(QLatin1String(name));
       QVERIFY2(button, name);

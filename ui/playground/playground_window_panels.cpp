@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -37,6 +38,10 @@ using namespace dplab::playground;
 using namespace playground_knobs;
 
 namespace {
+
+// The side panel's least width in the normal and the projector font (setLargeFont).
+constexpr int kSidePanelMinWidth = 220;
+constexpr int kLargeSidePanelMinWidth = 340;
 
 QDoubleSpinBox* number(QWidget* parent, const char* name, double lo, double hi, double step,
                        int decimals) {
@@ -314,7 +319,7 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   auto* panel = new QWidget;
   panel->setObjectName(QStringLiteral("pgSidePanel"));
   // Its labels wrap to whatever width the splitter gives it (SteadyLabel re-reserves).
-  panel->setMinimumWidth(220);
+  panel->setMinimumWidth(kSidePanelMinWidth);
   auto* layout = new QVBoxLayout(panel);
   layout->setContentsMargins(0, 0, 0, 0);
   auto* privacy = new QGroupBox(tr("Privacy"), panel);
@@ -441,6 +446,22 @@ void PlaygroundWindow::setLargeFont(bool large) {
   setFont(f);
   arrangeSidePanel(large);
   fitKnobsWidth();
+  // The side panel's labels reserve the height of their longest text at the panel's width
+  // (SteadyLabel): at 220 px the projector font's privacy group and ledger needed 956 px of
+  // height. At 340 px they fit a 1280 x 720 projector (the pictures keep their minimum).
+  QWidget* side = side_tabs_->parentWidget();
+  const int side_width = large ? kLargeSidePanelMinWidth : kSidePanelMinWidth;
+  side->setMinimumWidth(side_width);
+  // The frame's timing line is for the one tuning the Playground, not for a class.
+  frame_label_->setVisible(!large);
+  if (auto* splitter = findChild<QSplitter*>(QStringLiteral("pgSplitter"))) {
+    QList<int> sizes = splitter->sizes();
+    if (sizes.size() == 2 && sizes[1] < side_width) {
+      sizes[0] -= side_width - sizes[1];
+      sizes[1] = side_width;
+      splitter->setSizes(sizes);
+    }
+  }
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     QFont tick = chart->plot()->xAxis->tickLabelFont();
     tick.setPointSizeF(large ? 13 : 8);
@@ -448,7 +469,12 @@ void PlaygroundWindow::setLargeFont(bool large) {
       axis->setTickLabelFont(tick);
       axis->setLabelFont(tick);
     }
-    chart->plot()->legend->setFont(tick);
+    // At 720 px the projector font leaves each chart about 80 px of plot: three value ticks
+    // (five overlapped), and the legend's four rows a size smaller than the ticks.
+    chart->plot()->yAxis->ticker()->setTickCount(large ? 3 : 5);
+    QFont legend = tick;
+    legend.setPointSizeF(large ? 11 : 8);
+    chart->plot()->legend->setFont(legend);
     chart->plot()->replot();
   }
 }

@@ -103,6 +103,10 @@ ObjPertView::ObjPertView(QWidget* parent) : QWidget(parent) {
   plane_->setObjectName(QStringLiteral("pgObjPertPlane"));
   plane_->setAttribute(
       Qt::WA_TransparentForMouseEvents);  // the outlier is placed on the main plane
+  // The picture tabs' least height is their tallest page's: this page, with its button and
+  // status under the plane, set it 40 px above the step page's and kept the projector font's
+  // window over 720 px. It shrinks like the step view (the main plane keeps 220).
+  plane_->setMinimumSize(180, 180);
   compute_ = new QPushButton(tr("Train objective perturbation at this ε"), this);
   compute_->setObjectName(QStringLiteral("pgObjPertCompute"));
   status_ = new QLabel(this);
