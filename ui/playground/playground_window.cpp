@@ -311,7 +311,7 @@ void PlaygroundWindow::submitEpsilon() {
 }
 
 bool PlaygroundWindow::busy() const {
-  return runner_->busy() || epsilon_task_->busy() || study_task_->busy();
+  return runner_->busy() || epsilon_task_->busy() || study_task_->busy() || frame_rest_pending_;
 }
 
 void PlaygroundWindow::play() {

@@ -152,6 +152,8 @@ class PlaygroundWindow : public QMainWindow {
   void updateBand();
   void updateCurves();
   void updateStepLabels();
+  // The second half of a frame (curves and labels), one event-loop pass after the pictures.
+  void drawFrameRest();
 
   playground::PlaygroundSettings settings_;
   std::int64_t target_ = 0;
@@ -162,6 +164,7 @@ class PlaygroundWindow : public QMainWindow {
   std::optional<PlaygroundEpsilon> epsilon_;
   playground::PlaygroundLedger ledger_;
   double last_compute_ms_ = 0, last_draw_ms_ = 0;
+  bool frame_rest_pending_ = false;  // drawFrameRest is queued (busy() until it has run)
 
   PlaygroundRunner* runner_;
   struct EpsilonQuery {
