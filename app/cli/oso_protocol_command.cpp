@@ -2,6 +2,7 @@
 // preset file and prints dplab's Figure 4 (best score per strategy and epsilon) and Table 3
 // (the best hyperparameters), per granularity k. Flags scale a preset down for a quick run.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/duration_text.h"
 #include "cli/interrupt.h"
 #include "cli/output_files.h"
 #include "core/error.h"
@@ -61,6 +63,7 @@ int run_oso_protocol_command(const Arguments& args) {
   const InterruptScope interrupt;
   const std::int64_t total = tuning::plan_oso_protocol(config).total_runs;
   std::int64_t done_before = 0;
+  const auto started = std::chrono::steady_clock::now();
   std::vector<tuning::OsoGridResult> results;
   for (int k : config.granularities) {
     for (auto strategy : config.strategies) {
@@ -70,13 +73,20 @@ int run_oso_protocol_command(const Arguments& args) {
         one.granularities = {k};
         one.strategies = {strategy};
         one.epsilons = {epsilon};
+        // After every run (a paper-scale run takes about 20 minutes): runs done, time spent and
+        // the time left at the mean pace so far.
         const auto progress = [&](std::int64_t done, std::int64_t) {
           const std::int64_t all_done = done_before + done;
-          if (!quiet && (all_done % 10 == 0 || all_done == total)) {
-            std::fprintf(stderr, "\r%lld / %lld runs", static_cast<long long>(all_done),
-                         static_cast<long long>(total));
-            if (all_done == total) std::fprintf(stderr, "\n");
-          }
+          if (quiet) return;
+          const double elapsed =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+          const double left =
+              elapsed / static_cast<double>(all_done) * static_cast<double>(total - all_done);
+          std::fprintf(stderr, "\r%lld / %lld runs, elapsed %s, ETA %s   ",
+                       static_cast<long long>(all_done), static_cast<long long>(total),
+                       format_duration(elapsed).c_str(), format_duration(left).c_str());
+          if (all_done == total) std::fprintf(stderr, "\n");
+          std::fflush(stderr);
         };
         try {
           for (auto& r : tuning::run_oso_protocol(one, data, progress, interrupt.flag()))

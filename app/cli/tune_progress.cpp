@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "cli/duration_text.h"
 #include "experiment/experiment_config.h"
 
 namespace dplab::cli {
@@ -21,17 +22,6 @@ std::atomic<int> g_signal{0};
 extern "C" void on_sigint(int signal) {
   g_signal.store(signal);
   if (tuning::Runner* runner = g_runner.load()) runner->cancel();
-}
-
-std::string format_duration(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) return "--:--";
-  const long s = std::lround(seconds);
-  char buffer[32];
-  if (s >= 3600)
-    std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else
-    std::snprintf(buffer, sizeof buffer, "%ld:%02ld", s / 60, s % 60);
-  return buffer;
 }
 
 void print_progress(const tuning::Progress& p, bool tty, bool final_line) {
