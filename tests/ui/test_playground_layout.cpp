@@ -69,6 +69,36 @@ int lessonLines(const PlaygroundWindow& w) {
   return text ? text->viewport()->height() / text->fontMetrics().lineSpacing() : 0;
 }
 
+// The window opened at `size` in the given font: its minimum fits `size`, it has that size, and
+// the plane, the step view and each chart are at least 200 x 200, the epsilon, accuracy and
+// ledger labels and the ledger list at least 180 px wide, and the Play / Step / Reset / Spread
+// buttons at least their own minimum (their text whole), all on screen and unclipped.
+void checkMainViewsFit(PlaygroundWindow& w, QSize size, bool large) {
+  open(w, size, large);
+  const QSize minimum = w.minimumSizeHint();  // in the font chosen
+  QVERIFY2(minimum.width() <= size.width() && minimum.height() <= size.height(),
+           qPrintable(
+               QStringLiteral("minimum size %1 x %2").arg(minimum.width()).arg(minimum.height())));
+  QCOMPARE(w.size(), size);
+  const QString where = QStringLiteral("%1x%2%3")
+                            .arg(size.width())
+                            .arg(size.height())
+                            .arg(large ? QStringLiteral(", large font") : QString());
+  const QSize picture(200, 200);
+  checkOnScreen(w, w.plane(), QStringLiteral("plane"), picture, where);
+  checkOnScreen(w, w.stepView(), QStringLiteral("step view"), picture, where);
+  checkOnScreen(w, w.lossChart(), QStringLiteral("loss chart"), picture, where);
+  checkOnScreen(w, w.accuracyChart(), QStringLiteral("accuracy chart"), picture, where);
+  for (const char* name : {"pgEpsilon", "pgAccuracy", "pgLedger", "pgLedgerList"})
+    checkOnScreen(w, w.findChild<QWidget*>(QLatin1String(name)), QLatin1String(name), QSize(180, 1),
+                  where);
+  for (const char* name : {"pgPlay", "pgStep", "pgReset", "pgSpread"}) {
+    const auto* button = w.findChild<QPushButton*>(QLatin1String(name));
+    QVERIFY2(button, name);
+    checkOnScreen(w, button, QLatin1String(name), button->minimumSizeHint(), where);
+  }
+}
+
 }  // namespace
 
 class TestPlaygroundLayout : public QObject {
@@ -81,31 +111,12 @@ class TestPlaygroundLayout : public QObject {
   // text whole).
   void everyViewFitsA1024x700Screen() {
     PlaygroundWindow w;
-    const QSize minimum = w.minimumSizeHint();
-    QVERIFY2(
-        minimum.width() <= 1024 && minimum.height() <= 700,
-        qPrintable(
-            QStringLiteral("minimum size %1 x %2").arg(minimum.width()).arg(minimum.height())));
-    open(w, QSize(1024, 700), false);
-    QCOMPARE(w.size(), QSize(1024, 700));
-    const QString where = QStringLiteral("1024x700");
-    const QSize picture(200, 200);
-    checkOnScreen(w, w.plane(), QStringLiteral("plane"), picture, where);
-    checkOnScreen(w, w.stepView(), QStringLiteral("step view"), picture, where);
-    checkOnScreen(w, w.lossChart(), QStringLiteral("loss chart"), picture, where);
-    checkOnScreen(w, w.accuracyChart(), QStringLiteral("accuracy chart"), picture, where);
-    for (const char* name : {"pgEpsilon", "pgAccuracy", "pgLedger", "pgLedgerList"})
-      checkOnScreen(w, w.findChild<QWidget*>(QLatin1String(name)), QLatin1String(name),
-                    QSize(180, 1), where);
+    checkMainViewsFit(w, QSize(1024, 700), false);
+    if (QTest::currentTestFailed()) return;
     const auto* lesson = w.findChild<QTextBrowser*>(QStringLiteral("pgLessonText"));
     QVERIFY(lesson);
     checkOnScreen(w, lesson, QStringLiteral("lesson text"),
-                  QSize(180, 4 * lesson->fontMetrics().lineSpacing()), where);
-    for (const char* name : {"pgPlay", "pgStep", "pgReset", "pgSpread"}) {
-      const auto* button = w.findChild<QPushButton*>(QLatin1String(name));
-      QVERIFY2(button, name);
-      checkOnScreen(w, button, QLatin1String(name), button->minimumSizeHint(), where);
-    }
+                  QSize(180, 4 * lesson->fontMetrics().lineSpacing()), QStringLiteral("1024x700"));
   }
 
   // The projector font at 1280 x 720: the window's minimum fits (it needed 1,135 x 956: the
@@ -113,27 +124,7 @@ class TestPlaygroundLayout : public QObject {
   // the privacy labels, the ledger and the run buttons are on screen, unclipped, usable.
   void projectorFontFitsA1280x720Screen() {
     PlaygroundWindow w;
-    open(w, QSize(1280, 720), true);
-    const QSize minimum = w.minimumSizeHint();
-    QVERIFY2(
-        minimum.width() <= 1280 && minimum.height() <= 720,
-        qPrintable(
-            QStringLiteral("minimum size %1 x %2").arg(minimum.width()).arg(minimum.height())));
-    QCOMPARE(w.size(), QSize(1280, 720));
-    const QString where = QStringLiteral("1280x720, large font");
-    const QSize picture(200, 200);
-    checkOnScreen(w, w.plane(), QStringLiteral("plane"), picture, where);
-    checkOnScreen(w, w.stepView(), QStringLiteral("step view"), picture, where);
-    checkOnScreen(w, w.lossChart(), QStringLiteral("loss chart"), picture, where);
-    checkOnScreen(w, w.accuracyChart(), QStringLiteral("accuracy chart"), picture, where);
-    for (const char* name : {"pgEpsilon", "pgAccuracy", "pgLedger", "pgLedgerList"})
-      checkOnScreen(w, w.findChild<QWidget*>(QLatin1String(name)), QLatin1String(name),
-                    QSize(180, 1), where);
-    for (const char* name : {"pgPlay", "pgStep", "pgReset", "pgSpread"}) {
-      const auto* button = w.findChild<QPushButton*>(QLatin1String(name));
-      QVERIFY2(button, name);
-      checkOnScreen(w, button, QLatin1String(name), button->minimumSizeHint(), where);
-    }
+    checkMainViewsFit(w, QSize(1280, 720), true);
   }
 
   // At 1280 x 720 the lesson text shows at least 6 lines (it was down to ~3: the ledger's and
