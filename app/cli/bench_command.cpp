@@ -34,6 +34,7 @@
 #include "cli/bench_conv.h"
 #include "cli/bench_peak.h"
 #include "cli/bench_sparse.h"
+#include "cli/bench_stepper.h"
 #include "cli/bench_timing.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
@@ -206,20 +207,8 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
   sgd.kind = optim::OptimizerKind::kDpSgd;
   sgd.learning_rate = 1e-3;
 
-  // One training step of a copy of the model through the real oracle and optimizer.
-  struct Stepper {
-    std::unique_ptr<models::Model> model;
-    privacy::NoisyGradientOracle oracle;
-    std::unique_ptr<optim::Optimizer> optimizer;
-    Stepper(const models::Model& from, const data::Dataset& on, const privacy::DpSettings& dp,
-            const optim::OptimizerSpec& spec)
-        : model(from.clone()),
-          oracle(on, *model, dp, 3),
-          optimizer(optim::make_optimizer(spec, {model->num_params(), 1000000, dp})) {}
-    void step() { optimizer->step(*model, oracle); }
-  };
-  Stepper dp(*model, train, {1.0, 1.0, lot_size}, sgd);
-  Stepper nonprivate(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd);
+  BenchStepper dp(*model, train, {1.0, 1.0, lot_size}, sgd);
+  BenchStepper nonprivate(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd);
 
   // The step's own GEMMs on a lot of exactly L rows: forward X W and backward X^T E per layer.
   const Index m = static_cast<Index>(lot_size), d = train.dim(), k = train.num_classes;
@@ -256,7 +245,7 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
   bench.gemm_only = timed[3];
 
   if (float_copy != nullptr) {
-    Stepper on_floats(*model, *float_copy, {1.0, 1.0, lot_size}, sgd);
+    BenchStepper on_floats(*model, *float_copy, {1.0, 1.0, lot_size}, sgd);
     bench.dp_step_float_storage = seconds_per_call(seconds, [&] { on_floats.step(); });
   }
   {

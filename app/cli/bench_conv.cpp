@@ -2,6 +2,7 @@
 #include "cli/bench_conv.h"
 
 #include "cli/bench_peak.h"
+#include "cli/bench_stepper.h"
 #include "cli/bench_timing.h"
 
 #include <algorithm>
@@ -83,25 +84,12 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
     optim::OptimizerSpec sgd;
     sgd.kind = optim::OptimizerKind::kDpSgd;
     sgd.learning_rate = 1e-3;
-    // One step of a copy of the model through the real oracle and optimizer; on_threads = 1:
-    // the model itself; more: BatchParallelModel over that many threads.
-    struct Stepper {
-      std::unique_ptr<models::Model> model;
-      privacy::NoisyGradientOracle oracle;
-      std::unique_ptr<optim::Optimizer> optimizer;
-      Stepper(const models::Model& from, const data::Dataset& on, const privacy::DpSettings& dp,
-              const optim::OptimizerSpec& spec, int on_threads)
-          : model(on_threads == 1 ? from.clone()
-                                  : std::make_unique<models::BatchParallelModel>(from, on_threads)),
-            oracle(on, *model, dp, 3),
-            optimizer(optim::make_optimizer(spec, {model->num_params(), 1000000, dp})) {}
-      void step() { optimizer->step(*model, oracle); }
-    };
     // The DP step, the non-private step and the SGEMM peak, in alternating rounds: the two
     // "of peak" shares divide timings taken in the same seconds.
     const auto time_steps = [&](int on_threads, bool with_peak) {
-      Stepper dp_stepper(*model, train, {1.0, 1.0, lot_size}, sgd, on_threads);
-      Stepper plain_stepper(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd, on_threads);
+      BenchStepper dp_stepper(*model, train, {1.0, 1.0, lot_size}, sgd, on_threads);
+      BenchStepper plain_stepper(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd,
+                                 on_threads);
       SquareSgemm sgemm;
       const std::array<std::function<void()>, 3> bodies{
           [&] { dp_stepper.step(); }, [&] { plain_stepper.step(); }, [&] { sgemm.multiply(); }};
