@@ -16,13 +16,28 @@ std::shared_ptr<TaskControl> TaskControl::create(QObject* context) {
   return control;
 }
 
+namespace {
+
+// Orders a posted call after everything its worker wrote, in the C++ memory model: the worker
+// posts while holding it, and the call takes it before it reads its captures. Qt's event queue
+// gives that order already, but through QMutex's futex, which ThreadSanitizer cannot see (it
+// reported every posted call's captures as a race).
+std::mutex& hand_over_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+}  // namespace
+
 bool TaskControl::post(std::function<void()> fn) {
+  std::lock_guard hand_over(hand_over_mutex());
   std::lock_guard lock(mutex_);
   if (!receiver_) return false;
   // Holding the lock: contextDestroyed() cannot clear receiver_ while the event is being posted.
   QMetaObject::invokeMethod(
       receiver_,
       [self = shared_from_this(), fn = std::move(fn)] {
+        { std::lock_guard hand_over(hand_over_mutex()); }
         if (self->contextAlive()) fn();
       },
       Qt::QueuedConnection);
