@@ -359,6 +359,7 @@ int run_bench(const Arguments& args) {
     row["fraction_of_gemm_ceiling"] = b.gemm_only / b.dp_step;
     // The ceiling of a step: gather its lot, then its GEMMs, both timed in the step's rounds.
     const double ceiling = b.ceiling_gather + b.gemm_only;
+    row["ceiling_gather_seconds_per_lot"] = b.ceiling_gather;
     row["ceiling_steps_per_second"] = 1 / ceiling;
     row["fraction_of_ceiling"] = ceiling / b.dp_step;
     row["nonprivate_fraction_of_ceiling"] = ceiling / b.nonprivate_step;
