@@ -184,8 +184,8 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
                   "speed-up over one backward per example.\nGF/s: the step's GEMM FLOPs (2 M N K "
                   "each, per layer, x L; JSON gemm_flops_by_layer) per second; of peak: share of "
                   "the SGEMM 512x512 peak timed in the same rounds (target >= 40%), one "
-                  "thread.\nIndented row: the "
-                  "same steps with the lot split over --threads threads (BatchParallelModel).\n\n";
+                  "thread.\nIndented row: the same steps with the lot split over --threads "
+                  "threads (BatchParallelModel).\n\n";
   }
   return rows;
 }

@@ -119,7 +119,7 @@ class TestPlaygroundLayout : public QObject {
                   QSize(180, 4 * lesson->fontMetrics().lineSpacing()), QStringLiteral("1024x700"));
   }
 
-  // The projector font at 1280 x 720: the window's minimum fits (it needed 1,135 x 956: the
+  // The projector font at 1280 x 720: the window's minimum fits (it needed 1,135 x 772: the
   // side panel's labels reserved their longest text at 220 px), and the pictures, the charts,
   // the privacy labels, the ledger and the run buttons are on screen, unclipped, usable.
   void projectorFontFitsA1280x720Screen() {

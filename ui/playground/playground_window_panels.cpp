@@ -17,7 +17,6 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -447,21 +446,13 @@ void PlaygroundWindow::setLargeFont(bool large) {
   arrangeSidePanel(large);
   fitKnobsWidth();
   // The side panel's labels reserve the height of their longest text at the panel's width
-  // (SteadyLabel): at 220 px the projector font's privacy group and ledger needed 956 px of
-  // height. At 340 px they fit a 1280 x 720 projector (the pictures keep their minimum).
+  // (SteadyLabel): at 220 px the projector font's window needed 1,135 x 772. At 340 px they fit
+  // a 1280 x 720 projector (the pictures keep their minimum); the splitter keeps the minimum.
   QWidget* side = side_tabs_->parentWidget();
   const int side_width = large ? kLargeSidePanelMinWidth : kSidePanelMinWidth;
   side->setMinimumWidth(side_width);
   // The frame's timing line is for the one tuning the Playground, not for a class.
   frame_label_->setVisible(!large);
-  if (auto* splitter = findChild<QSplitter*>(QStringLiteral("pgSplitter"))) {
-    QList<int> sizes = splitter->sizes();
-    if (sizes.size() == 2 && sizes[1] < side_width) {
-      sizes[0] -= side_width - sizes[1];
-      sizes[1] = side_width;
-      splitter->setSizes(sizes);
-    }
-  }
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     QFont tick = chart->plot()->xAxis->tickLabelFont();
     tick.setPointSizeF(large ? 13 : 8);
