@@ -106,6 +106,13 @@ int Arguments::int_or(const std::string& flag, int fallback) const {
   return value ? parse_int(flag, *value) : fallback;
 }
 
+int Arguments::threads() const {
+  const std::int64_t threads = integer_or("threads", 0);
+  if (threads < 0 || threads > 1024)
+    throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+  return static_cast<int>(threads);
+}
+
 int parse_int(const std::string& flag, const std::string& text) {
   const std::int64_t value = parse_integer(flag, text);
   if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())

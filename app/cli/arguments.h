@@ -46,6 +46,8 @@ class Arguments {
   int int_or(const std::string& flag, int fallback) const;
   std::int64_t required_integer(const std::string& flag) const;
   std::uint64_t seed_or(const std::string& flag, std::uint64_t fallback) const;
+  // "--threads N": worker threads, 0..1024; 0 (also when not given) means all cores.
+  int threads() const;
 
  private:
   std::map<std::string, std::string> values_;

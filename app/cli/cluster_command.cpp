@@ -94,9 +94,7 @@ int run_run_jobs(const Arguments& args) {
   const std::string dir = args.required_text("dir");
   const std::int64_t shard = args.required_integer("shard");
   const std::int64_t shards = args.required_integer("shards");
-  const std::int64_t threads = args.integer_or("threads", 0);
-  if (threads < 0 || threads > 1024)
-    throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+  const int threads = args.threads();
   const double db_retry = args.number_or("db-retry", 60);
   if (!(db_retry >= 0 && db_retry <= 86400))
     throw UsageError("--db-retry: expected 0..86400 seconds");
@@ -107,7 +105,7 @@ int run_run_jobs(const Arguments& args) {
   const SearchPlan plan = cluster::read_plan(dir);
   const int i = static_cast<int>(shard), n = static_cast<int>(shards);
   tuning::RunOptions options;
-  options.threads = static_cast<int>(threads);
+  options.threads = threads;
   options.plan = cluster::shard_jobs(plan, i, n);
   const std::string path = cluster::shard_store_path(dir, i);
   if (options.plan.empty()) {

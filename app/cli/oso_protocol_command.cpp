@@ -57,6 +57,7 @@ int run_oso_protocol_command(const Arguments& args) {
 
   const data::TrainValidationSplit data = tuning::load_oso_protocol_data(config);
   const bool quiet = args.has("quiet");
+  const int threads = args.threads();
   // One (k, strategy, epsilon) grid at a time: each grid's runs are seeded by the seed index
   // alone, so the results are those of one call with the whole config, and a Ctrl-C / SIGTERM
   // (cli/interrupt.h) keeps the grids already finished: they are printed and written.
@@ -89,7 +90,7 @@ int run_oso_protocol_command(const Arguments& args) {
           std::fflush(stderr);
         };
         try {
-          for (auto& r : tuning::run_oso_protocol(one, data, progress, interrupt.flag()))
+          for (auto& r : tuning::run_oso_protocol(one, data, progress, interrupt.flag(), threads))
             results.push_back(r);
         } catch (const Cancelled&) {
           break;
@@ -183,6 +184,9 @@ void add_oso_protocol_command(CLI::App& cli) {
   add_value(*cmd, *args, "lot-size", "expected lot size L (default: the preset's)", "L");
   add_value(*cmd, *args, "eval-every", "checkpoint every N steps (default: the preset's)", "N");
   add_value(*cmd, *args, "json-out", "also write the rows as JSON to this file", "FILE");
+  add_value(*cmd, *args, "threads",
+            "worker threads; a grid's runs go side by side, one per thread (default: all cores)",
+            "N");
   add_switch(*cmd, *args, "quiet", "no progress on stderr");
   on_run(*cmd, [args] { return run_oso_protocol_command(*args); });
 }

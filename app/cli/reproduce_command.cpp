@@ -263,9 +263,7 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   const std::string data_filter = args.text_or("data", "all");
   if (data_filter != "all" && data_filter != "adult" && data_filter != "fashion-mnist")
     throw UsageError("--data: expected adult, fashion-mnist or all, got '" + data_filter + "'");
-  const std::int64_t threads = args.integer_or("threads", 0);
-  if (threads < 0 || threads > 1024)
-    throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
+  const int threads = args.threads();
   std::vector<const reproduction::ReproductionItem*> items;
   if (what == "all") {
     for (const auto& item : reproduction::reproduction_items()) items.push_back(&item);
@@ -316,8 +314,8 @@ int run_reproduce(const std::string& what, const Arguments& args) {
       run.title = item->title;
       run.data = version.label;
       try {
-        run_item(*item, version, scale, presets, out, static_cast<int>(threads),
-                 data_filter != "all", run, pooled, runs.size());
+        run_item(*item, version, scale, presets, out, threads, data_filter != "all", run, pooled,
+                 runs.size());
       } catch (const Error& e) {
         g_runner.store(nullptr);
         run.status = std::string("failed: ") + e.what();

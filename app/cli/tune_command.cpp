@@ -71,9 +71,7 @@ TuneFlags read_tune_flags(const Arguments& args) {
   flags.db_retry = args.number_or("db-retry", 60);
   if (!(flags.db_retry >= 0 && flags.db_retry <= 86400))
     throw UsageError("--db-retry: expected 0..86400 seconds");
-  flags.threads = args.integer_or("threads", 0);
-  if (flags.threads < 0 || flags.threads > 1024)
-    throw UsageError("--threads: expected 0..1024, got " + std::to_string(flags.threads));
+  flags.threads = args.threads();
   if (args.text("resume")) flags.resume_id = args.required_integer("resume");
   if (flags.resume_id && !args.text("db"))
     throw UsageError("--resume needs --db (the run history holding the run)");

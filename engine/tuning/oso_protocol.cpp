@@ -1,9 +1,15 @@
 // The OSO paper's grid protocol (see oso_protocol.h).
 #include "tuning/oso_protocol.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
+
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <tuple>
@@ -253,8 +259,9 @@ std::string oso_epsilon_note(double delta) {
 std::vector<OsoGridResult> run_oso_protocol(
     const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
     const std::function<void(std::int64_t, std::int64_t)>& progress,
-    const std::atomic<bool>* cancel) {
+    const std::atomic<bool>* cancel, int threads) {
   if (auto bad = invalid_oso_field(config)) throw InvalidArgument(bad->key + ": " + bad->rule);
+  if (threads < 0) throw InvalidArgument("threads: must be >= 0 (0: all cores)");
   const bool higher = higher_is_better(config.model);
   const double n = static_cast<double>(data.train.size());
   if (config.lot_size > n) {
@@ -265,6 +272,11 @@ std::vector<OsoGridResult> run_oso_protocol(
   }
   const double q = config.lot_size / n;
   const std::int64_t total = plan_oso_protocol(config).total_runs;
+  // The runs of a grid are independent (each seeded by its seed index alone, single-threaded), so
+  // they run side by side, one per arena slot, and every score is the same float on any thread
+  // count; the selection below reads them in grid order, as a sequential loop would.
+  tbb::task_arena arena(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
+  std::mutex progress_mutex;  // progress() is called from the arena's threads, one at a time
   std::int64_t done = 0;
   training::TrainingHooks hooks;
   hooks.cancel = cancel;
@@ -284,26 +296,45 @@ std::vector<OsoGridResult> run_oso_protocol(
         r.noise_multiplier =
             privacy::calibrate_noise_multiplier(epsilon, config.delta, q, runs * config.steps);
         r.score = std::numeric_limits<double>::quiet_NaN();
+        // scores[g * seeds + s]: run (g, s)'s best checkpoint.
+        std::vector<double> scores(grid.size() * static_cast<std::size_t>(config.seeds));
+        const auto run_one = [&](std::size_t index) {
+          const std::size_t g = index / static_cast<std::size_t>(config.seeds);
+          const int s = static_cast<int>(index % static_cast<std::size_t>(config.seeds));
+          training::TrainingConfig tc;
+          tc.model.kind = config.model;
+          tc.optimizer = optim::default_spec(strategy);
+          if (strategy != optim::OptimizerKind::kDpAdamWosm)
+            tc.optimizer.learning_rate = grid[g].learning_rate;
+          tc.optimizer.target_quantile =
+              grid[g].target_quantile > 0 ? grid[g].target_quantile : 0.5;
+          tc.dp = {grid[g].clip, r.noise_multiplier, config.lot_size};
+          tc.steps = config.steps;
+          tc.eval_every = config.eval_every;
+          tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(s));
+          if (cancel && cancel->load()) throw Cancelled();
+          const auto run = training::train(data, tc, hooks);
+          if (run.cancelled) throw Cancelled();
+          scores[index] = best_checkpoint(run, higher);
+          const std::lock_guard lock(progress_mutex);
+          ++done;
+          if (progress) progress(done, total);
+        };
+        // One run per task (simple_partitioner, grain 1): a run is minutes long. A Cancelled
+        // thrown by a task cancels the others and is rethrown here.
+        arena.execute([&] {
+          tbb::parallel_for(
+              tbb::blocked_range<std::size_t>(0, scores.size(), 1),
+              [&](const tbb::blocked_range<std::size_t>& range) {
+                for (std::size_t i = range.begin(); i != range.end(); ++i) run_one(i);
+              },
+              tbb::simple_partitioner());
+        });
         for (std::size_t g = 0; g < grid.size(); ++g) {
           double sum = 0, sum_sq = 0;
           int finite = 0;
           for (int s = 0; s < config.seeds; ++s) {
-            training::TrainingConfig tc;
-            tc.model.kind = config.model;
-            tc.optimizer = optim::default_spec(strategy);
-            if (strategy != optim::OptimizerKind::kDpAdamWosm)
-              tc.optimizer.learning_rate = grid[g].learning_rate;
-            tc.optimizer.target_quantile =
-                grid[g].target_quantile > 0 ? grid[g].target_quantile : 0.5;
-            tc.dp = {grid[g].clip, r.noise_multiplier, config.lot_size};
-            tc.steps = config.steps;
-            tc.eval_every = config.eval_every;
-            tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(s));
-            if (cancel && cancel->load()) throw Cancelled();
-            const auto run = training::train(data, tc, hooks);
-            if (run.cancelled) throw Cancelled();
-            const double score = best_checkpoint(run, higher);
-            if (progress) progress(++done, total);
+            const double score = scores[g * static_cast<std::size_t>(config.seeds) + s];
             if (!std::isfinite(score)) continue;  // diverged: no finite checkpoint
             sum += score;
             sum_sq += score * score;

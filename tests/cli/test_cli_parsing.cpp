@@ -75,6 +75,10 @@ class TestCliParsing : public QObject {
             "--validation-subset must be >= 1");
     oso_row("oso lot size", {"--lot-size", "0.5"}, "--lot-size must be >= 1");
     oso_row("oso too many runs", {"--seeds", "400000"}, "--seeds gives 483200000 training runs");
+    // One --threads rule (Arguments::threads) for oso-protocol, tune, reproduce and run-jobs.
+    oso_row("oso threads", {"--threads", "-1"}, "--threads: expected 0..1024, got -1");
+    QTest::newRow("tune threads") << QStringList{"tune", "--config", "a.json", "--threads", "2000"}
+                                  << "--threads: expected 0..1024, got 2000";
     QTest::newRow("oso preset not JSON")
         << QStringList{"oso-protocol", "--preset",
                        QString::fromStdString(dplab::testing::test_data_dir() + "/csv_small.csv")}

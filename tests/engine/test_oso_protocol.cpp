@@ -121,6 +121,44 @@ class TestOsoProtocol : public QObject {
     QVERIFY(note.find("seeds are not charged") != std::string::npos);
   }
 
+  // A grid's runs side by side on 2 threads (and on all cores) select the same configuration
+  // with the same scores as one thread: each run is the same single-threaded computation, only
+  // the order in which they finish changes. progress() is never entered twice at once.
+  void threadsDoNotChangeTheResults() {
+    auto c = small_protocol({1.0, 2.0}, {2}, 20);
+    c.seeds = 2;
+    const auto data = separable_data(400, 11);
+    const auto one = tuning::run_oso_protocol(c, data, {}, nullptr, 1);
+    for (int threads : {2, 0}) {
+      std::atomic<int> inside{0};
+      std::int64_t calls = 0;
+      bool overlapped = false;
+      const auto results = tuning::run_oso_protocol(
+          c, data,
+          [&](std::int64_t done, std::int64_t) {
+            overlapped |= inside.fetch_add(1) != 0;
+            QCOMPARE(done, ++calls);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            inside.fetch_sub(1);
+          },
+          nullptr, threads);
+      QVERIFY(!overlapped);
+      QCOMPARE(calls, tuning::plan_oso_protocol(c).total_runs);
+      QCOMPARE(results.size(), one.size());
+      for (std::size_t i = 0; i < one.size(); ++i) {
+        QCOMPARE(results[i].strategy, one[i].strategy);
+        QCOMPARE(results[i].epsilon, one[i].epsilon);
+        QCOMPARE(results[i].noise_multiplier, one[i].noise_multiplier);
+        QCOMPARE(results[i].score, one[i].score);
+        QCOMPARE(results[i].score_std, one[i].score_std);
+        QCOMPARE(results[i].learning_rate, one[i].learning_rate);
+        QCOMPARE(results[i].clip, one[i].clip);
+        QCOMPARE(results[i].target_quantile, one[i].target_quantile);
+      }
+    }
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument, tuning::run_oso_protocol(c, data, {}, nullptr, -1));
+  }
+
   void cancelStopsBetweenAndInsideRuns() {
     auto c = small_protocol({1.0}, {2}, 10);
     const auto data = separable_data(500, 7);

@@ -254,7 +254,7 @@ bool OsoProtocolView::run() {
               report(std::to_string(done) + " / " + std::to_string(all) + " runs",
                      static_cast<double>(done) / static_cast<double>(all));
             },
-            &cancel);
+            &cancel, /*threads (all cores; a grid's runs side by side)=*/0);
         out->wall_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       },
