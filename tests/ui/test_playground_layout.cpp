@@ -5,10 +5,13 @@
 // reserves the lines of the largest epsilon a setting can reach (above 10^5); the projector font
 // (View > Large font) fits the 1280 x 720 projector.
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QTextBrowser>
 #include <QtTest>
+
+#include <qcustomplot.h>
 
 #include "charts/chart_view.h"
 #include "playground/plane_view.h"
@@ -17,6 +20,7 @@
 #include "playground/steady_label.h"
 #include "playground/step_view.h"
 #include "support/test_registry.h"
+#include "window_run_support.h"
 
 using namespace dplab;
 using namespace dplab::ui;
@@ -125,6 +129,46 @@ class TestPlaygroundLayout : public QObject {
   void projectorFontFitsA1280x720Screen() {
     PlaygroundWindow w;
     checkMainViewsFit(w, QSize(1280, 720), true);
+  }
+
+  // With a minority cluster the accuracy chart's legend lists six lines; each chart's plot area
+  // (the axis rectangle the curves are drawn in) keeps at least 100 px of height in the normal
+  // font at 1024 x 700 and 80 px in the projector font at 1280 x 720 (its 11 pt legend and ticks
+  // take the rest). Before, the legend's long names flowed into one column of six rows: 74 px at
+  // 1024 x 700 and ~40 px in the projector font.
+  void minorityLegendLeavesRoomForTheCurves() {
+    for (const auto& [size, large] :
+         {std::pair{QSize(1024, 700), false}, {QSize(1280, 720), true}}) {
+      PlaygroundWindow w;
+      open(w, size, large);
+      auto* minority = w.findChild<QDoubleSpinBox*>(QStringLiteral("pgMinority"));
+      QVERIFY(minority);
+      minority->setValue(0.1);
+      QCustomPlot* accuracy = w.accuracyChart()->plot();
+      QTRY_COMPARE(accuracy->legend->itemCount(), 6);
+      w.play();  // curves in the charts (and in the screenshot below)
+      QTest::qWait(1500);
+      w.pause();
+      for (int i = 0; i < 5; ++i) QApplication::processEvents();
+      test::saveShot(&w, QStringLiteral("playground-minority-%1x%2%3")
+                             .arg(size.width())
+                             .arg(size.height())
+                             .arg(large ? QStringLiteral("-large-font") : QString()));
+      for (ChartView* chart : {w.lossChart(), w.accuracyChart()}) {
+        QCustomPlot* plot = chart->plot();
+        plot->replot();
+        const int height = plot->axisRect()->height();
+        qInfo("%dx%d%s: %s plot area %d x %d px, legend %d items", size.width(), size.height(),
+              large ? " large font" : "", chart == w.lossChart() ? "loss" : "accuracy",
+              plot->axisRect()->width(), height, plot->legend->itemCount());
+        QVERIFY2(height >= (large ? 80 : 100),
+                 qPrintable(QStringLiteral("%1 px high at %2 x %3%4")
+                                .arg(height)
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(large ? QStringLiteral(", large font") : QString())));
+      }
+    }
   }
 
   // At 1280 x 720 the lesson text shows at least 6 lines (it was down to ~3: the ledger's and

@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <vector>
 
 #include "charts/chart_hover.h"
 #include "charts/export_dialog.h"
@@ -205,19 +206,33 @@ class ExportLayout {
   ExportLayout(const ExportLayout&) = delete;
   ExportLayout& operator=(const ExportLayout&) = delete;
 
-  // As many columns as fit `width`, each as wide as the widest entry (icon, padding and text
-  // at the legend's font), re-arranged: a fixed column width cut long entries ("plan: MA, best
-  // of K r…") in a narrow export.
+  // As many columns as fit `width`, re-arranged (a fixed column width cut long entries ("plan:
+  // MA, best of K r…") in a narrow export). Entries fill rows first, so with c columns entry i
+  // sits in column i mod c, and a column is as wide as its widest entry (icon, padding and text
+  // at the legend's font): the widest count c whose columns and gaps fit is taken. A uniform
+  // column of the widest entry gave one column of six rows where two columns fit.
   static void flowLegend(QCPLegend* legend, int width) {
-    int widest = 0;
+    std::vector<int> entry;
     for (int i = 0; i < legend->itemCount(); ++i) {
       if (QCPAbstractLegendItem* item = legend->item(i))
-        widest = std::max(widest, item->minimumOuterSizeHint().width());
+        entry.push_back(item->minimumOuterSizeHint().width());
     }
     const QMargins m = legend->margins();
-    const int column = std::max(40, widest + legend->columnSpacing());
     const int room = width - m.left() - m.right() - 8;  // the legend's own border and padding
-    legend->setWrap(std::max(1, room / column));
+    int columns = 1;
+    for (int c = static_cast<int>(entry.size()); c > 1; --c) {
+      std::vector<int> widest(static_cast<std::size_t>(c), 0);
+      for (std::size_t i = 0; i < entry.size(); ++i)
+        widest[i % static_cast<std::size_t>(c)] =
+            std::max(widest[i % static_cast<std::size_t>(c)], std::max(40, entry[i]));
+      int need = (c - 1) * legend->columnSpacing();
+      for (int w : widest) need += w;
+      if (need <= room) {
+        columns = c;
+        break;
+      }
+    }
+    legend->setWrap(columns);
     legend->setFillOrder(legend->fillOrder(), true);
   }
 

@@ -170,10 +170,10 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
       QString name;
     } series[] = {{QColor(214, 39, 40), Qt::SolidLine, tr("DP train")},
                   {QColor(214, 39, 40), Qt::DashLine, tr("DP test")},
-                  {QColor(100, 100, 100), Qt::SolidLine, tr("non-private train")},
-                  {QColor(100, 100, 100), Qt::DashLine, tr("non-private test")},
-                  {QColor(245, 147, 34), Qt::DotLine, tr("DP test, minority")},
-                  {QColor(140, 140, 140), Qt::DotLine, tr("non-private, minority")}};
+                  {QColor(100, 100, 100), Qt::SolidLine, tr("non-DP train")},
+                  {QColor(100, 100, 100), Qt::DashLine, tr("non-DP test")},
+                  {QColor(245, 147, 34), Qt::DotLine, tr("DP minority")},
+                  {QColor(140, 140, 140), Qt::DotLine, tr("non-DP minority")}};
     for (const auto& s : series) {
       QCPGraph* g = plot->addGraph();
       g->setPen(QPen(s.colour, 2, s.style));
@@ -189,8 +189,10 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
     lo->removeFromLegend();
     // The minority lines and the band join the legend only while drawn (updateCurves).
     for (int g : {4, 5, 7}) plot->graph(g)->removeFromLegend();
-    // A compact legend (small icons, no gaps) in as many columns as fit, so
-    // that at 1280 x 720 it takes two rows under the axes, not half the chart.
+    // A compact legend (small icons, no gaps, names of at most 15 characters) in as many
+    // columns as fit, so that it takes two or three rows under the axes, not half the chart
+    // ("non-private, minority" flowed into one column of six rows: a 40 px plot in the
+    // projector font at 1280 x 720). The minority lines are test accuracy of the minority.
     plot->legend->setIconSize(18, 8);
     plot->legend->setRowSpacing(0);
     plot->legend->setColumnSpacing(6);
