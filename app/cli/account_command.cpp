@@ -345,16 +345,16 @@ int run_account(const Arguments& args) {
 }  // namespace
 
 void add_account_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "account", "privacy of one run or of a search over K candidates (MA / LT / PS)");
+  CLI::App* cmd = add_command(cli, "account",
+                              "privacy of one run or of a search over K candidates (MA / LT / PS)");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "noise-multiplier", "sigma > 0, noise std relative to the clipping norm",
             "S")
-      ->required();
+      .required();
   add_value(*cmd, *args, "sampling-rate", "required: q in (0, 1], Poisson sampling rate L/n", "Q");
   add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
-  add_value(*cmd, *args, "steps", "T >= 1 steps per run", "T")->required();
-  add_value(*cmd, *args, "delta", "target delta in (0, 1) of the whole release", "D")->required();
+  add_value(*cmd, *args, "steps", "T >= 1 steps per run", "T").required();
+  add_value(*cmd, *args, "delta", "target delta in (0, 1) of the whole release", "D").required();
   add_value(*cmd, *args, "candidates", "K >= 1 hyperparameter candidates (default 1)", "K");
   add_value(*cmd, *args, "selection",
             "none (one run; default for K = 1), ma (K runs composed in RDP; default for K > 1) or "
@@ -396,7 +396,8 @@ void add_account_command(CLI::App& cli) {
              "variants) beside PS and LT on the full data, with the expected compute");
   add_value(*cmd, *args, "accountant", kAccountantHelp, "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
-  cmd->footer(
+  set_footer(
+      *cmd,
       "Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, "
       "...).");
   on_run(*cmd, [args] { return run_account(*args); });

@@ -185,27 +185,58 @@ std::string wrap(const std::string& text, std::size_t width = 66) {
 
 }  // namespace
 
-CLI::Option* add_value(CLI::App& command, Arguments& args, const std::string& name,
-                       const std::string& help, const std::string& value_name) {
-  return command
-      .add_option_function<std::string>(
-          "--" + name, [&args, name](const std::string& value) { args.set(name, value); },
-          wrap(help))
-      ->type_name(value_name);
+Flag& Flag::required() {
+  option_->required();
+  return *this;
 }
 
-CLI::Option* add_positional(CLI::App& command, Arguments& args, const std::string& name,
-                            const std::string& help) {
-  return command
-      .add_option_function<std::string>(
-          name, [&args, name](const std::string& value) { args.set(name, value); }, wrap(help))
-      ->required();
+Flag& Flag::type_name(const std::string& name) {
+  option_->type_name(name);
+  return *this;
 }
 
-CLI::Option* add_switch(CLI::App& command, Arguments& args, const std::string& name,
-                        const std::string& help) {
-  return command.add_flag_callback(
-      "--" + name, [&args, name] { args.set_switch(name); }, wrap(help));
+CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& help) {
+  return parent.add_subcommand(name, help);
+}
+
+void set_footer(CLI::App& command, const std::string& text) {
+  command.footer(text);
+}
+
+void require_one_subcommand(CLI::App& command) {
+  command.require_subcommand(1);
+}
+
+Flag add_value(CLI::App& command, Arguments& args, const std::string& name, const std::string& help,
+               const std::string& value_name) {
+  return Flag(command
+                  .add_option_function<std::string>(
+                      "--" + name,
+                      [&args, name](const std::string& value) { args.set(name, value); },
+                      wrap(help))
+                  ->type_name(value_name));
+}
+
+Flag add_positional(CLI::App& command, Arguments& args, const std::string& name,
+                    const std::string& help) {
+  return Flag(
+      command
+          .add_option_function<std::string>(
+              name, [&args, name](const std::string& value) { args.set(name, value); }, wrap(help))
+          ->required());
+}
+
+Flag add_switch(CLI::App& command, Arguments& args, const std::string& name,
+                const std::string& help) {
+  return Flag(command.add_flag_callback(
+      "--" + name, [&args, name] { args.set_switch(name); }, wrap(help)));
+}
+
+Flag add_repeatable(CLI::App& command, std::vector<std::string>& values, const std::string& name,
+                    const std::string& help, const std::string& value_name) {
+  return Flag(command.add_option("--" + name, values, wrap(help))
+                  ->type_name(value_name)
+                  ->allow_extra_args(false));
 }
 
 void add_hidden_alias(CLI::App& command, Arguments& args, const std::string& alias,

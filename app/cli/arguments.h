@@ -62,18 +62,45 @@ std::vector<std::string> comma_items(const std::string& flag, const std::string&
 std::vector<double> parse_number_list(const std::string& flag, const std::string& text);
 std::vector<int> parse_int_list(const std::string& flag, const std::string& text);
 
+// The command-line layer is the only code that sees CLI11's headers (they cost ~4 s of compile
+// time per file): commands declare themselves through the functions below, which take CLI11's
+// types by reference only.
+
+// A declared flag or positional, for the two tweaks a command makes to it.
+class Flag {
+ public:
+  explicit Flag(CLI::Option* option) : option_(option) {}
+  // CLI11 reports it missing, and --help marks it REQUIRED.
+  Flag& required();
+  // The word that stands for its value in --help ("FILE", "DIR").
+  Flag& type_name(const std::string& name);
+
+ private:
+  CLI::Option* option_;
+};
+
+// Declares subcommand `name` of `parent` ("dplab-cli NAME", or "dplab-cli history NAME").
+CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& help);
+// Text printed at the end of the command's --help.
+void set_footer(CLI::App& command, const std::string& text);
+// The command only groups subcommands: one of them must be given.
+void require_one_subcommand(CLI::App& command);
+
 // Declares "--name VALUE" on `command`; its text lands in `args` under `name`. The help line
-// says what the value means, its unit and its default. Returns the option for CLI11 tweaks
-// (->required() shows it as required in --help and makes CLI11 report it missing).
-CLI::Option* add_value(CLI::App& command, Arguments& args, const std::string& name,
-                       const std::string& help, const std::string& value_name = "VALUE");
+// says what the value means, its unit and its default.
+Flag add_value(CLI::App& command, Arguments& args, const std::string& name, const std::string& help,
+               const std::string& value_name = "VALUE");
 // Declares a required positional argument NAME (a word without dashes, e.g. the plan folder of
 // `run-jobs DIR`); its text lands in `args` under `name`.
-CLI::Option* add_positional(CLI::App& command, Arguments& args, const std::string& name,
-                            const std::string& help);
+Flag add_positional(CLI::App& command, Arguments& args, const std::string& name,
+                    const std::string& help);
 // Declares a switch "--name" (no value).
-CLI::Option* add_switch(CLI::App& command, Arguments& args, const std::string& name,
-                        const std::string& help);
+Flag add_switch(CLI::App& command, Arguments& args, const std::string& name,
+                const std::string& help);
+// Declares "--name=VALUE", repeatable: each value is appended to `values`, in order. One value
+// per flag (a following word is not taken as a second value).
+Flag add_repeatable(CLI::App& command, std::vector<std::string>& values, const std::string& name,
+                    const std::string& help, const std::string& value_name);
 // A hidden old spelling "--alias VALUE" that stores under `name` (giving both is an error).
 // Do not mark `name` ->required() (CLI11 would not count the alias); read it with required_*.
 void add_hidden_alias(CLI::App& command, Arguments& args, const std::string& alias,

@@ -248,8 +248,8 @@ int run_audit(const Arguments& args) {
 }  // namespace
 
 void add_audit_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "audit",
+  CLI::App* cmd = add_command(
+      cli, "audit",
       "how private is it really: one-run audited epsilon lower bound beside the accountant");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
@@ -266,7 +266,8 @@ void add_audit_command(CLI::App& cli) {
   add_value(*cmd, *args, "confidence", "confidence 1 - beta of the lower bound (default 0.95)",
             "P");
   add_value(*cmd, *args, "audit-seed", "seed of the canaries (default --seed + 1)", "N");
-  cmd->footer(
+  set_footer(
+      *cmd,
       "The lower bound is a statistic of the canaries only. Black-box mode draws its canaries "
       "from the validation set (>= m rows).");
   on_run(*cmd, [args] { return run_audit(*args); });

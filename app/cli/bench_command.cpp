@@ -408,8 +408,8 @@ int run_bench(const Arguments& args) {
 }  // namespace
 
 void add_bench_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "bench", "measure DP step throughput against non-private and naive baselines");
+  CLI::App* cmd = add_command(cli, "bench",
+                              "measure DP step throughput against non-private and naive baselines");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "seconds", "measuring time per variant (default 1.0)", "S");
   add_value(*cmd, *args, "lot-size", "expected lot size (default 250)", "L");

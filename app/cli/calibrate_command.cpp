@@ -77,22 +77,22 @@ int run_calibrate(const Arguments& args) {
 }  // namespace
 
 void add_calibrate_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "calibrate", "smallest noise multiplier reaching a target (epsilon, delta)");
+  CLI::App* cmd =
+      add_command(cli, "calibrate", "smallest noise multiplier reaching a target (epsilon, delta)");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "epsilon", "target epsilon > 0", "E")->required();
-  add_value(*cmd, *args, "delta", "target delta in (0, 1)", "D")->required();
+  add_value(*cmd, *args, "epsilon", "target epsilon > 0", "E").required();
+  add_value(*cmd, *args, "delta", "target delta in (0, 1)", "D").required();
   add_value(*cmd, *args, "sampling-rate", "required: q in (0, 1], Poisson sampling rate L/n", "Q");
   add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
-  add_value(*cmd, *args, "steps", "T >= 1", "T")->required();
+  add_value(*cmd, *args, "steps", "T >= 1", "T").required();
   add_value(*cmd, *args, "conversion", "improved (default) or classic (the paper's accountant)",
             "improved|classic");
   add_value(*cmd, *args, "accountant",
             "pld (default) or rdp: the accountant the target is met under", "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
-  cmd->footer(
-      "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it "
-      "achieves.");
+  set_footer(*cmd,
+             "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it "
+             "achieves.");
   on_run(*cmd, [args] { return run_calibrate(*args); });
 }
 

@@ -75,8 +75,9 @@ int run_canary(const Arguments& args) {
 }  // namespace
 
 void add_canary_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "canary", "word2vec canary memorisation audit (rank histograms, chi-square), Table 2 CSV");
+  CLI::App* cmd =
+      add_command(cli, "canary",
+                  "word2vec canary memorisation audit (rank histograms, chi-square), Table 2 CSV");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "canaries", "number of canaries m >= 10 (default 200; the paper 1,000)",
             "M");
@@ -87,7 +88,7 @@ void add_canary_command(CLI::App& cli) {
             "e.g. the paper's 0.5): the runs then do not have the budget's epsilon",
             "S");
   add_sparse_preset_flags(*cmd, *args);
-  cmd->footer(kSparsePresetFooter);
+  set_footer(*cmd, kSparsePresetFooter);
   on_run(*cmd, [args] { return run_canary(*args); });
 }
 

@@ -218,19 +218,20 @@ int run_history_merge(const Arguments& args) {
 }  // namespace
 
 void add_run_jobs_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "run-jobs", "run one shard of a search planned with tune --plan (a Slurm array task)");
+  CLI::App* cmd = add_command(
+      cli, "run-jobs", "run one shard of a search planned with tune --plan (a Slurm array task)");
   auto args = std::make_shared<Arguments>();
-  add_positional(*cmd, *args, "dir", "the plan folder (tune --plan DIR)")->type_name("DIR");
-  add_value(*cmd, *args, "shard", "this shard's index I, 0 <= I < N", "I")->required();
+  add_positional(*cmd, *args, "dir", "the plan folder (tune --plan DIR)").type_name("DIR");
+  add_value(*cmd, *args, "shard", "this shard's index I, 0 <= I < N", "I").required();
   add_value(*cmd, *args, "shards",
             "the number of shards N: job j of plan.json runs in shard j mod N", "N")
-      ->required();
+      .required();
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "T");
   add_value(*cmd, *args, "db-retry",
             "seconds to keep retrying jobs the shard store could not take (default 60)", "S");
   add_max_memory_flag(*cmd, *args);
-  cmd->footer(
+  set_footer(
+      *cmd,
       "Writes DIR/stores/shard-I.sqlite (one writer per file). Run again, it runs only the jobs "
       "that file does not hold yet. Exit status: 0 ok; 1 a job failed or could not be stored; "
       "2 bad usage.");
@@ -238,18 +239,19 @@ void add_run_jobs_command(CLI::App& cli) {
 }
 
 void add_history_merge_command(CLI::App& history) {
-  CLI::App* cmd = history.add_subcommand(
-      "merge",
+  CLI::App* cmd = add_command(
+      history, "merge",
       "fold the shard stores of a plan folder into one run of --db and write tune's outputs");
   auto args = std::make_shared<Arguments>();
-  add_positional(*cmd, *args, "dir", "the plan folder (tune --plan DIR)")->type_name("DIR");
+  add_positional(*cmd, *args, "dir", "the plan folder (tune --plan DIR)").type_name("DIR");
   add_value(*cmd, *args, "db", "the SQLite run history to add the merged run to", "FILE")
-      ->required();
+      .required();
   add_value(*cmd, *args, "out",
             "folder for the outputs tune --out writes (default: DIR/results; private release: "
             "with curator-only.json)",
             "OUTDIR");
-  cmd->footer(
+  set_footer(
+      *cmd,
       "Refuses (exit 1, naming the job or file) a missing job, a job stored twice, a store of "
       "another plan or a second store of one shard. Exit status otherwise as tune's.");
   on_run(*cmd, [args] { return run_history_merge(*args); });

@@ -10,7 +10,7 @@
 //
 // How to add a command: a new app/cli/<name>_command.cpp (globbed; no CMake edit) with
 //     void add_<name>_command(CLI::App& cli) {
-//       CLI::App* cmd = cli.add_subcommand("<name>", "one line for 'dplab-cli --help'");
+//       CLI::App* cmd = add_command(cli, "<name>", "one line for 'dplab-cli --help'");
 //       auto args = std::make_shared<Arguments>();
 //       add_value(*cmd, *args, ...);             // its flags
 //       on_run(*cmd, [args] { return run_<name>(*args); });
@@ -19,8 +19,6 @@
 #pragma once
 
 #include <functional>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/arguments.h"
 

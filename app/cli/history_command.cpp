@@ -224,9 +224,9 @@ int run_export(const Arguments& args) {
 }  // namespace
 
 void add_history_command(CLI::App& cli) {
-  CLI::App* history = cli.add_subcommand(
-      "history", "list, show, export or merge the runs of a SQLite run history (--db)");
-  history->require_subcommand(1);
+  CLI::App* history = add_command(
+      cli, "history", "list, show, export or merge the runs of a SQLite run history (--db)");
+  require_one_subcommand(*history);
   struct Sub {
     const char* name;
     const char* help;
@@ -238,14 +238,14 @@ void add_history_command(CLI::App& cli) {
             run_show},
         Sub{"export", "one experiment's curves and aggregates as CSV (+ summary.json)",
             run_export}}) {
-    CLI::App* cmd = history->add_subcommand(sub.name, sub.help);
+    CLI::App* cmd = add_command(*history, sub.name, sub.help);
     auto args = std::make_shared<Arguments>();
     add_value(*cmd, *args, "db", "the SQLite run history (tune --db, or the GUI's)", "FILE")
-        ->required();
+        .required();
     if (std::string(sub.name) != "list")
-      add_value(*cmd, *args, "id", "experiment id (see 'history list')", "N")->required();
+      add_value(*cmd, *args, "id", "experiment id (see 'history list')", "N").required();
     if (std::string(sub.name) == "export")
-      add_value(*cmd, *args, "out", "output folder (created)", "DIR")->required();
+      add_value(*cmd, *args, "out", "output folder (created)", "DIR").required();
     else
       add_switch(*cmd, *args, "json", "print JSON instead of a table");
     on_run(*cmd, [args, run = sub.run] { return run(*args); });

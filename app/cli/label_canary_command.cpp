@@ -76,16 +76,17 @@ int run_label_canary(const Arguments& args) {
 }  // namespace
 
 void add_label_canary_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "label-canary",
-      "canary audit of a classifier run: mislabelled canaries, loss-rank chi-square");
+  CLI::App* cmd =
+      add_command(cli, "label-canary",
+                  "canary audit of a classifier run: mislabelled canaries, loss-rank chi-square");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
   add_value(*cmd, *args, "canaries",
             "mislabelled canaries m >= 10, drawn from the validation set (default 50)", "M");
   add_value(*cmd, *args, "repeats",
             "comma-separated insertion counts n_c, 0 = never inserted (default 3,9,15)", "LIST");
-  cmd->footer("The validation set must hold >= 4 m rows (canaries + never-inserted references).");
+  set_footer(*cmd,
+             "The validation set must hold >= 4 m rows (canaries + never-inserted references).");
   on_run(*cmd, [args] { return run_label_canary(*args); });
 }
 

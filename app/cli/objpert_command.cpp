@@ -244,8 +244,8 @@ int run_objpert(const Arguments& args) {
 }  // namespace
 
 void add_objpert_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "objpert",
+  CLI::App* cmd = add_command(
+      cli, "objpert",
       "objective perturbation (Algorithm 1) for logistic/linear models; Table 2 compare");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "dataset",
@@ -279,7 +279,8 @@ void add_objpert_command(CLI::App& cli) {
   add_value(*cmd, *args, "lambda", "bounds: regularization (> smoothness)", "L");
   add_value(*cmd, *args, "smoothness", "bounds: beta (default 1)", "B");
   add_value(*cmd, *args, "points", "bounds: number of deltas in [1e-10, 0.1] (default 50)", "N");
-  cmd->footer(
+  set_footer(
+      *cmd,
       "Output: one JSON object on stdout. Every epsilon is an upper bound from the named theorem;\n"
       "solver diagnostics (iterations) are not covered by it; the reached gradient norm is not\n"
       "printed (it depends on the private data).");

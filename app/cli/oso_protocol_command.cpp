@@ -167,11 +167,11 @@ int run_oso_protocol_command(const Arguments& args) {
 }  // namespace
 
 void add_oso_protocol_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "oso-protocol", "the OSO paper's per-grid-budget tuning protocol (Figure 4 / Table 3)");
+  CLI::App* cmd = add_command(
+      cli, "oso-protocol", "the OSO paper's per-grid-budget tuning protocol (Figure 4 / Table 3)");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "preset", "protocol preset (resources/presets/oso-*.json)", "FILE")
-      ->required();
+      .required();
   add_value(*cmd, *args, "epsilons", "per-grid budgets, comma-separated (default: the preset's)",
             "E1,E2");
   add_value(*cmd, *args, "granularities",

@@ -381,21 +381,18 @@ int run_reproduce(const std::string& what, const Arguments& args) {
 }  // namespace
 
 void add_reproduce_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "reproduce",
+  CLI::App* cmd = add_command(
+      cli, "reproduce",
       "run the main paper's figures and tables from their presets; write figures, CSVs and "
       "REPORT.md");
   auto args = std::make_shared<Arguments>();
-  auto item = std::make_shared<std::string>();
-  cmd->add_option(
-         "item", *item,
-         "figure2, figure3, figure4 (with Table 1 and appendix Figure 6), figure8 and figure9 "
-         "(appendix: Figure 4 at sigma = 2, 8), section5.2, figure5, kk23 (Koskela & "
-         "Kulkarni 2023 vs Papernot-Steinke), or all")
-      ->required();
+  add_positional(*cmd, *args, "item",
+                 "figure2, figure3, figure4 (with Table 1 and appendix Figure 6), figure8 and "
+                 "figure9 (appendix: Figure 4 at sigma = 2, 8), section5.2, figure5, kk23 "
+                 "(Koskela & Kulkarni 2023 vs Papernot-Steinke), or all");
   add_value(*cmd, *args, "out", "folder for REPORT.md and one subfolder per item and data set",
             "DIR")
-      ->required();
+      .required();
   add_value(*cmd, *args, "scale",
             "quick (T/20, 1 repeat, grids thinned to 4 values; minutes on 2 cores), paper (the "
             "presets as they are) or tiny (tests); default quick",
@@ -405,10 +402,10 @@ void add_reproduce_command(CLI::App& cli) {
   add_value(*cmd, *args, "presets",
             "folder with the paper-*.json presets (default: the installed or source presets)",
             "DIR");
-  cmd->footer(
-      "Exit status: 0 ok; 1 an item failed (REPORT.md says which); 2 bad usage; 130 Ctrl-C, "
-      "143 SIGTERM (finished items and REPORT.md are kept).");
-  on_run(*cmd, [args, item] { return run_reproduce(*item, *args); });
+  set_footer(*cmd,
+             "Exit status: 0 ok; 1 an item failed (REPORT.md says which); 2 bad usage; 130 Ctrl-C, "
+             "143 SIGTERM (finished items and REPORT.md are kept).");
+  on_run(*cmd, [args] { return run_reproduce(args->required_text("item"), *args); });
 }
 
 }  // namespace dplab::cli

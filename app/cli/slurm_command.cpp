@@ -185,8 +185,10 @@ int run_slurm_status(const Arguments& args) {
     done += p.finished;
     failed += p.failed;
     missing += p.missing();
-    if (p.missing() > 0)
-      missing_shards += (missing_shards.empty() ? "" : ",") + std::to_string(p.shard);
+    if (p.missing() > 0) {
+      if (!missing_shards.empty()) missing_shards += ',';
+      missing_shards += std::to_string(p.shard);
+    }
   }
   std::printf("total: %lld jobs, %lld done, %lld failed, %lld missing\n",
               static_cast<long long>(plan.search.jobs.size()), static_cast<long long>(done),
@@ -229,17 +231,18 @@ int run_slurm_status(const Arguments& args) {
 
 void add_slurm_commands(CLI::App& cli) {
   {
-    CLI::App* cmd = cli.add_subcommand(
-        "slurm", "plan a search and write (or --submit) a Slurm job array that runs its shards");
+    CLI::App* cmd =
+        add_command(cli, "slurm",
+                    "plan a search and write (or --submit) a Slurm job array that runs its shards");
     auto args = std::make_shared<Arguments>();
     auto sbatch_args = std::make_shared<std::vector<std::string>>();
     add_positional(*cmd, *args, "experiment", "experiment file (see resources/presets/)")
-        ->type_name("EXPERIMENT.json");
+        .type_name("EXPERIMENT.json");
     add_value(*cmd, *args, "out",
               "the plan folder to write (tune --plan DIR), on a file system "
               "the compute nodes share",
               "DIR")
-        ->required();
+        .required();
     add_value(*cmd, *args, "shards",
               "array tasks N (default 8, or the job count when smaller; a private release: 8)",
               "N");
@@ -250,25 +253,24 @@ void add_slurm_commands(CLI::App& cli) {
               "C");
     add_value(*cmd, *args, "mem", "memory per task in MB", "MB");
     add_value(*cmd, *args, "account", "Slurm account to charge", "A");
-    cmd->add_option("--sbatch-arg", *sbatch_args,
-                    "one more #SBATCH line, repeatable: --sbatch-arg=--qos=short")
-        ->type_name("ARG")
-        ->allow_extra_args(false);
+    add_repeatable(*cmd, *sbatch_args, "sbatch-arg",
+                   "one more #SBATCH line, repeatable: --sbatch-arg=--qos=short", "ARG");
     add_switch(*cmd, *args, "submit", "submit the array with sbatch and record its job id");
     add_release_flags(*cmd, *args);
     add_value(*cmd, *args, "accountant", "rdp or pld (as tune)", "rdp|pld");
     add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
-    cmd->footer(
-        "Writes DIR/plan.json (curator only), DIR/dplab.sbatch, DIR/slurm.json (shards, job "
-        "ids) and, as tasks run, DIR/stores/shard-I.sqlite and DIR/logs/shard-I.out.");
+    set_footer(*cmd,
+               "Writes DIR/plan.json (curator only), DIR/dplab.sbatch, DIR/slurm.json (shards, job "
+               "ids) and, as tasks run, DIR/stores/shard-I.sqlite and DIR/logs/shard-I.out.");
     on_run(*cmd, [args, sbatch_args] { return run_slurm(*args, *sbatch_args); });
   }
   {
-    CLI::App* cmd = cli.add_subcommand(
-        "slurm-status", "per shard of a plan folder: jobs done, failed, missing; squeue's view");
+    CLI::App* cmd =
+        add_command(cli, "slurm-status",
+                    "per shard of a plan folder: jobs done, failed, missing; squeue's view");
     auto args = std::make_shared<Arguments>();
     add_positional(*cmd, *args, "dir", "the plan folder (dplab-cli slurm --out DIR)")
-        ->type_name("DIR");
+        .type_name("DIR");
     add_value(*cmd, *args, "shards", "the shard count (default: DIR/slurm.json's)", "N");
     add_switch(*cmd, *args, "resubmit-missing",
                "submit DIR/dplab.sbatch again for the shards with missing jobs only");

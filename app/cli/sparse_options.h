@@ -3,8 +3,6 @@
 
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "cli/arguments.h"
 #include "reproduction/sparse_reproduction.h"
 

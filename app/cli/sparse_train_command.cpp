@@ -131,13 +131,14 @@ int run_sparse_train(const Arguments& args) {
 }  // namespace
 
 void add_sparse_train_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "sparse-train", "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
+  CLI::App* cmd =
+      add_command(cli, "sparse-train",
+                  "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "methods",
             "comma-separated of nonprivate,dpsgd,em,svt,random (default all)", "LIST");
   add_sparse_preset_flags(*cmd, *args);
-  cmd->footer(kSparsePresetFooter);
+  set_footer(*cmd, kSparsePresetFooter);
   on_run(*cmd, [args] { return run_sparse_train(*args); });
 }
 

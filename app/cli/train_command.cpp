@@ -203,8 +203,8 @@ int run_train(const Arguments& args) {
 }  // namespace
 
 void add_train_command(CLI::App& cli) {
-  CLI::App* cmd = cli.add_subcommand(
-      "train", "train one model with a DP optimizer, write curve.csv and summary.json");
+  CLI::App* cmd = add_command(
+      cli, "train", "train one model with a DP optimizer, write curve.csv and summary.json");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
   add_value(*cmd, *args, "accountant",
@@ -215,7 +215,8 @@ void add_train_command(CLI::App& cli) {
              "secure noise: lots and Gaussian noise from the operating system's entropy "
              "(getrandom, ChaCha20, discrete Gaussian on an integer grid), as tune --secure; no "
              "seed is used or written, two runs differ (private optimizers only)");
-  cmd->footer(
+  set_footer(
+      *cmd,
       "Exit status: 0 ok; 1 run-time error (unreadable data, an output that cannot be written, a "
       "diverged run); 2 bad usage; 130 Ctrl-C, 143 SIGTERM (curve.csv and summary.json keep "
       "the steps taken, status \"cancelled\").");

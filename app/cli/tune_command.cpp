@@ -239,7 +239,7 @@ int run_tune_command(const Arguments& args) {
 
 void add_tune_command(CLI::App& cli) {
   CLI::App* cmd =
-      cli.add_subcommand("tune", "run an honest hyperparameter search from an experiment file");
+      add_command(cli, "tune", "run an honest hyperparameter search from an experiment file");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "config", "experiment file (see resources/presets/); not with --resume",
             "EXPERIMENT.json");
@@ -269,7 +269,8 @@ void add_tune_command(CLI::App& cli) {
             "rdp or pld: epsilon of the single run and of MA and of LT's base run (default rdp)",
             "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
-  cmd->footer(
+  set_footer(
+      *cmd,
       "Exit status: 0 ok; 1 a job failed (the first reason on stderr), a finished job could not be "
       "stored in --db, or another run-time error; 2 bad usage; 130 Ctrl-C, 143 SIGTERM (finished "
       "jobs are kept; continue with --resume). Diverged candidates are reported, not an error.");

@@ -1,7 +1,9 @@
 // dplab-cli's command line as a whole (CLI11): --help and --version exit 0 on stdout, every
 // usage error exits 2 with a message naming the command or flag and nothing on stdout, and an
 // unknown flag is reported before a missing required one.
+#include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "support/cli_runner.h"
@@ -145,6 +147,28 @@ class TestCliParsing : public QObject {
     QCOMPARE(r.exit_code, 2);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
     QVERIFY(r.out.isEmpty());
+  }
+
+  // Flags declared through cli/arguments.h (the only CLI11 user besides main): slurm's repeatable
+  // --sbatch-arg=VALUE keeps every value in order (one #SBATCH line each), and reproduce's
+  // positional item is required.
+  void repeatableAndPositionalFlags() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath("plan");
+    const auto r = run_cli(
+        {"slurm", QString::fromStdString(dplab::testing::presets_dir() + "/default-synthetic.json"),
+         "--out", out, "--sbatch-arg=--qos=short", "--sbatch-arg=--nice=5"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QFile script(out + "/dplab.sbatch");
+    QVERIFY(script.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(script.readAll());
+    const auto qos = text.indexOf("#SBATCH --qos=short\n"),
+               nice = text.indexOf("#SBATCH --nice=5\n");
+    QVERIFY2(qos >= 0 && nice > qos, qPrintable(text));
+    const auto item = run_cli({"reproduce", "--out", dir.filePath("r")});
+    QCOMPARE(item.exit_code, 2);
+    QVERIFY2(item.err.contains("item is required"), qPrintable(item.err));
   }
 };
 
