@@ -4,9 +4,10 @@
 #   asan  AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/): the engine and CLI suites
 #         (DPLAB_GUI=OFF, so no GUI suite). LeakSanitizer suppressions: scripts/lsan.supp.
 #   tsan  ThreadSanitizer (build-tsan/, -fsanitize=thread -O1 -g): the threaded engine and UI
-#         suites named by DPLAB_TEST_ONLY in the preset — the tuning runner (engine), the async
-#         helpers and LatestOnlyTask (ui/async), the run controller and pause/resume, the privacy
-#         tab's LatestOnlyTask and the report writer; a data race or lock-order report fails the
+#         suites named by DPLAB_TEST_ONLY in the preset — the tuning runner and the OSO protocol
+#         (engine: their jobs run on oneTBB threads), the async helpers and LatestOnlyTask
+#         (ui/async), the run controller and pause/resume, the privacy tab's LatestOnlyTask and
+#         the report writer; a data race or lock-order report fails the
 #         suite (halt_on_error=1). Qt and oneTBB are not instrumented: scripts/tsan.supp lists
 #         what is suppressed there and why. Not part of .ci/run: a cold TSan build takes longer
 #         than CI's budget allows on 2 cores.

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 
 #include "core/error.h"
 #include "data/adult_preparation.h"
@@ -21,11 +22,14 @@ namespace {
 
 constexpr const char* kFashionMnistPackageDir = "/usr/share/datasets/fashion-mnist";
 
-const std::vector<std::string>& fashion_mnist_classes() {
-  static const std::vector<std::string> names = {"T-shirt/top", "Trouser",   "Pullover", "Dress",
-                                                 "Coat",        "Sandal",    "Shirt",    "Sneaker",
-                                                 "Bag",         "Ankle boot"};
-  return names;
+// Built per call from literals, not kept in a static std::vector: a load still running on a GUI
+// worker thread when the process exits (closing the window never waits for a data load) read
+// the vector after exit's static destructors had freed it (ThreadSanitizer, test_report_export).
+std::vector<std::string> fashion_mnist_classes() {
+  static constexpr const char* kNames[] = {"T-shirt/top", "Trouser",   "Pullover", "Dress",
+                                           "Coat",        "Sandal",    "Shirt",    "Sneaker",
+                                           "Bag",         "Ankle boot"};
+  return {std::begin(kNames), std::end(kNames)};
 }
 
 std::string lower(std::string text) {
