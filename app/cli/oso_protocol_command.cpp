@@ -55,9 +55,9 @@ int run_oso_protocol_command(const Arguments& args) {
     throw UsageError("--" + flag + " " + bad->rule);
   }
 
+  const int threads = args.threads();  // checked before the data load, as every flag above
   const data::TrainValidationSplit data = tuning::load_oso_protocol_data(config);
   const bool quiet = args.has("quiet");
-  const int threads = args.threads();
   // One (k, strategy, epsilon) grid at a time: each grid's runs are seeded by the seed index
   // alone, so the results are those of one call with the whole config, and a Ctrl-C / SIGTERM
   // (cli/interrupt.h) keeps the grids already finished: they are printed and written.
@@ -90,7 +90,8 @@ int run_oso_protocol_command(const Arguments& args) {
           std::fflush(stderr);
         };
         try {
-          for (auto& r : tuning::run_oso_protocol(one, data, progress, interrupt.flag(), threads))
+          for (auto& r : tuning::run_oso_protocol(one, data, progress, interrupt.flag(),
+                                                  {.threads = threads}))
             results.push_back(r);
         } catch (const Cancelled&) {
           break;

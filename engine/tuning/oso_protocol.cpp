@@ -19,6 +19,7 @@
 #include "core/json_reader.h"
 #include "core/limits.h"
 #include "core/random.h"
+#include "core/thread_priority.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
 #include "models/model_metric.h"
@@ -259,9 +260,9 @@ std::string oso_epsilon_note(double delta) {
 std::vector<OsoGridResult> run_oso_protocol(
     const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
     const std::function<void(std::int64_t, std::int64_t)>& progress,
-    const std::atomic<bool>* cancel, int threads) {
+    const std::atomic<bool>* cancel, const OsoRunOptions& options) {
   if (auto bad = invalid_oso_field(config)) throw InvalidArgument(bad->key + ": " + bad->rule);
-  if (threads < 0) throw InvalidArgument("threads: must be >= 0 (0: all cores)");
+  if (options.threads < 0) throw InvalidArgument("threads: must be >= 0 (0: all cores)");
   const bool higher = higher_is_better(config.model);
   const double n = static_cast<double>(data.train.size());
   if (config.lot_size > n) {
@@ -275,7 +276,8 @@ std::vector<OsoGridResult> run_oso_protocol(
   // The runs of a grid are independent (each seeded by its seed index alone, single-threaded), so
   // they run side by side, one per arena slot, and every score is the same float on any thread
   // count; the selection below reads them in grid order, as a sequential loop would.
-  tbb::task_arena arena(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
+  tbb::task_arena arena(options.threads > 0 ? options.threads
+                                            : tbb::this_task_arena::max_concurrency());
   std::mutex progress_mutex;  // progress() is called from the arena's threads, one at a time
   std::int64_t done = 0;
   training::TrainingHooks hooks;
@@ -313,6 +315,7 @@ std::vector<OsoGridResult> run_oso_protocol(
           tc.eval_every = config.eval_every;
           tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(s));
           if (cancel && cancel->load()) throw Cancelled();
+          if (options.background_priority) lower_this_thread_priority();
           const auto run = training::train(data, tc, hooks);
           if (run.cancelled) throw Cancelled();
           scores[index] = best_checkpoint(run, higher);

@@ -98,15 +98,24 @@ struct OsoProtocolPlan {
 };
 OsoProtocolPlan plan_oso_protocol(const OsoProtocolConfig& config);
 
+// How the protocol's runs are executed (not what they compute).
+struct OsoRunOptions {
+  // A grid's runs go side by side on this many threads (0: all cores), each run on one; the
+  // results do not depend on the count.
+  int threads = 1;
+  // Train at a lower scheduling priority (core/thread_priority.h, on every thread that runs a
+  // run), so that the GUI thread gets a core at once while all cores train (as RunOptions).
+  bool background_priority = false;
+};
+
 // Runs the protocol; progress(done, total) after each training run (may be empty; called from
 // worker threads, never two at once). `cancel` (may be null) is checked before every run and,
 // inside a run, before every step (training hooks); when set the protocol throws
-// dplab::Cancelled. A grid's runs go side by side on `threads` threads (0: all cores), each run
-// on one; the results do not depend on the thread count.
+// dplab::Cancelled.
 std::vector<OsoGridResult> run_oso_protocol(
     const OsoProtocolConfig& config, const data::TrainValidationSplit& data,
     const std::function<void(std::int64_t, std::int64_t)>& progress = {},
-    const std::atomic<bool>* cancel = nullptr, int threads = 1);
+    const std::atomic<bool>* cancel = nullptr, const OsoRunOptions& options = {});
 
 // Which hyperparameters a strategy's grid searches (grid_of in oso_protocol.cpp): a learning rate
 // rho for every strategy but AdamWOSM (fixed alpha = 1e-3); a target quantile gamma only for

@@ -128,7 +128,7 @@ class TestOsoProtocol : public QObject {
     auto c = small_protocol({1.0, 2.0}, {2}, 20);
     c.seeds = 2;
     const auto data = separable_data(400, 11);
-    const auto one = tuning::run_oso_protocol(c, data, {}, nullptr, 1);
+    const auto one = tuning::run_oso_protocol(c, data, {}, nullptr, {.threads = 1});
     for (int threads : {2, 0}) {
       std::atomic<int> inside{0};
       std::int64_t calls = 0;
@@ -141,7 +141,7 @@ class TestOsoProtocol : public QObject {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
             inside.fetch_sub(1);
           },
-          nullptr, threads);
+          nullptr, {.threads = threads, .background_priority = threads == 0});
       QVERIFY(!overlapped);
       QCOMPARE(calls, tuning::plan_oso_protocol(c).total_runs);
       QCOMPARE(results.size(), one.size());
@@ -156,7 +156,8 @@ class TestOsoProtocol : public QObject {
         QCOMPARE(results[i].target_quantile, one[i].target_quantile);
       }
     }
-    QVERIFY_THROWS_EXCEPTION(InvalidArgument, tuning::run_oso_protocol(c, data, {}, nullptr, -1));
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument,
+                             tuning::run_oso_protocol(c, data, {}, nullptr, {.threads = -1}));
   }
 
   void cancelStopsBetweenAndInsideRuns() {

@@ -254,7 +254,9 @@ bool OsoProtocolView::run() {
               report(std::to_string(done) + " / " + std::to_string(all) + " runs",
                      static_cast<double>(done) / static_cast<double>(all));
             },
-            &cancel, /*threads (all cores; a grid's runs side by side)=*/0);
+            // All cores, a grid's runs side by side, below the GUI thread's priority (the
+            // background task lowers only its own thread; the runs go to the arena's).
+            &cancel, {.threads = 0, .background_priority = true});
         out->wall_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       },
