@@ -299,10 +299,11 @@ std::vector<OsoGridResult> run_oso_protocol(
             privacy::calibrate_noise_multiplier(epsilon, config.delta, q, runs * config.steps);
         r.score = std::numeric_limits<double>::quiet_NaN();
         // scores[g * seeds + s]: run (g, s)'s best checkpoint.
-        std::vector<double> scores(grid.size() * static_cast<std::size_t>(config.seeds));
+        const auto seeds = static_cast<std::size_t>(config.seeds);
+        std::vector<double> scores(grid.size() * seeds);
         const auto run_one = [&](std::size_t index) {
-          const std::size_t g = index / static_cast<std::size_t>(config.seeds);
-          const int s = static_cast<int>(index % static_cast<std::size_t>(config.seeds));
+          const std::size_t g = index / seeds;
+          const int s = static_cast<int>(index % seeds);
           training::TrainingConfig tc;
           tc.model.kind = config.model;
           tc.optimizer = optim::default_spec(strategy);
@@ -337,7 +338,7 @@ std::vector<OsoGridResult> run_oso_protocol(
           double sum = 0, sum_sq = 0;
           int finite = 0;
           for (int s = 0; s < config.seeds; ++s) {
-            const double score = scores[g * static_cast<std::size_t>(config.seeds) + s];
+            const double score = scores[g * seeds + s];
             if (!std::isfinite(score)) continue;  // diverged: no finite checkpoint
             sum += score;
             sum_sq += score * score;

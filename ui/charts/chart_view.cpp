@@ -212,19 +212,20 @@ class ExportLayout {
   // at the legend's font): the widest count c whose columns and gaps fit is taken. A uniform
   // column of the widest entry gave one column of six rows where two columns fit.
   static void flowLegend(QCPLegend* legend, int width) {
-    std::vector<int> entry;
+    std::vector<int> entry;  // each entry's width, at least 40 px
     for (int i = 0; i < legend->itemCount(); ++i) {
       if (QCPAbstractLegendItem* item = legend->item(i))
-        entry.push_back(item->minimumOuterSizeHint().width());
+        entry.push_back(std::max(40, item->minimumOuterSizeHint().width()));
     }
     const QMargins m = legend->margins();
     const int room = width - m.left() - m.right() - 8;  // the legend's own border and padding
     int columns = 1;
     for (int c = static_cast<int>(entry.size()); c > 1; --c) {
       std::vector<int> widest(static_cast<std::size_t>(c), 0);
-      for (std::size_t i = 0; i < entry.size(); ++i)
-        widest[i % static_cast<std::size_t>(c)] =
-            std::max(widest[i % static_cast<std::size_t>(c)], std::max(40, entry[i]));
+      for (std::size_t i = 0; i < entry.size(); ++i) {
+        int& column = widest[i % widest.size()];
+        column = std::max(column, entry[i]);
+      }
       int need = (c - 1) * legend->columnSpacing();
       for (int w : widest) need += w;
       if (need <= room) {
