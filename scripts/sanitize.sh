@@ -9,8 +9,8 @@
 #         (ui/async), the run controller and pause/resume, the privacy tab's LatestOnlyTask and
 #         the report writer; a data race or lock-order report fails the
 #         suite (halt_on_error=1). Qt and oneTBB are not instrumented: scripts/tsan.supp lists
-#         what is suppressed there and why. Not part of .ci/run: a cold TSan build takes longer
-#         than CI's budget allows on 2 cores.
+#         what is suppressed there and why. The last stage of .ci/run (about 5 min cold on 2
+#         cores: a build of about 300 s, the suites about 60 s).
 #   scripts/sanitize.sh asan                 # everything
 #   scripts/sanitize.sh asan -R store        # only the tests matching a ctest regex
 #   scripts/sanitize.sh tsan -R test_async_helpers
