@@ -29,6 +29,40 @@ class RecordReader {
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte order mark
   }
 
+  // The number of fields and bytes of the next non-blank record, counted without storing them
+  // (a delimiter inside quotes does not count; a quote toggles quoting as in read_quoted, so ""
+  // inside a quoted field toggles twice): what next() would store, known before it allocates.
+  struct Extent {
+    std::size_t fields = 0, bytes = 0;
+  };
+  Extent next_extent() const {
+    std::size_t p = pos_;
+    while (p < text_.size()) {
+      const std::size_t start = p;
+      std::size_t fields = 1;
+      bool quoted = false, content = false;
+      for (; p < text_.size(); ++p) {
+        const char c = text_[p];
+        if (c == '"') {
+          quoted = !quoted;
+          content = true;
+        } else if (quoted) {
+          continue;
+        } else if (c == '\n') {
+          ++p;
+          break;
+        } else if (c == delimiter_) {
+          ++fields;
+          content = true;
+        } else if (!blank(c)) {
+          content = true;
+        }
+      }
+      if (content) return {fields, p - start};
+    }
+    return {};
+  }
+
   // Reads the next non-blank record into `fields`; false at the end of the text.
   bool next(std::vector<std::string>& fields, long& start_line) {
     while (pos_ < text_.size()) {
@@ -128,6 +162,15 @@ double heap_bytes(const std::string& text) {
 // the string plus a hash node (next pointer, cached hash) and a bucket.
 constexpr double kSetNodeBytes = sizeof(std::string) + 3 * sizeof(void*);
 
+// Per-column cost of a load whatever the number of rows: the column's name in the table's
+// header, in the encoder's and in the reader's record; the encoder's column entry (kind, first
+// feature, categories) and its category set; fit()'s four per-column counters and its flag.
+// A header of 400,000 short names is 87 MB of this (a 1.6 MB one-line file, found by the
+// loader_budget fuzzer): checked before the header is read.
+constexpr double kColumnBytes = 3 * sizeof(std::string) + sizeof(bool) + sizeof(Index) +
+                                sizeof(std::vector<std::string>) +
+                                sizeof(std::unordered_set<std::string>) + 4 * sizeof(Index) + 1;
+
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "'" : ", '") + name + "'";
@@ -149,6 +192,16 @@ CsvTable read_csv_table(const std::string& path, char delimiter) {
   CsvTable table;
   table.path = path;
   long line = 0;
+  const auto header = reader.next_extent();
+  // Long names also take heap beyond their std::string: at most the header's bytes, twice
+  // (the table's and the encoder's copies).
+  const double column_bytes =
+      static_cast<double>(header.fields) * kColumnBytes + 2.0 * static_cast<double>(header.bytes);
+  require_memory(path + ": the header's " + std::to_string(header.fields) +
+                     " columns (each column's name and state while loading, with " +
+                     format_bytes(static_cast<double>(text.size())) + " of text)",
+                 static_cast<double>(text.capacity()) + column_bytes);
+  table.header.reserve(header.fields);
   if (!reader.next(table.header, line)) throw ParseError(path + ": no header row (empty file)");
   const std::size_t width = table.header.size();
   // Rough row estimate from the header's length, to reserve once (budgeted like any growth).
@@ -164,7 +217,7 @@ CsvTable read_csv_table(const std::string& path, char delimiter) {
             std::to_string(table.line_numbers.size()) + " rows read so far (" +
             std::to_string(width) + " columns, " + format_bytes(static_cast<double>(text.size())) +
             " of text)",
-        static_cast<double>(text.capacity()) + text_heap +
+        static_cast<double>(text.capacity()) + column_bytes + text_heap +
             static_cast<double>(2 * table.cells.capacity() + capacity) * sizeof(std::string) +
             2 * rows * sizeof(long));
     table.cells.reserve(capacity);
@@ -244,10 +297,11 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
     forced[static_cast<std::size_t>(it - table.header.begin())] = true;
   }
   // The category sets below hold at most one copy of every cell.
-  require_memory(
-      table.path + ": the encoder's category sets over " + std::to_string(table.rows()) +
-          " rows x " + std::to_string(width) + " columns (with the table itself)",
-      2 * table.memory_bytes() + static_cast<double>(table.cells.size()) * kSetNodeBytes);
+  require_memory(table.path + ": the encoder's category sets over " + std::to_string(table.rows()) +
+                     " rows x " + std::to_string(width) + " columns (with the table itself)",
+                 2 * table.memory_bytes() +
+                     static_cast<double>(table.cells.size()) * kSetNodeBytes +
+                     static_cast<double>(width) * kColumnBytes);
 
   // Column kinds and categories over the rows that will be kept.
   encoder.columns_.assign(static_cast<std::size_t>(width), Column{});
