@@ -73,7 +73,9 @@ for t in "${targets[@]}"; do
   if [[ $rc -ne 0 ]]; then
     status=1
     echo "fuzz $t: FINDING after $runs inputs (exit $rc); see $log"
-    grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -5 || true
+    # Base64: the input itself (libFuzzer prints it for small inputs), so a CI log that outlives
+    # its deleted work folder still holds what to reproduce.
+    grep -E 'ERROR|SUMMARY|Test unit written|^Base64:' "$log" | head -6 || true
     echo "  reproduce: $build/tests/fuzz/fuzz_$t $build/findings/$t-*"
   else
     echo "fuzz $t: $runs inputs in ${seconds} s, no finding"
