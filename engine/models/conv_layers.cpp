@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/ghost_norms.h"
 #include "models/layer_support.h"
@@ -41,33 +42,57 @@ KernelSpan valid_columns(const ConvGeometry& g, Index ox) {
 }
 
 // cols (P x D, row-major) <- unfold(map): row (oy, ox) holds the k x k x c window at
-// (oy s - p, ox s - p), zero outside the map; column (ky k + kx) c + ch. Copied as one run of
-// k c floats per window row (KernelSpan), not one run per kernel entry: for the cnn's first
-// layer (c = 1) that is 8 vectorised copies per position instead of 64 single-float memcpy calls.
-void unfold(const ConvGeometry& g, const float* map, float* cols) {
-  const Index c = g.big.channels;
-  const Index d = g.columns();
-  const Index run = g.kernel * c;
-  for (Index oy = 0; oy < g.out_height; ++oy) {
-    for (Index ox = 0; ox < g.out_width; ++ox) {
-      float* row = cols + (oy * g.out_width + ox) * d;
-      const KernelSpan span = valid_columns(g, ox);
-      const Index x_first = ox * g.stride - g.padding + span.lo;
-      const Index inside = (span.hi - span.lo) * c;
-      for (Index ky = 0; ky < g.kernel; ++ky) {
-        const Index iy = oy * g.stride - g.padding + ky;
-        float* dst = row + ky * run;
-        if (iy < 0 || iy >= g.big.height || inside == 0) {
-          zero_run(run, dst);
+// (oy s - p, ox s - p), zero outside the map; column (ky k + kx) c + ch. A padded geometry
+// unfolds a copy of the map inside a zero border of p (copied row by row; the border is zeroed
+// once, when the Unfolder is made), so every window row is one contiguous run of k c floats of
+// that copy and no position needs an edge case: a single 8-float move per window row for the
+// cnn's first layer (c = 1, k = 8, p = 3), 8 moves for its second (c = 16, k = 4). Measured on
+// the issue #30 Xeon, the edge cases (a clamped span, zero runs) cost more than the copies.
+class Unfolder {
+ public:
+  Unfolder() = default;
+  explicit Unfolder(const ConvGeometry& g) : g_(g) {
+    if (g.padding == 0) return;
+    padded_shape_ = {g.big.height + 2 * g.padding, g.big.width + 2 * g.padding, g.big.channels};
+    padded_.assign(static_cast<std::size_t>(padded_shape_.size()), 0.f);
+  }
+  void operator()(const float* map, float* cols) {
+    if (g_.padding == 0) return unfold_unpadded(map, g_.big.width, cols);
+    const Index c = g_.big.channels, row = g_.big.width * c;
+    float* interior = padded_.data() + (g_.padding * padded_shape_.width + g_.padding) * c;
+    for (Index y = 0; y < g_.big.height; ++y) {
+      copy_run(map + y * row, row, interior + y * padded_shape_.width * c);
+    }
+    unfold_unpadded(padded_.data(), padded_shape_.width, cols);
+  }
+
+ private:
+  // The windows of a map `width` positions wide, all inside it (the geometry's own padding is
+  // already in the map).
+  void unfold_unpadded(const float* map, Index width, float* cols) const {
+    const Index c = g_.big.channels, d = g_.columns(), run = g_.kernel * c;
+    const Index step = g_.stride * c;
+    for (Index oy = 0; oy < g_.out_height; ++oy) {
+      for (Index ky = 0; ky < g_.kernel; ++ky) {
+        const float* src = map + (oy * g_.stride + ky) * width * c;
+        float* dst = cols + oy * g_.out_width * d + ky * run;
+        if (run == 8) {
+          for (Index ox = 0; ox < g_.out_width; ++ox, src += step, dst += d) {
+            Eigen::Map<Chunk>{dst} = Eigen::Map<const Chunk>{src};
+          }
           continue;
         }
-        zero_run(span.lo * c, dst);
-        copy_run(map + (iy * g.big.width + x_first) * c, inside, dst + span.lo * c);
-        zero_run((g.kernel - span.hi) * c, dst + span.hi * c);
+        for (Index ox = 0; ox < g_.out_width; ++ox, src += step, dst += d) {
+          copy_run(src, run, dst);
+        }
       }
     }
   }
-}
+
+  ConvGeometry g_;
+  MapShape padded_shape_;
+  std::vector<float> padded_;  // the map inside a zero border (padding > 0 only)
+};
 
 // map += fold(cols): the adjoint of unfold (each column entry added back to its map position),
 // one run of (hi - lo) c floats per window row as in unfold.
@@ -119,6 +144,7 @@ class ConvLayer final : public Layer {
                   "kernel " + std::to_string(kernel) + " is larger than the padded input " +
                       shape_text(input));
     g_ = geometry(input, kernel, stride, padding);
+    unfold_ = Unfolder(g_);
     method_ = method != NormMethod::kAuto
                   ? method
                   : cheaper_norm_method(g_.positions(), g_.columns(), channels_);
@@ -145,11 +171,12 @@ class ConvLayer final : public Layer {
       ensure(gram_b_, g_.positions(), g_.positions());
     } else {
       ensure(products_, m * g_.columns(), channels_);
+      product_sum_.resize(g_.columns(), channels_);
     }
   }
   void forward(const float* params, const float* in, float* out, Index m) override {
     const Index p = g_.positions(), d = g_.columns();
-    for (Index i = 0; i < m; ++i) unfold(g_, in + i * input_.size(), unfolded_.row(i * p).data());
+    for (Index i = 0; i < m; ++i) unfold_(in + i * input_.size(), unfolded_.row(i * p).data());
     const ConstMap w(params, d, channels_);
     const ConstRowMap b(params + d * channels_, channels_);
     MutMap z(out, m * p, channels_);
@@ -183,18 +210,23 @@ class ConvLayer final : public Layer {
     const Index rows = m * g_.positions(), d = g_.columns();
     MutMap dw(grad, d, channels_);
     RowMap db(grad + d * channels_, channels_);
+    if (!accumulate) db.setZero();
+    if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
+      const Index p = g_.positions();
+      for (Index i = 0; i < m; ++i) {  // db += w_i E_i^T 1, E_i not scaled in memory
+        const float wi = weights == nullptr ? 1.f : weights[i];
+        db += wi * ConstMap(errors_ + i * p * channels_, p, channels_).colwise().sum();
+      }
+      add_stored_products(products_, d, m, weights, accumulate, dw, product_sum_);
+      return;
+    }
     const float* e = errors_;
     if (weights != nullptr) {
       scale_blocks(errors_, channels_, g_.positions(), m, weights, scaled_);
       e = scaled_.data();
     }
     const ConstMap em(e, rows, channels_);
-    if (!accumulate) db.setZero();
     db += em.colwise().sum();
-    if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
-      add_stored_products(products_, d, m, weights, accumulate, dw);
-      return;
-    }
     if (!accumulate) dw.setZero();
     multiply(dw, unfolded_.topRows(rows).transpose(), em, true);
   }
@@ -203,7 +235,9 @@ class ConvLayer final : public Layer {
   Index channels_;
   ConvGeometry g_;
   NormMethod method_;
+  Unfolder unfold_;
   Matrix unfolded_, unfolded_grad_, scaled_, gram_a_, gram_b_, products_;
+  ColMatrix product_sum_;
   const float* errors_ = nullptr;
   bool products_ready_ = false;  // products_ hold this block's G_i (direct norms computed)
 };
@@ -224,6 +258,7 @@ class ConvTransposeLayer final : public Layer {
     g_ = geometry(out, kernel, stride, padding);  // the convolution out -> in, transposed
     require_layer(g_.out_height == input.height && g_.out_width == input.width, name,
                   "inconsistent geometry for input " + shape_text(input));
+    unfold_ = Unfolder(g_);
     method_ = method != NormMethod::kAuto
                   ? method
                   : cheaper_norm_method(input.positions(), input.channels, g_.columns());
@@ -252,6 +287,7 @@ class ConvTransposeLayer final : public Layer {
       ensure(gram_b_, input_.positions(), input_.positions());
     } else {
       ensure(products_, m * input_.channels, g_.columns());
+      product_sum_.resize(input_.channels, g_.columns());
     }
   }
   void forward(const float* params, const float* in, float* out, Index m) override {
@@ -272,7 +308,7 @@ class ConvTransposeLayer final : public Layer {
     products_ready_ = false;
     const Index p = input_.positions(), c_in = input_.channels, d = g_.columns();
     for (Index i = 0; i < m; ++i) {
-      unfold(g_, out_grad + i * g_.big.size(), cols_.row(i * p).data());  // F_i
+      unfold_(out_grad + i * g_.big.size(), cols_.row(i * p).data());  // F_i
     }
     if (in_grad == nullptr) return;
     const ConstMap w(params, c_in, d);
@@ -300,7 +336,7 @@ class ConvTransposeLayer final : public Layer {
       db += wi * ConstMap(errors_ + i * q * channels_, q, channels_).colwise().sum();
     }
     if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
-      add_stored_products(products_, c_in, m, weights, accumulate, dw);
+      add_stored_products(products_, c_in, m, weights, accumulate, dw, product_sum_);
       return;
     }
     if (!accumulate) dw.setZero();
@@ -316,7 +352,9 @@ class ConvTransposeLayer final : public Layer {
   Index channels_;
   ConvGeometry g_;
   NormMethod method_;
+  Unfolder unfold_;
   Matrix cols_, scaled_, gram_a_, gram_b_, products_;
+  ColMatrix product_sum_;
   const float* inputs_ = nullptr;
   const float* errors_ = nullptr;
   bool products_ready_ = false;  // products_ hold this block's G_i (direct norms computed)

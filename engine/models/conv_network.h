@@ -24,9 +24,11 @@
 
 namespace dplab::models {
 
-// At most 16 rows per block: they keep a block's unfolded inputs in cache (cnn conv1: 16 x 196 x
-// 64 floats = 800 KB); 64 rows measured ~1.5x slower per step on the development machine.
-inline constexpr Index kNetworkBlockRows = 16;
+// At most 4 rows per block: they keep a block's unfolded inputs and its per-example products
+// in L2 (cnn conv1: 4 x 196 x 64 floats = 200 KB). Measured on the issue #30 Xeon (2 MB L2 per
+// core), cnn DP steps/s with 4 / 8 / 16 rows: 143 / 139 / 124; 64 rows was ~1.5x slower than 16
+// on the AMD development machine.
+inline constexpr Index kNetworkBlockRows = 4;
 // A network's block is smaller when one example's largest layer scratch is big: as many rows as
 // keep it within this many bytes (the conv-autoencoder's 3x3 layers on 20x20..26x26 maps unfold to
 // ~460 KB per example: 2 rows, not 16, which spilled every GEMM operand out of L2 and made the

@@ -24,8 +24,12 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
       multiply(ga, ai, ai.transpose(), false);
       multiply(gb, bi, bi.transpose(), false);
       norm2 = static_cast<double>(ga.cwiseProduct(gb).sum());
+    } else if (products_column_major(a_cols, b_cols)) {
+      ColMap g(products.data() + i * a_cols * b_cols, a_cols, b_cols);
+      multiply(g, ai.transpose(), bi, false);
+      norm2 = static_cast<double>(g.squaredNorm());
     } else {
-      auto g = products.middleRows(i * a_cols, a_cols);
+      MutMap g(products.data() + i * a_cols * b_cols, a_cols, b_cols);
       multiply(g, ai.transpose(), bi, false);
       norm2 = static_cast<double>(g.squaredNorm());
     }
@@ -34,14 +38,24 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
 }
 
 // dw (a x b) = or += sum_i w_i G_i from the per-example products stored by add_product_norms
-// (weights null: w = 1).
+// (weights null: w = 1). Column-major products are summed in `sum` (a x b, column-major, no
+// stride) and added to the row-major dw once.
 void add_stored_products(const Matrix& products, Index a_cols, Index m, const float* weights,
-                         bool accumulate, MutMap& dw) {
+                         bool accumulate, MutMap& dw, ColMatrix& sum) {
+  const Index b_cols = dw.cols(), size = a_cols * b_cols;
+  const auto weight = [&](Index i) { return weights == nullptr ? 1.f : weights[i]; };
   if (!accumulate) dw.setZero();
-  for (Index i = 0; i < m; ++i) {
-    const float wi = weights == nullptr ? 1.f : weights[i];
-    dw += wi * products.middleRows(i * a_cols, a_cols);
+  if (!products_column_major(a_cols, b_cols)) {
+    for (Index i = 0; i < m; ++i)
+      dw += weight(i) * ConstMap(products.data() + i * size, a_cols, b_cols);
+    return;
   }
+  ColMap total(sum.data(), a_cols, b_cols);  // sum holds exactly a x b: one contiguous run
+  total.setZero();
+  for (Index i = 0; i < m; ++i) {
+    total += weight(i) * ConstColMap(products.data() + i * size, a_cols, b_cols);
+  }
+  dw += total;
 }
 
 // dst (mP x cols) = rows of src with block i (P rows) scaled by weights[i].

@@ -8,9 +8,19 @@
 
 namespace dplab::models::detail {
 
+// G_i (a x b) is stored column-major when a >= b, row-major otherwise: Eigen computes a
+// row-major product as its column-major transpose, and its kernel fills 48 x 4 tiles of the
+// column-major result's rows, so the longer side must be the rows. For the cnn's conv1 (a = 64
+// unfolded columns, b = 16 channels) row-major storage ran the 16-row edge kernel only (75 vs
+// 107 GFLOP/s measured on the issue #30 Xeon).
+inline bool products_column_major(Index a_cols, Index b_cols) {
+  return a_cols >= b_cols;
+}
+
 // Per-example squared Frobenius norm of A_i^T B_i (A: mP x a, B: mP x b, example i = rows
 // [iP, iP + P)), ghost or direct, added to squared[i]; gram_a/gram_b are scratch. The direct
-// method keeps each example's G_i = A_i^T B_i in rows [i a, (i + 1) a) of `products` (m a x b):
+// method keeps each example's G_i = A_i^T B_i as floats [i a b, (i + 1) a b) of `products`
+// (m a b floats, in the order products_column_major gives):
 // it has paid for them, and add_stored_products then forms sum_i w_i G_i in m a b additions
 // instead of the weighted GEMM's P m a b multiply-adds (the waste issue #15 found: with every
 // layer direct, as in the conv-autoencoder, the DP step did the weight-gradient product twice).
@@ -19,9 +29,9 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
                        float* squared);
 
 // dw (a x b) = or += sum_i w_i G_i from the per-example products stored by add_product_norms
-// (weights null: w = 1).
+// (weights null: w = 1); `sum` is scratch of exactly a x b.
 void add_stored_products(const Matrix& products, Index a_cols, Index m, const float* weights,
-                         bool accumulate, MutMap& dw);
+                         bool accumulate, MutMap& dw, ColMatrix& sum);
 
 // dst (mP x cols) = rows of src with block i (P rows) scaled by weights[i].
 void scale_blocks(const float* src, Index cols, Index positions, Index m, const float* weights,

@@ -15,6 +15,9 @@ namespace dplab::models::detail {
 
 using ConstMap = Eigen::Map<const Matrix>;
 using MutMap = Eigen::Map<Matrix>;
+using ColMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using ColMap = Eigen::Map<ColMatrix>;
+using ConstColMap = Eigen::Map<const ColMatrix>;
 using RowMap = Eigen::Map<Eigen::RowVectorXf>;
 using ConstRowMap = Eigen::Map<const Eigen::RowVectorXf>;
 

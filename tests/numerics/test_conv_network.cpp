@@ -105,9 +105,11 @@ class TestConvNetwork : public QObject {
     // Both conv layers direct (methodsAreChosenByCost); ghost is exercised by the forced methods.
     QVERIFY(!QString::fromStdString(cnn->description()).contains("ghost"));
     QVERIFY(QString::fromStdString(cnn->description()).contains("direct"));
-    // Blocks sized to the largest per-example scratch: cnn conv1 196 x 64 floats (16 rows fit in
-    // 1 MiB), autoencoder conv4 400 x 288 floats = 450 KiB (2 rows).
-    QCOMPARE(dynamic_cast<models::ConvNetwork&>(*cnn).block_rows(), Index{16});
+    // Blocks sized to the largest per-example scratch, at most kNetworkBlockRows: cnn conv1
+    // 196 x 64 floats (the 4-row cap), autoencoder conv4 400 x 288 floats = 450 KiB (2 rows in
+    // 1 MiB).
+    QCOMPARE(dynamic_cast<models::ConvNetwork&>(*cnn).block_rows(), models::kNetworkBlockRows);
+    QCOMPARE(models::kNetworkBlockRows, Index{4});
     QCOMPARE(dynamic_cast<models::ConvNetwork&>(*ae).block_rows(), Index{2});
     QVERIFY_THROWS_EXCEPTION(InvalidArgument,
                              models::make_model({models::ModelKind::kCnn, 0, {}}, 100, 10));
