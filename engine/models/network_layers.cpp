@@ -145,6 +145,7 @@ class PoolLayer final : public Layer {
   void backward(const float*, const float*, const float*, const float* out_grad, float* in_grad,
                 Index m) override {
     if (in_grad == nullptr) return;
+    if (max_) return max_backward(out_grad, in_grad, m);
     std::fill(in_grad, in_grad + m * input_.size(), 0.f);
     const Index c = input_.channels;
     const float inverse_area = 1.f / static_cast<float>(kernel_ * kernel_);
@@ -155,10 +156,6 @@ class PoolLayer final : public Layer {
           const Index o = i * out_.size() + (oy * out_.width + ox) * c;
           for (Index ch = 0; ch < c; ++ch) {
             const float g = out_grad[o + ch];
-            if (max_) {
-              map[argmax_[static_cast<std::size_t>(o + ch)]] += g;
-              continue;
-            }
             for (Index ky = 0; ky < kernel_; ++ky) {
               for (Index kx = 0; kx < kernel_; ++kx) {
                 map[((oy * stride_ + ky) * input_.width + ox * stride_ + kx) * c + ch] +=
@@ -172,6 +169,48 @@ class PoolLayer final : public Layer {
   }
 
  private:
+  // in_grad = 0, then in_grad[argmax_o] += out_grad_o for every output o, in output order.
+  // With AVX-512, 16 channels of one output position at a time: its 16 lanes are 16 channels,
+  // so no two lanes hit the same input, and the k^2 window elements each take one masked add
+  // of the whole vector (a full store, which a later load can forward from), instead of 16
+  // dependent scalar updates (7 % of the cnn's DP step on the issue #30 Xeon). The same
+  // additions in the same order, so the same floats.
+  void max_backward(const float* out_grad, float* in_grad, Index m) const {
+    std::fill(in_grad, in_grad + m * input_.size(), 0.f);
+    const Index c = input_.channels;
+    for (Index i = 0; i < m; ++i) {
+      float* map = in_grad + i * input_.size();
+      for (Index oy = 0; oy < out_.height; ++oy) {
+        for (Index ox = 0; ox < out_.width; ++ox) {
+          const Index o = i * out_.size() + (oy * out_.width + ox) * c;
+          const float* g = out_grad + o;
+          const std::int32_t* at = argmax_.data() + o;
+          Index c0 = 0;
+#if defined(__AVX512F__)
+          const __m512i lane =
+              _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+          const Index first = (oy * stride_ * input_.width + ox * stride_) * c;
+          for (; c0 + 16 <= c; c0 += 16) {
+            const __m512 grad = _mm512_loadu_ps(g + c0);
+            const __m512i chosen = _mm512_loadu_si512(at + c0);
+            for (Index ky = 0; ky < kernel_; ++ky) {
+              for (Index kx = 0; kx < kernel_; ++kx) {
+                const Index here = first + (ky * input_.width + kx) * c + c0;
+                const __mmask16 hit = _mm512_cmpeq_epi32_mask(
+                    chosen,
+                    _mm512_add_epi32(_mm512_set1_epi32(static_cast<std::int32_t>(here)), lane));
+                const __m512 old = _mm512_loadu_ps(map + here);
+                _mm512_storeu_ps(map + here, _mm512_mask_add_ps(old, hit, old, grad));
+              }
+            }
+          }
+#endif
+          for (Index ch = c0; ch < c; ++ch) map[at[ch]] += g[ch];
+        }
+      }
+    }
+  }
+
   bool max_;
   Index kernel_, stride_;
   MapShape out_;
