@@ -42,8 +42,10 @@ auto dense_forward(const Eigen::MatrixBase<A>& a, const float* params, Index d_o
   const Eigen::Map<const Matrix> weights(params, a.cols(), d_out);
   const Eigen::Map<const Eigen::RowVectorXf> bias(params + a.cols() * d_out, d_out);
   auto z = out.topRows(a.rows());
-  z.noalias() = a * weights;  // GEMM (GEMV for d_out = 1)
-  z.rowwise() += bias;
+  // b in every row, then the GEMM (GEMV for d_out = 1) adds A W onto it: no zero-fill pass
+  // before the product and no bias pass after it.
+  z = bias.replicate(a.rows(), 1);
+  z.noalias() += a * weights;
   return z;
 }
 
