@@ -3,14 +3,14 @@
 # sanitizer report fails the test that triggered it.
 #   asan  AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/): the engine and CLI suites
 #         (DPLAB_GUI=OFF, so no GUI suite). LeakSanitizer suppressions: scripts/lsan.supp.
-#   tsan  ThreadSanitizer (build-tsan/, -fsanitize=thread -O1 -g): the threaded engine and UI
+#   tsan  ThreadSanitizer (build-tsan/, -fsanitize=thread -O1 -g1): the threaded engine and UI
 #         suites named by DPLAB_TEST_ONLY in the preset — the tuning runner and the OSO protocol
 #         (engine: their jobs run on oneTBB threads), the async helpers and LatestOnlyTask
 #         (ui/async), the run controller and pause/resume, the privacy tab's LatestOnlyTask and
 #         the report writer; a data race or lock-order report fails the
 #         suite (halt_on_error=1). Qt and oneTBB are not instrumented: scripts/tsan.supp lists
 #         what is suppressed there and why. The last stage of .ci/run (about 5 min cold on 2
-#         cores: a build of about 300 s, the suites about 60 s).
+#         cores: a build of about 240 s, the suites about 50 s).
 #   scripts/sanitize.sh asan                 # everything
 #   scripts/sanitize.sh asan -R store        # only the tests matching a ctest regex
 #   scripts/sanitize.sh tsan -R test_async_helpers
