@@ -29,9 +29,11 @@ class RecordReader {
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte order mark
   }
 
-  // The number of fields and bytes of the next non-blank record, counted without storing them
-  // (a delimiter inside quotes does not count; a quote toggles quoting as in read_quoted, so ""
-  // inside a quoted field toggles twice): what next() would store, known before it allocates.
+  // The number of fields and bytes of the next non-blank record, counted without storing them:
+  // what next() would store, known before it allocates. The same walk as read_record: a field
+  // is quoted only when it starts with a quote (after blanks), a quote elsewhere is a character;
+  // a record of one empty field (a blank line, or "") is skipped as next() skips it. Otherwise a
+  // stray quote or a leading "" line could hide a huge header behind a small count.
   struct Extent {
     std::size_t fields = 0, bytes = 0;
   };
@@ -39,26 +41,32 @@ class RecordReader {
     std::size_t p = pos_;
     while (p < text_.size()) {
       const std::size_t start = p;
-      std::size_t fields = 1;
-      bool quoted = false, content = false;
-      for (; p < text_.size(); ++p) {
-        const char c = text_[p];
-        if (c == '"') {
-          quoted = !quoted;
-          content = true;
-        } else if (quoted) {
-          continue;
-        } else if (c == '\n') {
-          ++p;
-          break;
-        } else if (c == delimiter_) {
-          ++fields;
-          content = true;
-        } else if (!blank(c)) {
-          content = true;
+      std::size_t fields = 0;
+      bool first_field_empty = true;
+      for (;;) {
+        while (p < text_.size() && blank(text_[p])) ++p;
+        bool empty = true;
+        if (p < text_.size() && text_[p] == '"') {
+          for (++p; p < text_.size(); ++p) {
+            if (text_[p] != '"') {
+              empty = false;
+            } else if (p + 1 < text_.size() && text_[p + 1] == '"') {
+              empty = false;
+              ++p;
+            } else {
+              ++p;
+              break;
+            }
+          }
         }
+        for (; p < text_.size() && text_[p] != delimiter_ && text_[p] != '\n'; ++p) {
+          if (!blank(text_[p])) empty = false;
+        }
+        if (++fields == 1) first_field_empty = empty;
+        if (p >= text_.size()) break;
+        if (text_[p++] == '\n') break;
       }
-      if (content) return {fields, p - start};
+      if (fields > 1 || !first_field_empty) return {fields, p - start};
     }
     return {};
   }
