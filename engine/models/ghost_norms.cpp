@@ -24,14 +24,14 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
       multiply(ga, ai, ai.transpose(), false);
       multiply(gb, bi, bi.transpose(), false);
       norm2 = static_cast<double>(ga.cwiseProduct(gb).sum());
-    } else if (products_column_major(a_cols, b_cols)) {
-      ColMap g(products.data() + i * a_cols * b_cols, a_cols, b_cols);
-      multiply(g, ai.transpose(), bi, false);
-      norm2 = static_cast<double>(g.squaredNorm());
     } else {
-      MutMap g(products.data() + i * a_cols * b_cols, a_cols, b_cols);
-      multiply(g, ai.transpose(), bi, false);
-      norm2 = static_cast<double>(g.squaredNorm());
+      const auto product_norm = [&](auto g) {  // G_i = A_i^T B_i into its storage, ||G_i||^2
+        multiply(g, ai.transpose(), bi, false);
+        return static_cast<double>(g.squaredNorm());
+      };
+      float* g = products.data() + i * a_cols * b_cols;
+      norm2 = products_column_major(a_cols, b_cols) ? product_norm(ColMap(g, a_cols, b_cols))
+                                                    : product_norm(MutMap(g, a_cols, b_cols));
     }
     squared[i] += static_cast<float>(norm2);
   }
@@ -56,6 +56,21 @@ void add_stored_products(const Matrix& products, Index a_cols, Index m, const fl
     total += weight(i) * ConstColMap(products.data() + i * size, a_cols, b_cols);
   }
   dw += total;
+}
+
+void add_bias_norms(const float* errors, Index cols, Index positions, Index m, float* squared) {
+  for (Index i = 0; i < m; ++i) {
+    squared[i] +=
+        ConstMap(errors + i * positions * cols, positions, cols).colwise().sum().squaredNorm();
+  }
+}
+
+void add_bias_gradient(const float* errors, Index cols, Index positions, Index m,
+                       const float* weights, RowMap& db) {
+  for (Index i = 0; i < m; ++i) {
+    const float wi = weights == nullptr ? 1.f : weights[i];
+    db += wi * ConstMap(errors + i * positions * cols, positions, cols).colwise().sum();
+  }
 }
 
 // dst (mP x cols) = rows of src with block i (P rows) scaled by weights[i].

@@ -33,6 +33,13 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
 void add_stored_products(const Matrix& products, Index a_cols, Index m, const float* weights,
                          bool accumulate, MutMap& dw, ColMatrix& sum);
 
+// The bias of a conv-type layer whose errors E (mP x cols) hold example i in rows [iP, iP + P):
+// its per-example gradient is E_i^T 1. add_bias_norms: squared[i] += ||E_i^T 1||^2;
+// add_bias_gradient: db += sum_i w_i E_i^T 1 (weights null: w = 1).
+void add_bias_norms(const float* errors, Index cols, Index positions, Index m, float* squared);
+void add_bias_gradient(const float* errors, Index cols, Index positions, Index m,
+                       const float* weights, RowMap& db);
+
 // dst (mP x cols) = rows of src with block i (P rows) scaled by weights[i].
 void scale_blocks(const float* src, Index cols, Index positions, Index m, const float* weights,
                   Matrix& dst);

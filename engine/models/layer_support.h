@@ -42,7 +42,7 @@ inline void fill_uniform(float* values, Index count, double limit, Rng& rng) {
 }
 
 // Short contiguous runs (a window row of k c floats: 8 for the cnn's first layer, 64 for its
-// second) copied, added and zeroed in fixed chunks of 8 floats (one unaligned 256-bit move each
+// second) copied and added in fixed chunks of 8 floats (one unaligned 256-bit move each
 // with AVX) and a scalar tail: a dynamic-size Eigen map or memcpy spends more on its alignment
 // peeling and call than on 8 floats.
 using Chunk = Eigen::Matrix<float, 8, 1>;
@@ -56,17 +56,12 @@ inline void add_run(const float* src, Index n, float* dst) {
   for (; j + 8 <= n; j += 8) Eigen::Map<Chunk>(dst + j) += Eigen::Map<const Chunk>(src + j);
   for (; j < n; ++j) dst[j] += src[j];
 }
-inline void zero_run(Index n, float* dst) {
-  Index j = 0;
-  for (; j + 8 <= n; j += 8) Eigen::Map<Chunk>(dst + j).setZero();
-  for (; j < n; ++j) dst[j] = 0.f;
-}
 
 // out (R x N) = or += lhs (R x K) rhs (K x N), as GEMMs on chunks small enough that Eigen packs
 // them on the stack. Eigen's GEMM packs a kc x mc block of one operand and a kc x nc block of the
 // other (kc <= K, mc and nc <= R or N) and takes them from the heap when one exceeds
-// EIGEN_STACK_ALLOCATION_LIMIT (128 KiB): the cnn's forward GEMM over a block (3,136 x 64 x 16)
-// packed 800 KiB per call, i.e. a malloc per layer per block. Chunks of at most kGemmRows rows
+// EIGEN_STACK_ALLOCATION_LIMIT (128 KiB): the cnn's forward GEMM over a 16-row block (3,136 x 64 x
+// 16) packed 800 KiB per call, i.e. a malloc per layer per block. Chunks of at most kGemmRows rows
 // and kc x max(rows, N) <= kGemmPackFloats (96 KiB) keep every pack under the limit (for
 // N <= kGemmPackFloats), so the step allocates nothing (test_conv_step_allocations); the row
 // chunks also keep each GEMM's operands in L2.
