@@ -26,118 +26,117 @@ class RecordReader {
  public:
   RecordReader(const std::string& path, std::string_view text, char delimiter)
       : path_(path), text_(text), delimiter_(delimiter) {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte order mark
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") at_.pos = 3;  // UTF-8 byte order mark
   }
 
-  // The number of fields and bytes of the next non-blank record, counted without storing them:
-  // what next() would store, known before it allocates. The same walk as read_record: a field
-  // is quoted only when it starts with a quote (after blanks), a quote elsewhere is a character;
-  // a record of one empty field (a blank line, or "") is skipped as next() skips it. Otherwise a
-  // stray quote or a leading "" line could hide a huge header behind a small count.
+  // The number of fields and bytes of the next non-blank record, walked as next() walks it but
+  // without storing the fields: what next() would store, known before it allocates.
   struct Extent {
     std::size_t fields = 0, bytes = 0;
   };
   Extent next_extent() const {
-    std::size_t p = pos_;
-    while (p < text_.size()) {
-      const std::size_t start = p;
-      std::size_t fields = 0;
-      bool first_field_empty = true;
-      for (;;) {
-        while (p < text_.size() && blank(text_[p])) ++p;
-        bool empty = true;
-        if (p < text_.size() && text_[p] == '"') {
-          for (++p; p < text_.size(); ++p) {
-            if (text_[p] != '"') {
-              empty = false;
-            } else if (p + 1 < text_.size() && text_[p + 1] == '"') {
-              empty = false;
-              ++p;
-            } else {
-              ++p;
-              break;
-            }
-          }
-        }
-        for (; p < text_.size() && text_[p] != delimiter_ && text_[p] != '\n'; ++p) {
-          if (!blank(text_[p])) empty = false;
-        }
-        if (++fields == 1) first_field_empty = empty;
-        if (p >= text_.size()) break;
-        if (text_[p++] == '\n') break;
-      }
-      if (fields > 1 || !first_field_empty) return {fields, p - start};
+    Cursor at = at_;
+    while (at.pos < text_.size()) {
+      const std::size_t start = at.pos;
+      const Record record = read_record(at, nullptr);
+      if (!record.blank) return {record.fields, at.pos - start};
     }
     return {};
   }
 
   // Reads the next non-blank record into `fields`; false at the end of the text.
   bool next(std::vector<std::string>& fields, long& start_line) {
-    while (pos_ < text_.size()) {
+    while (at_.pos < text_.size()) {
       fields.clear();
-      start_line = line_;
-      read_record(fields);
-      if (!(fields.size() == 1 && fields[0].empty())) return true;  // skip blank lines
+      start_line = at_.line;
+      if (!read_record(at_, &fields).blank) return true;
     }
     return false;
   }
 
  private:
+  struct Cursor {
+    std::size_t pos = 0;
+    long line = 1;
+  };
+  // A record's field count, and whether it is blank (one empty field: an empty or all-blank
+  // line, or ""), which next() skips.
+  struct Record {
+    std::size_t fields = 0;
+    bool blank = false;
+  };
+
   bool blank(char c) const { return c != delimiter_ && (c == ' ' || c == '\t' || c == '\r'); }
 
-  void read_record(std::vector<std::string>& fields) {
+  // One record from `at`, its fields appended to *fields (only counted when fields is null). A
+  // field is quoted only when it starts with a quote (after blanks); a quote elsewhere is a
+  // character.
+  Record read_record(Cursor& at, std::vector<std::string>* fields) const {
+    Record record;
+    bool first_empty = true;
     for (;;) {
-      while (pos_ < text_.size() && blank(text_[pos_])) ++pos_;
+      while (at.pos < text_.size() && blank(text_[at.pos])) ++at.pos;
       std::string field;
-      if (pos_ < text_.size() && text_[pos_] == '"') {
-        read_quoted(field);
+      bool empty = true;
+      if (at.pos < text_.size() && text_[at.pos] == '"') {
+        empty = !read_quoted(at, fields ? &field : nullptr);
       } else {
-        const std::size_t start = pos_;
-        while (pos_ < text_.size() && text_[pos_] != delimiter_ && text_[pos_] != '\n') ++pos_;
-        std::size_t end = pos_;
+        const std::size_t start = at.pos;
+        while (at.pos < text_.size() && text_[at.pos] != delimiter_ && text_[at.pos] != '\n')
+          ++at.pos;
+        std::size_t end = at.pos;
         while (end > start && blank(text_[end - 1])) --end;
-        field.assign(text_.data() + start, end - start);
+        empty = end == start;
+        if (fields) field.assign(text_.data() + start, end - start);
       }
-      fields.push_back(std::move(field));
-      if (pos_ >= text_.size()) return;
-      if (text_[pos_] == '\n') {
-        ++pos_;
-        ++line_;
-        return;
+      if (++record.fields == 1) first_empty = empty;
+      if (fields) fields->push_back(std::move(field));
+      if (at.pos >= text_.size()) break;
+      if (text_[at.pos] == '\n') {
+        ++at.pos;
+        ++at.line;
+        break;
       }
-      ++pos_;  // the delimiter
+      ++at.pos;  // the delimiter
     }
+    record.blank = record.fields == 1 && first_empty;
+    return record;
   }
 
-  void read_quoted(std::string& field) {
-    const long opened_on = line_;
-    ++pos_;
+  // A quoted field from its opening quote ("" is one quote), appended to *field when given;
+  // true when it holds at least one character.
+  bool read_quoted(Cursor& at, std::string* field) const {
+    const long opened_on = at.line;
+    bool any = false;
+    ++at.pos;
     for (;;) {
-      if (pos_ >= text_.size()) fail_line(path_, opened_on, "unterminated quoted field");
-      const char c = text_[pos_++];
+      if (at.pos >= text_.size()) fail_line(path_, opened_on, "unterminated quoted field");
+      const char c = text_[at.pos++];
       if (c == '"') {
-        if (pos_ < text_.size() && text_[pos_] == '"') {
-          field.push_back('"');
-          ++pos_;
+        if (at.pos < text_.size() && text_[at.pos] == '"') {
+          if (field) field->push_back('"');
+          any = true;
+          ++at.pos;
           continue;
         }
         break;
       }
-      if (c == '\n') ++line_;
-      field.push_back(c);
+      if (c == '\n') ++at.line;
+      if (field) field->push_back(c);
+      any = true;
     }
-    while (pos_ < text_.size() && blank(text_[pos_])) ++pos_;
-    if (pos_ < text_.size() && text_[pos_] != delimiter_ && text_[pos_] != '\n') {
-      fail_line(path_, line_,
-                std::string("unexpected character '") + text_[pos_] + "' after a closing quote");
+    while (at.pos < text_.size() && blank(text_[at.pos])) ++at.pos;
+    if (at.pos < text_.size() && text_[at.pos] != delimiter_ && text_[at.pos] != '\n') {
+      fail_line(path_, at.line,
+                std::string("unexpected character '") + text_[at.pos] + "' after a closing quote");
     }
+    return any;
   }
 
   const std::string& path_;
   std::string_view text_;
   char delimiter_;
-  std::size_t pos_ = 0;
-  long line_ = 1;
+  Cursor at_;
 };
 
 // Class label text: surrounding spaces already trimmed; a trailing '.' removed.
