@@ -13,6 +13,8 @@ packages=(
   libcairo2-dev fonts-dejavu-core  # figures as PNG, SVG and PDF (engine/figures/cairo_canvas), sans-serif text
   # checks run by the tests and CI: installed desktop entry / metainfo, formatting, ccache
   desktop-file-utils appstream clang-format ccache
+  # the release files opened as users open them (tests/support/check_release_files.py)
+  python3-pandas python3-jsonschema
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer + ASan/UBSan runtimes (tests/fuzz)

@@ -19,13 +19,13 @@
 #include "cli/output_files.h"
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
+#include "core/csv_table.h"
 #include "core/error.h"
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
 #include "privacy/accounting/accountant_choice.h"
 #include "privacy/accounting/default_delta.h"
-#include "store/csv_table.h"
 
 namespace dplab::cli {
 namespace {
@@ -80,22 +80,22 @@ std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
           std::to_string(b.counts.guesses),
           std::to_string(b.counts.correct),
           std::to_string(b.sets_tried),
-          csv_number(confidence),
-          csv_number(delta),
-          csv_number(b.epsilon_lower_bound),
-          csv_number(b.pure_epsilon_lower_bound),
-          csv_number(b.ceiling),
-          std::isinf(run.epsilon_rdp) ? "inf" : csv_number(run.epsilon_rdp),
-          std::isinf(run.epsilon_pld) ? "inf" : csv_number(run.epsilon_pld),
-          csv_number(sigma),
-          csv_number(r.sampling_rate),
+          number_text(confidence),
+          number_text(delta),
+          number_text(b.epsilon_lower_bound),
+          number_text(b.pure_epsilon_lower_bound),
+          number_text(b.ceiling),
+          number_text(run.epsilon_rdp),
+          number_text(run.epsilon_pld),
+          number_text(sigma),
+          number_text(r.sampling_rate),
           std::to_string(r.queries),
           config.model,
           config.optimizer,
-          csv_number(r.final_validation_accuracy),
-          csv_number(r.wall_seconds),
-          estimate ? (std::isinf(estimate->epsilon) ? "inf" : csv_number(estimate->epsilon)) : "",
-          estimate ? (std::isinf(estimate->mu) ? "inf" : csv_number(estimate->mu)) : ""};
+          number_text(r.final_validation_accuracy),
+          number_text(r.wall_seconds),
+          estimate ? (std::isinf(estimate->epsilon) ? "inf" : number_text(estimate->epsilon)) : "",
+          estimate ? (std::isinf(estimate->mu) ? "inf" : number_text(estimate->mu)) : ""};
 }
 
 int run_audit(const Arguments& args) {
@@ -172,13 +172,14 @@ int run_audit(const Arguments& args) {
                         "reads (data gradient exactly 0 there)\n"
                       : "white-box canaries: random unit directions in the model's parameters\n");
   }
-  store::CsvTable table;
-  table.comments.push_back(
-      "# dplab: one-run audit; epsilon_lower_bound is a LOWER bound at the stated confidence "
-      "(statistic of the canaries only); epsilon_rdp / epsilon_pld are the accountants' UPPER "
-      "bounds for the private run; estimate_epsilon_not_a_bound is an ESTIMATE, not a bound "
-      "(Gaussian fit to the "
-      "canary scores, Andrew et al. 2024)");
+  csv::CsvTable table;
+  table.constant_columns.push_back(
+      {"note",
+       "one-run audit; epsilon_lower_bound is a LOWER bound at the stated confidence "
+       "(statistic of the canaries only); epsilon_rdp / epsilon_pld are the accountants' UPPER "
+       "bounds for the private run; estimate_epsilon_not_a_bound is an ESTIMATE, not a bound "
+       "(Gaussian fit to the "
+       "canary scores, Andrew et al. 2024)"});
   table.header = {"run",
                   "mode",
                   "whitebox_canaries",
@@ -239,7 +240,7 @@ int run_audit(const Arguments& args) {
   if (!config.out.empty()) {
     std::filesystem::create_directories(config.out);
     const std::string path = (std::filesystem::path(config.out) / "audit.csv").string();
-    store::write_csv_file(path, table);
+    csv::write_csv_file(path, table);
     std::cout << "wrote " << path << "\n";
   }
   return 0;

@@ -19,7 +19,8 @@
 #include "cli/output_files.h"
 #include "core/error.h"
 #include "privacy/accounting/epsilon_display.h"
-#include "store/csv_export.h"
+#include "release/release_writer.h"
+#include "release/search_release.h"
 #include "store/run_history.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"
@@ -88,15 +89,6 @@ bool is_private(const tuning::SearchResults& results) {
   return results.config.release.mode == experiment::ReleaseMode::kPrivate;
 }
 
-// What may leave a private search: its released winners (none if they were not recorded).
-tuning::SearchResults released_only(const store::Store& db, std::int64_t id,
-                                    const tuning::SearchResults& runs) {
-  std::vector<std::int64_t> jobs;
-  if (const auto release = store::load_private_release(db, id)) {
-    jobs = tuning::released_jobs(*release);
-  }
-  return tuning::grid_shaped_runs(runs, jobs);
-}
 
 int run_list(const Arguments& args) {
   const auto db = open_history(args);
@@ -207,9 +199,13 @@ int run_export(const Arguments& args) {
   const auto db = open_history(args);
   const auto record = find_experiment(*db, args);
   const std::string out_dir = args.required_text("out");
-  tuning::SearchResults results = db->load_results(record.id);
-  if (is_private(results)) results = released_only(*db, record.id, results);
-  const auto written = store::export_csv(results, out_dir);
+  // The same Release as the run's own door (tune, the GUI): explore every run; a private search
+  // its stored winners only (winners.csv), nothing of a run that did not finish.
+  const tuning::SearchResults runs = db->load_results(record.id);
+  const bool finished = record.status == store::to_string(store::RunStatus::kFinished);
+  const auto written = release::write_release(
+      release::search_release(runs, store::load_private_release(*db, record.id), !finished),
+      out_dir);
   std::size_t files = written.size();
   if (const auto summary = db->load_summary(record.id, "summary")) {
     const auto path = std::filesystem::path(out_dir) / "summary.json";

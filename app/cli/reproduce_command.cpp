@@ -23,11 +23,12 @@
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "figures/plot.h"
+#include "release/release_writer.h"
+#include "release/search_release.h"
 #include "reproduction/item_outcome.h"
 #include "reproduction/kk23_comparison.h"
 #include "reproduction/reproduction_items.h"
 #include "reproduction/reproduction_report.h"
-#include "store/csv_export.h"
 #include "tuning/pruned_comparison.h"
 #include "tuning/runner.h"
 
@@ -246,7 +247,7 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
     pooled.section52.push_back({run_index, &item, version, results});
   const fs::path folder = out / item.name / version.key;
   fs::create_directories(folder);
-  store::export_csv(results, folder.string());
+  release::write_release(release::explore_release(results, false), folder.string());
   write_outcome(item, version, out, run);
   run.status = "done";
 }

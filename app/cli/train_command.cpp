@@ -1,10 +1,11 @@
-// dplab-cli train: one DP training run; writes DIR/curve.csv and DIR/summary.json. Ctrl-C or
+// dplab-cli train: one DP training run; writes DIR/curve.csv, DIR/release.json (the engine's
+// release of the run, release/train_release.h) and DIR/summary.json. Ctrl-C or
 // SIGTERM stops it within one step: the curve so far and a summary with status "cancelled" (and
 // the epsilon of the steps taken) are written, and it exits 130 / 143 (cli/interrupt.h).
 // --secure draws lots and noise from the OS, as tune --secure (no seed is written).
 // The epsilon covers the noisy gradients only. What else the run outputs is labelled "not
-// covered" in summary.json (privacy.not_covered, privacy.epsilon_label) and curve.csv's first
-// line: the training losses (curve train_loss = mean lot loss, final.train_loss = mean loss over
+// covered" in summary.json (privacy.not_covered, privacy.epsilon_label), in release.json's
+// not_covered and in curve.csv's epsilon_label column: the training losses (curve train_loss = mean lot loss, final.train_loss = mean loss over
 // the training set; un-noised, private data) and, without public feature bounds, the min-max
 // scaling fitted on the data (data/feature_scaling.h).
 #include <chrono>
@@ -20,6 +21,8 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/output_files.h"
+#include "release/release_writer.h"
+#include "release/train_release.h"
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -138,7 +141,6 @@ int run_train(const Arguments& args) {
       clauses + ")";
 
   const std::filesystem::path out_dir(config.out);
-  write_curve_csv(out_dir / "curve.csv", result.curve, "# dplab: " + label);
   nlohmann::json summary;
   summary["config"] = config.to_json();
   if (secure) {
@@ -182,6 +184,29 @@ int run_train(const Arguments& args) {
   summary["wall_seconds"] = result.wall_seconds;
   summary["status"] = result.diverged ? "diverged" : result.cancelled ? "cancelled" : "finished";
   if (result.diverged) summary["divergence"] = result.divergence;
+  // curve.csv and release.json through the engine's one release writer (release/).
+  release::TrainRun run;
+  run.name = all.name;
+  run.training_size = static_cast<std::int64_t>(n);
+  run.validation_size = static_cast<std::int64_t>(split.validation.size());
+  run.lot_size = config.lot_size;
+  run.sampling_rate = sampling_rate;
+  run.noise_multiplier = config.noise_multiplier;
+  run.is_private = config.is_private();
+  run.secure = secure;
+  run.delta = delta;
+  run.delta_given = config.delta > 0;
+  run.queries = result.queries;
+  run.epsilon = reported_epsilon;
+  run.accountant = privacy::to_string(accountants.run);
+  run.epsilon_label = label;
+  run.preprocessing = split.preprocessing;
+  run.cancelled = result.cancelled;
+  run.status = summary["status"].get<std::string>();
+  run.final_metrics = summary["final"];
+  run.final_metrics.erase("train_loss");  // not covered: summary.json labels it, no release holds it
+  run.curve = &result.curve;
+  release::write_release(release::train_release(run), out_dir.string());
   write_json_file(out_dir / "summary.json", summary);
   std::cout << summary.dump(2) << "\n";
   if (result.cancelled) {
@@ -204,11 +229,12 @@ int run_train(const Arguments& args) {
 
 void add_train_command(CLI::App& cli) {
   CLI::App* cmd = add_command(
-      cli, "train", "train one model with a DP optimizer, write curve.csv and summary.json");
+      cli, "train", "train one model with a DP optimizer, write curve.csv, release.json and summary.json");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
   add_value(*cmd, *args, "accountant",
-            "pld (default) or rdp: the accountant of the epsilon column and of the summary",
+            "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
+                "): the accountant of the epsilon column and of the summary",
             "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   add_switch(*cmd, *args, "secure",

@@ -16,7 +16,8 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "privacy/accounting/epsilon_display.h"
-#include "store/csv_export.h"
+#include "release/release_writer.h"
+#include "release/search_release.h"
 #include "store/store.h"
 #include "tuning/honest_selection.h"
 #include "tuning/release_cost.h"
@@ -224,7 +225,8 @@ int finish_explore_tune(const ExploreFinish& f) {
   // Selection and exports use only the finished jobs.
   const auto reports = tuning::honest_selection_per_optimizer(f.results);
   const auto overall = tuning::honest_selection_all(f.results);
-  const auto written = store::export_csv(f.results, f.out_dir);
+  const auto written = release::write_release(
+      release::explore_release(f.results, f.cancelled, std::nullopt, &f.objpert), f.out_dir);
   const JobCounts n = count_jobs(f.results);
   const nlohmann::json summary = explore_summary(f, cost, reports, overall, n);
   const std::filesystem::path summary_path = std::filesystem::path(f.out_dir) / "summary.json";
@@ -238,7 +240,8 @@ int finish_explore_tune(const ExploreFinish& f) {
       if (!store_error) store_error = e.what();
     }
   }
-  print_explore_report(f, cost, reports, summary, summary_path, written.size(), n);
+  // written: the CSVs and release.json.
+  print_explore_report(f, cost, reports, summary, summary_path, written.size() - 1, n);
   return explore_exit_status(f, store_error, n);
 }
 

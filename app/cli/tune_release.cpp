@@ -15,6 +15,8 @@
 #include "core/validate.h"
 #include "experiment/release_repeats.h"
 #include "privacy/accounting/epsilon_display.h"
+#include "release/release_writer.h"
+#include "release/search_release.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"
 #include "tuning/run_summary.h"
@@ -339,13 +341,16 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   namespace fs = std::filesystem;
   const auto& config = results.config;
   const tuning::ReleaseCost cost = tuning::private_release_cost(results);
-  const tuning::PrivateRelease release =
+  const tuning::PrivateRelease selected =
       tuning::select_private_winners(results, plan, tuning::score_noise_seed(config.seed));
+  // RELEASED: only what Liu-Talwar / Papernot-Steinke cover, the winners with K integrated out,
+  // and nothing at all from a cancelled search (engine/release/search_release.h). The number of
+  // runs K, the hard-stop flag, the wall time (it grows with K) and anything else that depends on
+  // K go to curator-only.json and the store's "curator_only" summary, never here.
+  const tuning::PrivateRelease release = release::released_winners(selected, cancelled);
+  release::Release released = release::private_release(results, selected, cancelled);
   const bool accuracy_public = config.release.validation == ValidationAssumption::kPublic;
 
-  // RELEASED: only what Liu-Talwar / Papernot-Steinke cover, the winners with K integrated out.
-  // The number of runs K, the hard-stop flag, the wall time (it grows with K) and anything else
-  // that depends on K go to curator-only.json and the store's "curator_only" summary, never here.
   nlohmann::json replicates = nlohmann::json::array();
   for (const auto& rep : release.replicates) {
     replicates.push_back(
@@ -376,69 +381,32 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
       {"not_released",
        "per-run curves, scores and the lot losses of every run; the number of runs K, the stop "
        "flag and the wall time (curator-only.json); only each replicate's winner is released "
-       "(winners.csv)"}};
+       "(winners.csv), and nothing from a cancelled search"}};
   // CURATOR ONLY (docs/privacy-model.md): what resuming and auditing the run need.
-  nlohmann::json curator_replicates = nlohmann::json::array();
-  for (const auto& rep : release.replicates) {
-    nlohmann::json item{{"runs_trained", rep.runs_trained},
-                        {"complete", rep.complete},
-                        {"winner_job", rep.winner_job}};
-    if (plan.selection == PrivateSelection::kLt) item["hit_hard_stop"] = rep.hit_hard_stop;
-    curator_replicates.push_back(item);
-  }
-  nlohmann::json curator{
-      {"curator_only",
-       "NOT FOR RELEASE: the number of runs trained K, the hard-stop flag and the wall time "
-       "reveal K, which the Liu-Talwar / Papernot-Steinke epsilon does not cover "
-       "(docs/privacy-model.md)"},
-      {"runs_trained", release.runs_trained},
-      {"wall_seconds", wall_seconds},
-      {"replicates", curator_replicates}};
+  released.curator.facts["wall_seconds"] = wall_seconds;
   if (db) {
-    curator["db"] = db->path();
-    curator["run_id"] = experiment_id;
+    released.curator.facts["db"] = db->path();
+    released.curator.facts["run_id"] = experiment_id;
   }
   if (extra_curator) {
-    for (const auto& [key, value] : extra_curator->items()) curator[key] = value;
+    for (const auto& [key, value] : extra_curator->items()) released.curator.facts[key] = value;
   }
   fs::create_directories(out_dir);
   const fs::path summary_path = fs::path(out_dir) / "summary.json";
   // All files atomically (core/atomic_file.h): a full disk is an error with its reason.
   write_file_atomically(summary_path.string(), summary.dump(2) + "\n");
-  const fs::path curator_path = fs::path(out_dir) / kCuratorOnlyFile;
-  write_file_atomically(curator_path.string(), curator.dump(2) + "\n");
-  // The winners' validation curves (validation public only: with a private score the curve
-  // would be an unprotected statistic). No training losses: the lot losses are not covered.
+  const std::string curator_path = release::write_curator_record(released.curator, out_dir);
+  // winners.csv (the winners' validation curves; validation private: the noisy score) and
+  // release.json, through the one release writer.
+  release::write_release(released, out_dir);
   const fs::path winners_path = fs::path(out_dir) / "winners.csv";
-  {
-    std::ostringstream out;
-    out << tuning::epsilon_csv_comment(cost) << "\n";
-    out << "replicate,candidate,label,iteration,val_accuracy\n";
-    for (std::size_t r = 0; r < release.replicates.size(); ++r) {
-      const auto& rep = release.replicates[r];
-      if (rep.winner_job < 0) continue;
-      const auto& job = results.jobs[static_cast<std::size_t>(rep.winner_job)];
-      const std::string label =
-          results.candidates[static_cast<std::size_t>(rep.winner_candidate)].label();
-      if (accuracy_public) {
-        for (const auto& point : job.curve) {
-          out << r << ',' << rep.winner_candidate << ",\"" << label << "\"," << point.iteration
-              << ',' << g(point.val_accuracy) << '\n';
-        }
-      } else {
-        out << r << ',' << rep.winner_candidate << ",\"" << label << "\"," << job.queries << ','
-            << g(rep.released_score) << '\n';
-      }
-    }
-    write_file_atomically(winners_path.string(), out.str());
-  }
   if (db) {
     db->save_summary(experiment_id, "summary", summary.dump());
     // The winners, so that the GUI reopens this run showing only what was released (this
     // summary and "curator_only" hold K: the store keeps them, no export writes them).
     db->save_summary(experiment_id, "private_release",
                      tuning::private_release_json(release).dump());
-    db->save_summary(experiment_id, "curator_only", curator.dump());
+    db->save_summary(experiment_id, "curator_only", nlohmann::json(released.curator.facts).dump());
   }
 
   std::printf("%s: %zu replicate search(es) over %d candidates\n",
@@ -468,11 +436,11 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
     }
   }
   std::printf("%s\n", tuning::noise_source_text(config.release).c_str());
-  std::printf("wrote %s and %s; curator only, do not release: %s\n", summary_path.string().c_str(),
-              winners_path.string().c_str(), curator_path.string().c_str());
+  std::printf("wrote %s, %s and release.json; curator only, do not release: %s\n",
+              summary_path.string().c_str(), winners_path.string().c_str(), curator_path.c_str());
   if (cancelled) {
-    std::cerr << "dplab-cli tune: cancelled; a replicate whose runs did not all finish is not the "
-                 "algorithm and releases nothing\n";
+    std::cerr << "dplab-cli tune: cancelled; a cancelled private search releases nothing (which "
+                 "replicates finished depends on their number of runs)\n";
     return 130;
   }
   return 0;

@@ -40,10 +40,6 @@ nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
 std::string recompute_command(const tuning::ReleaseCost& cost,
                               const tuning::SearchResults& results);
 
-// The file of a private release's --out folder that holds what must NOT be released (the number
-// of runs K, the hard-stop flag, the wall time; docs/privacy-model.md).
-inline constexpr const char* kCuratorOnlyFile = "curator-only.json";
-
 // Writes summary.json, winners.csv (released) and curator-only.json (not for release) into
 // out_dir, prints the released winners and the epsilon (total over the R replicate searches,
 // one replicate beside it); returns the exit status (130 when cancelled: nothing is released).

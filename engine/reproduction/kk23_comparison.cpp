@@ -1,6 +1,9 @@
 // The KK23 vs Papernot-Steinke reproduction item (see kk23_comparison.h).
 #include "reproduction/kk23_comparison.h"
 
+#include "core/csv_table.h"
+#include "core/number_text.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -268,10 +271,13 @@ ItemOutcome analyse_kk23(const std::vector<Kk23Procedure>& procedures, const Kk2
       "total ε of one procedure (tuning + final run), δ = " + general(procedures.front().delta);
   plot.y_label = "released validation accuracy";
   plot.log_x = true;
-  std::ostringstream csv;
-  csv << "# dplab: eps = one procedure's (tuning + final run); the mean over seeds, the sd and "
-         "mean_compute (from K, curator only) are the curator's evaluation, not covered by eps\n"
-      << "method,sigma,epsilon,delta,mean_accuracy,sd,seeds_released,seeds_run,mean_compute\n";
+  csv::CsvTable table;
+  table.header = {"method", "sigma",          "epsilon",   "delta",       "mean_accuracy",
+                  "sd",     "seeds_released", "seeds_run", "mean_compute"};
+  table.constant_columns.push_back(
+      {"note",
+       "eps = one procedure's (tuning + final run); the mean over seeds, the sd and "
+       "mean_compute (from K, curator only) are the curator's evaluation, not covered by eps"});
   for (bool method : {false, true}) {
     figures::Series s;
     s.label = method_name(method, q);
@@ -285,15 +291,15 @@ ItemOutcome analyse_kk23(const std::vector<Kk23Procedure>& procedures, const Kk2
         s.x.push_back(p.epsilon);
         s.y.push_back(p.mean_accuracy);
       }
-      csv << (method ? "kk23" : "ps") << ',' << general(p.sigma) << ',' << general(p.epsilon) << ','
-          << general(procedures.front().delta) << ',' << general(p.mean_accuracy) << ','
-          << general(p.sd) << ',' << p.seeds_released << ',' << p.seeds_run << ','
-          << general(p.mean_compute) << '\n';
+      table.rows.push_back({method ? "kk23" : "ps", number_text(p.sigma), number_text(p.epsilon),
+                            number_text(procedures.front().delta), number_text(p.mean_accuracy),
+                            number_text(p.sd), std::to_string(p.seeds_released),
+                            std::to_string(p.seeds_run), number_text(p.mean_compute)});
     }
     plot.series.push_back(s);
   }
   out.figures.emplace_back("kk23", plot);
-  out.files.emplace_back("kk23.csv", csv.str());
+  out.files.emplace_back("kk23.csv", csv::csv_text(table));
 
   // The page: the rule (fixed before the run), the points, the margins, the verdict, compute.
   std::ostringstream md;

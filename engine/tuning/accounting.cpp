@@ -9,21 +9,25 @@
 namespace dplab::tuning {
 
 double epsilon_single_run(double noise_multiplier, double sampling_rate, std::int64_t steps,
-                          double delta) {
-  return privacy::epsilon_for_delta({noise_multiplier, sampling_rate, steps}, delta).epsilon;
+                          double delta, const experiment::AccountingConfig& accounting) {
+  return privacy::epsilon_for_delta({noise_multiplier, sampling_rate, steps}, delta,
+                                    accounting.rdp_options())
+      .epsilon;
 }
 
 double epsilon_moments_accountant(double noise_multiplier, double sampling_rate, std::int64_t steps,
-                                  int num_candidates, double delta) {
+                                  int num_candidates, double delta,
+                                  const experiment::AccountingConfig& accounting) {
   return privacy::moments_accountant_selection({noise_multiplier, sampling_rate, steps},
-                                               num_candidates, delta)
+                                               num_candidates, delta, accounting.rdp_options())
       .epsilon;
 }
 
 double epsilon_liu_talwar(double noise_multiplier, double sampling_rate, std::int64_t steps,
-                          double gamma, double delta, double delta2) {
+                          double gamma, double delta, double delta2,
+                          const experiment::AccountingConfig& accounting) {
   return privacy::liu_talwar_selection({noise_multiplier, sampling_rate, steps}, gamma, delta,
-                                       delta2)
+                                       delta2, accounting.lt_log_base, accounting.rdp_options())
       .epsilon;
 }
 

@@ -4,19 +4,27 @@
 //   single run : (epsilon, delta) of one Poisson-subsampled Gaussian run of T steps;
 //   MA         : K runs composed in RDP, eps_RDP,total(alpha) = K * eps_RDP,run(alpha) (sec. 3.2);
 //   LT         : Liu & Talwar 2019 Thm 3.4 (paper Theorem 1), gamma, delta_2 (sec. 3.1).
+// Each takes the experiment's accounting setting (experiment/accounting_config.h: the RDP
+// conversion and LT's logarithm) as a required argument, so every door that prints these
+// figures — the CLI's summary, the GUI's report, its table and its form — computes the same
+// numbers for the same experiment file (issue #42 item 4: the GUI used to drop the setting).
 // All are pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>
 
+#include "experiment/accounting_config.h"
+
 namespace dplab::tuning {
 
 double epsilon_single_run(double noise_multiplier, double sampling_rate, std::int64_t steps,
-                          double delta);
+                          double delta, const experiment::AccountingConfig& accounting);
 double epsilon_moments_accountant(double noise_multiplier, double sampling_rate, std::int64_t steps,
-                                  int num_candidates, double delta);
+                                  int num_candidates, double delta,
+                                  const experiment::AccountingConfig& accounting);
 double epsilon_liu_talwar(double noise_multiplier, double sampling_rate, std::int64_t steps,
-                          double gamma, double delta, double delta2);
+                          double gamma, double delta, double delta2,
+                          const experiment::AccountingConfig& accounting);
 // 1/n rounded down to a power of ten (main paper appendix A).
 double default_delta_for(std::int64_t training_size);
 

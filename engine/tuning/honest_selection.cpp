@@ -178,12 +178,13 @@ SelectionReport select(const SearchResults& results, const std::vector<int>& poo
     report.best_accuracy = best->mean_final_accuracy;
     report.best_train_loss = best->mean_final_train_loss;
   }
+  const experiment::AccountingConfig& accounting = results.config.accounting;
   report.epsilon_single_run =
-      epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
+      epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta, accounting);
   report.epsilon_ma = epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
-                                                 report.num_candidates, m.delta);
+                                                 report.num_candidates, m.delta, accounting);
   report.epsilon_lt = epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps, report.gamma,
-                                         m.delta, report.delta2);
+                                         m.delta, report.delta2, accounting);
   report.lt = run_liu_talwar(results, pool, report.gamma, report.delta2,
                              derive_seed(results.config.seed, kLtStream, scope_id));
   if (options.run_protocol) {

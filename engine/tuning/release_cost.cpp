@@ -305,10 +305,9 @@ ReleaseCost planned_release_cost(const experiment::ExperimentConfig& config,
   return release_cost(plan);
 }
 
-std::string epsilon_csv_comment(const ReleaseCost& cost) {
-  return "# dplab: " + epsilon_label(cost, privacy::kEpsilonDigits) +
-         "; accountant: rdp; eps rounded up to " + std::to_string(privacy::kEpsilonDigits) +
-         " decimals";
+std::string epsilon_csv_label(const ReleaseCost& cost) {
+  return epsilon_label(cost, privacy::kEpsilonDigits) + "; accountant: rdp; eps rounded up to " +
+         std::to_string(privacy::kEpsilonDigits) + " decimals";
 }
 
 std::string epsilon_label(const ReleaseCost& cost, int digits) {

@@ -100,9 +100,9 @@ ReleaseCost planned_release_cost(const experiment::ExperimentConfig& config,
 // covered)", epsilon rounded UP to `digits` decimals.
 std::string epsilon_label(const ReleaseCost& cost, int digits = 2);
 
-// The header comment of every CSV whose numbers depend on a search (curves.csv, the aggregates,
-// the GUI's chart and table exports): "# dplab: eps <= ... (label); accountant: rdp; eps
-// rounded up to 2 decimals" (one line, starting with '#').
-std::string epsilon_csv_comment(const ReleaseCost& cost);
+// The epsilon_label column of every CSV whose numbers depend on a search (curves.csv, the
+// aggregates, winners.csv, the GUI's chart and table exports): "eps <= ... (label); accountant:
+// rdp; eps rounded up to 2 decimals".
+std::string epsilon_csv_label(const ReleaseCost& cost);
 
 }  // namespace dplab::tuning

@@ -105,8 +105,11 @@ struct Runner::Impl {
     };
     if (options.track_epsilon) {
       const RunMechanism m = mechanism;
+      // A curve's epsilon_per_run is the run's own ε so far, under the tightest conversion the
+      // release's ε uses (release_cost.h), not the experiment's planning setting.
       hooks.epsilon_after = [m](std::int64_t queries) {
-        return epsilon_single_run(m.noise_multiplier, m.sampling_rate, queries, m.delta);
+        return epsilon_single_run(m.noise_multiplier, m.sampling_rate, queries, m.delta,
+                                  experiment::AccountingConfig{});
       };
     }
     hooks.on_point = [&](const training::CurvePoint& point) {

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/csv_table.h"
 #include "core/error.h"
-#include "store/csv_export.h"
-#include "store/csv_table.h"
+#include "release/search_tables.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
 #include "support/test_registry.h"
@@ -17,7 +17,7 @@
 #include "tuning/runner.h"
 
 using namespace dplab;
-using namespace dplab::store;
+using namespace dplab::csv;
 
 class TestCsvTable : public QObject {
   Q_OBJECT
@@ -38,6 +38,22 @@ class TestCsvTable : public QObject {
     QCOMPARE(csv_text(t), std::string("series,x,y\n"
                                       "\"DPSGD, C=1\",10,0.5\n"
                                       "\"ε \"\"tight\"\"\",,nan\n"));
+  }
+
+  void constantColumnsFollowTheHeaderOnLineOne() {
+    // What used to be a '#' comment line is a column: line 1 is the header, so
+    // pandas.read_csv(path) needs no arguments.
+    CsvTable t;
+    t.header = {"x"};
+    t.rows = {{"1"}, {"2"}};
+    t.constant_columns = {{"epsilon_label", "eps <= 1.5 (explore, delta = 1e-05)"}};
+    QCOMPARE(csv_text(t), std::string("x,epsilon_label\n"
+                                      "1,\"eps <= 1.5 (explore, delta = 1e-05)\"\n"
+                                      "2,\"eps <= 1.5 (explore, delta = 1e-05)\"\n"));
+    CsvTable empty;
+    empty.header = {"x"};
+    empty.constant_columns = {{"note", "n"}};
+    QCOMPARE(csv_text(empty), std::string("x,note\n"));
   }
 
   void writesAtomicallyAndNamesTheFile() {
@@ -63,10 +79,7 @@ class TestCsvTable : public QObject {
     const auto config = testing::tiny_experiment(20, 1);
     tuning::Runner runner(config, tuning::load_experiment_data(config));
     const auto aggregates = tuning::aggregate_all(runner.run());
-    const CsvTable table = alpha_clip_grid_table(aggregates);
-    std::ostringstream file;
-    write_alpha_clip_grid_csv(aggregates, file);
-    QCOMPARE(csv_text(table), file.str());
+    const CsvTable table = release::alpha_clip_grid_table(aggregates);
     QCOMPARE(table.header.size(), std::size_t{6});
     // One row per (optimizer, α, C) cell: 2 × 2 for DPSGD, 1 × 1 for DPAdam.
     QCOMPARE(table.rows.size(), std::size_t{5});

@@ -224,7 +224,7 @@ class FeatureScalingTest : public QObject {
     QVERIFY(contains(fitted.not_covered, "train_loss"));
     QVERIFY(contains(fitted.not_covered, "final_train_loss"));
     QVERIFY(contains(fitted.not_covered, "preprocessing"));
-    QVERIFY(tuning::epsilon_csv_comment(fitted).find("not covered") != std::string::npos);
+    QVERIFY(tuning::epsilon_csv_label(fitted).find("not covered") != std::string::npos);
 
     const auto bounded =
         cost_of(experiment_on(R"({"source": "adult", "feature_bounds": {"age": [17, 90]}})"));

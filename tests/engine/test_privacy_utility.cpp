@@ -105,7 +105,7 @@ class TestPrivacyUtility : public QObject {
       // replicate searches (issue #23 item 6): K * R runs, the accountant's own function.
       DPLAB_COMPARE_REL(p[1].epsilon,
                         epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate, m.steps,
-                                                   k * config.repeats, m.delta),
+                                                   k * config.repeats, m.delta, config.accounting),
                         1e-9);
       QCOMPARE(p[2].gamma, 1.0 / k);
       // Explore and MA release the best candidate: its score.

@@ -166,8 +166,8 @@ class TestPrivateReleaseView : public QObject {
     as_private.config = config;
     QCOMPARE(planned_release_cost(config, data->train.size(), 0).epsilon,
              private_release_cost(as_private).epsilon);
-    QVERIFY(epsilon_csv_comment(actual).rfind("# dplab: eps <= ", 0) == 0);
-    QVERIFY(epsilon_csv_comment(actual).find("; accountant: rdp; eps rounded up to 2 decimals") !=
+    QVERIFY(epsilon_csv_label(actual).rfind("eps <= ", 0) == 0);
+    QVERIFY(epsilon_csv_label(actual).find("; accountant: rdp; eps rounded up to 2 decimals") !=
             std::string::npos);
   }
 };

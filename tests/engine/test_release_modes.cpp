@@ -280,7 +280,7 @@ class TestReleaseModes : public QObject {
     QVERIFY2(epsilon_label(cost).find("NOT covered: the runs divided by the realised |lot|") !=
                  std::string::npos,
              epsilon_label(cost).c_str());
-    QVERIFY(epsilon_csv_comment(cost).find("realised |lot|") != std::string::npos);
+    QVERIFY(epsilon_csv_label(cost).find("realised |lot|") != std::string::npos);
   }
 
   void private_modes_charge_what_they_release() {

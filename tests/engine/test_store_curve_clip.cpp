@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "store/csv_export.h"
+#include "release/search_tables.h"
 #include "store/store.h"
 #include "support/test_registry.h"
 #include "tuning/runner.h"
@@ -121,9 +121,7 @@ class TestStoreCurveClip : public QObject {
     QTemporaryDir dir;
     std::int64_t id = 0;
     const SearchResults live = run_into(dir.filePath("runs.sqlite").toStdString(), id);
-    std::ostringstream out;
-    store::write_curves_csv(live, out);
-    std::istringstream in(out.str());
+    std::istringstream in(csv_text(release::curves_table(live)));
     std::string header;
     std::getline(in, header);
     QVERIFY(header.ends_with(",step_size,clip_threshold,val_mse"));
@@ -172,9 +170,7 @@ class TestStoreCurveClip : public QObject {
         }
       }
       // The old run exports with empty clip_threshold (and val_mse) fields on every row.
-      std::ostringstream out;
-      store::write_curves_csv(back, out);
-      std::istringstream in(out.str());
+      std::istringstream in(csv_text(release::curves_table(back)));
       std::string line;
       std::getline(in, line);  // header
       int rows = 0;

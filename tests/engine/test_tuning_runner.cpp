@@ -6,7 +6,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "store/csv_export.h"
+#include "release/search_tables.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "tuning/aggregates.h"
@@ -179,16 +179,12 @@ class TestTuningRunner : public QObject {
     QCOMPARE(sgd.grid.final_train_loss[cell],
              0.5 * (results.job(0, 0).final_train_loss + results.job(0, 1).final_train_loss));
 
-    std::ostringstream csv;
-    store::write_curves_csv(results, csv);
     std::size_t points = 0;
     for (const auto& job : results.jobs) points += job.curve.size();
-    const std::string text = csv.str();
+    const std::string text = csv_text(release::curves_table(results));
     QCOMPARE(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), points + 1);
     QVERIFY(text.rfind("candidate,repeat,optimizer,learning_rate,clip,", 0) == 0);
-    std::ostringstream grid;
-    store::write_alpha_clip_grid_csv(aggregates, grid);
-    const std::string g = grid.str();
+    const std::string g = csv_text(release::alpha_clip_grid_table(aggregates));
     QCOMPARE(std::count(g.begin(), g.end(), '\n'), 1 + 4 + 1);
   }
 };

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "charts/chart_view.h"
+#include "core/csv_table.h"
 #include "experiment/config_compare.h"
 #include "form/experiment_form.h"
 #include "run/run_controller.h"
@@ -131,13 +132,15 @@ class TestRunEndToEnd : public QObject {
     QFile csv_file(csv);
     QVERIFY(csv_file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(csv_file.readAll()).split('\n', Qt::SkipEmptyParts);
-    // Line 1: the search's epsilon label (issue #8), then the header.
+    // Line 1: the header; every row carries the search's epsilon label (issue #8) as its last
+    // column, so pandas.read_csv(path) reads the file with no arguments.
     const QString label = QString::fromStdString(
-        tuning::epsilon_csv_comment(tuning::release_cost(window_->runData()->runs())));
-    QCOMPARE(lines.first(), label);
-    QVERIFY(lines.first().startsWith("# dplab: eps <= "));
-    QCOMPARE(lines.at(1), QStringLiteral("series,x,y,value"));
-    QVERIFY(lines.size() > 2);
+        tuning::epsilon_csv_label(tuning::release_cost(window_->runData()->runs())));
+    QVERIFY(label.startsWith("eps <= "));
+    QCOMPARE(lines.first(), QStringLiteral("series,x,y,value,epsilon_label"));
+    QVERIFY(lines.size() > 1);
+    QVERIFY2(lines.at(1).endsWith(QString::fromStdString(csv::csv_field(label.toStdString()))),
+             qPrintable(lines.at(1)));
     // The results table and the whole report.
     QVERIFY2(window_->resultsTab()->exportCsv(dir_.filePath("results.csv"), &error),
              qPrintable(error));

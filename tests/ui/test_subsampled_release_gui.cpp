@@ -26,6 +26,7 @@
 #include <QtTest>
 
 #include "charts/chart_view.h"
+#include "core/csv_table.h"
 #include "experiment/experiment_config.h"
 #include "form/experiment_form.h"
 #include "form/number_field.h"
@@ -250,7 +251,9 @@ class TestSubsampledReleaseGui : public QObject {
     QString error;
     QVERIFY2(tab->chart()->exportCsv(csv, &error), qPrintable(error));
     const QString csv_text = readAll(csv);
-    QVERIFY(csv_text.startsWith(QString::fromStdString(tuning::epsilon_csv_comment(cost))));
+    QVERIFY(csv_text.section('\n', 0, 0).endsWith(",epsilon_label"));
+    QVERIFY(
+        csv_text.contains(QString::fromStdString(csv::csv_field(tuning::epsilon_csv_label(cost)))));
     const QString report = dir_.filePath("report");
     QVERIFY2(test::exportReportAndWait(window_, report, &error), qPrintable(error));
     QStringList exported{csv_text};

@@ -12,7 +12,7 @@
 #include <QSvgGenerator>
 #include <cmath>
 
-#include "store/csv_table.h"
+#include "core/csv_table.h"
 
 namespace dplab::ui {
 
@@ -244,9 +244,10 @@ bool exportPlotBySuffix(QCustomPlot* plot, const QString& path, const ImageExpor
   return false;
 }
 
-store::CsvTable toEngineTable(const CsvTable& table) {
-  store::CsvTable out;
-  for (const QString& c : table.comments) out.comments.push_back(c.toStdString());
+dplab::csv::CsvTable toEngineTable(const CsvTable& table) {
+  dplab::csv::CsvTable out;
+  for (const CsvConstantColumn& c : table.constantColumns)
+    out.constant_columns.push_back({c.name.toStdString(), c.value.toStdString()});
   for (const QString& h : table.header) out.header.push_back(h.toStdString());
   out.rows.reserve(static_cast<std::size_t>(table.rows.size()));
   for (const QStringList& row : table.rows) {
@@ -258,9 +259,11 @@ store::CsvTable toEngineTable(const CsvTable& table) {
   return out;
 }
 
-CsvTable fromEngineTable(const store::CsvTable& table) {
+CsvTable fromEngineTable(const dplab::csv::CsvTable& table) {
   CsvTable out;
-  for (const std::string& c : table.comments) out.comments << QString::fromStdString(c);
+  for (const auto& c : table.constant_columns)
+    out.constantColumns.push_back(
+        {QString::fromStdString(c.name), QString::fromStdString(c.value)});
   for (const std::string& h : table.header) out.header << QString::fromStdString(h);
   for (const auto& row : table.rows) {
     QStringList fields;
@@ -271,12 +274,12 @@ CsvTable fromEngineTable(const store::CsvTable& table) {
 }
 
 QString toCsvText(const CsvTable& table) {
-  return QString::fromStdString(store::csv_text(toEngineTable(table)));
+  return QString::fromStdString(dplab::csv::csv_text(toEngineTable(table)));
 }
 
 bool writeCsv(const CsvTable& table, const QString& path, QString* error) {
   try {
-    store::write_csv_file(path.toStdString(), toEngineTable(table));
+    dplab::csv::write_csv_file(path.toStdString(), toEngineTable(table));
     return true;
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());

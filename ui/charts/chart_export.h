@@ -12,19 +12,25 @@
 class QCustomPlot;
 class QAbstractItemModel;
 
-namespace dplab::store {
+namespace dplab::csv {
 struct CsvTable;
 }
 
 namespace dplab::ui {
 
-// The numbers behind a chart or a table: comment lines (each written as is before the header;
-// they start with '#', e.g. the ε label of the search the numbers come from), a header row and
-// data rows (already formatted).
+// One column with the same value on every row (e.g. epsilon_label: the ε label of the search the
+// numbers come from), written after the table's own columns: the header stays on line 1.
+struct CsvConstantColumn {
+  QString name;
+  QString value;
+};
+
+// The numbers behind a chart or a table: a header row and data rows (already formatted), then
+// the constant columns.
 struct CsvTable {
-  QStringList comments;
   QStringList header;
   QList<QStringList> rows;
+  QList<CsvConstantColumn> constantColumns;
 };
 
 // Physical size of an exported figure. Charts are laid out at 96 logical pixels per inch (the
@@ -74,8 +80,8 @@ bool exportPlotBySuffix(QCustomPlot* plot, const QString& path, const ImageExpor
 // CSV through the engine's one writer (store/csv_table.h: RFC 4180, written atomically).
 bool writeCsv(const CsvTable& table, const QString& path, QString* error);
 QString toCsvText(const CsvTable& table);
-store::CsvTable toEngineTable(const CsvTable& table);
-CsvTable fromEngineTable(const store::CsvTable& table);
+dplab::csv::CsvTable toEngineTable(const CsvTable& table);
+CsvTable fromEngineTable(const dplab::csv::CsvTable& table);
 
 // Every graph (series, x, y), colour map (x, y, value) and curve of a plot, in long format.
 CsvTable plotDataTable(QCustomPlot* plot);

@@ -120,7 +120,7 @@ QString ChartView::title() const {
 CsvTable ChartView::csvData() const {
   if (before_read_) before_read_();
   CsvTable table = csv_provider_ ? csv_provider_() : plotDataTable(plot_);
-  if (csv_comments_) table.comments = csv_comments_() + table.comments;
+  if (csv_columns_) table.constantColumns = csv_columns_() + table.constantColumns;
   return table;
 }
 

@@ -43,9 +43,9 @@ class ChartView : public QWidget {
   QString fileStem() const { return file_stem_; }
 
   void setCsvProvider(std::function<CsvTable()> provider) { csv_provider_ = std::move(provider); }
-  // Comment lines for the CSV export (charts whose numbers depend on a search: its ε label).
-  void setCsvComments(std::function<QStringList()> comments) {
-    csv_comments_ = std::move(comments);
+  // Constant columns for the CSV export (charts whose numbers depend on a search: its ε label).
+  void setCsvConstantColumns(std::function<QList<CsvConstantColumn>()> columns) {
+    csv_columns_ = std::move(columns);
   }
   CsvTable csvData() const;
   // Called before the chart is read for an export or a CSV (csvData, recordImage): the owner
@@ -88,7 +88,7 @@ class ChartView : public QWidget {
   QString title_text_;
   std::map<QCPAxis*, std::pair<QString, QString>> axis_labels_;  // as set, as shown
   std::function<CsvTable()> csv_provider_;
-  std::function<QStringList()> csv_comments_;
+  std::function<QList<CsvConstantColumn>()> csv_columns_;
   std::function<void()> before_read_;
 };
 

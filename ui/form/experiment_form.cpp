@@ -484,9 +484,9 @@ void ExperimentForm::updateSummary() {
     const double gamma = c.tuning.gamma.value_or(1.0 / k);
     try {
       const double ma = tuning::epsilon_moments_accountant(c.privacy.noise_multiplier, q,
-                                                           c.privacy.steps, k, delta);
+                                                           c.privacy.steps, k, delta, c.accounting);
       const double lt = tuning::epsilon_liu_talwar(c.privacy.noise_multiplier, q, c.privacy.steps,
-                                                   gamma, delta, c.tuning.delta2);
+                                                   gamma, delta, c.tuning.delta2, c.accounting);
       // The cost of what this search will release (engine release_cost), then the planning
       // figures of the pool; every ε rounded up.
       const tuning::ReleaseCost cost = tuning::planned_release_cost(c, n, 0);

@@ -40,7 +40,6 @@
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
 #include "shell/welcome_panel.h"
-#include "store/csv_export.h"
 #include "tuning/release_cost.h"
 #include "tuning/run_summary.h"
 #include "views/accountant_gap_view.h"
@@ -153,7 +152,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   all_charts << tabs_->winner()->chart();
   for (ChartView* chart : all_charts) {
     if (!tabs_->privacy()->charts().contains(chart))
-      chart->setCsvComments([this] { return searchCsvComments(); });
+      chart->setCsvConstantColumns([this] { return searchCsvColumns(); });
   }
   connect(history_, &HistoryPanel::opened, this,
           [this] { tabs_->showRunStart(data_->isPrivate()); });
@@ -372,12 +371,14 @@ void MainWindow::updateActions() {
   run_bar_->setState(running, errors);
 }
 
-QStringList MainWindow::searchCsvComments() const {
+QList<CsvConstantColumn> MainWindow::searchCsvColumns() const {
   if (!data_->hasRun()) return {};
   try {
-    return {QString::fromStdString(tuning::epsilon_csv_comment(data_->releaseCost()))};
+    return {{QStringLiteral("epsilon_label"),
+             QString::fromStdString(tuning::epsilon_csv_label(data_->releaseCost()))}};
   } catch (const std::exception& e) {
-    return {QStringLiteral("# dplab: eps not available: %1").arg(e.what())};
+    return {
+        {QStringLiteral("epsilon_label"), QStringLiteral("eps not available: %1").arg(e.what())}};
   }
 }
 
@@ -486,8 +487,8 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
       *error = tr("nothing to report yet: run the experiment or open a run from the history");
     return false;
   }
-  return exporter_->start(dir, data_->results(), charts(), tabs_->results()->csvTable(),
-                          ExportImageDialog::savedOptions(), error);
+  return exporter_->start(dir, data_->results(), data_->runs(), data_->privateRelease(), charts(),
+                          tabs_->results()->csvTable(), ExportImageDialog::savedOptions(), error);
 }
 
 QString MainWindow::shownRunText() const {

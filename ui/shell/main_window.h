@@ -10,6 +10,7 @@
 
 #include <QMainWindow>
 
+#include "charts/chart_export.h"
 #include "experiment/experiment_config.h"
 #include "shell/result_tabs.h"
 
@@ -135,7 +136,7 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void syncPrivacyTab();
   void syncPrivateView();
-  QStringList searchCsvComments() const;
+  QList<CsvConstantColumn> searchCsvColumns() const;
 
   // Below kShortHeight px the bottom dock becomes a tab beside the form; back at kTallHeight.
   static constexpr int kShortHeight = 820;

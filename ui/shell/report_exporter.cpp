@@ -6,7 +6,8 @@
 
 #include "charts/chart_view.h"
 #include "experiment/experiment_config.h"
-#include "store/csv_export.h"
+#include "release/release_writer.h"
+#include "release/search_release.h"
 #include "tuning/run_summary.h"
 
 namespace dplab::ui {
@@ -51,6 +52,8 @@ ReportExporter::~ReportExporter() {
 }
 
 bool ReportExporter::start(const QString& dir, const tuning::SearchResults& results,
+                           const tuning::SearchResults& runs,
+                           const std::optional<tuning::PrivateRelease>& winners,
                            const QList<ChartView*>& charts, const CsvTable& results_table,
                            const ImageExportOptions& options, QString* error) {
   if (busy_) {
@@ -64,6 +67,8 @@ bool ReportExporter::start(const QString& dir, const tuning::SearchResults& resu
   busy_ = true;
   dir_ = dir;
   results_ = results;
+  runs_ = runs;
+  winners_ = winners;
   results_table_ = results_table;
   options_ = options;
   charts_.clear();
@@ -104,22 +109,30 @@ void ReportExporter::write() {
   };
   writer_ = async::startInBackground(
       this,
-      [dir = dir_, results = std::move(results_), pictures = std::move(pictures_),
-       csvs = std::move(csvs_), options = options_](async::TaskControl&) {
+      [dir = dir_, results = std::move(results_), runs = std::move(runs_),
+       winners = std::move(winners_), pictures = std::move(pictures_), csvs = std::move(csvs_),
+       options = options_](async::TaskControl&) {
         QString error;
         const QDir d(dir);
         // A report describes the results it shows: their own config and summary, never the form's.
         bool ok = true;
         try {
-          const tuning::RunSummary summary = tuning::summarize_run(results);
           ok = writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
-                                   experiment::to_json(results.config).dump(2) + "\n", &error) &&
-               writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
-                                   tuning::run_summary_json(results, summary).dump(2) + "\n",
-                                   &error) &&
-               writeFileAtomically(d.filePath(QStringLiteral("README.md")),
-                                   tuning::run_summary_markdown(results, summary), &error);
-          if (ok) store::export_csv(results, d.absolutePath().toStdString());
+                                   experiment::to_json(results.config).dump(2) + "\n", &error);
+          // A private search's summary would describe the runs behind the winner (their count
+          // among them): its report carries the Release only.
+          if (ok && results.config.release.mode == experiment::ReleaseMode::kExplore) {
+            const tuning::RunSummary summary = tuning::summarize_run(results);
+            ok = writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
+                                     tuning::run_summary_json(results, summary).dump(2) + "\n",
+                                     &error) &&
+                 writeFileAtomically(d.filePath(QStringLiteral("README.md")),
+                                     tuning::run_summary_markdown(results, summary), &error);
+          }
+          if (ok) {
+            release::write_release(release::search_release(runs, winners, false),
+                                   d.absolutePath().toStdString());
+          }
         } catch (const std::exception& e) {
           ok = false;
           error = QString::fromStdString(e.what());
@@ -139,6 +152,8 @@ void ReportExporter::write() {
       },
       [this](const async::Failure& failure) { done(false, failure.message); });
   results_ = {};
+  runs_ = {};
+  winners_.reset();
   pictures_.clear();
   csvs_.clear();
 }

@@ -1,7 +1,10 @@
 // ReportExporter: writes the report of the run the window shows without blocking the GUI thread
-// (issue #9 items 2 and 9). What a report holds: the run's own experiment.json, summary.json and
-// README.md (engine tuning/run_summary), the engine CSVs (curves, aggregates, α–C grid), every
-// chart as PNG, PDF and SVG with its numbers as CSV, and the results table as results.csv.
+// (issue #9 items 2 and 9). What a report holds: the run's own experiment.json, its Release
+// (engine release/: release.json and the released CSVs, the same bytes as `tune --out` and
+// `history export` write for the run: explore every run's curves, aggregates and α–C grid; a
+// private search its winners only), for explore also summary.json and README.md (engine
+// tuning/run_summary), every chart as PNG, PDF and SVG with its numbers as CSV, and the results
+// table as results.csv.
 //
 // How: start() snapshots the run and the results table and returns at once. The charts are then
 // recorded one (chart, format) per event-loop pass (ChartView::recordImage: layout and drawing
@@ -21,7 +24,10 @@
 
 #include "async/background_task.h"
 
+#include <optional>
+
 #include "charts/chart_export.h"
+#include "tuning/private_search.h"
 #include "tuning/results.h"
 
 namespace dplab::ui {
@@ -34,11 +40,14 @@ class ReportExporter : public QObject {
   explicit ReportExporter(QObject* parent = nullptr);
   ~ReportExporter() override;  // waits for a write in progress
 
-  // Starts exporting `results` (the shown run) with `charts` and the results table into `dir`.
-  // False (and *error) when nothing can start: an export is running, or `dir` cannot be created.
-  bool start(const QString& dir, const tuning::SearchResults& results,
-             const QList<ChartView*>& charts, const CsvTable& results_table,
-             const ImageExportOptions& options, QString* error);
+  // Starts exporting the run with `charts` and the results table into `dir`: `runs` (every run
+  // trained) and `winners` (a private search's; none for explore) make its Release, `shown`
+  // (what the views show) its explore summary. False (and *error) when nothing can start: an
+  // export is running, or `dir` cannot be created.
+  bool start(const QString& dir, const tuning::SearchResults& shown,
+             const tuning::SearchResults& runs,
+             const std::optional<tuning::PrivateRelease>& winners, const QList<ChartView*>& charts,
+             const CsvTable& results_table, const ImageExportOptions& options, QString* error);
   bool busy() const { return busy_; }
   // The thread that wrote the last report's files (tests: not the GUI thread).
   std::thread::id writerThread() const { return writer_id_; }
@@ -63,6 +72,8 @@ class ReportExporter : public QObject {
   bool busy_ = false;
   QString dir_;
   tuning::SearchResults results_;
+  tuning::SearchResults runs_;
+  std::optional<tuning::PrivateRelease> winners_;
   CsvTable results_table_;
   ImageExportOptions options_;
   QList<QPointer<ChartView>> charts_;

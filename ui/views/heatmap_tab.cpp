@@ -13,8 +13,8 @@
 #include "charts/chart_export.h"
 #include "charts/chart_view.h"
 #include "form/optimizer_editor.h"
+#include "release/search_tables.h"
 #include "run/run_data.h"
-#include "store/csv_export.h"
 #include "tuning/alpha_clip_fit.h"
 #include "views/shown_refresh.h"
 
@@ -90,11 +90,13 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   chart_->setCsvProvider([this] {
     const tuning::OptimizerAggregates* agg = shownAggregates();
     if (!agg) return CsvTable{};
-    CsvTable table = fromEngineTable(store::alpha_clip_grid_table({*agg}));
-    table.comments << QStringLiteral(
-        "# times_best: at how many evaluation points this cell's candidate had the best "
-        "validation accuracy (regression: lowest training loss) of its optimizer; the column "
-        "sums to the evaluation points (paper appendix G, Figure 7)");
+    CsvTable table = fromEngineTable(release::alpha_clip_grid_table({*agg}));
+    table.constantColumns.push_back(
+        {QStringLiteral("times_best_note"),
+         QStringLiteral("times_best: at how many evaluation points this cell's candidate had the "
+                        "best validation accuracy (regression: lowest training loss) of its "
+                        "optimizer; the column sums to the evaluation points (paper appendix G, "
+                        "Figure 7)")});
     return table;
   });
   connect(plot, &QCustomPlot::mouseMove, this, &HeatmapTab::onMouseMove);

@@ -296,12 +296,13 @@ void OneRunAuditView::fillTable() {
 
 CsvTable OneRunAuditView::csvTable() const {
   CsvTable table;
-  table.comments << QStringLiteral(
-      "# dplab: one-run audit (Steinke, Nasr & Jagielski 2023); "
-      "epsilon_lower_bound is a LOWER bound at the stated confidence (a "
-      "statistic of the trained model, not covered by epsilon); epsilon_rdp / "
-      "epsilon_pld are the accountants' UPPER bounds; estimate_epsilon is an "
-      "estimate, not a bound (Gaussian fit, Andrew et al. 2024)");
+  table.constantColumns.push_back(
+      {QStringLiteral("note"),
+       QStringLiteral("one-run audit (Steinke, Nasr & Jagielski 2023); "
+                      "epsilon_lower_bound is a LOWER bound at the stated confidence (a "
+                      "statistic of the trained model, not covered by epsilon); epsilon_rdp / "
+                      "epsilon_pld are the accountants' UPPER bounds; estimate_epsilon is an "
+                      "estimate, not a bound (Gaussian fit, Andrew et al. 2024)")});
   table.header = {"run",
                   "dataset",
                   "mode",

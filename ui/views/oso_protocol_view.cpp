@@ -334,8 +334,8 @@ CsvTable OsoProtocolView::gridTable() const {
                   "target_quantile"};
   if (!result_) return table;
   const auto& c = result_->config;
-  table.comments << QStringLiteral("# dplab: ") +
-                        QString::fromStdString(tuning::oso_epsilon_note(c.delta));
+  table.constantColumns.push_back(
+      {QStringLiteral("epsilon_note"), QString::fromStdString(tuning::oso_epsilon_note(c.delta))});
   const QString metric = tuning::higher_is_better(c.model) ? QStringLiteral("val_accuracy")
                                                            : QStringLiteral("val_mse");
   for (const auto& g : result_->grids) {

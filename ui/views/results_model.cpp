@@ -148,16 +148,18 @@ void ResultsModel::accountColumns(const tuning::SearchResults& res) {
   eps_run_ = kNaN;
   try {
     if (m.sampling_rate > 0 && m.delta > 0) {
-      eps_run_ = tuning::epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta);
+      const experiment::AccountingConfig& accounting = res.config.accounting;
+      eps_run_ = tuning::epsilon_single_run(m.noise_multiplier, m.sampling_rate, m.steps, m.delta,
+                                            accounting);
       for (std::size_t o = 0; o < res.config.optimizers.size(); ++o) {
         const int k =
             static_cast<int>(experiment::candidates_of(res.candidates, static_cast<int>(o)).size());
         if (k == 0) continue;
         eps_ma_[o] = tuning::epsilon_moments_accountant(m.noise_multiplier, m.sampling_rate,
-                                                        m.steps, k, m.delta);
+                                                        m.steps, k, m.delta, accounting);
         eps_lt_[o] = tuning::epsilon_liu_talwar(m.noise_multiplier, m.sampling_rate, m.steps,
                                                 res.config.tuning.gamma.value_or(1.0 / k), m.delta,
-                                                res.config.tuning.delta2);
+                                                res.config.tuning.delta2, accounting);
       }
     }
   } catch (const std::exception&) {

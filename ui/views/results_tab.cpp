@@ -113,9 +113,12 @@ CsvTable ResultsTab::csvTable() const {
   CsvTable table = modelTable(model_);
   if (data_->hasRun()) {
     try {
-      table.comments << QString::fromStdString(tuning::epsilon_csv_comment(data_->releaseCost()));
+      table.constantColumns.push_back(
+          {QStringLiteral("epsilon_label"),
+           QString::fromStdString(tuning::epsilon_csv_label(data_->releaseCost()))});
     } catch (const std::exception& e) {
-      table.comments << QStringLiteral("# dplab: eps not available: %1").arg(e.what());
+      table.constantColumns.push_back(
+          {QStringLiteral("epsilon_label"), QStringLiteral("eps not available: %1").arg(e.what())});
     }
   }
   return table;

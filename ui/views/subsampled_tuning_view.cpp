@@ -78,15 +78,15 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent)
     connect(chart, &ChartView::message, this, &SubsampledTuningView::message);
     chart->setCsvProvider([this] {
       CsvTable table;
-      table.comments
-          << QString(
-                 "# dplab: eps of the whole procedure at delta = %1 (sigma = %2, rate %3, T "
-                 "= %4, Poisson mu = %5); accountant: rdp; kk23 charges both phases")
-                 .arg(drawn_request_.delta)
-                 .arg(drawn_request_.run.noise_multiplier)
-                 .arg(drawn_request_.run.sampling_rate)
-                 .arg(drawn_request_.run.steps)
-                 .arg(drawn_request_.mu);
+      table.constantColumns.push_back(
+          {QStringLiteral("epsilon_label"),
+           QString("eps of the whole procedure at delta = %1 (sigma = %2, rate %3, T "
+                   "= %4, Poisson mu = %5); accountant: rdp; kk23 charges both phases")
+               .arg(drawn_request_.delta)
+               .arg(drawn_request_.run.noise_multiplier)
+               .arg(drawn_request_.run.sampling_rate)
+               .arg(drawn_request_.run.steps)
+               .arg(drawn_request_.mu)});
       table.header << "tuning_fraction"
                    << "eps_kk23"
                    << "eps_kk23_complement"

@@ -1,9 +1,9 @@
 // RFC 4180 CSV text and its atomic writing. See csv_table.h.
-#include "store/csv_table.h"
+#include "core/csv_table.h"
 
 #include "core/atomic_file.h"
 
-namespace dplab::store {
+namespace dplab::csv {
 
 std::string csv_field(const std::string& field) {
   if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
@@ -27,10 +27,19 @@ std::string csv_record(const std::vector<std::string>& fields) {
 }
 
 std::string csv_text(const CsvTable& table) {
-  std::string text;
-  for (const auto& comment : table.comments) text += comment + "\n";
-  text += csv_record(table.header);
-  for (const auto& row : table.rows) text += csv_record(row);
+  std::vector<std::string> header = table.header;
+  std::vector<std::string> constants;
+  for (const auto& column : table.constant_columns) {
+    header.push_back(column.name);
+    constants.push_back(column.value);
+  }
+  std::string text = csv_record(header);
+  std::vector<std::string> fields;
+  for (const auto& row : table.rows) {
+    fields = row;
+    fields.insert(fields.end(), constants.begin(), constants.end());
+    text += csv_record(fields);
+  }
   return text;
 }
 
@@ -38,4 +47,4 @@ void write_csv_file(const std::string& path, const CsvTable& table) {
   write_file_atomically(path, csv_text(table));
 }
 
-}  // namespace dplab::store
+}  // namespace dplab::csv
