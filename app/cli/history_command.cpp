@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/output_files.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "store/csv_export.h"
@@ -207,6 +208,7 @@ int run_export(const Arguments& args) {
   const auto db = open_history(args);
   const auto record = find_experiment(*db, args);
   const std::string out_dir = args.required_text("out");
+  require_writable_folder(out_dir, "--out");  // before any file is written
   tuning::SearchResults results = db->load_results(record.id);
   if (is_private(results)) results = released_only(*db, record.id, results);
   const auto written = store::export_csv(results, out_dir);
