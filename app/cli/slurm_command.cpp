@@ -131,7 +131,7 @@ int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args
   }
   // A folder this command creates is removed again if planning fails (a refused release flag,
   // an experiment the planner rejects), so a failure leaves nothing that would refuse a rerun.
-  const bool creates_folder = !fs::exists(out, ec);
+  const bool creates_folder = fs::symlink_status(out, ec).type() == fs::file_type::not_found;
   require_writable_folder(out, "--out");
   struct RemoveUnlessKept {
     std::string folder;
