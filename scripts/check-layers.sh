@@ -82,6 +82,32 @@ if grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(Q[A-Za-z]+|qcustomp
 fi
 rm -f /tmp/check-layers-qt.$$
 
+# ---- One reader of input files (issue #45 item 4) -------------------------------------------
+# Every input file is read by engine/data/file_reader.* (regular files only, a size cap, the
+# memory budget before allocating, UTF-8 for text with names). A raw std::ifstream or fopen() in
+# engine/, ui/ or app/ bypasses those rules (a FIFO blocked for ever, /dev/zero grew to 8 GB), so
+# each is a failure unless its file is allowed below, with the reason.
+declare -A raw_read_allowed=(
+  # The reader itself.
+  [engine/data/file_reader.cpp]="the one reader"
+  # Streams a shipped data file in 64 KiB blocks (constant memory) to check its SHA-256; its one
+  # caller (data/shipped_datasets.cpp) calls require_regular_file first.
+  [engine/core/sha256.cpp]="constant-memory hash of a file checked by the reader's rule"
+  # Kernel pseudo-files (/proc/meminfo, /proc/PID/stat): not user input, and stat() says 0 bytes,
+  # so the size-checked reader would read nothing.
+  [engine/core/memory_check.cpp]="/proc/meminfo"
+  [engine/store/writer_identity.cpp]="/proc/PID/stat"
+)
+while IFS= read -r hit; do
+  [[ -z "$hit" ]] && continue
+  file="${hit%%:*}"
+  [[ -n "${raw_read_allowed[$file]:-}" ]] && continue
+  fail "$hit: reads a file outside the one reader (use data::read_file_text / read_json_file of" \
+    "engine/data/file_reader.h, or allow the file in scripts/check-layers.sh with the reason)"
+done < <(grep -rnE '(std::)?\bifstream\b|\bfopen[[:space:]]*\(' engine ui app \
+  --include='*.h' --include='*.cpp' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)
+# ---- end of the one-reader check ------------------------------------------------------------
+
 if ((failures > 0)); then
   echo "check-layers: $failures problem(s); the layer order is engine/layers.txt" >&2
   exit 1

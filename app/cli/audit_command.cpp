@@ -238,7 +238,7 @@ int run_audit(const Arguments& args) {
     }
   }
   if (!config.out.empty()) {
-    std::filesystem::create_directories(config.out);
+    require_writable_folder(config.out, "--out");  // checked before the audit too
     const std::string path = (std::filesystem::path(config.out) / "audit.csv").string();
     csv::write_csv_file(path, table);
     std::cout << "wrote " << path << "\n";

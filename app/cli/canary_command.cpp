@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/sparse_options.h"
 #include "cli/sparse_report.h"
+#include "core/atomic_file.h"
 #include "core/limits.h"
 #include "core/validate.h"
 
@@ -36,7 +37,7 @@ int run_canary(const Arguments& args) {
     require_run_size("--sigma", preset.table2_sigma, 0, kMaxTable2Sigma);
   }
   const std::string out_dir = args.text_or("out", ".");
-  std::filesystem::create_directories(out_dir);
+  require_writable_folder(out_dir, "--out");  // before the canaries train, not after
   const auto rows = experiment::run_table2(
       preset, [](const std::string& what, double) { std::cerr << what << "\n"; });
   experiment::write_table2_csv(out_dir + "/table2.csv", rows);

@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/output_files.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "release/release_writer.h"
@@ -199,6 +200,7 @@ int run_export(const Arguments& args) {
   const auto db = open_history(args);
   const auto record = find_experiment(*db, args);
   const std::string out_dir = args.required_text("out");
+  require_writable_folder(out_dir, "--out");  // before any file is written
   // The same Release as the run's own door (tune, the GUI): explore every run; a private search
   // its stored winners only (winners.csv), nothing of a run that did not finish.
   const tuning::SearchResults runs = db->load_results(record.id);

@@ -94,6 +94,7 @@ int run_compare(const Arguments& args) {
     preset.config.trials = args.int_or("trials", 1);
     if (preset.config.trials < 1) throw UsageError("--trials must be >= 1");
   }
+  if (args.has("out")) require_output_file(*args.text("out"), "--out");  // before the trials
   if (args.has("dataset-path")) preset.dataset_path = *args.text("dataset-path");
   preset.config.seed = args.seed_or("seed", preset.config.seed);
   const data::Dataset all = load_objpert_dataset(preset.dataset_source, preset.dataset_path,

@@ -26,8 +26,9 @@ int run_oso_protocol_command(const Arguments& args) {
   const std::string path = args.required_text("preset");
   std::string text;
   try {
-    // Regular files only, size-capped: a FIFO or /dev/zero as --preset used to be read for ever.
-    text = data::read_file_text(path);
+    // The one reader (regular files only, size-capped, UTF-8, within the memory budget): a FIFO
+    // or /dev/zero as --preset used to be read for ever.
+    text = data::read_file_text(path, data::kJsonFile);
   } catch (const Error& e) {
     throw UsageError(std::string("--preset: ") + e.what());
   }

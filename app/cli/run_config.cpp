@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/limits.h"
@@ -58,17 +59,12 @@ nlohmann::json read_json_file(const std::string& path, const std::string& flag) 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw UsageError(flag + ": '" + path + "' is a directory");
-  std::string text;
   try {
-    // Regular files only: --config /dev/zero or a FIFO used to be read for ever.
-    text = data::read_file_text(path);
+    // The one reader: regular files only (--config /dev/zero or a FIFO used to be read for
+    // ever), size-capped, UTF-8, within the memory budget; depth-capped, and errors name line,
+    // column and key (core/json_guard.h).
+    return data::read_json_file(path);
   } catch (const Error& e) {
-    throw UsageError(flag + ": " + e.what());
-  }
-  try {
-    // Depth-capped, and errors name line, column and key (core/json_guard.h).
-    return parse_json_text(text, path);
-  } catch (const ParseError& e) {
     throw UsageError(flag + ": " + e.what());
   }
 }
@@ -93,7 +89,8 @@ const std::vector<RunConfigFlag>& run_config_flag_list() {
        "in more than half of the rows is refused otherwise); comma-separated (default none)"},
       {"max-memory", "SIZE",
        "memory budget for loading and encoding data, checked before allocating, e.g. 4G, 512M "
-       "(default: half of the available memory)"},
+       "(default: half of the memory available when dplab-cli started, fixed for the run; the "
+       "value is printed as a note)"},
       {"validation-fraction", "F", "share held out for validation (default 0.2, paper appendix H)"},
       {"model", "M", "linear | logistic | tlnn | cnn | conv-autoencoder (default logistic)"},
       {"hidden-units", "H", "TLNN hidden layer width (default 100)"},
@@ -269,7 +266,11 @@ RunConfig parse_run_config(const Arguments& args) {
   if (auto v = text("max-memory")) config.max_memory = parse_max_memory(*v);
   if (auto v = text("model")) config.model = *v;
   if (auto v = text("optimizer")) config.optimizer = *v;
-  if (auto v = text("out")) config.out = *v;
+  if (auto v = text("out")) {
+    // An empty --out used to read as "not given" (audit then wrote nothing, silently).
+    if (v->empty()) throw UsageError("--out: the folder name is empty (give a folder)");
+    config.out = *v;
+  }
   if (auto v = text("validation-fraction"))
     config.validation_fraction = parse_number("validation-fraction", *v);
   if (auto v = text("hidden-units")) {

@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -25,6 +24,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "data/file_reader.h"
 
 namespace dplab::cli {
 namespace {
@@ -57,11 +57,9 @@ bool have_command(const std::string& name) {
 
 nlohmann::json read_slurm_file(const std::string& dir) {
   const std::string path = (fs::path(dir) / cluster::kSlurmFile).string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return nlohmann::json::object();
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_json_text(text.str(), path);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return nlohmann::json::object();
+  return data::read_json_file(path);  // the one reader: no FIFO, no /dev/zero, size-capped
 }
 
 void write_slurm_file(const std::string& dir, const nlohmann::json& j) {
@@ -87,7 +85,19 @@ std::string submit(const std::string& dir, const std::string& extra) {
   return id;
 }
 
+// The release flags tune --plan reads (add_release_flags, tune_release.h), all forwarded: the
+// five of private-subsampled used to be accepted and dropped (--tuning-fraction abc, exit 0).
+constexpr const char* kForwardedTuneFlags[] = {
+    "release",         "tuning-fraction", "final-data",
+    "subset-batching", "lr-transfer",     "lr-transfer-factor",
+    "strategy",        "validation",      "validation-noise",
+    "ps-distribution", "ps-mu",           "ps-eta",
+    "ps-gamma",        "repeats",         "accountant",
+    "pld-precision"};
+
 int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args) {
+  // Every flag and the output folder are checked before anything is written (issue #45 item 9):
+  // a bad value used to be found after the plan, leaving a folder that refused a rerun.
   const std::string experiment = args.required_text("experiment");
   const std::string out = args.required_text("out");
   cluster::SlurmOptions o;
@@ -100,25 +110,48 @@ int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args
   if (args.has("mem") && o.mem_mb < 1) throw UsageError("--mem must be >= 1 (MB)");
   o.account = args.text_or("account", "");
   o.extra = sbatch_args;
+  std::optional<std::int64_t> given_shards;
+  if (args.has("shards")) {
+    given_shards = args.required_integer("shards");
+    if (*given_shards < 1 || *given_shards > cluster::kMaxShards)
+      throw UsageError("--shards: expected 1.." + std::to_string(cluster::kMaxShards));
+  }
+  if (out.empty()) throw UsageError("--out: the folder name is empty (give a folder)");
+  std::error_code ec;
+  if (fs::exists(fs::path(out) / cluster::kPlanFile, ec))
+    throw UsageError("--out: '" + out + "' already holds a plan; plan into a new folder");
+  o.cli_path = fs::canonical("/proc/self/exe").string();
+  // The folder as the script will name it (canonical once it exists), for the path checks.
+  const fs::path absolute_out = fs::weakly_canonical(fs::absolute(out), ec);
+  o.plan_dir = ec ? out : absolute_out.string();
   try {
-    cluster::check_slurm_options(o);  // before the plan: a bad flag leaves no folder behind
+    cluster::check_slurm_options(o);  // the paths too: a space in --out cannot go into #SBATCH
   } catch (const InvalidArgument& e) {
     throw UsageError(e.what());
   }
+  // A folder this command creates is removed again if planning fails (a refused release flag,
+  // an experiment the planner rejects), so a failure leaves nothing that would refuse a rerun.
+  const bool creates_folder = fs::symlink_status(out, ec).type() == fs::file_type::not_found;
+  require_writable_folder(out, "--out");
+  struct RemoveUnlessKept {
+    std::string folder;
+    bool keep = false;
+    ~RemoveUnlessKept() {
+      std::error_code ignored;
+      if (!keep && !folder.empty()) fs::remove_all(folder, ignored);
+    }
+  } cleanup{creates_folder ? out : std::string()};
   // The plan: tune --plan with this command's release and accountant flags.
   Arguments tune;
   tune.set("config", experiment);
   tune.set("plan", out);
-  for (const char* flag :
-       {"release", "strategy", "validation", "validation-noise", "ps-distribution", "ps-mu",
-        "ps-eta", "ps-gamma", "repeats", "accountant", "pld-precision"}) {
+  for (const char* flag : kForwardedTuneFlags) {
     if (auto value = args.text(flag)) tune.set(flag, *value);
   }
   if (args.has("secure")) tune.set_switch("secure");
   if (const int status = run_tune_command(tune); status != 0) return status;
   const cluster::SearchPlan plan = cluster::read_plan(out);
 
-  o.cli_path = fs::canonical("/proc/self/exe").string();
   o.plan_dir = fs::canonical(out).string();
   o.job_name = plan.search.config.name;
   // The default never depends on K: for a private release the array size is seen by the cluster.
@@ -126,10 +159,7 @@ int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args
   const std::int64_t default_shards =
       plan.private_plan ? kDefaultShards
                         : std::max<std::int64_t>(1, std::min<std::int64_t>(kDefaultShards, jobs));
-  const std::int64_t shards = args.integer_or("shards", default_shards);
-  if (shards < 1 || shards > cluster::kMaxShards)
-    throw UsageError("--shards: expected 1.." + std::to_string(cluster::kMaxShards));
-  o.shards = static_cast<int>(shards);
+  o.shards = static_cast<int>(given_shards.value_or(default_shards));
   std::string script;
   try {
     script = cluster::sbatch_script(o);
@@ -142,6 +172,7 @@ int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args
   write_slurm_file(
       o.plan_dir,
       {{"shards", o.shards}, {"script", script_path}, {"job_ids", nlohmann::json::array()}});
+  cleanup.keep = true;  // plan, script and slurm.json are written: the folder is the user's now
   std::printf(
       "wrote %s: a job array of %d shards%s\n", script_path.c_str(), o.shards,
       o.max_running > 0 ? (", at most " + std::to_string(o.max_running) + " at once").c_str() : "");
@@ -248,7 +279,10 @@ void add_slurm_commands(CLI::App& cli) {
               "N");
     add_value(*cmd, *args, "max-running", "at most M tasks at once (--array=...%M)", "M");
     add_value(*cmd, *args, "partition", "Slurm partition", "P");
-    add_value(*cmd, *args, "time", "time limit of one task", "HH:MM:SS");
+    add_value(*cmd, *args, "time",
+              "time limit of one task, in Slurm's formats: minutes, MM:SS, HH:MM:SS, D-HH, "
+              "D-HH:MM, D-HH:MM:SS, or INFINITE",
+              "TIME");
     add_value(*cmd, *args, "cpus-per-task", "cores per task; run-jobs uses them all (default 1)",
               "C");
     add_value(*cmd, *args, "mem", "memory per task in MB", "MB");

@@ -64,7 +64,7 @@ int run_sparse_train(const Arguments& args) {
   const auto methods = parse_methods(args.text_or("methods", "nonprivate,dpsgd,em,svt,random"));
   const experiment::SparsePreset preset = sparse_preset_from(args);
   const std::string out_dir = args.text_or("out", ".");
-  std::filesystem::create_directories(out_dir);
+  require_writable_folder(out_dir, "--out");  // before training, not after
 
   const auto data = experiment::prepare_text(preset);
   const auto calibration = experiment::calibrate(preset, data.train.size());

@@ -26,6 +26,7 @@
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/memory_check.h"
 #include "core/os_entropy.h"
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
@@ -71,6 +72,7 @@ int run_train(const Arguments& args) {
   const auto split = data::prepare_split(all, config.validation_fraction, 0);
   for (const auto& note : split.notes) std::cerr << "dplab-cli train: note: " << note << "\n";
   std::cerr << "dplab-cli train: note: preprocessing: " << split.preprocessing.description << "\n";
+  std::cerr << "dplab-cli train: note: " << memory_budget_description() << "\n";
   const auto n = split.train.size();
   if (config.lot_size > static_cast<double>(n)) {
     throw UsageError("--lot-size = " + format_number(config.lot_size) +

@@ -28,6 +28,7 @@
 #include "cluster/search_plan.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/memory_check.h"
 #include "core/message_text.h"
 #include "core/os_entropy.h"
 #include "experiment/experiment_config.h"
@@ -192,6 +193,7 @@ int run_tune(const Arguments& args) {
   const auto data = tuning::load_experiment_data(config);
   for (const auto& note : data->notes) std::cerr << "dplab-cli tune: note: " << note << "\n";
   std::cerr << "dplab-cli tune: note: preprocessing: " << data->preprocessing.description << "\n";
+  std::cerr << "dplab-cli tune: note: " << memory_budget_description() << "\n";
   tuning::RunOptions options;
   options.threads = static_cast<int>(flags.threads);
   options.secure = config.release.secure;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -15,6 +14,7 @@
 #include "core/json_reader.h"
 #include "core/random.h"
 #include "core/sha256.h"
+#include "data/file_reader.h"
 #include "store/store.h"
 
 namespace dplab::cluster {
@@ -218,11 +218,11 @@ void read_plan_fields(const nlohmann::json& j, SearchPlan& plan, std::string& pl
 
 SearchPlan read_plan(const std::string& dir) {
   const std::string origin = (fs::path(dir) / kPlanFile).string();
-  std::ifstream in(origin, std::ios::binary);
-  if (!in) throw IoError(origin + ": cannot read (is '" + dir + "' a plan folder of tune --plan?)");
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = parse_json_text(text.str(), origin);
+  std::error_code ec;
+  if (!fs::exists(origin, ec))
+    throw IoError(origin + ": cannot read (is '" + dir + "' a plan folder of tune --plan?)");
+  // The one reader: a FIFO or /dev/zero as plan.json used to block or grow for ever.
+  const nlohmann::json j = data::read_json_file(origin);
   SearchPlan plan;
   std::string id;
   try {

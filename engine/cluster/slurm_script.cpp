@@ -1,15 +1,18 @@
 #include "cluster/slurm_script.h"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cluster/search_plan.h"
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/json_reader.h"
+#include "data/file_reader.h"
 
 namespace dplab::cluster {
 namespace {
@@ -24,11 +27,9 @@ bool plain_name(const std::string& text) {
 
 SlurmRecord read_slurm_record(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / kSlurmFile).string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = parse_json_text(text.str(), path);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};    // not written yet (no --submit, or older)
+  const nlohmann::json j = data::read_json_file(path);  // the one reader of user files
   SlurmRecord record;
   try {
     JsonReader r(j, "");
@@ -51,6 +52,63 @@ std::string shell_quote(const std::string& word) {
   return out + "'";
 }
 
+long long slurm_time_minutes(const std::string& text) {
+  const auto fail = [&](const std::string& why) -> long long {
+    throw InvalidArgument("--time '" + text + "': " + why +
+                          " (Slurm's formats: minutes, minutes:seconds, hours:minutes:seconds, "
+                          "days-hours, days-hours:minutes, days-hours:minutes:seconds)");
+  };
+  if (text == "INFINITE" || text == "UNLIMITED") return -1;
+  // Split "D-" off, then the ':' fields; each must be 1..10 digits (no sign, no space).
+  std::string rest = text;
+  std::optional<long long> days;
+  const auto number = [&](const std::string& field) -> long long {
+    if (field.empty() || field.size() > 10 ||
+        field.find_first_not_of("0123456789") != std::string::npos)
+      fail("'" + field + "' is not a number of at most 10 digits");
+    return std::stoll(field);
+  };
+  if (const auto dash = rest.find('-'); dash != std::string::npos) {
+    days = number(rest.substr(0, dash));
+    rest = rest.substr(dash + 1);
+  }
+  std::vector<long long> fields;
+  std::size_t begin = 0;
+  while (true) {
+    const auto colon = rest.find(':', begin);
+    fields.push_back(number(rest.substr(begin, colon - begin)));
+    if (colon == std::string::npos) break;
+    begin = colon + 1;
+  }
+  if (fields.size() > 3) fail("too many ':' fields");
+  long long days_part = 0, hours = 0, minutes = 0, seconds = 0;
+  if (days) {  // D-HH, D-HH:MM, D-HH:MM:SS
+    days_part = *days;
+    hours = fields[0];
+    if (hours > 23) fail("the hours after 'days-' must be below 24");
+    if (fields.size() > 1) minutes = fields[1];
+    if (fields.size() > 2) seconds = fields[2];
+  } else if (fields.size() == 1) {  // M
+    minutes = fields[0];
+  } else if (fields.size() == 2) {  // M:S
+    minutes = fields[0];
+    seconds = fields[1];
+  } else {  // H:M:S
+    hours = fields[0];
+    minutes = fields[1];
+    seconds = fields[2];
+  }
+  const bool leading_minutes = !days && fields.size() <= 2;
+  if (!leading_minutes && minutes > 59) fail("the minutes must be below 60");
+  if (seconds > 59) fail("the seconds must be below 60");
+  // Each field has at most 10 digits (< 1e10), so this sum stays far below 2^63.
+  const long long total = days_part * 1440 + hours * 60 + minutes + (seconds > 0 ? 1 : 0);
+  if (total > kMaxSlurmTimeMinutes)
+    fail("longer than Slurm's longest limit, " + std::to_string(kMaxSlurmTimeMinutes) +
+         " minutes (use INFINITE for no limit)");
+  return total;
+}
+
 void check_slurm_options(const SlurmOptions& o) {
   if (o.shards < 1) throw InvalidArgument("--shards must be >= 1");
   if (o.max_running < 0) throw InvalidArgument("--max-running must be >= 1");
@@ -61,9 +119,7 @@ void check_slurm_options(const SlurmOptions& o) {
     throw InvalidArgument("--partition '" + o.partition + "': letters, digits and _.,:+- only");
   if (!o.account.empty() && !plain_name(o.account))
     throw InvalidArgument("--account '" + o.account + "': letters, digits and _.,:+- only");
-  static const std::regex time("(\\d+-)?(\\d+:)?\\d+:\\d\\d|\\d+");
-  if (!o.time.empty() && !std::regex_match(o.time, time))
-    throw InvalidArgument("--time '" + o.time + "': expected HH:MM:SS, MM:SS or D-HH:MM:SS");
+  if (!o.time.empty()) (void)slurm_time_minutes(o.time);
   static const std::regex option("--[A-Za-z][A-Za-z0-9-]*(=[A-Za-z0-9_.,:/%@+=-]*)?");
   for (const auto& extra : o.extra) {
     if (!std::regex_match(extra, option)) {

@@ -21,12 +21,24 @@ struct SlurmOptions {
   int shards = 1;         // N
   int max_running = 0;    // M of --array=0-(N-1)%M; 0 = no limit
   std::string partition;  // empty = the cluster's default
-  std::string time;       // HH:MM:SS, MM:SS or D-HH:MM:SS; empty = the partition's default
+  std::string time;       // a Slurm time limit (slurm_time_minutes); empty = the partition's
   int cpus_per_task = 1;
   long long mem_mb = 0;  // 0 = the partition's default
   std::string account;
   std::vector<std::string> extra;  // more #SBATCH lines, each "--option[=value]"
 };
+
+// Slurm's longest time limit in minutes: its limits are 32-bit minute counts, and the two top
+// values mean INFINITE and NO_VAL (slurm.h), so a longer one would wrap or mean "no limit".
+inline constexpr long long kMaxSlurmTimeMinutes = 4294967293LL;
+
+// A --time value in minutes (seconds rounded up, as Slurm does), in Slurm's formats (sbatch(1)):
+// "minutes", "minutes:seconds", "hours:minutes:seconds", "days-hours", "days-hours:minutes",
+// "days-hours:minutes:seconds", or INFINITE / UNLIMITED (returned as -1). Every field is digits;
+// a field after the first is below 60 (hours after "days-" below 24); the total is at most
+// kMaxSlurmTimeMinutes, computed without overflow. Throws InvalidArgument "--time '<text>': ..."
+// naming the rule it breaks.
+long long slurm_time_minutes(const std::string& text);
 
 // Throws InvalidArgument naming the flag for a value the script must not hold.
 void check_slurm_options(const SlurmOptions& options);

@@ -80,7 +80,19 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 }
 
 void require_writable_folder(const std::string& folder, const std::string& what) {
+  // One output-folder rule for every command (issue #45 item 10): each problem is named here,
+  // before any work, never as std::filesystem's "internal error: filesystem error" afterwards.
+  if (folder.empty())
+    throw InvalidArgument(what + ": the folder name is empty (give a folder, e.g. " + what +
+                          " results)");
   std::error_code ec;
+  const auto status = std::filesystem::status(folder, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)  // a symlink loop, a file as a parent...
+    throw IoError(what + " '" + folder + "': cannot use it as a folder: " + ec.message());
+  if (std::filesystem::exists(status) && !std::filesystem::is_directory(status))
+    throw IoError(what + " '" + folder + "': exists and is not a folder (" +
+                  (std::filesystem::is_regular_file(status) ? "a file" : "not a regular folder") +
+                  "); give a folder, or remove it");
   std::filesystem::create_directories(folder, ec);
   if (ec) throw IoError(what + " '" + folder + "': cannot create the folder: " + ec.message());
   if (!std::filesystem::is_directory(folder, ec))

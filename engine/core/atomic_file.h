@@ -18,9 +18,12 @@ void write_file_atomically(const std::string& path, const std::string& text);
 // "No space left on device (disk full)". One wording for every file and stream dplab writes.
 std::string os_error_text(int error);
 
-// Creates `folder` if needed and checks that a file can be created and written in it (a probe
-// file, removed again). Throws IoError "<what> '<folder>': <reason>", e.g. "Read-only file
-// system", "Permission denied", "No space left on device". Call it before long work.
+// The one output-folder rule of every command with --out: creates `folder` if needed and checks
+// that a file can be created and written in it (a probe file, removed again). Throws
+// InvalidArgument "<what>: the folder name is empty" for "" (a usage error, exit status 2), IoError
+// "<what> '<folder>': <reason>" otherwise: "exists and is not a folder (a file)", "cannot use it
+// as a folder: Too many levels of symbolic links", "Read-only file system", "Permission denied",
+// "No space left on device". Call it before long work.
 void require_writable_folder(const std::string& folder, const std::string& what);
 
 }  // namespace dplab

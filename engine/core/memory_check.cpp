@@ -44,7 +44,7 @@ struct DefaultBudget {
   double base = 0;
   bool physical = false;  // MemAvailable unknown: the base is the physical memory
 };
-DefaultBudget default_budget() {
+DefaultBudget read_default_budget() {
   DefaultBudget out;
   out.base = available_memory_bytes();
   if (out.base <= 0) {
@@ -54,7 +54,19 @@ DefaultBudget default_budget() {
   out.budget = kDefaultAvailableShare * out.base;
   return out;
 }
+
+// Read once, during static initialisation (before main, before dplab allocates anything); the
+// function-local static makes an earlier use from another file's initialiser safe too.
+const DefaultBudget& default_budget() {
+  static const DefaultBudget budget = read_default_budget();
+  return budget;
+}
+[[maybe_unused]] const DefaultBudget& g_read_at_start = default_budget();
 }  // namespace
+
+double default_memory_budget_bytes() {
+  return default_budget().budget;
+}
 
 void set_memory_limit_bytes(double bytes) {
   g_limit_override = bytes;
@@ -67,10 +79,10 @@ double memory_budget_bytes() {
 std::string memory_budget_description() {
   if (g_limit_override > 0)
     return "the memory budget is " + format_bytes(g_limit_override) + " (--max-memory)";
-  const DefaultBudget d = default_budget();
+  const DefaultBudget& d = default_budget();
   if (d.base <= 0) return "this machine's memory is unknown";
   return "the memory budget is " + format_bytes(d.budget) + " (half of the " +
-         format_bytes(d.base) + (d.physical ? " of physical memory" : " available") +
+         format_bytes(d.base) + (d.physical ? " of physical memory" : " available at start") +
          "; change it with --max-memory)";
 }
 

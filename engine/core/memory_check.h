@@ -5,11 +5,14 @@
 //
 // The budget (one rule for the CLI, the GUI and the tests):
 // - set explicitly (dplab-cli --max-memory, set_memory_limit_bytes), or else
-// - kDefaultAvailableShare (half) of the memory the kernel says is AVAILABLE now (Linux
-//   /proc/meminfo "MemAvailable": free memory plus reclaimable caches), read at each check; or
-//   half of the physical memory where MemAvailable is unknown.
+// - kDefaultAvailableShare (half) of the memory the kernel said was AVAILABLE when the process
+//   started (Linux /proc/meminfo "MemAvailable": free memory plus reclaimable caches), read once,
+//   before main(); or half of the physical memory where MemAvailable is unknown.
 // Half, because an estimate counts the data's own copies, not the rest of the process (model,
-// optimizer state, the GUI) nor other programs that start later.
+// optimizer state, the GUI) nor other programs that start later. Once: MemAvailable read at each
+// check shrinks by what dplab itself holds, so a run that had loaded 9 GB was refused its next
+// buffer against a budget that had fallen to 7.5 GB (issue #45 item 12); the budget is a fixed
+// promise for the whole run.
 #pragma once
 
 #include <optional>
@@ -30,11 +33,15 @@ double available_memory_bytes();
 // 0 restores the default (see above). Not thread-safe: call before any work starts.
 void set_memory_limit_bytes(double bytes);
 
-// The budget in bytes now (0 if nothing is known about this machine's memory).
+// The default budget: kDefaultAvailableShare of MemAvailable at process start (see above), the
+// same value at every call; 0 if nothing is known about this machine's memory.
+double default_memory_budget_bytes();
+
+// The budget in bytes: the one set by set_memory_limit_bytes, else the default.
 double memory_budget_bytes();
 
 // What the budget is, for messages: "the memory budget is 1.0 GB (--max-memory)" or "... is
-// 7.9 GB (half of the 15.8 GB available; raise it with --max-memory)".
+// 7.9 GB (half of the 15.8 GB available at start; change it with --max-memory)".
 std::string memory_budget_description();
 
 // "4G", "512M", "2.5GB", "1500000000", "800 MiB" -> bytes (K/M/G/T are powers of 1000, KiB/MiB/

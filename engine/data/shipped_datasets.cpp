@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -10,12 +9,15 @@
 
 #include "core/error.h"
 #include "core/sha256.h"
+#include "data/file_reader.h"
 
 namespace dplab::data {
 namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kSumsFile = "SHA256SUMS";
+// SHA256SUMS: one line of 64 hex digits and a file name per shipped file; 1 MiB is thousands.
+constexpr FileRules kSumsFileRules{std::size_t{1} << 20, true, "a SHA256SUMS file"};
 
 std::string executable_relative_dir() {
   std::error_code error;
@@ -27,8 +29,8 @@ std::string executable_relative_dir() {
 // The checksum recorded for `relative` in root/SHA256SUMS.
 std::string recorded_sha256(const std::string& root, const std::string& relative) {
   const std::string sums_path = (fs::path(root) / kSumsFile).string();
-  std::ifstream in(sums_path);
-  if (!in) throw IoError("cannot open '" + sums_path + "'");
+  // The one reader: $DPLAB_DATA_DIR may name any folder, so its SHA256SUMS is user input.
+  std::istringstream in(read_file_text(sums_path, kSumsFileRules));
   std::string line;
   long line_number = 0;
   while (std::getline(in, line)) {
@@ -95,6 +97,7 @@ std::string verified_shipped_file(const std::string& root, const std::string& re
     if (verified.count(path)) return path;
   }
   const std::string expected = recorded_sha256(root, relative);
+  require_regular_file(path);  // sha256_file_hex streams: a FIFO would block it for ever
   const std::string actual = sha256_file_hex(path);
   if (actual != expected) {
     throw ParseError("'" + path + "' is damaged or was changed: its SHA-256 is " + actual + ", " +

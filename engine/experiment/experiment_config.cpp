@@ -297,7 +297,7 @@ std::string custom_network_json(JsonReader& m) {
     const std::string path = file->get<std::string>();
     std::string text;
     try {
-      text = data::read_file_text(path);  // regular files only, within the memory budget
+      text = data::read_file_text(path, data::kJsonFile);  // the one reader of user files
     } catch (const Error& e) {
       json_fail("model.file", "cannot read the network description: " + std::string(e.what()));
     }
@@ -540,8 +540,9 @@ ExperimentConfig load_experiment_file(const std::string& path) {
     throw IoError(path + ": is a directory, not an experiment file");
   std::string text;
   try {
-    // Regular files only (a FIFO or /dev/zero would be read for ever), within the memory budget.
-    text = data::read_file_text(path);
+    // The one reader: regular files only (a FIFO or /dev/zero would be read for ever),
+    // size-capped, UTF-8, within the memory budget.
+    text = data::read_file_text(path, data::kJsonFile);
   } catch (const IoError& e) {
     throw IoError(std::string(e.what()) + " (the experiment file)");
   }

@@ -1,7 +1,6 @@
 #include "objective_perturbation/comparison_preset.h"
 
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -101,9 +100,9 @@ ComparisonPreset parse_comparison_preset(const json& j, const std::string& origi
 }
 
 ComparisonPreset load_comparison_preset(const std::string& path) {
-  // Regular files only, within the memory budget; depth-capped, and a syntax error names its
-  // line, column and byte.
-  const json j = parse_json_text(data::read_file_text(path), path);
+  // The one reader (regular files only, size-capped, UTF-8, within the memory budget);
+  // depth-capped, and a syntax error names its line, column and byte.
+  const json j = data::read_json_file(path);
   ComparisonPreset p = parse_comparison_preset(j, path);
   if (!p.dataset_path.empty() && std::filesystem::path(p.dataset_path).is_relative()) {
     p.dataset_path =

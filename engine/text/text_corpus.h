@@ -36,10 +36,14 @@ std::vector<std::string> tokenize(std::string_view line);
 // (thee, thou, thy, ye, hath, unto, ...) that play the same role in older texts.
 const std::vector<std::string>& stop_words();
 
-// Builds the corpus from lines of text. Throws ParseError if no word survives the filtering.
+// Builds the corpus from lines of text. Throws ParseError if no word survives the filtering,
+// InvalidArgument if its tables would not fit in the memory budget (core/memory_check.h: the
+// id lists are checked before the first pass allocates, the word table each time it doubles).
 TextCorpus build_corpus(const std::vector<std::string>& lines, const CorpusOptions& options);
 
-// Reads `path` (IoError naming the path if it cannot be read) and builds the corpus.
+// Reads `path` with the one reader (data/file_reader.h: a regular file, at most 4 GiB, UTF-8
+// text; IoError / ParseError naming the path and the byte offset otherwise) and builds the
+// corpus within the memory budget.
 TextCorpus load_text_corpus(const std::string& path, const CorpusOptions& options);
 
 }  // namespace dplab::text

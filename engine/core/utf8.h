@@ -1,0 +1,18 @@
+// UTF-8 validation for text that carries names (JSON keys and strings, corpus words): the first
+// byte that breaks RFC 3629 (Unicode 15, table 3-7), so an error can point at it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace dplab {
+
+// The byte offset where the first ill-formed UTF-8 sequence starts (the byte to show a user: a
+// Latin-1 "caf\xE9 " is named at its 0xE9): a stray continuation byte, a lead byte without its
+// continuation bytes (or cut by the end of the text), an overlong form (C0, C1, E0 80..9F,
+// F0 80..8F), a surrogate (ED A0..BF) or a code point above U+10FFFF (F4 90.., F5..FF).
+// nullopt when all of `text` is well-formed (ASCII is).
+std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+
+}  // namespace dplab
