@@ -179,6 +179,7 @@ class TestPrivateRunCountHidden : public QObject {
       QVERIFY(window_->runData()->privateRelease().has_value());
       QVERIFY(window_->runData()->privateRelease()->released == 1);
       checkHidden(shown, k, tag);
+      if (QTest::currentTestFailed()) return;
       QCOMPARE(window_->runBar()->text(), QStringLiteral("released"));
 
       const int row = newestRow(++rows);
@@ -204,6 +205,7 @@ class TestPrivateRunCountHidden : public QObject {
     const Shown shown = runAndRecord(config, true);
     window_->form()->setThreads(2);
     checkHidden(shown, k, QStringLiteral("cancelled ps"));
+    if (QTest::currentTestFailed()) return;
     QCOMPARE(window_->runBar()->text(), QStringLiteral("cancelled: nothing released"));
 
     HistoryPanel* history = window_->historyPanel();

@@ -68,8 +68,8 @@ void RunBar::showStarting(bool hide_run_count) {
     progress_->setFormat(privateTrainingText());
     progress_->setToolTip(
         tr("A private Liu–Talwar / Papernot–Steinke selection draws its number of runs at "
-           "random and releases only the winner: the number of runs, the steps and the time "
-           "taken are curator-only (dplab-cli tune --show-curator)."));
+           "random and releases only the winner: how many runs it trains, and how long that "
+           "takes, are curator-only (dplab-cli tune --show-curator)."));
     text_->setToolTip(progress_->toolTip());
     text_->setText(privateTrainingText());
     return;
