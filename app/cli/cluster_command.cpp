@@ -23,6 +23,7 @@
 #include "cluster/search_plan.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "experiment/run_count_visibility.h"
 #include "store/store.h"
 #include "tuning/runner.h"
 
@@ -201,9 +202,12 @@ int run_history_merge(const Arguments& args) {
   const cluster::MergedRun run = cluster::store_merged_run(plan, merged, history);
   store::StoreWriter writer(history);  // finish_explore_tune's handle on the stored run
   writer.resume(run.run_id);
-  std::fprintf(stderr,
-               "history merge: %zu jobs of %zu store(s) (%d shards) merged into run %lld of %s\n",
-               results.jobs.size(), merged.stores.size(), merged.shards,
+  // A private LT / PS plan's job count is K (experiment::hides_run_count): not in this line.
+  const std::string jobs = experiment::hides_run_count(results.config.release)
+                               ? std::string()
+                               : std::to_string(results.jobs.size()) + " jobs of ";
+  std::fprintf(stderr, "history merge: %s%zu store(s) (%d shards) merged into run %lld of %s\n",
+               jobs.c_str(), merged.stores.size(), merged.shards,
                static_cast<long long>(run.run_id), db_path.c_str());
   // wall_seconds of a merged run: the jobs' wall times summed (they ran on other machines).
   if (plan.private_plan) {

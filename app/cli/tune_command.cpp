@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -32,6 +33,7 @@
 #include "core/message_text.h"
 #include "core/os_entropy.h"
 #include "experiment/experiment_config.h"
+#include "experiment/run_count_visibility.h"
 #include "store/store.h"
 #include "tuning/objpert_search.h"
 #include "tuning/private_search.h"
@@ -46,6 +48,9 @@ struct TuneFlags {
   double db_retry = 60;
   std::int64_t threads = 0;
   std::optional<std::int64_t> resume_id;
+  // --show-curator: print the curator-only facts (K, the wall time) on stderr, on purpose; by
+  // default a private LT / PS search prints nothing that reveals K (experiment::hides_run_count).
+  bool show_curator = false;
 };
 
 // The flags and how they combine; UsageError naming the flag.
@@ -57,7 +62,7 @@ TuneFlags read_tune_flags(const Arguments& args) {
     // run-jobs and history merge.
     args.require_only({"config", "plan", "release", "strategy", "validation", "validation-noise",
                        "ps-distribution", "ps-mu", "ps-eta", "ps-gamma", "repeats", "secure",
-                       "accountant", "pld-precision", "max-memory"},
+                       "accountant", "pld-precision", "max-memory", "show-curator"},
                       "--plan");
     // A plan folder is written once: its stores belong to that plan (and a new plan would
     // make them foreign, refused at merge).
@@ -67,6 +72,7 @@ TuneFlags read_tune_flags(const Arguments& args) {
     }
   }
   apply_max_memory_flag(args);
+  flags.show_curator = args.has("show-curator");
   flags.accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
   flags.db_retry = args.number_or("db-retry", 60);
@@ -156,7 +162,8 @@ tuning::PrivatePlan draw_private_jobs(const experiment::ExperimentConfig& config
 // --plan: the resolved jobs and the private draws (the same `plan` as a local run) as files.
 int write_tune_plan(const Arguments& args, const std::string& plan_dir,
                     const tuning::Runner& runner, const std::optional<tuning::PrivatePlan>& plan,
-                    const std::string& config_path, const data::TrainValidationSplit& data) {
+                    const std::string& config_path, const data::TrainValidationSplit& data,
+                    bool show_curator) {
   cluster::SearchPlan search_plan;
   try {
     search_plan =
@@ -166,13 +173,27 @@ int write_tune_plan(const Arguments& args, const std::string& plan_dir,
     throw UsageError(e.what());
   }
   cluster::write_plan(plan_dir, search_plan);
+  // A private LT / PS plan's job count is K: named only on request.
+  const std::string jobs = experiment::hides_run_count(runner.config().release) && !show_curator
+                               ? std::string()
+                               : " of " + std::to_string(runner.total_jobs()) + " jobs";
   std::fprintf(stderr,
-               "tune %s: wrote the plan of %lld jobs into %s (curator only: it holds the "
+               "tune %s: wrote the plan%s into %s (curator only: it holds the "
                "draws); run shard I of N with: dplab-cli run-jobs %s --shard I --shards N; "
                "then: dplab-cli history merge %s --db HISTORY\n",
-               runner.config().name.c_str(), static_cast<long long>(runner.total_jobs()),
-               plan_dir.c_str(), plan_dir.c_str(), plan_dir.c_str());
+               runner.config().name.c_str(), jobs.c_str(), plan_dir.c_str(), plan_dir.c_str(),
+               plan_dir.c_str());
   return 0;
+}
+
+// --show-curator after a private release: curator-only.json (the one place K lives) on stderr.
+void print_curator_facts(const std::string& out_dir) {
+  const std::filesystem::path path = std::filesystem::path(out_dir) / kCuratorOnlyFile;
+  std::ifstream in(path);
+  if (!in) return;  // nothing was written (a search that released nothing before the files)
+  std::cerr << "dplab-cli tune: --show-curator: curator only, NOT FOR RELEASE (" << path.string()
+            << "):\n"
+            << in.rdbuf();
 }
 
 int run_tune(const Arguments& args) {
@@ -199,16 +220,18 @@ int run_tune(const Arguments& args) {
   options.secure = config.release.secure;
   if (config.release.subsampled) {  // tune_subsampled.cpp: two phases, two runners
     if (flags.resume_id) throw UsageError("--resume: a private-subsampled run cannot be resumed");
-    return run_subsampled_tune(config, data, options, out_dir, config_path, db.get(),
-                               flags.db_retry);
+    const int status = run_subsampled_tune(config, data, options, out_dir, config_path, db.get(),
+                                           flags.db_retry, flags.show_curator);
+    if (flags.show_curator) print_curator_facts(out_dir);
+    return status;
   }
   tuning::PrivatePlan plan;
   if (private_release) plan = draw_private_jobs(config, *data, options);
   tuning::Runner runner(config, data, options);
   if (flags.plan_dir) {
     return write_tune_plan(args, *flags.plan_dir, runner,
-                           private_release ? std::optional(plan) : std::nullopt, config_path,
-                           *data);
+                           private_release ? std::optional(plan) : std::nullopt, config_path, *data,
+                           flags.show_curator);
   }
   if (experiment->earlier) runner.resume_from(*experiment->earlier);
   std::unique_ptr<store::StoreWriter> writer;
@@ -218,11 +241,15 @@ int run_tune(const Arguments& args) {
     runner.add_listener(writer.get());
   }
 
-  print_search_header(config, runner, *data, private_release);
-  const TuneRun run = run_with_progress(runner, tty);
+  print_search_header(config, runner, *data, flags.show_curator);
+  const TuneRun run = run_with_progress(
+      runner, tty, experiment::hides_run_count(config.release) && !flags.show_curator);
   if (private_release) {
-    return finish_private_tune(run.results, plan, out_dir, config_path, run.wall_seconds,
-                               run.cancelled, db.get(), writer ? writer->experiment_id() : 0);
+    const int status =
+        finish_private_tune(run.results, plan, out_dir, config_path, run.wall_seconds,
+                            run.cancelled, db.get(), writer ? writer->experiment_id() : 0);
+    if (flags.show_curator) print_curator_facts(out_dir);
+    return status;
   }
   // Explore: every run is exported, so the search costs the composition of all runs trained.
   // Objective-perturbation candidates (if any) run after the DP-SGD jobs and are charged with them.
@@ -271,6 +298,10 @@ void add_tune_command(CLI::App& cli) {
             "rdp or pld: epsilon of the single run and of MA and of LT's base run (default rdp)",
             "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+  add_switch(*cmd, *args, "show-curator",
+             "private lt / ps: also print on stderr what only the curator may see (the number of "
+             "runs K drawn, the progress in jobs, curator-only.json); without it nothing printed "
+             "reveals K");
   set_footer(
       *cmd,
       "Exit status: 0 ok; 1 a job failed (the first reason on stderr), a finished job could not be "

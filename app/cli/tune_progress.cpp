@@ -11,6 +11,7 @@
 
 #include "cli/duration_text.h"
 #include "experiment/experiment_config.h"
+#include "experiment/run_count_visibility.h"
 
 namespace dplab::cli {
 namespace {
@@ -24,9 +25,23 @@ extern "C" void on_sigint(int signal) {
   if (tuning::Runner* runner = g_runner.load()) runner->cancel();
 }
 
-void print_progress(const tuning::Progress& p, bool tty, bool final_line) {
-  const double fraction = p.steps_total > 0 ? static_cast<double>(p.steps_done) / p.steps_total : 0;
+// `hide_run_count` (experiment::hides_run_count): a private LT / PS search, whose progress
+// fraction, job counts, throughput and ETA all reveal K (steps_total = K T): elapsed time only.
+void print_progress(const tuning::Progress& p, bool tty, bool final_line, bool hide_run_count) {
   char line[256];
+  if (hide_run_count) {
+    std::snprintf(line, sizeof line,
+                  tty ? "\rtraining (private selection: the number of runs is not shown), "
+                        "elapsed %s   "
+                      : "progress: training (private selection: the number of runs is not "
+                        "shown), elapsed %s\n",
+                  format_duration(p.elapsed_seconds).c_str());
+    std::fputs(line, stderr);
+    if (tty && final_line) std::fputs("\n", stderr);
+    std::fflush(stderr);
+    return;
+  }
+  const double fraction = p.steps_total > 0 ? static_cast<double>(p.steps_done) / p.steps_total : 0;
   if (tty) {
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(fraction * kWidth);
@@ -52,18 +67,31 @@ void print_progress(const tuning::Progress& p, bool tty, bool final_line) {
 }  // namespace
 
 void print_search_header(const experiment::ExperimentConfig& config, const tuning::Runner& runner,
-                         const data::TrainValidationSplit& data, bool private_release) {
-  if (private_release) {
-    // stderr is the curator's console: the number of runs drawn (and the progress) reveal K,
-    // which no released output may contain (docs/privacy-model.md).
+                         const data::TrainValidationSplit& data, bool show_curator) {
+  const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
+  if (private_release && (show_curator || !experiment::hides_run_count(config.release))) {
+    // MA's runs are its candidates (public); LT's / PS's K only on request (--show-curator).
     std::fprintf(stderr,
                  "tune %s: %s, %d replicate search(es) over %zu candidates of %lld steps, n = "
-                 "%lld, delta = %g; curator only, not for release: %lld runs drawn\n",
+                 "%lld, delta = %g; %s%lld runs drawn\n",
                  config.name.c_str(), experiment::describe_release(config.release).c_str(),
                  config.repeats, runner.candidates().size(),
                  static_cast<long long>(config.privacy.steps),
                  static_cast<long long>(data.train.size()), runner.mechanism().delta,
+                 experiment::hides_run_count(config.release)
+                     ? "curator only (--show-curator), not for release: "
+                     : "",
                  static_cast<long long>(runner.total_jobs()));
+  } else if (private_release) {
+    // No run count, and the progress shows the elapsed time only (docs/privacy-model.md).
+    std::fprintf(stderr,
+                 "tune %s: %s, %d replicate search(es) over %zu candidates of %lld steps, n = "
+                 "%lld, delta = %g; the number of runs is private (curator-only.json; "
+                 "--show-curator prints it)\n",
+                 config.name.c_str(), experiment::describe_release(config.release).c_str(),
+                 config.repeats, runner.candidates().size(),
+                 static_cast<long long>(config.privacy.steps),
+                 static_cast<long long>(data.train.size()), runner.mechanism().delta);
   } else {
     std::fprintf(
         stderr,
@@ -74,7 +102,7 @@ void print_search_header(const experiment::ExperimentConfig& config, const tunin
   }
 }
 
-TuneRun run_with_progress(tuning::Runner& runner, bool tty) {
+TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count) {
   g_runner.store(&runner);
   struct sigaction action {};
   action.sa_handler = on_sigint;
@@ -102,7 +130,7 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const auto now = std::chrono::steady_clock::now();
     if (tty || now - last_line >= std::chrono::seconds(5)) {
-      print_progress(runner.progress(), tty, false);
+      print_progress(runner.progress(), tty, false, hide_run_count);
       last_line = now;
     }
   }
@@ -111,7 +139,7 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty) {
   sigaction(SIGTERM, &previous_term, nullptr);
   g_runner.store(nullptr);
   if (failure) std::rethrow_exception(failure);
-  print_progress(runner.progress(), tty, true);
+  print_progress(runner.progress(), tty, true, hide_run_count);
   run.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.cancelled = runner.cancel_requested();

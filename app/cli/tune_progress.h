@@ -9,10 +9,11 @@
 
 namespace dplab::cli {
 
-// The announcement before any job. A private release's line names the runs drawn (K): stderr is
-// the curator's console, and the line says "curator only, not for release".
+// The announcement before any job. A private LT / PS search (experiment::hides_run_count) names
+// no run count: stderr ends up in Slurm and CI logs, and K is curator-only; `show_curator`
+// (tune --show-curator) prints it on purpose, marked "curator only, not for release".
 void print_search_header(const experiment::ExperimentConfig& config, const tuning::Runner& runner,
-                         const data::TrainValidationSplit& data, bool private_release);
+                         const data::TrainValidationSplit& data, bool show_curator);
 
 struct TuneRun {
   tuning::SearchResults results;
@@ -22,7 +23,9 @@ struct TuneRun {
 
 // Runs the search on a worker thread while this thread draws the progress on stderr (`tty`: a
 // redrawn bar); SIGINT and SIGTERM cancel the runner while it runs. Rethrows the run's error.
-TuneRun run_with_progress(tuning::Runner& runner, bool tty);
+// `hide_run_count`: the progress names the elapsed time only (no fraction, jobs, steps/s or ETA,
+// which all reveal K).
+TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count);
 
 // The signal that cancelled the search (SIGINT or SIGTERM), 0 if none did.
 int tune_cancel_signal();

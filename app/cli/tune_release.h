@@ -52,9 +52,11 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
 // Release mode private-subsampled (tuning/subsampled_search.h): the tuning search on a Poisson
 // subsample, then the final run; writes what finish_private_tune writes (released: the final
 // run's results only; curator-only: K, |X1| and the tuning winner). Returns the exit status.
+// `show_curator` (tune --show-curator): also prints |X1| and K on stderr.
 int run_subsampled_tune(const experiment::ExperimentConfig& config,
                         std::shared_ptr<const data::TrainValidationSplit> data,
                         const tuning::RunOptions& options, const std::string& out_dir,
-                        const std::string& config_path, store::Store* db, double db_retry);
+                        const std::string& config_path, store::Store* db, double db_retry,
+                        bool show_curator);
 
 }  // namespace dplab::cli

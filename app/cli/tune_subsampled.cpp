@@ -15,7 +15,8 @@ namespace dplab::cli {
 int run_subsampled_tune(const experiment::ExperimentConfig& config,
                         std::shared_ptr<const data::TrainValidationSplit> data,
                         const tuning::RunOptions& options, const std::string& out_dir,
-                        const std::string& config_path, store::Store* db, double db_retry) {
+                        const std::string& config_path, store::Store* db, double db_retry,
+                        bool show_curator) {
   if (db && config.release.final_data == privacy::FinalRunData::kComplement) {
     // The stored run's training size would be |X2| = n - |X1|, and |X1| is not covered.
     throw UsageError(
@@ -39,22 +40,32 @@ int run_subsampled_tune(const experiment::ExperimentConfig& config,
     runner->add_listener(writer.get());
   };
   const tuning::SubsampledRun run = tuning::run_subsampled_search(config, data, options, hooks);
-  // stderr is the curator's console: |X1| and K are never released (docs/privacy-model.md).
-  std::fprintf(stderr,
-               "tune %s: %s, %lld steps, n = %lld; curator only, not for release: tuning subset "
-               "|X1| = %lld rows, %lld runs drawn\n",
-               config.name.c_str(), experiment::describe_release(config.release).c_str(),
-               static_cast<long long>(config.privacy.steps),
-               static_cast<long long>(data->train.size()), static_cast<long long>(run.subset_size),
-               static_cast<long long>(run.runs_trained));
-  if (run.replicates.size() > 1) {
-    for (std::size_t r = 0; r < run.replicates.size(); ++r) {
-      std::fprintf(stderr,
-                   "tune %s: replicate %zu, curator only, not for release: |X1| = %lld rows, "
-                   "%lld runs drawn\n",
-                   config.name.c_str(), r + 1,
-                   static_cast<long long>(run.replicates[r].subset_size),
-                   static_cast<long long>(run.replicates[r].runs_trained));
+  // |X1| and K are never released (docs/privacy-model.md); stderr ends up in Slurm and CI logs,
+  // so they are printed only on request (--show-curator).
+  if (!show_curator) {
+    std::fprintf(stderr,
+                 "tune %s: %s, %lld steps, n = %lld; the tuning subset's size and the number of "
+                 "runs are private (curator-only.json; --show-curator prints them)\n",
+                 config.name.c_str(), experiment::describe_release(config.release).c_str(),
+                 static_cast<long long>(config.privacy.steps),
+                 static_cast<long long>(data->train.size()));
+  } else {
+    std::fprintf(stderr,
+                 "tune %s: %s, %lld steps, n = %lld; curator only, not for release: tuning subset "
+                 "|X1| = %lld rows, %lld runs drawn\n",
+                 config.name.c_str(), experiment::describe_release(config.release).c_str(),
+                 static_cast<long long>(config.privacy.steps),
+                 static_cast<long long>(data->train.size()),
+                 static_cast<long long>(run.subset_size), static_cast<long long>(run.runs_trained));
+    if (run.replicates.size() > 1) {
+      for (std::size_t r = 0; r < run.replicates.size(); ++r) {
+        std::fprintf(stderr,
+                     "tune %s: replicate %zu, curator only, not for release: |X1| = %lld rows, "
+                     "%lld runs drawn\n",
+                     config.name.c_str(), r + 1,
+                     static_cast<long long>(run.replicates[r].subset_size),
+                     static_cast<long long>(run.replicates[r].runs_trained));
+      }
     }
   }
   if (!run.has_final) {

@@ -126,10 +126,15 @@ std::string ledger_sentence(const LedgerCost& cost) {
   if (cost.settings == 0) return "No setting trained on this data set yet.";
   // ostringstream, not operator+ chains: GCC 12's -Wrestrict misfires on those (PR 105329).
   std::ostringstream out;
+  // MA is the price of what the student did (every run seen); LT and PS are not: they price a
+  // private selection that would have trained a random number of runs over these settings and
+  // shown only its winner, which is not what happened.
   out << "You tried " << cost.settings << (cost.settings == 1 ? " setting" : " settings")
-      << ": the accuracy you see cost eps = " << format_epsilon_up(cost.ma) << " (MA; LT "
-      << format_epsilon_up(cost.lt) << ", PS " << format_epsilon_up(cost.ps) << "), not "
-      << format_epsilon_up(cost.current_epsilon) << ".";
+      << ": the accuracy you see cost eps = " << format_epsilon_up(cost.ma) << " (MA), not "
+      << format_epsilon_up(cost.current_epsilon)
+      << ". A private selection over these settings (random stopping, only its winner shown) "
+         "would cost LT "
+      << format_epsilon_up(cost.lt) << ", PS " << format_epsilon_up(cost.ps) << ".";
   return out.str();
 }
 

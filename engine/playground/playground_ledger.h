@@ -7,6 +7,8 @@
 //       tuning/release_cost.h's private MA cost for K candidates; otherwise the RDP curves of the
 //       K runs are added (privacy::runs_epsilon, as explore mode composes heterogeneous runs).
 //   LT  Liu & Talwar random stopping, gamma = 1/K (tuning::release_cost, private lt);
+//   (LT and PS are what a private selection over the K settings WOULD cost, training a random
+//   number of runs and showing only its winner; the student saw every run, which only MA prices.)
 //   PS  Papernot & Steinke, K ~ Poisson(mu = K) (tuning::release_cost, private ps).
 //   LT and PS need ONE base mechanism that bounds every candidate: with different settings we use
 //   (min sigma, max q, max T), whose RDP curve is >= each candidate's at every order (the
@@ -59,7 +61,9 @@ class PlaygroundLedger {
   std::vector<LedgerEntry> entries_;
 };
 
-// "You tried 9 settings: the accuracy you see cost eps = 5.21 (MA; LT 4.1, PS 3.9), not 0.62."
+// "You tried 9 settings: the accuracy you see cost eps = 5.21 (MA), not 0.62. A private selection
+// over these settings (random stopping, only its winner shown) would cost LT 4.1, PS 3.9." (LT
+// and PS price a selection the student did not run, not the runs they saw.)
 std::string ledger_sentence(const LedgerCost& cost);
 
 }  // namespace dplab::playground

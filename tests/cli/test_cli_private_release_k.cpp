@@ -8,6 +8,9 @@
 // explains. K itself is in curator-only.json. Also items 6 and 7 on the same runs: the headline
 // epsilon is the total over the 2 replicates (one replicate beside it) in stdout, JSON and the
 // CSV comment, and a seeded release says that the seed reproduces its noise.
+// Issue #42 finding 3: stderr too (it ends up in Slurm and CI logs): no "runs drawn" header, no
+// progress in jobs, percent, steps/s or ETA (all reveal K), only the elapsed time; `--show-curator`
+// prints K on purpose, and `tune --plan` names its job count only with it.
 #include <QDir>
 #include <QRegularExpression>
 #include <QTest>
@@ -76,7 +79,19 @@ class TestCliPrivateReleaseK : public QObject {
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
 
     // Every released artefact.
-    std::vector<Artefact> released{{"stdout", run.out}};
+    // stderr with its elapsed times taken out (the progress's one allowed figure: "elapsed 3 s").
+    QString err = run.err;
+    err.remove(QRegularExpression(QStringLiteral("elapsed (\\d+ min )?(\\d+ s|–)")));
+    QVERIFY2(run.err.contains("progress: training (private selection: the number of runs is not "
+                              "shown), elapsed ") ||
+                 !run.err.contains("progress"),
+             qPrintable(run.err));
+    for (const char* pattern :
+         {"jobs \\d", "\\d+ jobs", "steps/s", "ETA", "progress: \\d", "\\d+(\\.\\d+)?%"}) {
+      QVERIFY2(!run.err.contains(QRegularExpression(QLatin1String(pattern))),
+               qPrintable(tag + " stderr contains " + pattern + ":\n" + run.err));
+    }
+    std::vector<Artefact> released{{"stdout", run.out}, {"stderr", err}};
     const QString exported = dir.path() + "/export";
     const CliRun exp = run_cli({"history", "export", "--db", db, "--id", "1", "--out", exported});
     QVERIFY2(exp.exit_code == 0, qPrintable(exp.err));
@@ -177,10 +192,49 @@ class TestCliPrivateReleaseK : public QObject {
         QString::fromStdString(release["noise_source"].get<std::string>()).startsWith(seed_note));
   }
 
+  // --show-curator: the curator asks for K, and gets it on stderr (the header's runs drawn, the
+  // progress in jobs, curator-only.json), stdout unchanged; --plan names its jobs only with it.
+  void check_show_curator(const QStringList& strategy, const QString& tag) {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString preset =
+        QString::fromStdString(dplab::testing::presets_dir() + "/quick-demo.json");
+    const QString out = dir.path() + "/out";
+    const CliRun run = run_cli(QStringList{"tune", "--config", preset, "--threads", "2", "--out",
+                                           out, "--release", "private", "--show-curator"} +
+                               strategy);
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    const auto curator = nlohmann::json::parse(read_file(out + "/curator-only.json").toStdString());
+    const auto k = curator.at("runs_trained").get<std::int64_t>();
+    QVERIFY2(run.err.contains(QStringLiteral("curator only (--show-curator), not for release: "
+                                             "%1 runs drawn")
+                                  .arg(k)),
+             qPrintable(tag + ":\n" + run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("jobs %1/%1").arg(k)), qPrintable(run.err));
+    QVERIFY2(run.err.contains("NOT FOR RELEASE") &&
+                 run.err.contains(QStringLiteral("\"runs_trained\": %1").arg(k)),
+             qPrintable(run.err));
+    QVERIFY2(!run.out.contains("runs drawn"), qPrintable(run.out));
+
+    for (const bool show : {false, true}) {
+      const QString plan = dir.path() + (show ? "/plan-shown" : "/plan");
+      QStringList args{"tune", "--config", preset, "--plan", plan, "--release", "private"};
+      if (show) args << "--show-curator";
+      const CliRun p = run_cli(args + strategy);
+      QVERIFY2(p.exit_code == 0, qPrintable(p.err));
+      QVERIFY2(p.err.contains(QRegularExpression("wrote the plan of \\d+ jobs")) == show,
+               qPrintable(tag + ":\n" + p.err));
+    }
+  }
+
  private slots:
   void lt_release_hides_k() { check_release({"--strategy", "lt"}, "lt"); }
   void ps_release_hides_k() {
     check_release({"--strategy", "ps", "--ps-distribution", "poisson", "--ps-mu", "9"}, "ps");
+  }
+  void lt_show_curator_prints_k() { check_show_curator({"--strategy", "lt"}, "lt"); }
+  void ps_show_curator_prints_k() {
+    check_show_curator({"--strategy", "ps", "--ps-mu", "4"}, "ps");
   }
 };
 

@@ -387,6 +387,10 @@ void TestPlayground::ledgerEqualsReleaseCostForKCandidates() {
   const LedgerCost six = ledger.cost(s, n);
   QVERIFY(six.ma > six.current_epsilon);
   QVERIFY(QString::fromStdString(ledger_sentence(six)).startsWith("You tried 6 settings"));
+  // LT / PS price a private selection the student did not run, not the runs they saw (#42).
+  QVERIFY(QString::fromStdString(ledger_sentence(six))
+              .contains("A private selection over these settings (random stopping, only its "
+                        "winner shown) would cost LT "));
   // Another data set has its own count; reset empties the ledger.
   PlaygroundSettings circles = s;
   circles.data.shape = DataShape::kCircles;

@@ -333,6 +333,11 @@ class TestPlaygroundWindow : public QObject {
     QCOMPARE(w.shownEpsilon()->ledger.ma, ma);
     const QString text = w.findChild<QLabel*>(QStringLiteral("pgLedger"))->text();
     QVERIFY2(text.contains(QStringLiteral("You tried 3 settings")), qPrintable(text));
+    // LT / PS read as the price of a private selection over these settings, not of these runs.
+    QVERIFY2(text.contains(QStringLiteral("Selecting privately among them instead would cost "
+                                          "Liu–Talwar ε = ")),
+             qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("With random stopping:")), qPrintable(text));
     QVERIFY2(text.contains(QString::fromStdString(privacy::format_epsilon_up(ma))),
              qPrintable(text));
     w.findChild<QPushButton*>(QStringLiteral("pgResetLedger"))->click();

@@ -215,7 +215,7 @@ class TestPrivateRelease : public QObject {
                  QStringLiteral("private lt: (withheld: curator-only) runs trained, %1 charged")
                      .arg(cost.hard_stop)),
              qPrintable(charged));
-    QCOMPARE(table->item(0, HistoryPanel::kJobs)->text(), QStringLiteral("–"));
+    QCOMPARE(table->item(0, HistoryPanel::kJobs)->text(), QStringLiteral("private"));
     window_->runData()->clear();
     QVERIFY(history->openRun(history->ids().first()));
     QVERIFY(window_->runData()->isPrivate());

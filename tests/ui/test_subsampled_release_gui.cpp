@@ -96,6 +96,13 @@ class TestSubsampledReleaseGui : public QObject {
     release->selectMode(QStringLiteral("ps-subsampled"));
     QVERIFY(release->tuningFractionField()->isVisibleTo(release));
     QVERIFY(!release->secureBox()->isEnabled());  // not available with this mode yet
+    // ... and shown unticked: the run is not secure, the box says so (#42).
+    QVERIFY(!release->secureBox()->isChecked());
+    QVERIFY(!form->config().release.secure);
+    release->selectMode(QStringLiteral("ps"));  // a secure-capable private mode: ticked again
+    QVERIFY(release->secureBox()->isEnabled() && release->secureBox()->isChecked());
+    release->selectMode(QStringLiteral("ps-subsampled"));
+    QVERIFY(!release->secureBox()->isChecked());
     QVERIFY(release->muField()->isEnabled());
     for (int i = 0; i < release->lrTransferCombo()->count(); ++i)
       QVERIFY(release->lrTransferCombo()->itemText(i).contains("heuristic"));

@@ -130,12 +130,18 @@ bool ReleaseSection::secure() const {
 void ReleaseSection::onModeChanged() {
   const bool priv = isPrivate();
   secure_->setEnabled(priv && !subsampled());
-  if (!updating_) {
-    // Secure noise is the default of the private modes (switched on when leaving explore).
-    if (priv && !was_private_) secure_->setChecked(true);
+  // The box shows what the run does: "private on a subsample" has no secure noise yet, so it is
+  // unticked there (greyed), never ticked beside a run that is not secure.
+  if (subsampled()) {
+    secure_->setChecked(false);
+  } else if (!updating_) {
+    // Secure noise is the default of the private modes (switched on when leaving explore, or
+    // the subsample mode, which has none).
+    if (priv && (!was_private_ || was_subsampled_)) secure_->setChecked(true);
     if (!priv) secure_->setChecked(false);
   }
   was_private_ = priv;
+  was_subsampled_ = subsampled();
   mu_->setEnabled(mode_->currentData().toString() == QLatin1String("ps") || subsampled());
   subsample_box_->setVisible(subsampled());
   lr_factor_->setEnabled(subsampled() &&

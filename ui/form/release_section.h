@@ -64,6 +64,7 @@ class ReleaseSection : public QWidget {
   experiment::ReleaseConfig base_;  // the last release set: what the box does not edit
   bool updating_ = false;
   bool was_private_ = false;
+  bool was_subsampled_ = false;
 };
 
 }  // namespace dplab::ui

@@ -113,8 +113,8 @@ QString ledger_label_text(const LedgerCost& c, double best_accuracy) {
   if (c.settings == 0) return QObject::tr("No setting trained on this data set yet.");
   return QObject::tr(
              "<b>You tried %1 setting%2</b>: the accuracy you see (best test %3%) cost "
-             "<b>ε = %4</b> (MA), not %5.<br>With random stopping: Liu–Talwar ε = %6, "
-             "Papernot–Steinke ε = %7.%8")
+             "<b>ε = %4</b> (MA), not %5.<br>Selecting privately among them instead would cost "
+             "Liu–Talwar ε = %6, Papernot–Steinke ε = %7.%8")
       .arg(c.settings)
       .arg(c.settings == 1 ? QString() : QStringLiteral("s"))
       .arg(100 * best_accuracy, 0, 'f', 1)

@@ -338,6 +338,10 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   auto* ledger_layout = new QVBoxLayout(ledger);
   ledger_label_ = new SteadyLabel(longest_ledger_label_text(), 100, ledger);
   ledger_label_->setObjectName(QStringLiteral("pgLedger"));
+  ledger_label_->setToolTip(
+      tr("MA is what the runs you trained cost: you saw every one of them. Liu–Talwar and "
+         "Papernot–Steinke are not: they are what a private selection over these settings would "
+         "cost instead, one that trains a random number of runs and shows only its winner."));
   ledger_label_->setTextFormat(Qt::RichText);
   ledger_list_ = new QListWidget(ledger);
   ledger_list_->setObjectName(QStringLiteral("pgLedgerList"));

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "experiment/run_count_visibility.h"
 #include "form/optimizer_editor.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "run/run_controller.h"
@@ -26,6 +27,15 @@
 #include "tuning/private_release_view.h"
 
 namespace dplab::ui {
+namespace {
+
+// A private LT / PS run keeps its number of runs K from everyone but the curator: no count of its
+// jobs (done, total or missing) is shown anywhere (experiment::hides_run_count).
+bool hidesRunCount(const store::HistoryEntry& e) {
+  return experiment::described_release_hides_run_count(e.record.release_mode);
+}
+
+}  // namespace
 
 HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* parent)
     : QWidget(parent),
@@ -182,8 +192,9 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
     set(kName, QString::fromStdString(e.record.name));
     set(kDataset, QString::fromStdString(e.dataset));
     // What the run released and charged (schema v3): release mode, runs trained / charged.
-    // A private release's number of runs K is curator-only (docs/privacy-model.md): not shown.
-    const bool private_release = e.record.release_mode.rfind("private", 0) == 0;
+    // A private LT / PS release's number of runs K is curator-only (docs/privacy-model.md): not
+    // shown. MA's is its candidate count (public), explore's every run trained.
+    const bool private_release = hidesRunCount(e);
     const QString charged =
         tr("%1: %2 runs trained, %3 charged")
             .arg(QString::fromStdString(e.record.release_mode))
@@ -196,9 +207,13 @@ void HistoryPanel::fill(const std::vector<store::HistoryEntry>& entries) {
             e.resumable ? charged + tr("\nSelect it and press Resume to run only its missing jobs.")
                         : charged);
     if (e.resumable) status->setForeground(QColor(0x8a, 0x4b, 0x00));
-    set(kJobs, private_release
-                   ? QStringLiteral("–")
-                   : QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
+    if (private_release) {
+      set(kJobs, tr("private"),
+          tr("A private Liu–Talwar / Papernot–Steinke selection draws its number of runs at "
+             "random; it is curator-only and not shown."));
+    } else {
+      set(kJobs, QStringLiteral("%1/%2").arg(e.record.jobs_finished).arg(e.record.jobs_total));
+    }
     set(kRelease, QString::fromStdString(e.release));
     set(kSigma,
         e.error.empty() ? QString::number(e.noise_multiplier, 'g', 4) : QStringLiteral("–"));
@@ -266,7 +281,13 @@ void HistoryPanel::updateButtons() {
   delete_->setEnabled(e && !running &&
                       store::parse_run_status(e->record.status) != store::RunStatus::kRunning);
   resume_->setEnabled(e && e->resumable && !running);
-  if (e && e->resumable) {
+  if (e && e->resumable && hidesRunCount(*e)) {
+    hint_->setText(tr("Run #%1 was %2. A private selection resumes with dplab-cli tune --resume "
+                      "%1 (its number of runs is curator-only and not shown).")
+                       .arg(id)
+                       .arg(QString::fromStdString(e->record.status)));
+    hint_->setVisible(true);
+  } else if (e && e->resumable) {
     hint_->setText(tr("Run #%1 was %2 with %3 of %4 jobs done. Resume runs only the missing "
                       "jobs; the result equals an uninterrupted run.")
                        .arg(id)
@@ -299,7 +320,13 @@ bool HistoryPanel::openRun(qint64 id) {
         e ? QString::fromStdString(e->record.name) : QString::fromStdString(results.config.name);
     data_->setResults(results, tr("run #%1 from the history (“%2”)").arg(id).arg(name), release);
     emit message(tr("Opened run #%1 from the history").arg(id), false);
-    if (e && e->resumable) {
+    if (e && e->resumable && hidesRunCount(*e)) {
+      emit message(tr("Run #%1 is %2: a private selection resumes with dplab-cli tune --resume "
+                      "%1.")
+                       .arg(id)
+                       .arg(QString::fromStdString(e->record.status)),
+                   false);
+    } else if (e && e->resumable) {
       emit message(tr("Run #%1 is %2: Resume (Run history) runs its %3 missing jobs.")
                        .arg(id)
                        .arg(QString::fromStdString(e->record.status))
@@ -373,9 +400,10 @@ bool HistoryPanel::resumeRun(qint64 id) {
   if (!e || !e->resumable || controller_->running()) return false;
   const int threads = QSettings().value(QStringLiteral("run/threads"), 0).toInt();
   if (!controller_->resumeRun(id, threads)) return false;
-  emit message(tr("Resuming run #%1: %2 missing jobs")
-                   .arg(id)
-                   .arg(e->record.jobs_total - e->record.jobs_finished),
+  emit message(hidesRunCount(*e) ? tr("Resuming run #%1").arg(id)
+                                 : tr("Resuming run #%1: %2 missing jobs")
+                                       .arg(id)
+                                       .arg(e->record.jobs_total - e->record.jobs_finished),
                false);
   updateButtons();
   return true;
@@ -407,15 +435,25 @@ void HistoryPanel::askDelete() {
   const qint64 id = selectedRun();
   const store::HistoryEntry* e = entry(id);
   if (!e) return;
-  const auto answer = QMessageBox::question(
-      this, tr("Delete run #%1?").arg(id),
-      tr("Delete run #%1 “%2” (%3 jobs) and all its results from the history? This cannot be "
-         "undone.")
-          .arg(id)
-          .arg(QString::fromStdString(e->record.name))
-          .arg(e->record.jobs_finished),
-      QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+  const auto answer = QMessageBox::question(this, tr("Delete run #%1?").arg(id), deleteQuestion(id),
+                                            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
   if (answer == QMessageBox::Yes) deleteRun(id);
+}
+
+QString HistoryPanel::deleteQuestion(qint64 id) const {
+  const store::HistoryEntry* e = entry(id);
+  if (!e) return QString();
+  const QString name = QString::fromStdString(e->record.name);
+  if (hidesRunCount(*e)) {
+    return tr("Delete run #%1 “%2” and all its results from the history? This cannot be undone.")
+        .arg(id)
+        .arg(name);
+  }
+  return tr("Delete run #%1 “%2” (%3 jobs) and all its results from the history? This cannot be "
+            "undone.")
+      .arg(id)
+      .arg(name)
+      .arg(e->record.jobs_finished);
 }
 
 void HistoryPanel::compareSelected() {

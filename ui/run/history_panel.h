@@ -70,6 +70,8 @@ class HistoryPanel : public QWidget {
   QPushButton* deleteButton() const { return delete_; }
   QPushButton* useConfigButton() const { return use_config_; }
   QString resumeHint() const;
+  // The Delete… button's question for run `id` (a private LT / PS run's names no job count).
+  QString deleteQuestion(qint64 id) const;
   int reloads() const { return reloads_.computations(); }
 
  public slots:

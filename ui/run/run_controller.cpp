@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/os_entropy.h"
+#include "experiment/run_count_visibility.h"
 #include "run/run_data.h"
 #include "store/store.h"
 #include "tuning/private_release_view.h"
@@ -88,6 +89,8 @@ bool RunController::launch(const experiment::ExperimentConfig& config,
   if (running_) return false;
   worker_.wait();  // the previous worker has already finished
   running_ = true;
+  hides_run_count_ = experiment::hides_run_count(config.release);
+  released_ = false;
   plan_received_ = false;
   ticks_ = 0;
   cancel_requested_ = false;
@@ -380,6 +383,7 @@ void RunController::onWorkerDone() {
                                 "search drew no run, so no final run was trained)."),
                  false);
   }
+  released_ = results && release && release->released > 0;
   if (results) {
     progress_.jobs_done = progress_.jobs_total > 0 ? progress_.jobs_done : 0;
     data_->setResults(*results, QString(), release);

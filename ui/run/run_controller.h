@@ -58,6 +58,11 @@ class RunController : public QObject {
   // Runs only the missing jobs of history run `id` (interrupted or cancelled), appending to it.
   bool resumeRun(qint64 id, int threads);
   bool running() const { return running_; }
+  // The run started last is a private LT / PS search, whose number of runs is private
+  // (experiment::hides_run_count): no view shows its job or step counts.
+  bool hidesRunCount() const { return hides_run_count_; }
+  // The run that ended last was private and released at least one winner.
+  bool released() const { return released_; }
   bool paused() const { return paused_; }
   qint64 resumingRun() const { return resuming_id_; }
   tuning::Progress progress() const { return progress_; }
@@ -104,6 +109,8 @@ class RunController : public QObject {
   QString store_error_;                                  // guarded by mutex_
   bool plan_received_ = false;
   bool running_ = false;
+  bool hides_run_count_ = false;
+  bool released_ = false;
   bool paused_ = false;  // guarded by mutex_ for the worker's read when the runner appears
   qint64 resuming_id_ = -1;
   tuning::Progress progress_;

@@ -432,7 +432,7 @@ void MainWindow::onRunStarted() {
   stall_->reset();
   // After the first run the welcome has done its job (Help → Show welcome brings it back).
   if (welcome_->isVisible()) welcome_->dismiss();
-  run_bar_->showStarting();
+  run_bar_->showStarting(controller_->hidesRunCount());
   updateActions();
 }
 
@@ -441,7 +441,8 @@ void MainWindow::onRunFinished(bool ok, bool cancelled) {
   std::int64_t jobs_finished = 0;
   for (const tuning::JobResult& job : data_->runs().jobs)
     jobs_finished += job.status == tuning::JobStatus::kFinished ? 1 : 0;
-  run_bar_->showFinished(ok, cancelled, controller_->progress(), jobs_finished);
+  run_bar_->showFinished(ok, cancelled, controller_->progress(), jobs_finished,
+                         controller_->released());
   status_->addMessage(!ok         ? tr("Run failed.")
                       : cancelled ? tr("Run cancelled; finished jobs are kept.")
                                   : tr("Run finished. Longest GUI stall during the run: %1 ms.")

@@ -55,7 +55,29 @@ void RunBar::setState(bool running, const QStringList& errors) {
                        : tr("Fix first:\n• %1").arg(errors.join(QStringLiteral("\n• "))));
 }
 
-void RunBar::showStarting() {
+QString RunBar::privateTrainingText() {
+  return tr("training (private selection: the number of runs is not shown)");
+}
+
+void RunBar::showStarting(bool hide_run_count) {
+  hide_run_count_ = hide_run_count;
+  if (hide_run_count_) {
+    // An indeterminate bar: its fraction, the job and step counts, steps/s, the ETA and the
+    // elapsed time all reveal the private number of runs K (experiment::hides_run_count).
+    progress_->setRange(0, 0);
+    progress_->setFormat(privateTrainingText());
+    progress_->setToolTip(
+        tr("A private Liu–Talwar / Papernot–Steinke selection draws its number of runs at "
+           "random and releases only the winner: how many runs it trains, and how long that "
+           "takes, are curator-only (dplab-cli tune --show-curator)."));
+    text_->setToolTip(progress_->toolTip());
+    text_->setText(privateTrainingText());
+    return;
+  }
+  progress_->setToolTip(tr("Jobs (candidate × repeat) finished out of all jobs."));
+  text_->setToolTip(
+      tr("Training throughput over all worker threads and the estimated "
+         "time left."));
   progress_->setRange(0, 1);
   progress_->setValue(0);
   progress_->setFormat(tr("%v / %m jobs"));
@@ -63,6 +85,11 @@ void RunBar::showStarting() {
 }
 
 void RunBar::showProgress(const tuning::Progress& p) {
+  if (hide_run_count_) {
+    text_->setText(p.paused ? tr("paused (private selection: the number of runs is not shown)")
+                            : privateTrainingText());
+    return;
+  }
   progress_->setRange(0, static_cast<int>(std::max<std::int64_t>(1, p.jobs_total)));
   progress_->setValue(static_cast<int>(p.jobs_done));
   if (p.paused) {
@@ -77,8 +104,22 @@ void RunBar::showProgress(const tuning::Progress& p) {
 }
 
 void RunBar::showFinished(bool ok, bool cancelled, const tuning::Progress& p,
-                          std::int64_t jobs_finished) {
+                          std::int64_t jobs_finished, bool released) {
   const bool complete = ok && !cancelled;
+  if (hide_run_count_) {
+    // What was released, with no count and no time (both reveal K).
+    const QString text = !ok         ? tr("failed — see Messages")
+                         : released  ? (cancelled ? tr("cancelled: released the replicate "
+                                                        "searches that finished")
+                                                  : tr("released"))
+                         : cancelled ? tr("cancelled: nothing released")
+                                     : tr("nothing released");
+    progress_->setRange(0, 1);
+    progress_->setValue(released ? 1 : 0);
+    progress_->setFormat(text);
+    text_->setText(text);
+    return;
+  }
   // Jobs that finished training, as the run history counts them (a cancelled job is not one).
   progress_->setValue(complete ? progress_->maximum() : static_cast<int>(jobs_finished));
   text_->setText(!ok         ? tr("failed — see Messages")
@@ -90,6 +131,10 @@ void RunBar::showFinished(bool ok, bool cancelled, const tuning::Progress& p,
 
 QString RunBar::text() const {
   return text_->text();
+}
+
+QString RunBar::progressFormat() const {
+  return progress_->format();
 }
 
 }  // namespace dplab::ui

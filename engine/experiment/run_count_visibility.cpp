@@ -1,0 +1,14 @@
+#include "experiment/run_count_visibility.h"
+
+namespace dplab::experiment {
+
+bool hides_run_count(const ReleaseConfig& r) {
+  return r.mode == ReleaseMode::kPrivate && (r.subsampled || r.selection != PrivateSelection::kMa);
+}
+
+bool described_release_hides_run_count(const std::string& described) {
+  // describe_release writes exactly these two texts for the releases that show their counts.
+  return !(described == "explore" || described == "private ma");
+}
+
+}  // namespace dplab::experiment
