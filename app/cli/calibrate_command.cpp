@@ -87,10 +87,11 @@ void add_calibrate_command(CLI::App& cli) {
   add_value(*cmd, *args, "steps", "T >= 1", "T").required();
   add_value(*cmd, *args, "conversion", "improved (default) or classic (the paper's accountant)",
             "improved|classic");
-  add_value(*cmd, *args, "accountant",
-            "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
-                "): the accountant the target is met under",
-            "rdp|pld");
+  add_value(
+      *cmd, *args, "accountant",
+      "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
+          "): the accountant the target is met under",
+      "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   set_footer(*cmd,
              "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it "

@@ -90,7 +90,6 @@ bool is_private(const tuning::SearchResults& results) {
   return results.config.release.mode == experiment::ReleaseMode::kPrivate;
 }
 
-
 int run_list(const Arguments& args) {
   const auto db = open_history(args);
   const auto records = db->list_experiments();

@@ -5,9 +5,9 @@
 // --secure draws lots and noise from the OS, as tune --secure (no seed is written).
 // The epsilon covers the noisy gradients only. What else the run outputs is labelled "not
 // covered" in summary.json (privacy.not_covered, privacy.epsilon_label), in release.json's
-// not_covered and in curve.csv's epsilon_label column: the training losses (curve train_loss = mean lot loss, final.train_loss = mean loss over
-// the training set; un-noised, private data) and, without public feature bounds, the min-max
-// scaling fitted on the data (data/feature_scaling.h).
+// not_covered and in curve.csv's epsilon_label column: the training losses (curve train_loss = mean
+// lot loss, final.train_loss = mean loss over the training set; un-noised, private data) and,
+// without public feature bounds, the min-max scaling fitted on the data (data/feature_scaling.h).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,8 +21,6 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/output_files.h"
-#include "release/release_writer.h"
-#include "release/train_release.h"
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -35,6 +33,8 @@
 #include "privacy/accounting/default_delta.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "privacy/accounting/rdp_accountant.h"
+#include "release/release_writer.h"
+#include "release/train_release.h"
 #include "tuning/release_cost.h"
 
 namespace dplab::cli {
@@ -206,7 +206,8 @@ int run_train(const Arguments& args) {
   run.cancelled = result.cancelled;
   run.status = summary["status"].get<std::string>();
   run.final_metrics = summary["final"];
-  run.final_metrics.erase("train_loss");  // not covered: summary.json labels it, no release holds it
+  run.final_metrics.erase(
+      "train_loss");  // not covered: summary.json labels it, no release holds it
   run.curve = &result.curve;
   release::write_release(release::train_release(run), out_dir.string());
   write_json_file(out_dir / "summary.json", summary);
@@ -231,13 +232,15 @@ int run_train(const Arguments& args) {
 
 void add_train_command(CLI::App& cli) {
   CLI::App* cmd = add_command(
-      cli, "train", "train one model with a DP optimizer, write curve.csv, release.json and summary.json");
+      cli, "train",
+      "train one model with a DP optimizer, write curve.csv, release.json and summary.json");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
-  add_value(*cmd, *args, "accountant",
-            "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
-                "): the accountant of the epsilon column and of the summary",
-            "rdp|pld");
+  add_value(
+      *cmd, *args, "accountant",
+      "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
+          "): the accountant of the epsilon column and of the summary",
+      "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   add_switch(*cmd, *args, "secure",
              "secure noise: lots and Gaussian noise from the operating system's entropy "

@@ -37,7 +37,8 @@ Release train_release(const TrainRun& run) {
       {"conversion", run.accountant == "pld" ? "pld (privacy loss distribution)"
                                              : "improved (Balle et al. 2020, Thm 21)"},
       {"delta", run.delta},
-      {"delta_rule", run.delta_given ? "--delta" : "1/n rounded down to a power of ten (the default)"},
+      {"delta_rule",
+       run.delta_given ? "--delta" : "1/n rounded down to a power of ten (the default)"},
       {"epsilon", finite ? nlohmann::json(run.epsilon) : nlohmann::json(nullptr)},
       {"epsilon_rounded_up", privacy::format_epsilon_up(run.epsilon, privacy::kEpsilonDigits)},
       {"epsilon_label", run.epsilon_label},
@@ -55,8 +56,8 @@ Release train_release(const TrainRun& run) {
         {"description", run.preprocessing.description}}}};
   r.csv_label = run.epsilon_label;
   r.released = {{"status", run.status}, {"final", run.final_metrics}};
-  r.tables = {{"curve.csv", curve_table(run.curve ? *run.curve
-                                                  : std::vector<training::CurvePoint>{})}};
+  r.tables = {
+      {"curve.csv", curve_table(run.curve ? *run.curve : std::vector<training::CurvePoint>{})}};
   return r;
 }
 

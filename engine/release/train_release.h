@@ -31,7 +31,7 @@ struct TrainRun {
   std::string epsilon_label;  // the run's label (train_command.cpp)
   data::Preprocessing preprocessing;
   bool cancelled = false;
-  std::string status;        // finished | cancelled | diverged
+  std::string status;            // finished | cancelled | diverged
   nlohmann::json final_metrics;  // validation loss and accuracy or MSE (charged)
   const std::vector<training::CurvePoint>* curve = nullptr;
 };

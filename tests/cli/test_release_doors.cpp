@@ -72,7 +72,7 @@ class TestReleaseDoors : public QObject {
   dplab::testing::TempFiles tmp_;
   QString config_;
 
-  QString path(const std::string& name) { return QString::fromStdString(tmp_.path(name)); }
+  QString path(const std::string& name) { return QString::fromStdString(tmp_.path(name.c_str())); }
 
   // The checks every release folder passes, whatever door wrote it.
   void check_folder(const QString& dir, bool is_private) {
@@ -186,10 +186,14 @@ class TestReleaseDoors : public QObject {
   void train_writes_one_release() {
     QFETCH(QString, optimizer);
     const QString out = path("train-" + optimizer.toStdString());
-    const CliRun r = run_cli({"train", "--dataset", "synthetic-binary", "--model", "logistic",
-                              "--optimizer", optimizer, "--lr", "0.1", "--clip", "1",
-                              "--noise-multiplier", "1", "--lot-size", "100", "--steps", "60",
-                              "--eval-every", "20", "--seed", "5", "--out", out});
+    const CliRun r = run_cli({"train",   "--dataset",  "synthetic-binary",
+                              "--model", "logistic",   "--optimizer",
+                              optimizer, "--lr",       "0.1",
+                              "--clip",  "1",          "--noise-multiplier",
+                              "1",       "--lot-size", "100",
+                              "--steps", "60",         "--eval-every",
+                              "20",      "--seed",     "5",
+                              "--out",   out});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     const QString problems = python_check(out);
     QVERIFY2(problems.isEmpty(), qPrintable(problems));

@@ -92,8 +92,7 @@ class TestReleaseReportEqualsCli : public QObject {
     QCOMPARE(cli[0]["conversion"].get<std::string>(), std::string("classic"));
     for (std::size_t o = 0; o < gui.size(); ++o) {
       for (const char* key : {"epsilon_single_run", "epsilon_ma", "epsilon_lt"}) {
-        QVERIFY2(test::closeRel(gui[o][key].get<double>(), cli[o][key].get<double>(), 1e-12),
-                 key);
+        QVERIFY2(test::closeRel(gui[o][key].get<double>(), cli[o][key].get<double>(), 1e-12), key);
       }
     }
   }
