@@ -17,7 +17,9 @@ AttemptCharge charge_of_jobs(const tuning::SearchResults& trained) {
     ++c.runs_trained;
     c.queries += job.queries;
   }
-  if (c.runs_trained == 0) return c;
+  // Nothing trained costs nothing, except private-subsampled: its stored attempt is the final
+  // run, which starts only after the tuning phase on X1 has touched the data.
+  if (c.runs_trained == 0 && !trained.config.release.subsampled) return c;
   try {
     const tuning::ReleaseCost cost = tuning::release_cost(trained);
     c.epsilon = cost.epsilon;
@@ -70,7 +72,7 @@ SpentBudget compose_attempts(const std::vector<AttemptCharge>& attempts, double 
   out.attempts = static_cast<int>(attempts.size());
   std::vector<const AttemptCharge*> charged;
   for (const AttemptCharge& a : attempts)
-    if (a.runs_trained > 0) charged.push_back(&a);
+    if (a.runs_trained > 0 || a.epsilon != 0) charged.push_back(&a);  // NaN: charged, unknown
   if (charged.empty()) {
     out.composition = "none";
     return out;

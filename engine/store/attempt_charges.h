@@ -41,7 +41,8 @@ struct AttemptCharge {
 };
 
 // The charge of the jobs in `trained`: a run's results holding only the jobs this attempt
-// trained (every other job with queries = 0). Nothing trained: epsilon = delta = 0, no curve.
+// trained (every other job with queries = 0). Nothing trained: epsilon = delta = 0, no curve
+// (private-subsampled excepted: its tuning phase ran before the stored final run).
 AttemptCharge charge_of_jobs(const tuning::SearchResults& trained);
 
 // The jobs an open attempt is charged for: `run` (config and mechanism) with the jobs it stored

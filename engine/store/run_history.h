@@ -1,7 +1,8 @@
 // The run history as a user browses it: one entry per stored run with its display name, data
 // set, status, jobs, the epsilon the run SPENT (Store::spent_budget: every attempt's charge
-// composed; tuning/release_cost.h labels it, rounded up by epsilon_label), the best candidate's score (honest selection
-// over the whole search: accuracy, or final training loss for regression) and the user's notes.
+// composed; tuning/release_cost.h labels it, rounded up by epsilon_label), the best candidate's
+// score (honest selection over the whole search: accuracy, or final training loss for regression)
+// and the user's notes.
 //
 // Notes live in the `summaries` table under kind "notes" as {"text": ...}: no schema change, so
 // every older history file stays readable and deleting a run deletes its notes (ON DELETE

@@ -81,11 +81,16 @@ struct AddedColumn {
   const char* type;
 };
 constexpr AddedColumn kAddedColumns[] = {
-    {2, "experiments", "writer_host", "TEXT"},     {2, "experiments", "writer_boot", "TEXT"},
-    {2, "experiments", "writer_pid", "INTEGER"},   {2, "experiments", "writer_start", "INTEGER"},
-    {3, "experiments", "release_mode", "TEXT"},    {3, "experiments", "runs_trained", "INTEGER"},
-    {3, "experiments", "runs_charged", "INTEGER"}, {3, "experiments", "epsilon", "REAL"},
-    {4, "curve_points", "clip", "REAL"},           {4, "curve_points", "val_mse", "REAL"},
+    {2, "experiments", "writer_host", "TEXT"},
+    {2, "experiments", "writer_boot", "TEXT"},
+    {2, "experiments", "writer_pid", "INTEGER"},
+    {2, "experiments", "writer_start", "INTEGER"},
+    {3, "experiments", "release_mode", "TEXT"},
+    {3, "experiments", "runs_trained", "INTEGER"},
+    {3, "experiments", "runs_charged", "INTEGER"},
+    {3, "experiments", "epsilon", "REAL"},
+    {4, "curve_points", "clip", "REAL"},
+    {4, "curve_points", "val_mse", "REAL"},
     {5, "jobs", "attempt", "INTEGER"},
 };
 

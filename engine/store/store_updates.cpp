@@ -52,8 +52,7 @@ void insert_attempt(sqlite3* db, const std::string& path, std::int64_t experimen
 
 // An attempt ends: its charge is written and it is no longer open.
 void write_attempt_charge(sqlite3* db, const std::string& path, std::int64_t experiment_id,
-                          std::int64_t attempt, const AttemptCharge& c,
-                          std::string_view outcome) {
+                          std::int64_t attempt, const AttemptCharge& c, std::string_view outcome) {
   Statement u(db, path,
               "UPDATE attempts SET open = 0, outcome = ?, runs_trained = ?, queries = ?, "
               "epsilon = ?, delta = ?, rdp_orders = ?, rdp = ? WHERE experiment_id = ? AND "

@@ -34,8 +34,8 @@ void StoreWriter::on_start(const tuning::SearchResults& plan) {
   std::int64_t planned = 0;
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
     const tuning::JobStatus s = plan.jobs[i].status;
-    kept_[i] = resuming_ && (s == tuning::JobStatus::kFinished ||
-                             s == tuning::JobStatus::kFailed || s == tuning::JobStatus::kDiverged);
+    kept_[i] = resuming_ && (s == tuning::JobStatus::kFinished || s == tuning::JobStatus::kFailed ||
+                             s == tuning::JobStatus::kDiverged);
     planned += kept_[i] ? 0 : 1;
   }
   // Errors here propagate: a database that cannot take the run fails it before any job.
@@ -109,8 +109,8 @@ void StoreWriter::on_finished(const tuning::SearchResults& results, bool cancell
     }
   }
   const RunStatus status = unsaved > 0 ? RunStatus::kIncomplete
-                           : cancelled  ? RunStatus::kCancelled
-                                        : RunStatus::kFinished;
+                           : cancelled ? RunStatus::kCancelled
+                                       : RunStatus::kFinished;
   try {
     // This attempt's charge, the run's release columns and its status, in one transaction.
     store_.end_attempt(experiment_id_, attempt_, results, kept_, status);

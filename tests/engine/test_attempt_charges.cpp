@@ -53,7 +53,7 @@ class Driver : public RunListener {
   Driver(store::StoreWriter& writer, Runner& runner, int stop_at, bool kill)
       : writer_(writer), runner_(runner), stop_at_(stop_at), kill_(kill) {}
   std::int64_t stored_jobs = 0, stored_queries = 0;  // what reached the writer
-  bool killed() const { return dead_; }  // false if the attempt ended before stop_at
+  bool killed() const { return dead_; }              // false if the attempt ended before stop_at
   void on_start(const SearchResults& plan) override { writer_.on_start(plan); }
   void on_point(const PointEvent&) override {
     if (++points_ == stop_at_) {
@@ -130,7 +130,8 @@ Outcome run_attempt(store::Store& db, const experiment::ExperimentConfig& config
   }
   store::StoreWriter writer(db);
   if (resume_id >= 0) writer.resume(resume_id);
-  Driver driver(writer, runner, ending == Ending::kComplete ? -1 : stop_at, ending == Ending::kKill);
+  Driver driver(writer, runner, ending == Ending::kComplete ? -1 : stop_at,
+                ending == Ending::kKill);
   runner.add_listener(&driver);
   const SearchResults results = runner.run();
   Outcome out;
@@ -224,10 +225,12 @@ class TestAttemptCharges : public QObject {
     QCOMPARE(spent.composition, std::string("rdp"));
     QCOMPARE(spent.attempts, 4);
     QCOMPARE(spent.delta, m.delta);
-    QVERIFY(close(spent.epsilon, privacy::epsilon_from_rdp(curve->orders, one_run, m.delta).epsilon));
+    QVERIFY(
+        close(spent.epsilon, privacy::epsilon_from_rdp(curve->orders, one_run, m.delta).epsilon));
     // Never below the accountant's epsilon of that one run (the interpolated order search).
-    QVERIFY(spent.epsilon >=
-            privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, 220}, m.delta).epsilon);
+    QVERIFY(
+        spent.epsilon >=
+        privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, 220}, m.delta).epsilon);
     // Attempts that trained nothing are the identity; without curves: basic composition.
     std::vector<store::AttemptCharge> with_idle = attempts;
     with_idle.push_back(store::AttemptCharge{});
@@ -319,7 +322,9 @@ class TestAttemptCharges : public QObject {
       const int forced = seed % 2 == 1 ? (step == 0 ? 2 : 1) : (step == 0 ? 1 : 2);
       const int drawn = static_cast<int>(random() % 3);
       const int pick = step < 2 ? forced : drawn;
-      const Ending ending = pick == 0 ? Ending::kComplete : pick == 1 ? Ending::kCancel : Ending::kKill;
+      const Ending ending = pick == 0   ? Ending::kComplete
+                            : pick == 1 ? Ending::kCancel
+                                        : Ending::kKill;
       const int stop_at = 1 + static_cast<int>(random() % 50);  // 60 points in all
       Outcome out;
       {
@@ -329,10 +334,7 @@ class TestAttemptCharges : public QObject {
       id = out.id;
       attempts.push_back(out.attempt);
       finished = out.finished;
-      check(out.killed                   ? "kill"
-            : ending == Ending::kComplete ? "complete"
-                                          : "cancel",
-            out.killed);
+      check(out.killed ? "kill" : ending == Ending::kComplete ? "complete" : "cancel", out.killed);
       kills += out.killed ? 1 : 0;
     }
     if (!finished) {
@@ -352,7 +354,8 @@ class TestAttemptCharges : public QObject {
       const SearchResults whole = db.load_results(id);
       cluster::MergeReport merged;
       merged.results = whole;
-      const std::int64_t merged_id = cluster::store_merged_run(cluster::SearchPlan{}, merged, db).run_id;
+      const std::int64_t merged_id =
+          cluster::store_merged_run(cluster::SearchPlan{}, merged, db).run_id;
       const auto charges = db.attempts(merged_id);
       QCOMPARE(charges.size(), std::size_t{1});
       QCOMPARE(charges[0].kind, std::string("merge"));
