@@ -109,7 +109,7 @@ CREATE TABLE IF NOT EXISTS attempts(
   queries INTEGER NOT NULL DEFAULT 0,
   epsilon REAL, delta REAL,
   rdp_orders BLOB, rdp BLOB,
-  PRIMARY KEY(experiment_id, attempt));
+  PRIMARY KEY(experiment_id, attempt)) WITHOUT ROWID;
 )SQL";
 
 }  // namespace

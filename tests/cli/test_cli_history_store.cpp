@@ -26,7 +26,7 @@ class TestCliHistoryStore : public QObject {
     const QString preset =
         QString::fromStdString(dplab::testing::presets_dir() + "/quick-demo.json");
     QTest::newRow("tune") << QStringList{"tune", "--config", preset, "--db", ""};
-    QTest::newRow("history merge") << QStringList{"history", "merge", "--dir", ".", "--db", ""};
+    QTest::newRow("history merge") << QStringList{"history", "merge", ".", "--db", ""};
     QTest::newRow("history list") << QStringList{"history", "list", "--db", ""};
   }
   void empty_db_is_a_usage_error() {
