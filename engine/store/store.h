@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "store/run_status.h"
+#include "store/spent_budget.h"  // SpentBudget: what a run spent over its attempts
 #include "tuning/results.h"
 #include "tuning/runner.h"
 
@@ -48,17 +49,6 @@ struct AttemptCharge;  // store/attempt_charges.h
 // 4: curve_points.clip (live C_t) and curve_points.val_mse; 5: the attempts table and
 // jobs.attempt (each older run back-filled with one attempt charged what the run holds).
 inline constexpr int kSchemaVersion = 5;
-
-// What a run has spent over all its attempts (compose_attempts, store/attempt_charges.h):
-// epsilon at delta (NaN: not computable); attempts = how many attempts the run had;
-// composition = "none" (nothing trained), "single" (one attempt charged), "rdp" (curves added
-// order by order, converted at the run's delta) or "basic" (sum of eps, sum of delta).
-struct SpentBudget {
-  double epsilon = 0;
-  double delta = 0;
-  int attempts = 0;
-  std::string composition;
-};
 
 // Who writes an attempt: a run (tune, the GUI's Run), a resume, or a cluster merge.
 enum class AttemptKind { kRun, kResume, kMerge };

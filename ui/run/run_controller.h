@@ -25,6 +25,7 @@
 #include "async/background_task.h"
 
 #include "experiment/experiment_config.h"
+#include "store/spent_budget.h"
 #include "tuning/private_search.h"
 #include "tuning/run_monitor.h"
 

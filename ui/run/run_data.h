@@ -14,7 +14,7 @@
 #include <QObject>
 #include <optional>
 
-#include "store/store.h"
+#include "store/spent_budget.h"
 #include "tuning/aggregates.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
