@@ -189,6 +189,7 @@ int run_run_jobs(const Arguments& args) {
 int run_history_merge(const Arguments& args) {
   const std::string dir = args.required_text("dir");
   const std::string db_path = args.required_text("db");
+  if (db_path.empty()) throw UsageError(kEmptyDb);
   const std::string out_dir =
       args.text_or("out", (std::filesystem::path(dir) / "results").string());
   const SearchPlan plan = cluster::read_plan(dir);

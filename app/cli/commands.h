@@ -24,6 +24,12 @@
 
 namespace dplab::cli {
 
+// The usage error of `--db ''` (tune, history): SQLite would open an empty file name as a
+// temporary database deleted when closed, so every run "stored" there would be lost.
+inline constexpr const char* kEmptyDb =
+    "--db: the file name is empty (SQLite would use a temporary database that is deleted when "
+    "closed: nothing would be kept)";
+
 // Makes `run` the action of subcommand `command`: main() calls it after a successful parse
 // and exits with the status it returns.
 void on_run(CLI::App& command, std::function<int()> run);

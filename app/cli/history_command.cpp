@@ -32,6 +32,7 @@ namespace {
 // Opens an existing history; a missing file is a usage error naming --db (Store would create it).
 std::unique_ptr<store::Store> open_history(const Arguments& args) {
   const std::string path = args.required_text("db");
+  if (path.empty()) throw UsageError(kEmptyDb);
   if (!std::filesystem::is_regular_file(path))
     throw UsageError("--db: no run history at '" + path + "'");
   // Read-only: list, show and export write nothing, so a history on a read-only disk (or without
@@ -69,7 +70,11 @@ nlohmann::json record_json(const store::ExperimentRecord& r) {
       {"release_mode", r.release_mode},
       {"runs_charged",
        r.runs_charged >= 0 ? nlohmann::json(r.runs_charged) : nlohmann::json(nullptr)},
-      {"epsilon", std::isfinite(r.epsilon) ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)}};
+      {"epsilon", std::isfinite(r.epsilon) ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
+      // The epsilon is what the run SPENT: every attempt's charge (run, resumes) composed.
+      {"spent_delta", r.spent_delta},
+      {"attempts", r.attempts},
+      {"composition", r.composition}};
   if (is_private_record(r)) {
     j["runs_note"] = kWithheld;
   } else {
@@ -134,8 +139,11 @@ int run_show(const Arguments& args) {
   std::printf("mechanism: n = %lld, noise multiplier %g, sampling rate %g, %lld steps, delta %g\n",
               static_cast<long long>(results.training_size), m.noise_multiplier, m.sampling_rate,
               static_cast<long long>(m.steps), m.delta);
-  const std::string eps_text =
+  std::string eps_text =
       std::isfinite(record.epsilon) ? privacy::format_epsilon_up(record.epsilon) : "-";
+  if (record.attempts > 1)  // spent over its attempts (Store::spent_budget)
+    eps_text += " spent over " + std::to_string(record.attempts) + " attempts (" +
+                record.composition + " composition)";
   if (is_private_record(record)) {
     std::printf("release: %s, runs charged: %s (%s), eps <= %s (rounded up)\n",
                 record.release_mode.c_str(),

@@ -80,6 +80,7 @@ TuneFlags read_tune_flags(const Arguments& args) {
     throw UsageError("--db-retry: expected 0..86400 seconds");
   flags.threads = args.threads();
   if (args.text("resume")) flags.resume_id = args.required_integer("resume");
+  if (args.text("db") && args.text("db")->empty()) throw UsageError(kEmptyDb);
   if (flags.resume_id && !args.text("db"))
     throw UsageError("--resume needs --db (the run history holding the run)");
   if (flags.resume_id && args.text("config"))

@@ -13,6 +13,7 @@ MergedRun store_merged_run(const SearchPlan& plan, const MergeReport& merged,
   MergedRun out;
   const tuning::SearchResults& results = merged.results;
   store::StoreWriter writer(history);
+  writer.record_as_merge();  // the attempt that charges every job the shards trained
   writer.on_start(results);
   for (const auto& job : results.jobs) writer.on_job_finished(job);
   writer.on_finished(results, false);

@@ -1,6 +1,7 @@
-// What a run charged, as the store records it in experiments.release_mode / runs_trained /
-// runs_charged / epsilon (internal to store/): written when a run ends (Store::record_charges)
-// and back-filled for runs stored before schema v3 (the migration), from the same function.
+// What a run's jobs charge, as the store records it in experiments.release_mode / runs_trained /
+// runs_charged (internal to store/): written when an attempt ends (Store::end_attempt) and
+// back-filled for runs stored before schema v3 (the migration), from the same function. The
+// run's epsilon column is its spent budget over all attempts (store/attempt_charges.h).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
 // The run history as a user browses it: one entry per stored run with its display name, data
-// set, status, jobs, the epsilon of what the run released (tuning/release_cost.h: explore =
-// every run trained, rounded up by epsilon_label), the best candidate's score (honest selection
-// over the whole search: accuracy, or final training loss for regression) and the user's notes.
+// set, status, jobs, the epsilon the run SPENT (Store::spent_budget: every attempt's charge
+// composed; tuning/release_cost.h labels it, rounded up by epsilon_label), the best candidate's
+// score (honest selection over the whole search: accuracy, or final training loss for regression)
+// and the user's notes.
 //
 // Notes live in the `summaries` table under kind "notes" as {"text": ...}: no schema change, so
 // every older history file stays readable and deleting a run deletes its notes (ON DELETE
@@ -20,6 +21,7 @@
 
 #include "store/store.h"
 #include "tuning/private_release_view.h"
+#include "tuning/release_cost.h"
 
 namespace dplab::store {
 
@@ -52,6 +54,13 @@ std::string run_notes(const Store& store, std::int64_t experiment_id);
 void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& text);
 
 bool is_resumable_status(const std::string& status);
+
+// The release cost of a stored run, with the epsilon it has SPENT (Store::spent_budget): epsilon
+// and delta are the composition of every attempt's charge (>= the cost of the jobs it holds when
+// a cancelled job was re-run), and `covers` says over how many attempts and how they composed
+// when more than one attempt is recorded. What the history row, `history list/show` and the
+// GUI header state for a run from the history.
+tuning::ReleaseCost with_spent_budget(tuning::ReleaseCost cost, const SpentBudget& spent);
 
 // The winners a private run released, as recorded when it ended (summary kind "private_release");
 // nullopt for a run that released nothing (explore, or a private run that did not finish).

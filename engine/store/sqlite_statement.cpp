@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/error.h"
@@ -68,6 +69,15 @@ Statement& Statement::bind(int i, std::string_view v) {
   return *this;
 }
 
+Statement& Statement::bind(int i, const std::vector<double>& v) {
+  if (v.empty()) {
+    check(sqlite3_bind_null(stmt_, i));
+  } else {
+    check(sqlite3_bind_blob64(stmt_, i, v.data(), v.size() * sizeof(double), SQLITE_TRANSIENT));
+  }
+  return *this;
+}
+
 bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
@@ -92,6 +102,14 @@ std::int64_t Statement::integer(int col) const {
 std::string Statement::text(int col) const {
   const auto* p = sqlite3_column_text(stmt_, col);
   return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+}
+
+std::vector<double> Statement::reals(int col) const {
+  const void* p = sqlite3_column_blob(stmt_, col);
+  const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col));
+  std::vector<double> out(p ? bytes / sizeof(double) : 0);
+  if (!out.empty()) std::memcpy(out.data(), p, out.size() * sizeof(double));
+  return out;
 }
 
 void Statement::check(int rc) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -32,6 +33,9 @@ class Statement {
   Statement& bind(int i, std::int64_t v);
   Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
   Statement& bind(int i, std::string_view v);  // copied by SQLite
+  // A vector of doubles as a BLOB of their bytes (IEEE 754, this machine's byte order); an empty
+  // vector as NULL. reals() reads it back (NULL or an empty BLOB: empty).
+  Statement& bind(int i, const std::vector<double>& v);
   // True while rows come; false when done.
   bool step();
   void run() {
@@ -42,6 +46,7 @@ class Statement {
   double real(int col) const;  // NULL reads as NaN
   std::int64_t integer(int col) const;
   std::string text(int col) const;  // NULL reads as ""
+  std::vector<double> reals(int col) const;
 
  private:
   void check(int rc);

@@ -1,5 +1,6 @@
-// SQLite run history: opening the file (read-write, or read-only and then immutable where the
-// folder cannot hold WAL's -shm file), its connection settings, and statements without results.
+// SQLite run history: opening the file (read-write, or read-only: through an existing -shm where
+// the folder cannot hold one, immutable when there is no write-ahead log to read), its
+// connection settings, and statements without results.
 // See store.h for the schema and the crash-safety contract; the rest of Store lives in
 // store_schema.cpp (tables, migrations), store_updates.cpp (writes) and store_queries.cpp (reads);
 // the statement wrapper in sqlite_statement.h; StoreWriter in store_writer.cpp.
@@ -18,25 +19,64 @@
 
 namespace dplab::store {
 
+namespace {
+
+// A URI path: '%', '?' and '#' percent-encoded.
+std::string uri_path(const std::string& path) {
+  std::string escaped;
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+      escaped += hex;
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+bool readable(const std::string& file) {
+  return ::access(file.c_str(), R_OK) == 0;
+}
+
+}  // namespace
+
 Store::Store(const std::string& path, StoreOptions options)
     : path_(path), read_only_(options.read_only) {
-  // A WAL database is read through its -shm file, which a read-only folder cannot hold: there
-  // the file is opened immutable (nothing can change it on a read-only disk).
+  if (path.empty()) {
+    // SQLite opens "" as a private temporary database, deleted when closed: nothing would be
+    // kept while every write reports success.
+    throw InvalidArgument(
+        "run history: the file name is empty (SQLite would use a temporary database that is "
+        "deleted when closed, so nothing would be kept)");
+  }
+  // A WAL database is read through its -shm file. A folder that cannot be written cannot create
+  // one: there an existing -shm is used (SQLite reads a read-only -shm), and without -wal the
+  // file is opened immutable (nothing can change it on a read-only disk). A -wal that exists
+  // and cannot be read is an error: opening immutable would silently miss the runs it holds.
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  const bool folder_writable = ::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
+  const bool folder_writable = !options.assume_folder_read_only &&
+                               ::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
   std::string name = path;
   if (read_only_ && !folder_writable) {
-    std::string escaped;  // a URI path: '%', '?' and '#' percent-encoded
-    for (const char c : path) {
-      if (c == '%' || c == '?' || c == '#') {
-        char hex[4];
-        std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
-        escaped += hex;
-      } else {
-        escaped += c;
-      }
+    const std::string wal = path + "-wal", shm = path + "-shm";
+    std::error_code ec;
+    const bool has_wal =
+        std::filesystem::exists(wal, ec) && std::filesystem::file_size(wal, ec) > 0;
+    if (!has_wal) {
+      name = "file:" + uri_path(path) + "?immutable=1";
+    } else if (!readable(wal) || !std::filesystem::exists(shm, ec) || !readable(shm)) {
+      throw IoError(path + ": cannot read the run history's write-ahead log (" + wal +
+                    (readable(wal) ? " needs " + shm +
+                                         ", which is missing or unreadable and this "
+                                         "folder cannot hold"
+                                   : " is not readable") +
+                    "): the runs it holds would be missing; open it where it can be written, "
+                    "or give read access to both files");
+    } else {
+      name = "file:" + uri_path(path);
     }
-    name = "file:" + escaped + "?immutable=1";
   }
   const int rc = sqlite3_open_v2(name.c_str(), &db_,
                                  read_only_ ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI

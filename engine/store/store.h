@@ -7,6 +7,10 @@
 //                 any epsilon can be recomputed later)
 //   curve_points (one row per learning-curve point, with the live clipping threshold C_t)
 //   summaries    (JSON blobs: honest-selection reports, aggregates)
+//   attempts     (since v5: one row per attempt at a run — its first run, each resume, a cluster
+//                 merge — with what THAT attempt charged: epsilon, delta, its RDP curve; jobs
+//                 record the attempt that trained them). A run's spent epsilon is the
+//                 composition of its attempts' charges (store/attempt_charges.h): it only grows.
 // Schema versioned with PRAGMA user_version; WAL journal. A job's points and its final row are
 // written in ONE transaction when the job ends, so a crash or kill loses at most the jobs in
 // flight and a re-open shows every job that finished before, complete.
@@ -30,6 +34,7 @@
 #include <vector>
 
 #include "store/run_status.h"
+#include "store/spent_budget.h"  // SpentBudget: what a run spent over its attempts
 #include "tuning/results.h"
 #include "tuning/runner.h"
 
@@ -37,10 +42,16 @@ struct sqlite3;
 
 namespace dplab::store {
 
+struct AttemptCharge;  // store/attempt_charges.h
+
 // 2: experiments.writer_* columns; 3: experiments.release_mode, runs_trained, runs_charged,
 // epsilon (older databases are migrated in place and their runs back-filled from what they hold);
-// 4: curve_points.clip (live C_t) and curve_points.val_mse.
-inline constexpr int kSchemaVersion = 4;
+// 4: curve_points.clip (live C_t) and curve_points.val_mse; 5: the attempts table and
+// jobs.attempt (each older run back-filled with one attempt charged what the run holds).
+inline constexpr int kSchemaVersion = 5;
+
+// Who writes an attempt: a run (tune, the GUI's Run), a resume, or a cluster merge.
+enum class AttemptKind { kRun, kResume, kMerge };
 
 struct ExperimentRecord {
   std::int64_t id = 0;
@@ -53,11 +64,16 @@ struct ExperimentRecord {
   std::int64_t jobs_finished = 0;
   // What was charged (schema v3): "explore", "private lt", ... (tuning::describe_release); the
   // runs that touched the data; the runs the epsilon charges (explore: the runs trained; ma: K;
-  // lt: the hard stop; ps: none = a random number, -1); the epsilon (NaN: not recorded yet).
+  // lt: the hard stop; ps: none = a random number, -1).
   std::string release_mode;
   std::int64_t runs_trained = 0;
   std::int64_t runs_charged = -1;
+  // The spent epsilon: the composition of every attempt's charge (Store::spent_budget; NaN: not
+  // computable), at spent_delta, over `attempts` attempts composed by `composition`.
   double epsilon = 0;
+  double spent_delta = 0;
+  int attempts = 0;
+  std::string composition;
 };
 
 struct StoreOptions {
@@ -66,9 +82,13 @@ struct StoreOptions {
   std::int64_t max_page_count = 0;
   // For reading only (history list / show / export): the file is opened read-only, so a history
   // on a read-only file system or without write permission can be listed. Nothing is written:
-  // no schema migration (an older schema is an error saying so), and runs whose writer died are
-  // not re-marked (they show the status they were left with).
+  // no schema migration (a schema older than v4 is an error saying so; a v4 file is read with
+  // one attempt per run), and runs whose writer died are listed as interrupted without writing.
+  // A write-ahead log (-wal) is always read: a folder that cannot hold the -shm file reads it
+  // through an existing -shm, and a log that cannot be read is an error saying so.
   bool read_only = false;
+  // Test hook: behave as if the file's folder could not be written (root can write anywhere).
+  bool assume_folder_read_only = false;
 };
 
 class Store {
@@ -82,19 +102,34 @@ class Store {
 
   const std::string& path() const { return path_; }
 
-  // Records an experiment and its candidates (status "running"); returns its id.
-  std::int64_t begin_experiment(const tuning::SearchResults& plan);
-  // One transaction: the job's row (any final status) and all its curve points.
+  // Records an experiment, its candidates (status "running") and its first attempt (open, set
+  // out to train every job of the plan); returns its id.
+  std::int64_t begin_experiment(const tuning::SearchResults& plan,
+                                AttemptKind kind = AttemptKind::kRun);
+  // One transaction: the job's row (any final status, written by `attempt`) and its points.
   void record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
-                  const tuning::JobResult& job);
+                  const tuning::JobResult& job, std::int64_t attempt = 0);
   void finish_experiment(std::int64_t experiment_id, RunStatus status);
-  // What the run charged: runs trained (queries > 0) and the release cost (tuning::release_cost).
-  void record_charges(std::int64_t experiment_id, const tuning::SearchResults& results);
+  // Ends an attempt, in one transaction: its charge (store/attempt_charges.h: the jobs of
+  // `results` it trained, i.e. those not in `kept`, indexed like results.jobs), the run's release
+  // columns (runs trained and charged over `results`, epsilon = the spent budget) and status.
+  void end_attempt(std::int64_t experiment_id, std::int64_t attempt,
+                   const tuning::SearchResults& results, const std::vector<bool>& kept,
+                   RunStatus status);
   // Takes over an interrupted or cancelled run to resume it: status "running", writer = this
-  // process. Throws IoError if its writer is still alive (a run is written by one process).
-  void claim_experiment(std::int64_t experiment_id);
-  // Marks "running" runs whose writer process is gone as "interrupted"; returns their ids.
+  // process, its open attempts (a dead writer's) ended at their upper bound, and a new attempt
+  // that sets out to train planned_jobs jobs; returns that attempt's number. Throws IoError if
+  // its writer is still alive (a run is written by one process).
+  std::int64_t claim_experiment(std::int64_t experiment_id, std::int64_t planned_jobs = 0);
+  // Marks "running" runs whose writer process is gone as "interrupted" and ends their open
+  // attempts at their upper bound (the jobs stored exactly, every other job planned at T);
+  // returns their ids.
   std::vector<std::int64_t> mark_interrupted_runs();
+  // Every attempt at the run, oldest first, an open one charged its upper bound.
+  std::vector<AttemptCharge> attempts(std::int64_t experiment_id) const;
+  // What the run has spent: the composition of every attempt's charge. It never decreases as
+  // attempts are added or ended (an open attempt's bound is >= what it ends with).
+  SpentBudget spent_budget(std::int64_t experiment_id) const;
   // Jobs of a run with a row in the database (any final status).
   std::int64_t stored_jobs(std::int64_t experiment_id) const;
   // Of those, the jobs with a final result (finished, diverged or failed): what --resume keeps
@@ -118,11 +153,18 @@ class Store {
   // every write; store_queries.cpp: every read; sqlite_statement.h: the statement wrapper.
   void exec(const char* sql) const;  // a statement without results; IoError on failure
   void migrate();
-  void backfill_charges();  // v2 -> v3: every run's release columns from what it holds
+  void backfill_charges();   // v2 -> v3: every run's release columns from what it holds
+  void backfill_attempts();  // v4 -> v5: one attempt per run, charged what the run holds
+  std::vector<AttemptCharge> attempts_unlocked(std::int64_t experiment_id) const;
+  SpentBudget spent_budget_unlocked(std::int64_t experiment_id) const;
+  // Ends the run's open attempts at their upper bound (a dead writer's), outcome interrupted.
+  void close_open_attempts(std::int64_t experiment_id);
+  void update_spent_epsilon(std::int64_t experiment_id);  // experiments.epsilon = spent_budget
   tuning::SearchResults load_results_unlocked(std::int64_t experiment_id,
                                               bool with_curves = true) const;
   std::string path_;
   bool read_only_ = false;
+  bool has_attempts_ = true;  // false: a v4 file read read-only (one attempt per run)
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;
 };
@@ -140,6 +182,8 @@ class StoreWriter : public tuning::RunListener {
     experiment_id_ = experiment_id;
     resuming_ = true;
   }
+  // The run is a cluster merge (cluster/merged_run.h): its attempt is recorded as "merge".
+  void record_as_merge() { merging_ = true; }
   // Errors while writing are kept (the run goes on, the jobs stay in memory and are retried);
   // after on_finished: set iff some finished job could not be stored, with SQLite's reason.
   std::optional<std::string> first_error() const;
@@ -154,6 +198,9 @@ class StoreWriter : public tuning::RunListener {
   tuning::SearchResults plan_;  // a copy without the jobs: config, candidates, mechanism
   std::int64_t experiment_id_ = -1;
   bool resuming_ = false;
+  bool merging_ = false;
+  std::int64_t attempt_ = 0;  // this writer's attempt at the run (on_start)
+  std::vector<bool> kept_;    // jobs of the plan kept from earlier attempts (not trained here)
   double retry_seconds_ = 60;
   bool flush();  // stores pending jobs in order; false (and last_error_ set) on the first failure
 

@@ -10,8 +10,11 @@
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/json_reader.h"
+#include "store/attempt_charges.h"
+#include "store/run_status.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
+#include "store/writer_identity.h"
 
 namespace dplab::store {
 
@@ -44,6 +47,77 @@ std::optional<std::string> Store::load_summary(std::int64_t experiment_id,
   return s.text(0);
 }
 
+std::vector<AttemptCharge> Store::attempts(std::int64_t experiment_id) const {
+  std::lock_guard lock(mutex_);
+  return attempts_unlocked(experiment_id);
+}
+
+SpentBudget Store::spent_budget(std::int64_t experiment_id) const {
+  std::lock_guard lock(mutex_);
+  return spent_budget_unlocked(experiment_id);
+}
+
+std::vector<AttemptCharge> Store::attempts_unlocked(std::int64_t experiment_id) const {
+  std::vector<AttemptCharge> out;
+  if (!has_attempts_) {
+    // A v4 file read read-only: the run is its one attempt, charged what it holds.
+    AttemptCharge c = charge_of_jobs(load_results_unlocked(experiment_id, false));
+    c.attempt = 1;
+    c.kind = "migrated";
+    c.outcome = "migrated";
+    out.push_back(c);
+    return out;
+  }
+  Statement q(db_, path_,
+              "SELECT attempt, kind, open, outcome, planned_jobs, runs_trained, queries, epsilon, "
+              "delta, rdp_orders, rdp FROM attempts WHERE experiment_id = ? ORDER BY attempt");
+  q.bind(1, experiment_id);
+  std::optional<tuning::SearchResults> run;  // loaded once, for open attempts only
+  while (q.step()) {
+    AttemptCharge c;
+    c.attempt = q.integer(0);
+    c.kind = q.text(1);
+    c.open = q.integer(2) != 0;
+    c.outcome = q.text(3);
+    c.planned_jobs = q.integer(4);
+    if (c.open) {
+      // Not ended: the jobs it stored exactly, every other job it set out to train at T.
+      if (!run) run = load_results_unlocked(experiment_id, false);
+      std::vector<tuning::JobResult> stored;
+      Statement j(db_, path_, "SELECT queries FROM jobs WHERE experiment_id = ? AND attempt = ?");
+      j.bind(1, experiment_id).bind(2, c.attempt);
+      while (j.step()) {
+        tuning::JobResult job;
+        job.queries = j.integer(0);
+        stored.push_back(job);
+      }
+      AttemptCharge bound = charge_of_jobs(open_attempt_jobs(*run, stored, c.planned_jobs));
+      bound.attempt = c.attempt;
+      bound.kind = c.kind;
+      bound.open = true;
+      bound.planned_jobs = c.planned_jobs;
+      out.push_back(bound);
+      continue;
+    }
+    c.runs_trained = q.integer(5);
+    c.queries = q.integer(6);
+    c.epsilon = q.real(7);
+    c.delta = q.real(8);
+    c.rdp_orders = q.reals(9);
+    c.rdp = q.reals(10);
+    out.push_back(c);
+  }
+  return out;
+}
+
+SpentBudget Store::spent_budget_unlocked(std::int64_t experiment_id) const {
+  Statement d(db_, path_, "SELECT delta FROM experiments WHERE id = ?");
+  d.bind(1, experiment_id);
+  if (!d.step()) throw IoError(path_ + ": no experiment with id " + std::to_string(experiment_id));
+  const double run_delta = d.real(0);
+  return compose_attempts(attempts_unlocked(experiment_id), run_delta);
+}
+
 std::vector<ExperimentRecord> Store::list_experiments() const {
   std::lock_guard lock(mutex_);
   Statement s(db_, path_,
@@ -52,7 +126,8 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
               "e.config_json, "
               "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = ?), "
               "e.release_mode, e.runs_trained, e.runs_charged, e.epsilon, "
-              "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id) "
+              "(SELECT COUNT(*) FROM jobs j WHERE j.experiment_id = e.id), "
+              "e.writer_host, e.writer_boot, e.writer_pid, e.writer_start "
               "FROM experiments e ORDER BY e.id DESC");
   s.bind(1, tuning::to_string(tuning::JobStatus::kFinished));
   std::vector<ExperimentRecord> out;
@@ -62,6 +137,13 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
     r.name = s.text(1);
     r.created_at = s.text(2);
     r.status = s.text(3);
+    // A running run whose writer is gone is interrupted, whether or not an opener could mark
+    // it (a read-only one writes nothing): decided here at read time, as mark_interrupted_runs.
+    if (parse_run_status(r.status) == RunStatus::kRunning &&
+        writer_state({s.text(12), s.text(13), s.integer(14), s.integer(15)}) ==
+            WriterState::kGone) {
+      r.status = to_string(RunStatus::kInterrupted);
+    }
     r.num_candidates = s.integer(4);
     // For the jobs count only: a config that does not read (its error is load_results's, which
     // names the key) counts one repeat, so the run is still listed.
@@ -77,6 +159,16 @@ std::vector<ExperimentRecord> Store::list_experiments() const {
     r.runs_trained = s.integer(8);
     r.runs_charged = s.text(9).empty() ? -1 : s.integer(9);
     r.epsilon = s.real(10);
+    try {
+      // The composition of every attempt's charge, an open one at its upper bound.
+      const SpentBudget spent = spent_budget_unlocked(r.id);
+      r.epsilon = spent.epsilon;
+      r.spent_delta = spent.delta;
+      r.attempts = spent.attempts;
+      r.composition = spent.composition;
+    } catch (const Error&) {
+      // A run whose config no longer parses keeps its recorded epsilon; it still lists.
+    }
     // A private search trains the runs its selection drew, not candidates x repeats.
     if (r.release_mode.rfind("private", 0) == 0)
       r.jobs_total = std::max(r.runs_trained, s.integer(11));
@@ -137,10 +229,18 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
   // Private release modes: job i is global run i (its `repeat`), candidates as drawn.
   const bool drawn = res.config.release.mode == experiment::ReleaseMode::kPrivate;
   if (drawn) {
+    // The runs drawn: what the first attempt set out to train (schema v5), else what the run
+    // holds. A run cancelled or killed before its last drawn runs started has no row for them,
+    // and resume_from needs them all (it refused "job count differs").
     Statement n(db_, path_,
-                "SELECT MAX(COALESCE(runs_trained, 0), (SELECT COALESCE(MAX(repeat) + 1, 0) "
-                "FROM jobs WHERE experiment_id = ?)) FROM experiments WHERE id = ?");
-    n.bind(1, experiment_id).bind(2, experiment_id);
+                has_attempts_
+                    ? "SELECT MAX(COALESCE(runs_trained, 0), (SELECT COALESCE(MAX(repeat) + 1, 0) "
+                      "FROM jobs WHERE experiment_id = ?), (SELECT COALESCE(MAX(planned_jobs), 0) "
+                      "FROM attempts WHERE experiment_id = ? AND kind IN ('run', 'merge'))) FROM "
+                      "experiments WHERE id = ?"
+                    : "SELECT MAX(COALESCE(runs_trained, 0), (SELECT COALESCE(MAX(repeat) + 1, 0) "
+                      "FROM jobs WHERE experiment_id = ?), ?) FROM experiments WHERE id = ?");
+    n.bind(1, experiment_id).bind(2, has_attempts_ ? experiment_id : 0).bind(3, experiment_id);
     n.step();
     const std::int64_t runs = n.integer(0);
     if (runs > 10'000'000) {

@@ -3,11 +3,13 @@
 // runs charged. Every change runs in one BEGIN IMMEDIATE transaction.
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "experiment/release_config.h"
+#include "store/attempt_charges.h"
 #include "store/run_charges.h"
 #include "store/sqlite_statement.h"
 #include "store/sqlite_transaction.h"
@@ -67,7 +69,8 @@ CREATE TABLE summaries(
 //   3: what the run released and what it was charged (rule 1: the epsilon covers the release);
 //   4: each learning-curve point keeps the clipping threshold its next step uses (the live C_t
 //      of OSO-DPSGD / FixedQuantile, else the run's C) and the validation MSE of models without
-//      accuracy; rows of older files read these as NULL -> NaN (nothing was recorded).
+//      accuracy; rows of older files read these as NULL -> NaN (nothing was recorded);
+//   5: the attempt that trained each job (with the attempts table, kAttemptsTable).
 // A file gets every column it lacks, whatever its user_version says: files written by
 // development builds numbered these versions differently (a "version 3" file may hold version
 // 4's columns and lack version 3's), and adding a column that exists is an error.
@@ -78,12 +81,36 @@ struct AddedColumn {
   const char* type;
 };
 constexpr AddedColumn kAddedColumns[] = {
-    {2, "experiments", "writer_host", "TEXT"},     {2, "experiments", "writer_boot", "TEXT"},
-    {2, "experiments", "writer_pid", "INTEGER"},   {2, "experiments", "writer_start", "INTEGER"},
-    {3, "experiments", "release_mode", "TEXT"},    {3, "experiments", "runs_trained", "INTEGER"},
-    {3, "experiments", "runs_charged", "INTEGER"}, {3, "experiments", "epsilon", "REAL"},
-    {4, "curve_points", "clip", "REAL"},           {4, "curve_points", "val_mse", "REAL"},
+    {2, "experiments", "writer_host", "TEXT"},
+    {2, "experiments", "writer_boot", "TEXT"},
+    {2, "experiments", "writer_pid", "INTEGER"},
+    {2, "experiments", "writer_start", "INTEGER"},
+    {3, "experiments", "release_mode", "TEXT"},
+    {3, "experiments", "runs_trained", "INTEGER"},
+    {3, "experiments", "runs_charged", "INTEGER"},
+    {3, "experiments", "epsilon", "REAL"},
+    {4, "curve_points", "clip", "REAL"},
+    {4, "curve_points", "val_mse", "REAL"},
+    {5, "jobs", "attempt", "INTEGER"},
 };
+
+// Version 5's table: one row per attempt at a run (store/attempt_charges.h). `open` = 1 while
+// the attempt runs (or its writer died before it ended); its charge is then read as an upper
+// bound from planned_jobs and the jobs it stored (jobs.attempt), and written when it ends.
+const char* const kAttemptsTable = R"SQL(
+CREATE TABLE IF NOT EXISTS attempts(
+  experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  open INTEGER NOT NULL,
+  outcome TEXT,
+  planned_jobs INTEGER NOT NULL,
+  runs_trained INTEGER NOT NULL DEFAULT 0,
+  queries INTEGER NOT NULL DEFAULT 0,
+  epsilon REAL, delta REAL,
+  rdp_orders BLOB, rdp BLOB,
+  PRIMARY KEY(experiment_id, attempt)) WITHOUT ROWID;
+)SQL";
 
 }  // namespace
 
@@ -105,12 +132,23 @@ void Store::migrate() {
     q.bind(1, c.table).bind(2, c.column);
     return q.step();
   };
-  auto complete = [&] {
-    return std::all_of(std::begin(kAddedColumns), std::end(kAddedColumns), has_column);
+  auto has_attempts_table = [&] {
+    Statement q(db_, path_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+    q.bind(1, "attempts");
+    return q.step();
+  };
+  auto complete = [&](int up_to) {
+    return std::all_of(std::begin(kAddedColumns), std::end(kAddedColumns),
+                       [&](const AddedColumn& c) { return c.version > up_to || has_column(c); });
   };
   std::int64_t current = read_version();
   check_not_newer(current);
-  if (current == kSchemaVersion && complete()) return;
+  if (current == kSchemaVersion && complete(kSchemaVersion) && has_attempts_table()) return;
+  if (read_only_ && current == 4 && complete(4) && !has_attempts_table()) {
+    // A v4 file read-only: nothing in it needs v5 to be read; each run is its own one attempt.
+    has_attempts_ = false;
+    return;
+  }
   if (read_only_) {
     throw IoError(path_ + ": run history schema version " + std::to_string(current) +
                   " needs updating to " + std::to_string(kSchemaVersion) +
@@ -128,8 +166,11 @@ void Store::migrate() {
         (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.type).c_str());
     charges_added = charges_added || c.version == 3;
   }
-  // After every column exists: the back-fill reads runs with the current schema's queries.
+  const bool attempts_added = !has_attempts_table();
+  exec(kAttemptsTable);
+  // After every column exists: the back-fills read runs with the current schema's queries.
   if (charges_added) backfill_charges();
+  if (attempts_added) backfill_attempts();
   exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
   transaction.commit();
 }
@@ -157,6 +198,41 @@ void Store::backfill_charges() {
                 "epsilon = ? WHERE id = ?");
     u.bind(1, mode).bind(2, c.runs_trained).bind(3, c.runs_charged).bind(4, c.epsilon).bind(5, id);
     u.run();
+  }
+}
+
+void Store::backfill_attempts() {
+  // Runs written before v5 have no attempts: each gets one ("migrated"), charged what the run
+  // holds (every stored job's queries), as its single attempt would have been.
+  std::vector<std::int64_t> ids;
+  {
+    Statement q(db_, path_, "SELECT id FROM experiments");
+    while (q.step()) ids.push_back(q.integer(0));
+  }
+  for (const std::int64_t id : ids) {
+    AttemptCharge c;
+    try {
+      c = charge_of_jobs(load_results_unlocked(id, /*with_curves=*/false));
+    } catch (const Error&) {
+      c.epsilon = c.delta = std::numeric_limits<double>::quiet_NaN();  // a config that no
+      c.runs_trained = 1;  // longer parses: charged an unknown epsilon, never 0
+    }
+    Statement u(db_, path_,
+                "INSERT INTO attempts(experiment_id, attempt, kind, open, outcome, planned_jobs, "
+                "runs_trained, queries, epsilon, delta, rdp_orders, rdp) "
+                "VALUES(?, 1, 'migrated', 0, 'migrated', ?, ?, ?, ?, ?, ?, ?)");
+    u.bind(1, id)
+        .bind(2, c.runs_trained)
+        .bind(3, c.runs_trained)
+        .bind(4, c.queries)
+        .bind(5, c.epsilon)
+        .bind(6, c.delta)
+        .bind(7, c.rdp_orders)
+        .bind(8, c.rdp);
+    u.run();
+    Statement j(db_, path_, "UPDATE jobs SET attempt = 1 WHERE experiment_id = ?");
+    j.bind(1, id);
+    j.run();
   }
 }
 

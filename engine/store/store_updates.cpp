@@ -6,11 +6,13 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
 #include "experiment/experiment_config.h"
 #include "experiment/release_config.h"
+#include "store/attempt_charges.h"
 #include "store/run_charges.h"
 #include "store/run_status.h"
 #include "store/sqlite_statement.h"
@@ -25,9 +27,51 @@ std::string selection_rule(const experiment::ExperimentConfig& config) {
   return config.tuning.strategy == experiment::Strategy::kLt ? "lt" : "ma";
 }
 
+const char* to_string(AttemptKind kind) {
+  switch (kind) {
+    case AttemptKind::kResume:
+      return "resume";
+    case AttemptKind::kMerge:
+      return "merge";
+    case AttemptKind::kRun:
+      break;
+  }
+  return "run";
+}
+
+// A new attempt, open: it sets out to train planned_jobs jobs (its charge is read as an upper
+// bound from them until it ends).
+void insert_attempt(sqlite3* db, const std::string& path, std::int64_t experiment_id,
+                    std::int64_t attempt, AttemptKind kind, std::int64_t planned_jobs) {
+  Statement a(db, path,
+              "INSERT INTO attempts(experiment_id, attempt, kind, open, planned_jobs) "
+              "VALUES(?,?,?,1,?)");
+  a.bind(1, experiment_id).bind(2, attempt).bind(3, to_string(kind)).bind(4, planned_jobs);
+  a.run();
+}
+
+// An attempt ends: its charge is written and it is no longer open.
+void write_attempt_charge(sqlite3* db, const std::string& path, std::int64_t experiment_id,
+                          std::int64_t attempt, const AttemptCharge& c, std::string_view outcome) {
+  Statement u(db, path,
+              "UPDATE attempts SET open = 0, outcome = ?, runs_trained = ?, queries = ?, "
+              "epsilon = ?, delta = ?, rdp_orders = ?, rdp = ? WHERE experiment_id = ? AND "
+              "attempt = ?");
+  u.bind(1, outcome)
+      .bind(2, c.runs_trained)
+      .bind(3, c.queries)
+      .bind(4, c.epsilon)
+      .bind(5, c.delta)
+      .bind(6, c.rdp_orders)
+      .bind(7, c.rdp)
+      .bind(8, experiment_id)
+      .bind(9, attempt);
+  u.run();
+}
+
 }  // namespace
 
-std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
+std::int64_t Store::begin_experiment(const tuning::SearchResults& plan, AttemptKind kind) {
   std::lock_guard lock(mutex_);
   Transaction transaction(db_, path_);
   Statement e(
@@ -68,12 +112,13 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan) {
         .bind(11, cand.optimizer.epsilon);
     c.run();
   }
+  insert_attempt(db_, path_, id, 1, kind, std::ssize(plan.jobs));
   transaction.commit();
   return id;
 }
 
 void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& plan,
-                       const tuning::JobResult& job) {
+                       const tuning::JobResult& job, std::int64_t attempt) {
   const auto& cand = plan.candidates.at(static_cast<std::size_t>(job.candidate));
   const int k =
       static_cast<int>(experiment::candidates_of(plan.candidates, cand.optimizer_index).size());
@@ -90,7 +135,7 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
       "INSERT INTO jobs(experiment_id, candidate, repeat, seed, status, "
       "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
       "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
-      "delta2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      "delta2, attempt) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   j.bind(1, experiment_id)
       .bind(2, job.candidate)
       .bind(3, job.repeat)
@@ -110,6 +155,7 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
       .bind(17, gamma)
       .bind(18, plan.mechanism.delta)
       .bind(19, plan.config.tuning.delta2);
+  if (attempt > 0) j.bind(20, attempt);  // else NULL: written outside an attempt (tests)
   j.run();
   const std::int64_t job_id = sqlite3_last_insert_rowid(db_);
   Statement p(db_, path_,
@@ -138,21 +184,53 @@ void Store::finish_experiment(std::int64_t experiment_id, RunStatus status) {
   s.run();
 }
 
-void Store::record_charges(std::int64_t experiment_id, const tuning::SearchResults& results) {
+void Store::end_attempt(std::int64_t experiment_id, std::int64_t attempt,
+                        const tuning::SearchResults& results, const std::vector<bool>& kept,
+                        RunStatus status) {
+  // What THIS attempt trained: every job of the results not kept from an earlier attempt.
+  tuning::SearchResults trained = results;
+  for (std::size_t i = 0; i < trained.jobs.size() && i < kept.size(); ++i) {
+    if (kept[i]) trained.jobs[i].queries = 0;
+  }
+  const AttemptCharge charge = charge_of_jobs(trained);
   const Charges c = charges_of(results);
   std::lock_guard lock(mutex_);
+  Transaction transaction(db_, path_);
+  write_attempt_charge(db_, path_, experiment_id, attempt, charge, to_string(status));
   Statement s(db_, path_,
               "UPDATE experiments SET release_mode = ?, runs_trained = ?, runs_charged = ?, "
-              "epsilon = ? WHERE id = ?");
+              "status = ? WHERE id = ?");
   s.bind(1, experiment::describe_release(results.config.release))
       .bind(2, c.runs_trained)
       .bind(3, c.runs_charged)
-      .bind(4, c.epsilon)
+      .bind(4, to_string(status))
       .bind(5, experiment_id);
+  s.run();
+  update_spent_epsilon(experiment_id);
+  transaction.commit();
+}
+
+void Store::update_spent_epsilon(std::int64_t experiment_id) {
+  const SpentBudget spent = spent_budget_unlocked(experiment_id);
+  Statement s(db_, path_, "UPDATE experiments SET epsilon = ? WHERE id = ?");
+  s.bind(1, spent.epsilon).bind(2, experiment_id);
   s.run();
 }
 
-void Store::claim_experiment(std::int64_t experiment_id) {
+void Store::close_open_attempts(std::int64_t experiment_id) {
+  // attempts_unlocked reads an open attempt at its upper bound: that bound becomes its charge,
+  // so a read before and a read after give the same spent epsilon.
+  bool closed = false;
+  for (const AttemptCharge& a : attempts_unlocked(experiment_id)) {
+    if (!a.open) continue;
+    write_attempt_charge(db_, path_, experiment_id, a.attempt, a,
+                         to_string(RunStatus::kInterrupted));
+    closed = true;
+  }
+  if (closed) update_spent_epsilon(experiment_id);
+}
+
+std::int64_t Store::claim_experiment(std::int64_t experiment_id, std::int64_t planned_jobs) {
   std::lock_guard lock(mutex_);
   Transaction transaction(db_, path_);
   Statement q(db_, path_,
@@ -183,7 +261,17 @@ void Store::claim_experiment(std::int64_t experiment_id) {
       .bind(5, me.start_ticks)
       .bind(6, experiment_id);
   u.run();
+  // Its earlier attempts stay charged; a dead writer's open one ends at its upper bound now,
+  // before this attempt replaces any of the jobs it stored.
+  close_open_attempts(experiment_id);
+  Statement n(db_, path_,
+              "SELECT COALESCE(MAX(attempt), 0) + 1 FROM attempts WHERE experiment_id = ?");
+  n.bind(1, experiment_id);
+  n.step();
+  const std::int64_t attempt = n.integer(0);
+  insert_attempt(db_, path_, experiment_id, attempt, AttemptKind::kResume, planned_jobs);
   transaction.commit();
+  return attempt;
 }
 
 std::vector<std::int64_t> Store::mark_interrupted_runs() {
@@ -200,11 +288,15 @@ std::vector<std::int64_t> Store::mark_interrupted_runs() {
     }
   }
   for (const std::int64_t id : gone) {
+    Transaction transaction(db_, path_);
     Statement u(db_, path_, "UPDATE experiments SET status = ? WHERE id = ? AND status = ?");
     u.bind(1, to_string(RunStatus::kInterrupted))
         .bind(2, id)
         .bind(3, to_string(RunStatus::kRunning));
     u.run();
+    // Unless another process claimed the run meanwhile (then the open attempt is its own).
+    if (sqlite3_changes(db_) > 0) close_open_attempts(id);
+    transaction.commit();
   }
   return gone;
 }

@@ -28,11 +28,23 @@ void StoreWriter::on_start(const tuning::SearchResults& plan) {
   plan_.mechanism = plan.mechanism;
   plan_.training_size = plan.training_size;
   plan_.is_regression = plan.is_regression;
+  // A resumed run keeps the jobs that ended in earlier attempts (Runner::resume_from): this
+  // attempt trains, and is charged for, only the others.
+  kept_.assign(plan.jobs.size(), false);
+  std::int64_t planned = 0;
+  for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+    const tuning::JobStatus s = plan.jobs[i].status;
+    kept_[i] = resuming_ && (s == tuning::JobStatus::kFinished || s == tuning::JobStatus::kFailed ||
+                             s == tuning::JobStatus::kDiverged);
+    planned += kept_[i] ? 0 : 1;
+  }
   // Errors here propagate: a database that cannot take the run fails it before any job.
   if (resuming_) {
-    store_.claim_experiment(experiment_id_);
+    attempt_ = store_.claim_experiment(experiment_id_, planned);
   } else {
-    experiment_id_ = store_.begin_experiment(plan_);
+    experiment_id_ =  // the plan with its jobs: the attempt sets out to train them all
+        store_.begin_experiment(plan, merging_ ? AttemptKind::kMerge : AttemptKind::kRun);
+    attempt_ = 1;
   }
 }
 
@@ -51,7 +63,7 @@ bool StoreWriter::flush() {
       job = pending_.front();
     }
     try {
-      store_.record_job(experiment_id_, plan_, job);
+      store_.record_job(experiment_id_, plan_, job, attempt_);
     } catch (const Error& e) {
       std::lock_guard lock(mutex_);
       last_error_ = e.what();
@@ -96,19 +108,23 @@ void StoreWriter::on_finished(const tuning::SearchResults& results, bool cancell
                format_number(retry_seconds_) + " s: " + last_error_;
     }
   }
+  const RunStatus status = unsaved > 0 ? RunStatus::kIncomplete
+                           : cancelled ? RunStatus::kCancelled
+                                       : RunStatus::kFinished;
   try {
-    store_.record_charges(experiment_id_, results);
+    // This attempt's charge, the run's release columns and its status, in one transaction.
+    store_.end_attempt(experiment_id_, attempt_, results, kept_, status);
   } catch (const Error& e) {
-    std::lock_guard lock(mutex_);
-    if (!error_) error_ = e.what();
-  }
-  try {
-    store_.finish_experiment(experiment_id_, unsaved > 0 ? RunStatus::kIncomplete
-                                             : cancelled ? RunStatus::kCancelled
-                                                         : RunStatus::kFinished);
-  } catch (const Error& e) {
-    std::lock_guard lock(mutex_);
-    if (!error_) error_ = e.what();
+    {
+      std::lock_guard lock(mutex_);
+      if (!error_) error_ = e.what();
+    }
+    // The status alone (a smaller write, e.g. on a full disk): the attempt stays open and is
+    // charged its upper bound (every job not stored at T) until a resume ends it so.
+    try {
+      store_.finish_experiment(experiment_id_, status);
+    } catch (const Error&) {
+    }
   }
 }
 

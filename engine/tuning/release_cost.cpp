@@ -90,7 +90,7 @@ ReleaseCost subsampled_release_cost(const SearchResults& results) {
   const int replicates = std::max(1, results.config.repeats);
   cost.replicates = replicates;
   double epsilon_total = kk.epsilon;
-  if (replicates > 1) {
+  {
     // R whole two-phase procedures on the same data, each its own X1 draw, search and final
     // run (independent randomness): the release is their composition. The procedure's RDP
     // curve (subsampled_tuning_rdp's total, the curve kk.epsilon converts) times R (Mironov
@@ -104,7 +104,11 @@ ReleaseCost subsampled_release_cost(const SearchResults& results) {
     };
     const privacy::SubsampledTuningCurves curves = privacy::subsampled_tuning_rdp(
         orders, steps_curve(cost.tuning_sampling_rate), steps_curve(final_rate), setting);
-    epsilon_total = rdp_times(curves.orders, curves.total_rdp, replicates, cost.delta);
+    if (replicates > 1)
+      epsilon_total = rdp_times(curves.orders, curves.total_rdp, replicates, cost.delta);
+    cost.rdp_orders = curves.orders;
+    cost.rdp = curves.total_rdp;
+    for (double& r : cost.rdp) r *= replicates;
   }
   cost.epsilon_tuning_phase = kk.epsilon_tuning_phase;
   cost.epsilon_per_run = kk.epsilon_final_run;
@@ -178,6 +182,11 @@ ReleaseCost explore_release_cost(const SearchResults& results) {
         privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, queries}, cost.delta)
             .epsilon;
   }
+  if (m.noise_multiplier > 0 && m.sampling_rate > 0) {
+    cost.rdp_orders = privacy::rdp_orders();
+    cost.rdp.assign(cost.rdp_orders.size(), 0.0);
+    add_run(cost.rdp, m.noise_multiplier, m.sampling_rate, queries, 1.0);
+  }
   cost.epsilon_per_replicate = cost.epsilon;
   cost.delta_per_replicate = cost.delta;
   return cost;
@@ -203,6 +212,12 @@ ReleaseCost private_release_cost(const SearchResults& results) {
         const RunMechanism& m = results.mechanism;
         const privacy::SubsampledGaussian run{m.noise_multiplier, m.sampling_rate, m.steps};
         cost.epsilon = privacy::moments_accountant_selection(run, k, cost.delta).epsilon;
+        if (m.noise_multiplier > 0 && m.sampling_rate > 0) {
+          cost.rdp_orders = orders;
+          cost.rdp.assign(orders.size(), 0.0);
+          add_run(cost.rdp, m.noise_multiplier, m.sampling_rate, m.steps,
+                  static_cast<double>(k) * replicates);
+        }
         if (replicates > 1) {
           epsilon_total =
               privacy::moments_accountant_selection(run, k * replicates, cost.delta).epsilon;
@@ -212,6 +227,9 @@ ReleaseCost private_release_cost(const SearchResults& results) {
         for (double& r : total) r *= k;
         cost.epsilon = privacy::epsilon_from_rdp(orders, total, cost.delta).epsilon;
         if (replicates > 1) epsilon_total = rdp_times(orders, total, replicates, cost.delta);
+        cost.rdp_orders = orders;
+        cost.rdp = total;
+        for (double& r : cost.rdp) r *= replicates;
       }
       cost.runs_charged = k;
       cost.expected_runs = k;
@@ -254,14 +272,15 @@ ReleaseCost private_release_cost(const SearchResults& results) {
                                            cost.delta);
       }
       cost.epsilon = ps.epsilon;
-      if (replicates > 1) {
-        // The selection's RDP curve (Thm 6 / Thm 2), composed R times.
-        const std::vector<double> selection =
-            poisson
-                ? privacy::papernot_steinke_poisson_rdp(orders, one, release.ps_mu)
-                : privacy::papernot_steinke_tnb_rdp(orders, one, release.ps_eta, release.ps_gamma);
-        epsilon_total = rdp_times(orders, selection, replicates, cost.delta);
-      }
+      // The selection's RDP curve (Thm 6 / Thm 2), composed R times.
+      const std::vector<double> selection =
+          poisson
+              ? privacy::papernot_steinke_poisson_rdp(orders, one, release.ps_mu)
+              : privacy::papernot_steinke_tnb_rdp(orders, one, release.ps_eta, release.ps_gamma);
+      if (replicates > 1) epsilon_total = rdp_times(orders, selection, replicates, cost.delta);
+      cost.rdp_orders = orders;
+      cost.rdp = selection;
+      for (double& r : cost.rdp) r *= replicates;
       cost.expected_runs = ps.expected_runs;
       cost.covers = "Papernot-Steinke random stopping over " + std::to_string(k) + " candidates (" +
                     experiment::describe_release(release).substr(11) +

@@ -71,6 +71,12 @@ struct ReleaseCost {
   double epsilon_tuning_phase = 0.0;      // the search on X1, amplified by the draw of X1
   double tuning_sampling_rate = 0.0;      // the lot sampling rate charged on X1
   double learning_rate_multiplier = 1.0;  // the transfer heuristic's factor (no privacy cost)
+  // The whole release's RDP curve (every replicate), the curve `epsilon` converts: on
+  // rdp_orders (privacy::rdp_orders(), or subsampled_tuning_rdp's integer orders). Empty when
+  // the bound is (eps, delta) only (private lt: Liu-Talwar) or not computable (sigma = 0). The
+  // run history composes the charges of a run's attempts with it (store/attempt_charges.h).
+  std::vector<double> rdp_orders;
+  std::vector<double> rdp;
 };
 
 // The label clause for the un-noised training-set losses every explore run exports.

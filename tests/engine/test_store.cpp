@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "privacy/accounting/rdp_accountant.h"
+#include "store/attempt_charges.h"
 #include "store/sqlite_transaction.h"
 #include "store/store.h"
 #include "support/test_registry.h"
@@ -44,6 +45,13 @@ std::int64_t count_rows(const std::string& path, const char* sql) {
   sqlite3_close(db);
   return n;
 }
+// The epsilon of the tiny experiment's 10 runs of T steps, composed.
+double live_epsilon(const SearchResults& live) {
+  const auto& m = live.mechanism;
+  return privacy::epsilon_for_delta({m.noise_multiplier, m.sampling_rate, 10 * m.steps}, m.delta)
+      .epsilon;
+}
+
 }  // namespace
 
 class TestStore : public QObject {
@@ -112,11 +120,15 @@ class TestStore : public QObject {
   void migrates_an_older_database_data() {
     QTest::addColumn<QString>("downgrade");
     QTest::addColumn<int>("version");
-    const QString v3 = QStringLiteral(
-        "ALTER TABLE experiments DROP COLUMN release_mode; "
-        "ALTER TABLE experiments DROP COLUMN runs_trained; "
-        "ALTER TABLE experiments DROP COLUMN runs_charged; "
-        "ALTER TABLE experiments DROP COLUMN epsilon; ");
+    // Every older file lacks v5's attempts table and jobs.attempt.
+    const QString v4 =
+        QStringLiteral("DROP TABLE attempts; ALTER TABLE jobs DROP COLUMN attempt; ");
+    QTest::newRow("schema v4") << v4 + QStringLiteral("PRAGMA user_version = 4;") << 4;
+    const QString v3 = v4 + QStringLiteral(
+                                "ALTER TABLE experiments DROP COLUMN release_mode; "
+                                "ALTER TABLE experiments DROP COLUMN runs_trained; "
+                                "ALTER TABLE experiments DROP COLUMN runs_charged; "
+                                "ALTER TABLE experiments DROP COLUMN epsilon; ");
     // What dplab wrote before v3: no release columns, none of v4's curve columns.
     QTest::newRow("schema v2") << v3 + QStringLiteral(
                                            "ALTER TABLE curve_points DROP COLUMN clip; "
@@ -163,6 +175,15 @@ class TestStore : public QObject {
       return v;
     };
     QCOMPARE(user_version(), sqlite3_int64{version});
+    if (version == 4) {
+      // Read-only, a v4 file is read as is: each run is its one attempt (nothing written).
+      store::StoreOptions read_only;
+      read_only.read_only = true;
+      store::Store old(path, read_only);
+      QCOMPARE(old.spent_budget(1).attempts, 1);
+      QCOMPARE(old.list_experiments()[0].epsilon, live_epsilon(live));
+      QCOMPARE(user_version(), sqlite3_int64{4});
+    }
     store::Store db(path);
     QCOMPARE(user_version(), sqlite3_int64{store::kSchemaVersion});
     const auto list = db.list_experiments();
@@ -170,10 +191,13 @@ class TestStore : public QObject {
     QCOMPARE(list[0].release_mode, std::string("explore"));
     QCOMPARE(list[0].runs_trained, std::int64_t{10});
     QCOMPARE(list[0].runs_charged, std::int64_t{10});
-    const auto& m = live.mechanism;
-    QCOMPARE(list[0].epsilon, privacy::epsilon_for_delta(
-                                  {m.noise_multiplier, m.sampling_rate, 10 * m.steps}, m.delta)
-                                  .epsilon);
+    QCOMPARE(list[0].epsilon, live_epsilon(live));
+    // v5's back-fill: one attempt, charged what the run holds.
+    const auto attempts = db.attempts(list[0].id);
+    QCOMPARE(attempts.size(), std::size_t{1});
+    QCOMPARE(attempts[0].kind, std::string("migrated"));
+    QCOMPARE(attempts[0].queries, 10 * live.mechanism.steps);
+    QCOMPARE(db.spent_budget(list[0].id).epsilon, live_epsilon(live));
     const SearchResults back = db.load_results(list[0].id);
     QCOMPARE(back.jobs.size(), live.jobs.size());
     for (std::size_t i = 0; i < live.jobs.size(); ++i)

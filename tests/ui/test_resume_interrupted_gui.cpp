@@ -120,6 +120,14 @@ class TestResumeInterruptedGui : public QObject {
     const tuning::SearchResults stored_run = db.load_results(id);
     for (std::size_t i = 0; i < plain.jobs.size(); ++i)
       QVERIFY(sameBits(stored_run.jobs[i].final_val_accuracy, plain.jobs[i].final_val_accuracy));
+    // Issue #42 finding 2: the history row and the header ("spent eps <=") state what BOTH
+    // attempts spent (the killed one: its stored jobs and every other job it set out to train,
+    // at T), above the cost of the six stored jobs alone, never the last attempt's share.
+    const double row = panel->entries().front().epsilon;
+    const double stored_jobs_cost = tuning::release_cost(stored_run).epsilon;
+    QVERIFY2(row > stored_jobs_cost,
+             qPrintable(QStringLiteral("%1 vs %2").arg(row).arg(stored_jobs_cost)));
+    QCOMPARE(window->runData()->releaseCost().epsilon, row);
     delete window;
   }
 };

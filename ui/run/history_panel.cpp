@@ -318,7 +318,8 @@ bool HistoryPanel::openRun(qint64 id) {
     const store::HistoryEntry* e = entry(id);
     const QString name =
         e ? QString::fromStdString(e->record.name) : QString::fromStdString(results.config.name);
-    data_->setResults(results, tr("run #%1 from the history (“%2”)").arg(id).arg(name), release);
+    data_->setResults(results, tr("run #%1 from the history (“%2”)").arg(id).arg(name), release,
+                      store->spent_budget(id));
     emit message(tr("Opened run #%1 from the history").arg(id), false);
     if (e && e->resumable && hidesRunCount(*e)) {
       emit message(tr("Run #%1 is %2: a private selection resumes with dplab-cli tune --resume "

@@ -17,6 +17,18 @@ namespace dplab::ui {
 
 namespace {
 constexpr int kPollMs = 120;  // ≥ 5 redraws per second, one replot per tick
+
+// What the run just written has spent over all its attempts (a resumed run's earlier attempts
+// included), as the history states it; nullopt when it is not in a history.
+std::optional<store::SpentBudget> spent_in_history(store::Store* store,
+                                                   const store::StoreWriter* writer) {
+  if (!store || !writer || writer->experiment_id() < 0) return std::nullopt;
+  try {
+    return store->spent_budget(writer->experiment_id());
+  } catch (const std::exception&) {
+    return std::nullopt;  // the run's own cost is shown; the store error is reported apart
+  }
+}
 }  // namespace
 
 RunController::RunController(RunData* data, QObject* parent) : QObject(parent), data_(data) {
@@ -100,6 +112,7 @@ bool RunController::launch(const experiment::ExperimentConfig& config,
     std::lock_guard lock(mutex_);
     final_.reset();
     final_release_.reset();
+    final_spent_.reset();
     worker_error_.clear();
     store_error_.clear();
     runner_ = nullptr;
@@ -205,9 +218,11 @@ void RunController::run(experiment::ExperimentConfig config,
         }
       }
     }
+    const std::optional<store::SpentBudget> spent = spent_in_history(store, writer.get());
     std::lock_guard lock(mutex_);
     if (run.has_final) final_ = std::move(run.final_results);
     final_release_ = std::move(release);
+    final_spent_ = spent;
     if (writer && writer->first_error())
       store_error_ = QString::fromStdString(*writer->first_error());
     return;
@@ -274,9 +289,11 @@ void RunController::run(experiment::ExperimentConfig config,
     }
   }
   if (config.release.secure) results.config.seed = 0;
+  const std::optional<store::SpentBudget> spent = spent_in_history(store, writer.get());
   std::lock_guard lock(mutex_);
   final_ = std::move(results);
   final_release_ = std::move(release);
+  final_spent_ = spent;
   if (writer && writer->first_error())
     store_error_ = QString::fromStdString(*writer->first_error());
 }
@@ -359,6 +376,7 @@ void RunController::onWorkerDone() {
   if (was_paused) emit pausedChanged(false);
   std::optional<tuning::SearchResults> results;
   std::optional<tuning::PrivateRelease> release;
+  std::optional<store::SpentBudget> spent;
   QString error, store_error;
   {
     std::lock_guard lock(mutex_);
@@ -366,6 +384,8 @@ void RunController::onWorkerDone() {
     final_.reset();
     release = std::move(final_release_);
     final_release_.reset();
+    spent = std::move(final_spent_);
+    final_spent_.reset();
     error = worker_error_;
     store_error = store_error_;
   }
@@ -386,7 +406,7 @@ void RunController::onWorkerDone() {
   released_ = results && release && release->released > 0;
   if (results) {
     progress_.jobs_done = progress_.jobs_total > 0 ? progress_.jobs_done : 0;
-    data_->setResults(*results, QString(), release);
+    data_->setResults(*results, QString(), release, spent);
     if (release) {
       if (release->released == 0) {
         emit message(cancelled ? tr("Private selection cancelled: a search whose runs did not "

@@ -25,6 +25,7 @@
 #include "async/background_task.h"
 
 #include "experiment/experiment_config.h"
+#include "store/spent_budget.h"
 #include "tuning/private_search.h"
 #include "tuning/run_monitor.h"
 
@@ -105,6 +106,7 @@ class RunController : public QObject {
   std::atomic<bool> worker_done_{false};
   std::optional<tuning::SearchResults> final_;           // guarded by mutex_
   std::optional<tuning::PrivateRelease> final_release_;  // guarded by mutex_ (private modes)
+  std::optional<store::SpentBudget> final_spent_;        // guarded by mutex_ (a stored run)
   QString worker_error_;                                 // guarded by mutex_
   QString store_error_;                                  // guarded by mutex_
   bool plan_received_ = false;

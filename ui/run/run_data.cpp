@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "store/run_history.h"
 #include "tuning/private_release_view.h"
 
 namespace dplab::ui {
@@ -32,6 +33,7 @@ std::size_t RunData::jobIndex(int candidate, int repeat) const {
 void RunData::beginLive(const tuning::SearchResults& plan, const QString& title) {
   results_ = plan;
   release_.reset();
+  spent_.reset();
   has_run_ = true;
   live_ = true;
   title_ = !title.isEmpty() ? title
@@ -59,10 +61,12 @@ void RunData::apply(const tuning::MonitorUpdate& update) {
 }
 
 void RunData::setResults(const tuning::SearchResults& results, const QString& title,
-                         const std::optional<tuning::PrivateRelease>& release) {
+                         const std::optional<tuning::PrivateRelease>& release,
+                         const std::optional<store::SpentBudget>& spent) {
   const bool new_run = !live_;
   results_ = results;
   release_ = release;
+  spent_ = spent;
   has_run_ = true;
   // The end of a live run keeps its title ("…, run started 10:31:02").
   if (!title.isEmpty()) {
@@ -88,6 +92,7 @@ void RunData::setRevealAll(bool reveal) {
 void RunData::clear() {
   results_ = {};
   release_.reset();
+  spent_.reset();
   has_run_ = false;
   live_ = false;
   setRevealAll(false);
@@ -129,6 +134,7 @@ const tuning::SearchResults& RunData::viewResults() const {
 }
 
 tuning::ReleaseCost RunData::releaseCost() const {
+  if (!live_ && spent_) return store::with_spent_budget(tuning::release_cost(results_), *spent_);
   if (!live_ || isPrivate()) return tuning::release_cost(results_);
   // A copy without the curves (this runs on GUI refreshes): what the cost reads of each job.
   tuning::SearchResults so_far;

@@ -14,6 +14,7 @@
 #include <QObject>
 #include <optional>
 
+#include "store/spent_budget.h"
 #include "tuning/aggregates.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
@@ -44,7 +45,9 @@ class RunData : public QObject {
   std::int64_t settledIteration(int optimizer_index) const;
   // The engine's cost (tuning::release_cost) of what is shown. While an explore run goes on, its
   // released points so far: a running job counts up to its last point (the queries that point
-  // was computed from), and what the cost covers says "so far".
+  // was computed from), and what the cost covers says "so far". A run from the run history (or
+  // one just stored there) states what it SPENT over all its attempts instead
+  // (store::with_spent_budget: a resumed, cancelled run's earlier charges stay).
   tuning::ReleaseCost releaseCost() const;
   int changeCount() const { return changes_; }
   QString title() const { return title_; }
@@ -59,8 +62,10 @@ class RunData : public QObject {
   void beginLive(const tuning::SearchResults& plan, const QString& title = QString());
   void apply(const tuning::MonitorUpdate& update);
   // `release`: the winners of a private search (one redraw for results and winners).
+  // `spent`: the run's spent budget in the history (Store::spent_budget), if it is stored.
   void setResults(const tuning::SearchResults& results, const QString& title = QString(),
-                  const std::optional<tuning::PrivateRelease>& release = std::nullopt);
+                  const std::optional<tuning::PrivateRelease>& release = std::nullopt,
+                  const std::optional<store::SpentBudget>& spent = std::nullopt);
   // The "not private: for teaching only" switch: every run of a private search is shown.
   void setRevealAll(bool reveal);
   void clear();
@@ -79,6 +84,7 @@ class RunData : public QObject {
   mutable std::optional<tuning::SearchResults> view_;
   mutable std::optional<std::vector<tuning::OptimizerAggregates>> aggregates_;
   std::optional<tuning::PrivateRelease> release_;
+  std::optional<store::SpentBudget> spent_;
   bool has_run_ = false;
   bool live_ = false;
   bool reveal_all_ = false;
