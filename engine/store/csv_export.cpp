@@ -58,7 +58,7 @@ void write_curves_csv(const tuning::SearchResults& results, std::ostream& out) {
 void write_aggregate_curves_csv(const std::vector<tuning::OptimizerAggregates>& aggregates,
                                 bool regression, std::ostream& out) {
   out << "optimizer,iteration,best,median,best_candidate,metric\n";
-  const char* metric = regression ? "train_loss" : "val_accuracy";
+  const char* metric = tuning::curve_metric_column(regression);
   for (const auto& a : aggregates) {
     for (std::size_t i = 0; i < a.curves.iterations.size(); ++i) {
       out << a.optimizer << ',' << a.curves.iterations[i] << ',' << num(a.curves.best[i]) << ','
