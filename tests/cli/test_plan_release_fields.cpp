@@ -54,8 +54,8 @@ class PlanReleaseFieldsTest : public QObject {
     QElapsedTimer timer;
     timer.start();
     const QString by_flag = path("plan-flag");
-    const CliRun flag = run_cli({"tune", "--config", tiny, "--plan", by_flag, "--release",
-                                 "private-subsampled", "--tuning-fraction", "0.5"});
+    const CliRun flag =
+        run_cli({"tune", "--config", tiny, "--plan", by_flag, "--release", "private-subsampled"});
     QCOMPARE(flag.exit_code, 2);
     QVERIFY2(flag.err.contains("--plan") && flag.err.contains("slurm") &&
                  flag.err.contains("private-subsampled"),
