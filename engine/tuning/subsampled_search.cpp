@@ -288,8 +288,8 @@ SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
   }
   if (data->train.is_regression()) {
     throw InvalidArgument(
-        "release mode private-subsampled needs a classification data set: the regression score "
-        "is computed on the private training set and is not covered by epsilon");
+        "release mode private-subsampled needs a classification data set: its tuning score "
+        "and released score are validation accuracies");
   }
   const int replicates = std::max(1, config.repeats);
   experiment::ExperimentConfig one = config;
