@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# No include runs up the house (issue #26). The layer order is written once, in engine/layers.txt
-# (bottom to top; folders on one line are one layer); above the engine come ui/ and then app/.
+# No include runs up the house (issue #26, issue #42 "the house"). Three layer orders, each written
+# once, bottom to top, folders on one line being one layer:
+#   engine/layers.txt          the engine's folders (above them come ui/ and then app/);
+#   engine/privacy/layers.txt  the sub-folders of engine/privacy/ (accounting, mechanisms, ...);
+#   ui/layers.txt              ui/'s folders (async at the bottom: every ui folder may include it).
 # Fails, naming the file, the line and the include, when
 #   - an engine file includes a folder of a higher layer, or ui/ or app/ code;
-#   - a ui/ file includes app/ code; a ui/async/ file (the threading helpers, the bottom of ui/:
-#     every ui folder may include it) includes another ui folder; the engine includes Qt;
-#   - an engine folder is missing from engine/layers.txt or from docs/architecture.md.
+#   - a file of engine/privacy/X/ includes privacy/Y/ of a higher privacy layer;
+#   - a ui/ file includes app/ code, or a ui folder of a higher ui layer (an include "F/h.h" is
+#     ui's when ui/F/h.h exists, else the engine's: ui/playground and engine/playground share a
+#     name); the engine includes Qt;
+#   - a folder is missing from its layers file (or a layers file names a folder that does not
+#     exist), an engine folder or a ui folder is missing from docs/architecture.md.
 # Usage: bash scripts/check-layers.sh   (from anywhere; exit 0 = the house stands)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -67,13 +73,76 @@ problems="$(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^/"]+/' en
         }
       } else if (parts[1] == "ui" && target == "cli") {
         printf "%s:%s: ui/ includes the CLI: %s\n", file, line, text
-      } else if (parts[1] == "ui" && parts[2] == "async" && (target in ui) && target != "async") {
-        printf "%s:%s: ui/async/ (the bottom of ui/) includes ui/%s/: %s\n", file, line, target, text
       }
     }')"
 if [[ -n "$problems" ]]; then
   while IFS= read -r p; do fail "$p"; done <<<"$problems"
 fi
+
+# A layers file of sub-folders: read_layers FILE fills sub_rank (folder -> layer, 1 = bottom).
+declare -A sub_rank
+read_layers() {
+  sub_rank=()
+  local line folder level=0
+  while IFS= read -r line; do
+    line="${line%%#*}"
+    [[ -z "${line// /}" ]] && continue
+    level=$((level + 1))
+    for folder in $line; do sub_rank[$folder]=$level; done
+  done <"$1"
+}
+
+# check_sub_layers LAYERS DIR PREFIX: every folder of DIR is in LAYERS and back; a file of
+# DIR/own/ never includes "PREFIXtarget/..." of a higher layer (PREFIX: "privacy/" for the
+# engine's privacy sub-folders, "" for ui/, whose includes resolve against ui/ first).
+check_sub_layers() {
+  local layers="$1" dir="$2" prefix="$3" folder
+  read_layers "$layers"
+  for folder in "$dir"/*/; do
+    folder="$(basename "$folder")"
+    [[ -n "${sub_rank[$folder]:-}" ]] || fail "$dir/$folder/ has no layer in $layers"
+  done
+  for folder in "${!sub_rank[@]}"; do
+    [[ -d "$dir/$folder" ]] || fail "$layers names $dir/$folder/, which does not exist"
+  done
+  local pairs headers found
+  pairs="$(for folder in "${!sub_rank[@]}"; do printf '%s=%s ' "$folder" "${sub_rank[$folder]}"; done)"
+  # The project headers that resolve inside DIR, as written in an include (without PREFIX).
+  headers="$(cd "$dir" && find . -name '*.h' | sed 's|^\./||' | tr '\n' ' ')"
+  found="$(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"'"$prefix"'[^/"]+/' "$dir" \
+    --include='*.h' --include='*.cpp' |
+    awk -v ranks="$pairs" -v headers="$headers" -v dir="$dir" -v prefix="$prefix" -v layers="$layers" '
+      BEGIN {
+        n = split(ranks, kv_pairs, " ")
+        for (i = 1; i <= n; i++) { split(kv_pairs[i], kv, "="); rank[kv[1]] = kv[2] }
+        n = split(headers, names, " ")
+        for (i = 1; i <= n; i++) inside[names[i]] = 1
+        depth = split(dir, unused, "/")
+      }
+      {
+        first = index($0, ":"); rest = substr($0, first + 1); second = index(rest, ":")
+        file = substr($0, 1, first - 1); line = substr(rest, 1, second - 1)
+        text = substr(rest, second + 1)
+        path = text; sub(/^[^"]*"/, "", path); sub(/".*/, "", path)
+        path = substr(path, length(prefix) + 1)
+        if (!(path in inside)) next          # an engine header of the same folder name
+        target = path; sub(/\/.*/, "", target)
+        split(file, parts, "/"); own = parts[depth + 1]
+        if ((target in rank) && (own in rank) && rank[target] > rank[own])
+          printf "%s:%s includes %s/ (layer %d) from %s/ (layer %d of %s): %s\n", file, line,
+                 target, rank[target], own, rank[own], layers, text
+      }')"
+  if [[ -n "$found" ]]; then
+    while IFS= read -r p; do fail "$p"; done <<<"$found"
+  fi
+}
+
+check_sub_layers engine/privacy/layers.txt engine/privacy "privacy/"
+check_sub_layers ui/layers.txt ui ""
+for folder in "${!sub_rank[@]}"; do
+  grep -q "ui/$folder/" docs/architecture.md ||
+    fail "ui/$folder/ is not described in docs/architecture.md"
+done
 
 # The engine is plain C++: no Qt.
 if grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(Q[A-Za-z]+|qcustomplot\.h)' engine \
@@ -109,7 +178,9 @@ done < <(grep -rnE '(std::)?\bifstream\b|\bfopen[[:space:]]*\(' engine ui app \
 # ---- end of the one-reader check ------------------------------------------------------------
 
 if ((failures > 0)); then
-  echo "check-layers: $failures problem(s); the layer order is engine/layers.txt" >&2
+  echo "check-layers: $failures problem(s); the layer orders are engine/layers.txt," \
+    "engine/privacy/layers.txt and ui/layers.txt" >&2
   exit 1
 fi
-echo "check-layers: no include runs up the house ($level engine layers, then ui/, then app/)"
+echo "check-layers: no include runs up the house ($level engine layers, engine/privacy's" \
+  "sub-folders in order, then ui/'s folders in order (ui/layers.txt), then app/)"

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "privacy/accounting/accountant_choice.h"
+#include "privacy/selection/private_selection.h"
 
 namespace dplab::cli {
 

@@ -153,7 +153,7 @@ int run_show(const Arguments& args) {
     std::printf("release: %s, runs trained / charged: %s, eps <= %s (rounded up)\n",
                 record.release_mode.c_str(), charged_text(record).c_str(), eps_text.c_str());
   }
-  const char* metric = results.is_regression ? "mean final train loss" : "mean final val accuracy";
+  const char* metric = results.is_regression ? "mean final val MSE" : "mean final val accuracy";
   if (is_private(results)) {
     // Only the released winners (their released, possibly noisy, scores): the other runs of a
     // private selection were not released.
@@ -184,7 +184,7 @@ int run_show(const Arguments& args) {
       const auto& job = results.job(static_cast<int>(c), r);
       if (job.status != tuning::JobStatus::kFinished) continue;
       ++finished;
-      sum += results.is_regression ? job.final_train_loss : job.final_val_accuracy;
+      sum += tuning::scored_metric(job, results.is_regression);
     }
     if (finished > 0) {
       std::printf("%5zu  %-40s  %4d/%-4d  %.4f\n", c, results.candidates[c].label().c_str(),

@@ -207,6 +207,16 @@ int run_tune(const Arguments& args) {
   const std::string& config_path = experiment->config_path;
   const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
   const std::string out_dir = args.text_or("out", config.name + "-results");
+  if (flags.plan_dir && config.release.subsampled) {
+    // Before any data is loaded or any folder made: the second phase (the final run) depends on
+    // the winner of the first, so the procedure is not a fixed list of jobs run-jobs could run.
+    throw UsageError(
+        "--plan (and slurm, which plans with it): release mode private-subsampled "
+        "(--release private-subsampled, or \"mode\": \"private-subsampled\" in the "
+        "experiment's release) runs in two phases, a search on a subsample and then one final "
+        "run with the winner's hyperparameters, and cannot be written as a plan; run it with "
+        "`dplab-cli tune --config EXPERIMENT --out DIR` on one machine");
+  }
   // Before any job: a read-only or full --out must not be found out after hours of training.
   require_writable_folder(flags.plan_dir ? *flags.plan_dir : out_dir,
                           flags.plan_dir ? "--plan" : "--out");

@@ -133,10 +133,10 @@ void print_explore_report(const ExploreFinish& f, const tuning::ReleaseCost& cos
         r.best_candidate >= 0
             ? results.candidates[static_cast<std::size_t>(r.best_candidate)].label().c_str()
             : "(none finished)",
-        r.regression ? "train loss" : "accuracy",
-        r.regression ? r.best_train_loss : r.best_accuracy, eps("epsilon_single_run").c_str(),
-        eps("epsilon_ma").c_str(), accountant_text(j, "accountant").c_str(), r.gamma,
-        eps("epsilon_lt").c_str(), accountant_text(j, "accountant_lt").c_str());
+        r.regression ? "val. MSE" : "accuracy", r.regression ? r.best_val_mse : r.best_accuracy,
+        eps("epsilon_single_run").c_str(), eps("epsilon_ma").c_str(),
+        accountant_text(j, "accountant").c_str(), r.gamma, eps("epsilon_lt").c_str(),
+        accountant_text(j, "accountant_lt").c_str());
   }
   print_objpert_search(f.objpert);
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());

@@ -97,7 +97,7 @@ ParallelCoordinates parallel_coordinates(const SearchResults& results) {
     pc.axes.push_back(std::move(axis));
   }
   ParallelAxis score;
-  score.name = results.is_regression ? "final training loss" : "accuracy";
+  score.name = results.is_regression ? "final validation MSE" : "accuracy";
   score.is_score = true;
   score.values = scores;
   set_range(score);

@@ -1,6 +1,6 @@
 // Parallel coordinates of a search (Inselberg 1985): one vertical axis per tuned hyperparameter
 // (alpha, C, beta1, beta2, m — those that some candidate has) and a last axis for the score
-// (mean final validation accuracy, or final training loss for regression; honest_selection.h
+// (mean final validation accuracy, or final validation MSE for regression; honest_selection.h
 // score_candidates), one polyline per candidate with a finished job.
 //
 // Axis scale: logarithmic where the grid is log-spaced — a log10 grid or log-uniform range in

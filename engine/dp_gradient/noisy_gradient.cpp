@@ -29,7 +29,11 @@ const DpSettings& validated(const DpSettings& settings, const data::Dataset& tra
   }
   const double n = static_cast<double>(train.size());
   require_positive("lot_size", settings.lot_size);
-  if (settings.lot_size > n) {
+  if (settings.sampling_rate != 0) {
+    if (!(settings.sampling_rate > 0 && settings.sampling_rate <= 1)) {
+      fail_field("sampling_rate", settings.sampling_rate, "must be in (0, 1] (0: L / n)");
+    }
+  } else if (settings.lot_size > n) {
     fail_field("lot_size", settings.lot_size,
                "must be <= the training set size n = " + format_number(n));
   }
@@ -52,7 +56,9 @@ NoisyGradientOracle::NoisyGradientOracle(const data::Dataset& train, models::Mod
     : train_(train),
       model_(model),
       settings_(validated(settings, train)),
-      sampling_rate_(std::min(1.0, settings_.lot_size / static_cast<double>(train.size()))),
+      sampling_rate_(settings_.sampling_rate > 0
+                         ? settings_.sampling_rate
+                         : std::min(1.0, settings_.lot_size / static_cast<double>(train.size()))),
       sampler_(train.size(), sampling_rate_),
       rng_(secure ? os_random_u64() : derive_seed(seed, 0)),
       noise_(secure ? GaussianNoise::secure() : GaussianNoise(derive_seed(seed, 1))) {

@@ -51,6 +51,11 @@ struct DpSettings {
   double clip = 1.0;              // C, per-example L2 clipping norm (kNoClipping = none)
   double noise_multiplier = 1.0;  // sigma; noise std on the sum is sigma * C
   double lot_size = 250;          // L, expected lot size; q = L / n
+  // 0: the Poisson rate is q = L / n. In (0, 1]: the rate q itself, and L only the public
+  // constant the noisy sum is divided by. Release mode private-subsampled trains on a subsample
+  // whose realised size is not public: its rate and its L come from L, n and the tuning fraction
+  // (tuning/subsampled_search.h), never from the realised rows.
+  double sampling_rate = 0;
   bool is_private() const { return noise_multiplier > 0; }
 };
 

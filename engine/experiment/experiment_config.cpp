@@ -452,6 +452,12 @@ ExperimentConfig parse_experiment(const json& j) {
       check(*config.privacy.delta > 0 && *config.privacy.delta < 1, "privacy.delta",
             "must be strictly between 0 and 1, got " + format_number(*config.privacy.delta));
     }
+    config.privacy.sampling_rate = p.optional_number("sampling_rate");
+    if (config.privacy.sampling_rate) {
+      check(*config.privacy.sampling_rate > 0 && *config.privacy.sampling_rate <= 1,
+            "privacy.sampling_rate",
+            "must be in (0, 1], got " + format_number(*config.privacy.sampling_rate));
+    }
     p.reject_unknown();
   }
   {

@@ -15,7 +15,8 @@
 //             custom: the network inline {input, loss, layers, name, norms} or {file: path}
 //             (models/network_description.h); errors name model.layers[i].<field>
 //   privacy   {noise_multiplier sigma, lot_size L, steps T, delta (default 1/n rounded down to a
-//              power of ten, main paper appendix A)}
+//              power of ten, main paper appendix A), sampling_rate q (default L/n; set, L is only
+//              the public constant the noisy sum is divided by: the private-subsampled phases)}
 //   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm|oso-dpsgd|fixed-quantile|objpert
 //                 (objpert: objective perturbation, its own schema in objpert_entry.h),
 //                 grid: {param: spec}, count}  (oso-dpsgd / fixed-quantile: clip is C_0;
@@ -81,6 +82,10 @@ struct PrivacyConfig {
   double lot_size = 250;          // L, expected lot size; q = L / n
   std::int64_t steps = 1000;      // T, noisy-gradient queries per run
   std::optional<double> delta;    // empty => default_delta(n)
+  // empty => q = L / n. Set: the Poisson rate q in (0, 1] itself (privacy::DpSettings::
+  // sampling_rate), L then only the public normaliser. tuning/subsampled_search.h sets it for the
+  // private-subsampled phases: rates and L from the public L, n and q, never the realised |X1|.
+  std::optional<double> sampling_rate;
 };
 
 // How one hyperparameter is searched.

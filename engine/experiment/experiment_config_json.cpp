@@ -54,6 +54,7 @@ json to_json(const ExperimentConfig& config) {
                {"lot_size", config.privacy.lot_size},
                {"steps", config.privacy.steps}};
   if (config.privacy.delta) privacy["delta"] = *config.privacy.delta;
+  if (config.privacy.sampling_rate) privacy["sampling_rate"] = *config.privacy.sampling_rate;
   json optimizers = json::array();
   for (const auto& o : config.optimizers) {
     json grid = json::object();
@@ -78,7 +79,8 @@ json to_json(const ExperimentConfig& config) {
            {"tuning", tuning},
            {"seed", config.seed}};
   // Default release: no key, so files and stored configs from before release modes stay equal.
-  if (config.release != ReleaseConfig{}) out["release"] = release_to_json(config.release);
+  if (canonical_release(config.release) != ReleaseConfig{})
+    out["release"] = release_to_json(config.release);
   if (!config.variants.is_default()) out["variants"] = variants_to_json(config.variants);
   if (!config.description.empty()) out["description"] = config.description;
   if (config.accounting != AccountingConfig{})

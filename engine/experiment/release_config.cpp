@@ -43,6 +43,29 @@ std::string to_string(privacy::SubsetBatching b) {
   return b == privacy::SubsetBatching::kSameSamplingRate ? "same_sampling_rate" : "same_lot_size";
 }
 
+ReleaseConfig canonical_release(ReleaseConfig r) {
+  const ReleaseConfig d;
+  const bool ps = r.mode == ReleaseMode::kPrivate && r.selection == PrivateSelection::kPs;
+  if (r.mode == ReleaseMode::kExplore) r.selection = d.selection;
+  if (r.validation == ValidationAssumption::kPublic)
+    r.validation_noise_multiplier = d.validation_noise_multiplier;
+  if (!ps) r.ps_distribution = d.ps_distribution;
+  if (!ps || r.ps_distribution != RunCountDistribution::kPoisson) r.ps_mu = d.ps_mu;
+  if (!ps || r.ps_distribution != RunCountDistribution::kTruncatedNegativeBinomial) {
+    r.ps_eta = d.ps_eta;
+    r.ps_gamma = d.ps_gamma;
+  }
+  if (!r.subsampled) {
+    r.tuning_fraction = d.tuning_fraction;
+    r.final_data = d.final_data;
+    r.subset_batching = d.subset_batching;
+    r.lr_transfer = d.lr_transfer;
+  } else if (r.lr_transfer.rule != LearningRateTransfer::kFactor) {
+    r.lr_transfer.factor = d.lr_transfer.factor;
+  }
+  return r;
+}
+
 void check_release(const ReleaseConfig& r, const std::string& path) {
   if (r.subsampled) {
     if (r.mode != ReleaseMode::kPrivate || r.selection != PrivateSelection::kPs) {
@@ -165,10 +188,11 @@ ReleaseConfig parse_release(const json& j, const std::string& path) {
   r.secure = in.optional_bool("secure").value_or(r.secure);
   in.reject_unknown();
   check_release(r, path);
-  return r;
+  return canonical_release(r);
 }
 
-json release_to_json(const ReleaseConfig& r) {
+json release_to_json(const ReleaseConfig& release) {
+  const ReleaseConfig r = canonical_release(release);
   json j{{"mode", r.subsampled ? std::string("private-subsampled") : to_string(r.mode)},
          {"validation", to_string(r.validation)}};
   if (r.mode == ReleaseMode::kPrivate) j["selection"] = to_string(r.selection);

@@ -77,8 +77,16 @@ struct ReleaseConfig {
   bool operator==(const ReleaseConfig& other) const = default;
 };
 
+// The one form of a release: every field the mode does not use (ps_* outside ps, the subsample
+// fields outside private-subsampled, the validation noise with validation public, ...) at its
+// default. parse_release returns it and release_to_json writes it (and writes only the used
+// fields), so parse(release_to_json(r)) == canonical_release(r) for every r, and a config's JSON,
+// its plan.json and the plan's id (a hash of that JSON) agree whatever a front end left in an
+// unused field (issue #45 item 3: "plan_id does not match the content").
+ReleaseConfig canonical_release(ReleaseConfig release);
 // Parses the "release" object (`path` names it in errors) and checks its consistency; throws
-// ParseError naming the key, e.g. `release.ps_mu: must be >= 1, got 0.5`.
+// ParseError naming the key, e.g. `release.ps_mu: must be >= 1, got 0.5`. Returns the canonical
+// form.
 ReleaseConfig parse_release(const nlohmann::json& j, const std::string& path = "release");
 // Throws ParseError (path "release...") when the combination is not allowed.
 void check_release(const ReleaseConfig& release, const std::string& path = "release");

@@ -135,7 +135,7 @@ Release explore_release(const tuning::SearchResults& results, bool cancelled,
   r.csv_label = search_epsilon_label(r.privacy);
   r.released = {{"runs", results.jobs.size()}};
   const auto aggregates = tuning::aggregate_all(results);
-  const std::string metric = results.is_regression ? "train_loss" : "val_accuracy";
+  const std::string metric = tuning::curve_metric_column(results.is_regression);
   r.tables = {{"curves.csv", curves_table(results)},
               {"aggregate_curves.csv", aggregate_curves_table(aggregates, metric)},
               {"alpha_clip_grid.csv", alpha_clip_grid_table(aggregates)}};

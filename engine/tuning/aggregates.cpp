@@ -14,8 +14,10 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// The validation metric of a curve point: accuracy, or validation MSE for a search scored by
+// loss (never the point's train_loss, the un-noised lot loss; issue #42 finding 5).
 double point_metric(const SearchResults& results, const training::CurvePoint& p) {
-  return results.is_regression ? p.train_loss : p.val_accuracy;
+  return results.is_regression ? p.val_mse : p.val_accuracy;
 }
 
 // Strictly better under the direction; NaN is never better.
@@ -40,6 +42,10 @@ std::size_t index_of(const std::vector<double>& sorted, double value) {
 }
 
 }  // namespace
+
+const char* curve_metric_column(bool regression) {
+  return regression ? "val_mse" : "val_accuracy";
+}
 
 OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimizer_index) {
   OptimizerAggregates out;

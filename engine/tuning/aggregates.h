@@ -1,7 +1,8 @@
 // Per-optimizer aggregates of a finished search, the data behind the paper's figures:
 // - max and median validation-accuracy curves over candidates (main paper Figures 4/5: "report
 //   the max every 100 iterations"); each candidate's curve is the mean over its finished repeats;
-//   for regression the curves are of the training loss and "best" is the minimum;
+//   for regression (and reconstruction) the curves are of the validation MSE and "best" is the
+//   minimum — never of the training loss, which no epsilon covers (curve_metric_column);
 // - the alpha-C grid of final training loss and final accuracy (Figure 2);
 // - the "times best" score per (alpha, C) (appendix G, Figure 7): at each evaluation iteration,
 //   +1 to the candidate with the best metric (ties: the lower candidate index), so the scores
@@ -18,7 +19,7 @@
 namespace dplab::tuning {
 
 struct CurveAggregate {
-  bool higher_is_better = true;  // accuracy curves; false for regression (training loss)
+  bool higher_is_better = true;  // accuracy curves; false for regression (validation MSE)
   std::vector<std::int64_t> iterations;
   std::vector<double> best;         // max accuracy (or min loss) over candidates
   std::vector<double> median;       // median over candidates
@@ -52,6 +53,10 @@ struct OptimizerAggregates {
   int winner = -1;
   std::vector<double> winner_curve;
 };
+
+// The curves' metric as a CSV column value / curve field name: "val_accuracy", or "val_mse" for a
+// search scored by loss (SearchResults::is_regression).
+const char* curve_metric_column(bool regression);
 
 OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimizer_index);
 std::vector<OptimizerAggregates> aggregate_all(const SearchResults& results);

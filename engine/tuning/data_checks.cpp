@@ -17,7 +17,7 @@ void validate_against_data(const experiment::ExperimentConfig& config,
   if (data.validation.size() == 0) {
     throw InvalidArgument("the validation set is empty (dataset.validation_fraction too small?)");
   }
-  if (config.privacy.lot_size > static_cast<double>(n)) {
+  if (!config.privacy.sampling_rate && config.privacy.lot_size > static_cast<double>(n)) {
     throw InvalidArgument("privacy.lot_size = " + format_number(config.privacy.lot_size) +
                           " must be <= the training-set size n = " + std::to_string(n));
   }
@@ -31,6 +31,17 @@ void validate_against_data(const experiment::ExperimentConfig& config,
     throw InvalidArgument("model.kind = " + models::to_string(config.model.kind) +
                           " needs a classification data set, but " + config.dataset.source +
                           " is a regression data set (use model.kind = linear)");
+  }
+  check_score_noise_applies(config.release, scored_by_loss(config, data));
+}
+
+void check_score_noise_applies(const experiment::ReleaseConfig& release, bool loss_scored) {
+  if (loss_scored && release.mode == experiment::ReleaseMode::kPrivate &&
+      release.validation == experiment::ValidationAssumption::kPrivate) {
+    throw InvalidArgument(
+        "release.validation = private: the noisy score is calibrated to the validation accuracy "
+        "(sensitivity 1/n_val), but this search is scored by the validation MSE, whose "
+        "sensitivity is unbounded; use validation public (the validation set not protected)");
   }
 }
 

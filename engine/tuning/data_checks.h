@@ -18,4 +18,10 @@ void validate_against_data(const experiment::ExperimentConfig& config,
 bool scored_by_loss(const experiment::ExperimentConfig& config,
                     const data::TrainValidationSplit& data);
 
+// A search scored by loss is selected on the validation MSE (results.h selection_score), whose
+// sensitivity is unbounded (one validation example can move it arbitrarily): the score noise of
+// validation "private" (calibrated to the accuracy's 1/n_val) would not cover it. Throws
+// InvalidArgument naming release.validation for that combination; validate_against_data calls it.
+void check_score_noise_applies(const experiment::ReleaseConfig& release, bool scored_by_loss);
+
 }  // namespace dplab::tuning

@@ -10,14 +10,14 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "tuning/accounting.h"
+#include "tuning/best_of_k.h"
 
 namespace dplab::tuning {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Stream ids for derive_seed (experiment seed, stream, scope index).
-constexpr std::uint64_t kLtStream = 0x4C54;        // "LT"
-constexpr std::uint64_t kProtocolStream = 0x5052;  // "PR"
+constexpr std::uint64_t kLtStream = 0x4C54;  // "LT"
 // Two-sided 95% normal quantile for the protocol's confidence interval.
 constexpr double kZ95 = 1.959963984540054;
 
@@ -26,17 +26,10 @@ bool finished(const JobResult& job) {
   return is_scored(job);
 }
 
-double job_score(const SearchResults& results, const JobResult& job) {
-  return results.is_regression ? -scored_train_loss(job) : scored_accuracy(job);
-}
-double job_metric(const SearchResults& results, const JobResult& job) {
-  return results.is_regression ? scored_train_loss(job) : scored_accuracy(job);
-}
-
 }  // namespace
 
 double CandidateScore::metric() const {
-  return std::isnan(mean_final_accuracy) ? mean_final_train_loss : mean_final_accuracy;
+  return regression ? mean_final_val_mse : mean_final_accuracy;
 }
 
 std::vector<CandidateScore> score_candidates(const SearchResults& results,
@@ -45,18 +38,21 @@ std::vector<CandidateScore> score_candidates(const SearchResults& results,
   for (int c : pool) {
     CandidateScore s;
     s.candidate = c;
-    double accuracy = 0, loss = 0;
+    s.regression = results.is_regression;
+    double accuracy = 0, loss = 0, mse = 0;
     for (int r = 0; r < results.config.repeats; ++r) {
       const JobResult& job = results.job(c, r);
       if (!finished(job)) continue;
       ++s.repeats_finished;
       accuracy += scored_accuracy(job);
       loss += scored_train_loss(job);
+      mse += scored_val_mse(job);
     }
     if (s.repeats_finished == 0) continue;
     s.mean_final_accuracy = results.is_regression ? kNaN : accuracy / s.repeats_finished;
     s.mean_final_train_loss = loss / s.repeats_finished;
-    s.score = results.is_regression ? -s.mean_final_train_loss : s.mean_final_accuracy;
+    s.mean_final_val_mse = results.is_regression ? mse / s.repeats_finished : kNaN;
+    s.score = results.is_regression ? -s.mean_final_val_mse : s.mean_final_accuracy;
     // A diverged run (NaN loss) must never win.
     if (std::isnan(s.score)) s.score = -std::numeric_limits<double>::infinity();
     out.push_back(s);
@@ -100,12 +96,11 @@ LtRun run_liu_talwar(const SearchResults& results, const std::vector<int>& pool,
     const JobResult& job = *repeats[rng.below(repeats.size())];
     ++run.draws;
     run.drawn.push_back(ids[pick]);
-    double score = job_score(results, job);
-    if (std::isnan(score)) score = -std::numeric_limits<double>::infinity();
+    const double score = selection_score(job, results.is_regression);
     if (run.selected_candidate < 0 || score > best) {
       best = score;
       run.selected_candidate = ids[pick];
-      run.selected_metric = job_metric(results, job);
+      run.selected_metric = scored_metric(job, results.is_regression);
     }
     if (rng.uniform() < gamma) return run;  // the gamma-biased coin says stop
   }
@@ -114,36 +109,21 @@ LtRun run_liu_talwar(const SearchResults& results, const std::vector<int>& pool,
 }
 
 std::vector<ProtocolRow> random_subset_protocol(const SearchResults& results,
-                                                const std::vector<int>& pool, int trials,
-                                                std::uint64_t seed) {
+                                                const std::vector<int>& pool, int trials) {
   if (trials < 2)
     throw InvalidArgument("protocol trials = " + std::to_string(trials) + " must be >= 2");
-  const std::vector<CandidateScore> scores = score_candidates(results, pool);
+  std::vector<ScoredValue> values;
+  for (const CandidateScore& s : score_candidates(results, pool))
+    values.push_back({s.score, s.metric()});
   std::vector<ProtocolRow> rows;
-  if (scores.empty()) return rows;
-  Rng rng(seed);
-  std::vector<std::size_t> order(scores.size());
-  for (std::size_t k = 1; k <= scores.size(); ++k) {
-    double sum = 0, sum_sq = 0;
-    for (int t = 0; t < trials; ++t) {
-      // Partial Fisher-Yates: the first k entries are a uniform k-subset.
-      std::iota(order.begin(), order.end(), std::size_t{0});
-      std::size_t best = 0;
-      for (std::size_t i = 0; i < k; ++i) {
-        const std::size_t j = i + rng.below(order.size() - i);
-        std::swap(order[i], order[j]);
-        if (i == 0 || scores[order[i]].score > scores[best].score) best = order[i];
-      }
-      const double value = scores[best].metric();
-      sum += value;
-      sum_sq += value * value;
-    }
+  for (const BestOfKMoments& m : best_of_k_moments(std::move(values))) {
     ProtocolRow row;
-    row.k = static_cast<int>(k);
+    row.k = m.k;
     row.trials = trials;
-    row.mean = sum / trials;
-    const double variance = std::max(0.0, (sum_sq - trials * row.mean * row.mean) / (trials - 1));
-    const double half = kZ95 * std::sqrt(variance / trials);
+    row.mean = m.mean;
+    // The interval the paper's `trials` repetitions have around their mean (normal
+    // approximation), with the exact standard deviation of one best-of-k draw.
+    const double half = kZ95 * m.sd() / std::sqrt(static_cast<double>(trials));
     row.ci_low = row.mean - half;
     row.ci_high = row.mean + half;
     rows.push_back(row);
@@ -172,11 +152,13 @@ SelectionReport select(const SearchResults& results, const std::vector<int>& poo
   const auto scores = score_candidates(results, pool);
   report.best_accuracy = kNaN;
   report.best_train_loss = kNaN;
+  report.best_val_mse = kNaN;
   if (const CandidateScore* best = best_score(scores)) {
     report.best_candidate = best->candidate;
     report.best_score = best->score;
     report.best_accuracy = best->mean_final_accuracy;
     report.best_train_loss = best->mean_final_train_loss;
+    report.best_val_mse = best->mean_final_val_mse;
   }
   const experiment::AccountingConfig& accounting = results.config.accounting;
   report.epsilon_single_run =
@@ -188,9 +170,7 @@ SelectionReport select(const SearchResults& results, const std::vector<int>& poo
   report.lt = run_liu_talwar(results, pool, report.gamma, report.delta2,
                              derive_seed(results.config.seed, kLtStream, scope_id));
   if (options.run_protocol) {
-    report.protocol =
-        random_subset_protocol(results, pool, options.protocol_trials,
-                               derive_seed(results.config.seed, kProtocolStream, scope_id));
+    report.protocol = random_subset_protocol(results, pool, options.protocol_trials);
   }
   return report;
 }

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "privacy/mechanisms/discrete_gaussian.h"
+#include "tuning/data_checks.h"
 #include "tuning/run_count_laws.h"
 
 namespace dplab::tuning {
@@ -94,6 +95,9 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
   const bool noisy = release.validation == experiment::ValidationAssumption::kPrivate;
   if (noisy && results.validation_size <= 0)
     throw InvalidArgument("validation private needs n_val > 0");
+  // validate_against_data refuses this before any training; checked again for direct callers.
+  check_score_noise_applies(release, results.is_regression);
+  const bool regression = results.is_regression;
   const double noise_std =
       noisy ? release.validation_noise_multiplier / static_cast<double>(results.validation_size)
             : 0.0;
@@ -127,9 +131,11 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
         rel.complete = false;
         continue;
       }
-      // A diverged run (decided from its parameters) scores the worst accuracy, 0: it stays in
-      // the replicate instead of voiding it (results.h).
-      double score = scored_accuracy(job);
+      // A diverged run (decided from its parameters) scores the worst value (accuracy 0, MSE
+      // +inf): it stays in the replicate instead of voiding it (results.h). A search scored by
+      // loss is scored by the validation MSE, lower is better (never the training loss); its
+      // released score is that MSE.
+      double score = regression ? -scored_val_mse(job) : scored_accuracy(job);
       if (noisy && secure) {
         // Secure mode: the discrete Gaussian N_Z(0, s^2) on the integer correct-count
         // (Canonne, Kamath & Steinke 2020), s = ceil(S) >= S, so the released score is
@@ -149,7 +155,7 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
         best = score;
         rel.winner_job = index;
         rel.winner_candidate = job.candidate;
-        rel.released_score = score;
+        rel.released_score = regression ? -score : score;
       }
     }
     out.runs_trained += rel.runs_trained;

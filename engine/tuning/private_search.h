@@ -14,7 +14,10 @@
 // `repeats` R = R independent replicate searches, each with its own draws and runs; the summary
 // is the distribution of the released accuracy over replicates (mean, 95% CI).
 // Score: final validation accuracy; with validation private, the accuracy plus Gaussian noise of
-// std validation_noise_multiplier / n_val, and that noisy score is what is released.
+// std validation_noise_multiplier / n_val, and that noisy score is what is released. A search
+// scored by loss (reconstruction models; results.h selection_score) is scored by the final
+// validation MSE, lower is better, released as that MSE; validation private is refused for it
+// (data_checks.h check_score_noise_applies).
 // Seeds: everything from derive_seed(experiment seed, stream, index), or from OS entropy when
 // release.secure (then nothing can be replayed). Pure functions of their inputs.
 #pragma once
@@ -52,7 +55,8 @@ struct ReplicateRelease {
   bool complete = false;         // every run finished (a cancelled search releases nothing)
   int winner_candidate = -1;     // -1: nothing released (K = 0 or incomplete)
   std::int64_t winner_job = -1;  // index into SearchResults::jobs
-  double released_score = 0.0;   // the (noisy, if validation private) accuracy released
+  double released_score = 0.0;   // the (noisy, if validation private) accuracy released, or the
+                                 // validation MSE of a search scored by loss
   bool hit_hard_stop = false;
 };
 

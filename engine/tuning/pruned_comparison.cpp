@@ -10,6 +10,7 @@
 #include "core/random.h"
 #include "experiment/experiment_config.h"
 #include "tuning/aggregates.h"
+#include "tuning/best_of_k.h"
 
 namespace dplab::tuning {
 namespace {
@@ -69,22 +70,6 @@ BestOfKSide draw_side(const SearchResults& results, const std::string& label,
 // Same (alpha, C) cell: the values come from the same JSON text, so equal up to rounding.
 bool same_value(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(a));
-}
-
-// E[max of a uniform k-subset of `values`] = sum_i v_(i) C(i - 1, k - 1) / C(m, k).
-double expected_best_of_k(std::vector<double> values, int k) {
-  std::sort(values.begin(), values.end());
-  const int m = static_cast<int>(values.size());
-  // weight(i) = C(i - 1, k - 1) / C(m, k) for i = k..m (1-based), built from weight(k) =
-  // 1 / C(m, k) by weight(i + 1) = weight(i) * i / (i - k + 1).
-  double weight = 1;
-  for (int j = 0; j < k; ++j) weight *= static_cast<double>(k - j) / static_cast<double>(m - j);
-  double expected = 0;
-  for (int i = k; i <= m; ++i) {
-    expected += weight * values[static_cast<std::size_t>(i - 1)];
-    weight *= static_cast<double>(i) / static_cast<double>(i - k + 1);
-  }
-  return expected;
 }
 
 }  // namespace

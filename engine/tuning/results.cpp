@@ -1,6 +1,7 @@
 // Job status names, as stored in the run history.
 #include "tuning/results.h"
 
+#include <cmath>
 #include <limits>
 
 #include "core/error.h"
@@ -44,6 +45,24 @@ double scored_accuracy(const JobResult& job) {
 double scored_train_loss(const JobResult& job) {
   return job.status == JobStatus::kDiverged ? std::numeric_limits<double>::infinity()
                                             : job.final_train_loss;
+}
+
+double final_val_mse(const JobResult& job) {
+  return job.curve.empty() ? std::numeric_limits<double>::quiet_NaN() : job.curve.back().val_mse;
+}
+
+double scored_val_mse(const JobResult& job) {
+  return job.status == JobStatus::kDiverged ? std::numeric_limits<double>::infinity()
+                                            : final_val_mse(job);
+}
+
+double scored_metric(const JobResult& job, bool regression) {
+  return regression ? scored_val_mse(job) : scored_accuracy(job);
+}
+
+double selection_score(const JobResult& job, bool regression) {
+  const double score = regression ? -scored_val_mse(job) : scored_accuracy(job);
+  return std::isnan(score) ? -std::numeric_limits<double>::infinity() : score;
 }
 
 }  // namespace dplab::tuning

@@ -40,6 +40,20 @@ struct JobResult {
 bool is_scored(const JobResult& job);            // finished or diverged
 double scored_accuracy(const JobResult& job);    // final_val_accuracy, or 0 if diverged
 double scored_train_loss(const JobResult& job);  // final_train_loss, or +inf if diverged
+// The validation MSE of the job's final model: its last curve point's val_mse (the trainer
+// records a point on the final model, trainer.cpp, and the store keeps curve points, so a search
+// reloaded from the history gives the same number); NaN without a curve.
+double final_val_mse(const JobResult& job);
+double scored_val_mse(const JobResult& job);  // final_val_mse, or +inf if diverged
+// What selection compares (issue #42 finding 5): a search scored by loss (SearchResults::
+// is_regression: regression, reconstruction) is scored by the validation MSE, lower is better,
+// measured on the validation set like the accuracy (public, or noised when validation is
+// private) and NEVER by the training loss, an un-noised function of the private training set
+// that no epsilon covers.
+//   scored_metric: accuracy, or validation MSE (the number shown);
+//   selection_score: higher is better: the accuracy, or minus the MSE; NaN scores -inf.
+double scored_metric(const JobResult& job, bool regression);
+double selection_score(const JobResult& job, bool regression);
 
 // The privacy mechanism of one run, enough to recompute any epsilon later.
 struct RunMechanism {
@@ -56,7 +70,7 @@ struct SearchResults {
   RunMechanism mechanism;
   std::int64_t training_size = 0;    // n
   std::int64_t validation_size = 0;  // n_val (the sensitivity of the accuracy is 1/n_val)
-  bool is_regression = false;        // scores: lowest final training loss instead of accuracy
+  bool is_regression = false;        // scores: lowest final validation MSE instead of accuracy
 
   const JobResult& job(int candidate, int repeat) const {
     return jobs[static_cast<std::size_t>(candidate * config.repeats + repeat)];

@@ -54,6 +54,7 @@ nlohmann::json selection_report_json(const SearchResults& results, const Selecti
           {"num_candidates", r.num_candidates},
           {"best_candidate", candidate_json(results, r.best_candidate)},
           {"best_accuracy", number_or_null(r.best_accuracy)},
+          {"best_val_mse", number_or_null(r.best_val_mse)},
           {"best_train_loss", number_or_null(r.best_train_loss)},
           {"delta", r.delta},
           {"gamma", r.gamma},
@@ -82,7 +83,7 @@ nlohmann::json run_summary_json(const SearchResults& results, const RunSummary& 
           {"dataset", results.config.dataset.source},
           {"training_size", results.training_size},
           {"task", results.is_regression ? "regression" : "classification"},
-          {"score", results.is_regression ? "final training loss (lower is better)"
+          {"score", results.is_regression ? "final validation MSE (lower is better)"
                                           : "final validation accuracy (higher is better)"},
           {"mechanism",
            {{"noise_multiplier", m.noise_multiplier},
@@ -122,13 +123,13 @@ std::string run_summary_markdown(const SearchResults& results, const RunSummary&
   s << "- what this report releases: " << epsilon_label(summary.release, privacy::kEpsilonDigits)
     << "\n\n";
   s << "| optimizer | K | best candidate | "
-    << (results.is_regression ? "final train loss" : "final val. accuracy")
+    << (results.is_regression ? "final val. MSE" : "final val. accuracy")
     << " | eps one run | plan: eps MA (K) | plan: eps LT (K) |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : summary.per_optimizer) {
     const nlohmann::json best = candidate_json(results, r.best_candidate);
     s << "| " << r.scope << " | " << r.num_candidates << " | "
       << (best.is_null() ? std::string("–") : best["label"].get<std::string>()) << " | "
-      << fixed(results.is_regression ? r.best_train_loss : r.best_accuracy, 4) << " | "
+      << fixed(results.is_regression ? r.best_val_mse : r.best_accuracy, 4) << " | "
       << privacy::format_epsilon_up(r.epsilon_single_run) << " | "
       << privacy::format_epsilon_up(r.epsilon_ma) << " | "
       << privacy::format_epsilon_up(r.epsilon_lt) << " |\n";

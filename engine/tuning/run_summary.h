@@ -1,7 +1,7 @@
 // The summary of a search that a report carries next to its charts (summary.json): which run it
 // is (experiment name, data set, n, task), the DP mechanism of every run (σ, q = L/n, T, δ),
 // the best candidate per optimizer with its parameters and score (honest_selection.h: mean final
-// validation accuracy, or final training loss for regression), and the privacy numbers of
+// validation accuracy, or final validation MSE for regression), and the privacy numbers of
 // selecting among each optimizer's K candidates (single run, MA, LT; main paper section 3; these
 // are PLANNING figures) plus the ε of what the report releases: tuning::release_cost (explore:
 // every run trained composed in RDP with the queries it made; private modes: the selection's

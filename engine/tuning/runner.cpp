@@ -150,7 +150,9 @@ Runner::Runner(experiment::ExperimentConfig config,
   if (impl_->candidates.empty()) throw InvalidArgument("the experiment has no candidates");
   const std::int64_t n = data->train.size();
   impl_->mechanism.noise_multiplier = config.privacy.noise_multiplier;
-  impl_->mechanism.sampling_rate = config.privacy.lot_size / static_cast<double>(n);
+  impl_->mechanism.sampling_rate = config.privacy.sampling_rate
+                                       ? *config.privacy.sampling_rate
+                                       : config.privacy.lot_size / static_cast<double>(n);
   impl_->mechanism.steps = config.privacy.steps;
   impl_->mechanism.delta = config.privacy.delta ? *config.privacy.delta : default_delta_for(n);
   impl_->config = std::move(config);
@@ -309,6 +311,7 @@ training::TrainingConfig job_training_config(const experiment::ExperimentConfig&
   tc.dp.clip = candidate.clip;
   tc.dp.noise_multiplier = config.privacy.noise_multiplier;
   tc.dp.lot_size = config.privacy.lot_size;
+  tc.dp.sampling_rate = config.privacy.sampling_rate.value_or(0.0);
   tc.steps = config.privacy.steps;
   tc.eval_every = config.eval_every;
   tc.seed = derive_seed(config.seed, static_cast<std::uint64_t>(candidate.index),

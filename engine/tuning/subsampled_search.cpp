@@ -19,19 +19,17 @@ double full_delta(const experiment::ExperimentConfig& config, std::int64_t n) {
   return config.privacy.delta ? *config.privacy.delta : default_delta_for(n);
 }
 
-// Expected lot size rate * rows, nudged down so that lot / rows never exceeds `rate` by a
-// rounding: the accountant charges `rate`, and a lower true rate is covered (the subsampled
-// Gaussian's RDP grows with q).
-double lot_for_rate(double rate, std::int64_t rows, const char* what) {
-  const double r = static_cast<double>(rows);
-  double lot = rate * r;
-  while (lot / r > rate) lot = std::nextafter(lot, 0.0);
-  if (lot < 1.0) {
-    throw InvalidArgument(std::string(what) + ": the expected lot " + format_number(lot) +
-                          " (sampling rate " + format_number(rate) + " x " + std::to_string(rows) +
-                          " rows) is below 1; raise release.tuning_fraction or use "
-                          "subset_batching \"same_lot_size\"");
-  }
+// The final run's rate gamma = L/n: the same expression the Runner evaluates on the full data,
+// so both variants charge (and print) the same bits.
+double final_rate(const experiment::ExperimentConfig& config, std::int64_t n) {
+  return config.privacy.lot_size / static_cast<double>(n);
+}
+
+// An expected lot (a normaliser) of at least 1, or an error naming what to change.
+double checked_lot(double lot, const std::string& what, const std::string& hint) {
+  if (!(lot >= 1.0))
+    throw InvalidArgument(what + ": the expected lot " + format_number(lot) + " is below 1; " +
+                          hint);
   return lot;
 }
 
@@ -107,31 +105,29 @@ SubsampledSplits split_for_subsampled_tuning(const experiment::ExperimentConfig&
   return splits;
 }
 
-double final_lot_size(const experiment::ExperimentConfig& config, std::int64_t full_training_size,
-                      std::int64_t final_size) {
-  if (final_size == full_training_size) return config.privacy.lot_size;
-  const double gamma = config.privacy.lot_size / static_cast<double>(full_training_size);
-  const double lot = gamma * static_cast<double>(final_size);
-  if (lot < 1.0) {
-    throw InvalidArgument("final run: the expected lot " + format_number(lot) +
-                          " on the complement of the tuning subset is below 1");
-  }
-  return lot;
+double final_lot_size(const experiment::ExperimentConfig& config, std::int64_t full_training_size) {
+  if (config.release.final_data == privacy::FinalRunData::kFullData) return config.privacy.lot_size;
+  // E|X2| = (1 - q) n: the expected complement, never the realised n - |X1|.
+  const double expected_rows =
+      (1.0 - config.release.tuning_fraction) * static_cast<double>(full_training_size);
+  return checked_lot(final_rate(config, full_training_size) * expected_rows,
+                     "final run on the complement of the tuning subset",
+                     "lower release.tuning_fraction or use final_data \"full\"");
 }
 
 experiment::ExperimentConfig tuning_phase_config(const experiment::ExperimentConfig& config,
-                                                 std::int64_t full_training_size,
-                                                 std::int64_t final_size,
-                                                 std::int64_t subset_size) {
+                                                 std::int64_t full_training_size) {
   experiment::ExperimentConfig tuning = config;
   const auto& release = config.release;
-  // The final run's rate exactly as the runner computes it (lot / rows): the accountant reads it
-  // back from the final run's results and derives gamma_sub from it the same way.
-  const double gamma =
-      final_lot_size(config, full_training_size, final_size) / static_cast<double>(final_size);
-  const double gamma_sub =
-      privacy::subset_sampling_rate(gamma, release.tuning_fraction, release.subset_batching);
-  tuning.privacy.lot_size = lot_for_rate(gamma_sub, subset_size, "tuning phase");
+  // The final run's rate exactly as the runner computes it: the accountant reads it back from
+  // the final run's results and derives gamma_sub from it the same way.
+  const double gamma_sub = privacy::subset_sampling_rate(
+      final_rate(config, full_training_size), release.tuning_fraction, release.subset_batching);
+  tuning.privacy.sampling_rate = gamma_sub;
+  // E|X1| = q n: the expected subset, never the realised |X1|.
+  tuning.privacy.lot_size = checked_lot(
+      gamma_sub * release.tuning_fraction * static_cast<double>(full_training_size), "tuning phase",
+      "raise release.tuning_fraction or use subset_batching \"same_lot_size\"");
   tuning.privacy.delta = full_delta(config, full_training_size);
   tuning.release.subsampled = false;  // a plain private ps search on X1
   return tuning;
@@ -139,8 +135,7 @@ experiment::ExperimentConfig tuning_phase_config(const experiment::ExperimentCon
 
 experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig& config,
                                               const experiment::Candidate& winner,
-                                              std::int64_t full_training_size,
-                                              std::int64_t final_size) {
+                                              std::int64_t full_training_size) {
   using experiment::Param;
   experiment::ExperimentConfig final_config = config;
   const double multiplier = experiment::learning_rate_multiplier(config.release.lr_transfer,
@@ -160,7 +155,11 @@ experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig
   final_config.tuning = experiment::TuningConfig{};  // grid over the one candidate
   final_config.repeats = 1;
   final_config.seed = derive_seed(config.seed, kFinalRunStream);
-  final_config.privacy.lot_size = final_lot_size(config, full_training_size, final_size);
+  final_config.privacy.lot_size = final_lot_size(config, full_training_size);
+  if (config.release.final_data == privacy::FinalRunData::kComplement) {
+    // On |X2| rows the runner's L / rows would be the realised rate: the public gamma instead.
+    final_config.privacy.sampling_rate = final_rate(config, full_training_size);
+  }
   final_config.privacy.delta = full_delta(config, full_training_size);
   const auto candidates = experiment::expand_candidates(final_config);
   if (candidates.size() != 1) {
@@ -180,11 +179,9 @@ SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
   // 1. The tuning subset X1 (Poisson q, seeded; never looks at the data) and the final data.
   const SubsampledSplits splits = split_for_subsampled_tuning(config, *data);
   const std::int64_t n = splits.full_training_size;
-  const std::int64_t final_size = splits.final->train.size();
-  out.subset_size = splits.tuning->train.size();
+  out.subset_size = splits.tuning->train.size();  // curator only (tune_subsampled.cpp)
   // 2. The Papernot-Steinke search on X1: K and the candidate draws up front.
-  const experiment::ExperimentConfig tuning_config =
-      tuning_phase_config(config, n, final_size, out.subset_size);
+  const experiment::ExperimentConfig tuning_config = tuning_phase_config(config, n);
   out.lot_size_on_subset = tuning_config.privacy.lot_size;
   const PrivatePlan plan = draw_private_plan(
       tuning_config, static_cast<int>(experiment::expand_candidates(tuning_config).size()),
@@ -213,7 +210,7 @@ SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
   out.winner_label = winner.label();
   out.winner_score = winner_rep.released_score;
   // 3. One final run of the winner, its learning rate transferred (heuristic).
-  const experiment::ExperimentConfig final_config = final_run_config(config, winner, n, final_size);
+  const experiment::ExperimentConfig final_config = final_run_config(config, winner, n);
   out.final_plan.selection = experiment::PrivateSelection::kPs;
   ReplicatePlan rep;
   rep.candidates = {0};
@@ -291,8 +288,8 @@ SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
   }
   if (data->train.is_regression()) {
     throw InvalidArgument(
-        "release mode private-subsampled needs a classification data set: the regression score "
-        "is computed on the private training set and is not covered by epsilon");
+        "release mode private-subsampled needs a classification data set: its tuning score "
+        "and released score are validation accuracies");
   }
   const int replicates = std::max(1, config.repeats);
   experiment::ExperimentConfig one = config;

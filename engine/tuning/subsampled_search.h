@@ -3,17 +3,23 @@
 //   1. draw_tuning_subset: X1 = a Poisson(q) subsample of the training rows, from a seed derived
 //      from the experiment seed (never from the data); X2 = the other rows;
 //   2. tuning_phase_config: the experiment as a plain private Papernot-Steinke search on X1, its
-//      lot size set so that the lot sampling rate on X1 is at most
-//      privacy::subset_sampling_rate(gamma, q, batching), the rate the accountant charges, with
-//      gamma the final run's rate (L/n, n = the FULL training size);
+//      lots drawn at exactly the rate the accountant charges, gamma_sub =
+//      privacy::subset_sampling_rate(gamma, q, batching), gamma = L/n the final run's rate (n =
+//      the FULL training size), and its noisy sums divided by the expected lot on the EXPECTED
+//      subset, L1 = gamma_sub q n;
 //   3. final_run_config: ONE run of the tuning winner's hyperparameters, the learning rate times
-//      experiment::learning_rate_multiplier (a heuristic), on X (variant 1, rate L/n) or X2
-//      (variant 2, rate L/n on |X2| rows), with its own seed stream (no noise shared with the
-//      tuning runs, which the composition assumes). It keeps release = private-subsampled, so
-//      tuning::release_cost of its results is the two-phase epsilon.
+//      experiment::learning_rate_multiplier (a heuristic), on X (variant 1: rate L/n, divided by
+//      L) or X2 (variant 2: rate L/n, divided by L2 = (L/n)(1 - q) n, the expected lot on the
+//      expected |X2|), with its own seed stream (no noise shared with the tuning runs, which the
+//      composition assumes). It keeps release = private-subsampled, so tuning::release_cost of
+//      its results is the two-phase epsilon.
+// Public sizes only (issue #42 finding 6): every rate and every normaliser is computed from L, n
+// and q (PrivacyConfig::sampling_rate carries the rate, lot_size the normaliser), never from the
+// realised |X1| or |X2| = n - |X1|, which depend on whether a given example fell into X1 (add/
+// remove adjacency), like a realised lot size. Dividing by such a public constant is post-
+// processing; dividing by a realised size would not be (docs/privacy-model.md). The realised
+// sizes only decide which rows the phases sample from.
 // Both sub-configs carry delta explicitly (the full data's), so every epsilon uses the same one.
-// Caveat (as for n everywhere in dplab): the realised |X1| and |X2| set the lot sizes, i.e. they
-// are treated as public sizes, like n.
 // Pure functions of their inputs; thread-safe.
 #pragma once
 
@@ -53,22 +59,21 @@ std::vector<Index> draw_tuning_subset(Index n, double tuning_fraction, std::uint
 SubsampledSplits split_for_subsampled_tuning(const experiment::ExperimentConfig& config,
                                              const data::TrainValidationSplit& data);
 
-// The final run's expected lot: L on the full data (variant 1); gamma |X2| on X2 (variant 2),
-// gamma = L/n. Its rate lot/rows is what the accountant charges for the final run.
-double final_lot_size(const experiment::ExperimentConfig& config, std::int64_t full_training_size,
-                      std::int64_t final_size);
+// The final run's normaliser, the expected lot on the expected final data: L on the full data
+// (variant 1); gamma (1 - q) n on X2 (variant 2), gamma = L/n. Its rate is gamma either way.
+// Throws InvalidArgument when it is below 1.
+double final_lot_size(const experiment::ExperimentConfig& config, std::int64_t full_training_size);
 
-// Step 2: `config` with release = plain private ps (same law), its lot for |X1| rows at the
-// rate subset_sampling_rate(final rate, q, batching) (rounded down, never up).
+// Step 2: `config` with release = plain private ps (same law), lots at the rate gamma_sub =
+// subset_sampling_rate(L/n, q, batching) (privacy.sampling_rate) divided by gamma_sub q n
+// (privacy.lot_size). Throws InvalidArgument when that expected lot is below 1.
 experiment::ExperimentConfig tuning_phase_config(const experiment::ExperimentConfig& config,
-                                                 std::int64_t full_training_size,
-                                                 std::int64_t final_size, std::int64_t subset_size);
+                                                 std::int64_t full_training_size);
 
 // Step 3: a one-candidate config for `winner` (a candidate of the tuning phase).
 experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig& config,
                                               const experiment::Candidate& winner,
-                                              std::int64_t full_training_size,
-                                              std::int64_t final_size);
+                                              std::int64_t full_training_size);
 
 // The whole procedure, steps 1-3, as `dplab-cli tune --release private-subsampled` and the GUI
 // run it (one implementation).

@@ -1,6 +1,6 @@
 // The winner of each optimizer: the candidate honest selection picks (honest_selection.h
 // best_score: the best mean final validation accuracy over finished repeats, or the lowest final
-// training loss for regression; diverged runs never win). Cheap: scores only, no accounting. The
+// validation MSE for regression; diverged runs never win). Cheap: scores only, no accounting. The
 // results table, the charts and the parallel coordinates highlight these, so every view agrees with
 // `dplab-cli tune`'s summary.
 #pragma once

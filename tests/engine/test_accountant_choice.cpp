@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "privacy/accounting/accountant_choice.h"
 #include "privacy/accounting/accountant_comparison.h"
+#include "privacy/selection/private_selection.h"
 #include "support/accounting_reference.h"
 #include "support/numeric_compare.h"
 #include "support/test_registry.h"

@@ -49,6 +49,11 @@ JobResult job(int candidate, int repeat, JobStatus status, double accuracy, doub
   j.status = status;
   j.final_val_accuracy = accuracy;
   j.final_train_loss = train_loss;
+  if (status == JobStatus::kFinished) {  // the final curve point (regression scores its val_mse)
+    training::CurvePoint end;
+    end.val_mse = train_loss;
+    j.curve.push_back(end);
+  }
   return j;
 }
 
@@ -121,9 +126,10 @@ class TestDivergenceFromParameters : public QObject {
     QCOMPARE(scores[0].repeats_finished, 2);
     QCOMPARE(scores[0].mean_final_accuracy, 0.45);
     QCOMPARE(tuning::best_score(scores)->candidate, 1);
-    // Regression: the diverged repeat's training loss is +inf, the worst.
+    // Regression: the diverged repeat's validation MSE (and training loss) is +inf, the worst.
     results.is_regression = true;
     const auto regression = tuning::score_candidates(results, {0, 1});
+    QVERIFY(std::isinf(regression[0].mean_final_val_mse));
     QVERIFY(std::isinf(regression[0].mean_final_train_loss));
     QCOMPARE(tuning::best_score(regression)->candidate, 1);
     // LT draws from all scored runs, the diverged one included: with only candidate 0 in the

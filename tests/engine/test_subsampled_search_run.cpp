@@ -29,8 +29,7 @@ namespace {
 std::int64_t drawn_runs(const experiment::ExperimentConfig& config,
                         const data::TrainValidationSplit& data) {
   const auto splits = tuning::split_for_subsampled_tuning(config, data);
-  const auto tuning_config = tuning::tuning_phase_config(
-      config, splits.full_training_size, splits.final->train.size(), splits.tuning->train.size());
+  const auto tuning_config = tuning::tuning_phase_config(config, splits.full_training_size);
   return static_cast<std::int64_t>(
       tuning::draw_private_plan(
           tuning_config, static_cast<int>(experiment::expand_candidates(tuning_config).size()),

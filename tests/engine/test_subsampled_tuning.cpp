@@ -427,26 +427,34 @@ class TestSubsampledTuning : public QObject {
     QVERIFY(dplab::testing::error_of<dplab::InvalidArgument>([&] {
               dplab::tuning::draw_private_plan(config, 2, 1);
             }).contains("two phases"));
-    // The tuning phase: a plain ps search, its lot rate on |X1| rows at most the charged
-    // gamma_sub = min(1, (L/n)/q) (same_lot_size), never above.
-    const ExperimentConfig tuning = dplab::tuning::tuning_phase_config(config, 800, 800, 203);
+    // The tuning phase: a plain ps search, its lots drawn at exactly the charged gamma_sub =
+    // min(1, (L/n)/q) (same_lot_size) and divided by the expected lot on the EXPECTED subset,
+    // gamma_sub q n: public numbers only, nothing from the realised |X1| (issue #42 finding 6).
+    const ExperimentConfig tuning = dplab::tuning::tuning_phase_config(config, 800);
     QVERIFY(!tuning.release.subsampled);
     QCOMPARE(tuning.release.selection, PrivateSelection::kPs);
     const double charged = subset_sampling_rate(50.0 / 800.0, 0.25, SubsetBatching::kSameLotSize);
-    QVERIFY(tuning.privacy.lot_size / 203.0 <= charged);
-    DPLAB_COMPARE_REL(tuning.privacy.lot_size / 203.0, charged, 1e-14);
+    QVERIFY(tuning.privacy.sampling_rate.has_value());
+    QCOMPARE(*tuning.privacy.sampling_rate, charged);
+    QCOMPARE(tuning.privacy.lot_size, charged * 0.25 * 800);
     QVERIFY(tuning.privacy.delta.has_value());
     // The final run: one candidate, the winner's learning rate x 1/q, its own seed stream.
     const auto pool = expand_candidates(tuning);
-    const ExperimentConfig final_config =
-        dplab::tuning::final_run_config(config, pool[1], 800, 800);
+    const ExperimentConfig final_config = dplab::tuning::final_run_config(config, pool[1], 800);
     const auto finals = expand_candidates(final_config);
     QCOMPARE(finals.size(), std::size_t{1});
     DPLAB_COMPARE_REL(finals[0].optimizer.learning_rate, pool[1].optimizer.learning_rate * 4.0,
                       1e-15);
     QCOMPARE(finals[0].clip, pool[1].clip);
     QVERIFY(final_config.seed != config.seed);
-    QCOMPARE(final_config.privacy.lot_size, 50.0);  // full data: the experiment's L
+    QCOMPARE(final_config.privacy.lot_size, 50.0);  // full data: the experiment's L, rate L/n
+    QVERIFY(!final_config.privacy.sampling_rate.has_value());
+    // The complement: rate L/n, divided by the expected lot on E|X2| = (1 - q) n.
+    ExperimentConfig complement = config;
+    complement.release.final_data = dplab::privacy::FinalRunData::kComplement;
+    const ExperimentConfig on_x2 = dplab::tuning::final_run_config(complement, pool[1], 800);
+    QCOMPARE(*on_x2.privacy.sampling_rate, 50.0 / 800.0);
+    QCOMPARE(on_x2.privacy.lot_size, 50.0 / 800.0 * (0.75 * 800));
     // The Poisson draw of X1 is seeded: same seed, same rows.
     QCOMPARE(dplab::tuning::draw_tuning_subset(800, 0.25, 9),
              dplab::tuning::draw_tuning_subset(800, 0.25, 9));

@@ -108,15 +108,17 @@ class TestCharts : public QObject {
     box->setChecked(false);
   }
 
-  void regressionIsLabelledAsLoss() {
+  void regressionIsLabelledAsValidationMse() {
     run(regressionGrid());
     ChartView* curves = window_->accuracyTab()->curvesChart();
     ChartView* protocol = window_->accuracyTab()->protocolChart();
     for (ChartView* chart : {curves, protocol}) {
       chart->plot()->replot();
-      QVERIFY2(chart->title().contains(QStringLiteral("loss")), qPrintable(chart->title()));
+      // Scored and drawn by the validation MSE, never the training loss (issue #42 finding 5).
+      QVERIFY2(chart->title().contains(QStringLiteral("MSE")), qPrintable(chart->title()));
       QVERIFY2(!chart->title().contains(QStringLiteral("accuracy")), qPrintable(chart->title()));
-      QVERIFY(chart->plot()->yAxis->label().contains(QStringLiteral("loss")));
+      QVERIFY2(!chart->title().contains(QStringLiteral("loss")), qPrintable(chart->title()));
+      QVERIFY(chart->plot()->yAxis->label().contains(QStringLiteral("MSE")));
       QVERIFY(chart->logY());
       verifyEverythingInFrame(chart->plot());
       verifyLegendOutside(chart->plot());

@@ -158,9 +158,7 @@ class TestSubsampledReleaseGui : public QObject {
       run_config = form->config();
       const auto probe = tuning::load_experiment_data(run_config);  // the split follows the seed
       const auto splits = tuning::split_for_subsampled_tuning(run_config, *probe);
-      const auto tuning_config =
-          tuning::tuning_phase_config(run_config, splits.full_training_size,
-                                      splits.final->train.size(), splits.tuning->train.size());
+      const auto tuning_config = tuning::tuning_phase_config(run_config, splits.full_training_size);
       k = static_cast<std::int64_t>(
           tuning::draw_private_plan(
               tuning_config, static_cast<int>(experiment::expand_candidates(tuning_config).size()),

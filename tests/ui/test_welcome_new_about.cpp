@@ -10,8 +10,8 @@
 #include <QSettings>
 #include <QTimer>
 
+#include "form/presets.h"
 #include "shell/discard_guard.h"
-#include "shell/presets.h"
 #include "shell/welcome_panel.h"
 #include "support/test_registry.h"
 #include "window_run_support.h"

@@ -12,13 +12,13 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "async/background_computation.h"
 #include "cluster/merged_run.h"
 #include "core/thread_priority.h"
 #include "run/history_panel.h"
 #include "run/run_controller.h"
 #include "run/run_data.h"
 #include "store/store.h"
-#include "views/background_task.h"
 
 namespace dplab::ui {
 

@@ -5,7 +5,7 @@
 #include <QSettings>
 #include <nlohmann/json.hpp>
 
-#include "shell/presets.h"
+#include "form/presets.h"
 
 namespace dplab::ui {
 

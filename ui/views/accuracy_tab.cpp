@@ -104,11 +104,10 @@ void AccuracyTab::drawCurves() {
     const auto kind = r.config.optimizers.at(static_cast<std::size_t>(optimizer_index)).kind;
     return static_cast<double>(optim::updates_for_queries(kind, queries));
   };
-  plot->yAxis->setLabel(regression
-                            ? tr("training loss (lot mean; lower is better; not covered by ε)")
-                            : tr("validation accuracy"));
+  plot->yAxis->setLabel(regression ? tr("validation MSE (lower is better)")
+                                   : tr("validation accuracy"));
   curves_->setTitle(
-      regression ? tr("Training loss over candidates: min (solid) and median (dashed)")
+      regression ? tr("Validation MSE over candidates: min (solid) and median (dashed)")
                  : tr("Validation accuracy over candidates: max (solid) and median (dashed)"));
   if (structural_) curves_->setLogY(regression);  // losses span orders of magnitude
   if (!data_->hasRun()) {
@@ -136,7 +135,7 @@ void AccuracyTab::drawCurves() {
       g->setPen(QPen(c, 1));
       for (const auto& p : job.curve) {
         g->addData(x_of(cand.optimizer_index, p.iteration),
-                   regression ? p.train_loss : p.val_accuracy);
+                   regression ? p.val_mse : p.val_accuracy);
       }
     }
   }
@@ -215,13 +214,13 @@ void AccuracyTab::drawProtocol() {
   QCustomPlot* plot = protocol_->plot();
   plot->clearGraphs();
   plot->xAxis->setLabel(tr("k, candidates drawn at random (best one kept)"));
-  plot->yAxis->setLabel(r.is_regression ? tr("final train loss (chosen; not covered by ε)")
+  plot->yAxis->setLabel(r.is_regression ? tr("final validation MSE (chosen)")
                                         : tr("final val. accuracy (chosen)"));
   double lo = 1e300, hi = -1e300;
   int kmax = 1;
   protocol_->setTitle(
       r.is_regression
-          ? tr("Best of k random candidates (section 5.2): final training loss, mean and 95% CI")
+          ? tr("Best of k random candidates (section 5.2): final validation MSE, mean and 95% CI")
           : tr("Best of k random candidates (section 5.2): mean and 95% CI"));
   if (structural_) protocol_->setLogY(r.is_regression);
   std::vector<tuning::SelectionReport> reports;

@@ -13,7 +13,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "views/background_task.h"
+#include "async/background_computation.h"
 
 class QLabel;
 class QLayout;

@@ -94,7 +94,7 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
     table.constantColumns.push_back(
         {QStringLiteral("times_best_note"),
          QStringLiteral("times_best: at how many evaluation points this cell's candidate had the "
-                        "best validation accuracy (regression: lowest training loss) of its "
+                        "best validation accuracy (regression: lowest validation MSE) of its "
                         "optimizer; the column sums to the evaluation points (paper appendix G, "
                         "Figure 7)")});
     return table;
@@ -267,7 +267,7 @@ void HeatmapTab::draw() {
     winner_frame_->setSelectable(false);
     // Said in the title (whole, wrapped to the chart's width), not over the cells.
     winner_text_ = data_->results().is_regression
-                       ? tr("red frame: Results winner #%1 (lowest final training loss), α = %2, "
+                       ? tr("red frame: Results winner #%1 (lowest final validation MSE), α = %2, "
                             "C = %3")
                        : tr("red frame: Results winner #%1 (best mean final validation "
                             "accuracy), α = %2, C = %3");

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "charts/chart_view.h"
-#include "shell/presets.h"
+#include "form/presets.h"
 #include "views/figure_run_panel.h"
 
 namespace dplab::ui {

@@ -1,5 +1,5 @@
 // ParallelCoordinatesTab: every finished candidate of the shown search as a polyline across the
-// axes α, C, β1, β2, m (those some candidate has) to its score (accuracy, or final training loss
+// axes α, C, β1, β2, m (those some candidate has) to its score (accuracy, or final validation MSE
 // for regression) — engine tuning::parallel_coordinates: which axes, log axes where the grid is
 // log-spaced, each value's position. Line colour = score (viridis: dark = low, yellow = high);
 // each optimizer's winner (tuning/winners.h, honest selection's choice) is drawn thick in the

@@ -124,10 +124,10 @@ void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList
     return;
   }
   chart_->setTitle(tr("Privacy–utility: %1 released vs ε of the search")
-                       .arg(pu.regression ? tr("final training loss") : tr("accuracy")));
+                       .arg(pu.regression ? tr("final validation MSE") : tr("accuracy")));
   plot->xAxis->setLabel(tr("ε (δ = %1; log scale)")
                             .arg(pu.points.empty() ? 0.0 : pu.points.front().delta, 0, 'g', 3));
-  plot->yAxis->setLabel(pu.regression ? tr("final training loss of the release (expected)")
+  plot->yAxis->setLabel(pu.regression ? tr("final validation MSE of the release (expected)")
                                       : tr("validation accuracy of the release (expected)"));
   auto add_graph = [&](const QString& name, const QPen& pen, const QCPScatterStyle& scatter,
                        const std::vector<tuning::PrivacyUtilityPoint>& points, bool legend) {
@@ -215,7 +215,7 @@ QString PrivacyUtilityTab::tooltip(QCPAbstractPlottable* plottable, int index) c
     if (p.gamma > 0) text += tr(", γ = %1").arg(p.gamma, 0, 'g', 4);
     text += tr("\n%1%2 = %3\nruns: %4")
                 .arg(p.plan ? tr("expected ") : QString(),
-                     shown_.regression ? tr("training loss") : tr("accuracy"))
+                     shown_.regression ? tr("validation MSE") : tr("accuracy"))
                 .arg(p.metric, 0, 'g', 6)
                 .arg(p.expected_runs, 0, 'g', 4);
     return text + QLatin1Char('\n') + QString::fromStdString(p.label);

@@ -65,7 +65,8 @@ AccountedEpsilon run_epsilon(const SubsampledGaussian& run, int candidates, doub
     const auto r = epsilon_for_delta(run, delta, rdp);
     return from_rdp(r.epsilon, delta, r.best_order);
   }
-  const auto r = moments_accountant_selection(run, candidates, delta, rdp);
+  // MA: the K runs composed (rdp_accountant.h composed_runs).
+  const auto r = epsilon_for_delta(composed_runs(run, candidates), delta, rdp);
   return from_rdp(r.epsilon, delta, r.best_order);
 }
 
@@ -96,20 +97,6 @@ AccountedEpsilon runs_epsilon(std::span<const SubsampledGaussian> runs, double d
   }
   const auto r = epsilon_from_rdp(orders, total, delta);
   return from_rdp(r.epsilon, delta, r.best_order);
-}
-
-LtSelectionCost liu_talwar_selection_with(const SubsampledGaussian& run, double gamma, double delta,
-                                          Accountant accountant, double delta2, LogBase log_base,
-                                          const PldOptions& pld, const AccountingOptions& rdp) {
-  LtSelectionCost cost = liu_talwar_selection(run, gamma, delta, delta2, log_base, rdp);
-  if (accountant == Accountant::kRdp) return cost;
-  // Same theorem, eps1 of the base run at delta1 from the PLD (any (eps1, delta1)-DP run will do).
-  const auto per_run = pld_epsilon_for_delta(run, cost.delta_per_run, pld);
-  cost.epsilon_per_run = per_run.epsilon;
-  cost.best_order = 0.0;
-  cost.order_at_grid_edge = false;
-  cost.epsilon = 3.0 * per_run.epsilon + 3.0 * std::sqrt(2.0 * cost.delta_per_run);
-  return cost;
 }
 
 double calibrate_noise_multiplier_with(double target_epsilon, double delta, double sampling_rate,

@@ -9,7 +9,9 @@
 // too; until then PLD is opt-in (--accountant pld) and every epsilon says which accountant made it.
 // Liu-Talwar (LT) accepts any (eps, delta)-DP base run: with PLD, eps1 of the run at LT's tiny
 // delta1 comes from the PLD (tighter); its default stays RDP, matching the paper's Theorem 1 as
-// published. Papernot-Steinke is an RDP theorem and always uses RDP.
+// published (privacy/selection/private_selection.h liu_talwar_selection_with: a selection rule
+// priced with these accountants, so it lives above them). Papernot-Steinke is an RDP theorem and
+// always uses RDP.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +20,6 @@
 
 #include "privacy/accounting/pld/pld_accountant.h"
 #include "privacy/accounting/rdp_accountant.h"
-#include "privacy/selection/private_selection.h"
 
 namespace dplab::privacy {
 
@@ -58,14 +59,6 @@ AccountedEpsilon run_epsilon(const SubsampledGaussian& run, int candidates, doub
 AccountedEpsilon runs_epsilon(std::span<const SubsampledGaussian> runs, double delta,
                               Accountant accountant, const PldOptions& pld = {},
                               const AccountingOptions& rdp = {});
-
-// Liu-Talwar Theorem 1 (private_selection.h) with the base run's eps1 at delta1 from the chosen
-// accountant.
-LtSelectionCost liu_talwar_selection_with(const SubsampledGaussian& run, double gamma, double delta,
-                                          Accountant accountant, double delta2 = kDefaultDelta2,
-                                          LogBase log_base = LogBase::kNatural,
-                                          const PldOptions& pld = {},
-                                          const AccountingOptions& rdp = {});
 
 // Smallest sigma for a target (epsilon, delta) under the chosen accountant (never overshoots).
 double calibrate_noise_multiplier_with(double target_epsilon, double delta, double sampling_rate,

@@ -270,6 +270,17 @@ std::shared_ptr<const RdpCurve> rdp_curve(double noise_multiplier, double sampli
   return cache().get(noise_multiplier, sampling_rate, max_order);
 }
 
+SubsampledGaussian composed_runs(const SubsampledGaussian& run, int runs) {
+  if (runs < 1) fail_field("candidates", runs, "must be >= 1");
+  if (run.steps < 0) fail_field("steps", static_cast<double>(run.steps), "must be >= 0");
+  if (run.steps > std::numeric_limits<std::int64_t>::max() / runs) {
+    fail_field("candidates", runs, "times steps overflows 64-bit integers");
+  }
+  SubsampledGaussian all = run;
+  all.steps = run.steps * runs;
+  return all;
+}
+
 EpsilonResult epsilon_for_delta(const SubsampledGaussian& run, double delta,
                                 const AccountingOptions& options) {
   validate_run(run);

@@ -44,6 +44,12 @@ struct SubsampledGaussian {
   std::int64_t steps = 1;         // T
 };
 
+// K runs of T steps with the same (sigma, q) compose in RDP exactly like one run of K*T steps
+// (Mironov 2017 Prop. 1): that run. The one K-fold rule of the moments-accountant release
+// (accountant_choice.h run_epsilon, selection/private_selection.h). InvalidArgument for runs < 1,
+// steps < 0, or K*T past 64-bit integers.
+SubsampledGaussian composed_runs(const SubsampledGaussian& run, int runs);
+
 enum class Conversion { kImproved, kClassic };
 enum class OrderSearch { kGrid, kInterpolated, kExact };
 

@@ -11,14 +11,7 @@ namespace dplab::privacy {
 
 MaSelectionCost moments_accountant_selection(const SubsampledGaussian& run, int candidates,
                                              double delta, const AccountingOptions& options) {
-  if (candidates < 1) fail_field("candidates", candidates, "must be >= 1");
-  if (run.steps < 0) fail_field("steps", static_cast<double>(run.steps), "must be >= 0");
-  if (run.steps > std::numeric_limits<std::int64_t>::max() / candidates) {
-    fail_field("candidates", candidates, "times steps overflows 64-bit integers");
-  }
-  // K runs of T steps with the same (sigma, q) compose in RDP exactly like one run of K*T steps.
-  SubsampledGaussian all = run;
-  all.steps = run.steps * candidates;
+  const SubsampledGaussian all = composed_runs(run, candidates);
   const EpsilonResult total = epsilon_for_delta(all, delta, options);
   MaSelectionCost cost;
   cost.epsilon = total.epsilon;
@@ -105,6 +98,20 @@ int ma_candidates_at_lt_cost(const SubsampledGaussian& run, double delta, double
     (affordable(mid) ? lo : hi) = mid;
   }
   return lo;
+}
+
+LtSelectionCost liu_talwar_selection_with(const SubsampledGaussian& run, double gamma, double delta,
+                                          Accountant accountant, double delta2, LogBase log_base,
+                                          const PldOptions& pld, const AccountingOptions& rdp) {
+  LtSelectionCost cost = liu_talwar_selection(run, gamma, delta, delta2, log_base, rdp);
+  if (accountant == Accountant::kRdp) return cost;
+  // Same theorem, eps1 of the base run at delta1 from the PLD (any (eps1, delta1)-DP run will do).
+  const auto per_run = pld_epsilon_for_delta(run, cost.delta_per_run, pld);
+  cost.epsilon_per_run = per_run.epsilon;
+  cost.best_order = 0.0;
+  cost.order_at_grid_edge = false;
+  cost.epsilon = 3.0 * per_run.epsilon + 3.0 * std::sqrt(2.0 * cost.delta_per_run);
+  return cost;
 }
 
 }  // namespace dplab::privacy

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "privacy/accounting/accountant_choice.h"
 #include "privacy/accounting/rdp_accountant.h"
 
 namespace dplab::privacy {
@@ -59,6 +60,15 @@ LtSelectionCost liu_talwar_selection(const SubsampledGaussian& run, double gamma
                                      double delta2 = kDefaultDelta2,
                                      LogBase log_base = LogBase::kNatural,
                                      const AccountingOptions& options = {});
+
+// liu_talwar_selection with the base run's eps1 at delta1 from the chosen accountant
+// (accounting/accountant_choice.h): RDP gives liu_talwar_selection itself; PLD the same theorem
+// with eps1 = the PLD's epsilon of the run at delta1.
+LtSelectionCost liu_talwar_selection_with(const SubsampledGaussian& run, double gamma, double delta,
+                                          Accountant accountant, double delta2 = kDefaultDelta2,
+                                          LogBase log_base = LogBase::kNatural,
+                                          const PldOptions& pld = {},
+                                          const AccountingOptions& rdp = {});
 
 // LT as dplab RUNS it (private release mode): the hard stop is the INTEGER
 // Upsilon = ceil(ln(1/delta2)/gamma) that the algorithm enforces, so delta1 is solved with that

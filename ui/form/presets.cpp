@@ -1,4 +1,4 @@
-#include "shell/presets.h"
+#include "form/presets.h"
 
 #include <QDir>
 #include <QFile>

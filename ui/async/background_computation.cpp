@@ -1,4 +1,4 @@
-#include "views/background_task.h"
+#include "async/background_computation.h"
 
 #include "core/thread_priority.h"
 
