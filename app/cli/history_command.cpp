@@ -213,7 +213,8 @@ int run_export(const Arguments& args) {
   const tuning::SearchResults runs = db->load_results(record.id);
   const bool finished = record.status == store::to_string(store::RunStatus::kFinished);
   const auto written = release::write_release(
-      release::search_release(runs, store::load_private_release(*db, record.id), !finished),
+      release::search_release(runs, store::load_private_release(*db, record.id), !finished,
+                              db->spent_budget(record.id)),
       out_dir);
   std::size_t files = written.size();
   if (const auto summary = db->load_summary(record.id, "summary")) {

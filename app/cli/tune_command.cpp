@@ -14,7 +14,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -32,8 +31,10 @@
 #include "core/memory_check.h"
 #include "core/message_text.h"
 #include "core/os_entropy.h"
+#include "data/file_reader.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
+#include "release/release_writer.h"
 #include "store/store.h"
 #include "tuning/objpert_search.h"
 #include "tuning/private_search.h"
@@ -189,12 +190,11 @@ int write_tune_plan(const Arguments& args, const std::string& plan_dir,
 
 // --show-curator after a private release: curator-only.json (the one place K lives) on stderr.
 void print_curator_facts(const std::string& out_dir) {
-  const std::filesystem::path path = std::filesystem::path(out_dir) / kCuratorOnlyFile;
-  std::ifstream in(path);
-  if (!in) return;  // nothing was written (a search that released nothing before the files)
+  const std::filesystem::path path = std::filesystem::path(out_dir) / release::kCuratorOnlyFile;
+  if (!std::filesystem::exists(path)) return;  // a search that released nothing before the files
   std::cerr << "dplab-cli tune: --show-curator: curator only, NOT FOR RELEASE (" << path.string()
             << "):\n"
-            << in.rdbuf();
+            << data::read_json_file(path.string()).dump(2) << "\n";
 }
 
 int run_tune(const Arguments& args) {

@@ -225,8 +225,11 @@ int finish_explore_tune(const ExploreFinish& f) {
   // Selection and exports use only the finished jobs.
   const auto reports = tuning::honest_selection_per_optimizer(f.results);
   const auto overall = tuning::honest_selection_all(f.results);
+  // A run in the history states what it spent over all its attempts (a resume after a cancel).
+  const std::optional<release::SpentBudget> spent =
+      f.writer ? std::optional(f.db->spent_budget(f.writer->experiment_id())) : std::nullopt;
   const auto written = release::write_release(
-      release::explore_release(f.results, f.cancelled, std::nullopt, &f.objpert), f.out_dir);
+      release::explore_release(f.results, f.cancelled, spent, &f.objpert), f.out_dir);
   const JobCounts n = count_jobs(f.results);
   const nlohmann::json summary = explore_summary(f, cost, reports, overall, n);
   const std::filesystem::path summary_path = std::filesystem::path(f.out_dir) / "summary.json";

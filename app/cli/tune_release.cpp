@@ -348,7 +348,9 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   // runs K, the hard-stop flag, the wall time (it grows with K) and anything else that depends on
   // K go to curator-only.json and the store's "curator_only" summary, never here.
   const tuning::PrivateRelease release = release::released_winners(selected, cancelled);
-  release::Release released = release::private_release(results, selected, cancelled);
+  const std::optional<release::SpentBudget> spent =
+      db ? std::optional(db->spent_budget(experiment_id)) : std::nullopt;
+  release::Release released = release::private_release(results, selected, cancelled, spent);
   const bool accuracy_public = config.release.validation == ValidationAssumption::kPublic;
 
   nlohmann::json replicates = nlohmann::json::array();

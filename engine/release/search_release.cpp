@@ -30,22 +30,17 @@ std::string run_count_policy(const experiment::ReleaseConfig& release) {
          "(curator-only.json only)";
 }
 
-// The card's ε and label: this attempt's cost, or the stored run's composed spent ε.
-tuning::ReleaseCost headline(tuning::ReleaseCost cost, const std::optional<SpentEpsilon>& spent) {
-  if (spent && spent->attempts > 1) {
-    cost.epsilon = spent->epsilon;
-    cost.delta = spent->delta;
-    cost.covers += "; every attempt's charges composed (" + std::to_string(spent->attempts) +
-                   " attempts: run, cancel, resume)";
-  }
-  return cost;
+// The card's ε and label: this attempt's cost, or the stored run's spent ε over its attempts.
+tuning::ReleaseCost headline(const tuning::ReleaseCost& cost,
+                             const std::optional<SpentBudget>& spent) {
+  return spent && spent->attempts > 1 ? with_spent_budget(cost, *spent) : cost;
 }
 
 }  // namespace
 
 nlohmann::json search_privacy_card(const tuning::SearchResults& results,
                                    const tuning::ReleaseCost& attempt_cost,
-                                   const std::optional<SpentEpsilon>& spent) {
+                                   const std::optional<SpentBudget>& spent) {
   const experiment::ExperimentConfig& config = results.config;
   const tuning::RunMechanism& m = results.mechanism;
   const tuning::ReleaseCost cost = headline(attempt_cost, spent);
@@ -121,7 +116,7 @@ std::string search_epsilon_label(const nlohmann::json& card) {
 }
 
 Release explore_release(const tuning::SearchResults& results, bool cancelled,
-                        const std::optional<SpentEpsilon>& spent,
+                        const std::optional<SpentBudget>& spent,
                         const tuning::ObjpertSearch* objpert) {
   Release r;
   r.experiment = results.config.name;
@@ -157,7 +152,7 @@ tuning::PrivateRelease released_winners(const tuning::PrivateRelease& selected, 
 
 Release private_release(const tuning::SearchResults& results,
                         const tuning::PrivateRelease& selected, bool cancelled,
-                        const std::optional<SpentEpsilon>& spent) {
+                        const std::optional<SpentBudget>& spent) {
   Release r;
   r.experiment = results.config.name;
   r.mode = experiment::describe_release(results.config.release);
@@ -204,7 +199,7 @@ Release private_release(const tuning::SearchResults& results,
 
 Release search_release(const tuning::SearchResults& runs,
                        const std::optional<tuning::PrivateRelease>& winners, bool cancelled,
-                       const std::optional<SpentEpsilon>& spent) {
+                       const std::optional<SpentBudget>& spent) {
   if (runs.config.release.mode == ReleaseMode::kExplore)
     return explore_release(runs, cancelled, spent);
   return private_release(runs, winners.value_or(tuning::PrivateRelease{}), cancelled, spent);

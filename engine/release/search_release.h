@@ -18,14 +18,16 @@
 // its K policy, secure or not, and how preprocessing was fitted.
 //
 // `spent` (optional): a stored run's spent ε when it ran in several attempts (run, cancel,
-// resume, kill): every attempt's charges composed (store::Store::spent_budget). With more than one
-// attempt it replaces the headline, and the card keeps this attempt's ε beside it (a run of one
-// attempt writes the same bytes whichever door wrote it). Pure functions; thread-safe.
+// resume, kill): every attempt's charges composed (store::Store::spent_budget), stated by
+// with_spent_budget (spent_budget.h). With more than one attempt the card keeps this attempt's ε
+// beside it (a run of one attempt writes the same bytes whichever door wrote it). Pure functions;
+// thread-safe.
 #pragma once
 
 #include <optional>
 
 #include "release/release.h"
+#include "release/spent_budget.h"
 #include "tuning/objpert_search.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
@@ -33,16 +35,10 @@
 
 namespace dplab::release {
 
-struct SpentEpsilon {
-  double epsilon = 0.0;
-  double delta = 0.0;
-  int attempts = 1;
-};
-
 // The privacy card of a search whose release costs `cost`.
 nlohmann::json search_privacy_card(const tuning::SearchResults& results,
                                    const tuning::ReleaseCost& cost,
-                                   const std::optional<SpentEpsilon>& spent = std::nullopt);
+                                   const std::optional<SpentBudget>& spent = std::nullopt);
 
 // The headline label every released CSV of the search carries (its epsilon_label column): the ε
 // with what it covers and what it does not, and for a private release where its noise came from.
@@ -51,7 +47,7 @@ std::string search_epsilon_label(const nlohmann::json& privacy_card);
 // `objpert` (may be null): the objective-perturbation runs of the search, charged with it
 // (tuning::release_cost_with_objpert).
 Release explore_release(const tuning::SearchResults& results, bool cancelled,
-                        const std::optional<SpentEpsilon>& spent = std::nullopt,
+                        const std::optional<SpentBudget>& spent = std::nullopt,
                         const tuning::ObjpertSearch* objpert = nullptr);
 // What a private search releases of its selected winners: all of them, or none when it was
 // cancelled (the one rule every private door applies).
@@ -59,12 +55,12 @@ tuning::PrivateRelease released_winners(const tuning::PrivateRelease& selected, 
 
 // `winners`: tuning::select_private_winners of the search (tune), or the stored copy (history).
 Release private_release(const tuning::SearchResults& results, const tuning::PrivateRelease& winners,
-                        bool cancelled, const std::optional<SpentEpsilon>& spent = std::nullopt);
+                        bool cancelled, const std::optional<SpentBudget>& spent = std::nullopt);
 
 // explore_release, or private_release of `winners` for a private search (none yet: nothing is
 // released).
 Release search_release(const tuning::SearchResults& runs,
                        const std::optional<tuning::PrivateRelease>& winners, bool cancelled,
-                       const std::optional<SpentEpsilon>& spent = std::nullopt);
+                       const std::optional<SpentBudget>& spent = std::nullopt);
 
 }  // namespace dplab::release

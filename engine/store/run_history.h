@@ -55,12 +55,9 @@ void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& 
 
 bool is_resumable_status(const std::string& status);
 
-// The release cost of a stored run, with the epsilon it has SPENT (Store::spent_budget): epsilon
-// and delta are the composition of every attempt's charge (>= the cost of the jobs it holds when
-// a cancelled job was re-run), and `covers` says over how many attempts and how they composed
-// when more than one attempt is recorded. What the history row, `history list/show` and the
-// GUI header state for a run from the history.
-tuning::ReleaseCost with_spent_budget(tuning::ReleaseCost cost, const SpentBudget& spent);
+// with_spent_budget (release/spent_budget.h, through store/spent_budget.h): the release cost of a
+// stored run with the epsilon it has SPENT, what the history row, `history list/show`, the GUI
+// header and every release of the run state.
 
 // The winners a private run released, as recorded when it ended (summary kind "private_release");
 // nullopt for a run that released nothing (explore, or a private run that did not finish).

@@ -174,7 +174,7 @@ class TestReleaseFields : public QObject {
     QVERIFY(fields.count("alpha_clip_grid.csv:final_train_loss"));
     // Several attempts: the composed ε is the headline, this attempt's beside it.
     const release::Release resumed =
-        release::explore_release(results, false, release::SpentEpsilon{9.5, 1e-5, 3});
+        release::explore_release(results, false, release::SpentBudget{9.5, 1e-5, 3, "rdp"});
     QCOMPARE(resumed.privacy["epsilon"].get<double>(), 9.5);
     QCOMPARE(resumed.privacy["attempts"].get<int>(), 3);
     QCOMPARE(resumed.privacy["epsilon_this_attempt"].get<double>(), card["epsilon"].get<double>());

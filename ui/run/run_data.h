@@ -56,6 +56,8 @@ class RunData : public QObject {
   // The winners of a private search (empty while it runs, or when the history has none).
   const std::optional<tuning::PrivateRelease>& privateRelease() const { return release_; }
   bool revealAll() const { return reveal_all_; }
+  // The shown run's spent budget in the history (setResults), if it is stored there.
+  const std::optional<store::SpentBudget>& spentBudget() const { return spent_; }
 
  public slots:
   // `title`: what the run is called ("" = "“name”, run started HH:MM:SS").

@@ -488,8 +488,9 @@ bool MainWindow::exportReport(const QString& dir, QString* error) {
       *error = tr("nothing to report yet: run the experiment or open a run from the history");
     return false;
   }
-  return exporter_->start(dir, data_->results(), data_->runs(), data_->privateRelease(), charts(),
-                          tabs_->results()->csvTable(), ExportImageDialog::savedOptions(), error);
+  return exporter_->start(dir, data_->results(), data_->runs(), data_->privateRelease(),
+                          data_->spentBudget(), charts(), tabs_->results()->csvTable(),
+                          ExportImageDialog::savedOptions(), error);
 }
 
 QString MainWindow::shownRunText() const {

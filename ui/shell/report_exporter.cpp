@@ -54,6 +54,7 @@ ReportExporter::~ReportExporter() {
 bool ReportExporter::start(const QString& dir, const tuning::SearchResults& results,
                            const tuning::SearchResults& runs,
                            const std::optional<tuning::PrivateRelease>& winners,
+                           const std::optional<store::SpentBudget>& spent,
                            const QList<ChartView*>& charts, const CsvTable& results_table,
                            const ImageExportOptions& options, QString* error) {
   if (busy_) {
@@ -69,6 +70,7 @@ bool ReportExporter::start(const QString& dir, const tuning::SearchResults& resu
   results_ = results;
   runs_ = runs;
   winners_ = winners;
+  spent_ = spent;
   results_table_ = results_table;
   options_ = options;
   charts_.clear();
@@ -110,8 +112,8 @@ void ReportExporter::write() {
   writer_ = async::startInBackground(
       this,
       [dir = dir_, results = std::move(results_), runs = std::move(runs_),
-       winners = std::move(winners_), pictures = std::move(pictures_), csvs = std::move(csvs_),
-       options = options_](async::TaskControl&) {
+       winners = std::move(winners_), spent = std::move(spent_), pictures = std::move(pictures_),
+       csvs = std::move(csvs_), options = options_](async::TaskControl&) {
         QString error;
         const QDir d(dir);
         // A report describes the results it shows: their own config and summary, never the form's.
@@ -130,7 +132,7 @@ void ReportExporter::write() {
                                      tuning::run_summary_markdown(results, summary), &error);
           }
           if (ok) {
-            release::write_release(release::search_release(runs, winners, false),
+            release::write_release(release::search_release(runs, winners, false, spent),
                                    d.absolutePath().toStdString());
           }
         } catch (const std::exception& e) {
@@ -154,6 +156,7 @@ void ReportExporter::write() {
   results_ = {};
   runs_ = {};
   winners_.reset();
+  spent_.reset();
   pictures_.clear();
   csvs_.clear();
 }

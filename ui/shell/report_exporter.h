@@ -27,6 +27,7 @@
 #include <optional>
 
 #include "charts/chart_export.h"
+#include "store/spent_budget.h"
 #include "tuning/private_search.h"
 #include "tuning/results.h"
 
@@ -41,12 +42,14 @@ class ReportExporter : public QObject {
   ~ReportExporter() override;  // waits for a write in progress
 
   // Starts exporting the run with `charts` and the results table into `dir`: `runs` (every run
-  // trained) and `winners` (a private search's; none for explore) make its Release, `shown`
+  // trained), `winners` (a private search's; none for explore) and `spent` (what a stored run
+  // spent over its attempts) make its Release, `shown`
   // (what the views show) its explore summary. False (and *error) when nothing can start: an
   // export is running, or `dir` cannot be created.
   bool start(const QString& dir, const tuning::SearchResults& shown,
              const tuning::SearchResults& runs,
-             const std::optional<tuning::PrivateRelease>& winners, const QList<ChartView*>& charts,
+             const std::optional<tuning::PrivateRelease>& winners,
+             const std::optional<store::SpentBudget>& spent, const QList<ChartView*>& charts,
              const CsvTable& results_table, const ImageExportOptions& options, QString* error);
   bool busy() const { return busy_; }
   // The thread that wrote the last report's files (tests: not the GUI thread).
@@ -74,6 +77,7 @@ class ReportExporter : public QObject {
   tuning::SearchResults results_;
   tuning::SearchResults runs_;
   std::optional<tuning::PrivateRelease> winners_;
+  std::optional<store::SpentBudget> spent_;
   CsvTable results_table_;
   ImageExportOptions options_;
   QList<QPointer<ChartView>> charts_;
