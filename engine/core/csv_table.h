@@ -4,7 +4,7 @@
 // `pandas.read_csv(path)` and `csv.DictReader` read every file with their default arguments: what
 // used to be a '#' comment line (the ε label of the search the numbers come from) is a column with
 // one value on every row (constant_columns). Numbers are formatted by core/number_text.h. The
-// engine's search exports (store/csv_export.h) and every GUI chart or table export go through it.
+// engine's releases (release/release_writer.h) and every GUI chart or table export go through it.
 #pragma once
 
 #include <string>

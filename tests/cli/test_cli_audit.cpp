@@ -48,9 +48,11 @@ class CliAuditTest : public QObject {
              qPrintable(run.out));
 
     const QList<QByteArray> lines = read_file(dir.path() + "/a/audit.csv").trimmed().split('\n');
-    QVERIFY(lines.front().startsWith("# dplab: one-run audit"));
-    const QList<QByteArray> header = lines[1].split(',');
-    QCOMPARE(lines.size(), 2 + 4);  // private + non-private, all iterates + final model each
+    // Line 1 is the header; what the bounds are is the `note` column of every row.
+    const QList<QByteArray> header = lines[0].split(',');
+    QCOMPARE(header.back(), QByteArray("note"));
+    QVERIFY(lines[1].contains("one-run audit; epsilon_lower_bound is a LOWER bound"));
+    QCOMPARE(lines.size(), 1 + 4);  // private + non-private, all iterates + final model each
     const int lower = header.indexOf("epsilon_lower_bound");
     const int rdp = header.indexOf("epsilon_rdp");
     const int pld = header.indexOf("epsilon_pld");
@@ -58,8 +60,8 @@ class CliAuditTest : public QObject {
     QVERIFY(lower >= 0 && rdp >= 0 && pld >= 0 && ceiling >= 0);
     const int estimate = header.indexOf("estimate_epsilon_not_a_bound");
     QVERIFY(estimate >= 0);
-    QVERIFY(lines.front().contains("ESTIMATE, not a bound"));
-    const QList<QByteArray> private_row = lines[2].split(',');
+    QVERIFY(lines[1].contains("ESTIMATE, not a bound"));
+    const QList<QByteArray> private_row = lines[1].split(',');
     QCOMPARE(private_row[0], QByteArray("private"));
     QCOMPARE(private_row[header.indexOf("canaries")], QByteArray("200"));
     // White-box default: Dirac canaries on reserved coordinates, said on stdout and in the CSV.
@@ -67,14 +69,14 @@ class CliAuditTest : public QObject {
     QCOMPARE(private_row[header.indexOf("whitebox_canaries")], QByteArray("reserved"));
     const double bound = private_row[lower].toDouble();
     // The lower bound is below both upper bounds, which agree to a few percent.
-    QVERIFY2(bound >= 0 && bound < private_row[pld].toDouble(), lines[2].constData());
+    QVERIFY2(bound >= 0 && bound < private_row[pld].toDouble(), lines[1].constData());
     QVERIFY(bound < private_row[rdp].toDouble());
     QVERIFY(private_row[pld].toDouble() <= private_row[rdp].toDouble() * 1.001);
     // The all-iterates row carries the estimate; the final-model row leaves it empty.
     QVERIFY(private_row[estimate].toDouble() >= 0 && !private_row[estimate].isEmpty());
-    QVERIFY(lines[3].split(',')[estimate].isEmpty());
+    QVERIFY(lines[2].split(',')[estimate].isEmpty());
     // The non-private twin: no accountant bound.
-    const QList<QByteArray> open_row = lines[4].split(',');
+    const QList<QByteArray> open_row = lines[3].split(',');
     QCOMPARE(open_row[0], QByteArray("non-private"));
     QCOMPARE(open_row[rdp], QByteArray("inf"));
     QVERIFY(open_row[lower].toDouble() >= 0);
@@ -88,8 +90,8 @@ class CliAuditTest : public QObject {
     QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
     QVERIFY(run.out.contains("random unit directions"));
     const QList<QByteArray> lines = read_file(dir.path() + "/r/audit.csv").trimmed().split('\n');
-    const QList<QByteArray> header = lines[1].split(',');
-    QCOMPARE(lines[2].split(',')[header.indexOf("whitebox_canaries")], QByteArray("random"));
+    const QList<QByteArray> header = lines[0].split(',');
+    QCOMPARE(lines[1].split(',')[header.indexOf("whitebox_canaries")], QByteArray("random"));
   }
 
   void blackBoxRuns() {

@@ -229,9 +229,10 @@ class CliReproduceTest : public QObject {
     QVERIFY(page.contains("full-data-run equivalents per procedure"));
     QVERIFY(page.contains(QRegularExpression("wall time PS [0-9.]+ s, KK23 [0-9.]+ s")));
     const QList<QByteArray> csv = read_file(out + "/kk23/adult/kk23.csv").trimmed().split('\n');
-    QVERIFY(csv.front().startsWith("# dplab: eps = one procedure's"));
-    QCOMPARE(csv.size(), 2 + 10);  // comment, header, 5 PS + 5 KK23 sigmas
-    for (int i = 2; i < csv.size(); ++i) {
+    QVERIFY(csv.front().startsWith("method,sigma,epsilon,") && csv.front().endsWith(",note"));
+    QVERIFY(csv[1].contains("eps = one procedure's"));
+    QCOMPARE(csv.size(), 1 + 10);  // header, 5 PS + 5 KK23 sigmas
+    for (int i = 1; i < csv.size(); ++i) {
       const QList<QByteArray> f = csv[i].split(',');
       QVERIFY(f[2].toDouble() > 0);                           // epsilon
       QVERIFY(f[4].toDouble() > 0.5 && f[4].toDouble() < 1);  // accuracy: it learned

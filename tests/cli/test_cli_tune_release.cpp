@@ -115,8 +115,9 @@ class TestCliTuneRelease : public QObject {
     // Only winners: no per-run curves, no training losses.
     QVERIFY(!QFile::exists(out + "/curves.csv"));
     const QByteArray winners = read_file(out + "/winners.csv");
-    QVERIFY2(winners.startsWith("# dplab: eps <= "), winners.constData());
-    QVERIFY(winners.contains("\nreplicate,candidate,label,iteration,val_accuracy\n"));
+    QVERIFY2(winners.startsWith("replicate,candidate,label,iteration,val_accuracy,epsilon_label\n"),
+             winners.constData());
+    QVERIFY(winners.contains(",\"eps <= "));
     QVERIFY(!winners.contains("loss"));
   }
 
@@ -163,7 +164,10 @@ class TestCliTuneRelease : public QObject {
       QVERIFY(!summary.contains("\"seed\""));
       QVERIFY(summary.contains("no seed was written"));
       winners[i] = read_file(out + "/winners.csv");
-      QVERIFY(!winners[i].contains("seed"));
+      // No seed column or value; the label's noise source says none was written.
+      QVERIFY(!winners[i].split('\n').front().contains("seed"));
+      QVERIFY(winners[i].contains("no seed was written"));
+      QVERIFY(!winners[i].contains("not secure"));
       const std::string stored = sqlite_dump(db);
       QVERIFY(stored.find("\"seed\"") == std::string::npos);  // config_json without seed
       // Every jobs.seed is 0.

@@ -172,12 +172,14 @@ class TestPrivacyModelDoc : public QObject {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     add_json("train summary.json", d + "/train/summary.json");
     add_csv("curve.csv", d + "/train/curve.csv");
+    add_json("release.json", d + "/train/release.json");
     // tune explore
     r = run_cli({"tune", "--config", preset, "--threads", "2", "--out", d + "/explore"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     add_json("tune summary.json", d + "/explore/summary.json");
     for (const char* csv : {"curves.csv", "aggregate_curves.csv", "alpha_clip_grid.csv"})
       add_csv(csv, d + "/explore/" + csv);
+    add_json("release.json", d + "/explore/release.json");
     // tune private (LT, 2 replicates, run history)
     const QString db = d + "/runs.sqlite";
     r = run_cli({"tune", "--config", preset, "--threads", "2", "--out", d + "/private", "--db", db,
@@ -185,6 +187,7 @@ class TestPrivacyModelDoc : public QObject {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     add_json("private summary.json", d + "/private/summary.json", {}, true);
     add_csv("winners.csv", d + "/private/winners.csv", true);
+    add_json("release.json", d + "/private/release.json", {}, true);
     add_json("curator-only.json", d + "/private/curator-only.json");
     // tune private-subsampled (Koskela-Kulkarni): the final run released, the tuning phase
     // curator-only.
@@ -197,8 +200,10 @@ class TestPrivacyModelDoc : public QObject {
     r = run_cli({"history", "export", "--db", db, "--id", "1", "--out", d + "/export"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     add_json("private summary.json", d + "/export/summary.json", {}, true);
-    for (const char* csv : {"curves.csv", "aggregate_curves.csv", "alpha_clip_grid.csv"})
-      add_csv("history export", d + "/export/" + csv, true);
+    // A private search's export is its release: the winners only (no per-run curves).
+    QVERIFY(!QFile::exists(d + "/export/curves.csv"));
+    add_csv("winners.csv", d + "/export/winners.csv", true);
+    add_json("release.json", d + "/export/release.json", {}, true);
     // The same private search planned, run in 2 shards and merged (issue #28): its released
     // files are checked like tune's; the plan folder's files are curator-only.
     const QString plan = d + "/plan";

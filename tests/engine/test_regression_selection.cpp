@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "experiment/experiment_config.h"
-#include "store/csv_export.h"
+#include "release/search_tables.h"
 #include "support/expect_error.h"
 #include "support/test_registry.h"
 #include "training/trainer.h"
@@ -106,10 +106,10 @@ class TestRegressionSelection : public QObject {
     QCOMPARE(a.times_best_per_candidate, (std::vector<int>{0, 0, 2}));
     QCOMPARE(a.winner, 2);
     QCOMPARE(std::string(curve_metric_column(true)), std::string("val_mse"));
-    std::ostringstream csv;
-    store::write_aggregate_curves_csv({a}, true, csv);
-    QVERIFY2(csv.str().find(",val_mse\n") != std::string::npos, csv.str().c_str());
-    QVERIFY2(csv.str().find("train_loss") == std::string::npos, csv.str().c_str());
+    const std::string csv =
+        csv::csv_text(release::aggregate_curves_table({a}, curve_metric_column(true)));
+    QVERIFY2(csv.find(",val_mse\n") != std::string::npos, csv.c_str());
+    QVERIFY2(csv.find("train_loss") == std::string::npos, csv.c_str());
   }
 
   void private_selection_uses_the_validation_mse() {
