@@ -34,8 +34,7 @@ Release train_release(const TrainRun& run) {
       {"steps", run.queries},
       {"steps_unit", "noisy-gradient queries the run made (an ADADP step makes two)"},
       {"accountant", run.accountant},
-      {"conversion", run.accountant == "pld" ? "pld (privacy loss distribution)"
-                                             : "improved"},
+      {"conversion", run.accountant == "pld" ? "pld (privacy loss distribution)" : "improved"},
       {"delta", run.delta},
       {"delta_rule",
        run.delta_given ? "--delta" : "1/n rounded down to a power of ten (the default)"},
