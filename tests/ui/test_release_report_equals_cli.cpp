@@ -22,21 +22,14 @@ using namespace dplab::ui;
 
 namespace {
 
-const char* kExperiment = R"({
-  "name": "classic accounting",
-  "seed": 5,
-  "repeats": 1,
-  "eval_every": 10,
-  "dataset": {"source": "synthetic-binary"},
-  "model": {"kind": "logistic"},
-  "privacy": {"noise_multiplier": 2.0, "lot_size": 100, "steps": 100},
-  "optimizers": [
-    {"name": "dpsgd", "grid": {"learning_rate": [0.1, 0.5, 2.0], "clip": [1.0]}},
-    {"name": "dpadam", "grid": {"learning_rate": 0.001, "clip": [0.5, 1.0]}}
-  ],
-  "tuning": {"strategy": "grid"},
-  "accounting": {"conversion": "classic", "lt_log_base": "2"}
-})";
+// The window's tiny experiment with a non-default accounting setting.
+experiment::ExperimentConfig classicExperiment() {
+  experiment::ExperimentConfig config = test::tinyExperiment();
+  config.name = "classic accounting";
+  config.accounting.conversion = privacy::Conversion::kClassic;
+  config.accounting.lt_log_base = privacy::LogBase::kTwo;
+  return config;
+}
 
 nlohmann::json json_of(const QString& path) {
   return nlohmann::json::parse(testing::read_file(path).toStdString());
@@ -55,7 +48,7 @@ class TestReleaseReportEqualsCli : public QObject {
     {
       QFile file(config);
       QVERIFY(file.open(QIODevice::WriteOnly));
-      file.write(kExperiment);
+      file.write(QByteArray::fromStdString(experiment::to_json(classicExperiment()).dump(2)));
     }
     const QString cli_out = dir.filePath("cli");
     const testing::CliRun r =
@@ -66,7 +59,7 @@ class TestReleaseReportEqualsCli : public QObject {
     window.runController()->setHistoryPath(dir.filePath("history.sqlite"));
     window.resize(1280, 800);
     window.show();
-    window.form()->setConfig(experiment::parse_experiment_text(kExperiment, "classic.json"));
+    window.form()->setConfig(classicExperiment());
     QTRY_VERIFY_WITH_TIMEOUT(window.runAction()->isEnabled() && window.form()->dataReady(), 30000);
     QSignalSpy finished(&window, &MainWindow::runFinished);
     window.runAction()->trigger();
