@@ -351,15 +351,7 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   const std::optional<release::SpentBudget> spent =
       db ? std::optional(db->spent_budget(experiment_id)) : std::nullopt;
   release::Release released = release::private_release(results, selected, cancelled, spent);
-  const bool accuracy_public = config.release.validation == ValidationAssumption::kPublic;
 
-  nlohmann::json replicates = nlohmann::json::array();
-  for (const auto& rep : release.replicates) {
-    replicates.push_back(
-        {{"released_candidate", tuning::candidate_json(results, rep.winner_candidate)},
-         {"released_accuracy",
-          rep.winner_job >= 0 ? number(rep.released_score) : nlohmann::json(nullptr)}});
-  }
   nlohmann::json summary{
       {"experiment", config.name},
       {"config", config_path},
@@ -370,16 +362,14 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
       {"sampling_rate", results.mechanism.sampling_rate},
       {"steps", results.mechanism.steps},
       {"release", release_cost_json(cost, results)},
-      {"replicates", replicates},
+      // The winners and what their score is, as the release states them (release.json).
+      {"replicates", released.released["replicates"]},
       {"released_accuracy",
        {{"replicates_released", release.released},
         {"mean", number(release.mean_score)},
         {"ci95_low", number(release.ci_low)},
         {"ci95_high", number(release.ci_high)},
-        {"score", accuracy_public ? "validation accuracy (validation: public)"
-                  : config.release.secure
-                      ? "(correct count + discrete Gaussian noise) / n_val (validation: private)"
-                      : "validation accuracy + Gaussian noise (validation: private)"}}},
+        {"score", released.released["score"]}}},
       {"not_released",
        "per-run curves, scores and the lot losses of every run; the number of runs K, the stop "
        "flag and the wall time (curator-only.json); only each replicate's winner is released "
