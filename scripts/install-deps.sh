@@ -10,6 +10,7 @@ packages=(
   dataset-fashion-mnist
   bible-kjv-text bible-kjv
   liblbfgspp-dev  # L-BFGS for objective perturbation (header-only, on Eigen)
+  libzip-dev  # model.npz (engine/data/npz_file)
   libcairo2-dev fonts-dejavu-core  # figures as PNG, SVG and PDF (engine/figures/cairo_canvas), sans-serif text
   # checks run by the tests and CI: installed desktop entry / metainfo, formatting, ccache
   desktop-file-utils appstream clang-format ccache

@@ -1,6 +1,8 @@
 // CSV parsing and the column encoder (see csv_loader.h for the rules).
 #include "data/csv_loader.h"
 
+#include <memory>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -584,6 +586,7 @@ namespace {
 void record_encoding(Dataset& data, const CsvEncoder& encoder) {
   data.encoding = encoder.description();
   data.notes.push_back(data.encoding);
+  data.csv_encoder = std::make_shared<const CsvEncoder>(encoder);
 }
 }  // namespace
 
@@ -604,6 +607,7 @@ CsvPair load_csv_pair(const std::string& first_path, const std::string& second_p
   pair.first = encoder.encode(first, &pair.first_stats);
   pair.second = encoder.encode(second, &pair.second_stats);
   record_encoding(pair.first, encoder);  // once: concatenate() keeps both files' notes
+  pair.second.csv_encoder = pair.first.csv_encoder;
   return pair;
 }
 

@@ -33,6 +33,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "data/dataset.h"
 
 namespace dplab::data {
@@ -101,6 +103,22 @@ class CsvEncoder {
   const std::string& label_column() const {
     return header_[static_cast<std::size_t>(label_index_)];
   }
+  const std::vector<std::string>& header() const { return header_; }
+  bool regression() const { return options_.regression; }
+  char delimiter() const { return options_.delimiter; }
+
+  // The fitted encoding as JSON (a trained model's model.json "input", csv_encoding_json.cpp):
+  // the options, the header, each column's encoding and levels, the classes and the features;
+  // from_json is its inverse (ParseError naming `path` and the key).
+  nlohmann::json to_json() const;
+  static CsvEncoder from_json(const nlohmann::json& j, const std::string& path);
+  // A table with this encoder's columns in any order (extra columns ignored, the label column
+  // optional) reordered to the fitted header, the label filled with the first class (or 0) when
+  // absent, so that encode() applies: InvalidArgument naming the first missing column.
+  CsvTable align(const CsvTable& table) const;
+  // encode() of every row: a missing value is an error naming the line and column, never a
+  // dropped row (predictions are written row for row).
+  Dataset encode_every_row(const CsvTable& table) const;
 
  private:
   struct Column {

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "data/csv_loader.h"
 #include "data/feature_rows.h"
 #include "data/large_buffer.h"
 
@@ -142,12 +143,40 @@ void MinMaxScaler::apply(Dataset& data) const {
                           " features cannot be applied to " + label_of(data) +
                           " with d = " + std::to_string(data.dim()));
   }
-  // Division, not multiplication by 1/range: the fitted maximum then maps to exactly 1.
   store_as_floats(data);
-  const Index d = data.dim();
-  for (Index i = 0; i < data.features.rows(); ++i) {
-    float* row = data.features.data() + i * d;
-    for (Index j = 0; j < d; ++j) row[j] = range[j] > 0 ? (row[j] - minimum[j]) / range[j] : 0.0f;
+  if (!data.feature_map.empty()) {
+    throw InvalidArgument(label_of(data) + " was already scaled; a second scaling cannot be " +
+                          "recorded for applying the model to new rows");
+  }
+  FeatureMap map;
+  map.kind = FeatureMap::Kind::kMinMax;
+  map.fitted_on_private_data = true;
+  map.low.assign(minimum.data(), minimum.data() + minimum.size());
+  map.range.assign(range.data(), range.data() + range.size());
+  map.apply(data.features);
+  data.feature_map = std::move(map);
+}
+
+void FeatureMap::apply(Matrix& features) const {
+  if (kind == Kind::kNone) return;
+  const Index d = features.cols();
+  if (static_cast<Index>(low.size()) != d) {
+    throw InvalidArgument("feature map of " + std::to_string(low.size()) +
+                          " features cannot be applied to rows of " + std::to_string(d));
+  }
+  for (Index i = 0; i < features.rows(); ++i) {
+    float* row = features.data() + i * d;
+    for (Index j = 0; j < d; ++j) {
+      const auto k = static_cast<std::size_t>(j);
+      if (kind == Kind::kMinMax) {
+        // Division in float, not multiplication by 1/range: the fitted maximum maps to exactly 1.
+        const auto lo = static_cast<float>(low[k]), width = static_cast<float>(range[k]);
+        row[j] = width > 0 ? (row[j] - lo) / width : 0.0f;
+      } else if (high[k] > low[k]) {
+        const double clamped = std::clamp(static_cast<double>(row[j]), low[k], high[k]);
+        row[j] = static_cast<float>((clamped - low[k]) / (high[k] - low[k]));
+      }
+    }
   }
 }
 
@@ -157,6 +186,8 @@ Dataset select_rows(const Dataset& all, const std::vector<Index>& rows) {
   out.num_classes = all.num_classes;
   out.feature_names = all.feature_names;
   out.class_names = all.class_names;
+  out.feature_map = all.feature_map;
+  out.csv_encoder = all.csv_encoder;
   const auto count = static_cast<Index>(rows.size());
   if (all.stores_pixels()) {
     resize_for_overwrite(out.pixels, count, all.dim());
@@ -193,6 +224,8 @@ Dataset concatenate(const Dataset& first, const Dataset& second, const std::stri
   Dataset out;
   out.name = name;
   out.num_classes = std::max(first.num_classes, second.num_classes);
+  out.feature_map = first.feature_map;
+  out.csv_encoder = first.csv_encoder;
   out.feature_names = first.feature_names;
   out.notes = first.notes;
   out.encoding = first.encoding;
@@ -230,6 +263,21 @@ std::vector<Index> class_counts(const Dataset& data) {
     ++counts[static_cast<std::size_t>(c)];
   }
   return counts;
+}
+
+InputEncoding input_encoding(const TrainValidationSplit& split) {
+  const Dataset& training_data = split.train;
+  InputEncoding input;
+  input.feature_names = training_data.feature_names;
+  input.class_names = training_data.class_names;
+  input.feature_map = training_data.feature_map;
+  input.pixels = training_data.stores_pixels();
+  input.preprocessing = split.preprocessing.description;
+  if (training_data.csv_encoder &&
+      training_data.csv_encoder->feature_names() == training_data.feature_names) {
+    input.csv_encoder = training_data.csv_encoder;
+  }
+  return input;
 }
 
 }  // namespace dplab::data

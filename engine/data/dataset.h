@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,26 @@ struct Preprocessing {
 inline constexpr const char* kPreprocessingNotCovered =
     "preprocessing fitted on private data: not covered";
 
+// The per-feature map that brought loaded features into [0, 1], kept with the data so that a
+// trained model can be applied to new rows exactly as it was to its own (model.json "input",
+// dplab-cli predict). MinMaxScaler::apply and apply_feature_bounds record it and apply it through
+// apply() (one implementation of each formula):
+//   kMinMax (ranges fitted on rows): x'_j = (x_j - low_j) / range_j in float, 0 where range_j = 0;
+//   kBounds (public bounds):         x'_j = (clamp(x_j, low_j, high_j) - low_j) / (high_j - low_j)
+//                                    in double, a feature with low_j = high_j kept as it is (a
+//                                    one-hot indicator, feature_scaling.h).
+struct FeatureMap {
+  enum class Kind { kNone, kMinMax, kBounds };
+  Kind kind = Kind::kNone;
+  std::vector<double> low, range, high;  // range: kMinMax only; high: kBounds only
+  bool fitted_on_private_data = false;   // kMinMax: the ranges are statistics of private rows
+  bool empty() const { return kind == Kind::kNone; }
+  // Applies the map to every row of features (columns = low.size(); else InvalidArgument).
+  void apply(Matrix& features) const;
+};
+
+class CsvEncoder;  // csv_loader.h
+
 struct Dataset {
   std::string name;
   Matrix features;                         // n x d floats; empty when stored as pixels
@@ -54,6 +75,10 @@ struct Dataset {
   // select_rows and concatenate return -1 (a subset or a union has no such split).
   Index fixed_validation_begin = -1;
   Preprocessing preprocessing;  // set by load_dataset / prepare_split
+  // How the features were scaled after loading (none, min-max, public bounds).
+  FeatureMap feature_map;
+  // The column encoding of a CSV file (null for other formats): applied to new files by predict.
+  std::shared_ptr<const CsvEncoder> csv_encoder;
 
   bool stores_pixels() const { return pixels.size() > 0; }
   Index size() const { return stores_pixels() ? pixels.rows() : features.rows(); }
@@ -68,12 +93,28 @@ struct Dataset {
   void validate() const;
 };
 
+// How raw rows become a model's input features: what a trained model must carry to be applied
+// to new data (release/model_artefact.h writes it into model.json, predict reads it back).
+struct InputEncoding {
+  std::vector<std::string> feature_names;
+  std::vector<std::string> class_names;
+  FeatureMap feature_map;
+  std::shared_ptr<const CsvEncoder> csv_encoder;  // CSV files only
+  bool pixels = false;                            // image data: feature = byte / 255
+  std::string preprocessing;                      // Preprocessing::description
+};
+
 struct TrainValidationSplit {
   Dataset train;
   Dataset validation;
   std::vector<std::string> notes = {};  // the loaded data set's notes (see Dataset::notes)
   Preprocessing preprocessing = {};     // how both parts were scaled (prepare_split)
 };
+
+// The encoding of a split's training part (names, feature map, CSV encoding) and its
+// preprocessing. The CSV encoding is kept only when it made exactly these features (a
+// preparation such as adult-paper may rearrange them after encoding).
+InputEncoding input_encoding(const TrainValidationSplit& split);
 
 // Seeded random split (paper appendix H: 80% train, 20% validation). Same seed => same split.
 TrainValidationSplit split_train_validation(const Dataset& all, double validation_fraction,

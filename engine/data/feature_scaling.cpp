@@ -129,15 +129,17 @@ void apply_feature_bounds(Dataset& data, const FeatureBounds& bounds) {
     throw InvalidArgument(field + ": '" + *unused.begin() + "': " + data.name +
                           " has no feature of that name");
   }
-  for (Index i = 0; i < data.features.rows(); ++i) {
-    float* row = data.features.data() + i * d;
-    for (Index j = 0; j < d; ++j) {
-      const auto& bound = interval[static_cast<std::size_t>(j)];
-      if (!bound) continue;
-      const double clamped = std::clamp(static_cast<double>(row[j]), bound->low, bound->high);
-      row[j] = static_cast<float>((clamped - bound->low) / (bound->high - bound->low));
-    }
+  if (!data.feature_map.empty()) {
+    throw InvalidArgument(field + ": " + data.name + " was already scaled");
   }
+  FeatureMap map;
+  map.kind = FeatureMap::Kind::kBounds;
+  for (const auto& bound : interval) {  // low = high: kept as it is (one-hot)
+    map.low.push_back(bound ? bound->low : 0.0);
+    map.high.push_back(bound ? bound->high : 0.0);
+  }
+  map.apply(data.features);
+  data.feature_map = std::move(map);
 }
 
 }  // namespace dplab::data

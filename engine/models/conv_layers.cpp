@@ -133,6 +133,25 @@ void require_conv_arguments(const std::string& name, Index channels, Index kerne
                 "channels, kernel, stride must be >= 1 and padding >= 0");
 }
 
+// A conv-type layer's op: W row-major is (conv) D x c_out with D = (ky k + kx) c_in + c, i.e.
+// [k, k, c_in, c_out], or (transposed) c_in x (ky k + kx) c_out + o, i.e. [c_in, k, k, c_out]
+// (model_graph.h); the bias (c_out) follows it.
+void add_conv_op(ModelGraph& graph, GraphOpKind kind, const Layer& layer, const ConvGeometry& g,
+                 const float* params, int index, std::vector<Index> weight_shape,
+                 Index weight_size) {
+  GraphOp op;
+  op.kind = kind;
+  op.input = graph_shape(layer.input_shape());
+  op.output = graph_shape(layer.output_shape());
+  op.kernel = g.kernel;
+  op.stride = g.stride;
+  op.padding = g.padding;
+  const std::string name = "layer" + std::to_string(index);
+  op.weight = add_tensor(graph, name + ".weight", std::move(weight_shape), params);
+  op.bias = add_tensor(graph, name + ".bias", {op.output.channels}, params + weight_size);
+  graph.ops.push_back(op);
+}
+
 class ConvLayer final : public Layer {
  public:
   ConvLayer(MapShape input, Index channels, Index kernel, Index stride, Index padding,
@@ -158,6 +177,10 @@ class ConvLayer final : public Layer {
                            input_gradient);
   }
   std::string describe() const override { return describe_conv("conv", channels_, g_, method_); }
+  void add_to_graph(ModelGraph& graph, const float* params, int index) const override {
+    add_conv_op(graph, GraphOpKind::kConv, *this, g_, params, index,
+                {g_.kernel, g_.kernel, input_.channels, channels_}, g_.columns() * channels_);
+  }
   void initialize(float* params, Rng& rng) const override {
     fill_uniform(params, num_params(), 1.0 / std::sqrt(static_cast<double>(g_.columns())), rng);
   }
@@ -266,6 +289,10 @@ class ConvTransposeLayer final : public Layer {
   }
   std::string describe() const override {
     return describe_conv("conv_transpose", channels_, g_, method_);
+  }
+  void add_to_graph(ModelGraph& graph, const float* params, int index) const override {
+    add_conv_op(graph, GraphOpKind::kConvTranspose, *this, g_, params, index,
+                {input_.channels, g_.kernel, g_.kernel, channels_}, input_.channels * g_.columns());
   }
   void initialize(float* params, Rng& rng) const override {
     // PyTorch's ConvTranspose2d fan_in is computed from weight dim 1 (= c_out) x k x k.

@@ -229,6 +229,14 @@ double ConvNetwork::loss_sum(const MatrixView& x, const VectorView& y) {
   return loss;
 }
 
+void ConvNetwork::describe_graph(ModelGraph& graph) const {
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    layers_[l]->add_to_graph(graph, params_.data() + offsets_[l], static_cast<int>(l));
+  }
+  graph.output =
+      loss_ == NetworkLoss::kReconstruction ? OutputKind::kIdentity : OutputKind::kSoftmax;
+}
+
 void ConvNetwork::logits(const MatrixView& x, Matrix& out) {
   if (x.cols() != input_.size()) check_batch(x, Vector::Zero(x.rows()));  // names the shapes
   reserve(x.rows());

@@ -61,6 +61,7 @@ class ConvNetwork final : public Model {
                                VectorSpan gradient_sum) override;
   Evaluation evaluate(const data::Dataset& data) override;
   void logits(const MatrixView& x, Matrix& out) override;
+  void describe_graph(ModelGraph& graph) const override;  // the layers' ops in order
   std::unique_ptr<Model> clone() const override;
 
   const std::vector<std::unique_ptr<detail::Layer>>& layers() const { return layers_; }

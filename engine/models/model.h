@@ -20,6 +20,7 @@
 
 #include "core/types.h"
 #include "data/dataset.h"
+#include "models/model_graph.h"
 
 namespace dplab::models {
 
@@ -75,6 +76,11 @@ class Model {
   // class). For views that draw the decision function (the Playground's field). The default throws
   // InvalidArgument (a model without it); the dense models and the networks override it.
   virtual void logits(const MatrixView& x, Matrix& out);
+
+  // The forward pass as data (model_graph.h) at the current parameters: fills graph.ops,
+  // graph.tensors (concatenated in order: params()) and graph.output. The default throws
+  // InvalidArgument (a model that cannot leave dplab, e.g. the audit's wrappers).
+  virtual void describe_graph(ModelGraph& graph) const;
 
   virtual std::unique_ptr<Model> clone() const = 0;
 

@@ -139,4 +139,27 @@ Evaluation ModelBase::evaluate(const data::Dataset& data) {
   return result;
 }
 
+OutputKind ModelBase::graph_output() const {
+  switch (head_) {
+    case OutputHead::kSquaredError:
+      return OutputKind::kIdentity;
+    case OutputHead::kSigmoidCrossEntropy:
+      return OutputKind::kSigmoid;
+    case OutputHead::kSoftmaxCrossEntropy:
+      return OutputKind::kSoftmax;
+  }
+  return OutputKind::kIdentity;
+}
+
+void ModelBase::add_dense_op(ModelGraph& graph, const std::string& name, Index inputs,
+                             Index outputs, const float* params) {
+  GraphOp op;
+  op.kind = GraphOpKind::kDense;
+  op.input = {1, 1, inputs};
+  op.output = {1, 1, outputs};
+  op.weight = add_tensor(graph, name + ".weight", {inputs, outputs}, params);
+  op.bias = add_tensor(graph, name + ".bias", {outputs}, params + inputs * outputs);
+  graph.ops.push_back(op);
+}
+
 }  // namespace dplab::models::detail

@@ -48,6 +48,13 @@ class ModelBase : public Model {
   virtual double block_gradient(const MatrixView& x, const float* y, double clip, bool need_norms,
                                 float* norms, float* grad, bool accumulate) = 0;
 
+  // The graph head (model_graph.h) of this model's output head.
+  OutputKind graph_output() const;
+  // Appends one dense op (this model's input_dim() or `inputs` -> `outputs`) with its weight and
+  // bias tensors "<name>.weight" [inputs, outputs] and "<name>.bias" [outputs] read from params.
+  static void add_dense_op(ModelGraph& graph, const std::string& name, Index inputs, Index outputs,
+                           const float* params);
+
   // loss_and_error of the head on m x num_outputs() logits, using the shared scratch.
   double head_loss_and_error(float* z, Index m, const float* y);
 

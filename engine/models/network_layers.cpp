@@ -38,6 +38,15 @@ class PoolLayer final : public Layer {
     return std::string(max_ ? "max_pool " : "avg_pool ") + std::to_string(kernel_) + "/" +
            std::to_string(stride_);
   }
+  void add_to_graph(ModelGraph& graph, const float*, int) const override {
+    GraphOp op;
+    op.kind = max_ ? GraphOpKind::kMaxPool : GraphOpKind::kAvgPool;
+    op.input = graph_shape(input_);
+    op.output = graph_shape(out_);
+    op.kernel = kernel_;
+    op.stride = stride_;
+    graph.ops.push_back(op);
+  }
   void reserve(Index m) override {
     if (static_cast<Index>(argmax_.size()) < m * out_.size()) {
       argmax_.resize(static_cast<std::size_t>(m * out_.size()));
@@ -238,6 +247,16 @@ class ActivationLayer final : public Layer {
     }
     return "?";
   }
+  void add_to_graph(ModelGraph& graph, const float*, int) const override {
+    GraphOp op;
+    op.kind = kind_ == Activation::kRelu        ? GraphOpKind::kRelu
+              : kind_ == Activation::kLeakyRelu ? GraphOpKind::kLeakyRelu
+              : kind_ == Activation::kSigmoid   ? GraphOpKind::kSigmoid
+                                                : GraphOpKind::kTanh;
+    op.slope = kind_ == Activation::kLeakyRelu ? kLeakySlope : 0.f;
+    op.input = op.output = graph_shape(input_);
+    graph.ops.push_back(op);
+  }
   void forward(const float*, const float* in, float* out, Index m) override {
     const Index n = m * input_.size();
     Eigen::Map<const Eigen::ArrayXf> x(in, n);
@@ -292,6 +311,16 @@ class DenseLayer final : public Layer {
   MapShape output_shape() const override { return {1, 1, units_}; }
   Index num_params() const override { return input_.size() * units_ + units_; }
   std::string describe() const override { return "dense " + std::to_string(units_); }
+  void add_to_graph(ModelGraph& graph, const float* params, int index) const override {
+    GraphOp op;
+    op.kind = GraphOpKind::kDense;
+    op.input = graph_shape(input_);
+    op.output = {1, 1, units_};
+    const std::string name = "layer" + std::to_string(index);
+    op.weight = add_tensor(graph, name + ".weight", {input_.size(), units_}, params);
+    op.bias = add_tensor(graph, name + ".bias", {units_}, params + input_.size() * units_);
+    graph.ops.push_back(op);
+  }
   double gemm_flops(bool /*clipped*/, bool input_gradient) const override {
     // Forward, input gradient, weight gradient X^T diag(c) E; the rank-1 norms are O(d + u).
     const double product = 2.0 * static_cast<double>(input_.size() * units_);

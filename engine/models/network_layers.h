@@ -39,6 +39,7 @@
 
 #include "core/random.h"
 #include "core/types.h"
+#include "models/model_graph.h"
 
 namespace dplab::models::detail {
 
@@ -47,6 +48,9 @@ struct MapShape {
   Index positions() const { return height * width; }
   Index size() const { return height * width * channels; }
 };
+inline GraphShape graph_shape(MapShape s) {
+  return {s.height, s.width, s.channels};
+}
 
 enum class NormMethod { kAuto, kGhost, kDirect };
 enum class Activation { kRelu, kLeakyRelu, kSigmoid, kTanh };
@@ -60,6 +64,9 @@ class Layer {
   virtual MapShape output_shape() const = 0;
   virtual Index num_params() const { return 0; }
   virtual std::string describe() const = 0;
+  // Appends this layer's op to graph (model_graph.h), with its tensors "layer<index>.weight" and
+  // "layer<index>.bias" copied from params (this layer's block of the flat parameters).
+  virtual void add_to_graph(ModelGraph& graph, const float* params, int index) const = 0;
   // PyTorch's default initialisation: weights and biases ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
   virtual void initialize(float* /*params*/, Rng& /*rng*/) const {}
   // Scratch for blocks of up to m examples.

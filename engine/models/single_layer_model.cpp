@@ -19,6 +19,11 @@ std::string SingleLayerModel::description() const {
   return name() + " " + std::to_string(input_dim()) + "-" + std::to_string(num_outputs());
 }
 
+void SingleLayerModel::describe_graph(ModelGraph& graph) const {
+  add_dense_op(graph, "dense", input_dim(), num_outputs(), params_.data());
+  graph.output = graph_output();
+}
+
 void SingleLayerModel::reserve_rows(Index rows) {
   ensure_rows(logits_, rows, num_outputs());
 }

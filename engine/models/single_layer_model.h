@@ -17,6 +17,7 @@ namespace dplab::models::detail {
 class SingleLayerModel : public ModelBase {
  public:
   std::string description() const override;
+  void describe_graph(ModelGraph& graph) const override;  // one dense op under the head
 
  protected:
   SingleLayerModel(std::string name, Index input_dim, int num_classes, OutputHead head);

@@ -50,6 +50,16 @@ std::string TwoLayerNetwork::description() const {
          std::to_string(num_outputs());
 }
 
+void TwoLayerNetwork::describe_graph(ModelGraph& graph) const {
+  add_dense_op(graph, "hidden", input_dim(), hidden_, params_.data());
+  GraphOp relu;
+  relu.kind = GraphOpKind::kRelu;
+  relu.input = relu.output = {1, 1, hidden_};
+  graph.ops.push_back(relu);
+  add_dense_op(graph, "output", hidden_, num_outputs(), params_.data() + weights2_offset());
+  graph.output = graph_output();
+}
+
 void TwoLayerNetwork::initialize(std::uint64_t seed) {
   Rng rng(seed);
   params_.setZero();  // biases 0

@@ -27,6 +27,7 @@ class TwoLayerNetwork final : public detail::ModelBase {
 
   std::string description() const override;  // "tlnn d-h-k"
   Index hidden_units() const { return hidden_; }
+  void describe_graph(ModelGraph& graph) const override;  // dense, relu, dense
   void initialize(std::uint64_t seed) override;
   std::unique_ptr<Model> clone() const override;
 

@@ -130,6 +130,8 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   }
   result.final_validation = model->evaluate(data.validation);
   result.final_train_loss = model->evaluate(data.train).mean_loss;
+  result.model = std::make_shared<const models::ExportedModel>(
+      models::export_model(*model, config.model, data.train.num_classes));
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

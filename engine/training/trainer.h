@@ -17,11 +17,13 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "data/dataset.h"
 #include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
+#include "models/model_export.h"
 #include "optim/optimizer.h"
 
 namespace dplab {
@@ -83,6 +85,9 @@ struct TrainingResult {
   // (tuning: accuracy 0, training loss +inf), it is not dropped.
   bool diverged = false;
   std::string divergence;  // "the parameters are not finite at step 12", for messages
+  // The model at the end of training (its spec, shape and parameters: models/model_export.h),
+  // what a release writes as model.npz / model.json. Null when training failed before it.
+  std::shared_ptr<const models::ExportedModel> model;
 };
 
 // A bound on ||theta||_2 far above any model dplab trains (features in [0, 1] or standardised)
