@@ -31,6 +31,7 @@ void add_commands(CLI::App& cli) {
   add_canary_command(cli);
   add_label_canary_command(cli);
   add_audit_command(cli);
+  add_predict_command(cli);
   add_oso_protocol_command(cli);
   add_objpert_command(cli);
   add_history_command(cli);

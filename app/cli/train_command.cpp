@@ -209,6 +209,8 @@ int run_train(const Arguments& args) {
   run.final_metrics.erase(
       "train_loss");  // not covered: summary.json labels it, no release holds it
   run.curve = &result.curve;
+  run.model = result.model;
+  run.input = data::input_encoding(split);
   release::write_release(release::train_release(run), out_dir.string());
   write_json_file(out_dir / "summary.json", summary);
   std::cout << summary.dump(2) << "\n";

@@ -35,6 +35,7 @@
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
 #include "release/release_writer.h"
+#include "release/search_release.h"
 #include "store/store.h"
 #include "tuning/objpert_search.h"
 #include "tuning/private_search.h"
@@ -52,6 +53,9 @@ struct TuneFlags {
   // --show-curator: print the curator-only facts (K, the wall time) on stderr, on purpose; by
   // default a private LT / PS search prints nothing that reveals K (experiment::hides_run_count).
   bool show_curator = false;
+  // --save-models: which trained models an explore release writes (a private one writes the
+  // released winner's, always).
+  release::SaveModels save_models = release::SaveModels::kNone;
 };
 
 // The flags and how they combine; UsageError naming the flag.
@@ -74,6 +78,13 @@ TuneFlags read_tune_flags(const Arguments& args) {
   }
   apply_max_memory_flag(args);
   flags.show_curator = args.has("show-curator");
+  if (const auto save = args.text("save-models")) {
+    try {
+      flags.save_models = release::parse_save_models(*save);
+    } catch (const InvalidArgument& e) {
+      throw UsageError(e.what());
+    }
+  }
   flags.accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
   flags.db_retry = args.number_or("db-retry", 60);
@@ -229,6 +240,13 @@ int run_tune(const Arguments& args) {
   tuning::RunOptions options;
   options.threads = static_cast<int>(flags.threads);
   options.secure = config.release.secure;
+  if (private_release && args.text("save-models")) {
+    throw UsageError(
+        "--save-models: a private release writes the released winner's model only "
+        "(model/); the other runs' models are not covered by its epsilon");
+  }
+  // The models a release writes: the private winner's (chosen after the runs), or explore's asked.
+  options.keep_models = private_release || flags.save_models != release::SaveModels::kNone;
   if (config.release.subsampled) {  // tune_subsampled.cpp: two phases, two runners
     if (flags.resume_id) throw UsageError("--resume: a private-subsampled run cannot be resumed");
     const int status = run_subsampled_tune(config, data, options, out_dir, config_path, db.get(),
@@ -268,7 +286,7 @@ int run_tune(const Arguments& args) {
       run.cancelled ? tuning::ObjpertSearch{} : tuning::run_objpert_search(config, *data);
   return finish_explore_tune({run.results, objpert, out_dir, config_path, flags.accountants,
                               flags.resume_id, run.cancelled, run.wall_seconds, flags.threads,
-                              db.get(), writer.get()});
+                              db.get(), writer.get(), flags.save_models});
 }
 
 }  // namespace
@@ -294,6 +312,11 @@ void add_tune_command(CLI::App& cli) {
             "history merge",
             "DIR");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
+  add_value(*cmd, *args, "save-models",
+            "explore: also write trained models (model.npz + model.json): none (default), best "
+            "(the best-scoring run's, in DIR/model/) or all (DIR/models/candidate-C-repeat-R/); "
+            "a private release always writes its winner's model",
+            "none|best|all");
   add_max_memory_flag(*cmd, *args);
   add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)",
             "FILE");

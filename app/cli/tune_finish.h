@@ -11,6 +11,7 @@
 
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
+#include "release/search_release.h"
 #include "tuning/objpert_search.h"
 #include "tuning/results.h"
 
@@ -33,6 +34,7 @@ struct ExploreFinish {
   std::int64_t threads = 0;  // the --threads flag (0 = all cores)
   store::Store* db = nullptr;
   store::StoreWriter* writer = nullptr;  // the run in db (its experiment id), or null
+  release::SaveModels save_models = release::SaveModels::kNone;  // --save-models
 };
 
 // Returns tune's exit status (0; 1 a job failed, nothing finished, or the store failed; 130/143

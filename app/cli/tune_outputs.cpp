@@ -229,7 +229,8 @@ int finish_explore_tune(const ExploreFinish& f) {
   const std::optional<release::SpentBudget> spent =
       f.writer ? std::optional(f.db->spent_budget(f.writer->experiment_id())) : std::nullopt;
   const auto written = release::write_release(
-      release::explore_release(f.results, f.cancelled, spent, &f.objpert), f.out_dir);
+      release::explore_release(f.results, f.cancelled, spent, &f.objpert, f.save_models),
+      f.out_dir);
   const JobCounts n = count_jobs(f.results);
   const nlohmann::json summary = explore_summary(f, cost, reports, overall, n);
   const std::filesystem::path summary_path = std::filesystem::path(f.out_dir) / "summary.json";

@@ -19,6 +19,12 @@ constexpr std::string_view kLotLoss =
 constexpr std::string_view kTrainingLoss =
     "the mean loss over the whole private training set at the end, computed without noise";
 
+constexpr std::string_view kCsvLevels =
+    "the one-hot levels and class labels are the values found in the private training file, "
+    "read without noise";
+constexpr std::string_view kClassLabels = "the class labels as found in the private training data";
+constexpr std::string_view kFittedScaling = "preprocessing fitted on private data: not covered";
+
 constexpr std::string_view kRevealsK =
     "reveals the number of runs K of a private selection, which its epsilon does not cover";
 
@@ -109,6 +115,24 @@ constexpr std::array kRules{
     FieldRule{"release.json", "released.replicate_searches", P, ""},
     FieldRule{"release.json", "released.score", P, ""},
     FieldRule{"release.json", "not_covered", P, ""},
+    // The released model (release/model_artefact.h): its parameters are the DP training's output.
+    FieldRule{"model.npz", "arrays", C, ""},
+    FieldRule{"model.json", "schema", P, ""},
+    FieldRule{"model.json", "dplab_version", P, ""},
+    FieldRule{"model.json", "model", P, ""},
+    FieldRule{"model.json", "layers", P, ""},
+    FieldRule{"model.json", "input", P, ""},
+    FieldRule{"model.json", "input.encoding", N, kCsvLevels},
+    FieldRule{"model.json", "input.classes", N, kClassLabels},
+    FieldRule{"model.json", "input.fitted_scaling", N, kFittedScaling},
+    FieldRule{"model.json", "privacy", P, ""},
+    FieldRule{"model.json", "privacy.epsilon", C, ""},
+    FieldRule{"model.json", "privacy.epsilon_rounded_up", C, ""},
+    FieldRule{"model.json", "privacy.epsilon_label", C, ""},
+    FieldRule{"model.json", "privacy.epsilon_this_attempt", C, ""},
+    FieldRule{"model.json", "privacy.epsilon_per_replicate", C, ""},
+    FieldRule{"model.json", "privacy.runs_trained", C, ""},
+    FieldRule{"model.json", "privacy.total_queries", C, ""},
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/csv_table.h"
+#include "release/model_artefact.h"
 
 namespace dplab::release {
 
@@ -42,6 +43,9 @@ struct Release {
   std::string csv_label;    // every released CSV's epsilon_label column: the headline label
   nlohmann::json released;  // the mode's released results (winners, scores)
   std::vector<ReleasedTable> tables;
+  // The released models (model_artefact.h): a train run's, a private search's winner, or in
+  // explore the candidates' asked for by --save-models. Each is written to its folder.
+  std::vector<ReleasedModel> models;
   CuratorRecord curator;  // empty for explore and train
 };
 

@@ -7,7 +7,9 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "data/dataset.h"
+#include "data/npz_file.h"
 #include "release/field_class.h"
+#include "release/model_artefact.h"
 
 #ifndef DPLAB_VERSION
 #error "DPLAB_VERSION is set for this file by engine/CMakeLists.txt"
@@ -46,6 +48,9 @@ nlohmann::json not_covered_list(const Release& release) {
       list.push_back({{"file", table.file}, {"field", column}, {"reason", rule.reason}});
     }
   }
+  for (const auto& model : release.models) {
+    for (auto& entry : model_not_covered(model)) list.push_back(std::move(entry));
+  }
   const auto& preprocessing = release.privacy.value("preprocessing", nlohmann::json::object());
   if (preprocessing.value("fitted_on_private_data", false)) {
     list.push_back(
@@ -54,11 +59,23 @@ nlohmann::json not_covered_list(const Release& release) {
   return list;
 }
 
+// model.json, checked against the field table like release.json.
+nlohmann::json checked_model_json(const ReleasedModel& model, const nlohmann::json& privacy) {
+  nlohmann::json j = model_json(model, privacy, DPLAB_VERSION);
+  check_json("model.json", j, "");
+  refuse_curator_only(field_rule("model.npz", "arrays"));
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json release_json(const Release& release) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& table : release.tables) files.push_back(table.file);
+  for (const auto& model : release.models) {
+    files.push_back(model.folder + "/model.npz");
+    files.push_back(model.folder + "/model.json");
+  }
   nlohmann::json j{{"schema", kReleaseSchema},
                    {"dplab_version", DPLAB_VERSION},
                    {"experiment", release.experiment},
@@ -84,11 +101,28 @@ std::vector<std::string> write_release(const Release& release, const std::string
     field_rule(released.file, "epsilon_label");
     tables.push_back(std::move(table));
   }
+  std::vector<nlohmann::json> model_files;
+  for (const auto& model : release.models)
+    model_files.push_back(checked_model_json(model, release.privacy));
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) throw IoError(directory + ": cannot create the output folder: " + ec.message());
   const std::filesystem::path dir(directory);
   std::vector<std::string> written;
+  for (std::size_t i = 0; i < release.models.size(); ++i) {
+    const ReleasedModel& model = release.models[i];
+    const std::filesystem::path folder = dir / model.folder;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) throw IoError(folder.string() + ": cannot create the model folder: " + ec.message());
+    std::vector<data::NpyArray> arrays;
+    for (const auto& tensor : model.model->graph.tensors) {
+      arrays.push_back({tensor.name, {tensor.shape.begin(), tensor.shape.end()}, tensor.values});
+    }
+    data::write_npz((folder / "model.npz").string(), arrays);
+    written.push_back((folder / "model.npz").string());
+    write_file_atomically((folder / "model.json").string(), model_files[i].dump(2) + "\n");
+    written.push_back((folder / "model.json").string());
+  }
   for (std::size_t i = 0; i < tables.size(); ++i) {
     const std::string path = (dir / release.tables[i].file).string();
     csv::write_csv_file(path, tables[i]);

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/error.h"
 #include "data/dataset.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "release/search_tables.h"
@@ -114,9 +115,53 @@ std::string search_epsilon_label(const nlohmann::json& card) {
   return label;
 }
 
+SaveModels parse_save_models(const std::string& text) {
+  if (text == "none") return SaveModels::kNone;
+  if (text == "best") return SaveModels::kBest;
+  if (text == "all") return SaveModels::kAll;
+  throw InvalidArgument("--save-models '" + text + "': expected none, best or all");
+}
+
+namespace {
+
+// The model of results.jobs[job] in `folder`, or false when the job's model is not in memory.
+bool add_model(Release& r, const tuning::SearchResults& results, std::size_t job,
+               const std::string& folder) {
+  const auto& model = results.jobs[job].model;
+  if (!model) return false;
+  r.models.push_back({folder, model, results.input});
+  return true;
+}
+
+void add_explore_models(Release& r, const tuning::SearchResults& results, SaveModels save) {
+  nlohmann::json not_kept = nlohmann::json::array();
+  if (save == SaveModels::kAll) {
+    for (std::size_t j = 0; j < results.jobs.size(); ++j) {
+      const auto& job = results.jobs[j];
+      if (!tuning::is_scored(job)) continue;
+      const std::string folder = "models/candidate-" + std::to_string(job.candidate) + "-repeat-" +
+                                 std::to_string(job.repeat);
+      if (!add_model(r, results, j, folder)) not_kept.push_back(folder);
+    }
+  } else if (save == SaveModels::kBest) {
+    std::optional<std::size_t> best;
+    for (std::size_t j = 0; j < results.jobs.size(); ++j) {
+      if (!tuning::is_scored(results.jobs[j])) continue;
+      const double score = tuning::selection_score(results.jobs[j], results.is_regression);
+      if (!best || score > tuning::selection_score(results.jobs[*best], results.is_regression)) {
+        best = j;
+      }
+    }
+    if (best && !add_model(r, results, *best, kModelFolder)) not_kept.push_back(kModelFolder);
+  }
+  if (!not_kept.empty()) r.released["models_not_kept"] = not_kept;
+}
+
+}  // namespace
+
 Release explore_release(const tuning::SearchResults& results, bool cancelled,
                         const std::optional<SpentBudget>& spent,
-                        const tuning::ObjpertSearch* objpert) {
+                        const tuning::ObjpertSearch* objpert, SaveModels save_models) {
   Release r;
   r.experiment = results.config.name;
   r.mode = experiment::describe_release(results.config.release);
@@ -133,6 +178,7 @@ Release explore_release(const tuning::SearchResults& results, bool cancelled,
   r.tables = {{"curves.csv", curves_table(results)},
               {"aggregate_curves.csv", aggregate_curves_table(aggregates, metric)},
               {"alpha_clip_grid.csv", alpha_clip_grid_table(aggregates)}};
+  add_explore_models(r, results, save_models);
   return r;
 }
 
@@ -184,6 +230,17 @@ Release private_release(const tuning::SearchResults& results,
     r.released["ci95_high"] = number(winners.ci_high);
   }
   r.tables = {{"winners.csv", winners_table(results, winners)}};
+  // Each released winner's model (none when cancelled: released_winners cleared them).
+  nlohmann::json not_kept = nlohmann::json::array();
+  for (std::size_t rep = 0; rep < winners.replicates.size(); ++rep) {
+    const auto job = winners.replicates[rep].winner_job;
+    if (job < 0) continue;
+    const std::string folder = winners.replicates.size() == 1
+                                   ? std::string(kModelFolder)
+                                   : "models/replicate-" + std::to_string(rep + 1);
+    if (!add_model(r, results, static_cast<std::size_t>(job), folder)) not_kept.push_back(folder);
+  }
+  if (!not_kept.empty()) r.released["models_not_kept"] = not_kept;
   // The curator's: K per replicate, the hard-stop flags, which run won.
   nlohmann::json curator_replicates = nlohmann::json::array();
   for (const auto& rep : selected.replicates) {

@@ -6,7 +6,8 @@
 //             and the winners in release.json; ε = the selection's, composed over the R
 //             replicates. A cancelled private search releases NOTHING: the replicates that
 //             happened to finish form a pattern that depends on their K. K, the hard-stop flags
-//             and the wall time go to the CuratorRecord only.
+//             and the wall time go to the CuratorRecord only. Each released winner's trained
+//             model is written too (model/, or models/replicate-<r>/ for R > 1).
 //
 // The privacy card (release.json "privacy") states what the ε is about: the unit of privacy and
 // the adjacency (add or remove one example), the sampler (Poisson, rate q = L / n), the
@@ -46,9 +47,19 @@ std::string search_epsilon_label(const nlohmann::json& privacy_card);
 
 // `objpert` (may be null): the objective-perturbation runs of the search, charged with it
 // (tuning::release_cost_with_objpert).
+// Which trained models an explore release writes (tune --save-models): explore's ε covers every
+// run, so any of them may be released; the default is none (a search of K runs would write K
+// models). kBest: the candidate with the best selection score (accuracy, or lowest validation
+// MSE), in model/; kAll: every run's, in models/candidate-<c>-repeat-<r>/. A run trained in an
+// earlier attempt of a resumed search (or read from a history) has no model in memory: listed
+// under released.models_not_kept.
+enum class SaveModels { kNone, kBest, kAll };
+SaveModels parse_save_models(const std::string& text);  // none | best | all; InvalidArgument
+
 Release explore_release(const tuning::SearchResults& results, bool cancelled,
                         const std::optional<SpentBudget>& spent = std::nullopt,
-                        const tuning::ObjpertSearch* objpert = nullptr);
+                        const tuning::ObjpertSearch* objpert = nullptr,
+                        SaveModels save_models = SaveModels::kNone);
 // What a private search releases of its selected winners: all of them, or none when it was
 // cancelled (the one rule every private door applies).
 tuning::PrivateRelease released_winners(const tuning::PrivateRelease& selected, bool cancelled);

@@ -57,6 +57,7 @@ Release train_release(const TrainRun& run) {
   r.released = {{"status", run.status}, {"final", run.final_metrics}};
   r.tables = {
       {"curve.csv", curve_table(run.curve ? *run.curve : std::vector<training::CurvePoint>{})}};
+  if (run.model) r.models.push_back({kModelFolder, run.model, run.input});
   return r;
 }
 

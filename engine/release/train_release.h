@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct TrainRun {
   std::string status;            // finished | cancelled | diverged
   nlohmann::json final_metrics;  // validation loss and accuracy or MSE (charged)
   const std::vector<training::CurvePoint>* curve = nullptr;
+  std::shared_ptr<const models::ExportedModel> model;  // the trained model (null: none released)
+  data::InputEncoding input;
 };
 
 Release train_release(const TrainRun& run);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct JobResult {
   std::int64_t queries = 0;     // noisy-gradient queries made (what the accountant composes)
   double wall_seconds = 0;
   std::string error;  // kFailed / kDiverged: the message
+  // The trained model (RunOptions::keep_models; null otherwise, for a job not run in this
+  // process, e.g. one kept from an earlier attempt of a resumed search, or loaded from a history).
+  std::shared_ptr<const models::ExportedModel> model;
 };
 
 // The one scoring rule of selection for a job's outcome (honest selection, private release):
@@ -71,6 +75,7 @@ struct SearchResults {
   std::int64_t training_size = 0;    // n
   std::int64_t validation_size = 0;  // n_val (the sensitivity of the accuracy is 1/n_val)
   bool is_regression = false;        // scores: lowest final validation MSE instead of accuracy
+  data::InputEncoding input;         // how the data's rows became features (a model's input)
 
   const JobResult& job(int candidate, int repeat) const {
     return jobs[static_cast<std::size_t>(candidate * config.repeats + repeat)];

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/memory_check.h"
 #include "core/pause_gate.h"
 #include "core/random.h"
 #include "core/thread_priority.h"
@@ -125,6 +126,7 @@ struct Runner::Impl {
       out.final_train_loss = trained.final_train_loss;
       out.queries = trained.queries;
       out.wall_seconds = trained.wall_seconds;
+      if (options.keep_models) out.model = std::move(trained.model);
       out.status = trained.cancelled  ? JobStatus::kCancelled
                    : trained.diverged ? JobStatus::kDiverged
                                       : JobStatus::kFinished;
@@ -166,6 +168,7 @@ Runner::Runner(experiment::ExperimentConfig config,
   res.training_size = n;
   res.is_regression = scored_by_loss(impl_->config, *impl_->data);
   res.validation_size = impl_->data->validation.size();
+  res.input = data::input_encoding(*impl_->data);
   const int repeats = impl_->config.repeats;
   // A private search trains exactly its drawn runs, also when it drew none (PS with K = 0).
   if (!impl_->options.plan.empty() ||
@@ -191,6 +194,14 @@ Runner::Runner(experiment::ExperimentConfig config,
       job.seed = derive_seed(impl_->config.seed, static_cast<std::uint64_t>(job.candidate),
                              static_cast<std::uint64_t>(job.repeat));
     }
+  }
+  if (impl_->options.keep_models) {
+    const auto model = models::make_model(impl_->config.model.spec(), impl_->data->train.dim(),
+                                          impl_->data->train.num_classes);
+    require_memory("the trained models of " + std::to_string(res.jobs.size()) +
+                       " runs (--save-models none keeps none)",
+                   static_cast<double>(res.jobs.size()) * static_cast<double>(model->num_params()) *
+                       (sizeof(float) + sizeof(float)));  // the model and its graph's copy
   }
   // Secure mode: the seeds stay inside the runner; results (and so every export) carry 0.
   for (JobResult& job : res.jobs) {

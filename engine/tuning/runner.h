@@ -87,6 +87,9 @@ struct RunOptions {
   std::vector<PlannedJob> plan = {};
   // Secure noise (release.secure): lots and noise from OS entropy, not from the job seeds.
   bool secure = false;
+  // Keep every job's trained model in its JobResult (a release writes the winner's, or the
+  // candidates' asked for): jobs x parameters floats, checked against the memory budget.
+  bool keep_models = true;
 };
 
 class Runner {

@@ -7,7 +7,9 @@
 - every CSV it lists, and every other *.csv in FOLDER, must read with pandas.read_csv(path) and
   no other argument, with csv.DictReader giving the same header and row count; the header is
   line 1 (no '#' line), it ends with epsilon_label, and every column dplab writes as a number
-  reads as a number (a stray comment or text cell would turn it into 'object').
+  reads as a number (a stray comment or text cell would turn it into 'object');
+- every model folder it lists (model.npz + model.json) loads with numpy alone and its layers
+  name arrays of model.npz (check_model_files.py), and is listed in pairs.
 
 Prints a JSON summary ({file: rows}) on success; each problem on a line of its own and exit 1.
 Run by tests/cli/test_release_doors.cpp with Debian's /usr/bin/python3 (python3-pandas,
@@ -20,6 +22,9 @@ import sys
 
 import jsonschema
 import pandas
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import check_model_files  # noqa: E402
 
 NUMERIC = {
     "repeat", "learning_rate", "clip", "momentum", "beta1", "beta2", "adam_epsilon", "seed",
@@ -36,7 +41,16 @@ def main(folder: pathlib.Path, schema_path: pathlib.Path) -> int:
     for error in jsonschema.Draft202012Validator(schema).iter_errors(release):
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
         problems.append(f"release.json: {where}: {error.message}")
-    listed = set(release.get("files", []))
+    listed_all = set(release.get("files", []))
+    listed = {name for name in listed_all if name.endswith(".csv")}
+    for name in sorted(listed_all - listed):
+        if not (folder / name).exists():
+            problems.append(f"{name}: listed in release.json but not written")
+        elif name.endswith("model.json"):
+            if name[: -len("json")] + "npz" not in listed_all:
+                problems.append(f"{name}: listed without its model.npz")
+            model = check_model_files.ref.load((folder / name).parent)
+            problems += [f"{name}: {p}" for p in check_model_files.shapes_problems(model)]
     on_disk = {p.name for p in folder.glob("*.csv")}
     for missing in sorted(listed - on_disk):
         problems.append(f"{missing}: listed in release.json but not written")

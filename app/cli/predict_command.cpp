@@ -1,0 +1,72 @@
+// `dplab-cli predict --model DIR --dataset FILE --out preds.csv`: applies a released model
+// (model.npz + model.json, release/model_artefact.h) to a new file with the model's own input
+// encoding — CSV columns matched by name, one-hot levels and scaling as in training — and writes
+// one row of predictions per input row (release/predictions.h).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/output_files.h"
+#include "core/csv_table.h"
+#include "data/csv_loader.h"
+#include "core/number_text.h"
+#include "release/model_artefact.h"
+#include "release/predictions.h"
+
+namespace dplab::cli {
+namespace {
+
+int run_predict(const Arguments& args) {
+  const std::string model_dir = *args.text("model");
+  const std::string dataset = *args.text("dataset");
+  const std::string out = *args.text("out");
+  require_output_file(out, "--out");  // before the model and the data are read
+  const release::LoadedModel model = release::read_model_folder(model_dir);
+  std::vector<long> lines;  // a CSV's data lines, one per row
+  const data::Dataset input = release::load_model_input(model, dataset, &lines);
+  const Matrix outputs = release::model_outputs(model, input);
+  csv::write_csv_file(out, release::predictions_table(model, outputs, lines));
+  std::fprintf(stderr, "dplab-cli predict: %s: %lld rows -> %s (model: %s)\n", dataset.c_str(),
+               static_cast<long long>(input.size()), out.c_str(),
+               model.exported.graph.description.c_str());
+  const double score = release::prediction_score(model, outputs, input);
+  const bool has_labels =
+      !model.input.csv_encoder ||
+      std::find(model.input.csv_encoder->header().begin(), model.input.csv_encoder->header().end(),
+                model.input.csv_encoder->label_column()) != model.input.csv_encoder->header().end();
+  if (std::isfinite(score) && has_labels) {
+    std::fprintf(stderr, "dplab-cli predict: %s against the file's labels: %s\n",
+                 model.exported.graph.output == models::OutputKind::kIdentity ? "mean squared error"
+                                                                              : "accuracy",
+                 number_text(score).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& cli) {
+  CLI::App* cmd = add_command(
+      cli, "predict", "apply a released model (model.npz + model.json) to a data file, write predictions");
+  auto args = std::make_shared<Arguments>();
+  add_value(*cmd, *args, "model",
+            "a model folder (model.json + model.npz), or a release folder holding model/", "DIR")
+      .required();
+  add_value(*cmd, *args, "dataset",
+            "rows to predict: a CSV with the training file's columns (any order; the label "
+            "column may be absent), or an IDX / LIBSVM file of the model's input size",
+            "FILE")
+      .required();
+  add_value(*cmd, *args, "out", "predictions CSV to write", "FILE").required();
+  set_footer(*cmd,
+             "Output: one row per input row: row (the CSV line), predicted, and p_<class> for each "
+             "class (or the predicted value); epsilon_label: the model's privacy label.\n"
+             "Examples:\n"
+             "  dplab-cli train --dataset adult --out run && dplab-cli predict --model run "
+             "--dataset new.csv --out preds.csv");
+  on_run(*cmd, [args] { return run_predict(*args); });
+}
+
+}  // namespace dplab::cli
