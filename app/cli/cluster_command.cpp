@@ -108,6 +108,8 @@ int run_run_jobs(const Arguments& args) {
   tuning::RunOptions options;
   options.threads = threads;
   options.plan = cluster::shard_jobs(plan, i, n);
+  // A private plan's winner is chosen at merge: every shard keeps (and stores) its models.
+  options.keep_models = plan.private_plan.has_value();
   const std::string path = cluster::shard_store_path(dir, i);
   if (options.plan.empty()) {
     // An empty plan would mean "the whole grid" to the Runner: nothing to run, no store.

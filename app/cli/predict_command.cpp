@@ -10,8 +10,8 @@
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "core/csv_table.h"
-#include "data/csv_loader.h"
 #include "core/number_text.h"
+#include "data/csv_loader.h"
 #include "release/model_artefact.h"
 #include "release/predictions.h"
 
@@ -49,7 +49,8 @@ int run_predict(const Arguments& args) {
 
 void add_predict_command(CLI::App& cli) {
   CLI::App* cmd = add_command(
-      cli, "predict", "apply a released model (model.npz + model.json) to a data file, write predictions");
+      cli, "predict",
+      "apply a released model (model.npz + model.json) to a data file, write predictions");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "model",
             "a model folder (model.json + model.npz), or a release folder holding model/", "DIR")

@@ -122,6 +122,7 @@ void run_kk23_item(const reproduction::ReproductionItem& item,
                 " procedures";
   tuning::RunOptions options;
   options.threads = threads;
+  options.keep_models = false;  // the reproductions write figures and tables, not models
   const auto watch = [](tuning::Runner* runner) {
     g_runner.store(runner);
     if (runner && g_signal.load() != 0) runner->cancel();
@@ -227,6 +228,7 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   }
   tuning::RunOptions options;
   options.threads = threads;
+  options.keep_models = false;  // the reproductions write figures and tables, not models
   tuning::Runner runner(scaled, data, options);
   ProgressPrinter printer(item.name + " " + version.key);
   runner.add_listener(&printer);

@@ -144,7 +144,11 @@ void print_explore_report(const ExploreFinish& f, const tuning::ReleaseCost& cos
     std::printf("reproduction variants (not dplab's defaults; docs/reproduction.md): %s\n",
                 experiment::describe_variants(config.variants).c_str());
   }
-  if (f.objpert.jobs.empty()) {
+  if (summary["release"].contains("epsilon_this_attempt")) {
+    std::printf(
+        "recompute: not one `account` command: the run spent over several attempts (their "
+        "charges composed; dplab-cli history show --db DB --id ID lists them)\n");
+  } else if (f.objpert.jobs.empty()) {
     std::printf("recompute: %s\n", recompute_command(cost, results).c_str());
   } else {
     std::printf(
@@ -221,18 +225,29 @@ int explore_exit_status(const ExploreFinish& f, const std::optional<std::string>
 
 int finish_explore_tune(const ExploreFinish& f) {
   // Explore: every run is exported, so the search costs the composition of all runs trained.
-  const tuning::ReleaseCost cost = tuning::release_cost_with_objpert(f.results, f.objpert);
+  const tuning::ReleaseCost this_attempt = tuning::release_cost_with_objpert(f.results, f.objpert);
   // Selection and exports use only the finished jobs.
   const auto reports = tuning::honest_selection_per_optimizer(f.results);
   const auto overall = tuning::honest_selection_all(f.results);
   // A run in the history states what it spent over all its attempts (a resume after a cancel).
   const std::optional<release::SpentBudget> spent =
       f.writer ? std::optional(f.db->spent_budget(f.writer->experiment_id())) : std::nullopt;
+  // What stdout and summary.json state is what the run spent over all its attempts (a resume
+  // after a cancel charges the jobs re-run again), as release.json's card does.
+  const tuning::ReleaseCost cost = spent && spent->attempts > 1
+                                       ? release::with_spent_budget(this_attempt, *spent)
+                                       : this_attempt;
   const auto written = release::write_release(
       release::explore_release(f.results, f.cancelled, spent, &f.objpert, f.save_models),
       f.out_dir);
   const JobCounts n = count_jobs(f.results);
-  const nlohmann::json summary = explore_summary(f, cost, reports, overall, n);
+  nlohmann::json summary = explore_summary(f, cost, reports, overall, n);
+  if (spent && spent->attempts > 1) {
+    summary["release"]["epsilon_this_attempt"] = std::isfinite(this_attempt.epsilon)
+                                                     ? nlohmann::json(this_attempt.epsilon)
+                                                     : nlohmann::json(nullptr);
+    summary["release"]["recompute"] = nullptr;  // several attempts: not one `account` command
+  }
   const std::filesystem::path summary_path = std::filesystem::path(f.out_dir) / "summary.json";
   write_text(summary_path, summary.dump(2) + "\n");
   std::optional<std::string> store_error;

@@ -340,7 +340,7 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
                         std::int64_t experiment_id, const nlohmann::json* extra_curator) {
   namespace fs = std::filesystem;
   const auto& config = results.config;
-  const tuning::ReleaseCost cost = tuning::private_release_cost(results);
+  const tuning::ReleaseCost this_attempt = tuning::private_release_cost(results);
   const tuning::PrivateRelease selected =
       tuning::select_private_winners(results, plan, tuning::score_noise_seed(config.seed));
   // RELEASED: only what Liu-Talwar / Papernot-Steinke cover, the winners with K integrated out,
@@ -351,6 +351,10 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   const std::optional<release::SpentBudget> spent =
       db ? std::optional(db->spent_budget(experiment_id)) : std::nullopt;
   release::Release released = release::private_release(results, selected, cancelled, spent);
+  // stdout and summary.json state what the run spent over all its attempts, as release.json.
+  const bool attempts = spent && spent->attempts > 1;
+  const tuning::ReleaseCost cost =
+      attempts ? release::with_spent_budget(this_attempt, *spent) : this_attempt;
 
   nlohmann::json summary{
       {"experiment", config.name},
@@ -374,6 +378,7 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
        "per-run curves, scores and the lot losses of every run; the number of runs K, the stop "
        "flag and the wall time (curator-only.json); only each replicate's winner is released "
        "(winners.csv), and nothing from a cancelled search"}};
+  if (attempts) summary["release"]["epsilon_this_attempt"] = number(this_attempt.epsilon);
   // CURATOR ONLY (docs/privacy-model.md): what resuming and auditing the run need.
   released.curator.facts["wall_seconds"] = wall_seconds;
   if (db) {
@@ -419,8 +424,12 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
                 release.released, release.mean_score, release.ci_low, release.ci_high);
   }
   std::printf("%s\n", tuning::epsilon_label(cost, privacy::kEpsilonDigits).c_str());
-  const std::string command = recompute_command(cost, results);
-  if (!command.empty()) {
+  const std::string command = attempts ? std::string() : recompute_command(cost, results);
+  if (attempts) {
+    std::printf(
+        "recompute: not one `account` command: the run spent over several attempts (their "
+        "charges composed; dplab-cli history show --db DB --id ID lists them)\n");
+  } else if (!command.empty()) {
     std::printf("recompute: %s\n", command.c_str());
     if (cost.replicates > 1) {
       std::printf("  (gives one replicate search's eps %s; the headline composes %d of them)\n",

@@ -463,6 +463,8 @@ MergeReport merge_shards(const SearchPlan& plan, const std::string& dir) {
                     std::to_string(shard) + " of " + std::to_string(shards) + ": remove one");
     }
     place_shard_jobs(plan, store, report.results, source, &report.job_seconds);
+    // Every shard loaded the same data (the plan's fingerprint): its encoding is the run's.
+    if (report.stores.empty()) report.results.input = store.stored.input;
     report.stores.push_back(file);
   }
   std::vector<std::size_t> missing;

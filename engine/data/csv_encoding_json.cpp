@@ -17,7 +17,8 @@ nlohmann::json CsvEncoder::to_json() const {
   for (std::size_t c = 0; c < header_.size(); ++c) {
     if (static_cast<Index>(c) == label_index_) continue;
     const Column& column = columns_[c];
-    nlohmann::json entry{{"name", header_[c]}, {"encoding", column.numeric ? "numeric" : "one-hot"}};
+    nlohmann::json entry{{"name", header_[c]},
+                         {"encoding", column.numeric ? "numeric" : "one-hot"}};
     if (!column.numeric) entry["levels"] = column.categories;
     columns.push_back(std::move(entry));
   }
@@ -84,7 +85,8 @@ CsvEncoder CsvEncoder::from_json(const nlohmann::json& j, const std::string& pat
     if (column.numeric) {
       encoder.feature_names_.push_back(name);
     } else {
-      for (const auto& level : column.categories) encoder.feature_names_.push_back(name + "=" + level);
+      for (const auto& level : column.categories)
+        encoder.feature_names_.push_back(name + "=" + level);
     }
   }
   if (encoder.label_index_ < 0) {
@@ -112,7 +114,8 @@ CsvTable CsvEncoder::align(const CsvTable& table) const {
     } else if (static_cast<Index>(c) != label_index_) {
       throw InvalidArgument(table.path + ": no column '" + header_[c] +
                             "', which the model's input encoding needs (columns of the training "
-                            "file '" + fitted_path_ + "')");
+                            "file '" +
+                            fitted_path_ + "')");
     }
   }
   const std::string filler = class_names_.empty() ? std::string("0") : class_names_.front();

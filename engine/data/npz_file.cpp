@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -21,6 +22,7 @@ namespace {
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicSize = 6;
 constexpr std::size_t kPreambleSize = kMagicSize + 2 + 2;  // magic, version, header length
+constexpr time_t kZipEpoch = 315532800;                    // 1980-01-01 00:00:00 UTC
 
 std::size_t element_count(const std::vector<std::int64_t>& shape) {
   return static_cast<std::size_t>(
@@ -41,7 +43,8 @@ std::string shape_tuple(const std::vector<std::int64_t>& shape) {
 }
 
 // The value text after "'key':" in an NPY header dict, up to the next top-level ',' or '}'.
-std::string header_value(const std::string& header, const std::string& key, const std::string& what) {
+std::string header_value(const std::string& header, const std::string& key,
+                         const std::string& what) {
   const std::string token = "'" + key + "':";
   const auto at = header.find(token);
   if (at == std::string::npos) fail(what, "the NPY header has no '" + key + "'");
@@ -157,7 +160,8 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name, const std:
 
 void write_npz(const std::string& path, const std::vector<NpyArray>& arrays) {
   int error = 0;
-  std::unique_ptr<zip_t, ZipCloser> archive(zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error));
+  std::unique_ptr<zip_t, ZipCloser> archive(
+      zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error));
   if (!archive) {
     zip_error_t reason;
     zip_error_init_with_code(&reason, error);
@@ -170,8 +174,8 @@ void write_npz(const std::string& path, const std::vector<NpyArray>& arrays) {
   members.reserve(arrays.size());
   for (const auto& array : arrays) {
     members.push_back(npy_bytes(array));
-    zip_source_t* source = zip_source_buffer(archive.get(), members.back().data(),
-                                             members.back().size(), 0);
+    zip_source_t* source =
+        zip_source_buffer(archive.get(), members.back().data(), members.back().size(), 0);
     const std::string member = array.name + ".npy";
     const zip_int64_t index =
         source ? zip_file_add(archive.get(), member.c_str(), source, ZIP_FL_ENC_UTF_8) : -1;
@@ -181,6 +185,9 @@ void write_npz(const std::string& path, const std::vector<NpyArray>& arrays) {
                     "': " + zip_strerror(archive.get()));
     }
     zip_set_file_compression(archive.get(), static_cast<zip_uint64_t>(index), ZIP_CM_STORE, 0);
+    // A fixed time stamp (the zip format's earliest, 1980-01-01): the same arrays give the same
+    // bytes whichever door writes them and whenever (release doors are compared byte for byte).
+    zip_file_set_mtime(archive.get(), static_cast<zip_uint64_t>(index), kZipEpoch, 0);
   }
   if (zip_close(archive.get()) != 0) {
     throw IoError("cannot write '" + path + "': " + zip_strerror(archive.get()));

@@ -45,9 +45,9 @@ std::string to_string(OutputKind kind) {
 }
 
 int add_tensor(ModelGraph& graph, std::string name, std::vector<Index> shape, const float* values) {
-  const Index size =
-      std::accumulate(shape.begin(), shape.end(), Index{1}, std::multiplies<>());
-  graph.tensors.push_back({std::move(name), std::move(shape), std::vector<float>(values, values + size)});
+  const Index size = std::accumulate(shape.begin(), shape.end(), Index{1}, std::multiplies<>());
+  graph.tensors.push_back(
+      {std::move(name), std::move(shape), std::vector<float>(values, values + size)});
   return static_cast<int>(graph.tensors.size() - 1);
 }
 
@@ -113,7 +113,8 @@ void check_graph(const ModelGraph& graph) {
   std::vector<bool> used(graph.tensors.size(), false);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     const GraphOp& op = graph.ops[i];
-    const std::string where = "model graph: op " + std::to_string(i) + " (" + to_string(op.kind) + ")";
+    const std::string where =
+        "model graph: op " + std::to_string(i) + " (" + to_string(op.kind) + ")";
     if (op.input.size() != current.size() || op.input.channels != current.channels) {
       throw InvalidArgument(where + ": input " + map_text(op.input) + " does not follow " +
                             map_text(current));
@@ -151,8 +152,8 @@ void check_graph(const ModelGraph& graph) {
   }
   for (std::size_t t = 0; t < graph.tensors.size(); ++t) {
     const GraphTensor& tensor = graph.tensors[t];
-    const Index size = std::accumulate(tensor.shape.begin(), tensor.shape.end(), Index{1},
-                                       std::multiplies<>());
+    const Index size =
+        std::accumulate(tensor.shape.begin(), tensor.shape.end(), Index{1}, std::multiplies<>());
     if (static_cast<std::size_t>(size) != tensor.values.size()) {
       throw InvalidArgument("model graph: tensor '" + tensor.name + "' of shape " +
                             shape_text(tensor.shape) + " holds " +
@@ -161,10 +162,10 @@ void check_graph(const ModelGraph& graph) {
     if (!used[t]) throw InvalidArgument("model graph: tensor '" + tensor.name + "' is not used");
   }
   const Index outputs = current.size();
-  const bool fits = graph.output == OutputKind::kSigmoid   ? outputs == 1 && graph.num_classes == 2
-                    : graph.output == OutputKind::kSoftmax ? outputs == graph.num_classes &&
-                                                                 graph.num_classes >= 2
-                                                           : true;
+  const bool fits = graph.output == OutputKind::kSigmoid ? outputs == 1 && graph.num_classes == 2
+                    : graph.output == OutputKind::kSoftmax
+                        ? outputs == graph.num_classes && graph.num_classes >= 2
+                        : true;
   if (!fits) {
     throw InvalidArgument("model graph: a " + to_string(graph.output) + " head on " +
                           std::to_string(outputs) + " outputs for " +

@@ -1,6 +1,8 @@
 // model.npz + model.json: writing the parts, reading a folder back (model_artefact.h).
 #include "release/model_artefact.h"
 
+#include "release/input_encoding_json.h"
+
 #include <filesystem>
 #include <map>
 
@@ -21,7 +23,9 @@ using models::GraphOp;
 using models::GraphOpKind;
 using models::GraphShape;
 
-nlohmann::json shape_json(GraphShape s) { return {s.height, s.width, s.channels}; }
+nlohmann::json shape_json(GraphShape s) {
+  return {s.height, s.width, s.channels};
+}
 
 const char* binary_output_text(models::BinaryOutput o) {
   return o == models::BinaryOutput::kSigmoid ? "sigmoid" : "softmax";
@@ -62,13 +66,32 @@ nlohmann::json scaling_json(const data::FeatureMap& map, const std::string& desc
 
 }  // namespace
 
+nlohmann::json input_json(const data::InputEncoding& in, Index size) {
+  nlohmann::json input{{"format", in.csv_encoder ? "csv"
+                                  : in.pixels    ? "pixels"
+                                                 : "features"},
+                       {"size", size}};
+  if (in.csv_encoder) {
+    input["encoding"] = in.csv_encoder->to_json();  // levels and classes: from the private file
+  } else {
+    input["features"] = in.feature_names;
+    if (!in.class_names.empty()) input["classes"] = in.class_names;
+  }
+  if (in.pixels) input["pixels"] = "feature = byte / 255 (public bounds 0..255)";
+  (fitted_scaling(in) ? input["fitted_scaling"] : input["scaling"]) =
+      scaling_json(in.feature_map, in.preprocessing);
+  return input;
+}
+
 nlohmann::json model_json(const ReleasedModel& released, const nlohmann::json& privacy_card,
                           const std::string& dplab_version) {
   const models::ExportedModel& m = *released.model;
   const models::ModelGraph& g = m.graph;
   nlohmann::json spec{{"kind", models::to_string(m.spec.kind)}};
-  if (m.spec.kind == models::ModelKind::kTwoLayerNetwork) spec["hidden_units"] = m.spec.hidden_units;
-  if (m.spec.kind == models::ModelKind::kCustom) spec["network"] = nlohmann::json::parse(m.spec.network);
+  if (m.spec.kind == models::ModelKind::kTwoLayerNetwork)
+    spec["hidden_units"] = m.spec.hidden_units;
+  if (m.spec.kind == models::ModelKind::kCustom)
+    spec["network"] = nlohmann::json::parse(m.spec.network);
   if (m.spec.kind == models::ModelKind::kLogisticRegression) {
     spec["binary_output"] = binary_output_text(m.spec.binary_output);
     spec["linear_init"] = linear_init_text(m.spec.linear_init);
@@ -90,18 +113,7 @@ nlohmann::json model_json(const ReleasedModel& released, const nlohmann::json& p
   }
   Index parameters = 0;
   for (const auto& t : g.tensors) parameters += static_cast<Index>(t.values.size());
-  const data::InputEncoding& in = released.input;
-  nlohmann::json input{{"format", in.csv_encoder ? "csv" : in.pixels ? "pixels" : "features"},
-                       {"size", g.input.size()}};
-  if (in.csv_encoder) {
-    input["encoding"] = in.csv_encoder->to_json();  // levels and classes: from the private file
-  } else {
-    input["features"] = in.feature_names;
-    if (!in.class_names.empty()) input["classes"] = in.class_names;
-  }
-  if (in.pixels) input["pixels"] = "feature = byte / 255 (public bounds 0..255)";
-  (fitted_scaling(in) ? input["fitted_scaling"] : input["scaling"]) =
-      scaling_json(in.feature_map, in.preprocessing);
+  const nlohmann::json input = input_json(released.input, g.input.size());
   return {{"schema", kModelSchema},
           {"dplab_version", dplab_version},
           {"model",
@@ -149,9 +161,9 @@ GraphShape read_shape(const nlohmann::json& j, const std::string& path) {
 }
 
 GraphOpKind read_op_kind(JsonReader& r) {
-  static const std::vector<std::string> names = {"dense",     "conv",       "conv_transpose",
-                                                 "max_pool",  "avg_pool",   "relu",
-                                                 "leaky_relu", "sigmoid",   "tanh"};
+  static const std::vector<std::string> names = {"dense",      "conv",     "conv_transpose",
+                                                 "max_pool",   "avg_pool", "relu",
+                                                 "leaky_relu", "sigmoid",  "tanh"};
   const auto index = r.optional_choice("op", names, "op");
   if (!index) json_fail(r.key_path("op"), "missing (required)");
   return static_cast<GraphOpKind>(*index);
@@ -180,6 +192,33 @@ data::FeatureMap read_feature_map(const nlohmann::json& j, const std::string& pa
 }
 
 }  // namespace
+
+data::InputEncoding read_input_json(const nlohmann::json& j, const std::string& path) {
+  JsonReader in(j, path);
+  data::InputEncoding input;
+  const auto format = in.optional_choice("format", {"csv", "pixels", "features"}, "format");
+  in.optional_integer("size");
+  input.pixels = format.value_or(2) == 1;
+  in.optional_string("pixels");
+  if (format.value_or(2) == 0) {
+    const auto encoder = std::make_shared<data::CsvEncoder>(
+        data::CsvEncoder::from_json(in.require("encoding"), in.key_path("encoding")));
+    input.feature_names = encoder->feature_names();
+    input.class_names = encoder->class_names();
+    input.csv_encoder = encoder;
+  } else {
+    input.feature_names = in.optional_strings("features").value_or(std::vector<std::string>{});
+    input.class_names = in.optional_strings("classes").value_or(std::vector<std::string>{});
+  }
+  for (const char* key : {"scaling", "fitted_scaling"}) {
+    if (const auto* scaling = in.find(key)) {
+      input.feature_map = read_feature_map(*scaling, in.key_path(key));
+      input.preprocessing = scaling->value("description", "");
+    }
+  }
+  in.reject_unknown();
+  return input;
+}
 
 LoadedModel read_model_folder(const std::string& directory) {
   fs::path dir(directory);
@@ -210,8 +249,8 @@ LoadedModel read_model_folder(const std::string& directory) {
     }
     if (const auto* network = s.find("network")) exported.spec.network = network->dump();
     if (auto o = s.optional_choice("binary_output", {"sigmoid", "softmax"})) {
-      exported.spec.binary_output = *o == 0 ? models::BinaryOutput::kSigmoid
-                                            : models::BinaryOutput::kTwoClassSoftmax;
+      exported.spec.binary_output =
+          *o == 0 ? models::BinaryOutput::kSigmoid : models::BinaryOutput::kTwoClassSoftmax;
     }
     if (auto i = s.optional_choice("linear_init", {"zeros", "uniform_fan_in"})) {
       exported.spec.linear_init =
@@ -221,7 +260,8 @@ LoadedModel read_model_folder(const std::string& directory) {
   }
   g.input = read_shape(m.require("input_shape"), m.key_path("input_shape"));
   exported.input_dim = g.input.size();
-  exported.num_classes = static_cast<int>(m.optional_integer("num_classes", 0, 1 << 24).value_or(0));
+  exported.num_classes =
+      static_cast<int>(m.optional_integer("num_classes", 0, 1 << 24).value_or(0));
   g.num_classes = exported.num_classes;
   const auto output = m.optional_choice("output", {"sigmoid", "softmax", "identity"}, "output");
   g.output = static_cast<models::OutputKind>(output.value_or(2));
@@ -268,35 +308,13 @@ LoadedModel read_model_folder(const std::string& directory) {
   }
   loaded.model = models::import_model(exported);  // checks the graph against the spec
 
-  // input: how raw rows become features.
-  JsonReader in(top.require("input"), top.key_path("input"));
-  const auto format = in.optional_choice("format", {"csv", "pixels", "features"}, "format");
-  in.optional_integer("size");
-  loaded.input.pixels = format.value_or(2) == 1;
-  in.optional_string("pixels");
-  if (format.value_or(2) == 0) {
-    const auto encoder = std::make_shared<data::CsvEncoder>(
-        data::CsvEncoder::from_json(in.require("encoding"), in.key_path("encoding")));
-    loaded.input.feature_names = encoder->feature_names();
-    loaded.input.class_names = encoder->class_names();
-    loaded.input.csv_encoder = encoder;
-  } else {
-    loaded.input.feature_names = in.optional_strings("features").value_or(std::vector<std::string>{});
-    loaded.input.class_names = in.optional_strings("classes").value_or(std::vector<std::string>{});
-  }
-  for (const char* key : {"scaling", "fitted_scaling"}) {
-    if (const auto* scaling = in.find(key)) {
-      loaded.input.feature_map = read_feature_map(*scaling, in.key_path(key));
-      loaded.input.preprocessing = scaling->value("description", "");
-    }
-  }
-  in.reject_unknown();
+  loaded.input = read_input_json(top.require("input"), top.key_path("input"));
   top.reject_unknown();
   if (!loaded.input.feature_map.empty() &&
       static_cast<Index>(loaded.input.feature_map.low.size()) != exported.input_dim) {
-    json_fail(in.key_path("scaling"), "has " + std::to_string(loaded.input.feature_map.low.size()) +
-                                          " features, the model takes " +
-                                          std::to_string(exported.input_dim));
+    json_fail(top.key_path("input"),
+              "scales " + std::to_string(loaded.input.feature_map.low.size()) +
+                  " features, the model takes " + std::to_string(exported.input_dim));
   }
   return loaded;
 }
@@ -306,8 +324,7 @@ data::Dataset load_model_input(const LoadedModel& loaded, const std::string& pat
   data::Dataset data;
   if (loaded.input.csv_encoder) {
     const data::CsvEncoder& encoder = *loaded.input.csv_encoder;
-    const data::CsvTable table =
-        data::read_csv_table(path, encoder.delimiter());
+    const data::CsvTable table = data::read_csv_table(path, encoder.delimiter());
     data = encoder.encode_every_row(encoder.align(table));
     if (lines) *lines = table.line_numbers;
   } else {
@@ -318,10 +335,9 @@ data::Dataset load_model_input(const LoadedModel& loaded, const std::string& pat
     data.feature_map = {};
   }
   if (data.dim() != loaded.exported.input_dim) {
-    throw InvalidArgument(path + ": rows have " + std::to_string(data.dim()) +
-                          " features, the model takes " +
-                          std::to_string(loaded.exported.input_dim) +
-                          (loaded.input.pixels ? " pixels" : ""));
+    throw InvalidArgument(
+        path + ": rows have " + std::to_string(data.dim()) + " features, the model takes " +
+        std::to_string(loaded.exported.input_dim) + (loaded.input.pixels ? " pixels" : ""));
   }
   if (!loaded.input.feature_map.empty()) {
     data::store_as_floats(data);

@@ -45,12 +45,14 @@ csv::CsvTable predictions_table(const LoadedModel& loaded, const Matrix& outputs
   } else if (regression) {
     table.header.push_back("predicted");
   } else {
-    for (Index k = 0; k < outputs.cols(); ++k) table.header.push_back("output_" + std::to_string(k));
+    for (Index k = 0; k < outputs.cols(); ++k)
+      table.header.push_back("output_" + std::to_string(k));
   }
   table.rows.reserve(static_cast<std::size_t>(outputs.rows()));
   for (Index i = 0; i < outputs.rows(); ++i) {
     std::vector<std::string> row;
-    row.push_back(rows.empty() ? std::to_string(i) : std::to_string(rows[static_cast<std::size_t>(i)]));
+    row.push_back(rows.empty() ? std::to_string(i)
+                               : std::to_string(rows[static_cast<std::size_t>(i)]));
     if (classify) {
       Index best = 0;
       outputs.row(i).maxCoeff(&best);

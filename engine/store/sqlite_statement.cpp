@@ -112,6 +112,27 @@ std::vector<double> Statement::reals(int col) const {
   return out;
 }
 
+Statement& Statement::bind(int i, const std::vector<float>& v) {
+  if (v.empty()) {
+    check(sqlite3_bind_null(stmt_, i));
+  } else {
+    check(sqlite3_bind_blob64(stmt_, i, v.data(), v.size() * sizeof(float), SQLITE_TRANSIENT));
+  }
+  return *this;
+}
+
+std::vector<float> Statement::floats(int col) const {
+  const void* p = sqlite3_column_blob(stmt_, col);
+  const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col));
+  std::vector<float> out(p ? bytes / sizeof(float) : 0);
+  if (!out.empty()) std::memcpy(out.data(), p, out.size() * sizeof(float));
+  return out;
+}
+
+bool Statement::is_null(int col) const {
+  return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+
 void Statement::check(int rc) {
   if (rc != SQLITE_OK) fail("bind");
 }

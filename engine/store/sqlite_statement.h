@@ -36,6 +36,8 @@ class Statement {
   // A vector of doubles as a BLOB of their bytes (IEEE 754, this machine's byte order); an empty
   // vector as NULL. reals() reads it back (NULL or an empty BLOB: empty).
   Statement& bind(int i, const std::vector<double>& v);
+  // The same for floats (a trained model's parameters); floats() reads them back.
+  Statement& bind(int i, const std::vector<float>& v);
   // True while rows come; false when done.
   bool step();
   void run() {
@@ -47,6 +49,8 @@ class Statement {
   std::int64_t integer(int col) const;
   std::string text(int col) const;  // NULL reads as ""
   std::vector<double> reals(int col) const;
+  std::vector<float> floats(int col) const;
+  bool is_null(int col) const;
 
  private:
   void check(int rc);

@@ -47,8 +47,11 @@ struct AttemptCharge;  // store/attempt_charges.h
 // 2: experiments.writer_* columns; 3: experiments.release_mode, runs_trained, runs_charged,
 // epsilon (older databases are migrated in place and their runs back-filled from what they hold);
 // 4: curve_points.clip (live C_t) and curve_points.val_mse; 5: the attempts table and
-// jobs.attempt (each older run back-filled with one attempt charged what the run holds).
-inline constexpr int kSchemaVersion = 5;
+// jobs.attempt (each older run back-filled with one attempt charged what the run holds); 6:
+// experiments.input_encoding (how the data's rows became features, release/model_artefact.h) and
+// jobs.model_params (a trained model's flat parameters, float32), so that a run read back from
+// the history releases the same model files as the run itself (older runs have none).
+inline constexpr int kSchemaVersion = 6;
 
 // Who writes an attempt: a run (tune, the GUI's Run), a resume, or a cluster merge.
 enum class AttemptKind { kRun, kResume, kMerge };
@@ -165,6 +168,7 @@ class Store {
   std::string path_;
   bool read_only_ = false;
   bool has_attempts_ = true;  // false: a v4 file read read-only (one attempt per run)
+  bool has_models_ = true;    // false: a v4 or v5 file read read-only (no stored models)
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;
 };

@@ -10,11 +10,14 @@
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/json_reader.h"
+#include "models/model_parameters.h"
+#include "release/input_encoding_json.h"
 #include "store/attempt_charges.h"
 #include "store/run_status.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
 #include "store/writer_identity.h"
+#include "tuning/runner.h"
 
 namespace dplab::store {
 
@@ -256,9 +259,28 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
       res.jobs[i].repeat = static_cast<int>(i) % repeats;
     }
   }
+  // Schema v6: how the data's rows became features, and each job's trained model (if kept).
+  if (has_models_ && with_curves) {
+    Statement e(db_, path_, "SELECT input_encoding FROM experiments WHERE id = ?");
+    e.bind(1, experiment_id);
+    if (e.step() && !e.is_null(0)) {
+      try {
+        res.input = release::read_input_json(parse_json_text(e.text(0), path_),
+                                             "experiments.input_encoding");
+      } catch (const std::exception& ex) {
+        throw IoError(path_ + ": experiment " + std::to_string(experiment_id) +
+                      " has a bad input encoding: " + ex.what());
+      }
+    }
+  }
   Statement j(db_, path_,
-              "SELECT id, candidate, repeat, seed, status, final_val_accuracy, final_val_loss, "
-              "final_train_loss, queries, wall_seconds, error FROM jobs WHERE experiment_id = ?");
+              has_models_ && with_curves
+                  ? "SELECT id, candidate, repeat, seed, status, final_val_accuracy, "
+                    "final_val_loss, final_train_loss, queries, wall_seconds, error, "
+                    "model_params, model_shape FROM jobs WHERE experiment_id = ?"
+                  : "SELECT id, candidate, repeat, seed, status, final_val_accuracy, "
+                    "final_val_loss, final_train_loss, queries, wall_seconds, error FROM jobs "
+                    "WHERE experiment_id = ?");
   j.bind(1, experiment_id);
   Statement p(
       db_, path_,
@@ -279,6 +301,20 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
     job.wall_seconds = j.real(9);
     job.error = j.text(10);
     if (!with_curves) continue;
+    if (has_models_ && !j.is_null(11) && !res.candidates.empty()) {
+      try {
+        const auto shape = parse_json_text(j.text(12), path_);
+        const models::ModelSpec spec =
+            tuning::job_training_config(res.config, res.candidates.front(), 0).model;
+        job.model = std::make_shared<const models::ExportedModel>(
+            models::exported_from_parameters(spec, shape.at("input_dim").get<Index>(),
+                                             shape.at("num_classes").get<int>(), j.floats(11)));
+      } catch (const std::exception& ex) {
+        throw IoError(path_ + ": experiment " + std::to_string(experiment_id) + ", job (" +
+                      std::to_string(c) + ", " + std::to_string(r) +
+                      "): a bad stored model: " + ex.what());
+      }
+    }
     p.reset();
     p.bind(1, j.integer(0));
     while (p.step()) {

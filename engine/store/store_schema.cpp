@@ -92,6 +92,9 @@ constexpr AddedColumn kAddedColumns[] = {
     {4, "curve_points", "clip", "REAL"},
     {4, "curve_points", "val_mse", "REAL"},
     {5, "jobs", "attempt", "INTEGER"},
+    {6, "experiments", "input_encoding", "TEXT"},
+    {6, "jobs", "model_params", "BLOB"},
+    {6, "jobs", "model_shape", "TEXT"},
 };
 
 // Version 5's table: one row per attempt at a run (store/attempt_charges.h). `open` = 1 while
@@ -147,6 +150,12 @@ void Store::migrate() {
   if (read_only_ && current == 4 && complete(4) && !has_attempts_table()) {
     // A v4 file read-only: nothing in it needs v5 to be read; each run is its own one attempt.
     has_attempts_ = false;
+    has_models_ = false;
+    return;
+  }
+  if (read_only_ && current == 5 && complete(5) && has_attempts_table()) {
+    // A v5 file read-only: its runs simply have no stored models.
+    has_models_ = false;
     return;
   }
   if (read_only_) {

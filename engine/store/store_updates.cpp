@@ -12,6 +12,8 @@
 #include "core/error.h"
 #include "experiment/experiment_config.h"
 #include "experiment/release_config.h"
+#include "models/model_parameters.h"
+#include "release/input_encoding_json.h"
 #include "store/attempt_charges.h"
 #include "store/run_charges.h"
 #include "store/run_status.h"
@@ -78,7 +80,8 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan, AttemptK
       db_, path_,
       "INSERT INTO experiments(name, status, config_json, training_size, is_regression, "
       "noise_multiplier, sampling_rate, steps, delta, writer_host, writer_boot, writer_pid, "
-      "writer_start, release_mode, runs_trained) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)");
+      "writer_start, release_mode, runs_trained, input_encoding) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,?)");
   const WriterIdentity me = current_writer();
   e.bind(1, plan.config.name)
       .bind(2, to_string(RunStatus::kRunning))
@@ -93,7 +96,9 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan, AttemptK
       .bind(11, me.boot_id)
       .bind(12, me.pid)
       .bind(13, me.start_ticks)
-      .bind(14, experiment::describe_release(plan.config.release));
+      .bind(14, experiment::describe_release(plan.config.release))
+      // How the rows became features: what a stored model needs to be released again.
+      .bind(15, release::input_json(plan.input, 0).dump());
   e.run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   Statement c(db_, path_, "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");
@@ -135,7 +140,8 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
       "INSERT INTO jobs(experiment_id, candidate, repeat, seed, status, "
       "final_val_accuracy, final_val_loss, final_train_loss, queries, wall_seconds, error, "
       "noise_multiplier, sampling_rate, steps, selection_rule, num_candidates, gamma, delta, "
-      "delta2, attempt) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      "delta2, attempt, model_params, model_shape) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   j.bind(1, experiment_id)
       .bind(2, job.candidate)
       .bind(3, job.repeat)
@@ -156,6 +162,14 @@ void Store::record_job(std::int64_t experiment_id, const tuning::SearchResults& 
       .bind(18, plan.mechanism.delta)
       .bind(19, plan.config.tuning.delta2);
   if (attempt > 0) j.bind(20, attempt);  // else NULL: written outside an attempt (tests)
+  // A private search's trained models (its winner is any of them; explore releases none from
+  // the history): the flat parameters and the shape they were built for.
+  if (job.model && plan.config.release.mode == experiment::ReleaseMode::kPrivate) {
+    j.bind(21, models::flat_parameters(*job.model));
+    j.bind(22, nlohmann::json{{"input_dim", job.model->input_dim},
+                              {"num_classes", job.model->num_classes}}
+                   .dump());
+  }
   j.run();
   const std::int64_t job_id = sqlite3_last_insert_rowid(db_);
   Statement p(db_, path_,

@@ -192,6 +192,7 @@ SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
   if (!plan.jobs.empty()) {
     RunOptions tuning_options = options;
     tuning_options.plan = plan.jobs;
+    tuning_options.keep_models = false;  // the tuning phase releases no model
     Runner runner(tuning_config, splits.tuning, tuning_options);
     {
       const PhaseNotice notice(hooks, &runner, false);

@@ -82,6 +82,7 @@ class TestReleaseDoors : public QObject {
     QCOMPARE(release["schema"].get<std::string>(), std::string("dplab.release/1"));
     for (const auto& file : release["files"]) {
       const std::string name = file.get<std::string>();
+      if (name.size() < 4 || name.substr(name.size() - 4) != ".csv") continue;  // a model's files
       const QStringList header = csv_header(dir + "/" + QString::fromStdString(name));
       QVERIFY2(!header.isEmpty(), name.c_str());
       const std::set<std::string> listed = not_covered_of(release, name);

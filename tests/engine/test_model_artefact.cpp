@@ -160,13 +160,15 @@ class TestModelArtefact : public QObject {
     const std::string bytes = data::npy_bytes(a);
     QCOMPARE(bytes.substr(0, 6), std::string("\x93NUMPY", 6));
     QCOMPARE(int(bytes[6]), 1);
-    const std::size_t header = static_cast<unsigned char>(bytes[8]) |
-                               (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    const std::size_t header =
+        static_cast<unsigned char>(bytes[8]) |
+        (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
     QCOMPARE((10 + header) % 64, std::size_t{0});  // data aligned to 64 bytes
     QVERIFY(bytes.find("'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }") !=
             std::string::npos);
     QCOMPARE(bytes.size(), 10 + header + 6 * sizeof(float));
-    QVERIFY(data::npy_bytes({"b", {4}, {1, 2, 3, 4}}).find("'shape': (4,), }") != std::string::npos);
+    QVERIFY(data::npy_bytes({"b", {4}, {1, 2, 3, 4}}).find("'shape': (4,), }") !=
+            std::string::npos);
     const data::NpyArray back = data::parse_npy(bytes, "w", "test");
     QCOMPARE(back.shape, (std::vector<std::int64_t>{2, 3}));
     QCOMPARE(back.values, a.values);
@@ -181,10 +183,12 @@ class TestModelArtefact : public QObject {
     // Not float32: refused naming the member.
     std::string f8 = bytes;
     f8.replace(f8.find("<f4"), 3, "<f8");
-    const QString message = testing::error_of<ParseError>([&] { data::parse_npy(f8, "w", "x.npz member 'w.npy'"); });
+    const QString message =
+        testing::error_of<ParseError>([&] { data::parse_npy(f8, "w", "x.npz member 'w.npy'"); });
     QVERIFY2(message.contains("w.npy") && message.contains("float32"), qPrintable(message));
     write_text(temp.path("junk.npz"), "not a zip");
-    const QString junk = testing::error_of<ParseError>([&] { data::read_npz(temp.path("junk.npz")); });
+    const QString junk =
+        testing::error_of<ParseError>([&] { data::read_npz(temp.path("junk.npz")); });
     QVERIFY2(junk.contains("junk.npz"), qPrintable(junk));
   }
 
@@ -267,8 +271,8 @@ class TestModelArtefact : public QObject {
 
     // Its validation rows: the run's own validation predictions.
     Matrix validation_features = split.validation.features;
-    const Matrix own = models::predict_outputs(*trained, result.model->graph.output,
-                                               validation_features);
+    const Matrix own =
+        models::predict_outputs(*trained, result.model->graph.output, validation_features);
     const auto table = release::predictions_table(loaded, predicted, line_numbers);
     QCOMPARE(table.header.front(), std::string("row"));
     QCOMPARE(table.header[1], std::string("predicted"));

@@ -155,6 +155,8 @@ void RunController::run(experiment::ExperimentConfig config,
   options.threads = threads;
   options.background_priority = true;  // the GUI thread must never wait for a core
   options.secure = config.release.secure;
+  // The models a release hands over: a private search's winner (explore's report writes none).
+  options.keep_models = private_release;
   if (config.release.subsampled) {
     // Release mode private-subsampled: both phases by the engine code of `dplab-cli tune`
     // (tuning::run_subsampled_search). The tuning phase is curator-only (its runs, K, |X1| and
