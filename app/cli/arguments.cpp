@@ -18,6 +18,15 @@ auto as_usage_error(Parse parse) {
   }
 }
 
+// Records a flag's value while CLI11 parses; "--x is given twice" is a UsageError there, as every
+// problem main() reports during parsing.
+void set_flag(Arguments& args, const std::string& name, const std::string& value) {
+  as_usage_error([&] {
+    args.set(name, value);
+    return 0;
+  });
+}
+
 }  // namespace
 
 double parse_number(const std::string& flag, const std::string& text) {
@@ -108,18 +117,19 @@ Flag add_value(CLI::App& command, Arguments& args, const std::string& name, cons
   return Flag(command
                   .add_option_function<std::string>(
                       "--" + name,
-                      [&args, name](const std::string& value) { args.set(name, value); },
+                      [&args, name](const std::string& value) { set_flag(args, name, value); },
                       wrap(help))
                   ->type_name(value_name));
 }
 
 Flag add_positional(CLI::App& command, Arguments& args, const std::string& name,
                     const std::string& help) {
-  return Flag(
-      command
-          .add_option_function<std::string>(
-              name, [&args, name](const std::string& value) { args.set(name, value); }, wrap(help))
-          ->required());
+  return Flag(command
+                  .add_option_function<std::string>(
+                      name,
+                      [&args, name](const std::string& value) { set_flag(args, name, value); },
+                      wrap(help))
+                  ->required());
 }
 
 Flag add_switch(CLI::App& command, Arguments& args, const std::string& name,
@@ -139,7 +149,7 @@ void add_hidden_alias(CLI::App& command, Arguments& args, const std::string& ali
                       const std::string& name) {
   command
       .add_option_function<std::string>(
-          "--" + alias, [&args, name](const std::string& value) { args.set(name, value); })
+          "--" + alias, [&args, name](const std::string& value) { set_flag(args, name, value); })
       ->group("");
 }
 
