@@ -6,6 +6,9 @@
 #   share/icons/hicolor/{scalable,256x256}/apps/org.dplab.Dplab.{svg,png}
 #   share/man/man1/dplab{,-cli}.1 and share/bash-completion/completions/dplab-cli, both generated
 #   at build time from the programs' own --help by scripts/cli-docs.sh so they never drift.
+# Every file below is install component "dplab"; the Python module (app/python/CMakeLists.txt) is
+# component "python", packaged below.
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME dplab)
 set(DPLAB_APP_ID org.dplab.Dplab)
 set(DPLAB_DOCS_SCRIPT "${PROJECT_SOURCE_DIR}/scripts/cli-docs.sh")
 set(DPLAB_GENERATED "${PROJECT_BINARY_DIR}/generated")
@@ -94,6 +97,22 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS fonts-dejavu-core)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS dataset-fashion-mnist)
+# The Python module, when built: in the one .deb by default (numpy and pandas recommended: its
+# arrays and frames); `cpack -D CPACK_DEB_COMPONENT_INSTALL=ON` makes it a package of its own,
+# python3-dplab, beside dplab (one .deb per component), for the interpreter it was built for.
+get_property(DPLAB_PYTHON_VERSION GLOBAL PROPERTY DPLAB_PYTHON_VERSION)
+get_property(DPLAB_PYTHON_NEXT_VERSION GLOBAL PROPERTY DPLAB_PYTHON_NEXT_VERSION)
+if(DPLAB_PYTHON_VERSION)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${CPACK_DEBIAN_PACKAGE_RECOMMENDS}, python3-numpy, python3-pandas")
+  set(CPACK_DEBIAN_DPLAB_PACKAGE_NAME dplab)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-dplab)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
+      "python3 (>= ${DPLAB_PYTHON_VERSION}), python3 (<< ${DPLAB_PYTHON_NEXT_VERSION}), python3-numpy")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_RECOMMENDS python3-pandas)
+  set(CPACK_COMPONENT_PYTHON_DESCRIPTION
+      "dplab's engine as a Python module (import dplab): accounting, DP training, searches")
+endif()
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "Laboratory for differentially private machine learning and honest hyperparameter selection.
  dplab trains models with DP optimizers (DP-SGD, DP-Adam, ADADP, ...), accounts privacy with

@@ -5,9 +5,10 @@
 #   engine/privacy/layers.txt  the sub-folders of engine/privacy/ (accounting, mechanisms, ...);
 #   ui/layers.txt              ui/'s folders (async at the bottom: every ui folder may include it).
 # Fails, naming the file, the line and the include, when
-#   - an engine file includes a folder of a higher layer, or ui/ or app/ code;
+#   - an engine file includes a folder of a higher layer, or ui/ or app/ code (app/cli, app/gui,
+#     app/python: the three doors);
 #   - a file of engine/privacy/X/ includes privacy/Y/ of a higher privacy layer;
-#   - a ui/ file includes app/ code, or a ui folder of a higher ui layer (an include "F/h.h" is
+#   - a ui/ file includes app/ code (cli/ or python/), or a ui folder of a higher ui layer (an include "F/h.h" is
 #     ui's when ui/F/h.h exists, else the engine's: ui/playground and engine/playground share a
 #     name); the engine includes Qt;
 #   - a folder is missing from its layers file (or a layers file names a folder that does not
@@ -68,11 +69,12 @@ problems="$(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^/"]+/' en
           if (rank[target] > rank[own])
             printf "%s:%s includes %s/ (layer %d) from %s/ (layer %d): %s\n", file, line, target,
                    rank[target], own, rank[own], text
-        } else if ((target in ui) || target == "cli") {
-          printf "%s:%s: the engine includes the GUI or the CLI: %s\n", file, line, text
+        } else if ((target in ui) || target == "cli" || target == "python") {
+          printf "%s:%s: the engine includes the GUI, the CLI or the Python module: %s\n", file,
+                 line, text
         }
-      } else if (parts[1] == "ui" && target == "cli") {
-        printf "%s:%s: ui/ includes the CLI: %s\n", file, line, text
+      } else if (parts[1] == "ui" && (target == "cli" || target == "python")) {
+        printf "%s:%s: ui/ includes an app (the CLI or the Python module): %s\n", file, line, text
       }
     }')"
 if [[ -n "$problems" ]]; then

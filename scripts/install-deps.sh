@@ -16,6 +16,8 @@ packages=(
   desktop-file-utils appstream clang-format ccache
   # the release files opened as users open them (tests/support/check_release_files.py)
   python3-pandas python3-jsonschema
+  # the Python module `import dplab` (app/python) and its tests
+  python3-dev python3-numpy pybind11-dev python3-pybind11
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer + ASan/UBSan runtimes (tests/fuzz)

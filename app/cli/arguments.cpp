@@ -1,109 +1,48 @@
 #include "cli/arguments.h"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-#include <limits>
-
 #include <CLI/CLI.hpp>
 
-#include "core/message_text.h"
+#include "core/error.h"
 
 namespace dplab::cli {
 
-void Arguments::set(const std::string& flag, const std::string& value) {
-  if (values_.count(flag)) throw UsageError("--" + flag + " is given twice");
-  values_[flag] = value;
-}
+namespace {
 
-void Arguments::set_switch(const std::string& flag) {
-  switches_seen_.insert(flag);
-}
-
-bool Arguments::has(const std::string& flag) const {
-  return values_.count(flag) || switches_seen_.count(flag);
-}
-
-std::vector<std::string> Arguments::given() const {
-  std::set<std::string> names = switches_seen_;
-  for (const auto& [name, value] : values_) names.insert(name);
-  return {names.begin(), names.end()};
-}
-
-void Arguments::require_only(const std::set<std::string>& used, const std::string& mode) const {
-  for (const auto& flag : given()) {
-    if (!used.count(flag)) throw UsageError("--" + flag + " is not used by " + mode);
+// The engine's rule, its InvalidArgument as the command line's UsageError.
+template <class Parse>
+auto as_usage_error(Parse parse) {
+  try {
+    return parse();
+  } catch (const InvalidArgument& e) {
+    throw UsageError(e.what());
   }
 }
 
-std::optional<std::string> Arguments::text(const std::string& flag) const {
-  auto it = values_.find(flag);
-  if (it == values_.end()) return std::nullopt;
-  return it->second;
+// Records a flag's value while CLI11 parses; "--x is given twice" is a UsageError there, as every
+// problem main() reports during parsing.
+void set_flag(Arguments& args, const std::string& name, const std::string& value) {
+  as_usage_error([&] {
+    args.set(name, value);
+    return 0;
+  });
 }
 
-std::string Arguments::text_or(const std::string& flag, const std::string& fallback) const {
-  return text(flag).value_or(fallback);
-}
-
-std::string Arguments::required_text(const std::string& flag) const {
-  auto value = text(flag);
-  if (!value) throw UsageError("missing required flag --" + flag);
-  return *value;
-}
+}  // namespace
 
 double parse_number(const std::string& flag, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
-      !std::isfinite(value)) {
-    throw UsageError("--" + flag + ": expected a finite number, got '" + cut_for_message(text) +
-                     "'");
-  }
-  return value;
+  return as_usage_error([&] { return parse_setting_number("--" + flag, text); });
 }
 
 std::int64_t parse_integer(const std::string& flag, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
-    // An integer too large for 64 bits says so (not "expected an integer").
-    const bool digits_only =
-        !text.empty() &&
-        text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) == std::string::npos;
-    if (errno == ERANGE && digits_only) {
-      throw UsageError("--" + flag + ": " + cut_for_message(text) + " is out of range (at most " +
-                       std::to_string(std::numeric_limits<long long>::max()) + ")");
-    }
-    // Accept integral values written in scientific notation, e.g. 1e4.
-    const double as_double = parse_number(flag, text);
-    if (as_double != std::floor(as_double) || std::abs(as_double) > 9e15) {
-      throw UsageError("--" + flag + ": expected an integer, got '" + cut_for_message(text) + "'");
-    }
-    return static_cast<std::int64_t>(as_double);
-  }
-  return value;
+  return as_usage_error([&] { return parse_setting_integer("--" + flag, text); });
 }
 
-double Arguments::number_or(const std::string& flag, double fallback) const {
-  auto value = text(flag);
-  return value ? parse_number(flag, *value) : fallback;
+int parse_int(const std::string& flag, const std::string& text) {
+  return as_usage_error([&] { return parse_setting_int("--" + flag, text); });
 }
 
-double Arguments::required_number(const std::string& flag) const {
-  return parse_number(flag, required_text(flag));
-}
-
-std::int64_t Arguments::integer_or(const std::string& flag, std::int64_t fallback) const {
-  auto value = text(flag);
-  return value ? parse_integer(flag, *value) : fallback;
-}
-
-int Arguments::int_or(const std::string& flag, int fallback) const {
-  auto value = text(flag);
-  return value ? parse_int(flag, *value) : fallback;
+std::vector<std::string> comma_items(const std::string& flag, const std::string& text) {
+  return as_usage_error([&] { return setting_items("--" + flag, text); });
 }
 
 int Arguments::threads() const {
@@ -111,26 +50,6 @@ int Arguments::threads() const {
   if (threads < 0 || threads > 1024)
     throw UsageError("--threads: expected 0..1024, got " + std::to_string(threads));
   return static_cast<int>(threads);
-}
-
-int parse_int(const std::string& flag, const std::string& text) {
-  const std::int64_t value = parse_integer(flag, text);
-  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-    throw UsageError("--" + flag + ": " + cut_for_message(text) + " is out of range");
-  return static_cast<int>(value);
-}
-
-std::vector<std::string> comma_items(const std::string& flag, const std::string& text) {
-  std::vector<std::string> items;
-  std::string::size_type start = 0;
-  while (true) {
-    const auto comma = text.find(',', start);
-    items.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
-    if (items.back().empty())
-      throw UsageError("--" + flag + ": empty item in '" + cut_for_message(text) + "'");
-    if (comma == std::string::npos) return items;
-    start = comma + 1;
-  }
 }
 
 std::vector<double> parse_number_list(const std::string& flag, const std::string& text) {
@@ -143,20 +62,6 @@ std::vector<int> parse_int_list(const std::string& flag, const std::string& text
   std::vector<int> values;
   for (const auto& item : comma_items(flag, text)) values.push_back(parse_int(flag, item));
   return values;
-}
-
-std::int64_t Arguments::required_integer(const std::string& flag) const {
-  return parse_integer(flag, required_text(flag));
-}
-
-std::uint64_t Arguments::seed_or(const std::string& flag, std::uint64_t fallback) const {
-  auto value = text(flag);
-  if (!value) return fallback;
-  const std::int64_t seed = parse_integer(flag, *value);
-  if (seed < 0)
-    throw UsageError("--" + flag + ": expected a non-negative integer, got '" +
-                     cut_for_message(*value) + "'");
-  return static_cast<std::uint64_t>(seed);
 }
 
 namespace {
@@ -212,18 +117,19 @@ Flag add_value(CLI::App& command, Arguments& args, const std::string& name, cons
   return Flag(command
                   .add_option_function<std::string>(
                       "--" + name,
-                      [&args, name](const std::string& value) { args.set(name, value); },
+                      [&args, name](const std::string& value) { set_flag(args, name, value); },
                       wrap(help))
                   ->type_name(value_name));
 }
 
 Flag add_positional(CLI::App& command, Arguments& args, const std::string& name,
                     const std::string& help) {
-  return Flag(
-      command
-          .add_option_function<std::string>(
-              name, [&args, name](const std::string& value) { args.set(name, value); }, wrap(help))
-          ->required());
+  return Flag(command
+                  .add_option_function<std::string>(
+                      name,
+                      [&args, name](const std::string& value) { set_flag(args, name, value); },
+                      wrap(help))
+                  ->required());
 }
 
 Flag add_switch(CLI::App& command, Arguments& args, const std::string& name,
@@ -243,7 +149,7 @@ void add_hidden_alias(CLI::App& command, Arguments& args, const std::string& ali
                       const std::string& name) {
   command
       .add_option_function<std::string>(
-          "--" + alias, [&args, name](const std::string& value) { args.set(name, value); })
+          "--" + alias, [&args, name](const std::string& value) { set_flag(args, name, value); })
       ->group("");
 }
 

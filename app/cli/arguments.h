@@ -1,7 +1,8 @@
 // The values of one dplab-cli command line. CLI11 (cli/commands.h) does the parsing, --help and
 // the unknown-flag errors; every declared flag stores its text here under its canonical name, and
-// the command reads it with the typed accessors below. Every problem throws UsageError with a
-// message that names the flag; main() prints it and exits with status 2.
+// the command reads it with the typed accessors below. Every problem throws UsageError (or the
+// engine's InvalidArgument) with a message that names the flag; main() prints it and exits with
+// status 2.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "core/settings.h"
 
 namespace CLI {
 class App;
@@ -24,36 +27,18 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class Arguments {
+// The flags of one command line: the engine's Settings (core/settings.h) spelled as flags, so a
+// command hands them to the engine's request functions as they are. Its typed accessors throw
+// InvalidArgument naming the flag ("--steps: expected an integer, got 'x'"), which main() reports
+// like a UsageError (exit status 2).
+class Arguments : public Settings {
  public:
-  // Records a value (or a switch) given on the command line; a flag given twice is an error.
-  void set(const std::string& flag, const std::string& value);
-  void set_switch(const std::string& flag);
-
-  bool has(const std::string& flag) const;
-  // Every flag given (values and switches), by canonical name, sorted.
-  std::vector<std::string> given() const;
-  // Refuses a given flag that the selected mode does not read: "--trials is not used by
-  // --bounds-csv" (`mode`), instead of accepting it unchecked. `used` lists the mode's flags.
-  void require_only(const std::set<std::string>& used, const std::string& mode) const;
-  std::optional<std::string> text(const std::string& flag) const;
-  std::string text_or(const std::string& flag, const std::string& fallback) const;
-  std::string required_text(const std::string& flag) const;
-  double number_or(const std::string& flag, double fallback) const;
-  double required_number(const std::string& flag) const;
-  std::int64_t integer_or(const std::string& flag, std::int64_t fallback) const;
-  // For int fields: a value outside int's range is an error naming the flag, never a wrap.
-  int int_or(const std::string& flag, int fallback) const;
-  std::int64_t required_integer(const std::string& flag) const;
-  std::uint64_t seed_or(const std::string& flag, std::uint64_t fallback) const;
+  Arguments() : Settings(SettingSpelling::kFlag) {}
   // "--threads N": worker threads, 0..1024; 0 (also when not given) means all cores.
   int threads() const;
-
- private:
-  std::map<std::string, std::string> values_;
-  std::set<std::string> switches_seen_;
 };
 
+// The engine's parsing rules (core/settings.h) for a flag's text, as UsageErrors naming "--flag".
 double parse_number(const std::string& flag, const std::string& text);
 std::int64_t parse_integer(const std::string& flag, const std::string& text);
 int parse_int(const std::string& flag, const std::string& text);  // in int's range

@@ -1,7 +1,7 @@
 // dplab-cli calibrate: the smallest noise multiplier whose run reaches a target (epsilon, delta)
 // under the chosen accountant, RDP by default (bisection from the safe side: the printed epsilon
-// never exceeds the target). Prints one JSON object. The math lives in engine/privacy
-// (rdp_accountant.h, pld/pld_accountant.h).
+// never exceeds the target). Prints one JSON object: the engine's answer
+// (privacy/selection/accounting_requests.h, shared with the Python module's dplab.calibrate).
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -9,68 +9,13 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
-#include "core/validate.h"
-#include "privacy/accounting/rdp_accountant.h"
+#include "privacy/selection/accounting_requests.h"
 
 namespace dplab::cli {
 namespace {
 
 int run_calibrate(const Arguments& args) {
-  const double epsilon = args.required_number("epsilon");
-  require_positive("--epsilon", epsilon);
-  const double delta = args.required_number("delta");
-  require_open_interval("--delta", delta, 0.0, 1.0);
-  const double q = args.required_number("sampling-rate");
-  require_left_open_interval("--sampling-rate", q, 0.0, 1.0);
-  const std::int64_t steps = args.required_integer("steps");
-  if (steps < 1) fail_field("--steps", static_cast<double>(steps), "must be >= 1");
-  const std::string conversion = args.text_or("conversion", "improved");
-  privacy::AccountingOptions options;
-  if (conversion == "classic") {
-    options = privacy::paper_compatible_options();
-  } else if (conversion != "improved") {
-    throw UsageError("--conversion must be 'improved' or 'classic', got '" + conversion + "'");
-  }
-
-  AccountantFlags accountants =
-      parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
-  if (args.has("conversion")) {  // an RDP setting
-    if (accountants.given && accountants.run == privacy::Accountant::kPld) {
-      throw UsageError("--conversion is an RDP setting; it needs --accountant rdp");
-    }
-    accountants.run = privacy::Accountant::kRdp;
-  }
-
-  const double sigma_rdp = privacy::calibrate_noise_multiplier(epsilon, delta, q, steps, options);
-  const auto achieved = privacy::epsilon_for_delta({sigma_rdp, q, steps}, delta, options);
-  nlohmann::json out;
-  out["noise_multiplier"] = sigma_rdp;
-  out["epsilon"] = achieved.epsilon;
-  out["accountant"] = "rdp";
-  out["accountant_label"] = "accountant: rdp";
-  if (accountants.run == privacy::Accountant::kPld) {
-    // The same search on the PLD accountant; it never overshoots the target either.
-    const auto cal =
-        privacy::calibrate_noise_multiplier_pld(epsilon, delta, q, steps, accountants.pld);
-    privacy::AccountedEpsilon pld;
-    pld.epsilon = cal.epsilon.epsilon;
-    pld.delta = delta;
-    pld.accountant = privacy::Accountant::kPld;
-    pld.pld_error_bound = cal.epsilon.error_bound;
-    pld.pld_discretization = cal.epsilon.discretization;
-    pld.pld_tail_mass = cal.epsilon.tail_mass;
-    out["noise_multiplier"] = cal.noise_multiplier;
-    out["epsilon"] = pld.epsilon;
-    out["noise_multiplier_rdp"] = sigma_rdp;  // what RDP would have needed
-    put_accountant_fields(out, pld);
-  }
-  out["target_epsilon"] = epsilon;
-  out["delta"] = delta;
-  out["sampling_rate"] = q;
-  out["steps"] = steps;
-  if (accountants.run == privacy::Accountant::kRdp) out["best_order"] = achieved.best_order;
-  out["conversion"] = conversion;
-  std::cout << out.dump(2) << '\n';
+  std::cout << privacy::calibrate_request(args).dump(2) << '\n';
   return 0;
 }
 

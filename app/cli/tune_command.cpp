@@ -147,24 +147,11 @@ std::optional<TuneExperiment> read_tune_experiment(const Arguments& args, const 
   return e;
 }
 
-// A private release: the stopping time and candidate draws do not depend on the data, so they
-// are drawn up front and become the runner's jobs (options.plan).
-tuning::PrivatePlan draw_private_jobs(const experiment::ExperimentConfig& config,
-                                      const data::TrainValidationSplit& data,
-                                      tuning::RunOptions& options) {
-  if (!config.objective_perturbation.empty()) {
-    throw UsageError(
-        "--release private: objpert entries are searched in explore mode only (the private "
-        "release modes do not draw objective-perturbation candidates yet)");
-  }
-  if (data.train.is_regression()) {
-    throw UsageError(
-        "--release private needs a classification data set: the regression score (final "
-        "training loss) is computed on the private training set and is not covered by epsilon");
-  }
-  tuning::PrivatePlan plan = tuning::draw_private_plan(
-      config, static_cast<int>(experiment::expand_candidates(config).size()), config.seed);
-  options.plan = plan.jobs;
+// A private release's jobs, drawn up front (tuning::draw_private_jobs, the engine's rules).
+tuning::PrivatePlan draw_jobs_saying_none(const experiment::ExperimentConfig& config,
+                                          const data::TrainValidationSplit& data,
+                                          tuning::RunOptions& options) {
+  tuning::PrivatePlan plan = tuning::draw_private_jobs(config, data, options);
   if (options.plan.empty()) {
     std::fprintf(stderr, "tune %s: %s drew 0 runs: nothing is trained or released\n",
                  config.name.c_str(), experiment::describe_release(config.release).c_str());
@@ -255,7 +242,7 @@ int run_tune(const Arguments& args) {
     return status;
   }
   tuning::PrivatePlan plan;
-  if (private_release) plan = draw_private_jobs(config, *data, options);
+  if (private_release) plan = draw_jobs_saying_none(config, *data, options);
   tuning::Runner runner(config, data, options);
   if (flags.plan_dir) {
     return write_tune_plan(args, *flags.plan_dir, runner,

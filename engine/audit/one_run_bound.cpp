@@ -140,6 +140,24 @@ double one_run_ceiling(std::int64_t canaries, std::int64_t guesses, double delta
   return one_run_epsilon_lower_bound({canaries, guesses, guesses}, delta, confidence);
 }
 
+double bonferroni_confidence(double confidence, int sets) {
+  require_open_interval("confidence", confidence, 0, 1);
+  if (sets < 1) fail_field("guess_sets", sets, "must be >= 1");
+  return 1.0 - (1.0 - confidence) / static_cast<double>(sets);
+}
+
+AuditBound bound_of_counts(const GuessCounts& counts, double delta, double confidence,
+                           int sets_tried) {
+  const double split_confidence = bonferroni_confidence(confidence, sets_tried);
+  AuditBound bound;
+  bound.counts = counts;
+  bound.epsilon_lower_bound = one_run_epsilon_lower_bound(counts, delta, split_confidence);
+  bound.pure_epsilon_lower_bound = one_run_epsilon_lower_bound(counts, 0.0, split_confidence);
+  bound.ceiling = one_run_ceiling(counts.canaries, counts.guesses, delta, split_confidence);
+  bound.sets_tried = sets_tried;
+  return bound;
+}
+
 std::vector<GuessSet> default_guess_sets(std::int64_t canaries) {
   require_at_least("canaries", static_cast<double>(canaries), 1);
   std::vector<GuessSet> sets;
@@ -187,7 +205,7 @@ AuditBound best_bound_over_guess_sets(const std::vector<double>& scores,
                    [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
   // Bonferroni: each of the K pre-declared tests runs at level beta / K.
   const int k_sets = static_cast<int>(sets.size());
-  const double split_confidence = 1.0 - (1.0 - confidence) / static_cast<double>(k_sets);
+  const double split_confidence = bonferroni_confidence(confidence, k_sets);
   AuditBound best;
   bool first = true;
   for (const GuessSet& s : sets) {

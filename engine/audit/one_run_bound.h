@@ -64,6 +64,10 @@ double one_run_epsilon_lower_bound(const GuessCounts& counts, double delta, doub
 double one_run_ceiling(std::int64_t canaries, std::int64_t guesses, double delta,
                        double confidence);
 
+// Bonferroni: the confidence 1 - beta / K at which each of K pre-declared tests runs so that the
+// best of them holds at 1 - beta. K >= 1 (InvalidArgument naming "guess_sets" otherwise).
+double bonferroni_confidence(double confidence, int sets);
+
 // A pre-declared guess set: the k+ highest scores guessed "in", the k- lowest "out".
 struct GuessSet {
   std::int64_t top_in = 0;      // k+
@@ -92,6 +96,14 @@ struct AuditBound {
 // the set with the largest (eps, delta) bound. Ties in scores are broken by index (lower first).
 // Throws InvalidArgument if sizes differ, a set asks for more guesses than canaries, or `sets` is
 // empty.
+// The bound of counts (m, r, v) already taken, as the chosen one of `sets_tried` pre-declared
+// guess sets (each at bonferroni_confidence(confidence, sets_tried), as
+// best_bound_over_guess_sets): its (eps, delta) and pure-DP lower bounds and the ceiling of its r
+// guesses (with one set, what this audit could show at most). guess_set stays {0, 0}: only the
+// counts are known.
+AuditBound bound_of_counts(const GuessCounts& counts, double delta, double confidence,
+                           int sets_tried = 1);
+
 AuditBound best_bound_over_guess_sets(const std::vector<double>& scores,
                                       const std::vector<bool>& included,
                                       const std::vector<GuessSet>& sets, double delta,

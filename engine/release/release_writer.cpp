@@ -89,9 +89,7 @@ nlohmann::json release_json(const Release& release) {
   return j;
 }
 
-std::vector<std::string> write_release(const Release& release, const std::string& directory) {
-  // Check everything before the first byte is written.
-  const nlohmann::json summary = release_json(release);
+std::vector<csv::CsvTable> released_csv_tables(const Release& release) {
   std::vector<csv::CsvTable> tables;
   for (const auto& released : release.tables) {
     for (const auto& column : released.table.header)
@@ -101,6 +99,13 @@ std::vector<std::string> write_release(const Release& release, const std::string
     field_rule(released.file, "epsilon_label");
     tables.push_back(std::move(table));
   }
+  return tables;
+}
+
+std::vector<std::string> write_release(const Release& release, const std::string& directory) {
+  // Check everything before the first byte is written.
+  const nlohmann::json summary = release_json(release);
+  const std::vector<csv::CsvTable> tables = released_csv_tables(release);
   std::vector<nlohmann::json> model_files;
   for (const auto& model : release.models)
     model_files.push_back(checked_model_json(model, release.privacy));

@@ -22,6 +22,10 @@ namespace dplab::release {
 // "privacy", "released", "not_covered", "files"} (docs/release.schema.json).
 nlohmann::json release_json(const Release& release);
 
+// The release's tables as write_release writes them: each checked against the field table and
+// given the release's headline label as its last column, epsilon_label.
+std::vector<csv::CsvTable> released_csv_tables(const Release& release);
+
 // Writes release.json and every table into `directory` (created if missing); returns the paths
 // written, release.json last.
 std::vector<std::string> write_release(const Release& release, const std::string& directory);

@@ -85,6 +85,24 @@ PrivatePlan draw_private_plan(const experiment::ExperimentConfig& config, int nu
   return plan;
 }
 
+PrivatePlan draw_private_jobs(const experiment::ExperimentConfig& config,
+                              const data::TrainValidationSplit& data, RunOptions& options) {
+  if (!config.objective_perturbation.empty()) {
+    throw InvalidArgument(
+        "release mode private: objpert entries are searched in explore mode only (the private "
+        "release modes do not draw objective-perturbation candidates yet)");
+  }
+  if (data.train.is_regression()) {
+    throw InvalidArgument(
+        "release mode private needs a classification data set: the regression score (final "
+        "training loss) is computed on the private training set and is not covered by epsilon");
+  }
+  PrivatePlan plan = draw_private_plan(
+      config, static_cast<int>(experiment::expand_candidates(config).size()), config.seed);
+  options.plan = plan.jobs;
+  return plan;
+}
+
 std::uint64_t score_noise_seed(std::uint64_t experiment_seed) {
   return derive_seed(experiment_seed, kScoreStream);
 }

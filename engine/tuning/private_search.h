@@ -50,6 +50,15 @@ struct PrivatePlan {
 PrivatePlan draw_private_plan(const experiment::ExperimentConfig& config, int num_candidates,
                               std::uint64_t seed);
 
+// A private release's runs as the runner's jobs: the stopping times and candidate draws do not
+// depend on the data, so they are drawn up front (draw_private_plan over every candidate, from
+// config.seed) and set as options.plan. Refuses, with InvalidArgument, what cannot run privately
+// yet: objective-perturbation entries, and a regression data set (its score, the final training
+// loss, is computed on the private training set and no epsilon covers it). Every door that runs a
+// private MA / LT / PS search locally (tune, the Python module) draws its jobs here.
+PrivatePlan draw_private_jobs(const experiment::ExperimentConfig& config,
+                              const data::TrainValidationSplit& data, RunOptions& options);
+
 struct ReplicateRelease {
   std::int64_t runs_trained = 0;
   bool complete = false;         // every run finished (a cancelled search releases nothing)

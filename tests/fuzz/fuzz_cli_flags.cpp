@@ -2,8 +2,8 @@
 // `train` (app/cli/run_config.*), linked without the rest of the CLI. The input is split at NUL
 // bytes into at most 40 arguments after "dplab-cli train"; every flag of `train` is declared as
 // the command declares it (--config aside: files are the loaders' harnesses). Parsing must end
-// in a RunConfig or a UsageError / CLI11 error naming the problem, never a crash or a wrapped
-// value; the typed accessors are exercised on the same arguments.
+// in a RunConfig or a UsageError / InvalidArgument / CLI11 error naming the problem, never a
+// crash or a wrapped value; the typed accessors are exercised on the same arguments.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (auto v = args.text("lr")) (void)dplab::cli::parse_number_list("lr", *v);
     if (auto v = args.text("categorical")) (void)dplab::cli::comma_items("categorical", *v);
   } catch (const dplab::cli::UsageError&) {
+  } catch (const dplab::InvalidArgument&) {  // the accessors' engine rules (core/settings.h)
   }
   return 0;
 }

@@ -2,7 +2,8 @@
 # Installs the build into a DESTDIR staging prefix and runs the installed programs from there:
 # dplab-cli --version, a short training on the shipped (checksum-verified) Adult data found
 # relative to the installed binary, the generated man page and completion, and (GUI builds) the
-# desktop entry and AppStream metainfo validated, and dplab --version.
+# desktop entry and AppStream metainfo validated, dplab --version, and the Python module imported
+# from the installed tree.
 #   test_install.sh BUILD_DIR WITH_GUI(ON|OFF)
 set -euo pipefail
 build=$1 with_gui=$2
@@ -69,5 +70,16 @@ if [ "$with_gui" = ON ]; then
     appstreamcli validate --no-net "$root/share/metainfo/org.dplab.Dplab.metainfo.xml" >/dev/null ||
       fail "appstreamcli validate"
   fi
+fi
+# The Python module (app/python), when built: Debian's python3 imports it from the installed
+# dist-packages, and its numbers are the installed dplab-cli's.
+module=$(find "$root/lib/python3/dist-packages" -name 'dplab.*.so' 2>/dev/null | head -1)
+if [ -n "$module" ]; then
+  installed_eps=$(cd "$stage" && PYTHONPATH="$root/lib/python3/dist-packages" /usr/bin/python3 -c \
+    "import dplab; print(repr(dplab.account(noise_multiplier=1.1, sampling_rate=0.01, steps=100, delta=1e-5)['epsilon']))") ||
+    fail "python3 -c 'import dplab' from the installed tree"
+  cli_eps=$("$cli" account --noise-multiplier 1.1 --sampling-rate 0.01 --steps 100 --delta 1e-5 |
+    /usr/bin/python3 -c "import json, sys; print(repr(json.load(sys.stdin)['epsilon']))")
+  [ "$installed_eps" = "$cli_eps" ] || fail "installed module eps $installed_eps != dplab-cli's $cli_eps"
 fi
 echo "installed tree OK: $(cd "$root" && find . -type f | wc -l) files"
