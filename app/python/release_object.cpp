@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/error.h"
 #include "python/conversions.h"
+#include "release/predictions.h"
+#include "release/release_writer.h"
 
 namespace dplab::python {
 namespace {
@@ -84,7 +87,99 @@ ReleaseObject release_object(const release::ReleaseFolder& folder) {
   return object;
 }
 
+void attach_models(ReleaseObject& object, const release::Release& release) {
+  const nlohmann::json& manifest = release::release_json(release);
+  for (const auto& released : release.models) {
+    auto loaded = std::make_shared<release::LoadedModel>();
+    loaded->exported = *released.model;
+    loaded->model = models::import_model(loaded->exported);
+    loaded->input = released.input;
+    loaded->json = release::model_json(released, manifest["privacy"],
+                                       manifest.value("dplab_version", std::string()));
+    object.models[released.folder] = std::move(loaded);
+  }
+}
+
+void attach_models(ReleaseObject& object, const std::string& directory) {
+  for (const auto& file : object.manifest["files"]) {
+    const std::string name = py::str(file);
+    const std::string suffix = "/model.json";
+    if (name.size() <= suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      continue;
+    }
+    const std::string folder = name.substr(0, name.size() - suffix.size());
+    object.models[folder] = std::make_shared<const release::LoadedModel>(
+        release::read_model_folder(directory + "/" + folder));
+  }
+}
+
+namespace {
+
+// Model.predict(X): X's rows are raw features as given to dplab.train (the model's scaling is
+// applied, as in training); the outputs as float64 (probabilities, or the values).
+py::array_t<double> predict_rows(const release::LoadedModel& model, const py::array& x) {
+  const py::array_t<double, py::array::c_style | py::array::forcecast> rows(x);
+  if (rows.ndim() != 2 || rows.shape(1) != model.exported.input_dim) {
+    throw Error("predict: X must have shape (n, " + std::to_string(model.exported.input_dim) + ")");
+  }
+  data::Dataset input;
+  input.features.resize(rows.shape(0), rows.shape(1));
+  for (py::ssize_t i = 0; i < rows.shape(0); ++i)
+    for (py::ssize_t j = 0; j < rows.shape(1); ++j)
+      input.features(i, j) = static_cast<float>(rows.at(i, j));
+  input.targets = Vector::Zero(rows.shape(0));
+  model.input.feature_map.apply(input.features);
+  const Matrix out = release::model_outputs(model, input);
+  std::vector<double> values(out.data(), out.data() + out.size());
+  return owning_array(std::move(values)).reshape({out.rows(), out.cols()});
+}
+
+}  // namespace
+
 void add_release_class(py::module_& module) {
+  py::class_<release::LoadedModel, std::shared_ptr<release::LoadedModel>>(
+      module, "Model",
+      "A released trained model (model.npz + model.json): its parameters, architecture and "
+      "input encoding; predictions are covered by the release's epsilon")
+      .def(
+          "predict",
+          [](const release::LoadedModel& m, const py::array& x) { return predict_rows(m, x); },
+          py::arg("X"),
+          "class probabilities (one column per class) or values for the rows of X (raw "
+          "features, scaled as in training)")
+      .def(
+          "predict_file",
+          [](const release::LoadedModel& m, const std::string& path) {
+            const data::Dataset input = release::load_model_input(m, path);
+            const Matrix out = release::model_outputs(m, input);
+            std::vector<double> values(out.data(), out.data() + out.size());
+            return owning_array(std::move(values)).reshape({out.rows(), out.cols()});
+          },
+          py::arg("path"),
+          "predictions for a file encoded with the model's own encoding (CSV columns by name)")
+      .def_property_readonly(
+          "arrays",
+          [](const release::LoadedModel& m) {
+            py::dict arrays;
+            for (const auto& t : m.exported.graph.tensors) {
+              std::vector<float> v = t.values;
+              std::vector<py::ssize_t> shape(t.shape.begin(), t.shape.end());
+              arrays[py::str(t.name)] = owning_array(std::move(v)).reshape(shape);
+            }
+            return arrays;
+          },
+          "the parameter tensors {name: float32 array} (model.npz)")
+      .def_property_readonly(
+          "json", [](const release::LoadedModel& m) { return to_python(m.json); },
+          "model.json as a dict")
+      .def_property_readonly(
+          "classes", [](const release::LoadedModel& m) { return m.input.class_names; },
+          "the class labels, in the order of predict's columns")
+      .def("__repr__", [](const release::LoadedModel& m) {
+        return "<dplab.Model " + m.exported.graph.description + ">";
+      });
+
   py::class_<ReleaseObject>(module, "Release",
                             "What one door of dplab releases (dplab.train, dplab.tune, "
                             "dplab.load): the privacy card, the released results and tables.")
@@ -116,6 +211,23 @@ void add_release_class(py::module_& module) {
       .def_readonly("summary", &ReleaseObject::summary,
                     "dplab.train: summary.json (curator's view); None otherwise")
       .def_readonly("notes", &ReleaseObject::notes, "what loading the data changed")
+      .def_property_readonly(
+          "model",
+          [](const ReleaseObject& r) -> py::object {
+            if (r.models.empty()) return py::none();
+            return py::cast(
+                std::const_pointer_cast<release::LoadedModel>(r.models.begin()->second));
+          },
+          "the released trained model (dplab.Model), None when the release holds none")
+      .def_property_readonly(
+          "models",
+          [](const ReleaseObject& r) {
+            py::dict all;
+            for (const auto& [folder, model] : r.models)
+              all[py::str(folder)] = py::cast(std::const_pointer_cast<release::LoadedModel>(model));
+            return all;
+          },
+          "every released model by folder ('model', 'models/replicate-2', ...)")
       .def_property_readonly(
           "curve",
           [](const ReleaseObject& r) -> py::object {

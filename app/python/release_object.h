@@ -10,7 +10,9 @@
 //                winners.csv of a private one) and curve_frame() / table(file) as pandas frames;
 //   manifest     release.json as a dict (schema, mode, not_covered, files, ...);
 //   summary      train only: summary.json (the curator's view, with the not-covered training
-//                losses labelled); notes: what loading the data changed.
+//                losses labelled); notes: what loading the data changed;
+//   model        the released trained model (dplab.Model: predict(X), predict_file(path),
+//                arrays, json), None when the release holds none; models: {folder: Model}.
 // Nothing of the CuratorRecord (K of a private LT / PS search, its wall time) is in it.
 #pragma once
 
@@ -19,6 +21,11 @@
 
 #include <pybind11/pybind11.h>
 
+#include <map>
+#include <memory>
+
+#include "release/model_artefact.h"
+#include "release/release.h"
 #include "release/release_folder.h"
 
 namespace dplab::python {
@@ -31,9 +38,13 @@ struct ReleaseObject {
   py::object summary = py::none();
   py::list notes;
   std::string curve_file;  // the curve table's file, "" when there is none
+  std::map<std::string, std::shared_ptr<const release::LoadedModel>> models;  // folder -> model
 };
 
 ReleaseObject release_object(const release::ReleaseFolder& folder);
+// The models of a release built in memory (dplab.train, dplab.tune) / of a folder on disk.
+void attach_models(ReleaseObject& object, const release::Release& release);
+void attach_models(ReleaseObject& object, const std::string& directory);
 
 // Declares dplab.Release.
 void add_release_class(py::module_& module);

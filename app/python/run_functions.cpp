@@ -139,6 +139,7 @@ py::object train(const py::handle& x, const py::handle& y, const py::kwargs& kwa
                 " (try a smaller lr, clip or noise_multiplier)");
   }
   ReleaseObject object = release_object(release::release_folder(session->release));
+  attach_models(object, session->release);
   object.summary = to_python(session->summary);
   for (const auto& note : split.notes) object.notes.append(note);
   object.notes.append("preprocessing: " + split.preprocessing.description);
@@ -225,13 +226,16 @@ py::object tune(const py::handle& config_or_path, const py::object& progress, in
         if (runner) runner->cancel();
       });
   ReleaseObject object = release_object(release::release_folder(session->release));
+  attach_models(object, session->release);
   for (const auto& note : session->notes) object.notes.append(note);
   return py::cast(std::move(object));
 }
 
 py::object load(const py::handle& folder) {
   const std::string path = py::str(py::module_::import("os").attr("fspath")(folder));
-  return py::cast(release_object(release::read_release_folder(path)));
+  ReleaseObject object = release_object(release::read_release_folder(path));
+  attach_models(object, path);
+  return py::cast(std::move(object));
 }
 
 }  // namespace

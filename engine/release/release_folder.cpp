@@ -26,6 +26,19 @@ bool is_plain_file_name(const std::string& name) {
          name.find('\\') == std::string::npos;
 }
 
+// A file of the release folder: a plain name, or plain names joined by '/' (a model's files,
+// "model/model.npz", "models/replicate-2/model.json"): never absolute, never "..".
+bool is_release_path(const std::string& name) {
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t slash = name.find('/', begin);
+    if (!is_plain_file_name(name.substr(begin, slash == std::string::npos ? slash : slash - begin)))
+      return false;
+    if (slash == std::string::npos) return true;
+    begin = slash + 1;
+  }
+}
+
 }  // namespace
 
 ReleaseFolder release_folder(const Release& release) {
@@ -58,7 +71,7 @@ ReleaseFolder read_release_folder(const std::string& directory) {
     throw ParseError(manifest_path + ": \"files\" must be a list of file names");
   }
   for (const auto& entry : *files) {
-    if (!entry.is_string() || !is_plain_file_name(entry.get<std::string>())) {
+    if (!entry.is_string() || !is_release_path(entry.get<std::string>())) {
       throw ParseError(manifest_path + ": \"files\" lists " + entry.dump() +
                        ", which is not a file name in the release folder");
     }

@@ -42,7 +42,9 @@ tuning::SearchResults run_and_store(const experiment::ExperimentConfig& config, 
   return results;
 }
 
-std::string file_text(const std::string& path) { return data::read_file_text(path); }
+std::string file_text(const std::string& path) {
+  return data::read_file_text(path);
+}
 
 }  // namespace
 
@@ -78,7 +80,8 @@ class TestStoreModels : public QObject {
     const std::string a = temp.path("from-run"), b = temp.path("from-history");
     release::write_release(release::private_release(ran, winners, false), a);
     release::write_release(release::private_release(loaded, winners, false), b);
-    for (const char* file : {"release.json", "winners.csv", "model/model.json", "model/model.npz"}) {
+    for (const char* file :
+         {"release.json", "winners.csv", "model/model.json", "model/model.npz"}) {
       QVERIFY2(std::filesystem::exists(std::string(a) + "/" + file), file);
       QVERIFY2(file_text(a + "/" + file) == file_text(b + "/" + file), file);
     }

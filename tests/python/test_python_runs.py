@@ -73,6 +73,19 @@ class Train(unittest.TestCase):
             cli("train", "--dataset", path, "--out", os.path.join(tmp, "cli"), *flags)
             from_cli = dplab.load(os.path.join(tmp, "cli"))
             from_py = dplab.load(out)
+            cli_predictions = from_cli.model.predict_file(path)
+
+        # The trained model: in memory, written by out=, and the CLI's (its CSV through the
+        # stored encoding) predict the same probabilities; the arrays are model.npz's.
+        self.assertIsNotNone(release.model)
+        p = release.model.predict(x)
+        self.assertEqual(p.shape, (len(x), 2))
+        np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-6)
+        np.testing.assert_array_equal(p, from_py.model.predict(x))
+        np.testing.assert_allclose(p, cli_predictions, rtol=0, atol=1e-6)
+        self.assertEqual(sorted(release.model.arrays), ["dense.bias", "dense.weight"])
+        self.assertEqual(release.model.arrays["dense.weight"].shape, (4, 1))
+        self.assertEqual(release.model.json["model"]["output"], "sigmoid")
 
         # The curve: numpy arrays, one value per point, the same as the CLI's to the last bit.
         curve = release.curve
