@@ -11,6 +11,7 @@ packages=(
   bible-kjv-text bible-kjv
   liblbfgspp-dev  # L-BFGS for objective perturbation (header-only, on Eigen)
   libzip-dev  # model.npz (engine/data/npz_file)
+  libonnx-dev libprotobuf-dev  # model.onnx through ONNX's protobuf classes (engine/release/onnx_model)
   libcairo2-dev fonts-dejavu-core  # figures as PNG, SVG and PDF (engine/figures/cairo_canvas), sans-serif text
   # checks run by the tests and CI: installed desktop entry / metainfo, formatting, ccache
   desktop-file-utils appstream clang-format ccache
@@ -18,6 +19,7 @@ packages=(
   python3-pandas python3-jsonschema
   # the Python module `import dplab` (app/python) and its tests
   python3-dev python3-numpy pybind11-dev python3-pybind11
+  python3-onnx  # model.onnx checked with onnx.checker and shape inference (tests/support/check_onnx_files.py)
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer + ASan/UBSan runtimes (tests/fuzz)

@@ -299,11 +299,12 @@ void add_tune_command(CLI::App& cli) {
             "history merge",
             "DIR");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
-  add_value(*cmd, *args, "save-models",
-            "explore: also write trained models (model.npz + model.json): none (default), best "
-            "(the best-scoring run's, in DIR/model/) or all (DIR/models/candidate-C-repeat-R/); "
-            "a private release always writes its winner's model",
-            "none|best|all");
+  add_value(
+      *cmd, *args, "save-models",
+      "explore: also write trained models (model.npz, model.json, model.onnx): none (default), "
+      "best (the best-scoring run's, in DIR/model/) or all (DIR/models/candidate-C-repeat-R/); "
+      "a private release always writes its winner's model",
+      "none|best|all");
   add_max_memory_flag(*cmd, *args);
   add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)",
             "FILE");

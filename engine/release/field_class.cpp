@@ -117,6 +117,7 @@ constexpr std::array kRules{
     FieldRule{"release.json", "not_covered", P, ""},
     // The released model (release/model_artefact.h): its parameters are the DP training's output.
     FieldRule{"model.npz", "arrays", C, ""},
+    FieldRule{"model.onnx", "graph", C, ""},
     FieldRule{"model.json", "schema", P, ""},
     FieldRule{"model.json", "dplab_version", P, ""},
     FieldRule{"model.json", "model", P, ""},

@@ -4,7 +4,9 @@
 //   model.json  schema "dplab.model/1": the architecture (the layers in order with their shapes,
 //               models/model_graph.h gives the exact formulas), the output head, the input
 //               encoding (feature order, one-hot levels, scaling and whether it was fitted on
-//               private data) and the privacy card of the release the model belongs to.
+//               private data) and the privacy card of the release the model belongs to;
+//   model.onnx  the same forward pass and parameters as an ONNX graph (release/onnx_model.h),
+//               written beside them by release_writer.
 // The model's parameters are the output of the DP training, so they are covered by the card's ε
 // (charged). The encoding is not always: a CSV's one-hot levels and class labels are read from
 // the private file, and min-max ranges fitted on private rows are statistics of them; model.json

@@ -10,6 +10,7 @@
 #include "data/npz_file.h"
 #include "release/field_class.h"
 #include "release/model_artefact.h"
+#include "release/onnx_model.h"
 
 #ifndef DPLAB_VERSION
 #error "DPLAB_VERSION is set for this file by engine/CMakeLists.txt"
@@ -64,6 +65,7 @@ nlohmann::json checked_model_json(const ReleasedModel& model, const nlohmann::js
   nlohmann::json j = model_json(model, privacy, DPLAB_VERSION);
   check_json("model.json", j, "");
   refuse_curator_only(field_rule("model.npz", "arrays"));
+  refuse_curator_only(field_rule(kOnnxFile, "graph"));
   return j;
 }
 
@@ -75,6 +77,7 @@ nlohmann::json release_json(const Release& release) {
   for (const auto& model : release.models) {
     files.push_back(model.folder + "/model.npz");
     files.push_back(model.folder + "/model.json");
+    files.push_back(model.folder + "/" + kOnnxFile);
   }
   nlohmann::json j{{"schema", kReleaseSchema},
                    {"dplab_version", DPLAB_VERSION},
@@ -127,6 +130,8 @@ std::vector<std::string> write_release(const Release& release, const std::string
     written.push_back((folder / "model.npz").string());
     write_file_atomically((folder / "model.json").string(), model_files[i].dump(2) + "\n");
     written.push_back((folder / "model.json").string());
+    write_onnx(*model.model, (folder / kOnnxFile).string());
+    written.push_back((folder / kOnnxFile).string());
   }
   for (std::size_t i = 0; i < tables.size(); ++i) {
     const std::string path = (dir / release.tables[i].file).string();

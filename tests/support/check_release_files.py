@@ -8,8 +8,9 @@
   no other argument, with csv.DictReader giving the same header and row count; the header is
   line 1 (no '#' line), it ends with epsilon_label, and every column dplab writes as a number
   reads as a number (a stray comment or text cell would turn it into 'object');
-- every model folder it lists (model.npz + model.json) loads with numpy alone and its layers
-  name arrays of model.npz (check_model_files.py), and is listed in pairs.
+- every model folder it lists (model.npz + model.json + model.onnx) loads with numpy alone and
+  its layers name arrays of model.npz (check_model_files.py), and is listed with all three files
+  (model.onnx itself is checked by check_onnx_files.py, which needs python3-onnx).
 
 Prints a JSON summary ({file: rows}) on success; each problem on a line of its own and exit 1.
 Run by tests/cli/test_release_doors.cpp with Debian's /usr/bin/python3 (python3-pandas,
@@ -47,8 +48,9 @@ def main(folder: pathlib.Path, schema_path: pathlib.Path) -> int:
         if not (folder / name).exists():
             problems.append(f"{name}: listed in release.json but not written")
         elif name.endswith("model.json"):
-            if name[: -len("json")] + "npz" not in listed_all:
-                problems.append(f"{name}: listed without its model.npz")
+            for sibling in ("npz", "onnx"):
+                if name[: -len("json")] + sibling not in listed_all:
+                    problems.append(f"{name}: listed without its model.{sibling}")
             model = check_model_files.ref.load((folder / name).parent)
             problems += [f"{name}: {p}" for p in check_model_files.shapes_problems(model)]
     on_disk = {p.name for p in folder.glob("*.csv")}
