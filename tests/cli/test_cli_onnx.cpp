@@ -30,13 +30,7 @@ namespace {
 
 // check_onnx_files.py: "" when it passes, else what it printed.
 QString onnx_check(const QStringList& arguments) {
-  QProcess p;
-  const QString source = QString::fromStdString(dplab::testing::source_dir());
-  p.start("/usr/bin/python3",
-          QStringList{source + "/tests/support/check_onnx_files.py"} + arguments);
-  if (!p.waitForFinished(120'000)) return "check_onnx_files.py did not finish";
-  if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) return {};
-  return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+  return dplab::testing::python_check_problems("check_onnx_files.py", arguments);
 }
 
 // Tabular rows: two numeric columns, a categorical one and a label with `classes` values (0: a

@@ -35,13 +35,9 @@ namespace {
 
 // check_release_files.py on `folder`: "" when it passes, else what it printed.
 QString python_check(const QString& folder) {
-  QProcess p;
   const QString source = QString::fromStdString(dplab::testing::source_dir());
-  p.start("/usr/bin/python3", {source + "/tests/support/check_release_files.py", folder,
-                               source + "/docs/schema/release.schema.json"});
-  if (!p.waitForFinished(120'000)) return "check_release_files.py did not finish";
-  if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) return {};
-  return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+  return dplab::testing::python_check_problems(
+      "check_release_files.py", {folder, source + "/docs/schema/release.schema.json"});
 }
 
 QStringList csv_header(const QString& path) {

@@ -46,6 +46,18 @@ inline CliRun run_cli(const QStringList& arguments) {
           QString::fromUtf8(process.readAllStandardError())};
 }
 
+// Runs tests/support/<script> with Debian's /usr/bin/python3 and `arguments` (the checks that
+// open dplab's files as their users do: pandas, numpy, jsonschema, onnx). "" when it exits 0,
+// else what it printed (or that it did not finish within two minutes).
+inline QString python_check_problems(const QString& script, const QStringList& arguments) {
+  QProcess p;
+  const QString source = QString::fromStdString(source_dir());
+  p.start("/usr/bin/python3", QStringList{source + "/tests/support/" + script} + arguments);
+  if (!p.waitForFinished(120'000)) return script + " did not finish";
+  if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) return {};
+  return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+}
+
 // The whole file, or an empty array when it cannot be opened.
 inline QByteArray read_file(const QString& path) {
   QFile file(path);
