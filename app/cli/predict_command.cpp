@@ -2,7 +2,6 @@
 // (model.npz + model.json, release/model_artefact.h) to a new file with the model's own input
 // encoding — CSV columns matched by name, one-hot levels and scaling as in training — and writes
 // one row of predictions per input row (release/predictions.h).
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -25,17 +24,14 @@ int run_predict(const Arguments& args) {
   require_output_file(out, "--out");  // before the model and the data are read
   const release::LoadedModel model = release::read_model_folder(model_dir);
   std::vector<long> lines;  // a CSV's data lines, one per row
-  const data::Dataset input = release::load_model_input(model, dataset, &lines);
+  bool has_labels = false;  // a CSV without the label column: nothing to score against
+  const data::Dataset input = release::load_model_input(model, dataset, &lines, &has_labels);
   const Matrix outputs = release::model_outputs(model, input);
   csv::write_csv_file(out, release::predictions_table(model, outputs, lines));
   std::fprintf(stderr, "dplab-cli predict: %s: %lld rows -> %s (model: %s)\n", dataset.c_str(),
                static_cast<long long>(input.size()), out.c_str(),
                model.exported.graph.description.c_str());
   const double score = release::prediction_score(model, outputs, input);
-  const bool has_labels =
-      !model.input.csv_encoder ||
-      std::find(model.input.csv_encoder->header().begin(), model.input.csv_encoder->header().end(),
-                model.input.csv_encoder->label_column()) != model.input.csv_encoder->header().end();
   if (std::isfinite(score) && has_labels) {
     std::fprintf(stderr, "dplab-cli predict: %s against the file's labels: %s\n",
                  model.exported.graph.output == models::OutputKind::kIdentity ? "mean squared error"

@@ -86,7 +86,7 @@ CsvEncoder CsvEncoder::from_json(const nlohmann::json& j, const std::string& pat
       encoder.feature_names_.push_back(name);
     } else {
       for (const auto& level : column.categories)
-        encoder.feature_names_.push_back(name + "=" + level);
+        encoder.feature_names_.push_back(one_hot_feature_name(name, level));
     }
   }
   if (encoder.label_index_ < 0) {

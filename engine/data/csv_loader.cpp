@@ -437,7 +437,7 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
     column.categories.assign(values.begin(), values.end());
     std::sort(column.categories.begin(), column.categories.end());
     for (const auto& category : column.categories)
-      encoder.feature_names_.push_back(name + "=" + category);
+      encoder.feature_names_.push_back(one_hot_feature_name(name, category));
   }
   return encoder;
 }

@@ -51,6 +51,12 @@ struct CsvOptions {
   std::vector<std::string> categorical_columns;
 };
 
+// The feature name of one one-hot level: "column=level" (the encoding above; feature_scaling.h
+// recognises one-hot indicators by the '=').
+inline std::string one_hot_feature_name(const std::string& column, const std::string& level) {
+  return column + "=" + level;
+}
+
 // The identifier rule (see above): refused when levels > share * kept rows and levels > count.
 inline constexpr double kMaxCategoricalShare = 0.5;
 inline constexpr long kMaxCategoricalLevels = 1000;

@@ -3,6 +3,7 @@
 
 #include "release/input_encoding_json.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -320,13 +321,18 @@ LoadedModel read_model_folder(const std::string& directory) {
 }
 
 data::Dataset load_model_input(const LoadedModel& loaded, const std::string& path,
-                               std::vector<long>* lines) {
+                               std::vector<long>* lines, bool* labelled) {
+  if (labelled) *labelled = true;  // IDX / LIBSVM rows always carry their labels
   data::Dataset data;
   if (loaded.input.csv_encoder) {
     const data::CsvEncoder& encoder = *loaded.input.csv_encoder;
     const data::CsvTable table = data::read_csv_table(path, encoder.delimiter());
     data = encoder.encode_every_row(encoder.align(table));
     if (lines) *lines = table.line_numbers;
+    if (labelled) {
+      *labelled = std::find(table.header.begin(), table.header.end(), encoder.label_column()) !=
+                  table.header.end();
+    }
   } else {
     data::DatasetSource source;
     source.path = path;

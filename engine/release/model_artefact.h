@@ -60,8 +60,9 @@ LoadedModel read_model_folder(const std::string& directory);
 // Loads a file for prediction: a CSV through the model's CSV encoding (columns matched by name,
 // the label column optional) then its feature map; other formats by the data set loaders,
 // checked against the model's input size. InvalidArgument naming the column or the size.
-// `lines` (optional): a CSV's line number of each row.
+// `lines` (optional): a CSV's line number of each row. `labelled` (optional): whether the rows
+// carry their own labels (a CSV without the label column gets placeholder targets: false).
 data::Dataset load_model_input(const LoadedModel& model, const std::string& path,
-                               std::vector<long>* lines = nullptr);
+                               std::vector<long>* lines = nullptr, bool* labelled = nullptr);
 
 }  // namespace dplab::release

@@ -286,6 +286,11 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
       db_, path_,
       "SELECT iteration, train_loss, val_loss, val_accuracy, epsilon, step_size, clip, val_mse "
       "FROM curve_points WHERE job_id = ? ORDER BY iteration");
+  // Every job of a search trains the same model kind (the experiment's, with its variants).
+  const models::ModelSpec spec =
+      res.candidates.empty()
+          ? models::ModelSpec{}
+          : tuning::job_training_config(res.config, res.candidates.front(), 0).model;
   while (j.step()) {
     const auto c = j.integer(1), r = j.integer(2);
     if (c < 0 || r < 0 || static_cast<std::size_t>(c) >= res.candidates.size()) continue;
@@ -304,8 +309,6 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
     if (has_models_ && !j.is_null(11) && !res.candidates.empty()) {
       try {
         const auto shape = parse_json_text(j.text(12), path_);
-        const models::ModelSpec spec =
-            tuning::job_training_config(res.config, res.candidates.front(), 0).model;
         job.model = std::make_shared<const models::ExportedModel>(
             models::exported_from_parameters(spec, shape.at("input_dim").get<Index>(),
                                              shape.at("num_classes").get<int>(), j.floats(11)));
