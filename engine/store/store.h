@@ -44,14 +44,7 @@ namespace dplab::store {
 
 struct AttemptCharge;  // store/attempt_charges.h
 
-// 2: experiments.writer_* columns; 3: experiments.release_mode, runs_trained, runs_charged,
-// epsilon (older databases are migrated in place and their runs back-filled from what they hold);
-// 4: curve_points.clip (live C_t) and curve_points.val_mse; 5: the attempts table and
-// jobs.attempt (each older run back-filled with one attempt charged what the run holds); 6:
-// experiments.input_encoding (how the data's rows became features, release/model_artefact.h) and
-// jobs.model_params (a trained model's flat parameters, float32), so that a run read back from
-// the history releases the same model files as the run itself (older runs have none).
-inline constexpr int kSchemaVersion = 6;
+// The schema's version and what each version added: store/schema_version.h.
 
 // Who writes an attempt: a run (tune, the GUI's Run), a resume, or a cluster merge.
 enum class AttemptKind { kRun, kResume, kMerge };

@@ -207,11 +207,17 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
     res.mechanism = {e.real(3), e.real(4), e.integer(5), e.real(6)};
   }
   {
-    Statement c(
-        db_, path_,
-        "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, clip, "
-        "momentum, beta1, beta2, epsilon FROM candidates WHERE experiment_id = ? ORDER BY "
-        "candidate");
+    // Adam's epsilon: candidates.adam_epsilon since schema 7; a v6 file opened read-only still
+    // calls it epsilon (store/schema_version.h).
+    Statement renamed(db_, path_,
+                      "SELECT 1 FROM pragma_table_info('candidates') WHERE name = 'adam_epsilon'");
+    const std::string adam_epsilon = renamed.step() ? "adam_epsilon" : "epsilon";
+    Statement c(db_, path_,
+                "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, "
+                "clip, momentum, beta1, beta2, " +
+                    adam_epsilon +
+                    " FROM candidates WHERE experiment_id = ? ORDER BY candidate")
+                    .c_str());
     c.bind(1, experiment_id);
     while (c.step()) {
       experiment::Candidate cand;

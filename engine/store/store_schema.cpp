@@ -11,6 +11,7 @@
 #include "experiment/release_config.h"
 #include "store/attempt_charges.h"
 #include "store/run_charges.h"
+#include "store/schema_version.h"
 #include "store/sqlite_statement.h"
 #include "store/sqlite_transaction.h"
 #include "store/store.h"
@@ -37,7 +38,7 @@ CREATE TABLE candidates(
   optimizer_index INTEGER NOT NULL,
   index_in_optimizer INTEGER NOT NULL,
   optimizer TEXT NOT NULL,
-  learning_rate REAL, clip REAL, momentum REAL, beta1 REAL, beta2 REAL, epsilon REAL,
+  learning_rate REAL, clip REAL, momentum REAL, beta1 REAL, beta2 REAL, adam_epsilon REAL,
   PRIMARY KEY(experiment_id, candidate));
 CREATE TABLE jobs(
   id INTEGER PRIMARY KEY,
@@ -70,7 +71,9 @@ CREATE TABLE summaries(
 //   4: each learning-curve point keeps the clipping threshold its next step uses (the live C_t
 //      of OSO-DPSGD / FixedQuantile, else the run's C) and the validation MSE of models without
 //      accuracy; rows of older files read these as NULL -> NaN (nothing was recorded);
-//   5: the attempt that trained each job (with the attempts table, kAttemptsTable).
+//   5: the attempt that trained each job (with the attempts table, kAttemptsTable);
+//   6: the input encoding of the run and each job's trained model;
+//   7: no column added: candidates.epsilon is renamed adam_epsilon (kRenamedColumns).
 // A file gets every column it lacks, whatever its user_version says: files written by
 // development builds numbered these versions differently (a "version 3" file may hold version
 // 4's columns and lack version 3's), and adding a column that exists is an error.
@@ -95,6 +98,18 @@ constexpr AddedColumn kAddedColumns[] = {
     {6, "experiments", "input_encoding", "TEXT"},
     {6, "jobs", "model_params", "BLOB"},
     {6, "jobs", "model_shape", "TEXT"},
+};
+
+// Columns renamed, with the version that renamed them. A file that has the old name gets the new
+// one (SQLite >= 3.25 renames in place, keeping the column's position and values).
+struct RenamedColumn {
+  int version;
+  const char* table;
+  const char* old_name;
+  const char* new_name;
+};
+constexpr RenamedColumn kRenamedColumns[] = {
+    {7, "candidates", "epsilon", "adam_epsilon"},
 };
 
 // Version 5's table: one row per attempt at a run (store/attempt_charges.h). `open` = 1 while
@@ -130,10 +145,15 @@ void Store::migrate() {
                     ")");
     }
   };
-  auto has_column = [&](const AddedColumn& c) {
+  auto table_has = [&](const char* table, const char* column) {
     Statement q(db_, path_, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
-    q.bind(1, c.table).bind(2, c.column);
+    q.bind(1, table).bind(2, column);
     return q.step();
+  };
+  auto has_column = [&](const AddedColumn& c) { return table_has(c.table, c.column); };
+  auto renamed = [&] {
+    return std::all_of(std::begin(kRenamedColumns), std::end(kRenamedColumns),
+                       [&](const RenamedColumn& c) { return table_has(c.table, c.new_name); });
   };
   auto has_attempts_table = [&] {
     Statement q(db_, path_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
@@ -146,7 +166,8 @@ void Store::migrate() {
   };
   std::int64_t current = read_version();
   check_not_newer(current);
-  if (current == kSchemaVersion && complete(kSchemaVersion) && has_attempts_table()) return;
+  if (current == kSchemaVersion && complete(kSchemaVersion) && renamed() && has_attempts_table())
+    return;
   if (read_only_ && current == 4 && complete(4) && !has_attempts_table()) {
     // A v4 file read-only: nothing in it needs v5 to be read; each run is its own one attempt.
     has_attempts_ = false;
@@ -156,6 +177,11 @@ void Store::migrate() {
   if (read_only_ && current == 5 && complete(5) && has_attempts_table()) {
     // A v5 file read-only: its runs simply have no stored models.
     has_models_ = false;
+    return;
+  }
+  if (read_only_ && current == 6 && complete(6) && has_attempts_table()) {
+    // A v6 file read-only: Adam's epsilon is still called candidates.epsilon
+    // (store_queries.cpp reads whichever name the file has).
     return;
   }
   if (read_only_) {
@@ -174,6 +200,12 @@ void Store::migrate() {
     exec(
         (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.type).c_str());
     charges_added = charges_added || c.version == 3;
+  }
+  for (const RenamedColumn& c : kRenamedColumns) {
+    if (table_has(c.table, c.new_name) || !table_has(c.table, c.old_name)) continue;
+    exec((std::string("ALTER TABLE ") + c.table + " RENAME COLUMN " + c.old_name + " TO " +
+          c.new_name)
+             .c_str());
   }
   const bool attempts_added = !has_attempts_table();
   exec(kAttemptsTable);

@@ -17,6 +17,7 @@
 #include "privacy/accounting/rdp_accountant.h"
 #include "store/attempt_charges.h"
 #include "store/sqlite_transaction.h"
+#include "store/schema_version.h"
 #include "store/store.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
@@ -120,9 +121,16 @@ class TestStore : public QObject {
   void migrates_an_older_database_data() {
     QTest::addColumn<QString>("downgrade");
     QTest::addColumn<int>("version");
-    // Every older file lacks v5's attempts table and jobs.attempt.
-    const QString v4 =
-        QStringLiteral("DROP TABLE attempts; ALTER TABLE jobs DROP COLUMN attempt; ");
+    // Every older file calls Adam's epsilon candidates.epsilon (renamed in v7).
+    const QString v6 =
+        QStringLiteral("ALTER TABLE candidates RENAME COLUMN adam_epsilon TO epsilon; ");
+    QTest::newRow("schema v6") << v6 + QStringLiteral("PRAGMA user_version = 6;") << 6;
+    // Every older file lacks v5's attempts table and jobs.attempt, and v6's model columns.
+    const QString v4 = v6 + QStringLiteral(
+                                "DROP TABLE attempts; ALTER TABLE jobs DROP COLUMN attempt; "
+                                "ALTER TABLE experiments DROP COLUMN input_encoding; "
+                                "ALTER TABLE jobs DROP COLUMN model_params; "
+                                "ALTER TABLE jobs DROP COLUMN model_shape; ");
     QTest::newRow("schema v4") << v4 + QStringLiteral("PRAGMA user_version = 4;") << 4;
     const QString v3 = v4 + QStringLiteral(
                                 "ALTER TABLE experiments DROP COLUMN release_mode; "
@@ -184,6 +192,22 @@ class TestStore : public QObject {
       QCOMPARE(old.list_experiments()[0].epsilon, live_epsilon(live));
       QCOMPARE(user_version(), sqlite3_int64{4});
     }
+    auto same_candidates = [&](const SearchResults& back) {
+      QCOMPARE(back.candidates.size(), live.candidates.size());
+      for (std::size_t i = 0; i < live.candidates.size(); ++i) {
+        QVERIFY(same_bits(back.candidates[i].optimizer.epsilon,
+                          live.candidates[i].optimizer.epsilon));
+        QVERIFY(same_bits(back.candidates[i].optimizer.beta2, live.candidates[i].optimizer.beta2));
+      }
+    };
+    if (version == 6) {
+      // Read-only, a v6 file is read as is: Adam's epsilon from its old column name.
+      store::StoreOptions read_only;
+      read_only.read_only = true;
+      store::Store old(path, read_only);
+      same_candidates(old.load_results(1));
+      QCOMPARE(user_version(), sqlite3_int64{6});
+    }
     store::Store db(path);
     QCOMPARE(user_version(), sqlite3_int64{store::kSchemaVersion});
     const auto list = db.list_experiments();
@@ -202,6 +226,9 @@ class TestStore : public QObject {
     QCOMPARE(back.jobs.size(), live.jobs.size());
     for (std::size_t i = 0; i < live.jobs.size(); ++i)
       QVERIFY(same_bits(back.jobs[i].final_val_accuracy, live.jobs[i].final_val_accuracy));
+    // v7: Adam's epsilon under its own name, its values kept by the rename.
+    same_candidates(back);
+    sql("SELECT adam_epsilon FROM candidates");
   }
 
   // The guard itself: what a throwing block wrote is rolled back, a block left without commit()

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "release/search_tables.h"
+#include "store/schema_version.h"
 #include "store/store.h"
 #include "support/test_registry.h"
 #include "tuning/runner.h"
