@@ -61,6 +61,31 @@ int nonPending(const tuning::SearchResults& r) {
 
 }  // namespace
 
+namespace {
+
+QByteArray readBytes(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+nlohmann::json readJson(const QString& path) {
+  return nlohmann::json::parse(readBytes(path).toStdString());
+}
+
+// Runs the tab's model export into `dir` and waits for its outcome.
+bool exportModel(ReleasedWinnerTab* tab, const QString& dir) {
+  QSignalSpy exported(tab, &ReleasedWinnerTab::modelExported);
+  if (!tab->exportModelTo(dir)) return false;
+  if (!exported.wait(30000)) return false;
+  if (!exported.last().at(0).toBool()) {
+    qWarning("%s", qPrintable(exported.last().at(1).toString()));
+    return false;
+  }
+  return QFile::exists(dir + "/model/model.npz") && QFile::exists(dir + "/model/model.json");
+}
+
+}  // namespace
+
 class TestPrivateRelease : public QObject {
   Q_OBJECT
  private slots:
@@ -187,6 +212,18 @@ class TestPrivateRelease : public QObject {
     QVERIFY2(rows.contains(QString::fromStdString(csv::csv_field(tuning::epsilon_csv_label(cost)))),
              qPrintable(rows));
 
+    // "Export model…": the released winner's model with its card, off the GUI thread.
+    QVERIFY(tab->exportModelButton()->isEnabled());
+    const QString live_export = dir_.filePath("model-live");
+    QVERIFY(exportModel(tab, live_export));
+    const nlohmann::json card = readJson(live_export + "/release.json");
+    const nlohmann::json model = readJson(live_export + "/model/model.json");
+    QCOMPARE(model.at("privacy"), card.at("privacy"));
+    QCOMPARE(card.at("files").size(), std::size_t{3});  // model.npz, model.json, model.onnx
+    QVERIFY(!QFile::exists(live_export + "/winners.csv"));
+    QVERIFY(QFile::exists(live_export + "/model/model.onnx"));
+    QVERIFY(!card.dump().contains("runs_trained"));
+
     // The teaching switch: every run, under the banner, on every tab.
     tab->revealSwitch()->click();
     QVERIFY(window_->runData()->revealAll());
@@ -222,6 +259,11 @@ class TestPrivateRelease : public QObject {
     QVERIFY(window_->runData()->privateRelease().has_value());
     QCOMPARE(nonPending(window_->runData()->results()), 1);
     QCOMPARE(tab->curveCount(), 1);
+    // The model read back from the history exports the same parameters, byte for byte.
+    const QString stored_export = dir_.filePath("model-stored");
+    QVERIFY(exportModel(tab, stored_export));
+    QCOMPARE(readBytes(stored_export + "/model/model.npz"),
+             readBytes(live_export + "/model/model.npz"));
   }
 
   void secure_run_shows_and_stores_no_seed() {

@@ -2,13 +2,19 @@
 
 #include <qcustomplot.h>
 #include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include "charts/chart_view.h"
 #include "experiment/release_config.h"
 #include "privacy/accounting/epsilon_display.h"
+#include "release/model_release.h"
+#include "release/release_writer.h"
 #include "run/run_data.h"
 #include "tuning/private_release_view.h"
 #include "tuning/release_cost.h"
@@ -57,7 +63,23 @@ ReleasedWinnerTab::ReleasedWinnerTab(RunData* data, QWidget* parent)
       tr("Shows the curves, heatmap and table of every run the selection trained. Those runs "
          "were NOT released: showing them is not covered by the ε above. Off for every new "
          "run."));
-  layout->addWidget(reveal_);
+  export_model_ = new QPushButton(tr("Export model…"), this);
+  export_model_->setObjectName(QStringLiteral("exportModel"));
+  export_model_->setToolTip(
+      tr("Writes the released winner's trained model into a folder: model.npz (numpy.load), "
+         "model.json (architecture, input encoding and the privacy card) and model.onnx, with "
+         "release.json. The ε above covers it. Predict with dplab-cli predict --model FOLDER."));
+  auto* bottom = new QHBoxLayout;
+  bottom->addWidget(reveal_, 1);
+  bottom->addWidget(export_model_);
+  layout->addLayout(bottom);
+  connect(export_model_, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Export the released model into folder"), QDir::homePath());
+    if (!dir.isEmpty()) exportModelTo(dir);
+  });
+  connect(this, &ReleasedWinnerTab::modelExported, this,
+          [this](bool ok, const QString& text) { emit message(text, !ok); });
   connect(chart_, &ChartView::message, this, &ReleasedWinnerTab::message);
   connect(reveal_, &QCheckBox::toggled, data_, &RunData::setRevealAll);
   // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
@@ -82,11 +104,43 @@ int ReleasedWinnerTab::curveCount() const {
   return chart_->plot()->graphCount();
 }
 
+bool ReleasedWinnerTab::exportModelTo(const QString& dir) {
+  if (exporting_) return false;
+  exporting_ = true;
+  export_model_->setEnabled(false);
+  // A snapshot of the run: the worker never touches the view or RunData.
+  export_task_ = async::startInBackground(
+      this,
+      [runs = data_->runs(), winners = data_->privateRelease(), spent = data_->spentBudget(),
+       target = dir.toStdString()](async::TaskControl&) {
+        const release::Release model = release::model_release(runs, winners, spent);
+        release::write_release(model, target);
+        QStringList folders;
+        for (const auto& m : model.models) folders << QString::fromStdString(m.folder);
+        return folders;
+      },
+      [this, dir](const QStringList& folders) {
+        exporting_ = false;
+        refresh(true);
+        emit modelExported(true, tr("Model written to %1 (%2: model.npz, model.json, model.onnx)")
+                                     .arg(QDir::toNativeSeparators(dir), folders.join(", ")));
+      },
+      [this](const async::Failure& failure) {
+        exporting_ = false;
+        refresh(true);
+        emit modelExported(false, tr("Model not exported: %1").arg(failure.message));
+      });
+  return true;
+}
+
 void ReleasedWinnerTab::refresh(bool structural) {
   if (!structural) return;  // live points of private runs are not shown here
   QCustomPlot* plot = chart_->plot();
   plot->clearGraphs();
   reveal_->setEnabled(data_->isPrivate() && !data_->live());
+  const auto& released = data_->privateRelease();
+  export_model_->setEnabled(!exporting_ && data_->isPrivate() && !data_->live() && released &&
+                            released->released > 0);
   if (!data_->isPrivate()) {
     winner_->setText(tr("This run explores: every run is shown and charged (see Results)."));
     epsilon_->clear();

@@ -7,13 +7,18 @@
 // how many runs the selection trained (K: curator-only, docs/privacy-model.md). Below, the switch
 // "show every run — not private: for teaching only" (RunData::setRevealAll): off for every new run;
 // the main window shows a banner while it is on. Every number comes from the engine; this view only
-// formats it.
+// formats it. "Export model…" writes the released winner's model (model.npz, model.json,
+// model.onnx with release.json: engine release/model_release.h) into a chosen folder, off the GUI
+// thread.
 #pragma once
 
 #include <QWidget>
 
+#include "async/background_task.h"
+
 class QCheckBox;
 class QLabel;
+class QPushButton;
 
 namespace dplab::ui {
 
@@ -27,6 +32,10 @@ class ReleasedWinnerTab : public QWidget {
 
   ChartView* chart() const { return chart_; }
   QCheckBox* revealSwitch() const { return reveal_; }
+  QPushButton* exportModelButton() const { return export_model_; }
+  // Writes the released model into `dir` in the background (the button asks for the folder);
+  // modelExported reports the outcome. False when nothing can start (an export is running).
+  bool exportModelTo(const QString& dir);
   // The texts shown (for tests and the report).
   QString winnerText() const;
   QString epsilonText() const;
@@ -39,6 +48,7 @@ class ReleasedWinnerTab : public QWidget {
 
  signals:
   void message(const QString& text, bool is_error);
+  void modelExported(bool ok, const QString& text);
 
  private:
   RunData* data_;
@@ -47,6 +57,9 @@ class ReleasedWinnerTab : public QWidget {
   QLabel* details_;
   ChartView* chart_;
   QCheckBox* reveal_;
+  QPushButton* export_model_;
+  async::TaskHandle export_task_;
+  bool exporting_ = false;
 };
 
 }  // namespace dplab::ui
