@@ -173,8 +173,8 @@ py::dict progress_dict(const tuning::Progress& p, bool hide_run_count) {
   return d;
 }
 
-py::object tune(const py::handle& config_or_path, const py::object& progress, int threads,
-                const py::object& out_folder) {
+py::object tune(const py::handle& config_or_path, const py::object& x, const py::object& y,
+                const py::object& progress, int threads, const py::object& out_folder) {
   std::optional<std::string> out;
   if (!out_folder.is_none())
     out = py::str(py::module_::import("os").attr("fspath")(out_folder)).cast<std::string>();
@@ -183,6 +183,16 @@ py::object tune(const py::handle& config_or_path, const py::object& progress, in
   if (threads < 0 || threads > 1024)
     throw Error("threads: expected 0..1024, got " + std::to_string(threads));
   const experiment::ExperimentConfig config = experiment_of(config_or_path);
+  if (x.is_none() != y.is_none())
+    throw Error(x.is_none() ? "tune: y given without X" : "tune: X given without y");
+  // Arrays in memory replace the experiment's dataset source; its split, validation fraction
+  // and public feature bounds still apply.
+  std::optional<data::Dataset> given;
+  if (!x.is_none()) {
+    given = data::dataset_from_arrays(
+        feature_matrix(x), target_values(y),
+        config.model.kind == models::ModelKind::kLinearRegression, config.dataset.feature_bounds);
+  }
   if (out) require_writable_folder(*out, "out");
   const bool hide = experiment::hides_run_count(config.release);
 
@@ -202,7 +212,7 @@ py::object tune(const py::handle& config_or_path, const py::object& progress, in
   auto last_call = std::chrono::steady_clock::now();
   run_in_background(
       [&] {
-        session = release::run_search_session(config, options, hooks);
+        session = release::run_search_session(config, options, hooks, given ? &*given : nullptr);
         if (out) {
           release::write_release(session->release, *out);
           release::write_curator_record(session->release.curator, *out);
@@ -227,6 +237,10 @@ py::object tune(const py::handle& config_or_path, const py::object& progress, in
       });
   ReleaseObject object = release_object(release::release_folder(session->release));
   attach_models(object, session->release);
+  if (given) {
+    object.notes.append("data: X and y given in memory (the experiment's dataset source '" +
+                        config.dataset.source + "' was not read)");
+  }
   for (const auto& note : session->notes) object.notes.append(note);
   return py::cast(std::move(object));
 }
@@ -251,12 +265,15 @@ feature_range=(lo, hi) (public bounds: the scaling is then covered), accountant,
 secure=True, out (also write curve.csv, release.json, summary.json there); progress: a callable
 given each curve point as a dict. Ctrl-C (or an exception in progress) stops the run within one
 step and raises. Returns a dplab.Release (privacy card, curve, summary).)");
-  m.def("tune", &tune, py::arg("experiment"), py::kw_only(), py::arg("progress") = py::none(),
-        py::arg("threads") = 0, py::arg("out") = py::none(),
+  m.def("tune", &tune, py::arg("experiment"), py::arg("X") = py::none(), py::arg("y") = py::none(),
+        py::kw_only(), py::arg("progress") = py::none(), py::arg("threads") = 0,
+        py::arg("out") = py::none(),
         R"(Run a search from an experiment (a dict, or the path of an experiment file), as
 `dplab-cli tune --config FILE` does, and return its dplab.Release: explore (every run, epsilon = all
 runs composed) or private (only the winners; the number of runs of an LT / PS search is never
-shown: progress then gets the elapsed time only). progress: a callable given a dict now and then;
+shown: progress then gets the elapsed time only). X, y: arrays in memory (as for dplab.train) in
+place of the experiment's dataset source; its split, validation_fraction and feature_bounds /
+feature_range (public bounds: the scaling is then covered) still apply. progress: a callable given a dict now and then;
 threads: worker threads (0 = all cores); out: also write the release (and curator-only.json)
 there. Ctrl-C stops the search within one step and raises KeyboardInterrupt.)");
   m.def("load", &load, py::arg("folder"),

@@ -4,6 +4,7 @@
 #include "core/os_entropy.h"
 #include "experiment/run_count_visibility.h"
 #include "release/search_release.h"
+#include "tuning/experiment_data.h"
 #include "tuning/objpert_search.h"
 #include "tuning/private_search.h"
 #include "tuning/subsampled_search.h"
@@ -38,10 +39,11 @@ void refuse_failed_jobs(const tuning::SearchResults& results) {
 }  // namespace
 
 SearchSession run_search_session(experiment::ExperimentConfig config, tuning::RunOptions options,
-                                 const SearchSessionHooks& hooks) {
+                                 const SearchSessionHooks& hooks, const data::Dataset* given) {
   if (config.release.secure) config.seed = os_random_u64();  // never printed nor written
   options.secure = config.release.secure;
-  std::shared_ptr<const data::TrainValidationSplit> data = tuning::load_experiment_data(config);
+  std::shared_ptr<const data::TrainValidationSplit> data =
+      given ? tuning::split_experiment_data(config, *given) : tuning::load_experiment_data(config);
   SearchSession session;
   session.notes = data->notes;
   session.notes.push_back("preprocessing: " + data->preprocessing.description);

@@ -21,6 +21,10 @@
 #include "release/release.h"
 #include "tuning/runner.h"
 
+namespace dplab::data {
+struct Dataset;
+}  // namespace dplab::data
+
 namespace dplab::release {
 
 struct SearchSessionHooks {
@@ -42,10 +46,13 @@ struct SearchSession {
 };
 
 // Loads the experiment's data (tuning::load_experiment_data, after the secure seed is drawn: the
-// split follows the experiment seed unless split_seed is given), then searches. Throws
+// split follows the experiment seed unless split_seed is given), then searches. `given`: data
+// handed over in memory (dplab.tune(experiment, X, y)), split as the experiment says
+// (tuning::split_experiment_data) instead of loading its `dataset` source. Throws
 // InvalidArgument naming the problem (a config that does not fit the data, a private mode it
 // cannot run), and Error naming the first failed job of an explore search (tune exits 1 then).
 SearchSession run_search_session(experiment::ExperimentConfig config, tuning::RunOptions options,
-                                 const SearchSessionHooks& hooks = {});
+                                 const SearchSessionHooks& hooks = {},
+                                 const data::Dataset* given = nullptr);
 
 }  // namespace dplab::release

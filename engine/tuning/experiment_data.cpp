@@ -2,6 +2,7 @@
 // paper's preprocessing (seeded 80/20 split, features in [0, 1]; appendix H).
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
+#include "tuning/experiment_data.h"
 #include "tuning/runner.h"
 
 namespace dplab::tuning {
@@ -25,9 +26,13 @@ data::DatasetSource dataset_source(const experiment::ExperimentConfig& config) {
 
 std::shared_ptr<const data::TrainValidationSplit> load_experiment_data(
     const experiment::ExperimentConfig& config) {
+  return split_experiment_data(config, data::load_dataset(dataset_source(config)));
+}
+
+std::shared_ptr<const data::TrainValidationSplit> split_experiment_data(
+    const experiment::ExperimentConfig& config, const data::Dataset& all) {
   const auto& d = config.dataset;
   const std::uint64_t split_seed = d.split_seed.value_or(config.seed);
-  const data::Dataset all = data::load_dataset(dataset_source(config));
   data::TrainValidationSplit split = data::prepare_split(all, d.validation_fraction, split_seed);
   experiment::apply_data_variants(config.variants, split);  // e.g. pixels in [-1, 1]
   return std::make_shared<const data::TrainValidationSplit>(std::move(split));

@@ -201,6 +201,33 @@ class Tune(unittest.TestCase):
             self.assertNotIn(word, text)
         self.assertNotIn("curator", dir(release))
 
+    def test_tune_on_arrays_equals_cli_on_the_same_rows(self):
+        # X, y in memory in place of the experiment's data set: the same search, winner, card and
+        # model as `dplab-cli tune` on the same rows written as a CSV with the same public bounds.
+        x, y = tiny_data(rows=500)
+        experiment = dict(TINY_EXPERIMENT, name="arrays-lt",
+                          release={"mode": "private", "selection": "lt", "secure": False},
+                          tuning={"strategy": "lt", "gamma": 0.5})
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "rows.csv")
+            with open(path, "w") as f:
+                f.write("a,b,c,d,label\n")
+                for row, label in zip(x, y):
+                    f.write(",".join(repr(float(v)) for v in row) + f",{label}\n")
+            on_file = dict(experiment, dataset={"source": path, "feature_range": [0, 1]})
+            from_cli = self.run_both(on_file, tmp)
+            cli_predictions = from_cli.model.predict_file(path)
+            in_memory = dict(experiment, dataset={"source": "arrays", "feature_range": [0, 1]})
+            release = dplab.tune(in_memory, x, y, threads=2)
+        self.assertEqual(release.mode, "private lt")
+        self.assertIsNotNone(release.model)
+        self.assertEqual(release.manifest["released"], from_cli.manifest["released"])
+        self.assertTrue(math.isclose(release.epsilon, from_cli.epsilon, rel_tol=1e-12))
+        np.testing.assert_allclose(release.model.predict(x), cli_predictions, rtol=0, atol=1e-6)
+        self.assertTrue(any("X and y given in memory" in note for note in release.notes))
+        with self.assertRaisesRegex(dplab.Error, "X given without y"):
+            dplab.tune(in_memory, x)
+
     def test_tune_errors(self):
         with self.assertRaisesRegex(dplab.Error, "privacy"):
             dplab.tune(dict(TINY_EXPERIMENT, privacy={"noise_multiplier": -1, "lot_size": 50,
