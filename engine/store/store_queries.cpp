@@ -212,12 +212,11 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
     Statement renamed(db_, path_,
                       "SELECT 1 FROM pragma_table_info('candidates') WHERE name = 'adam_epsilon'");
     const std::string adam_epsilon = renamed.step() ? "adam_epsilon" : "epsilon";
-    Statement c(db_, path_,
-                "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, "
-                "clip, momentum, beta1, beta2, " +
-                    adam_epsilon +
-                    " FROM candidates WHERE experiment_id = ? ORDER BY candidate")
-                    .c_str());
+    const std::string sql =
+        "SELECT candidate, optimizer_index, index_in_optimizer, optimizer, learning_rate, clip, "
+        "momentum, beta1, beta2, " +
+        adam_epsilon + " FROM candidates WHERE experiment_id = ? ORDER BY candidate";
+    Statement c(db_, path_, sql.c_str());
     c.bind(1, experiment_id);
     while (c.step()) {
       experiment::Candidate cand;
