@@ -17,6 +17,7 @@
 #include <mutex>
 
 #include "cli/commands.h"
+#include "cli/figure_file.h"
 #include "cli/output_files.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -70,22 +71,6 @@ class ProgressPrinter : public tuning::RunListener {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Writes `plot` in the format its file name ends with (.svg, .pdf or .png). Every error names the
-// file: the writer's ("...png: cannot write: No space left on device") already does, a drawing
-// or encoding error gets the file put in front.
-void write_figure(const figures::Plot& plot, const fs::path& file) {
-  std::string bytes;
-  try {
-    const fs::path extension = file.extension();
-    bytes = extension == ".svg"   ? figures::to_svg(plot)
-            : extension == ".pdf" ? figures::to_pdf(plot)
-                                  : figures::to_png(plot);
-  } catch (const Error& e) {
-    throw IoError(file.string() + ": " + e.what());
-  }
-  write_text_file_atomically(file, bytes);
 }
 
 // Writes the outcome's files and figures into out/ITEM/VERSION and lists the figures in `run`.

@@ -189,9 +189,9 @@ py::object tune(const py::handle& config_or_path, const py::object& x, const py:
   // and public feature bounds still apply.
   std::optional<data::Dataset> given;
   if (!x.is_none()) {
-    given = data::dataset_from_arrays(
-        feature_matrix(x), target_values(y),
-        config.model.kind == models::ModelKind::kLinearRegression, config.dataset.feature_bounds);
+    given = data::dataset_from_arrays(feature_matrix(x), target_values(y),
+                                      config.model.kind == models::ModelKind::kLinearRegression,
+                                      config.dataset.feature_bounds);
   }
   if (out) require_writable_folder(*out, "out");
   const bool hide = experiment::hides_run_count(config.release);

@@ -164,7 +164,10 @@ void draw_y_label(const Plot& plot, const Frame& f, Canvas& c,
   // 1.15: DejaVu Sans's digits (0.636 em) are wider than text_width's Helvetica estimate.
   const double x =
       std::clamp(kLeft - 4 - 1.15 * widest - 0.25 * kLabelFont - 3, 0.75 * kLabelFont + 1, 16.0);
-  c.text(x, (f.y0 + f.y1) / 2, plot.y_label, kLabelFont, Anchor::kMiddle, "#000000", true);
+  // Rotated, the label runs along the plot's height: shrunk to fit it, so that in a short plot
+  // (a 3.5 in column) it does not climb into the subtitle or below the x axis.
+  c.text(x, (f.y0 + f.y1) / 2, plot.y_label,
+         fitting_size(plot.y_label, kLabelFont, f.y1 - f.y0 + 8), Anchor::kMiddle, "#000000", true);
 }
 
 // One entry: its line and marker swatch, then its label.

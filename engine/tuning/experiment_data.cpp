@@ -1,8 +1,8 @@
 // load_experiment_data: maps an experiment's `dataset` section onto the data catalog and the
 // paper's preprocessing (seeded 80/20 split, features in [0, 1]; appendix H).
+#include "tuning/experiment_data.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
-#include "tuning/experiment_data.h"
 #include "tuning/runner.h"
 
 namespace dplab::tuning {

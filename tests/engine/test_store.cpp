@@ -16,8 +16,8 @@
 #include "core/error.h"
 #include "privacy/accounting/rdp_accountant.h"
 #include "store/attempt_charges.h"
-#include "store/sqlite_transaction.h"
 #include "store/schema_version.h"
+#include "store/sqlite_transaction.h"
 #include "store/store.h"
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
@@ -195,8 +195,8 @@ class TestStore : public QObject {
     auto same_candidates = [&](const SearchResults& back) {
       QCOMPARE(back.candidates.size(), live.candidates.size());
       for (std::size_t i = 0; i < live.candidates.size(); ++i) {
-        QVERIFY(same_bits(back.candidates[i].optimizer.epsilon,
-                          live.candidates[i].optimizer.epsilon));
+        QVERIFY(
+            same_bits(back.candidates[i].optimizer.epsilon, live.candidates[i].optimizer.epsilon));
         QVERIFY(same_bits(back.candidates[i].optimizer.beta2, live.candidates[i].optimizer.beta2));
       }
     };
