@@ -11,6 +11,7 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "core/json_text.h"
 #include "privacy/selection/accounting_requests.h"
 
 namespace dplab::cli {
@@ -20,7 +21,7 @@ int run_account(const Arguments& args) {
   const privacy::AccountAnswer answer = privacy::account_request(args);
   switch (answer.kind) {
     case privacy::AccountAnswer::Kind::kObject:
-      std::cout << answer.object.dump(2) << '\n';
+      std::cout << json_text(answer.object, 2) << '\n';
       break;
     case privacy::AccountAnswer::Kind::kCandidateSweep:
       std::cout << "K,eps_ma,eps_lt\n" << std::setprecision(17);

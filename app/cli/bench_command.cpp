@@ -39,6 +39,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/dataset.h"
@@ -281,7 +282,7 @@ int run_bench(const Arguments& args) {
   nlohmann::json report;
   const auto stop_here = [&] {
     report["interrupted"] = true;
-    if (as_json) std::cout << report.dump(2) << "\n";
+    if (as_json) std::cout << json_text(report, 2) << "\n";
     std::cout.flush();
     std::fflush(stdout);
     std::cerr << "dplab-cli bench: " << interrupt.what_happened()
@@ -401,7 +402,7 @@ int run_bench(const Arguments& args) {
   if (!args.has("skip-accounting")) {
     report["accounting"] = bench_accounting(as_json ? std::cerr : std::cout);
   }
-  if (as_json) std::cout << report.dump(2) << "\n";
+  if (as_json) std::cout << json_text(report, 2) << "\n";
   return 0;
 }
 

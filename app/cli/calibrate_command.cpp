@@ -9,13 +9,14 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "core/json_text.h"
 #include "privacy/selection/accounting_requests.h"
 
 namespace dplab::cli {
 namespace {
 
 int run_calibrate(const Arguments& args) {
-  std::cout << privacy::calibrate_request(args).dump(2) << '\n';
+  std::cout << json_text(privacy::calibrate_request(args), 2) << '\n';
   return 0;
 }
 

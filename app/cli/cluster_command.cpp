@@ -23,6 +23,7 @@
 #include "cluster/search_plan.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "experiment/run_count_visibility.h"
 #include "store/store.h"
 #include "tuning/runner.h"
@@ -39,7 +40,7 @@ class ShardTag : public tuning::RunListener {
   ShardTag(store::Store& db, const store::StoreWriter& writer, nlohmann::json identity)
       : db_(db), writer_(writer), identity_(std::move(identity)) {}
   void on_start(const tuning::SearchResults&) override {
-    db_.save_summary(writer_.experiment_id(), cluster::kShardSummaryKind, identity_.dump());
+    db_.save_summary(writer_.experiment_id(), cluster::kShardSummaryKind, json_text(identity_));
   }
 
  private:
@@ -137,7 +138,7 @@ int run_run_jobs(const Arguments& args) {
     if (!identity && db.stored_jobs(id) == 0) {
       // Killed between creating its run and tagging it: nothing stored yet, tag it now (the
       // config and mechanism are still checked below).
-      identity = cluster::shard_identity(plan, i, n).dump();
+      identity = json_text(cluster::shard_identity(plan, i, n));
       db.save_summary(id, cluster::kShardSummaryKind, *identity);
     }
     cluster::check_shard_store(plan, stored, identity, i, n, path);

@@ -19,6 +19,7 @@
 #include "cli/output_files.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "release/release_writer.h"
 #include "release/search_release.h"
@@ -101,7 +102,7 @@ int run_list(const Arguments& args) {
   if (args.has("json")) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : records) out.push_back(record_json(r));
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     return 0;
   }
   std::printf("%5s  %-20s  %-9s  %10s  %11s  %-18s  %15s  %8s  %s\n", "id", "created (UTC)",
@@ -129,7 +130,7 @@ int run_show(const Arguments& args) {
     nlohmann::json out = record_json(record);
     out["summary"] = summary ? store::parse_stored_json(*db, record.id, "summary", *summary)
                              : nlohmann::json(nullptr);
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     return 0;
   }
   const tuning::SearchResults results = db->load_results(record.id);
@@ -195,8 +196,9 @@ int run_show(const Arguments& args) {
     }
   }
   if (summary) {
-    std::printf("\nstored summary (the report of the run, including its honest epsilons):\n%s\n",
-                store::parse_stored_json(*db, record.id, "summary", *summary).dump(2).c_str());
+    std::printf(
+        "\nstored summary (the report of the run, including its honest epsilons):\n%s\n",
+        json_text(store::parse_stored_json(*db, record.id, "summary", *summary), 2).c_str());
   } else {
     std::printf("\nno stored summary for this experiment\n");
   }

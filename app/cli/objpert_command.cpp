@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "core/validate.h"
 #include "data/dataset.h"
 #include "data/dataset_catalog.h"
@@ -105,8 +106,8 @@ int run_compare(const Arguments& args) {
         if (!quiet) std::cerr << "objpert: " << m << '\n';
       });
   const json summary = objpert::comparison_to_json(preset, result);
-  if (args.has("out")) write_text(*args.text("out"), summary.dump(2) + "\n");
-  std::cout << summary.dump(2) << '\n';
+  if (args.has("out")) write_text(*args.text("out"), json_text(summary, 2) + "\n");
+  std::cout << json_text(summary, 2) << '\n';
   return 0;
 }
 
@@ -213,7 +214,7 @@ int run_single(const Arguments& args) {
   out["test_accuracy"] = test.classification ? json(objpert::glm_accuracy(test, r.theta)) : json();
   out["seed"] = s.seed;
   out["wall_seconds"] = r.wall_seconds;
-  std::cout << out.dump(2) << '\n';
+  std::cout << json_text(out, 2) << '\n';
   return 0;
 }
 

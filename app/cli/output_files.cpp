@@ -1,4 +1,5 @@
 #include "cli/output_files.h"
+#include "core/json_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -33,7 +34,7 @@ void write_text_file_atomically(const std::filesystem::path& path, const std::st
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {
-  write_text_file_atomically(path, value.dump(2) + "\n");
+  write_text_file_atomically(path, json_text(value, 2) + "\n");
 }
 
 }  // namespace dplab::cli

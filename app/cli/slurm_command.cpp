@@ -24,6 +24,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_guard.h"
+#include "core/json_text.h"
 #include "data/file_reader.h"
 
 namespace dplab::cli {
@@ -63,7 +64,7 @@ nlohmann::json read_slurm_file(const std::string& dir) {
 }
 
 void write_slurm_file(const std::string& dir, const nlohmann::json& j) {
-  write_file_atomically((fs::path(dir) / cluster::kSlurmFile).string(), j.dump(2) + "\n");
+  write_file_atomically((fs::path(dir) / cluster::kSlurmFile).string(), json_text(j, 2) + "\n");
 }
 
 // sbatch --parsable [extra] SCRIPT; returns the job id, records it in slurm.json.

@@ -21,6 +21,7 @@
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "core/memory_check.h"
 #include "data/dataset_catalog.h"
 #include "data/prepare_split.h"
@@ -79,7 +80,7 @@ int run_train(const Arguments& args) {
   // summary.json.
   const std::filesystem::path out_dir(config.out);
   release::write_train_session(session, out_dir.string());
-  std::cout << session.summary.dump(2) << "\n";
+  std::cout << json_text(session.summary, 2) << "\n";
   if (result.cancelled) {
     std::cerr << "dplab-cli train: " << interrupt.what_happened() << " after " << result.queries
               << " of " << config.steps << " steps; kept the curve so far (" << result.curve.size()

@@ -28,6 +28,7 @@
 #include "cluster/search_plan.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "core/memory_check.h"
 #include "core/message_text.h"
 #include "core/os_entropy.h"
@@ -192,7 +193,7 @@ void print_curator_facts(const std::string& out_dir) {
   if (!std::filesystem::exists(path)) return;  // a search that released nothing before the files
   std::cerr << "dplab-cli tune: --show-curator: curator only, NOT FOR RELEASE (" << path.string()
             << "):\n"
-            << data::read_json_file(path.string()).dump(2) << "\n";
+            << json_text(data::read_json_file(path.string()), 2) << "\n";
 }
 
 int run_tune(const Arguments& args) {

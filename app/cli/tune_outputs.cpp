@@ -15,6 +15,7 @@
 #include "cli/tune_release.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "release/release_writer.h"
 #include "release/search_release.h"
@@ -249,12 +250,12 @@ int finish_explore_tune(const ExploreFinish& f) {
     summary["release"]["recompute"] = nullptr;  // several attempts: not one `account` command
   }
   const std::filesystem::path summary_path = std::filesystem::path(f.out_dir) / "summary.json";
-  write_text(summary_path, summary.dump(2) + "\n");
+  write_text(summary_path, json_text(summary, 2) + "\n");
   std::optional<std::string> store_error;
   if (f.writer) {
     store_error = f.writer->first_error();
     try {
-      f.db->save_summary(f.writer->experiment_id(), "summary", summary.dump());
+      f.db->save_summary(f.writer->experiment_id(), "summary", json_text(summary));
     } catch (const Error& e) {
       if (!store_error) store_error = e.what();
     }

@@ -1,4 +1,5 @@
 #include "cli/tune_release.h"
+#include "core/json_text.h"
 
 #include <charconv>
 #include <cmath>
@@ -391,19 +392,20 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   fs::create_directories(out_dir);
   const fs::path summary_path = fs::path(out_dir) / "summary.json";
   // All files atomically (core/atomic_file.h): a full disk is an error with its reason.
-  write_file_atomically(summary_path.string(), summary.dump(2) + "\n");
+  write_file_atomically(summary_path.string(), json_text(summary, 2) + "\n");
   const std::string curator_path = release::write_curator_record(released.curator, out_dir);
   // winners.csv (the winners' validation curves; validation private: the noisy score) and
   // release.json, through the one release writer.
   release::write_release(released, out_dir);
   const fs::path winners_path = fs::path(out_dir) / "winners.csv";
   if (db) {
-    db->save_summary(experiment_id, "summary", summary.dump());
+    db->save_summary(experiment_id, "summary", json_text(summary));
     // The winners, so that the GUI reopens this run showing only what was released (this
     // summary and "curator_only" hold K: the store keeps them, no export writes them).
     db->save_summary(experiment_id, "private_release",
-                     tuning::private_release_json(release).dump());
-    db->save_summary(experiment_id, "curator_only", nlohmann::json(released.curator.facts).dump());
+                     json_text(tuning::private_release_json(release)));
+    db->save_summary(experiment_id, "curator_only",
+                     json_text(nlohmann::json(released.curator.facts)));
   }
 
   std::printf("%s: %zu replicate search(es) over %d candidates\n",

@@ -1,4 +1,5 @@
 #include "cluster/merged_run.h"
+#include "core/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +25,7 @@ MergedRun store_merged_run(const SearchPlan& plan, const MergeReport& merged,
     out.release = tuning::select_private_winners(results, *plan.private_plan,
                                                  tuning::score_noise_seed(results.config.seed));
     history.save_summary(out.run_id, "private_release",
-                         tuning::private_release_json(*out.release).dump());
+                         json_text(tuning::private_release_json(*out.release)));
   }
   return out;
 }

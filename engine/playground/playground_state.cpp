@@ -1,4 +1,5 @@
 #include "playground/playground_state.h"
+#include "core/json_text.h"
 
 #include <cmath>
 #include <cstdint>
@@ -150,7 +151,7 @@ std::string state_to_text(const PlaygroundState& state) {
                {"steps", state.steps},
                {"projection", {state.projection_a, state.projection_b}},
                {"ledger", ledger}};
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 namespace {
@@ -201,13 +202,13 @@ std::string run_identity(const PlaygroundSettings& settings) {
     j["training"].erase("noise_multiplier");  // not used without privacy
     j["training"].erase("clip");
   }
-  return j.dump();
+  return json_text(j);
 }
 
 std::string data_identity(const DataOptions& data) {
   PlaygroundSettings s;
   s.data = data;
-  return settings_to_json(s)["data"].dump();
+  return json_text(settings_to_json(s)["data"]);
 }
 
 }  // namespace dplab::playground

@@ -1,5 +1,6 @@
 // The one writer of a Release. See release_writer.h.
 #include "release/release_writer.h"
+#include "core/json_text.h"
 
 #include <filesystem>
 #include <set>
@@ -128,7 +129,7 @@ std::vector<std::string> write_release(const Release& release, const std::string
     }
     data::write_npz((folder / "model.npz").string(), arrays);
     written.push_back((folder / "model.npz").string());
-    write_file_atomically((folder / "model.json").string(), model_files[i].dump(2) + "\n");
+    write_file_atomically((folder / "model.json").string(), json_text(model_files[i], 2) + "\n");
     written.push_back((folder / "model.json").string());
     write_onnx(*model.model, (folder / kOnnxFile).string());
     written.push_back((folder / kOnnxFile).string());
@@ -139,7 +140,7 @@ std::vector<std::string> write_release(const Release& release, const std::string
     written.push_back(path);
   }
   const std::string path = (dir / "release.json").string();
-  write_file_atomically(path, summary.dump(2) + "\n");
+  write_file_atomically(path, json_text(summary, 2) + "\n");
   written.push_back(path);
   return written;
 }
@@ -154,7 +155,7 @@ std::string write_curator_record(const CuratorRecord& record, const std::string&
   std::filesystem::create_directories(directory, ec);
   if (ec) throw IoError(directory + ": cannot create the output folder: " + ec.message());
   const std::string path = (std::filesystem::path(directory) / kCuratorOnlyFile).string();
-  write_file_atomically(path, j.dump(2) + "\n");
+  write_file_atomically(path, json_text(j, 2) + "\n");
   return path;
 }
 

@@ -1,4 +1,5 @@
 #include "release/train_session.h"
+#include "core/json_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -165,7 +166,7 @@ TrainSession run_train_session(const data::Dataset& all, const data::TrainValida
 void write_train_session(const TrainSession& session, const std::string& dir) {
   write_release(session.release, dir);
   write_file_atomically((std::filesystem::path(dir) / "summary.json").string(),
-                        session.summary.dump(2) + "\n");
+                        json_text(session.summary, 2) + "\n");
 }
 
 }  // namespace dplab::release

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/json_text.h"
 #include "experiment/experiment_config.h"
 #include "experiment/release_config.h"
 #include "models/model_parameters.h"
@@ -85,7 +86,7 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan, AttemptK
   const WriterIdentity me = current_writer();
   e.bind(1, plan.config.name)
       .bind(2, to_string(RunStatus::kRunning))
-      .bind(3, experiment::to_json(plan.config).dump())
+      .bind(3, json_text(experiment::to_json(plan.config)))
       .bind(4, plan.training_size)
       .bind(5, plan.is_regression ? 1 : 0)
       .bind(6, plan.mechanism.noise_multiplier)
@@ -98,7 +99,7 @@ std::int64_t Store::begin_experiment(const tuning::SearchResults& plan, AttemptK
       .bind(13, me.start_ticks)
       .bind(14, experiment::describe_release(plan.config.release))
       // How the rows became features: what a stored model needs to be released again.
-      .bind(15, release::input_json(plan.input, 0).dump());
+      .bind(15, json_text(release::input_json(plan.input, 0)));
   e.run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   Statement c(db_, path_, "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)");

@@ -1,4 +1,5 @@
 #include "shell/experiment_files.h"
+#include "core/json_text.h"
 
 #include <QFileInfo>
 #include <QSaveFile>
@@ -33,7 +34,8 @@ std::optional<experiment::ExperimentConfig> ExperimentFiles::open(const QString&
 bool ExperimentFiles::save(const experiment::ExperimentConfig& config, const QString& path,
                            QString* error) {
   QSaveFile file(path);
-  const QByteArray bytes = QByteArray::fromStdString(experiment::to_json(config).dump(2) + "\n");
+  const QByteArray bytes =
+      QByteArray::fromStdString(json_text(experiment::to_json(config), 2) + "\n");
   if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
     if (error) *error = tr("cannot save %1: %2").arg(path, file.errorString());
     return false;

@@ -1,4 +1,5 @@
 #include "shell/report_exporter.h"
+#include "core/json_text.h"
 
 #include <QDir>
 #include <QSaveFile>
@@ -119,15 +120,16 @@ void ReportExporter::write() {
         // A report describes the results it shows: their own config and summary, never the form's.
         bool ok = true;
         try {
-          ok = writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
-                                   experiment::to_json(results.config).dump(2) + "\n", &error);
+          ok =
+              writeFileAtomically(d.filePath(QStringLiteral("experiment.json")),
+                                  json_text(experiment::to_json(results.config), 2) + "\n", &error);
           // A private search's summary would describe the runs behind the winner (their count
           // among them): its report carries the Release only.
           if (ok && results.config.release.mode == experiment::ReleaseMode::kExplore) {
             const tuning::RunSummary summary = tuning::summarize_run(results);
-            ok = writeFileAtomically(d.filePath(QStringLiteral("summary.json")),
-                                     tuning::run_summary_json(results, summary).dump(2) + "\n",
-                                     &error) &&
+            ok = writeFileAtomically(
+                     d.filePath(QStringLiteral("summary.json")),
+                     json_text(tuning::run_summary_json(results, summary), 2) + "\n", &error) &&
                  writeFileAtomically(d.filePath(QStringLiteral("README.md")),
                                      tuning::run_summary_markdown(results, summary), &error);
           }

@@ -1,0 +1,60 @@
+// Text from the user that is not UTF-8 (issue #45 item 5): a Latin-1 byte in a CSV's file name
+// and header ended `train` in "internal error: json type_error.316" after its training, with
+// summary.json lost, and exit 0. Now every JSON dplab writes goes through core/json_text.h:
+// the run ends with exit 0, every file is written and parses as JSON (Debian's python3 reads
+// it), and the bytes that were not UTF-8 are shown as U+FFFD.
+#include <QFile>
+#include <QProcess>
+#include <QTest>
+#include <fstream>
+#include <random>
+
+#include "support/cli_runner.h"
+#include "support/temp_files.h"
+#include "support/test_registry.h"
+
+class TestCliLatin1 : public QObject {
+  Q_OBJECT
+  dplab::testing::TempFiles temp_;
+
+ private slots:
+  void latin1NameAndHeaderStillWriteEveryFile() {
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::string rows = "a,b\xe9,label\n";
+    for (int i = 0; i < 300; ++i) {
+      const double a = u(rng), b = u(rng);
+      rows += std::to_string(a) + "," + std::to_string(b) + "," + (a + b > 1 ? "1" : "0") + "\n";
+    }
+    // The file name's bytes as they are (a QString would turn 0xE9 into U+FFFD): written with
+    // std::ofstream, handed to dplab-cli through the shell's glob.
+    const std::string dir = temp_.path("");
+    std::ofstream(dir + "/caf\xe9.csv", std::ios::binary) << rows;
+    const QString out = QString::fromStdString(temp_.path("run"));
+    QProcess cli;
+    cli.start("/bin/sh", {"-c",
+                          "exec \"$0\" train --dataset \"$1\"/caf?.csv --steps 20 "
+                          "--lot-size 50 --out \"$2\"",
+                          dplab::testing::cli_program(), QString::fromStdString(dir), out});
+    QVERIFY(cli.waitForFinished(120000));
+    const QString err = QString::fromUtf8(cli.readAllStandardError());
+    QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0, qPrintable(err));
+    QVERIFY2(!err.contains("internal error"), qPrintable(err));
+    for (const char* file : {"summary.json", "release.json", "model/model.json"}) {
+      const QString path = out + "/" + file;
+      QVERIFY2(QFile::exists(path), file);
+      QProcess python;
+      python.start("/usr/bin/python3",
+                   {"-c", "import json,sys; json.load(open(sys.argv[1], encoding='utf-8'))", path});
+      QVERIFY(python.waitForFinished(30000));
+      QVERIFY2(python.exitCode() == 0,
+               qPrintable(QString::fromUtf8(python.readAllStandardError())));
+    }
+    QFile summary(out + "/summary.json");
+    QVERIFY(summary.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(summary.readAll()).contains(QChar(0xFFFD)));
+  }
+};
+
+DPLAB_TEST_MAIN(TestCliLatin1)
+#include "test_cli_latin1.moc"
