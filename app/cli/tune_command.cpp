@@ -22,6 +22,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/run_config.h"
+#include "cli/tune_dataset.h"
 #include "cli/tune_finish.h"
 #include "cli/tune_progress.h"
 #include "cli/tune_release.h"
@@ -137,6 +138,7 @@ std::optional<TuneExperiment> read_tune_experiment(const Arguments& args, const 
       throw UsageError(std::string("--config: ") + error.what());
     }
   }
+  apply_tune_dataset_flags(args, e.config);
   apply_release_flags(args, e.config);
   if (flags.accountants.run == privacy::Accountant::kPld &&
       e.config.accounting.conversion == privacy::Conversion::kClassic) {
@@ -316,6 +318,7 @@ void add_tune_command(CLI::App& cli) {
             "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
             "(default: <experiment name>-results)",
             "DIR");
+  add_tune_dataset_flags(*cmd, *args);
   add_release_flags(*cmd, *args);
   add_value(*cmd, *args, "accountant",
             "rdp or pld: epsilon of the single run and of MA and of LT's base run (default rdp)",
