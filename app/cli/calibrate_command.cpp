@@ -10,6 +10,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "privacy/selection/accounting_requests.h"
+#include "privacy/selection/request_defaults.h"
 
 namespace dplab::cli {
 namespace {
@@ -30,13 +31,12 @@ void add_calibrate_command(CLI::App& cli) {
   add_value(*cmd, *args, "sampling-rate", "required: q in (0, 1], Poisson sampling rate L/n", "Q");
   add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
   add_value(*cmd, *args, "steps", "T >= 1", "T").required();
-  add_value(*cmd, *args, "conversion", "improved (default) or classic (the paper's accountant)",
+  add_value(*cmd, *args, "conversion",
+            "improved or classic (the paper's accountant) (default " +
+                std::string(privacy::kDefaultConversion) + ")",
             "improved|classic");
-  add_value(
-      *cmd, *args, "accountant",
-      "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
-          "): the accountant the target is met under",
-      "rdp|pld");
+  add_value(*cmd, *args, "accountant", accountant_help("the accountant the target is met under"),
+            "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   set_footer(*cmd,
              "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it "

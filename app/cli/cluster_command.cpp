@@ -23,6 +23,7 @@
 #include "cluster/search_plan.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/validate.h"
 #include "experiment/run_count_visibility.h"
 #include "store/store.h"
 #include "tuning/runner.h"
@@ -96,7 +97,7 @@ int run_run_jobs(const Arguments& args) {
   const std::int64_t shard = args.required_integer("shard");
   const std::int64_t shards = args.required_integer("shards");
   const int threads = args.threads();
-  const double db_retry = args.number_or("db-retry", 60);
+  const double db_retry = args.number_or("db-retry", kDefaultDbRetrySeconds);
   if (!(db_retry >= 0 && db_retry <= 86400))
     throw UsageError("--db-retry: expected 0..86400 seconds");
   if (shards < 1 || shards > cluster::kMaxShards || shard < 0 || shard >= shards) {
@@ -235,7 +236,9 @@ void add_run_jobs_command(CLI::App& cli) {
       .required();
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "T");
   add_value(*cmd, *args, "db-retry",
-            "seconds to keep retrying jobs the shard store could not take (default 60)", "S");
+            "seconds to keep retrying jobs the shard store could not take (default " +
+                format_number(kDefaultDbRetrySeconds) + ")",
+            "S");
   add_max_memory_flag(*cmd, *args);
   set_footer(
       *cmd,
