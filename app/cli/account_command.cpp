@@ -128,6 +128,11 @@ void add_account_command(CLI::App& cli) {
       *cmd,
       "Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, "
       "...).");
+  add_examples(
+      *cmd,
+      {"dplab-cli account --noise-multiplier 1.1 --sampling-rate 0.01 --steps 10000 --delta 1e-5",
+       "dplab-cli account --noise-multiplier 1.1 --sampling-rate 0.01 --steps 10000 --delta 1e-5 "
+       "--candidates 20 --selection lt"});
   on_run(*cmd, [args] { return run_account(*args); });
 }
 

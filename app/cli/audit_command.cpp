@@ -298,6 +298,8 @@ void add_audit_command(CLI::App& cli) {
       *cmd,
       "The lower bound is a statistic of the canaries only. Black-box mode draws its canaries "
       "from the validation set (>= m rows).");
+  add_examples(
+      *cmd, {"dplab-cli audit --dataset synthetic-binary --steps 300 --canaries 200 --out audit"});
   on_run(*cmd, [args] { return run_audit(*args); });
 }
 

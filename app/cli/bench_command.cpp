@@ -448,6 +448,8 @@ void add_bench_command(CLI::App& cli) {
             "T");
   add_switch(*cmd, *args, "json", "print one JSON object instead of the table");
   add_switch(*cmd, *args, "skip-accounting", "skip the accountant timings");
+  add_examples(*cmd,
+               {"dplab-cli bench --seconds 0.2 --skip-accounting   # long: about half a minute"});
   on_run(*cmd, [args] { return run_bench(*args); });
 }
 

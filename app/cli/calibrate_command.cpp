@@ -41,6 +41,10 @@ void add_calibrate_command(CLI::App& cli) {
   set_footer(*cmd,
              "Output: JSON with noise_multiplier (to 1e-4 relative, rounded up) and the epsilon it "
              "achieves.");
+  add_examples(*cmd,
+               {"dplab-cli calibrate --epsilon 1 --delta 1e-5 --sampling-rate 0.01 --steps 10000",
+                "dplab-cli calibrate --epsilon 1 --delta 1e-5 --sampling-rate 0.01 --steps 10000 "
+                "--accountant pld"});
   on_run(*cmd, [args] { return run_calibrate(*args); });
 }
 

@@ -96,6 +96,8 @@ void add_canary_command(CLI::App& cli) {
             "S");
   add_sparse_preset_flags(*cmd, *args);
   set_footer(*cmd, kSparsePresetFooter);
+  add_examples(*cmd, {"dplab-cli canary --canaries 10 --repeats 3 --epochs 1 --train-tokens 1000 "
+                      "--vocabulary 200 --dim 20 --eval-examples 500 --out table2"});
   on_run(*cmd, [args] { return run_canary(*args); });
 }
 

@@ -245,6 +245,8 @@ void add_run_jobs_command(CLI::App& cli) {
       "Writes DIR/stores/shard-I.sqlite (one writer per file). Run again, it runs only the jobs "
       "that file does not hold yet. Exit status: 0 ok; 1 a job failed or could not be stored; "
       "2 bad usage.");
+  add_examples(*cmd, {"dplab-cli tune --config resources/presets/quick-demo.json --plan plan",
+                      "dplab-cli run-jobs plan --shard 0 --shards 1"});
   on_run(*cmd, [args] { return run_run_jobs(*args); });
 }
 
@@ -264,6 +266,8 @@ void add_history_merge_command(CLI::App& history) {
       *cmd,
       "Refuses (exit 1, naming the job or file) a missing job, a job stored twice, a store of "
       "another plan or a second store of one shard. Exit status otherwise as tune's.");
+  add_examples(*cmd,
+               {"dplab-cli history merge plan --db merged.sqlite   # plan: run-jobs' example"});
   on_run(*cmd, [args] { return run_history_merge(*args); });
 }
 

@@ -96,6 +96,9 @@ void add_label_canary_command(CLI::App& cli) {
             "LIST");
   set_footer(*cmd,
              "The validation set must hold >= 4 m rows (canaries + never-inserted references).");
+  add_examples(
+      *cmd,
+      {"dplab-cli label-canary --dataset adult --steps 300 --canaries 20 --out label-canary"});
   on_run(*cmd, [args] { return run_label_canary(*args); });
 }
 

@@ -316,6 +316,8 @@ void add_objpert_command(CLI::App& cli) {
       "Output: one JSON object on stdout. Every epsilon is an upper bound from the named theorem;\n"
       "solver diagnostics (iterations) are not covered by it; the reached gradient norm is not\n"
       "printed (it depends on the private data).");
+  add_examples(*cmd, {"dplab-cli objpert --dataset synthetic-l --epsilon 1 --delta 1e-5",
+                      "dplab-cli objpert --bounds-csv bounds.csv --sigma 1 --lambda 2"});
   on_run(*cmd, [args] { return run_objpert(*args); });
 }
 

@@ -183,6 +183,10 @@ void add_oso_protocol_command(CLI::App& cli) {
             "worker threads; a grid's runs go side by side, one per thread (default: all cores)",
             "N");
   add_switch(*cmd, *args, "quiet", "no progress on stderr");
+  add_examples(*cmd,
+               {"dplab-cli oso-protocol --preset resources/presets/oso-fashion-mnist-logistic.json "
+                "--epsilons 1 --granularities 2 --seeds 1 --steps 20 --train-subset 2000 "
+                "--validation-subset 500"});
   on_run(*cmd, [args] { return run_oso_protocol_command(*args); });
 }
 

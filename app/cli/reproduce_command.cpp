@@ -417,6 +417,9 @@ void add_reproduce_command(CLI::App& cli) {
   set_footer(*cmd,
              "Exit status: 0 ok; 1 an item failed (REPORT.md says which); 2 bad usage; 130 Ctrl-C, "
              "143 SIGTERM (finished items and REPORT.md are kept).");
+  add_examples(*cmd,
+               {"dplab-cli reproduce figure2 --scale tiny --out reproduction",
+                "dplab-cli reproduce all --scale paper --threads 2 --out paper   # long: hours"});
   on_run(*cmd, [args] { return run_reproduce(args->required_text("item"), *args); });
 }
 

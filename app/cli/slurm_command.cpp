@@ -301,6 +301,8 @@ void add_slurm_commands(CLI::App& cli) {
     set_footer(*cmd,
                "Writes DIR/plan.json (curator only), DIR/dplab.sbatch, DIR/slurm.json (shards, job "
                "ids) and, as tasks run, DIR/stores/shard-I.sqlite and DIR/logs/shard-I.out.");
+    add_examples(*cmd,
+                 {"dplab-cli slurm resources/presets/quick-demo.json --out slurm-plan --shards 4"});
     on_run(*cmd, [args, sbatch_args] { return run_slurm(*args, *sbatch_args); });
   }
   {
@@ -313,6 +315,7 @@ void add_slurm_commands(CLI::App& cli) {
     add_value(*cmd, *args, "shards", "the shard count (default: DIR/slurm.json's)", "N");
     add_switch(*cmd, *args, "resubmit-missing",
                "submit DIR/dplab.sbatch again for the shards with missing jobs only");
+    add_examples(*cmd, {"dplab-cli slurm-status slurm-plan"});
     on_run(*cmd, [args] { return run_slurm_status(*args); });
   }
 }

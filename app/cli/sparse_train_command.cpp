@@ -152,6 +152,8 @@ void add_sparse_train_command(CLI::App& cli) {
             "comma-separated of " + std::string(kAllMethods) + " (default: all of them)", "LIST");
   add_sparse_preset_flags(*cmd, *args);
   set_footer(*cmd, kSparsePresetFooter);
+  add_examples(*cmd, {"dplab-cli sparse-train --methods dpsgd,em --epochs 1 --train-tokens 1000 "
+                      "--vocabulary 200 --dim 20 --eval-examples 500 --out figure1"});
   on_run(*cmd, [args] { return run_sparse_train(*args); });
 }
 
