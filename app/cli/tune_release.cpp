@@ -48,10 +48,11 @@ void add_release_flags(CLI::App& command, Arguments& args) {
   // no flag) uses.
   const experiment::ReleaseConfig d;
   add_value(command, args, "release",
-            "explore (default: every run shown; eps = composition of ALL runs trained), private "
-            "(a selection runs for real and releases only its winner) or private-subsampled "
+            "explore (every run shown; eps = composition of ALL runs trained), private (a "
+            "selection runs for real and releases only its winner) or private-subsampled "
             "(Koskela-Kulkarni: Papernot-Steinke search on a Poisson subsample, then one final "
-            "run; eps covers both phases)",
+            "run; eps covers both phases) (default " +
+                experiment::to_string(d.mode) + ")",
             "explore|private|private-subsampled");
   add_value(command, args, "tuning-fraction",
             "private-subsampled: Poisson rate q of the tuning subset, in (0, 1] (default " +
@@ -69,7 +70,8 @@ void add_release_flags(CLI::App& command, Arguments& args) {
             "same_sampling_rate|same_lot_size");
   add_value(command, args, "lr-transfer",
             "private-subsampled: learning rate of the final run (heuristic, no privacy cost): "
-            "inverse_fraction (default: x 1/q), keep, or factor (x --lr-transfer-factor)",
+            "inverse_fraction (x 1/q), keep, or factor (x --lr-transfer-factor) (default " +
+                experiment::to_string(d.lr_transfer.rule) + ")",
             "inverse_fraction|keep|factor");
   add_value(command, args, "lr-transfer-factor",
             "private-subsampled: the factor of --lr-transfer factor", "F");
@@ -78,8 +80,9 @@ void add_release_flags(CLI::App& command, Arguments& args) {
             "tuning.gamma, tuning.delta2) or ps (Papernot-Steinke); grid = explore",
             "grid|ma|lt|ps");
   add_value(command, args, "validation",
-            "public (default: the validation set is not protected) or private (the score is "
-            "released with Gaussian noise of std S/n_val, charged in every run)",
+            "public (the validation set is not protected) or private (the score is released "
+            "with Gaussian noise of std S/n_val, charged in every run) (default " +
+                experiment::to_string(d.validation) + ")",
             "public|private");
   add_value(command, args, "validation-noise", "noise multiplier S of the private validation score",
             "S");
