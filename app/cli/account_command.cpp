@@ -12,7 +12,10 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "core/json_text.h"
+#include "core/validate.h"
 #include "privacy/selection/accounting_requests.h"
+#include "privacy/selection/private_selection.h"
+#include "privacy/selection/request_defaults.h"
 
 namespace dplab::cli {
 namespace {
@@ -68,7 +71,10 @@ void add_account_command(CLI::App& cli) {
   add_hidden_alias(*cmd, *args, "sample-rate", "sampling-rate");
   add_value(*cmd, *args, "steps", "T >= 1 steps per run", "T").required();
   add_value(*cmd, *args, "delta", "target delta in (0, 1) of the whole release", "D").required();
-  add_value(*cmd, *args, "candidates", "K >= 1 hyperparameter candidates (default 1)", "K");
+  add_value(*cmd, *args, "candidates",
+            "K >= 1 hyperparameter candidates (default " +
+                std::to_string(privacy::kDefaultCandidates) + ")",
+            "K");
   add_value(*cmd, *args, "selection",
             "none (one run; default for K = 1), ma (K runs composed in RDP; default for K > 1) or "
             "lt (Liu-Talwar random stopping, paper Thm 1) or ps (Papernot-Steinke 2022: a random "
@@ -81,13 +87,18 @@ void add_account_command(CLI::App& cli) {
   add_value(*cmd, *args, "ps-eta", "ps tnb: shape eta > -1 (1 = geometric, 0 = logarithmic)", "E");
   add_value(*cmd, *args, "ps-gamma", "ps tnb: gamma in (0, 1)", "G");
   add_value(*cmd, *args, "gamma", "LT stopping probability in (0, 1] (default 1/K)", "G");
-  add_value(*cmd, *args, "delta2", "LT delta2 in (0, delta) (default 1e-20)", "D2");
+  add_value(*cmd, *args, "delta2",
+            "LT delta2 in (0, delta) (default " + format_number(privacy::kDefaultDelta2) + ")",
+            "D2");
   add_value(*cmd, *args, "conversion",
-            "improved (default: Balle et al. 2020, orders to 1024) or classic (the paper's "
-            "accountant: eps_RDP - ln(delta)/(alpha-1), continuous alpha in (1, 512])",
+            "improved (Balle et al. 2020, orders to 1024) or classic (the paper's accountant: "
+            "eps_RDP - ln(delta)/(alpha-1), continuous alpha in (1, 512]) (default " +
+                std::string(privacy::kDefaultConversion) + ")",
             "improved|classic");
   add_value(*cmd, *args, "lt-log-base",
-            "e (default) or 2: the logarithm in Upsilon = log(1/delta2)/gamma", "e|2");
+            "e or 2: the logarithm in Upsilon = log(1/delta2)/gamma (default " +
+                std::string(privacy::kDefaultLtLogBase) + ")",
+            "e|2");
   add_switch(*cmd, *args, "lt-integer-hard-stop",
              "LT with the integer Upsilon = ceil(ln(1/delta2)/gamma) that `tune --release private "
              "--strategy lt` enforces (improved conversion)");
@@ -98,21 +109,31 @@ void add_account_command(CLI::App& cli) {
             "Poisson subsample of rate Q, then one final run; eps covers both phases",
             "Q");
   add_value(*cmd, *args, "final-data",
-            "with --tuning-fraction: the final run on full (default) or complement",
+            "with --tuning-fraction: the final run on full or complement (default " +
+                std::string(privacy::kDefaultFinalData) + ")",
             "full|complement");
   add_value(*cmd, *args, "subset-batching",
-            "with --tuning-fraction: the candidates' rate on the subset: same_sampling_rate "
-            "(default) or same_lot_size (rate / Q)",
+            "with --tuning-fraction: the candidates' rate on the subset: same_sampling_rate or "
+            "same_lot_size (rate / Q) (default " +
+                std::string(privacy::kDefaultSubsetBatching) + ")",
             "same_sampling_rate|same_lot_size");
   add_switch(*cmd, *args, "sweep-tuning-fraction",
              "ps: print CSV of eps of the whole procedure vs q = 0.05..1 (private-subsampled, both "
              "variants) beside PS and LT on the full data, with the expected compute");
-  add_value(*cmd, *args, "accountant", kAccountantHelp, "rdp|pld");
+  add_value(*cmd, *args, "accountant",
+            accountant_help("the accountant behind epsilon (pld: tight numerical composition "
+                            "with an error bound; Papernot-Steinke is always rdp)"),
+            "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   set_footer(
       *cmd,
       "Output: one JSON object (epsilon, delta, accountant, best_order, selection, candidates, "
       "...).");
+  add_examples(
+      *cmd,
+      {"dplab-cli account --noise-multiplier 1.1 --sampling-rate 0.01 --steps 10000 --delta 1e-5",
+       "dplab-cli account --noise-multiplier 1.1 --sampling-rate 0.01 --steps 10000 --delta 1e-5 "
+       "--candidates 20 --selection lt"});
   on_run(*cmd, [args] { return run_account(*args); });
 }
 

@@ -10,9 +10,12 @@
 
 namespace dplab::cli {
 
-inline constexpr const char* kAccountantHelp =
-    "rdp (default) or pld: the accountant behind epsilon (pld: tight numerical composition with "
-    "an error bound; Papernot-Steinke is always rdp)";
+// "rdp or pld (default: rdp): WHAT", the default from the engine's (privacy/accounting/
+// accountant_choice.h), so the help line says what a run without the flag uses.
+inline std::string accountant_help(const std::string& what) {
+  return "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
+         "): " + what;
+}
 inline constexpr const char* kPldPrecisionHelp =
     "PLD speed/tightness: fast (1e-2 relative error estimate), default (1e-3) or tight (1e-4)";
 

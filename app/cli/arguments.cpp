@@ -108,6 +108,16 @@ void set_footer(CLI::App& command, const std::string& text) {
   command.footer(text);
 }
 
+void add_examples(CLI::App& command, const std::vector<std::string>& examples) {
+  // After the footer as it stands: the command's own, or the one CLI11 copied from its parent
+  // (dplab-cli's exit statuses), kept as it was.
+  std::string footer = command.get_footer();
+  if (!footer.empty()) footer += "\n";
+  footer += "Examples:";
+  for (const auto& example : examples) footer += "\n  " + example;
+  command.footer(footer);
+}
+
 void require_one_subcommand(CLI::App& command) {
   command.require_subcommand(1);
 }

@@ -68,6 +68,11 @@ class Flag {
 CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& help);
 // Text printed at the end of the command's --help.
 void set_footer(CLI::App& command, const std::string& text);
+// Ends the command's --help (after its footer, if any) with "Examples:" and one indented
+// command line per example, each runnable as written from a source checkout's folder
+// (tests/cli/test_cli_help_examples.cpp runs them all). An example that takes long ends with
+// "  # long: <how long>"; the test then only checks that it starts (docs in the test).
+void add_examples(CLI::App& command, const std::vector<std::string>& examples);
 // The command only groups subcommands: one of them must be given.
 void require_one_subcommand(CLI::App& command);
 

@@ -17,6 +17,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
+#include "cli/progress_line.h"
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
 #include "core/csv_table.h"
@@ -100,22 +101,23 @@ std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
 
 int run_audit(const Arguments& args) {
   const RunConfig config = parse_run_config(args);
-  const int canaries = args.int_or("canaries", 1000);
-  if (canaries < 2) throw UsageError("--canaries must be >= 2, got " + std::to_string(canaries));
+  // The defaults are the engine's (audit::OneRunAuditOptions), as --help prints them.
   audit::OneRunAuditOptions options;
+  const int canaries = args.int_or("canaries", options.canaries);
+  if (canaries < 2) throw UsageError("--canaries must be >= 2, got " + std::to_string(canaries));
   options.canaries = canaries;
   try {
-    options.mode = audit::parse_audit_mode(args.text_or("mode", "whitebox"));
+    if (auto mode = args.text("mode")) options.mode = audit::parse_audit_mode(*mode);
   } catch (const InvalidArgument& e) {
     throw UsageError(std::string("--mode: ") + e.what());
   }
   try {
-    options.whitebox_canaries =
-        audit::parse_whitebox_canaries(args.text_or("whitebox-canaries", "reserved"));
+    if (auto kind = args.text("whitebox-canaries"))
+      options.whitebox_canaries = audit::parse_whitebox_canaries(*kind);
   } catch (const InvalidArgument& e) {
     throw UsageError(std::string("--whitebox-canaries: ") + e.what());
   }
-  options.confidence = args.number_or("confidence", 0.95);
+  options.confidence = args.number_or("confidence", options.confidence);
   if (!(options.confidence > 0 && options.confidence < 1))
     throw UsageError("--confidence must be strictly between 0 and 1");
   options.seed = args.seed_or("audit-seed", config.seed + 1);
@@ -150,15 +152,33 @@ int run_audit(const Arguments& args) {
   std::cerr << "dplab-cli audit: training with " << canaries << " "
             << audit::to_string(options.mode) << " canaries...\n";
   const bool white = options.mode == audit::AuditMode::kWhiteBox;
+  // Both trainings (the private run and its non-private twin) as one progress line with ETA
+  // (cli/progress_line.h).
+  const double steps_each = static_cast<double>(private_config.steps);
+  const double runs_total = config.is_private() ? 2 : 1;
+  double runs_done = 0;
+  ProgressLine progress("audit", "steps");
+  const auto with_progress = [&](audit::OneRunAuditOptions o, const char* which) {
+    o.on_step = [&progress, &runs_done, steps_each, runs_total, which](std::int64_t queries) {
+      progress.update(runs_done * steps_each + static_cast<double>(queries),
+                      runs_total * steps_each, std::string(which) + " run");
+    };
+    return o;
+  };
   if (config.is_private()) {
-    AuditedRun run{"private", audit::run_one_run_audit(split, private_config, options)};
+    AuditedRun run{"private", audit::run_one_run_audit(split, private_config,
+                                                       with_progress(options, "private"))};
+    runs_done = 1;
     const privacy::SubsampledGaussian mechanism{sigma, run.result.sampling_rate,
                                                 run.result.queries};
     run.epsilon_rdp = privacy::run_epsilon(mechanism, 1, delta, privacy::Accountant::kRdp).epsilon;
     run.epsilon_pld = privacy::run_epsilon(mechanism, 1, delta, privacy::Accountant::kPld).epsilon;
     runs.push_back(std::move(run));
   }
-  runs.push_back({"non-private", audit::run_one_run_audit(split, twin.config, twin.options)});
+  runs.push_back(
+      {"non-private",
+       audit::run_one_run_audit(split, twin.config, with_progress(twin.options, "non-private"))});
+  progress.finish(runs_total * steps_each, runs_total * steps_each, "done");
   for (AuditedRun& run : runs) run.estimate = estimate_of(run.result, delta);
 
   std::cout << "one-run audit (Steinke, Nasr & Jagielski 2023): " << config.model << ", "
@@ -254,23 +274,32 @@ void add_audit_command(CLI::App& cli) {
       "how private is it really: one-run audited epsilon lower bound beside the accountant");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
+  const audit::OneRunAuditOptions defaults;  // the engine's, which run_audit uses
   add_value(*cmd, *args, "canaries",
-            "canaries m, each included with probability 1/2 (default 1000)", "M");
+            "canaries m, each included with probability 1/2 (default " +
+                std::to_string(defaults.canaries) + ")",
+            "M");
   add_value(*cmd, *args, "mode",
             "whitebox (gradient canaries, all iterates and final model) or blackbox (mislabelled "
-            "examples, -loss on the final model); default whitebox",
+            "examples, -loss on the final model) (default " +
+                std::string(audit::to_string(defaults.mode)) + ")",
             "blackbox|whitebox");
   add_value(*cmd, *args, "whitebox-canaries",
             "white-box canary directions: reserved (Dirac canaries on coordinates the model never "
-            "reads, the default) or random (random unit directions in the model's parameters)",
+            "reads) or random (random unit directions in the model's parameters) (default " +
+                std::string(audit::to_string(defaults.whitebox_canaries)) + ")",
             "reserved|random");
-  add_value(*cmd, *args, "confidence", "confidence 1 - beta of the lower bound (default 0.95)",
-            "P");
+  add_value(
+      *cmd, *args, "confidence",
+      "confidence 1 - beta of the lower bound (default " + format_number(defaults.confidence) + ")",
+      "P");
   add_value(*cmd, *args, "audit-seed", "seed of the canaries (default --seed + 1)", "N");
   set_footer(
       *cmd,
       "The lower bound is a statistic of the canaries only. Black-box mode draws its canaries "
       "from the validation set (>= m rows).");
+  add_examples(
+      *cmd, {"dplab-cli audit --dataset synthetic-binary --steps 300 --canaries 200 --out audit"});
   on_run(*cmd, [args] { return run_audit(*args); });
 }
 

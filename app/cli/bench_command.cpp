@@ -17,6 +17,8 @@
 // It reports steps/s, examples/s, GFLOP/s and ratios against the baselines of the same run.
 // Then the sparse vector technique's fast scan against its full scan (bench_sparse.h) and the
 // accountant: time of one epsilon cold and warm (see bench_accounting.h).
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -38,6 +40,7 @@
 #include "cli/bench_timing.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/progress_line.h"
 #include "core/error.h"
 #include "core/json_text.h"
 #include "core/random.h"
@@ -262,16 +265,21 @@ double square_sgemm_gflops(double seconds) {
   return SquareSgemm::kFlops / seconds_per_call(seconds / 2, [&] { sgemm.multiply(); }) / 1e9;
 }
 
+// The flags' defaults, read by run_bench and printed by --help.
+constexpr double kDefaultSeconds = 1.0;
+constexpr double kDefaultLotSize = 250;
+constexpr int kDefaultConvThreads = 2;
+
 int run_bench(const Arguments& args) {
-  const double seconds = args.number_or("seconds", 1.0);
-  const double lot_size = args.number_or("lot-size", 250);
+  const double seconds = args.number_or("seconds", kDefaultSeconds);
+  const double lot_size = args.number_or("lot-size", kDefaultLotSize);
   // An hour per variant is far more than a stable timing needs; 1e15 is a typo, not a request.
   if (!(seconds > 0 && seconds <= 3600))
     throw UsageError("--seconds = " + format_number(seconds) + " must be in (0, 3600]");
   if (!(lot_size >= 1))
     throw UsageError("--lot-size = " + format_number(lot_size) + " must be >= 1");
   // Threads of the conv models' batch-parallel rows (bench_conv.h); the rest is one thread.
-  const int threads = args.int_or("threads", 2);
+  const int threads = args.int_or("threads", kDefaultConvThreads);
   if (threads < 1 || threads > 256)
     throw UsageError("--threads = " + std::to_string(threads) + " must be in [1, 256]");
   const bool as_json = args.has("json");
@@ -279,8 +287,20 @@ int run_bench(const Arguments& args) {
   // is measured so far is printed (the table rows, or the JSON with "interrupted": true), and
   // the exit status is 130 / 143 (cli/interrupt.h).
   const InterruptScope interrupt;
+  // The stages measured, as a progress line with ETA on stderr (cli/progress_line.h); redrawn in
+  // place only when the table does not go to the same terminal.
+  const bool accounting = !args.has("skip-accounting");
+  const double stages = accounting ? 7 : 6;
+  double stages_done = 0;
+  ProgressLine progress("bench", "stages", stderr_is_terminal() && isatty(STDOUT_FILENO) == 0);
+  const auto next_stage = [&](const std::string& what) {
+    progress.update(stages_done, stages, what);
+    ++stages_done;
+  };
+
   nlohmann::json report;
   const auto stop_here = [&] {
+    progress.finish();
     report["interrupted"] = true;
     if (as_json) std::cout << json_text(report, 2) << "\n";
     std::cout.flush();
@@ -307,8 +327,10 @@ int run_bench(const Arguments& args) {
       {"kind", train.stores_pixels() ? "uint8 pixels" : "float"},
       {"feature_bytes", train.feature_bytes()},
       {"float_feature_bytes", static_cast<double>(train.size() * train.dim()) * sizeof(float)}};
+  next_stage("SGEMM");
   const double peak = square_sgemm_gflops(seconds);
   report["sgemm_512_gflops"] = peak;
+  next_stage("lot gather");
   LotSource lots(train, lot_size);
   const LotBench lot = bench_lot(train, float_copy.get(), lots, seconds);
   report["lot_gather"] = {{"seconds_per_lot", lot.gather},
@@ -346,6 +368,7 @@ int run_bench(const Arguments& args) {
   }
   for (auto kind : {models::ModelKind::kLogisticRegression, models::ModelKind::kTwoLayerNetwork}) {
     if (interrupt.interrupted()) return stop_here();
+    next_stage(models::to_string(kind));
     const ModelBench b = bench_model(kind, train, float_copy.get(), lots, lot_size, seconds);
     nlohmann::json row;
     row["model"] = b.model;
@@ -394,14 +417,18 @@ int run_bench(const Arguments& args) {
         "step as a share of that ceiling (target >= 80%%).\n\n");
   }
   if (interrupt.interrupted()) return stop_here();
+  next_stage("conv models");
   report["conv_models"] =
       bench_conv(train, lot_size, seconds, threads, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();
+  next_stage("sparse vector");
   report["sparse_vector"] = bench_sparse_selection(seconds, as_json ? nullptr : &std::cout);
   if (interrupt.interrupted()) return stop_here();
-  if (!args.has("skip-accounting")) {
+  if (accounting) {
+    next_stage("accounting");
     report["accounting"] = bench_accounting(as_json ? std::cerr : std::cout);
   }
+  progress.finish(stages, stages);
   if (as_json) std::cout << json_text(report, 2) << "\n";
   return 0;
 }
@@ -412,12 +439,18 @@ void add_bench_command(CLI::App& cli) {
   CLI::App* cmd = add_command(cli, "bench",
                               "measure DP step throughput against non-private and naive baselines");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "seconds", "measuring time per variant (default 1.0)", "S");
-  add_value(*cmd, *args, "lot-size", "expected lot size (default 250)", "L");
+  add_value(*cmd, *args, "seconds",
+            "measuring time per variant (default " + format_number(kDefaultSeconds) + ")", "S");
+  add_value(*cmd, *args, "lot-size",
+            "expected lot size (default " + format_number(kDefaultLotSize) + ")", "L");
   add_value(*cmd, *args, "threads",
-            "threads of the conv models' batch-parallel rows (default 2; 1 = none)", "T");
+            "threads of the conv models' batch-parallel rows (default " +
+                std::to_string(kDefaultConvThreads) + "; 1 = none)",
+            "T");
   add_switch(*cmd, *args, "json", "print one JSON object instead of the table");
   add_switch(*cmd, *args, "skip-accounting", "skip the accountant timings");
+  add_examples(*cmd,
+               {"dplab-cli bench --seconds 0.2 --skip-accounting   # long: about half a minute"});
   on_run(*cmd, [args] { return run_bench(*args); });
 }
 

@@ -24,6 +24,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_text.h"
+#include "core/validate.h"
 #include "experiment/run_count_visibility.h"
 #include "store/store.h"
 #include "tuning/runner.h"
@@ -97,7 +98,7 @@ int run_run_jobs(const Arguments& args) {
   const std::int64_t shard = args.required_integer("shard");
   const std::int64_t shards = args.required_integer("shards");
   const int threads = args.threads();
-  const double db_retry = args.number_or("db-retry", 60);
+  const double db_retry = args.number_or("db-retry", kDefaultDbRetrySeconds);
   if (!(db_retry >= 0 && db_retry <= 86400))
     throw UsageError("--db-retry: expected 0..86400 seconds");
   if (shards < 1 || shards > cluster::kMaxShards || shard < 0 || shard >= shards) {
@@ -236,13 +237,17 @@ void add_run_jobs_command(CLI::App& cli) {
       .required();
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "T");
   add_value(*cmd, *args, "db-retry",
-            "seconds to keep retrying jobs the shard store could not take (default 60)", "S");
+            "seconds to keep retrying jobs the shard store could not take (default " +
+                format_number(kDefaultDbRetrySeconds) + ")",
+            "S");
   add_max_memory_flag(*cmd, *args);
   set_footer(
       *cmd,
       "Writes DIR/stores/shard-I.sqlite (one writer per file). Run again, it runs only the jobs "
       "that file does not hold yet. Exit status: 0 ok; 1 a job failed or could not be stored; "
       "2 bad usage.");
+  add_examples(*cmd, {"dplab-cli tune --config resources/presets/quick-demo.json --plan plan",
+                      "dplab-cli run-jobs plan --shard 0 --shards 1"});
   on_run(*cmd, [args] { return run_run_jobs(*args); });
 }
 
@@ -262,6 +267,8 @@ void add_history_merge_command(CLI::App& history) {
       *cmd,
       "Refuses (exit 1, naming the job or file) a missing job, a job stored twice, a store of "
       "another plan or a second store of one shard. Exit status otherwise as tune's.");
+  add_examples(*cmd,
+               {"dplab-cli history merge plan --db merged.sqlite   # plan: run-jobs' example"});
   on_run(*cmd, [args] { return run_history_merge(*args); });
 }
 

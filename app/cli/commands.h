@@ -30,6 +30,10 @@ inline constexpr const char* kEmptyDb =
     "--db: the file name is empty (SQLite would use a temporary database that is deleted when "
     "closed: nothing would be kept)";
 
+// --db-retry's default (tune, run-jobs): seconds to keep retrying a store that could not take a
+// finished job.
+inline constexpr double kDefaultDbRetrySeconds = 60;
+
 // Makes `run` the action of subcommand `command`: main() calls it after a successful parse
 // and exits with the status it returns.
 void on_run(CLI::App& command, std::function<int()> run);

@@ -235,17 +235,21 @@ void add_history_command(CLI::App& cli) {
   CLI::App* history = add_command(
       cli, "history", "list, show, export or merge the runs of a SQLite run history (--db)");
   require_one_subcommand(*history);
+  add_examples(*history, {"dplab-cli history list --db runs.sqlite",
+                          "dplab-cli history show --db runs.sqlite --id 1"});
   struct Sub {
     const char* name;
     const char* help;
     int (*run)(const Arguments&);
+    const char* example;
   };
   for (const Sub& sub :
-       {Sub{"list", "experiments in the history, newest first", run_list},
+       {Sub{"list", "experiments in the history, newest first", run_list,
+            "dplab-cli history list --db runs.sqlite --json"},
         Sub{"show", "one experiment: mechanism, each candidate's result, its stored summary",
-            run_show},
-        Sub{"export", "one experiment's curves and aggregates as CSV (+ summary.json)",
-            run_export}}) {
+            run_show, "dplab-cli history show --db runs.sqlite --id 1"},
+        Sub{"export", "one experiment's curves and aggregates as CSV (+ summary.json)", run_export,
+            "dplab-cli history export --db runs.sqlite --id 1 --out export"}}) {
     CLI::App* cmd = add_command(*history, sub.name, sub.help);
     auto args = std::make_shared<Arguments>();
     add_value(*cmd, *args, "db", "the SQLite run history (tune --db, or the GUI's)", "FILE")
@@ -256,6 +260,7 @@ void add_history_command(CLI::App& cli) {
       add_value(*cmd, *args, "out", "output folder (created)", "DIR").required();
     else
       add_switch(*cmd, *args, "json", "print JSON instead of a table");
+    add_examples(*cmd, {sub.example});
     on_run(*cmd, [args, run = sub.run] { return run(*args); });
   }
   add_history_merge_command(*history);

@@ -23,12 +23,17 @@
 namespace dplab::cli {
 namespace {
 
+// The flags' defaults, read by the run and printed by --help.
+constexpr int kDefaultCanaries = 50;
+constexpr const char* kDefaultRepeats = "3,9,15";
+
 int run_label_canary(const Arguments& args) {
   RunConfig config = parse_run_config(args);
   if (config.out.empty()) throw UsageError("missing required flag --out");
-  const int canaries = args.int_or("canaries", 50);
+  const int canaries = args.int_or("canaries", kDefaultCanaries);
   if (canaries < 10) throw UsageError("--canaries must be >= 10 (10 histogram bins)");
-  const std::vector<int> repeats = parse_int_list("repeats", args.text_or("repeats", "3,9,15"));
+  const std::vector<int> repeats =
+      parse_int_list("repeats", args.text_or("repeats", kDefaultRepeats));
   for (int n : repeats)
     if (n < 0) throw UsageError("--repeats: every n_c must be >= 0, got " + std::to_string(n));
 
@@ -82,11 +87,18 @@ void add_label_canary_command(CLI::App& cli) {
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
   add_value(*cmd, *args, "canaries",
-            "mislabelled canaries m >= 10, drawn from the validation set (default 50)", "M");
+            "mislabelled canaries m >= 10, drawn from the validation set (default " +
+                std::to_string(kDefaultCanaries) + ")",
+            "M");
   add_value(*cmd, *args, "repeats",
-            "comma-separated insertion counts n_c, 0 = never inserted (default 3,9,15)", "LIST");
+            "comma-separated insertion counts n_c, 0 = never inserted (default " +
+                std::string(kDefaultRepeats) + ")",
+            "LIST");
   set_footer(*cmd,
              "The validation set must hold >= 4 m rows (canaries + never-inserted references).");
+  add_examples(
+      *cmd,
+      {"dplab-cli label-canary --dataset adult --steps 300 --canaries 20 --out label-canary"});
   on_run(*cmd, [args] { return run_label_canary(*args); });
 }
 

@@ -50,12 +50,20 @@ void write_text(const std::string& path, const std::string& text) {
   write_text_file_atomically(path, text);
 }
 
+// The defaults of the flags the engine's settings do not carry (--bounds; the one run's split),
+// read by the runs and printed by --help.
+constexpr double kBoundsGradientBound = 1.0;  // --clip in bounds mode
+constexpr double kBoundsSmoothness = 1.0;
+constexpr int kBoundsPoints = 50;
+constexpr double kDefaultTestFraction = 0.2;
+constexpr std::uint64_t kDefaultSplitSeed = 0;
+
 int run_bounds(const Arguments& args) {
   objpert::ObjPertPrivacy p;
   p.noise_std = args.required_number("sigma");
   p.regularization = args.required_number("lambda");
-  p.gradient_bound = args.number_or("clip", 1.0);
-  p.smoothness = args.number_or("smoothness", 1.0);
+  p.gradient_bound = args.number_or("clip", kBoundsGradientBound);
+  p.smoothness = args.number_or("smoothness", kBoundsSmoothness);
   require_positive("--sigma", p.noise_std);
   require_positive("--clip", p.gradient_bound);
   require_non_negative("--smoothness", p.smoothness);
@@ -63,7 +71,7 @@ int run_bounds(const Arguments& args) {
     throw UsageError("--lambda = " + format_number(p.regularization) +
                      " must be > --smoothness = " + format_number(p.smoothness));
   }
-  const int points = args.int_or("points", 50);
+  const int points = args.int_or("points", kBoundsPoints);
   if (points < 2 || points > 100000) throw UsageError("--points must be in [2, 100000]");
   const auto curve = objpert::bound_curves(p, 1e-10, 1e-1, points);
   write_text(args.required_text("bounds-csv"), objpert::bound_curves_csv(curve));
@@ -73,13 +81,13 @@ int run_bounds(const Arguments& args) {
                   p.noise_std, p.gradient_bound, p.smoothness, p.regularization);
     write_text(*args.text("bounds-svg"), objpert::bound_curves_svg(curve, title));
   }
-  std::cout << json{{"bounds_csv", args.required_text("bounds-csv")},
-                    {"sigma", p.noise_std},
-                    {"lambda", p.regularization},
-                    {"gradient_bound", p.gradient_bound},
-                    {"smoothness", p.smoothness},
-                    {"points", points}}
-                   .dump(2)
+  std::cout << json_text(json{{"bounds_csv", args.required_text("bounds-csv")},
+                              {"sigma", p.noise_std},
+                              {"lambda", p.regularization},
+                              {"gradient_bound", p.gradient_bound},
+                              {"smoothness", p.smoothness},
+                              {"points", points}},
+                         2)
             << '\n';
   return 0;
 }
@@ -119,12 +127,12 @@ int run_single(const Arguments& args) {
   require_open_interval("--delta", delta, 0.0, 1.0);
   objpert::Algorithm1Settings s;
   try {
-    s.loss = objpert::parse_glm_loss(args.text_or("loss", "logistic"));
+    if (auto loss = args.text("loss")) s.loss = objpert::parse_glm_loss(*loss);
   } catch (const InvalidArgument& e) {
     throw UsageError(std::string("--loss: ") + e.what());
   }
   try {
-    s.solver.kind = objpert::parse_solver(args.text_or("solver", "lbfgs"));
+    if (auto solver = args.text("solver")) s.solver.kind = objpert::parse_solver(*solver);
   } catch (const InvalidArgument& e) {
     throw UsageError(std::string("--solver: ") + e.what());
   }
@@ -136,22 +144,23 @@ int run_single(const Arguments& args) {
   require_positive("--output-noise", s.output_noise_std);
   s.solver.max_iterations = args.integer_or("max-iterations", s.solver.max_iterations);
   if (s.solver.max_iterations < 1) throw UsageError("--max-iterations must be >= 1");
-  s.solver.learning_rate = args.number_or("learning-rate", 1.0);
+  s.solver.learning_rate = args.number_or("learning-rate", s.solver.learning_rate);
   require_positive("--learning-rate", s.solver.learning_rate);
-  s.seed = args.seed_or("seed", 0);
-  const double test_fraction = args.number_or("test-fraction", 0.2);
+  s.seed = args.seed_or("seed", s.seed);
+  const double test_fraction = args.number_or("test-fraction", kDefaultTestFraction);
   require_open_interval("--test-fraction", test_fraction, 0.0, 1.0);
   const double noise_factor = args.number_or("noise-factor", objpert::kPaperNoiseFactor);
   require_at_least("--noise-factor", noise_factor, 1.0);
 
-  const data::Dataset all = load_objpert_dataset(dataset, args.text_or("dataset-path", ""),
-                                                 args.seed_or("split-seed", 0), "--dataset");
+  const data::Dataset all =
+      load_objpert_dataset(dataset, args.text_or("dataset-path", ""),
+                           args.seed_or("split-seed", kDefaultSplitSeed), "--dataset");
   if (s.loss == objpert::GlmLoss::kLogistic && all.num_classes != 2) {
     throw UsageError("--dataset: the logistic loss needs a binary data set ('" + all.name +
                      "' has " + std::to_string(all.num_classes) + " classes)");
   }
-  const auto split =
-      data::split_train_validation(all, test_fraction, args.seed_or("split-seed", 0));
+  const auto split = data::split_train_validation(all, test_fraction,
+                                                  args.seed_or("split-seed", kDefaultSplitSeed));
   objpert::GlmData train;
   objpert::GlmData test;
   try {
@@ -258,17 +267,36 @@ void add_objpert_command(CLI::App& cli) {
             "DIR");
   add_value(*cmd, *args, "epsilon", "one run: target epsilon > 0", "E");
   add_value(*cmd, *args, "delta", "one run: delta in (0, 1)", "D");
-  add_value(*cmd, *args, "solver", "lbfgs (default) or gd; free of privacy cost", "lbfgs|gd");
-  add_value(*cmd, *args, "loss", "logistic (default) or squared", "logistic|squared");
-  add_value(*cmd, *args, "clip", "gradient clip C = L (default sqrt 2)", "C");
-  add_value(*cmd, *args, "tau", "gradient-norm threshold (default 0.01)", "T");
-  add_value(*cmd, *args, "output-noise", "sigma_out (default 0.15)", "S");
-  add_value(*cmd, *args, "noise-factor", "f: sigma = f sigma_G (default 1.3)", "F");
-  add_value(*cmd, *args, "max-iterations", "solver iterations cap (default 100000)", "N");
-  add_value(*cmd, *args, "learning-rate", "gd: step = this / smoothness (default 1)", "R");
-  add_value(*cmd, *args, "test-fraction", "held-out fraction (default 0.2)", "P");
-  add_value(*cmd, *args, "split-seed", "seed of the train/test split (default 0)", "N");
-  add_value(*cmd, *args, "seed", "seed of the noise (default 0; compare: the preset's)", "N");
+  // The one run's defaults are the engine's Algorithm1Settings, which run_single keeps.
+  const objpert::Algorithm1Settings d;
+  const auto n = [](double value) { return format_number(value); };
+  add_value(*cmd, *args, "solver",
+            "lbfgs or gd; free of privacy cost (default " +
+                std::string(objpert::to_string(d.solver.kind)) + ")",
+            "lbfgs|gd");
+  add_value(*cmd, *args, "loss",
+            "logistic or squared (default " + std::string(objpert::to_string(d.loss)) + ")",
+            "logistic|squared");
+  add_value(*cmd, *args, "clip",
+            "gradient clip C = L (default " + n(d.clip) +
+                " = sqrt 2; bounds: " + n(kBoundsGradientBound) + ")",
+            "C");
+  add_value(*cmd, *args, "tau", "gradient-norm threshold (default " + n(d.tau) + ")", "T");
+  add_value(*cmd, *args, "output-noise", "sigma_out (default " + n(d.output_noise_std) + ")", "S");
+  add_value(*cmd, *args, "noise-factor",
+            "f: sigma = f sigma_G (default " + n(objpert::kPaperNoiseFactor) + ")", "F");
+  add_value(*cmd, *args, "max-iterations",
+            "solver iterations cap (default " + std::to_string(d.solver.max_iterations) + ")", "N");
+  add_value(*cmd, *args, "learning-rate",
+            "gd: step = this / smoothness (default " + n(d.solver.learning_rate) + ")", "R");
+  add_value(*cmd, *args, "test-fraction",
+            "held-out fraction (default " + n(kDefaultTestFraction) + ")", "P");
+  add_value(*cmd, *args, "split-seed",
+            "seed of the train/test split (default " + std::to_string(kDefaultSplitSeed) + ")",
+            "N");
+  add_value(*cmd, *args, "seed",
+            "seed of the noise (default " + std::to_string(d.seed) + "; compare: the preset's)",
+            "N");
   add_value(*cmd, *args, "compare",
             "run a comparison preset (resources/presets/objpert-vs-dpsgd-adult.json)", "FILE");
   add_value(*cmd, *args, "trials", "compare: override the preset's trials", "N");
@@ -279,13 +307,18 @@ void add_objpert_command(CLI::App& cli) {
   add_value(*cmd, *args, "bounds-svg", "bounds: also draw them as an SVG chart", "FILE");
   add_value(*cmd, *args, "sigma", "bounds: noise std of b", "S");
   add_value(*cmd, *args, "lambda", "bounds: regularization (> smoothness)", "L");
-  add_value(*cmd, *args, "smoothness", "bounds: beta (default 1)", "B");
-  add_value(*cmd, *args, "points", "bounds: number of deltas in [1e-10, 0.1] (default 50)", "N");
+  add_value(*cmd, *args, "smoothness", "bounds: beta (default " + n(kBoundsSmoothness) + ")", "B");
+  add_value(
+      *cmd, *args, "points",
+      "bounds: number of deltas in [1e-10, 0.1] (default " + std::to_string(kBoundsPoints) + ")",
+      "N");
   set_footer(
       *cmd,
       "Output: one JSON object on stdout. Every epsilon is an upper bound from the named theorem;\n"
       "solver diagnostics (iterations) are not covered by it; the reached gradient norm is not\n"
       "printed (it depends on the private data).");
+  add_examples(*cmd, {"dplab-cli objpert --dataset synthetic-l --epsilon 1 --delta 1e-5",
+                      "dplab-cli objpert --bounds-csv bounds.csv --sigma 1 --lambda 2"});
   on_run(*cmd, [args] { return run_objpert(*args); });
 }
 

@@ -2,19 +2,19 @@
 // preset file and prints dplab's Figure 4 (best score per strategy and epsilon) and Table 3
 // (the best hyperparameters), per granularity k. Flags scale a preset down for a quick run.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
-#include "cli/duration_text.h"
 #include "cli/interrupt.h"
 #include "cli/output_files.h"
+#include "cli/progress_line.h"
 #include "core/error.h"
 #include "data/file_reader.h"
 #include "tuning/oso_protocol.h"
@@ -65,8 +65,11 @@ int run_oso_protocol_command(const Arguments& args) {
   const InterruptScope interrupt;
   const std::int64_t total = tuning::plan_oso_protocol(config).total_runs;
   std::int64_t done_before = 0;
-  const auto started = std::chrono::steady_clock::now();
   std::vector<tuning::OsoGridResult> results;
+  // After every run (a paper-scale run takes about 20 minutes): runs done, time spent and the
+  // time left at the mean pace so far (cli/progress_line.h).
+  std::optional<ProgressLine> line;
+  if (!quiet) line.emplace("oso-protocol", "runs");
   for (int k : config.granularities) {
     for (auto strategy : config.strategies) {
       for (double epsilon : config.epsilons) {
@@ -75,20 +78,9 @@ int run_oso_protocol_command(const Arguments& args) {
         one.granularities = {k};
         one.strategies = {strategy};
         one.epsilons = {epsilon};
-        // After every run (a paper-scale run takes about 20 minutes): runs done, time spent and
-        // the time left at the mean pace so far.
         const auto progress = [&](std::int64_t done, std::int64_t) {
-          const std::int64_t all_done = done_before + done;
-          if (quiet) return;
-          const double elapsed =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-          const double left =
-              elapsed / static_cast<double>(all_done) * static_cast<double>(total - all_done);
-          std::fprintf(stderr, "\r%lld / %lld runs, elapsed %s, ETA %s   ",
-                       static_cast<long long>(all_done), static_cast<long long>(total),
-                       format_duration(elapsed).c_str(), format_duration(left).c_str());
-          if (all_done == total) std::fprintf(stderr, "\n");
-          std::fflush(stderr);
+          if (line)
+            line->update(static_cast<double>(done_before + done), static_cast<double>(total));
         };
         try {
           for (auto& r : tuning::run_oso_protocol(one, data, progress, interrupt.flag(),
@@ -101,6 +93,7 @@ int run_oso_protocol_command(const Arguments& args) {
       }
     }
   }
+  if (line) line->finish();
   const bool higher = tuning::higher_is_better(config.model);
   const char* metric = higher ? "accuracy" : "MSE";
   std::printf(
@@ -190,6 +183,10 @@ void add_oso_protocol_command(CLI::App& cli) {
             "worker threads; a grid's runs go side by side, one per thread (default: all cores)",
             "N");
   add_switch(*cmd, *args, "quiet", "no progress on stderr");
+  add_examples(*cmd,
+               {"dplab-cli oso-protocol --preset resources/presets/oso-fashion-mnist-logistic.json "
+                "--epsilons 1 --granularities 2 --seeds 1 --steps 20 --train-subset 2000 "
+                "--validation-subset 500"});
   on_run(*cmd, [args] { return run_oso_protocol_command(*args); });
 }
 

@@ -59,10 +59,9 @@ void add_predict_command(CLI::App& cli) {
   add_value(*cmd, *args, "out", "predictions CSV to write", "FILE").required();
   set_footer(*cmd,
              "Output: one row per input row: row (the CSV line), predicted, and p_<class> for each "
-             "class (or the predicted value); epsilon_label: the model's privacy label.\n"
-             "Examples:\n"
-             "  dplab-cli train --dataset adult --out run && dplab-cli predict --model run "
-             "--dataset new.csv --out preds.csv");
+             "class (or the predicted value); epsilon_label: the model's privacy label.");
+  add_examples(*cmd, {"dplab-cli predict --model runs/mine --dataset my-data.csv --out "
+                      "predictions.csv   # runs/mine: the model of train's example"});
   on_run(*cmd, [args] { return run_predict(*args); });
 }
 

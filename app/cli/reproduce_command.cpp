@@ -14,11 +14,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
 
 #include "cli/commands.h"
 #include "cli/figure_file.h"
 #include "cli/output_files.h"
+#include "cli/progress_line.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/validate.h"
@@ -48,25 +48,25 @@ extern "C" void on_reproduce_signal(int signal) {
   if (tuning::Runner* runner = g_runner.load()) runner->cancel();
 }
 
-// Progress lines on stderr, at most one every 2 seconds (listener calls come from workers).
+// One item's progress on stderr (cli/progress_line.h): steps with rate and ETA, runs finished
+// (listener calls come from workers; the line is thread-safe).
 class ProgressPrinter : public tuning::RunListener {
  public:
-  explicit ProgressPrinter(std::string what) : what_(std::move(what)) {}
+  explicit ProgressPrinter(const std::string& what) : line_("reproduce " + what, "steps") {}
   void on_progress(const tuning::Progress& p) override {
-    std::lock_guard lock(mutex_);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::seconds(2) && p.jobs_done < p.jobs_total) return;
-    last_ = now;
-    std::fprintf(stderr, "reproduce %s: %lld/%lld runs, %.0f%% of the steps, %.0f s\n",
-                 what_.c_str(), static_cast<long long>(p.jobs_done),
-                 static_cast<long long>(p.jobs_total),
-                 p.steps_total > 0 ? 100.0 * p.steps_done / p.steps_total : 0.0, p.elapsed_seconds);
+    line_.update(static_cast<double>(p.steps_done), static_cast<double>(p.steps_total),
+                 runs_text(p));
+  }
+  void finish(const tuning::Progress& p) {
+    line_.finish(static_cast<double>(p.steps_done), static_cast<double>(p.steps_total),
+                 runs_text(p));
   }
 
  private:
-  std::string what_;
-  std::mutex mutex_;
-  std::chrono::steady_clock::time_point last_{};
+  static std::string runs_text(const tuning::Progress& p) {
+    return "runs " + std::to_string(p.jobs_done) + "/" + std::to_string(p.jobs_total);
+  }
+  ProgressLine line_;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -116,6 +116,8 @@ void run_kk23_item(const reproduction::ReproductionItem& item,
   double ps_wall = 0, kk23_wall = 0;
   std::fprintf(stderr, "reproduce %s %s: %s\n", item.name.c_str(), version.key.c_str(),
                run.scaling.c_str());
+  ProgressLine progress("reproduce " + item.name + " " + version.key, "procedures");
+  progress.update(0, static_cast<double>(total));
   for (const std::uint64_t seed : sweep.seeds) {
     std::shared_ptr<const data::TrainValidationSplit> data;
     try {
@@ -139,11 +141,11 @@ void run_kk23_item(const reproduction::ReproductionItem& item,
         }
         (kk23 ? kk23_wall : ps_wall) += p.wall_seconds;
         procedures.push_back(p);
-        std::fprintf(stderr, "reproduce kk23: %zu/%zu procedures, %.0f s\n", procedures.size(),
-                     total, seconds_since(started));
+        progress.update(static_cast<double>(procedures.size()), static_cast<double>(total));
       }
     }
   }
+  progress.finish(static_cast<double>(procedures.size()), static_cast<double>(total));
   run.wall_seconds = seconds_since(started);
   run.outcome = reproduction::analyse_kk23(procedures, sweep, scale, ps_wall, kk23_wall);
   write_outcome(item, version, out, run);
@@ -223,6 +225,7 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   if (g_signal.load() != 0) runner.cancel();  // Ctrl-C while the data loaded or between items
   const tuning::SearchResults results = runner.run();
   g_runner.store(nullptr);
+  printer.finish(runner.progress());
   run.wall_seconds = seconds_since(started);
   if (runner.cancel_requested()) {
     run.status = "interrupted";
@@ -239,16 +242,20 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   run.status = "done";
 }
 
+// The flags' defaults, read by the run and printed by --help.
+constexpr const char* kDefaultScale = "quick";
+constexpr const char* kDefaultData = "all";
+
 int run_reproduce(const std::string& what, const Arguments& args) {
   const auto started = std::chrono::steady_clock::now();
   const std::string out_text = args.required_text("out");
   Scale scale = Scale::kQuick;
   try {
-    scale = reproduction::parse_scale(args.text_or("scale", "quick"));
+    scale = reproduction::parse_scale(args.text_or("scale", kDefaultScale));
   } catch (const Error& e) {
     throw UsageError(std::string("--scale: ") + e.what());
   }
-  const std::string data_filter = args.text_or("data", "all");
+  const std::string data_filter = args.text_or("data", kDefaultData);
   if (data_filter != "all" && data_filter != "adult" && data_filter != "fashion-mnist")
     throw UsageError("--data: expected adult, fashion-mnist or all, got '" + data_filter + "'");
   const int threads = args.threads();
@@ -383,9 +390,11 @@ void add_reproduce_command(CLI::App& cli) {
       .required();
   add_value(*cmd, *args, "scale",
             "quick (T/20, 1 repeat, grids thinned to 4 values; minutes on 2 cores), paper (the "
-            "presets as they are) or tiny (tests); default quick",
+            "presets as they are) or tiny (tests) (default " +
+                std::string(kDefaultScale) + ")",
             "quick|paper|tiny");
-  add_value(*cmd, *args, "data", "adult, fashion-mnist or all (default all)", "NAME");
+  add_value(*cmd, *args, "data",
+            "adult, fashion-mnist or all (default " + std::string(kDefaultData) + ")", "NAME");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
   add_value(*cmd, *args, "presets",
             "folder with the paper-*.json presets (default: the installed or source presets)",
@@ -393,6 +402,9 @@ void add_reproduce_command(CLI::App& cli) {
   set_footer(*cmd,
              "Exit status: 0 ok; 1 an item failed (REPORT.md says which); 2 bad usage; 130 Ctrl-C, "
              "143 SIGTERM (finished items and REPORT.md are kept).");
+  add_examples(*cmd,
+               {"dplab-cli reproduce figure2 --scale tiny --out reproduction",
+                "dplab-cli reproduce all --scale paper --threads 2 --out paper   # long: hours"});
   on_run(*cmd, [args] { return run_reproduce(args->required_text("item"), *args); });
 }
 

@@ -33,6 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kDefaultShards = 8;
+constexpr int kDefaultCpusPerTask = 1;
 
 struct CommandOutput {
   int status = -1;  // exit status; 127: not found
@@ -106,7 +107,7 @@ int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args
   if (args.has("max-running") && o.max_running < 1) throw UsageError("--max-running must be >= 1");
   o.partition = args.text_or("partition", "");
   o.time = args.text_or("time", "");
-  o.cpus_per_task = args.int_or("cpus-per-task", 1);
+  o.cpus_per_task = args.int_or("cpus-per-task", kDefaultCpusPerTask);
   o.mem_mb = args.integer_or("mem", 0);
   if (args.has("mem") && o.mem_mb < 1) throw UsageError("--mem must be >= 1 (MB)");
   o.account = args.text_or("account", "");
@@ -276,7 +277,9 @@ void add_slurm_commands(CLI::App& cli) {
               "DIR")
         .required();
     add_value(*cmd, *args, "shards",
-              "array tasks N (default 8, or the job count when smaller; a private release: 8)",
+              "array tasks N (default " + std::to_string(kDefaultShards) +
+                  ", or the job count when smaller; a private release: " +
+                  std::to_string(kDefaultShards) + ")",
               "N");
     add_value(*cmd, *args, "max-running", "at most M tasks at once (--array=...%M)", "M");
     add_value(*cmd, *args, "partition", "Slurm partition", "P");
@@ -284,7 +287,9 @@ void add_slurm_commands(CLI::App& cli) {
               "time limit of one task, in Slurm's formats: minutes, MM:SS, HH:MM:SS, D-HH, "
               "D-HH:MM, D-HH:MM:SS, or INFINITE",
               "TIME");
-    add_value(*cmd, *args, "cpus-per-task", "cores per task; run-jobs uses them all (default 1)",
+    add_value(*cmd, *args, "cpus-per-task",
+              "cores per task; run-jobs uses them all (default " +
+                  std::to_string(kDefaultCpusPerTask) + ")",
               "C");
     add_value(*cmd, *args, "mem", "memory per task in MB", "MB");
     add_value(*cmd, *args, "account", "Slurm account to charge", "A");
@@ -297,6 +302,8 @@ void add_slurm_commands(CLI::App& cli) {
     set_footer(*cmd,
                "Writes DIR/plan.json (curator only), DIR/dplab.sbatch, DIR/slurm.json (shards, job "
                "ids) and, as tasks run, DIR/stores/shard-I.sqlite and DIR/logs/shard-I.out.");
+    add_examples(*cmd,
+                 {"dplab-cli slurm resources/presets/quick-demo.json --out slurm-plan --shards 4"});
     on_run(*cmd, [args, sbatch_args] { return run_slurm(*args, *sbatch_args); });
   }
   {
@@ -309,6 +316,7 @@ void add_slurm_commands(CLI::App& cli) {
     add_value(*cmd, *args, "shards", "the shard count (default: DIR/slurm.json's)", "N");
     add_switch(*cmd, *args, "resubmit-missing",
                "submit DIR/dplab.sbatch again for the shards with missing jobs only");
+    add_examples(*cmd, {"dplab-cli slurm-status slurm-plan"});
     on_run(*cmd, [args] { return run_slurm_status(*args); });
   }
 }

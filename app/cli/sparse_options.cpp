@@ -17,16 +17,31 @@ void add_sparse_preset_flags(CLI::App& cmd, Arguments& args) {
       "scripts/make-kjv-corpus.sh from Debian's bible-kjv-text)",
       "FILE");
   add_value(cmd, args, "out", "output directory for the CSV files, created (default .)", "DIR");
-  add_value(cmd, args, "epochs", "passes over the training pairs (default 8; the paper 20)", "E");
+  // The defaults printed are the preset's own (experiment::SparsePreset), which
+  // sparse_preset_from keeps for every flag not given.
+  const experiment::SparsePreset d = experiment::sparse_paper_preset("");
+  const auto i = [](std::int64_t value) { return std::to_string(value); };
+  add_value(
+      cmd, args, "epochs",
+      "passes over the training pairs (default " + format_number(d.epochs) + "; the paper 20)",
+      "E");
   add_value(cmd, args, "train-tokens",
-            "training tokens, 8 window pairs each (default 6250 = ~50K pairs)", "N");
-  add_value(cmd, args, "test-tokens", "test tokens (default 3125)", "N");
-  add_value(cmd, args, "vocabulary",
-            "words kept after dropping stop words (default 1000, the paper's)", "V");
-  add_value(cmd, args, "dim", "embedding size (default 100, the paper's)", "D");
-  add_value(cmd, args, "eval-points", "loss evaluations per run (default 16)", "K");
-  add_value(cmd, args, "eval-examples", "examples per loss evaluation (default 5000)", "N");
-  add_value(cmd, args, "seed", "seed of data, canaries, initialisation and runs (default 1)", "S");
+            "training tokens, 8 window pairs each (default " + i(d.train_tokens) + ")", "N");
+  add_value(cmd, args, "test-tokens", "test tokens (default " + i(d.test_tokens) + ")", "N");
+  add_value(
+      cmd, args, "vocabulary",
+      "words kept after dropping stop words (default " + i(d.vocabulary_size) + ", the paper's)",
+      "V");
+  add_value(cmd, args, "dim", "embedding size (default " + i(d.embedding_dim) + ", the paper's)",
+            "D");
+  add_value(cmd, args, "eval-points", "loss evaluations per run (default " + i(d.eval_points) + ")",
+            "K");
+  add_value(cmd, args, "eval-examples",
+            "examples per loss evaluation (default " + i(d.eval_examples) + ")", "N");
+  add_value(
+      cmd, args, "seed",
+      "seed of data, canaries, initialisation and runs (default " + std::to_string(d.seed) + ")",
+      "S");
 }
 
 experiment::SparsePreset sparse_preset_from(const Arguments& args) {

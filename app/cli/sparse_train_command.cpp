@@ -14,6 +14,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/progress_line.h"
 #include "cli/sparse_options.h"
 #include "cli/sparse_report.h"
 #include "core/atomic_file.h"
@@ -60,8 +61,11 @@ std::string write_figure1_charts(const std::string& out_dir,
   return written;
 }
 
+// --methods' default: every method.
+constexpr const char* kAllMethods = "nonprivate,dpsgd,em,svt,random";
+
 int run_sparse_train(const Arguments& args) {
-  const auto methods = parse_methods(args.text_or("methods", "nonprivate,dpsgd,em,svt,random"));
+  const auto methods = parse_methods(args.text_or("methods", kAllMethods));
   const experiment::SparsePreset preset = sparse_preset_from(args);
   const std::string out_dir = args.text_or("out", ".");
   require_writable_folder(out_dir, "--out");  // before training, not after
@@ -76,16 +80,25 @@ int run_sparse_train(const Arguments& args) {
   // one call with every method): a signal keeps the methods already finished.
   const InterruptScope interrupt;
   std::vector<experiment::MethodCurve> curves;
-  for (const auto method : methods) {
+  // One progress line over all the methods (cli/progress_line.h): it used to print the method's
+  // name at every evaluation point of its run, the same line 95 times.
+  ProgressLine progress("sparse-train", "");
+  const auto method_count = static_cast<double>(methods.size());
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    const auto on_progress = [&](const std::string& what, double fraction) {
+      progress.update((static_cast<double>(i) + fraction) / method_count, 1.0, what);
+    };
     try {
-      auto one = experiment::run_figure1(
-          preset, data, calibration, {method},
-          [](const std::string& what, double) { std::cerr << what << "\n"; }, interrupt.flag());
+      auto one = experiment::run_figure1(preset, data, calibration, {methods[i]}, on_progress,
+                                         interrupt.flag());
       curves.push_back(std::move(one.front()));
     } catch (const Cancelled&) {
       break;
     }
   }
+  progress.finish(
+      static_cast<double>(curves.size()) / method_count, 1.0,
+      std::to_string(curves.size()) + " of " + std::to_string(methods.size()) + " methods trained");
   std::string charts;
   if (!curves.empty()) {
     experiment::write_figure1_csv(out_dir + "/figure1.csv", curves, preset.lot_size,
@@ -136,9 +149,11 @@ void add_sparse_train_command(CLI::App& cli) {
                   "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
   auto args = std::make_shared<Arguments>();
   add_value(*cmd, *args, "methods",
-            "comma-separated of nonprivate,dpsgd,em,svt,random (default all)", "LIST");
+            "comma-separated of " + std::string(kAllMethods) + " (default: all of them)", "LIST");
   add_sparse_preset_flags(*cmd, *args);
   set_footer(*cmd, kSparsePresetFooter);
+  add_examples(*cmd, {"dplab-cli sparse-train --methods dpsgd,em --epochs 1 --train-tokens 1000 "
+                      "--vocabulary 200 --dim 20 --eval-examples 500 --out figure1"});
   on_run(*cmd, [args] { return run_sparse_train(*args); });
 }
 

@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/progress_line.h"
 #include "cli/run_config.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -66,15 +68,24 @@ int run_train(const Arguments& args) {
 
   const bool accuracy = release::reports_accuracy(all, config);
   training::TrainingHooks hooks;
+  // The steps with rate and ETA (cli/progress_line.h); each curve point as a line above it.
+  ProgressLine progress("train", "steps");
+  const auto steps = static_cast<double>(config.steps);
   hooks.on_point = [&](const training::CurvePoint& p) {
-    std::cerr << "step " << p.iteration << "/" << config.steps << "  train loss " << p.train_loss
-              << (accuracy ? "  val acc " : "  val mse ") << (accuracy ? p.val_accuracy : p.val_mse)
-              << "  eps " << p.epsilon << "\n";
+    std::ostringstream line;
+    line << "step " << p.iteration << "/" << config.steps << "  train loss " << p.train_loss
+         << (accuracy ? "  val acc " : "  val mse ") << (accuracy ? p.val_accuracy : p.val_mse)
+         << "  eps " << p.epsilon;
+    progress.note(line.str());
+  };
+  hooks.on_step = [&](std::int64_t queries) {
+    progress.update(static_cast<double>(queries), steps);
   };
   const InterruptScope interrupt;  // Ctrl-C / SIGTERM: stop within a step, keep the curve so far
   hooks.cancel = interrupt.flag();
   const release::TrainSession session = release::run_train_session(all, split, request, hooks);
   const training::TrainingResult& result = session.result;
+  progress.finish(static_cast<double>(result.queries), steps);
 
   // curve.csv and release.json through the engine's one release writer (release/), then
   // summary.json.
@@ -105,11 +116,8 @@ void add_train_command(CLI::App& cli) {
       "train one model with a DP optimizer, write curve.csv, release.json and summary.json");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
-  add_value(
-      *cmd, *args, "accountant",
-      "rdp or pld (default: " + std::string(privacy::to_string(privacy::kDefaultRunAccountant)) +
-          "): the accountant of the epsilon column and of the summary",
-      "rdp|pld");
+  add_value(*cmd, *args, "accountant",
+            accountant_help("the accountant of the epsilon column and of the summary"), "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   add_switch(*cmd, *args, "secure",
              "secure noise: lots and Gaussian noise from the operating system's entropy "
@@ -120,6 +128,9 @@ void add_train_command(CLI::App& cli) {
       "Exit status: 0 ok; 1 run-time error (unreadable data, an output that cannot be written, a "
       "diverged run); 2 bad usage; 130 Ctrl-C, 143 SIGTERM (curve.csv and summary.json keep "
       "the steps taken, status \"cancelled\").");
+  add_examples(*cmd, {"dplab-cli train --dataset adult --steps 300 --out runs/adult",
+                      "dplab-cli train --dataset my-data.csv --label-column income --lot-size 50 "
+                      "--steps 300 --out runs/mine"});
   on_run(*cmd, [args] { return run_train(*args); });
 }
 

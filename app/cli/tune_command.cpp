@@ -33,6 +33,7 @@
 #include "core/memory_check.h"
 #include "core/message_text.h"
 #include "core/os_entropy.h"
+#include "core/validate.h"
 #include "data/file_reader.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
@@ -89,7 +90,7 @@ TuneFlags read_tune_flags(const Arguments& args) {
   }
   flags.accountants =
       parse_accountant_flags(args.text_or("accountant", ""), args.text_or("pld-precision", ""));
-  flags.db_retry = args.number_or("db-retry", 60);
+  flags.db_retry = args.number_or("db-retry", kDefaultDbRetrySeconds);
   if (!(flags.db_retry >= 0 && flags.db_retry <= 86400))
     throw UsageError("--db-retry: expected 0..86400 seconds");
   flags.threads = args.threads();
@@ -312,7 +313,8 @@ void add_tune_command(CLI::App& cli) {
   add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)",
             "FILE");
   add_value(*cmd, *args, "db-retry",
-            "seconds to keep retrying finished jobs --db could not take (locked, full; default 60)",
+            "seconds to keep retrying finished jobs --db could not take (locked, full; default " +
+                format_number(kDefaultDbRetrySeconds) + ")",
             "S");
   add_value(*cmd, *args, "out",
             "folder for curves.csv, aggregate_curves.csv, alpha_clip_grid.csv, summary.json "
@@ -321,8 +323,7 @@ void add_tune_command(CLI::App& cli) {
   add_tune_dataset_flags(*cmd, *args);
   add_release_flags(*cmd, *args);
   add_value(*cmd, *args, "accountant",
-            "rdp or pld: epsilon of the single run and of MA and of LT's base run (default rdp)",
-            "rdp|pld");
+            accountant_help("epsilon of the single run and of MA and of LT's base run"), "rdp|pld");
   add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
   add_switch(*cmd, *args, "show-curator",
              "private lt / ps: also print on stderr what only the curator may see (the number of "
@@ -333,6 +334,11 @@ void add_tune_command(CLI::App& cli) {
       "Exit status: 0 ok; 1 a job failed (the first reason on stderr), a finished job could not be "
       "stored in --db, or another run-time error; 2 bad usage; 130 Ctrl-C, 143 SIGTERM (finished "
       "jobs are kept; continue with --resume). Diverged candidates are reported, not an error.");
+  add_examples(
+      *cmd,
+      {"dplab-cli tune --config resources/presets/quick-demo.json --out demo --db runs.sqlite",
+       "dplab-cli tune --config resources/presets/quick-demo.json --release private --strategy lt "
+       "--out demo-private"});
   on_run(*cmd, [args] { return run_tune(*args); });
 }
 

@@ -2,14 +2,13 @@
 
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <thread>
 
-#include "cli/duration_text.h"
+#include "cli/progress_line.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
 
@@ -27,41 +26,11 @@ extern "C" void on_sigint(int signal) {
 
 // `hide_run_count` (experiment::hides_run_count): a private LT / PS search, whose progress
 // fraction, job counts, throughput and ETA all reveal K (steps_total = K T): elapsed time only.
-void print_progress(const tuning::Progress& p, bool tty, bool final_line, bool hide_run_count) {
-  char line[256];
-  if (hide_run_count) {
-    std::snprintf(line, sizeof line,
-                  tty ? "\rtraining (private selection: the number of runs is not shown), "
-                        "elapsed %s   "
-                      : "progress: training (private selection: the number of runs is not "
-                        "shown), elapsed %s\n",
-                  format_duration(p.elapsed_seconds).c_str());
-    std::fputs(line, stderr);
-    if (tty && final_line) std::fputs("\n", stderr);
-    std::fflush(stderr);
-    return;
-  }
-  const double fraction = p.steps_total > 0 ? static_cast<double>(p.steps_done) / p.steps_total : 0;
-  if (tty) {
-    constexpr int kWidth = 30;
-    const int filled = static_cast<int>(fraction * kWidth);
-    std::string bar(static_cast<std::size_t>(filled), '#');
-    bar.resize(kWidth, '.');
-    std::snprintf(line, sizeof line, "\r[%s] %3.0f%%  jobs %lld/%lld  %.0f steps/s  ETA %s   ",
-                  bar.c_str(), 100 * fraction, static_cast<long long>(p.jobs_done),
-                  static_cast<long long>(p.jobs_total), p.steps_per_second,
-                  format_duration(p.eta_seconds).c_str());
-    std::fputs(line, stderr);
-    if (final_line) std::fputs("\n", stderr);
-  } else {
-    std::snprintf(
-        line, sizeof line, "progress: %.1f%%, jobs %lld/%lld, %.0f steps/s, elapsed %s, ETA %s\n",
-        100 * fraction, static_cast<long long>(p.jobs_done), static_cast<long long>(p.jobs_total),
-        p.steps_per_second, format_duration(p.elapsed_seconds).c_str(),
-        format_duration(p.eta_seconds).c_str());
-    std::fputs(line, stderr);
-  }
-  std::fflush(stderr);
+constexpr const char* kHiddenRunCount =
+    "training (private selection: the number of runs is not shown)";
+
+std::string jobs_text(const tuning::Progress& p) {
+  return "jobs " + std::to_string(p.jobs_done) + "/" + std::to_string(p.jobs_total);
 }
 
 }  // namespace
@@ -116,6 +85,11 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count)
   std::exception_ptr failure;
   std::atomic<bool> done{false};
   const auto started = std::chrono::steady_clock::now();
+  // Progress (cli/progress_line.h): a redrawn bar on a terminal; otherwise a plain line every
+  // few seconds. The rate counts the steps of this session (not those of a resumed search).
+  ProgressLine line("progress", "steps", tty);
+  if (hide_run_count) line.hide_counts(kHiddenRunCount);
+  line.resume_from(static_cast<double>(runner.progress().steps_done));
   std::thread worker([&] {
     try {
       run.results = runner.run();
@@ -124,22 +98,20 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count)
     }
     done.store(true);
   });
-  // Progress: a redrawn bar on a terminal; otherwise a plain line every few seconds.
-  auto last_line = std::chrono::steady_clock::now();
   while (!done.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const auto now = std::chrono::steady_clock::now();
-    if (tty || now - last_line >= std::chrono::seconds(5)) {
-      print_progress(runner.progress(), tty, false, hide_run_count);
-      last_line = now;
-    }
+    const tuning::Progress p = runner.progress();
+    line.update(static_cast<double>(p.steps_done), static_cast<double>(p.steps_total),
+                jobs_text(p));
   }
   worker.join();
   sigaction(SIGINT, &previous, nullptr);
   sigaction(SIGTERM, &previous_term, nullptr);
   g_runner.store(nullptr);
   if (failure) std::rethrow_exception(failure);
-  print_progress(runner.progress(), tty, true, hide_run_count);
+  const tuning::Progress last = runner.progress();
+  line.finish(static_cast<double>(last.steps_done), static_cast<double>(last.steps_total),
+              jobs_text(last));
   run.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.cancelled = runner.cancel_requested();

@@ -45,26 +45,34 @@ nlohmann::json number(double value) {
 }  // namespace
 
 void add_release_flags(CLI::App& command, Arguments& args) {
+  // The defaults printed are a ReleaseConfig's own: what a release block without the key (and
+  // no flag) uses.
+  const experiment::ReleaseConfig d;
   add_value(command, args, "release",
-            "explore (default: every run shown; eps = composition of ALL runs trained), private "
-            "(a selection runs for real and releases only its winner) or private-subsampled "
+            "explore (every run shown; eps = composition of ALL runs trained), private (a "
+            "selection runs for real and releases only its winner) or private-subsampled "
             "(Koskela-Kulkarni: Papernot-Steinke search on a Poisson subsample, then one final "
-            "run; eps covers both phases)",
+            "run; eps covers both phases) (default " +
+                experiment::to_string(d.mode) + ")",
             "explore|private|private-subsampled");
   add_value(command, args, "tuning-fraction",
-            "private-subsampled: Poisson rate q of the tuning subset, in (0, 1] (default 0.1)",
+            "private-subsampled: Poisson rate q of the tuning subset, in (0, 1] (default " +
+                format_number(d.tuning_fraction) + ")",
             "Q");
   add_value(command, args, "final-data",
-            "private-subsampled: the final run trains on full (default) or complement (the rows "
-            "not in the tuning subset)",
+            "private-subsampled: the final run trains on full or complement (the rows not in "
+            "the tuning subset) (default " +
+                experiment::to_string(d.final_data) + ")",
             "full|complement");
   add_value(command, args, "subset-batching",
-            "private-subsampled: lot sampling rate on the subset: same_sampling_rate (default, "
-            "L/n) or same_lot_size (L/(q n))",
+            "private-subsampled: lot sampling rate on the subset: same_sampling_rate (L/n) or "
+            "same_lot_size (L/(q n)) (default " +
+                experiment::to_string(d.subset_batching) + ")",
             "same_sampling_rate|same_lot_size");
   add_value(command, args, "lr-transfer",
             "private-subsampled: learning rate of the final run (heuristic, no privacy cost): "
-            "inverse_fraction (default: x 1/q), keep, or factor (x --lr-transfer-factor)",
+            "inverse_fraction (x 1/q), keep, or factor (x --lr-transfer-factor) (default " +
+                experiment::to_string(d.lr_transfer.rule) + ")",
             "inverse_fraction|keep|factor");
   add_value(command, args, "lr-transfer-factor",
             "private-subsampled: the factor of --lr-transfer factor", "F");
@@ -73,15 +81,22 @@ void add_release_flags(CLI::App& command, Arguments& args) {
             "tuning.gamma, tuning.delta2) or ps (Papernot-Steinke); grid = explore",
             "grid|ma|lt|ps");
   add_value(command, args, "validation",
-            "public (default: the validation set is not protected) or private (the score is "
-            "released with Gaussian noise of std S/n_val, charged in every run)",
+            "public (the validation set is not protected) or private (the score is released "
+            "with Gaussian noise of std S/n_val, charged in every run) (default " +
+                experiment::to_string(d.validation) + ")",
             "public|private");
   add_value(command, args, "validation-noise", "noise multiplier S of the private validation score",
             "S");
-  add_value(command, args, "ps-distribution", "ps: poisson (default) or tnb", "poisson|tnb");
-  add_value(command, args, "ps-mu", "ps poisson: mean number of runs mu >= 1 (default 10)", "MU");
-  add_value(command, args, "ps-eta", "ps tnb: shape eta > -1 (default 1 = geometric)", "E");
-  add_value(command, args, "ps-gamma", "ps tnb: gamma in (0, 1) (default 0.1)", "G");
+  add_value(command, args, "ps-distribution",
+            "ps: poisson or tnb (default " + experiment::to_string(d.ps_distribution) + ")",
+            "poisson|tnb");
+  add_value(command, args, "ps-mu",
+            "ps poisson: mean number of runs mu >= 1 (default " + format_number(d.ps_mu) + ")",
+            "MU");
+  add_value(command, args, "ps-eta",
+            "ps tnb: shape eta > -1, 1 = geometric (default " + format_number(d.ps_eta) + ")", "E");
+  add_value(command, args, "ps-gamma",
+            "ps tnb: gamma in (0, 1) (default " + format_number(d.ps_gamma) + ")", "G");
   add_value(command, args, "repeats",
             "override the experiment's repeats: explore = runs per candidate (all charged); "
             "private = independent replicate searches (the printed eps composes all R; one "

@@ -35,7 +35,8 @@ struct TrainedRun {
 
 // The trainer's loop (training/trainer.cpp) without curve points: T queries of the optimizer.
 TrainedRun run_steps(models::Model& model, privacy::NoisyGradientOracle& oracle,
-                     const training::TrainingConfig& config, const std::atomic<bool>* cancel) {
+                     const training::TrainingConfig& config, const std::atomic<bool>* cancel,
+                     const std::function<void(std::int64_t)>& on_step) {
   auto optimizer =
       optim::make_optimizer(config.optimizer, {model.num_params(), config.steps, config.dp});
   TrainedRun run;
@@ -45,6 +46,7 @@ TrainedRun run_steps(models::Model& model, privacy::NoisyGradientOracle& oracle,
       run.diverged = true;
       break;
     }
+    if (on_step) on_step(oracle.queries_made());
   }
   run.queries = oracle.queries_made();
   return run;
@@ -115,7 +117,7 @@ OneRunAuditResult white_box(const data::TrainValidationSplit& data,
                                       derive_seed(config.seed, kOracleStream));
   oracle.set_clipped_sum_hook(&*canaries);
   const Vector initial = model->params();
-  const TrainedRun run = run_steps(*model, oracle, config, cancel);
+  const TrainedRun run = run_steps(*model, oracle, config, cancel, options.on_step);
   oracle.set_clipped_sum_hook(nullptr);
 
   OneRunAuditResult result;
@@ -170,7 +172,7 @@ OneRunAuditResult black_box(const data::TrainValidationSplit& data,
   model->initialize(derive_seed(config.seed, kInitStream));
   privacy::NoisyGradientOracle oracle(train, *model, config.dp,
                                       derive_seed(config.seed, kOracleStream));
-  const TrainedRun run = run_steps(*model, oracle, config, cancel);
+  const TrainedRun run = run_steps(*model, oracle, config, cancel, options.on_step);
 
   OneRunAuditResult result;
   result.mode = AuditMode::kBlackBox;

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,8 @@ struct OneRunAuditOptions {
   double canary_norm = 0;
   WhiteBoxCanaries whitebox_canaries = WhiteBoxCanaries::kReservedCoordinates;
   std::vector<GuessSet> guess_sets;  // empty = default_guess_sets(m)
+  // Called after every optimizer step with the queries made so far (progress); may be empty.
+  std::function<void(std::int64_t queries)> on_step;
 };
 
 struct OneRunAuditResult {

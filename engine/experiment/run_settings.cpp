@@ -8,6 +8,7 @@
 #include "core/limits.h"
 #include "core/memory_check.h"
 #include "core/message_text.h"
+#include "core/validate.h"
 #include "data/file_reader.h"
 #include "experiment/experiment_config.h"
 
@@ -39,52 +40,77 @@ nlohmann::json read_setting_json_file(const std::string& path, const std::string
   }
 }
 
+// The learning rate a run of `optimizer` uses when --lr is not given.
+double default_learning_rate(const std::string& optimizer) {
+  return optim::default_spec(optim::parse_optimizer_kind(optimizer_kind_name(optimizer)))
+      .learning_rate;
+}
+
 }  // namespace
 
 const std::vector<RunSettingInfo>& run_setting_list() {
-  static const std::vector<RunSettingInfo> settings = {
-      {"dataset", "NAME|PATH",
-       "a built-in data set (fashion-mnist, synthetic-linear, synthetic-binary, ...) or a file "
-       "(default fashion-mnist)"},
-      {"format", "F", "auto | idx | csv | libsvm (for a PATH; default auto)"},
-      {"label-column", "NAME", "CSV label column (default: the last column)"},
-      {"feature-range", "LO:HI",
-       "public bounds for every feature: clamp to [LO, HI], then map to [0, 1] (default: CSV, "
-       "LIBSVM and Adult are min-max scaled on the data itself, which eps does not cover)"},
-      {"feature-bounds", "FILE",
-       "JSON object {\"feature name\": [lo, hi], ...}: public bounds per feature, clamped; "
-       "wins over --feature-range (one-hot column=value features keep 0/1)"},
-      {"categorical", "COLS",
-       "CSV columns to one-hot encode even if numeric or identifier-like (more than 1000 levels "
-       "in more than half of the rows is refused otherwise); comma-separated (default none)"},
-      {"max-memory", "SIZE",
-       "memory budget for loading and encoding data, checked before allocating, e.g. 4G, 512M "
-       "(default: half of the memory available when dplab-cli started, fixed for the run; the "
-       "value is printed as a note)"},
-      {"validation-fraction", "F", "share held out for validation (default 0.2, paper appendix H)"},
-      {"model", "M", "linear | logistic | tlnn | cnn | conv-autoencoder (default logistic)"},
-      {"hidden-units", "H", "TLNN hidden layer width (default 100)"},
-      {"optimizer", "O",
-       "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm | oso-dpsgd | fixed-quantile (--clip "
-       "is then C_0), or the non-private baselines sgd | "
-       "momentum | adam (sigma = 0, no clipping) (default dpsgd)"},
-      {"lr", "A",
-       "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default: the "
-       "optimizer's paper default, 0.01 for dpsgd/dpmomentum, 0.001 for dpadam/adadp/"
-       "dpadamwosm, as in tune)"},
-      {"clip", "C", "per-example clipping norm C (default 1)"},
-      {"noise-multiplier", "S", "sigma; noise std on the clipped sum is sigma*C (default 1)"},
-      {"lot-size", "L", "expected lot size; each example joins a lot with q = L/n (default 250)"},
-      {"steps", "T", "noisy-gradient queries (default 1000)"},
-      {"momentum", "M", "DPMomentum (default 0.9)"},
-      {"beta1", "B1", "DPAdam (default 0.9)"},
-      {"beta2", "B2", "DPAdam (default 0.999)"},
-      {"target-quantile", "G",
-       "FixedQuantile's target quantile gamma of the gradient norms (default 0.5)"},
-      {"eval-every", "K", "a curve point every K queries (default 100)"},
-      {"seed", "N", "seed of initialisation, sampling and noise (default 0)"},
-      {"delta", "D", "delta for the epsilon column (default 1/n rounded down to a power of 10)"},
-      {"out", "DIR", "output folder (created); required, on the command line or in --config"}};
+  // The "(default X)" of every help line is the value a RunSettings starts with: the one the run
+  // uses when the setting is not given (one source; tests/cli/test_cli_help_defaults.cpp).
+  static const std::vector<RunSettingInfo> settings = [] {
+    const RunSettings d;
+    const auto n = [](double value) { return format_number(value); };
+    const auto i = [](std::int64_t value) { return std::to_string(value); };
+    return std::vector<RunSettingInfo>{
+        {"dataset", "NAME|PATH",
+         "a built-in data set (fashion-mnist, synthetic-linear, synthetic-binary, ...) or a file "
+         "(default " +
+             d.dataset + ")"},
+        {"format", "F", "auto | idx | csv | libsvm (for a PATH; default " + d.format + ")"},
+        {"label-column", "NAME", "CSV label column (default: the last column)"},
+        {"feature-range", "LO:HI",
+         "public bounds for every feature: clamp to [LO, HI], then map to [0, 1] (default: CSV, "
+         "LIBSVM and Adult are min-max scaled on the data itself, which eps does not cover)"},
+        {"feature-bounds", "FILE",
+         "JSON object {\"feature name\": [lo, hi], ...}: public bounds per feature, clamped; "
+         "wins over --feature-range (one-hot column=value features keep 0/1)"},
+        {"categorical", "COLS",
+         "CSV columns to one-hot encode even if numeric or identifier-like (more than 1000 "
+         "levels in more than half of the rows is refused otherwise); comma-separated (default "
+         "none)"},
+        {"max-memory", "SIZE",
+         "memory budget for loading and encoding data, checked before allocating, e.g. 4G, 512M "
+         "(default: half of the memory available when dplab-cli started, fixed for the run; the "
+         "value is printed as a note)"},
+        {"validation-fraction", "F",
+         "share held out for validation (default " + n(d.validation_fraction) +
+             ", paper appendix H)"},
+        {"model", "M",
+         "linear | logistic | tlnn | cnn | conv-autoencoder (default " + d.model + ")"},
+        {"hidden-units", "H", "TLNN hidden layer width (default " + i(d.hidden_units) + ")"},
+        {"optimizer", "O",
+         "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm | oso-dpsgd | fixed-quantile (--clip "
+         "is then C_0), or the non-private baselines sgd | momentum | adam (sigma = 0, no "
+         "clipping) (default " +
+             d.optimizer + ")"},
+        {"lr", "A",
+         "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default: the "
+         "optimizer's paper default, " +
+             n(default_learning_rate("dpsgd")) + " for dpsgd/dpmomentum, " +
+             n(default_learning_rate("dpadam")) + " for dpadam/adadp/dpadamwosm, as in tune)"},
+        {"clip", "C", "per-example clipping norm C (default " + n(d.clip) + ")"},
+        {"noise-multiplier", "S",
+         "sigma; noise std on the clipped sum is sigma*C (default " + n(d.noise_multiplier) + ")"},
+        {"lot-size", "L",
+         "expected lot size; each example joins a lot with q = L/n (default " + n(d.lot_size) +
+             ")"},
+        {"steps", "T", "noisy-gradient queries (default " + i(d.steps) + ")"},
+        {"momentum", "M", "DPMomentum (default " + n(d.momentum) + ")"},
+        {"beta1", "B1", "DPAdam (default " + n(d.beta1) + ")"},
+        {"beta2", "B2", "DPAdam (default " + n(d.beta2) + ")"},
+        {"target-quantile", "G",
+         "FixedQuantile's target quantile gamma of the gradient norms (default " +
+             n(d.target_quantile) + ")"},
+        {"eval-every", "K", "a curve point every K queries (default " + i(d.eval_every) + ")"},
+        {"seed", "N",
+         "seed of initialisation, sampling and noise (default " + std::to_string(d.seed) + ")"},
+        {"delta", "D", "delta for the epsilon column (default 1/n rounded down to a power of 10)"},
+        {"out", "DIR", "output folder (created); required, on the command line or in --config"}};
+  }();
   return settings;
 }
 
@@ -103,8 +129,7 @@ bool RunSettings::is_private() const {
 
 double RunSettings::effective_learning_rate() const {
   if (learning_rate) return *learning_rate;
-  return optim::default_spec(optim::parse_optimizer_kind(optimizer_kind_name(optimizer)))
-      .learning_rate;
+  return default_learning_rate(optimizer);
 }
 
 training::TrainingConfig RunSettings::training_config() const {

@@ -64,7 +64,7 @@ struct RunSettings {
 struct RunSettingInfo {
   const char* name;
   const char* value_name;
-  const char* help;
+  std::string help;  // its "(default X)" from RunSettings' own initial values
 };
 const std::vector<RunSettingInfo>& run_setting_list();
 const std::set<std::string>& run_setting_names();

@@ -10,6 +10,7 @@
 #include "privacy/selection/accountant_settings.h"
 #include "privacy/selection/papernot_steinke.h"
 #include "privacy/selection/private_selection.h"
+#include "privacy/selection/request_defaults.h"
 #include "privacy/selection/subsampled_tuning.h"
 
 namespace dplab::privacy {
@@ -55,7 +56,7 @@ nlohmann::json number(double value) {
 }
 
 AccountingOptions parse_conversion(const Settings& s) {
-  const std::string conversion = s.text_or("conversion", "improved");
+  const std::string conversion = s.text_or("conversion", kDefaultConversion);
   if (conversion == "improved") return {};
   if (conversion == "classic") return paper_compatible_options();
   throw InvalidArgument(s.field("conversion") + " must be 'improved' or 'classic', got '" +
@@ -63,7 +64,7 @@ AccountingOptions parse_conversion(const Settings& s) {
 }
 
 LogBase parse_log_base(const Settings& s) {
-  const std::string base = s.text_or("lt-log-base", "e");
+  const std::string base = s.text_or("lt-log-base", kDefaultLtLogBase);
   if (base == "e") return LogBase::kNatural;
   if (base == "2") return LogBase::kTwo;
   throw InvalidArgument(s.field("lt-log-base") + " must be 'e' or '2', got '" + base + "'");
@@ -182,7 +183,7 @@ AccountAnswer account_ps(const Settings& s, nlohmann::json out, const Subsampled
                           " ps the number of runs is random; use " + s.field("ps-mu") + " or " +
                           s.field("ps-gamma"));
   }
-  if (s.has("conversion") && s.text_or("conversion", "improved") != "improved") {
+  if (s.has("conversion") && s.text_or("conversion", kDefaultConversion) != "improved") {
     throw InvalidArgument(s.field("conversion") + ": " + s.field("selection") +
                           " ps uses the improved conversion only");
   }
@@ -224,7 +225,7 @@ AccountAnswer account_ps(const Settings& s, nlohmann::json out, const Subsampled
     throw InvalidArgument(s.field("ps-distribution") + " must be 'poisson' or 'tnb', got '" +
                           distribution + "'");
   }
-  const auto batching = s.text_or("subset-batching", "same_sampling_rate");
+  const auto batching = s.text_or("subset-batching", kDefaultSubsetBatching);
   if (batching != "same_sampling_rate" && batching != "same_lot_size") {
     throw InvalidArgument(s.field("subset-batching") +
                           " must be 'same_sampling_rate' or 'same_lot_size', got '" + batching +
@@ -250,7 +251,7 @@ AccountAnswer account_ps(const Settings& s, nlohmann::json out, const Subsampled
     setting.tuning_fraction = s.required_number("tuning-fraction");
     require_left_open_interval(s.field("tuning-fraction"), setting.tuning_fraction, 0.0, 1.0);
     setting.law = law;
-    const std::string final_data = s.text_or("final-data", "full");
+    const std::string final_data = s.text_or("final-data", kDefaultFinalData);
     if (final_data != "full" && final_data != "complement") {
       throw InvalidArgument(s.field("final-data") + " must be 'full' or 'complement', got '" +
                             final_data + "'");
@@ -306,7 +307,7 @@ AccountAnswer account_request(const Settings& s) {
   require_open_interval(s.field("delta2"), delta2, 0.0, delta);
   const AccountingOptions options = parse_conversion(s);
   const LogBase log_base = parse_log_base(s);
-  const std::string conversion_name = s.text_or("conversion", "improved");
+  const std::string conversion_name = s.text_or("conversion", kDefaultConversion);
   AccountantSettings accountants = read_accountant_settings(s);
   // conversion is an RDP setting: without an accountant it selects RDP (paper reproduction).
   if (!accountants.given && s.has("conversion")) accountants.run = Accountant::kRdp;
@@ -317,7 +318,8 @@ AccountAnswer account_request(const Settings& s) {
   if (s.has("sweep-candidates"))
     return candidate_sweep(s, run, delta, delta2, log_base, options, accountants);
 
-  const int candidates = parse_candidates(s, "candidates", s.text_or("candidates", "1"));
+  const int candidates = parse_candidates(
+      s, "candidates", s.text_or("candidates", std::to_string(kDefaultCandidates)));
   const std::string selection = s.text_or("selection", candidates > 1 ? "ma" : "none");
   nlohmann::json out;
   out["noise_multiplier"] = run.noise_multiplier;
@@ -384,7 +386,7 @@ nlohmann::json calibrate_request(const Settings& s) {
   require_left_open_interval(s.field("sampling-rate"), q, 0.0, 1.0);
   const std::int64_t steps = s.required_integer("steps");
   if (steps < 1) fail_field(s.field("steps"), static_cast<double>(steps), "must be >= 1");
-  const std::string conversion = s.text_or("conversion", "improved");
+  const std::string conversion = s.text_or("conversion", kDefaultConversion);
   AccountingOptions options;
   if (conversion == "classic") {
     options = paper_compatible_options();
