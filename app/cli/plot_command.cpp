@@ -53,10 +53,9 @@ void add_plot_command(CLI::App& cli) {
   set_footer(*cmd,
              "Draws a private search's released winners (winners.csv), an explore search's best "
              "and median per optimizer (aggregate_curves.csv) or a train run's curve (curve.csv); "
-             "nothing the release does not hold.\n"
-             "Examples:\n"
-             "  dplab-cli plot run --out run/winner.pdf\n"
-             "  dplab-cli plot run --out figure.png --width 252");
+             "nothing the release does not hold.");
+  add_examples(*cmd, {"dplab-cli plot demo-private --out demo-private/winner.pdf",
+                      "dplab-cli plot runs/adult --out adult-curve.png --width 252"});
   on_run(*cmd, [args] { return run_plot(*args); });
 }
 
