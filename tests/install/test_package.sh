@@ -21,17 +21,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 grep -q '^DPLAB_NATIVE:BOOL=OFF$' "$build/CMakeCache.txt" || fail "$build is not a portable build (DPLAB_NATIVE=ON)"
 DESTDIR="$work/stage" cmake --install "$build" --prefix /usr >/dev/null
 
-# Vector instructions beyond SSE: a ymm / zmm register, an AVX-512 mask register, or a
-# VEX-encoded (v-prefixed) instruction on xmm registers.
-wide_instructions() {
-  objdump -d --no-show-raw-insn "$1" | grep -cE '%[yz]mm[0-9]|%k[1-7]\b|\sv[a-z0-9]+\s+[^#]*%xmm' || true
-}
 programs=$(find "$work/stage/usr/bin" "$work/stage/usr/lib" -type f \( -perm -u+x -o -name '*.so' \) 2>/dev/null)
 [ -n "$programs" ] || fail "no installed program"
-for program in $programs; do
-  count=$(wide_instructions "$program")
-  [ "$count" = 0 ] || fail "${program#"$work/stage"} holds $count AVX/AVX2/AVX-512 instructions"
-done
+# shellcheck disable=SC2086
+bash "$(dirname "$0")/check_portable_code.sh" $programs || fail "installed programs with AVX code"
 
 # No path of this machine's checkout or build folder in what is installed.
 no_build_paths() {
