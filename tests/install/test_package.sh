@@ -30,9 +30,9 @@ bash "$(dirname "$0")/check_portable_code.sh" $programs || fail "installed progr
 no_build_paths() {
   local tree=$1 hits
   hits=$(grep -rlaF -e "$source" -e "$build" "$tree" || true)
-  for gz in $(find "$tree" -name '*.gz'); do
+  while IFS= read -r -d '' gz; do
     if zcat "$gz" | grep -qaF -e "$source" -e "$build"; then hits+=" $gz"; fi
-  done
+  done < <(find "$tree" -name '*.gz' -print0)
   [ -z "$hits" ] || fail "build paths ($source, $build) in: $hits"
 }
 no_build_paths "$work/stage"
