@@ -21,6 +21,7 @@
 #include "core/validate.h"
 #include "data/dataset.h"
 #include "data/dataset_catalog.h"
+#include "data/preset_files.h"
 #include "objective_perturbation/algorithm1.h"
 #include "objective_perturbation/bound_curves.h"
 #include "objective_perturbation/calibration.h"
@@ -95,7 +96,8 @@ int run_bounds(const Arguments& args) {
 int run_compare(const Arguments& args) {
   objpert::ComparisonPreset preset;
   try {
-    preset = objpert::load_comparison_preset(args.required_text("compare"));
+    preset =
+        objpert::load_comparison_preset(data::resolve_preset_path(args.required_text("compare")));
   } catch (const IoError& e) {
     throw UsageError(std::string("--compare: ") + e.what());
   }
@@ -298,7 +300,8 @@ void add_objpert_command(CLI::App& cli) {
             "seed of the noise (default " + std::to_string(d.seed) + "; compare: the preset's)",
             "N");
   add_value(*cmd, *args, "compare",
-            "run a comparison preset (resources/presets/objpert-vs-dpsgd-adult.json)", "FILE");
+            "run a comparison preset: a file, or a shipped preset's name (objpert-vs-dpsgd-adult)",
+            "FILE|NAME");
   add_value(*cmd, *args, "trials", "compare: override the preset's trials", "N");
   add_value(*cmd, *args, "out", "compare: also write the JSON summary here", "FILE");
   add_switch(*cmd, *args, "quiet", "compare: no progress on stderr");

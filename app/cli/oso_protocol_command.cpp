@@ -17,15 +17,16 @@
 #include "cli/progress_line.h"
 #include "core/error.h"
 #include "data/file_reader.h"
+#include "data/preset_files.h"
 #include "tuning/oso_protocol.h"
 
 namespace dplab::cli {
 namespace {
 
 int run_oso_protocol_command(const Arguments& args) {
-  const std::string path = args.required_text("preset");
-  std::string text;
+  std::string path, text;
   try {
+    path = data::resolve_preset_path(args.required_text("preset"));
     // The one reader (regular files only, size-capped, UTF-8, within the memory budget): a FIFO
     // or /dev/zero as --preset used to be read for ever.
     text = data::read_file_text(path, data::kJsonFile);
@@ -165,7 +166,8 @@ void add_oso_protocol_command(CLI::App& cli) {
   CLI::App* cmd = add_command(
       cli, "oso-protocol", "the OSO paper's per-grid-budget tuning protocol (Figure 4 / Table 3)");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "preset", "protocol preset (resources/presets/oso-*.json)", "FILE")
+  add_value(*cmd, *args, "preset", "protocol preset: a file, or a shipped preset's name (oso-*)",
+            "FILE|NAME")
       .required();
   add_value(*cmd, *args, "epsilons", "per-grid budgets, comma-separated (default: the preset's)",
             "E1,E2");

@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
+#include "data/preset_files.h"
 #include "figures/plot.h"
 #include "release/release_writer.h"
 #include "release/search_release.h"
@@ -275,7 +276,7 @@ int run_reproduce(const std::string& what, const Arguments& args) {
     if (!fs::is_directory(presets))
       throw UsageError("--presets: '" + presets + "' is not a folder");
   } else {
-    presets = reproduction::find_presets_dir();
+    presets = data::find_presets_dir();
   }
   require_writable_folder(out_text, "--out");
   const fs::path out(out_text);

@@ -26,6 +26,7 @@
 #include "core/json_guard.h"
 #include "core/json_text.h"
 #include "data/file_reader.h"
+#include "data/preset_files.h"
 
 namespace dplab::cli {
 namespace {
@@ -100,7 +101,12 @@ constexpr const char* kForwardedTuneFlags[] = {
 int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args) {
   // Every flag and the output folder are checked before anything is written (issue #45 item 9):
   // a bad value used to be found after the plan, leaving a folder that refused a rerun.
-  const std::string experiment = args.required_text("experiment");
+  std::string experiment;
+  try {
+    experiment = data::resolve_preset_path(args.required_text("experiment"));
+  } catch (const IoError& e) {
+    throw UsageError(std::string("EXPERIMENT: ") + e.what());
+  }
   const std::string out = args.required_text("out");
   cluster::SlurmOptions o;
   o.max_running = args.int_or("max-running", 0);
@@ -269,7 +275,8 @@ void add_slurm_commands(CLI::App& cli) {
                     "plan a search and write (or --submit) a Slurm job array that runs its shards");
     auto args = std::make_shared<Arguments>();
     auto sbatch_args = std::make_shared<std::vector<std::string>>();
-    add_positional(*cmd, *args, "experiment", "experiment file (see resources/presets/)")
+    add_positional(*cmd, *args, "experiment",
+                   "experiment file, or a shipped preset's name (e.g. quick-demo)")
         .type_name("EXPERIMENT.json");
     add_value(*cmd, *args, "out",
               "the plan folder to write (tune --plan DIR), on a file system "

@@ -35,6 +35,7 @@
 #include "core/os_entropy.h"
 #include "core/validate.h"
 #include "data/file_reader.h"
+#include "data/preset_files.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
 #include "release/release_writer.h"
@@ -129,8 +130,8 @@ std::optional<TuneExperiment> read_tune_experiment(const Arguments& args, const 
     e.config = e.earlier->config;
     e.config_path = *args.text("db") + "#" + std::to_string(*flags.resume_id);
   } else {
-    e.config_path = args.required_text("config");
     try {
+      e.config_path = data::resolve_preset_path(args.required_text("config"));
       e.config = experiment::load_experiment_file(e.config_path);
     } catch (const ParseError& error) {
       std::cerr << "dplab-cli tune: --config: " << error.what() << "\n";
@@ -290,7 +291,8 @@ void add_tune_command(CLI::App& cli) {
   CLI::App* cmd =
       add_command(cli, "tune", "run an honest hyperparameter search from an experiment file");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "config", "experiment file (see resources/presets/); not with --resume",
+  add_value(*cmd, *args, "config",
+            "experiment file, or a shipped preset's name (e.g. quick-demo); not with --resume",
             "EXPERIMENT.json");
   add_value(
       *cmd, *args, "resume",

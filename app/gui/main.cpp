@@ -22,12 +22,7 @@ int main(int argc, char** argv) {
         "Laboratory for differentially private ML and honest hyperparameter selection");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions(
-        {{{"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json"},
-         {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
-         {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
-         {"quit-when-done", "Exit when the run (and screenshots) are done; failures exit 1."},
-         {"timeout", "With --quit-when-done: give up (exit 1) after SECONDS.", "SECONDS", "3600"}});
+    dplab::ui::addScriptOptions(parser);
     parser.process(app);
   }
   const auto options = dplab::ui::parseScriptOptions(args, &error);

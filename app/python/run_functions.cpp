@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "data/array_dataset.h"
 #include "data/prepare_split.h"
+#include "data/preset_files.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
 #include "python/background_run.h"
@@ -153,7 +154,7 @@ experiment::ExperimentConfig experiment_of(const py::handle& config) {
   }
   if (py::isinstance<py::str>(config) || py::hasattr(config, "__fspath__")) {
     const std::string path = py::str(py::module_::import("os").attr("fspath")(config));
-    return experiment::load_experiment_file(path);
+    return experiment::load_experiment_file(data::resolve_preset_path(path));
   }
   throw py::type_error("tune: expected an experiment as a dict or the path of its JSON file");
 }

@@ -49,23 +49,25 @@ std::string recorded_sha256(const std::string& root, const std::string& relative
   throw ParseError(sums_path + ": no checksum for '" + relative + "'");
 }
 
+}  // namespace
+
 // Where shipped data may be, in order: $DPLAB_DATA_DIR, beside the executable, the install
-// prefix, the source tree.
-std::vector<std::string> candidate_dirs() {
+// prefix, the source tree (a build folder's binaries only: a package must not look there).
+std::vector<std::string> shipped_data_search_dirs() {
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("DPLAB_DATA_DIR"); env && *env) candidates.emplace_back(env);
   candidates.push_back(executable_relative_dir());
   candidates.emplace_back(DPLAB_INSTALLED_DATASETS_DIR);
+#ifdef DPLAB_SOURCE_DATASETS_DIR
   candidates.emplace_back(DPLAB_SOURCE_DATASETS_DIR);
+#endif
   return candidates;
 }
-
-}  // namespace
 
 std::string find_generated_shipped_file(const std::string& relative,
                                         const std::string& how_to_make) {
   std::string looked;
-  for (const auto& dir : candidate_dirs()) {
+  for (const auto& dir : shipped_data_search_dirs()) {
     if (dir.empty()) continue;
     std::error_code error;
     const fs::path path = fs::path(dir) / relative;
@@ -78,7 +80,7 @@ std::string find_generated_shipped_file(const std::string& relative,
 
 std::string find_shipped_datasets_dir() {
   std::string looked;
-  for (const auto& dir : candidate_dirs()) {
+  for (const auto& dir : shipped_data_search_dirs()) {
     if (dir.empty()) continue;
     std::error_code error;
     if (fs::is_regular_file(fs::path(dir) / kSumsFile, error)) return dir;

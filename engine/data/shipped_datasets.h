@@ -5,14 +5,19 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace dplab::data {
 
 // The first folder holding SHA256SUMS among: $DPLAB_DATA_DIR; <this executable's folder>/../
 // share/dplab/datasets (an installed or relocated tree); the configured install prefix's
-// share/dplab/datasets; the source tree's datasets/ (running from a build folder). Throws IoError
-// listing where it looked.
+// share/dplab/datasets; the source tree's datasets/ (running from a build folder; not in a
+// package build, -DDPLAB_SOURCE_TREE_DATA=OFF). Throws IoError listing where it looked.
 std::string find_shipped_datasets_dir();
+
+// The folders find_shipped_datasets_dir searches, in its order, whether they exist or not: the
+// one search rule that the presets (data/preset_files.h) follow too.
+std::vector<std::string> shipped_data_search_dirs();
 
 // A shipped data file that is generated on the machine rather than kept in git (so it has no
 // entry in SHA256SUMS), e.g. "kjv/kjv.txt" written by scripts/make-kjv-corpus.sh: the same

@@ -3,16 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "data/shipped_datasets.h"
 #include "optim/optimizer.h"
 
 namespace dplab::reproduction {
-namespace fs = std::filesystem;
 namespace {
 
 std::vector<DataVersion> both(const std::string& stem) {
@@ -153,27 +149,6 @@ std::string describe_scaling(const experiment::ExperimentConfig& preset,
   if (k_scaled != k_paper) text += " (paper " + std::to_string(k_paper) + ")";
   text += ", a point every " + std::to_string(scaled.eval_every) + " queries";
   return text;
-}
-
-std::string find_presets_dir() {
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("DPLAB_PRESETS_DIR"); env && *env) candidates.emplace_back(env);
-  try {
-    const fs::path datasets = data::find_shipped_datasets_dir();
-    candidates.push_back((datasets.parent_path() / "presets").string());
-    candidates.push_back((datasets.parent_path() / "resources" / "presets").string());
-  } catch (const Error&) {
-    // No data folder: only $DPLAB_PRESETS_DIR can help.
-  }
-  std::string looked;
-  for (const auto& dir : candidates) {
-    std::error_code error;
-    if (fs::is_regular_file(fs::path(dir) / "figure2-synthetic-linear.json", error)) return dir;
-    looked += (looked.empty() ? "" : ", ") + dir;
-  }
-  throw IoError("dplab's presets folder not found (looked in " +
-                (looked.empty() ? std::string("nothing") : looked) +
-                "); give --presets DIR or set DPLAB_PRESETS_DIR");
 }
 
 }  // namespace dplab::reproduction

@@ -74,8 +74,4 @@ experiment::ExperimentConfig scaled_experiment(const experiment::ExperimentConfi
 std::string describe_scaling(const experiment::ExperimentConfig& preset,
                              const experiment::ExperimentConfig& scaled);
 
-// The folder holding the presets: $DPLAB_PRESETS_DIR, else next to the shipped data sets
-// (installed share/dplab/presets, or the source tree's resources/presets). Throws IoError.
-std::string find_presets_dir();
-
 }  // namespace dplab::reproduction

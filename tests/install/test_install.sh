@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build into a DESTDIR staging prefix and runs the installed programs from there:
 # dplab-cli --version, a short training on the shipped (checksum-verified) Adult data found
-# relative to the installed binary, the generated man page and completion, and (GUI builds) the
+# relative to the installed binary, presets by name from an empty folder (tune, slurm,
+# oso-protocol, objpert), the generated man page and completion, and (GUI builds) the
 # desktop entry and AppStream metainfo validated, dplab --version, and the Python module imported
 # from the installed tree.
 #   test_install.sh BUILD_DIR WITH_GUI(ON|OFF)
@@ -19,12 +20,13 @@ cli="$root/bin/dplab-cli"
 "$cli" --version | grep -qE '^dplab-cli [0-9]+\.[0-9]+\.[0-9]+$' || fail "dplab-cli --version"
 for f in share/dplab/presets/quick-demo.json share/dplab/lessons/01-clipping-vs-noise.json \
          share/dplab/datasets/SHA256SUMS \
-         share/dplab/datasets/adult/adult.data.csv share/man/man1/dplab-cli.1 \
+         share/dplab/datasets/adult/adult.data.csv share/man/man1/dplab-cli.1.gz \
+         share/doc/dplab/copyright share/doc/dplab/changelog.gz \
          share/bash-completion/completions/dplab-cli; do
   [ -s "$root/$f" ] || fail "missing $f"
 done
 (cd "$root/share/dplab/datasets" && sha256sum --quiet -c SHA256SUMS) || fail "installed data sets do not match SHA256SUMS"
-grep -q -- '--sampling-rate' "$root/share/man/man1/dplab-cli.1" || fail "man page lacks account's flags"
+zgrep -q -- '--sampling-rate' "$root/share/man/man1/dplab-cli.1.gz" || fail "man page lacks account's flags"
 bash -n "$root/share/bash-completion/completions/dplab-cli" || fail "completion is not valid bash"
 
 # The installed binary finds the installed data next to it (<bin>/../share/dplab/datasets).
@@ -41,6 +43,35 @@ env -u DPLAB_DATA_DIR "$cli" train --dataset adult --steps 1 --out "$stage/x" 2>
 [ "$status" = 1 ] || fail "a changed data file gave exit status $status, not 1"
 grep -q "$root/share/dplab/datasets/adult/adult.test.csv" "$stage/err" ||
   fail "the checksum error does not name the installed file: $(cat "$stage/err")"
+
+# Presets by name (issue #43 item 3), from an empty folder and with no environment pointing at
+# them: found in the installed share/dplab/presets next to the installed data.
+empty="$stage/empty"
+mkdir "$empty"
+in_empty() { (cd "$empty" && env -u DPLAB_DATA_DIR -u DPLAB_PRESETS_DIR "$cli" "$@"); }
+in_empty tune --config quick-demo --out x >"$stage/out" 2>"$stage/err" ||
+  { cat "$stage/err" >&2; fail "tune --config quick-demo from an empty folder"; }
+grep -q '"experiment": "quick-demo"' "$empty/x/summary.json" || fail "tune --config quick-demo wrote no summary"
+in_empty tune --config quick-demo.json --plan plan >/dev/null 2>"$stage/err" ||
+  { cat "$stage/err" >&2; fail "tune --config quick-demo.json --plan"; }
+in_empty slurm quick-demo --out slurm-plan >/dev/null 2>"$stage/err" ||
+  { cat "$stage/err" >&2; fail "slurm quick-demo"; }
+in_empty objpert --compare objpert-vs-dpsgd-synthetic-l --trials 1 --quiet >/dev/null 2>"$stage/err" ||
+  { cat "$stage/err" >&2; fail "objpert --compare objpert-vs-dpsgd-synthetic-l"; }
+# A name that is no preset: usage error (exit 2) naming the folder and the presets in it.
+for command in "tune --config quick-dem" "slurm quick-dem --out y" "oso-protocol --preset quick-dem" \
+               "objpert --compare quick-dem"; do
+  status=0
+  # shellcheck disable=SC2086
+  in_empty $command >/dev/null 2>"$stage/err" || status=$?
+  [ "$status" = 2 ] || fail "$command: exit status $status, not 2"
+  grep -q "$root/share/dplab/presets" "$stage/err" && grep -q 'quick-demo' "$stage/err" ||
+    fail "$command: the error does not name the presets folder and its presets: $(cat "$stage/err")"
+done
+
+# The completion offers history's subcommands and the words of choice flags.
+bash "$(dirname "$0")/test_completion.sh" "$root/share/bash-completion/completions/dplab-cli" >/dev/null ||
+  fail "the installed completion"
 
 # The KJV corpus (scripts/make-kjv-corpus.sh) is installed with the data and is sparse-train's
 # default from any working directory, found like Adult (issue #24 item 9).
@@ -60,9 +91,15 @@ if [ "$with_gui" = ON ]; then
   QT_QPA_PLATFORM=offscreen "$root/bin/dplab" --version | grep -q '^dplab ' || fail "dplab --version"
   for f in share/applications/org.dplab.Dplab.desktop share/metainfo/org.dplab.Dplab.metainfo.xml \
            share/icons/hicolor/scalable/apps/org.dplab.Dplab.svg \
-           share/icons/hicolor/256x256/apps/org.dplab.Dplab.png share/man/man1/dplab.1; do
+           share/icons/hicolor/256x256/apps/org.dplab.Dplab.png share/man/man1/dplab.1.gz; do
     [ -s "$root/$f" ] || fail "missing $f"
   done
+  # The GUI's man page lists every option dplab accepts (one list: ui/shell/launcher.h).
+  for option in --open --run --screenshot-dir --export-report --quit-when-done --timeout; do
+    zgrep -q -- "$option" "$root/share/man/man1/dplab.1.gz" || fail "man dplab lacks $option"
+  done
+  zgrep -q '^dplab \[options\]' "$root/share/man/man1/dplab.1.gz" ||
+    fail "man dplab's synopsis is not 'dplab [options]': $(zgrep -A1 SYNOPSIS "$root/share/man/man1/dplab.1.gz")"
   if command -v desktop-file-validate >/dev/null; then
     desktop-file-validate "$root/share/applications/org.dplab.Dplab.desktop" || fail "desktop-file-validate"
   fi

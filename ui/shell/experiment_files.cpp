@@ -6,6 +6,7 @@
 #include <QSettings>
 #include <nlohmann/json.hpp>
 
+#include "data/preset_files.h"
 #include "form/presets.h"
 
 namespace dplab::ui {
@@ -21,9 +22,14 @@ std::optional<experiment::ExperimentConfig> ExperimentFiles::open(const QString&
                                                                   QString* error) {
   const bool resource = path.startsWith(QStringLiteral(":/"));
   try {
-    experiment::ExperimentConfig config = loadExperimentFile(path);
-    current_path_ = resource ? QString() : path;
-    if (!resource) addRecent(path);
+    // A shipped preset may be opened by its name (`dplab --open quick-demo`); like a built-in
+    // one it is a template: Save asks where to write instead of overwriting the shipped file.
+    const QString file =
+        resource ? path : QString::fromStdString(data::resolve_preset_path(path.toStdString()));
+    const bool template_preset = resource || file != path;
+    experiment::ExperimentConfig config = loadExperimentFile(file);
+    current_path_ = template_preset ? QString() : path;
+    if (!template_preset) addRecent(path);
     return config;
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());

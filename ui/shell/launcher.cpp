@@ -5,22 +5,23 @@
 
 namespace dplab::ui {
 
-namespace {
 void addScriptOptions(QCommandLineParser& parser) {
   parser.addOptions({
-      {{"o", "open"}, "Open an experiment file (JSON).", "EXPERIMENT.json"},
+      {{"o", "open"},
+       "Open an experiment file (JSON), or a shipped preset by its name (e.g. quick-demo).",
+       "EXPERIMENT.json"},
       {{"r", "run"}, "Run the experiment once it is loaded (scripted mode)."},
       {"screenshot-dir", "Save a PNG of the window per tab into DIR (scripted mode).", "DIR"},
       {"export-report",
        "After the run, write its report (charts at the saved export size, CSVs, summary) into "
        "DIR (scripted mode).",
        "DIR"},
-      {"quit-when-done", "Exit when the run (and screenshots) are done (scripted mode)."},
+      {"quit-when-done",
+       "Exit when the run (and screenshots) are done (scripted mode); failures exit 1."},
       {"timeout", "Scripted mode only: give up (exit 1) after this many seconds.", "SECONDS",
        "3600"},
   });
 }
-}  // namespace
 
 std::optional<ScriptOptions> parseScriptOptions(const QStringList& args, QString* error) {
   QCommandLineParser parser;

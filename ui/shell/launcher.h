@@ -4,6 +4,7 @@
 // long session leave it open.
 #pragma once
 
+#include <QCommandLineParser>
 #include <QStringList>
 #include <memory>
 
@@ -12,6 +13,10 @@
 namespace dplab::ui {
 
 class MainWindow;
+
+// Every option `dplab` accepts, for the parser below and for `dplab --help` (and so its man page,
+// generated from --help): one list, so the help cannot miss an option.
+void addScriptOptions(QCommandLineParser& parser);
 
 // Parses argv-style arguments (args[0] = program). Unknown options: *error is set, nullopt.
 // --help/--version are not handled here (main() does that before).
