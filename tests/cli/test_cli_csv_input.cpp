@@ -1,9 +1,10 @@
 // Your own CSV through the CLI (issue #43 finding 6): a ';'-separated file with "NA" in a
 // numeric and a text column, named relatively in an experiment file that lives in another folder
 // than the working directory, is tuned (a tiny explore search, the best model saved) with the
-// missing values imputed, and `predict` applies the recorded rule to a new file with NA; summary.json
-// says what was imputed. The same with --na-policy drop given to tune over the file's policy; a
-// bad --na-policy is a usage error; a file no delimiter splits is refused naming what each gave.
+// missing values imputed, and `predict` applies the recorded rule to a new file with NA;
+// summary.json says what was imputed. The same with --na-policy drop given to tune over the file's
+// policy; a bad --na-policy is a usage error; a file no delimiter splits is refused naming what
+// each gave.
 #include <QFile>
 #include <QTest>
 #include <filesystem>
@@ -50,6 +51,12 @@ std::string experiment(const std::string& dataset) {
     "eval_every": 10, "seed": 7})";
 }
 
+// check_model_files.py: model.json against its schema, and the numpy re-implementation of the
+// encoding (the missing-value rule included) and forward pass equal to predict's output.
+QString model_check(const QStringList& arguments) {
+  return dplab::testing::python_check_problems("check_model_files.py", arguments);
+}
+
 int data_lines(const QString& csv) {
   return static_cast<int>(read_file(csv).count('\n')) - 1;  // less the header
 }
@@ -69,14 +76,15 @@ class TestCliCsvInput : public QObject {
     temp_.write("study/train.csv", gappy_rows(300, 1, true));
     temp_.write("new.csv", gappy_rows(40, 2, false));
     // Relative to the experiment file's folder, not to the test's working directory.
-    temp_.write("study/exp.json", experiment(R"({"source": "train.csv", "na_policy": "impute-mean"})"));
+    temp_.write("study/exp.json",
+                experiment(R"({"source": "train.csv", "na_policy": "impute-mean"})"));
     QVERIFY(!fs::exists("train.csv"));
   }
 
   void tuneImputesAndPredictAppliesTheSameRule() {
     const QString out = path("impute");
-    CliRun r = run_cli({"tune", "--config", path("study/exp.json"), "--out", out, "--threads",
-                        "2", "--save-models", "best"});
+    CliRun r = run_cli({"tune", "--config", path("study/exp.json"), "--out", out, "--threads", "2",
+                        "--save-models", "best"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     // age: rows 3, 10, ..., 297 (43); colour: rows 1, 6, ..., 296 (60).
     QVERIFY2(r.err.contains("103 values imputed in columns 'age', 'colour'"), qPrintable(r.err));
@@ -96,6 +104,7 @@ class TestCliCsvInput : public QObject {
     r = run_cli({"predict", "--model", out, "--dataset", path("new.csv"), "--out", preds});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     QCOMPARE(data_lines(preds), 40);  // every row predicted, NA imputed
+    QCOMPARE(model_check({out + "/model", path("new.csv"), preds}), QString());
     // new.csv: age NA in rows 3, 10, 17, 24, 31, 38 (6); colour in 1, 6, ..., 36 (8).
     QVERIFY2(r.err.contains("14 values imputed in columns 'age', 'colour'"), qPrintable(r.err));
   }
@@ -103,8 +112,8 @@ class TestCliCsvInput : public QObject {
   // --na-policy on tune wins over the file's key; a dropped row gets no prediction.
   void dropPolicyFromTheFlag() {
     const QString out = path("drop");
-    CliRun r = run_cli({"tune", "--config", path("study/exp.json"), "--na-policy", "drop",
-                        "--out", out, "--threads", "2", "--save-models", "best"});
+    CliRun r = run_cli({"tune", "--config", path("study/exp.json"), "--na-policy", "drop", "--out",
+                        out, "--threads", "2", "--save-models", "best"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     // Rows with an NA: 43 + 60 less the 8 with both (i = 31, 66, ..., 276: i % 35 == 31).
     QVERIFY2(r.err.contains("95 of 300 rows dropped for missing values"), qPrintable(r.err));
@@ -113,10 +122,11 @@ class TestCliCsvInput : public QObject {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     // new.csv: 6 + 8 rows less the one with both (i = 31).
     QCOMPARE(data_lines(preds), 40 - 13);
+    QCOMPARE(model_check({out + "/model", path("new.csv"), preds}), QString());
     QVERIFY2(r.err.contains("13 of 40 rows dropped for missing values"), qPrintable(r.err));
 
-    r = run_cli({"tune", "--config", path("study/exp.json"), "--na-policy", "mean", "--out",
-                 path("bad")});
+    r = run_cli(
+        {"tune", "--config", path("study/exp.json"), "--na-policy", "mean", "--out", path("bad")});
     QVERIFY2(r.exit_code == 2 && r.err.contains("--na-policy = 'mean'"), qPrintable(r.err));
   }
 
@@ -124,9 +134,9 @@ class TestCliCsvInput : public QObject {
     const QString ragged = QString::fromStdString(temp_.write("ragged.csv", "a,b;c\n1;2\n3,4,5\n"));
     const CliRun r = run_cli({"train", "--dataset", ragged, "--steps", "5", "--out", path("r")});
     QVERIFY2(r.exit_code == 1, qPrintable(r.err));
-    QVERIFY2(r.err.contains("cannot tell the delimiter") &&
-                 r.err.contains("';' gives 2, 2, 1 fields"),
-             qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains("cannot tell the delimiter") && r.err.contains("';' gives 2, 2, 1 fields"),
+        qPrintable(r.err));
   }
 };
 

@@ -147,14 +147,18 @@ class TestCsvMissingValues : public QObject {
     QCOMPARE(parse_na_values("NA,,nan,?", "--na-values"), default_na_values());
     QCOMPARE(parse_na_policy("impute-mean", "--na-policy"), MissingValues::impute_mean);
     QCOMPARE(parse_delimiter("tab", "--delimiter"), '\t');
-    QVERIFY(error_of<InvalidArgument>([] { parse_na_policy("mean", "--na-policy"); })
-                .contains("--na-policy = 'mean' must be drop, impute-mean or fail"));
-    QVERIFY(error_of<InvalidArgument>([] { parse_na_values("NA,NA", "--na-values"); })
-                .contains("'NA' is given twice"));
-    QVERIFY(error_of<InvalidArgument>([] { parse_na_values(" NA", "--na-values"); })
-                .contains("surrounding blanks"));
-    QVERIFY(error_of<InvalidArgument>([] { parse_delimiter("|", "--delimiter"); })
-                .contains("--delimiter = '|'"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              parse_na_policy("mean", "--na-policy");
+            }).contains("--na-policy = 'mean' must be drop, impute-mean or fail"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              parse_na_values("NA,NA", "--na-values");
+            }).contains("'NA' is given twice"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              parse_na_values(" NA", "--na-values");
+            }).contains("surrounding blanks"));
+    QVERIFY(error_of<InvalidArgument>([] {
+              parse_delimiter("|", "--delimiter");
+            }).contains("--delimiter = '|'"));
   }
 
   // model.json's encoding records the policy, the markers and the imputed values; rows to
@@ -208,8 +212,8 @@ class TestCsvMissingValues : public QObject {
         {"a,b,y\n1,2,0\n3,4,1\n", ','},
         {"a;b;y\n1,5;2;0\n3;4;1\n", ';'},  // a decimal comma inside a ';' file
         {"a\tb\ty\n1\t2\t0\n3\t4\t1\n", '\t'},
-        {"\"a;b\",y\n\"x;y\",1\n", ','},     // quoted ';' is no delimiter
-        {"a,b;c;d\n1,2;3;4\n", ';'},         // both fit: the most fields wins
+        {"\"a;b\",y\n\"x;y\",1\n", ','},  // quoted ';' is no delimiter
+        {"a,b;c;d\n1,2;3;4\n", ';'},      // both fit: the most fields wins
     };
     for (const Case& c : cases) {
       const std::string path = files_.write("d.csv", c.text);

@@ -54,12 +54,14 @@ class TestExperimentPaths : public QObject {
     fs::create_directories(files_.path("elsewhere"));
     std::string rows = "x;city;y\n";
     for (int i = 0; i < 20; ++i)
-      rows += std::to_string(i) + ";" + (i % 3 == 0 ? "NA" : i % 2 ? "Oslo" : "Rome") + ";" +
-              std::to_string(i % 2) + "\n";
+      rows += std::to_string(i) + ";" +
+              (i % 3 == 0 ? "NA"
+               : i % 2    ? "Oslo"
+                          : "Rome") +
+              ";" + std::to_string(i % 2) + "\n";
     files_.write("study/data/rows.csv", rows);
     const std::string experiment = files_.write(
-        "study/exp.json",
-        experiment_json(R"({"source": "data/rows.csv", "na_policy": "impute-mean",
+        "study/exp.json", experiment_json(R"({"source": "data/rows.csv", "na_policy": "impute-mean",
                             "na_values": ["NA"], "delimiter": ";"})"));
     // From another folder, by an absolute path to the file: the data is found beside it.
     {
@@ -100,12 +102,12 @@ class TestExperimentPaths : public QObject {
         experiment_json(R"({"source": "synthetic-binary", "num_samples": 50, "dim": 2})"));
     QCOMPARE(experiment::load_experiment_file(builtin).dataset.source,
              std::string("synthetic-binary"));
-    const std::string adult =
-        files_.write("presets/a.json", experiment_json(R"({"source": "adult", "path": "../adult"})"));
+    const std::string adult = files_.write(
+        "presets/a.json", experiment_json(R"({"source": "adult", "path": "../adult"})"));
     QCOMPARE(experiment::load_experiment_file(adult).dataset.path,
              (fs::path(files_.path("")) / "adult").lexically_normal().string());
-    const std::string absolute = files_.write(
-        "presets/abs.json", experiment_json(R"({"source": "/data/rows.csv"})"));
+    const std::string absolute =
+        files_.write("presets/abs.json", experiment_json(R"({"source": "/data/rows.csv"})"));
     QCOMPARE(experiment::load_experiment_file(absolute).dataset.source,
              std::string("/data/rows.csv"));
     QCOMPARE(experiment::parse_experiment_text(experiment_json(R"({"source": "rows.csv"})"))
@@ -128,13 +130,13 @@ class TestExperimentPaths : public QObject {
     });
     QVERIFY2(markers.contains("dataset.na_values[1]"), qPrintable(markers));
     const QString delimiter = error_of<ParseError>([] {
-      experiment::parse_experiment_text(
-          experiment_json(R"({"source": "x.csv", "delimiter": "|"})"), "e.json");
+      experiment::parse_experiment_text(experiment_json(R"({"source": "x.csv", "delimiter": "|"})"),
+                                        "e.json");
     });
     QVERIFY2(delimiter.contains("dataset.delimiter = '|'"), qPrintable(delimiter));
     // Defaults are not written (older files and stored runs read the same).
-    const auto plain =
-        experiment::to_json(experiment::parse_experiment_text(experiment_json(R"({"source": "x.csv"})")));
+    const auto plain = experiment::to_json(
+        experiment::parse_experiment_text(experiment_json(R"({"source": "x.csv"})")));
     QVERIFY(!plain["dataset"].contains("na_policy") && !plain["dataset"].contains("delimiter") &&
             !plain["dataset"].contains("na_values"));
   }
