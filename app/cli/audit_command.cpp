@@ -126,6 +126,7 @@ int run_audit(const Arguments& args) {
   data::DatasetSource source = data::source_for(config.dataset);
   source.format = data::parse_data_format(config.format);
   source.label_column = config.label_column;
+  config.apply_data_limits(source);  // --categorical, --delimiter, --na-*, --max-memory
   source.regression = config.model == "linear";
   const data::Dataset all = data::load_dataset(source);
   const auto split = data::prepare_split(all, config.validation_fraction, 0);

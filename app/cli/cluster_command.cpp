@@ -221,7 +221,8 @@ int run_history_merge(const Arguments& args) {
   }
   const tuning::ObjpertSearch no_objpert;
   return finish_explore_tune({results, no_objpert, out_dir, plan.config_path, accountants,
-                              std::nullopt, false, merged.job_seconds, 0, &history, &writer});
+                              std::nullopt, false, merged.job_seconds, 0, &history, &writer,
+                              release::SaveModels::kNone, plan.data_notes});
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "data/file_reader.h"
 #include "data/preset_files.h"
+#include "data/path_beside.h"
 #include "tuning/oso_protocol.h"
 
 namespace dplab::cli {
@@ -39,6 +40,8 @@ int run_oso_protocol_command(const Arguments& args) {
   } catch (const Error& e) {  // not JSON, nested too deep, or a value breaks a rule
     throw UsageError(std::string("--preset: ") + e.what());
   }
+  // A data file named in the preset is read from the preset's folder (as experiment files).
+  config.dataset = data::source_beside(path, config.dataset);
   // Flags override preset fields; the engine's rules (invalid_oso_field) then check the result,
   // and a broken one is named by its flag (the preset itself passed them when parsed).
   if (auto v = args.text("epsilons")) config.epsilons = parse_number_list("epsilons", *v);

@@ -26,6 +26,10 @@ int run_predict(const Arguments& args) {
   std::vector<long> lines;  // a CSV's data lines, one per row
   bool has_labels = false;  // a CSV without the label column: nothing to score against
   const data::Dataset input = release::load_model_input(model, dataset, &lines, &has_labels);
+  // What reading the rows changed (rows dropped or values imputed by the model's missing-value
+  // rule), as train and tune say it.
+  for (const auto& note : input.notes)
+    std::fprintf(stderr, "dplab-cli predict: note: %s\n", note.c_str());
   const Matrix outputs = release::model_outputs(model, input);
   csv::write_csv_file(out, release::predictions_table(model, outputs, lines));
   std::fprintf(stderr, "dplab-cli predict: %s: %lld rows -> %s (model: %s)\n", dataset.c_str(),
@@ -53,7 +57,10 @@ void add_predict_command(CLI::App& cli) {
       .required();
   add_value(*cmd, *args, "dataset",
             "rows to predict: a CSV with the training file's columns (any order; the label "
-            "column may be absent), or an IDX / LIBSVM file of the model's input size",
+            "column may be absent; the delimiter detected; missing values handled by the "
+            "model's recorded --na-values / --na-policy: a dropped row gets no prediction, "
+            "impute-mean uses the training means), or an IDX / LIBSVM file of the model's input "
+            "size",
             "FILE")
       .required();
   add_value(*cmd, *args, "out", "predictions CSV to write", "FILE").required();

@@ -82,6 +82,29 @@ void add_max_memory_flag(CLI::App& command, Arguments& args) {
   }
 }
 
+const std::vector<std::string>& csv_reading_flags() {
+  static const std::vector<std::string> flags = {"delimiter", "na-values", "na-policy"};
+  return flags;
+}
+
+void add_csv_reading_flags(CLI::App& command, Arguments& args) {
+  for (const auto& flag : run_config_flag_list()) {
+    const auto& names = csv_reading_flags();
+    if (std::find(names.begin(), names.end(), flag.name) != names.end())
+      add_value(command, args, flag.name, flag.help, flag.value_name);
+  }
+}
+
+void apply_csv_reading_flags(const Arguments& args, data::CsvReading& csv) {
+  try {
+    if (auto v = args.text("delimiter")) csv.delimiter = data::parse_delimiter(*v, "--delimiter");
+    if (auto v = args.text("na-values")) csv.na_values = data::parse_na_values(*v, "--na-values");
+    if (auto v = args.text("na-policy")) csv.na_policy = data::parse_na_policy(*v, "--na-policy");
+  } catch (const InvalidArgument& e) {
+    throw UsageError(e.what());
+  }
+}
+
 void apply_max_memory_flag(const Arguments& args) {
   if (auto v = args.text("max-memory")) set_memory_limit_bytes(parse_max_memory(*v));
 }

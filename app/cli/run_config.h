@@ -23,6 +23,13 @@ using RunConfigFlag = experiment::RunSettingInfo;
 void add_run_config_flags(CLI::App& command, Arguments& args);
 void add_max_memory_flag(CLI::App& command, Arguments& args);
 void apply_max_memory_flag(const Arguments& args);
+// --delimiter, --na-values, --na-policy for commands that read an experiment file (tune, slurm):
+// declared with train's help lines; applied over the file's dataset section (the same rules as
+// its "delimiter", "na_values", "na_policy" keys; UsageError naming the flag).
+void add_csv_reading_flags(CLI::App& command, Arguments& args);
+void apply_csv_reading_flags(const Arguments& args, data::CsvReading& csv);
+// The names of those flags, for forwarding and for refusing them where they cannot apply.
+const std::vector<std::string>& csv_reading_flags();
 // "4G", "512M", "2GiB", bytes; UsageError "--max-memory = X must be a size ..." otherwise.
 double parse_max_memory(const std::string& text);
 

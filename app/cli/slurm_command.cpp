@@ -17,6 +17,7 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/run_config.h"
 #include "cli/tune_finish.h"
 #include "cli/tune_release.h"
 #include "cluster/search_plan.h"
@@ -96,7 +97,8 @@ constexpr const char* kForwardedTuneFlags[] = {
     "strategy",        "validation",      "validation-noise",
     "ps-distribution", "ps-mu",           "ps-eta",
     "ps-gamma",        "repeats",         "accountant",
-    "pld-precision"};
+    "pld-precision",   "delimiter",       "na-values",
+    "na-policy"};
 
 int run_slurm(const Arguments& args, const std::vector<std::string>& sbatch_args) {
   // Every flag and the output folder are checked before anything is written (issue #45 item 9):
@@ -304,6 +306,7 @@ void add_slurm_commands(CLI::App& cli) {
                    "one more #SBATCH line, repeatable: --sbatch-arg=--qos=short", "ARG");
     add_switch(*cmd, *args, "submit", "submit the array with sbatch and record its job id");
     add_release_flags(*cmd, *args);
+    add_csv_reading_flags(*cmd, *args);
     add_value(*cmd, *args, "accountant", "rdp or pld (as tune)", "rdp|pld");
     add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
     set_footer(*cmd,

@@ -141,6 +141,16 @@ std::optional<TuneExperiment> read_tune_experiment(const Arguments& args, const 
     }
   }
   apply_tune_dataset_flags(args, e.config);
+  if (flags.resume_id) {
+    for (const auto& flag : csv_reading_flags()) {
+      if (args.has(flag)) {
+        throw UsageError("--" + flag +
+                         " is not used with --resume: the run reads its data as it did (its "
+                         "stored experiment)");
+      }
+    }
+  }
+  apply_csv_reading_flags(args, e.config.dataset.csv);
   apply_release_flags(args, e.config);
   if (flags.accountants.run == privacy::Accountant::kPld &&
       e.config.accounting.conversion == privacy::Conversion::kClassic) {
@@ -177,6 +187,7 @@ int write_tune_plan(const Arguments& args, const std::string& plan_dir,
   } catch (const InvalidArgument& e) {
     throw UsageError(e.what());
   }
+  search_plan.data_notes = data.notes;
   cluster::write_plan(plan_dir, search_plan);
   // A private LT / PS plan's job count is K: named only on request.
   const std::string jobs = experiment::hides_run_count(runner.config().release) && !show_curator
@@ -278,7 +289,7 @@ int run_tune(const Arguments& args) {
       run.cancelled ? tuning::ObjpertSearch{} : tuning::run_objpert_search(config, *data);
   return finish_explore_tune({run.results, objpert, out_dir, config_path, flags.accountants,
                               flags.resume_id, run.cancelled, run.wall_seconds, flags.threads,
-                              db.get(), writer.get(), flags.save_models});
+                              db.get(), writer.get(), flags.save_models, data->notes});
 }
 
 }  // namespace
@@ -312,6 +323,7 @@ void add_tune_command(CLI::App& cli) {
       "a private release always writes its winner's model",
       "none|best|all");
   add_max_memory_flag(*cmd, *args);
+  add_csv_reading_flags(*cmd, *args);  // over the experiment file's dataset section
   add_value(*cmd, *args, "db", "SQLite run history to append this run to (created if missing)",
             "FILE");
   add_value(*cmd, *args, "db-retry",

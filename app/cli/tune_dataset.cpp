@@ -32,6 +32,7 @@ void apply_tune_dataset_flags(const Arguments& args, experiment::ExperimentConfi
   d.dim.reset();
   d.label_column = args.text_or("label-column", "");
   d.categorical.clear();
+  d.csv = data::CsvReading{};  // the file's reading keys are for its data; the flags still apply
 }
 
 }  // namespace dplab::cli

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
@@ -35,6 +36,9 @@ struct ExploreFinish {
   store::Store* db = nullptr;
   store::StoreWriter* writer = nullptr;  // the run in db (its experiment id), or null
   release::SaveModels save_models = release::SaveModels::kNone;  // --save-models
+  // What loading the data changed (Dataset::notes: rows dropped, values imputed, the encoding);
+  // summary.json's data.notes.
+  std::vector<std::string> data_notes;
 };
 
 // Returns tune's exit status (0; 1 a job failed, nothing finished, or the store failed; 130/143

@@ -84,6 +84,7 @@ nlohmann::json explore_summary(const ExploreFinish& f, const tuning::ReleaseCost
                            {"failed", n.failed},
                            {"diverged", n.diverged}}}};
   if (f.resume_id) summary["resumed_run"] = *f.resume_id;
+  summary["data"]["notes"] = f.data_notes;
   summary["optimizers"] = nlohmann::json::array();
   // The three epsilons under the chosen accountant (RDP by default, PLD with --accountant pld).
   const privacy::SubsampledGaussian mechanism{

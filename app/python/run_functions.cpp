@@ -34,7 +34,8 @@ namespace {
 
 // Settings of a run file that do not apply to arrays handed over in memory.
 const std::vector<std::string> kDataSourceSettings = {
-    "dataset", "format", "label-column", "categorical", "max-memory", "feature-bounds"};
+    "dataset",   "format",    "label-column", "categorical",   "delimiter",
+    "na-values", "na-policy", "max-memory",   "feature-bounds"};
 
 // An n x d array of T, read through its strides into the engine's float rows.
 template <class T>

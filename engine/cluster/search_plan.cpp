@@ -64,6 +64,8 @@ nlohmann::json plan_content(const SearchPlan& plan) {
       {"shard_rule", "job j (its index in jobs) runs in shard j mod N"},
       {"jobs", jobs}};
   if (plan.private_plan) j["private_draws"] = private_plan_json(*plan.private_plan);
+  // Only when there are notes: a plan written before they were recorded keeps its plan_id.
+  if (!plan.data_notes.empty()) j["data_notes"] = plan.data_notes;
   return j;
 }
 
@@ -186,6 +188,8 @@ void read_plan_fields(const nlohmann::json& j, SearchPlan& plan, std::string& pl
   r.require("is_regression");
   s.is_regression = *r.optional_bool("is_regression");
   plan.data_sha256 = r.required_string("data_sha256");
+  // Plans written before the notes were recorded have none.
+  plan.data_notes = r.optional_strings("data_notes").value_or(std::vector<std::string>{});
   JsonReader m(r.require("mechanism"), "mechanism");
   s.mechanism = {m.required_number("noise_multiplier"), m.required_number("sampling_rate"),
                  required_integer(m, "steps"), m.required_number("delta")};

@@ -53,6 +53,8 @@ struct SearchPlan {
   // sha256 of the training and validation sets as loaded and split (data_fingerprint): a
   // machine whose data file differs, even with the same sizes, is refused by run-jobs.
   std::string data_sha256;
+  // What loading the data changed (Dataset::notes), for the merged run's summary.json as tune's.
+  std::vector<std::string> data_notes;
   std::string plan_id;  // sha256 of the plan's content (set by plan_json / read_plan)
 };
 

@@ -81,6 +81,8 @@ Dataset load_adult(const AdultPreparation& preparation, const std::string& folde
   }
   CsvOptions options;
   options.label_column = label_column;
+  options.delimiter = ',';              // the UCI files' own format, as the paper reads them
+  options.missing_markers = {"?", ""};  // UCI's marker: 45,222 complete rows (appendix B)
   const CsvPair pair = load_csv_pair(train_file, test_file, options);
   Dataset data = concatenate(pair.first, pair.second, name);
   if (bounds.empty()) {

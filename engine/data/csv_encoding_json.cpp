@@ -1,5 +1,6 @@
 // CsvEncoder's JSON form (model.json "input.encoding") and the column alignment that applies a
 // fitted encoding to a new file (dplab-cli predict). See csv_loader.h.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -20,6 +21,15 @@ nlohmann::json CsvEncoder::to_json() const {
     nlohmann::json entry{{"name", header_[c]},
                          {"encoding", column.numeric ? "numeric" : "one-hot"}};
     if (!column.numeric) entry["levels"] = column.categories;
+    // impute-mean: what a missing cell of this column becomes (the training table's mean, or its
+    // most frequent level), so that predict reads a new file as training read its own.
+    if (options_.missing == MissingValues::impute_mean) {
+      if (column.numeric) {
+        entry["impute"] = column.impute_mean;
+      } else if (!column.categories.empty()) {
+        entry["impute"] = column.categories[static_cast<std::size_t>(column.impute_level)];
+      }
+    }
     columns.push_back(std::move(entry));
   }
   return {{"format", "csv"},
@@ -29,6 +39,7 @@ nlohmann::json CsvEncoder::to_json() const {
           {"label_column", label_column()},
           {"regression", options_.regression},
           {"missing_markers", options_.missing_markers},
+          {"missing_policy", to_string(options_.missing)},
           {"columns", columns},
           {"classes", class_names_},
           {"features", feature_names_}};
@@ -45,6 +56,17 @@ CsvEncoder CsvEncoder::from_json(const nlohmann::json& j, const std::string& pat
   encoder.options_.regression = r.optional_bool("regression").value_or(false);
   encoder.options_.missing_markers =
       r.optional_strings("missing_markers").value_or(std::vector<std::string>{});
+  // Models written before the policy was recorded refused a missing value in predict.
+  if (auto policy = r.optional_string("missing_policy")) {
+    try {
+      encoder.options_.missing = parse_na_policy(*policy, "missing_policy");
+    } catch (const InvalidArgument&) {
+      json_fail(r.key_path("missing_policy"), "expected drop, impute-mean or fail");
+    }
+  } else {
+    encoder.options_.missing = MissingValues::fail;
+  }
+  const bool impute = encoder.options_.missing == MissingValues::impute_mean;
   encoder.header_ = r.optional_strings("header").value_or(std::vector<std::string>{});
   const std::string label = r.required_string("label_column");
   encoder.options_.label_column = label;
@@ -63,6 +85,19 @@ CsvEncoder CsvEncoder::from_json(const nlohmann::json& j, const std::string& pat
     column.numeric = kind.value_or(0) == 0;
     if (!column.numeric) {
       column.categories = c.optional_strings("levels").value_or(std::vector<std::string>{});
+    }
+    if (impute && column.numeric) {
+      const auto mean = c.optional_number("impute");
+      if (!mean) json_fail(c.key_path("impute"), "missing (impute-mean needs each column's mean)");
+      column.impute_mean = *mean;
+    } else if (impute && !column.categories.empty()) {
+      const auto level = c.optional_string("impute");
+      if (!level)
+        json_fail(c.key_path("impute"), "missing (impute-mean needs each column's level)");
+      const auto at = std::find(column.categories.begin(), column.categories.end(), *level);
+      if (at == column.categories.end())
+        json_fail(c.key_path("impute"), "'" + *level + "' is not one of the column's levels");
+      column.impute_level = at - column.categories.begin();
     }
     c.reject_unknown();
     if (!by_name.emplace(name, std::move(column)).second) {
@@ -101,7 +136,7 @@ CsvEncoder CsvEncoder::from_json(const nlohmann::json& j, const std::string& pat
   return encoder;
 }
 
-CsvTable CsvEncoder::align(const CsvTable& table) const {
+CsvTable CsvEncoder::align(const CsvTable& table, bool* labelled) const {
   std::map<std::string, Index> position;
   for (Index c = 0; c < table.columns(); ++c) {
     position.emplace(table.header[static_cast<std::size_t>(c)], c);
@@ -119,23 +154,26 @@ CsvTable CsvEncoder::align(const CsvTable& table) const {
     }
   }
   const std::string filler = class_names_.empty() ? std::string("0") : class_names_.front();
+  if (labelled) *labelled = source[static_cast<std::size_t>(label_index_)] >= 0;
   CsvTable out;
   out.path = table.path;
+  out.delimiter = table.delimiter;
   out.header = header_;
   out.line_numbers = table.line_numbers;
   out.cells.reserve(static_cast<std::size_t>(table.rows()) * header_.size());
   for (Index r = 0; r < table.rows(); ++r) {
     for (std::size_t c = 0; c < header_.size(); ++c) {
-      out.cells.push_back(source[c] < 0 ? filler : table.cell(r, source[c]));
+      if (source[c] < 0) {
+        out.cells.push_back(filler);
+      } else if (static_cast<Index>(c) == label_index_ && is_missing(table.cell(r, source[c]))) {
+        out.cells.push_back(filler);  // a row to predict needs no label
+        if (labelled) *labelled = false;
+      } else {
+        out.cells.push_back(table.cell(r, source[c]));
+      }
     }
   }
   return out;
-}
-
-Dataset CsvEncoder::encode_every_row(const CsvTable& table) const {
-  CsvEncoder strict = *this;
-  strict.options_.missing = MissingValues::fail;
-  return strict.encode(table);
 }
 
 }  // namespace dplab::data

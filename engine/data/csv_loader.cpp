@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/memory_check.h"
+#include "core/number_text.h"
 #include "data/file_reader.h"
 #include "data/large_buffer.h"
 #include "data/text_number.h"
@@ -44,6 +45,15 @@ class RecordReader {
       if (!record.blank) return {record.fields, at.pos - start};
     }
     return {};
+  }
+
+  // Walks over the next non-blank record, counting its fields; 0 at the end of the text.
+  std::size_t skip() {
+    while (at_.pos < text_.size()) {
+      const Record record = read_record(at_, nullptr);
+      if (!record.blank) return record.fields;
+    }
+    return 0;
   }
 
   // Reads the next non-blank record into `fields`; false at the end of the text.
@@ -195,11 +205,71 @@ double CsvTable::memory_bytes() const {
   return bytes;
 }
 
-CsvTable read_csv_table(const std::string& path, char delimiter) {
+char detect_csv_delimiter(const std::string& path, std::string_view text, char preferred) {
+  constexpr int kSampledRecords = 21;  // the header and 20 records
+  static constexpr char kCandidates[] = {',', ';', '\t'};
+  std::string tried;
+  char best = kDetectDelimiter;
+  std::size_t best_fields = 0;
+  // No record at all (an empty file), or one field on every line whatever the delimiter (a
+  // one-column file): nothing to tell; the table's own checks say what is wrong.
+  bool all_single = true;
+  // The candidates that split the header into more than one field: when only one does, the file
+  // is that delimiter's with a ragged record, which the table reader names by its line.
+  int header_splitters = 0;
+  char header_splitter = kDetectDelimiter;
+  for (const char candidate : kCandidates) {
+    std::vector<std::size_t> counts;
+    std::string failure;
+    try {
+      RecordReader reader(path, text, candidate);
+      for (int i = 0; i < kSampledRecords; ++i) {
+        const std::size_t fields = reader.skip();
+        if (fields == 0) break;
+        counts.push_back(fields);
+      }
+    } catch (const ParseError& e) {
+      failure = e.what();  // a quote that only parses with another delimiter
+    }
+    const bool same = !counts.empty() && std::all_of(counts.begin(), counts.end(),
+                                                     [&](auto n) { return n == counts.front(); });
+    if (!failure.empty() || (!counts.empty() && !(same && counts.front() == 1))) all_single = false;
+    if (!counts.empty() && counts.front() > 1) {
+      ++header_splitters;
+      header_splitter = candidate;
+    }
+    if (failure.empty() && same && counts.front() > 1) {
+      if (candidate == preferred) return candidate;
+      if (counts.front() > best_fields) {
+        best = candidate;
+        best_fields = counts.front();
+      }
+    }
+    std::string gives;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+      gives += (i == 0 ? "" : ", ") + std::to_string(counts[i]);
+    tried += (tried.empty() ? "" : "; ") + delimiter_name(candidate) + " gives " +
+             (counts.empty() ? std::string("no record") : gives + " fields") +
+             (failure.empty() ? std::string() : " then fails (" + failure + ")");
+  }
+  if (best != kDetectDelimiter) return best;
+  if (all_single) return preferred == kDetectDelimiter ? ',' : preferred;
+  if (header_splitters == 1) return header_splitter;
+  throw ParseError(path +
+                   ": cannot tell the delimiter: none of ',', ';' and tab splits the header "
+                   "and the first records into the same number (more than 1) of fields (" +
+                   tried + " on the first " + std::to_string(kSampledRecords) +
+                   " records at most); give it (--delimiter ','|';'|tab, or \"delimiter\" in "
+                   "an experiment file's \"dataset\")");
+}
+
+CsvTable read_csv_table(const std::string& path, char delimiter, char preferred) {
   const std::string text = read_file_text(path);
+  if (delimiter == kDetectDelimiter) delimiter = detect_csv_delimiter(path, text, preferred);
   RecordReader reader(path, text, delimiter);
   CsvTable table;
   table.path = path;
+  table.delimiter = delimiter;
   long line = 0;
   const auto header = reader.next_extent();
   // Long names also take heap beyond their std::string: at most the header's bytes, twice
@@ -257,13 +327,16 @@ bool CsvEncoder::is_missing(const std::string& cell) const {
          options_.missing_markers.end();
 }
 
-bool CsvEncoder::row_has_missing(const CsvTable& table, Index row) const {
+bool CsvEncoder::row_dropped(const CsvTable& table, Index row) const {
+  if (options_.missing == MissingValues::impute_mean)
+    return is_missing(table.cell(row, label_index_));
   for (Index c = 0; c < table.columns(); ++c) {
     if (is_missing(table.cell(row, c))) {
       if (options_.missing == MissingValues::fail) {
         fail_line(table.path, table.line_numbers[static_cast<std::size_t>(row)],
                   "missing value '" + table.cell(row, c) + "' in column '" +
-                      table.header[static_cast<std::size_t>(c)] + "'");
+                      table.header[static_cast<std::size_t>(c)] +
+                      "' (the missing-value policy is fail)");
       }
       return true;
     }
@@ -274,6 +347,7 @@ bool CsvEncoder::row_has_missing(const CsvTable& table, Index row) const {
 CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
   CsvEncoder encoder;
   encoder.options_ = options;
+  encoder.options_.delimiter = table.delimiter;
   encoder.fitted_path_ = table.path;
   encoder.header_ = table.header;
   const Index width = table.columns();
@@ -322,13 +396,21 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
   // Per column: cells spelling a non-finite number ("nan", "inf"), and the first one's row.
   std::vector<Index> non_finite_cells(static_cast<std::size_t>(width), 0);
   std::vector<Index> first_non_finite_row(static_cast<std::size_t>(width), -1);
+  // Per column (impute_mean): the sum of its numbers and its missing cells.
+  const bool impute = options.missing == MissingValues::impute_mean;
+  std::vector<double> number_sums(static_cast<std::size_t>(width), 0.0);
+  std::vector<Index> missing_cells(static_cast<std::size_t>(width), 0);
   bool label_integers = true;
   Index kept = 0;
   for (Index r = 0; r < table.rows(); ++r) {
-    if (encoder.row_has_missing(table, r)) continue;
+    if (encoder.row_dropped(table, r)) continue;
     ++kept;
     for (Index c = 0; c < width; ++c) {
       const std::string& cell = table.cell(r, c);
+      if (impute && c != encoder.label_index_ && encoder.is_missing(cell)) {
+        ++missing_cells[static_cast<std::size_t>(c)];
+        continue;  // not a value: neither its type nor a level
+      }
       if (c == encoder.label_index_) {
         const std::string key(label_key(cell));
         const auto value = parse_number(options.regression ? std::string_view(cell) : key);
@@ -345,8 +427,9 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
       }
       auto& column = encoder.columns_[static_cast<std::size_t>(c)];
       const auto k = static_cast<std::size_t>(c);
-      if (parse_number(cell)) {
+      if (const auto number = parse_number(cell)) {
         ++numeric_cells[k];
+        number_sums[k] += *number;
       } else {
         column.numeric = false;
         if (first_text_row[k] < 0) first_text_row[k] = r;
@@ -367,26 +450,29 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
       continue;
     }
     if (encoder.columns_[k].numeric) continue;
-    // A column whose only non-numbers are "nan"/"inf" is a numeric column with non-finite values,
-    // whatever their share: never silently a text column with a feature per distinct number.
-    if (non_finite_cells[k] > 0 && numeric_cells[k] + non_finite_cells[k] == kept) {
+    const Index present = kept - missing_cells[k];  // the column's values (impute: not missing)
+    // A column whose only non-numbers are "inf" (or "nan" when not a marker) is a numeric column
+    // with non-finite values, whatever their share: never silently a text column with a feature
+    // per distinct number.
+    if (non_finite_cells[k] > 0 && numeric_cells[k] + non_finite_cells[k] == present) {
       const Index r = first_non_finite_row[k];
       fail_line(table.path, table.line_numbers[static_cast<std::size_t>(r)],
                 "numeric column '" + table.header[k] + "' holds " +
                     std::to_string(non_finite_cells[k]) + " non-finite values in " +
-                    std::to_string(kept) + " rows, first here: '" + table.cell(r, c) +
-                    "' (features must be finite: fix them, or mark them missing with '?' so the "
-                    "rows are dropped and counted)");
+                    std::to_string(present) + " rows, first here: '" + table.cell(r, c) +
+                    "' (features must be finite: fix them, or mark them missing with "
+                    "--na-values so that --na-policy drops or imputes them)");
     }
     // A column that is numeric in at least 90% of its rows is a numeric column with a typo, not
     // a categorical one: one bad cell must not turn 5 features into 42.
-    if (numeric_cells[k] >= 2 && 10 * numeric_cells[k] >= 9 * kept) {
+    if (numeric_cells[k] >= 2 && 10 * numeric_cells[k] >= 9 * present) {
       const Index r = first_text_row[k];
       fail_line(table.path, table.line_numbers[static_cast<std::size_t>(r)],
                 "column '" + table.header[k] + "' is numeric except in " +
-                    std::to_string(kept - numeric_cells[k]) + " of " + std::to_string(kept) +
+                    std::to_string(present - numeric_cells[k]) + " of " + std::to_string(present) +
                     " rows, first here: '" + table.cell(r, c) +
-                    "' (fix the value or mark it missing with '?')");
+                    "' (fix the value or mark it missing: --na-values, default NA, nan, ? and "
+                    "empty)");
     }
   }
   // An identifier-like text column (see csv_loader.h) would make a feature per row.
@@ -439,10 +525,65 @@ CsvEncoder CsvEncoder::fit(const CsvTable& table, const CsvOptions& options) {
     for (const auto& category : column.categories)
       encoder.feature_names_.push_back(one_hot_feature_name(name, category));
   }
+  if (impute) encoder.fit_imputation(table, numeric_cells, number_sums);
   return encoder;
 }
 
+void CsvEncoder::fit_imputation(const CsvTable& table, const std::vector<Index>& numeric_cells,
+                                const std::vector<double>& number_sums) {
+  const Index width = table.columns();
+  // Level counts of the text columns over the rows kept (a missing label drops its row).
+  std::vector<std::vector<Index>> level_counts(static_cast<std::size_t>(width));
+  for (Index c = 0; c < width; ++c) {
+    level_counts[static_cast<std::size_t>(c)].assign(
+        columns_[static_cast<std::size_t>(c)].categories.size(), 0);
+  }
+  for (Index r = 0; r < table.rows(); ++r) {
+    if (row_dropped(table, r)) continue;
+    for (Index c = 0; c < width; ++c) {
+      const auto& categories = columns_[static_cast<std::size_t>(c)].categories;
+      if (c == label_index_ || categories.empty() || is_missing(table.cell(r, c))) continue;
+      const auto at = std::lower_bound(categories.begin(), categories.end(), table.cell(r, c));
+      ++level_counts[static_cast<std::size_t>(c)]
+                    [static_cast<std::size_t>(at - categories.begin())];
+    }
+  }
+  for (Index c = 0; c < width; ++c) {
+    const auto k = static_cast<std::size_t>(c);
+    if (c == label_index_) continue;
+    Column& column = columns_[k];
+    if (column.numeric) {
+      if (numeric_cells[k] == 0) {
+        throw ParseError(table.path + ": column '" + header_[k] +
+                         "' holds only missing values: there is no mean to impute (drop the "
+                         "column, or --na-policy drop)");
+      }
+      column.impute_mean = number_sums[k] / static_cast<double>(numeric_cells[k]);
+    } else {
+      const auto& counts = level_counts[k];
+      // The first of the most frequent levels in sorted order.
+      column.impute_level = std::max_element(counts.begin(), counts.end()) - counts.begin();
+    }
+  }
+}
+
 Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
+  return encode_rows(table, stats, nullptr);
+}
+
+Dataset CsvEncoder::encode_for_prediction(const CsvTable& table, std::vector<long>* lines) const {
+  return encode_rows(table, nullptr, lines);
+}
+
+std::string CsvEncoder::imputed_value_text(Index column) const {
+  const Column& c = columns_[static_cast<std::size_t>(column)];
+  if (c.numeric) return "mean " + number_text(c.impute_mean);
+  if (c.categories.empty()) return "no level";
+  return "most frequent level '" + c.categories[static_cast<std::size_t>(c.impute_level)] + "'";
+}
+
+Dataset CsvEncoder::encode_rows(const CsvTable& table, CsvStats* stats,
+                                std::vector<long>* lines) const {
   if (table.header != header_) {
     for (std::size_t c = 0; c < std::max(table.header.size(), header_.size()); ++c) {
       const std::string got = c < table.header.size() ? table.header[c] : "(none)";
@@ -472,7 +613,12 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
   std::vector<Index> kept_rows;
   kept_rows.reserve(static_cast<std::size_t>(table.rows()));
   for (Index r = 0; r < table.rows(); ++r) {
-    if (!row_has_missing(table, r)) kept_rows.push_back(r);
+    if (!row_dropped(table, r)) kept_rows.push_back(r);
+  }
+  if (lines) {
+    lines->clear();
+    for (const Index r : kept_rows)
+      lines->push_back(table.line_numbers[static_cast<std::size_t>(r)]);
   }
   if (stats) {
     stats->rows_read = table.rows();
@@ -487,9 +633,12 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
   data.class_names = class_names_;
   data.num_classes = static_cast<int>(class_names_.size());
   if (dropped > 0) {
-    data.notes.push_back(table.path + ": dropped " + std::to_string(dropped) + " of " +
-                         std::to_string(table.rows()) + " rows with a missing value (" +
-                         quoted_list(options_.missing_markers) + ")");
+    data.notes.push_back(table.path + ": " + std::to_string(dropped) + " of " +
+                         std::to_string(table.rows()) + " rows dropped for missing values (" +
+                         (options_.missing == MissingValues::impute_mean
+                              ? std::string("a missing label; ")
+                              : std::string()) +
+                         "markers " + quoted_list(options_.missing_markers) + ")");
   }
   const auto n = static_cast<Index>(kept_rows.size());
   const auto d = static_cast<Index>(feature_names_.size());
@@ -517,6 +666,8 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
   }
   resize_zero(data.features, n, d);
   data.targets.resize(n);
+  const bool impute = options_.missing == MissingValues::impute_mean;
+  std::vector<Index> imputed(static_cast<std::size_t>(width), 0);  // per column
   for (Index i = 0; i < n; ++i) {
     const Index r = kept_rows[static_cast<std::size_t>(i)];
     const long line = table.line_numbers[static_cast<std::size_t>(r)];
@@ -543,6 +694,15 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
         continue;
       }
       const auto& column = columns_[static_cast<std::size_t>(c)];
+      if (impute && is_missing(cell)) {
+        ++imputed[static_cast<std::size_t>(c)];
+        if (column.numeric) {
+          data.features(i, column.first_feature) = static_cast<float>(column.impute_mean);
+        } else if (!column.categories.empty()) {
+          data.features(i, column.first_feature + column.impute_level) = 1.0f;
+        }
+        continue;
+      }
       if (column.numeric) {
         const auto value = parse_number(cell);
         if (!value) {
@@ -559,6 +719,23 @@ Dataset CsvEncoder::encode(const CsvTable& table, CsvStats* stats) const {
       }
     }
   }
+  Index imputed_total = 0;
+  std::string imputed_columns, imputed_values;
+  for (Index c = 0; c < width; ++c) {
+    const Index count = imputed[static_cast<std::size_t>(c)];
+    if (count == 0) continue;
+    imputed_total += count;
+    const std::string name = "'" + header_[static_cast<std::size_t>(c)] + "'";
+    imputed_columns += (imputed_columns.empty() ? "" : ", ") + name;
+    imputed_values += (imputed_values.empty() ? "" : "; ") + name + ": " + std::to_string(count) +
+                      " x " + imputed_value_text(c);
+  }
+  if (stats) stats->values_imputed = imputed_total;
+  if (imputed_total > 0) {
+    data.notes.push_back(table.path + ": " + std::to_string(imputed_total) +
+                         " values imputed in columns " + imputed_columns + " (" + imputed_values +
+                         "; fitted on '" + fitted_path_ + "', " + kPreprocessingNotCovered + ")");
+  }
   return data;
 }
 
@@ -570,15 +747,24 @@ std::string CsvEncoder::description() const {
     const Column& column = columns_[c];
     out += (first ? " '" : ", '") + header_[c] + "' ";
     first = false;
+    const std::string imputed = options_.missing == MissingValues::impute_mean
+                                    ? ", missing: " + imputed_value_text(static_cast<Index>(c))
+                                    : std::string();
     if (column.numeric) {
-      out += "numeric";
+      out += imputed.empty() ? "numeric" : "numeric (" + imputed.substr(2) + ")";
     } else {
-      out += "one-hot (" + std::to_string(column.categories.size()) + " levels)";
+      out += "one-hot (" + std::to_string(column.categories.size()) + " levels" + imputed + ")";
     }
   }
   out += "; label '" + label_column() + "' " +
          (options_.regression ? std::string("(regression target)")
                               : "(" + std::to_string(class_names_.size()) + " classes)");
+  // The markers when not the defaults (NA, empty, nan, ?); model.json lists them always.
+  out += "; delimiter " + delimiter_name(options_.delimiter) + "; missing values" +
+         (options_.missing_markers == default_na_values()
+              ? std::string()
+              : " " + quoted_list(options_.missing_markers)) +
+         ": " + to_string(options_.missing);
   return out;
 }
 

@@ -116,6 +116,9 @@ Dataset load_user_file(const DatasetSource& source) {
       options.label_column = source.label_column;
       options.regression = source.regression;
       options.categorical_columns = source.categorical_columns;
+      options.delimiter = source.csv.delimiter;
+      options.missing = source.csv.na_policy;
+      options.missing_markers = source.csv.na_values;
       if (source.second_path.empty()) {
         data = load_csv(source.path, options);
       } else {
@@ -233,7 +236,7 @@ DataFormat detect_format(const std::string& path) {
     if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const bool has_pair =
-        line.find(':') != std::string::npos && line.find(',') == std::string::npos;
+        line.find(':') != std::string::npos && line.find_first_of(",;") == std::string::npos;
     return has_pair ? DataFormat::libsvm : DataFormat::csv;
   }
   throw ParseError(path + ": cannot tell its format (no data in the first 4 KB); give format");
@@ -280,7 +283,28 @@ Dataset load_dataset(const DatasetSource& source) {
   return data;
 }
 
+namespace {
+Preprocessing scaling_of(const DatasetSource& source);
+}  // namespace
+
 Preprocessing preprocessing_of(const DatasetSource& source) {
+  Preprocessing p = scaling_of(source);
+  // Means and most frequent levels fitted on the user's file are preprocessing fitted on private
+  // data too, public feature bounds or not (IDX and LIBSVM files have no missing values).
+  const bool csv_file =
+      lower(source.name).empty() && !named_as_idx(source) && source.format != DataFormat::libsvm;
+  if (csv_file && source.csv.na_policy == MissingValues::impute_mean) {
+    p.description += std::string(
+                         "; missing values imputed with the file's column means and most "
+                         "frequent levels") +
+                     (p.fitted_on_private_data ? "" : std::string(": ") + kPreprocessingNotCovered);
+    p.fitted_on_private_data = true;
+  }
+  return p;
+}
+
+namespace {
+Preprocessing scaling_of(const DatasetSource& source) {
   const std::string name = lower(source.name);
   if (is_fashion_mnist(name) || (name.empty() && named_as_idx(source))) {
     return {false, "pixels / 255 (public bounds 0..255)"};
@@ -301,6 +325,7 @@ Preprocessing preprocessing_of(const DatasetSource& source) {
                                 : "min-max ranges fitted on the training part if outside [0, 1]") +
                     " (no public bounds given): " + kPreprocessingNotCovered};
 }
+}  // namespace
 
 bool is_builtin_dataset(const std::string& name) {
   const auto builtins = builtin_datasets();

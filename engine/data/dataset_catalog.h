@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "data/csv_reading.h"
 #include "data/dataset.h"
 #include "data/feature_scaling.h"
 
@@ -39,6 +40,8 @@ struct DatasetSource {
   std::string label_column;  // CSV: header name, empty = last column
   // CSV: columns one-hot encoded whatever their values (CsvOptions::categorical_columns).
   std::vector<std::string> categorical_columns;
+  // CSV: the delimiter (detected by default) and the missing-value markers and policy.
+  CsvReading csv;
   bool regression = false;    // CSV/LIBSVM: real-valued target
   bool min_max_scale = true;  // CSV/LIBSVM: scale every feature to [0, 1] over all loaded rows
   // CSV/LIBSVM/Adult/synthetic: public bounds instead of the min-max fit (feature_scaling.h).

@@ -17,7 +17,9 @@
 #include "core/json_reader.h"
 #include "core/limits.h"
 #include "core/validate.h"
+#include "data/csv_reading.h"
 #include "data/file_reader.h"
+#include "data/path_beside.h"
 #include "experiment/preset_kind.h"
 #include "experiment/release_repeats.h"
 #include "models/network_description.h"
@@ -283,8 +285,9 @@ namespace {
 
 // A custom network (model.kind = "custom"): the description's keys inline in the model object
 // (name, input, loss, layers, norms; network_description.h), or "file": a JSON file holding the
-// description (a relative path is read from the current directory). Returns the description's
-// JSON text after checking it; errors name "model.layers[i].<field>" (or the file).
+// description (a relative path is read from the experiment file's folder, load_experiment_file).
+// Returns the description's JSON text after checking it; errors name "model.layers[i].<field>" (or
+// the file).
 std::string custom_network_json(JsonReader& m) {
   static const char* const kInlineKeys[] = {"name", "input", "loss", "layers", "norms"};
   json description = json::object();
@@ -373,6 +376,28 @@ ExperimentConfig parse_experiment(const json& j) {
         check(!column.get<std::string>().empty(), field, "must not be empty");
         config.dataset.categorical.push_back(column.get<std::string>());
       }
+    }
+    try {
+      if (auto policy = d.optional_string("na_policy"))
+        config.dataset.csv.na_policy = data::parse_na_policy(*policy, "dataset.na_policy");
+      if (auto delimiter = d.optional_string("delimiter"))
+        config.dataset.csv.delimiter = data::parse_delimiter(*delimiter, "dataset.delimiter");
+      if (const json* markers = d.find("na_values")) {
+        if (!markers->is_array())
+          json_fail("dataset.na_values",
+                    "expected an array of markers (strings), got " + type_name(*markers));
+        config.dataset.csv.na_values.clear();
+        for (std::size_t i = 0; i < markers->size(); ++i) {
+          const json& marker = (*markers)[i];
+          if (!marker.is_string())
+            json_fail("dataset.na_values[" + std::to_string(i) + "]",
+                      "expected a marker (a string), got " + type_name(marker));
+          config.dataset.csv.na_values.push_back(marker.get<std::string>());
+        }
+        data::check_na_values(config.dataset.csv.na_values, "dataset.na_values");
+      }
+    } catch (const InvalidArgument& e) {
+      throw ParseError(e.what());  // the message names the key (dataset.na_...)
     }
     config.dataset.validation_fraction = d.number_or("validation_fraction", 0.2);
     check(config.dataset.validation_fraction > 0 && config.dataset.validation_fraction < 1,
@@ -526,18 +551,48 @@ ExperimentConfig parse_experiment(const json& j) {
   return config;
 }
 
-ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin) {
+namespace {
+
+// The file paths an experiment file names (dataset.source unless a built-in name, dataset.path,
+// model.file), resolved against the file's folder (data/path_beside.h). Values that are not
+// strings are left for parse_experiment to refuse.
+void resolve_paths_beside(json& j, const std::string& file) {
+  if (!j.is_object()) return;
+  auto resolve = [&](const char* section, const char* key, bool source) {
+    const auto s = j.find(section);
+    if (s == j.end() || !s->is_object()) return;
+    const auto v = s->find(key);
+    if (v == s->end() || !v->is_string()) return;
+    const std::string text = v->get<std::string>();
+    *v = source ? data::source_beside(file, text) : data::path_beside(file, text);
+  };
+  resolve("dataset", "source", true);
+  resolve("dataset", "path", false);
+  resolve("model", "file", false);
+}
+
+// parse_experiment_text's work; `file` (when not empty) is the file the text came from, the
+// folder its relative paths are read from.
+ExperimentConfig parse_experiment_json_text(const std::string& text, const std::string& origin,
+                                            const std::string& file) {
   // Depth-capped parse; errors name line, column and key path (json_guard.h).
-  const json j = parse_json_text(text, origin);
+  json j = parse_json_text(text, origin);
   // A comparison or protocol preset given as an experiment: name the command that runs it,
   // rather than the first key the experiment schema does not know.
   if (const auto hint = other_preset_hint(preset_kind(j), origin))
     throw ParseError(origin + ": " + *hint);
+  if (!file.empty()) resolve_paths_beside(j, file);
   try {
     return parse_experiment(j);
   } catch (const ParseError& e) {
     throw ParseError(origin + ": " + e.what());
   }
+}
+
+}  // namespace
+
+ExperimentConfig parse_experiment_text(const std::string& text, const std::string& origin) {
+  return parse_experiment_json_text(text, origin, "");
 }
 
 ExperimentConfig load_experiment_file(const std::string& path) {
@@ -552,7 +607,7 @@ ExperimentConfig load_experiment_file(const std::string& path) {
   } catch (const IoError& e) {
     throw IoError(std::string(e.what()) + " (the experiment file)");
   }
-  return parse_experiment_text(text, path);
+  return parse_experiment_json_text(text, path, path);
 }
 
 }  // namespace dplab::experiment

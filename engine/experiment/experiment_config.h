@@ -5,7 +5,9 @@
 // Schema (all keys checked; an unknown key is an error so that typos cannot pass silently):
 //   name, description (free text: e.g. how a preset differs from the paper), seed, repeats (1),
 //   eval_every (100)
-//   dataset   {source, format: auto|idx|csv|libsvm, label_column, validation_fraction (0.2),
+//   dataset   {source, format: auto|idx|csv|libsvm, label_column, categorical, delimiter
+//              (,|;|tab|auto), na_values (["NA", "", "nan", "?"]), na_policy
+//              (drop|impute-mean|fail), validation_fraction (0.2),
 //              split_seed (default: seed), path (folder of a built-in such as "adult"),
 //              num_samples, dim (synthetic generators), feature_range ("LO:HI" or [lo, hi]: public
 //              bounds for every feature) and feature_bounds ({"name": [lo, hi]}: per feature);
@@ -29,6 +31,8 @@
 //   variants  {lot_normalization, adam_xi, binary_output, linear_init, pixel_range}: reproduction
 //             switches (reproduction_variants.h, docs/reproduction.md); absent = dplab's defaults
 //   accounting {conversion: improved|classic, lt_log_base: e|2} (accounting_config.h)
+// A relative dataset.source, dataset.path or model.file in a file is read from the file's folder
+// (load_experiment_file; data/path_beside.h).
 // Errors name the key path, e.g. `optimizers[1].grid.learning_rate: expected a number or list,
 // got "abc"`; file errors also name the file (and line/column for JSON syntax errors).
 //
@@ -45,6 +49,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "data/csv_reading.h"
 #include "data/feature_scaling.h"
 #include "experiment/accounting_config.h"
 #include "experiment/objpert_entry.h"
@@ -62,6 +67,9 @@ struct DatasetConfig {
   // CSV: columns one-hot encoded whatever their values or number of levels (dplab-cli
   // --categorical; data/csv_loader.h refuses an ID-like text column unless it is named here).
   std::vector<std::string> categorical;
+  // CSV: delimiter, missing-value markers and policy (delimiter, na_values, na_policy;
+  // data/csv_reading.h).
+  data::CsvReading csv;
   double validation_fraction = 0.2;
   std::optional<std::uint64_t> split_seed;  // empty => the experiment seed
   std::string path;                         // built-ins that read files ("adult"): their folder
@@ -168,7 +176,9 @@ struct Candidate {
 // a fixed point of parse (round trip).
 ExperimentConfig parse_experiment(const nlohmann::json& j);
 nlohmann::json to_json(const ExperimentConfig& config);
-// Reads and parses a file; errors name the file (and line/column for syntax errors).
+// Reads and parses a file; errors name the file (and line/column for syntax errors). Its
+// relative file paths (dataset.source when not a built-in name, dataset.path, model.file) are
+// read from the file's folder, not the working directory; the config holds them so resolved.
 ExperimentConfig load_experiment_file(const std::string& path);
 // Parses JSON text; `origin` names the source in error messages.
 ExperimentConfig parse_experiment_text(const std::string& text,

@@ -32,6 +32,13 @@ json to_json(const ExperimentConfig& config) {
                {"validation_fraction", config.dataset.validation_fraction}};
   if (!config.dataset.label_column.empty()) dataset["label_column"] = config.dataset.label_column;
   if (!config.dataset.categorical.empty()) dataset["categorical"] = config.dataset.categorical;
+  // How a CSV is read: written only when not the defaults (older files and runs read the same).
+  const data::CsvReading& csv = config.dataset.csv;
+  if (csv.delimiter != data::kDetectDelimiter)
+    dataset["delimiter"] = data::delimiter_setting(csv.delimiter);
+  if (csv.na_values != data::default_na_values()) dataset["na_values"] = csv.na_values;
+  if (csv.na_policy != data::MissingValues::drop_row)
+    dataset["na_policy"] = data::to_string(csv.na_policy);
   if (config.dataset.split_seed) dataset["split_seed"] = *config.dataset.split_seed;
   if (!config.dataset.path.empty()) dataset["path"] = config.dataset.path;
   if (config.dataset.num_samples) dataset["num_samples"] = *config.dataset.num_samples;

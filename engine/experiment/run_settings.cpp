@@ -46,6 +46,13 @@ double default_learning_rate(const std::string& optimizer) {
       .learning_rate;
 }
 
+// Markers as --na-values reads them: "NA,,nan,?".
+std::string na_values_text(const std::vector<std::string>& markers) {
+  std::string list;
+  for (std::size_t i = 0; i < markers.size(); ++i) list += (i == 0 ? "" : ",") + markers[i];
+  return list;
+}
+
 }  // namespace
 
 const std::vector<RunSettingInfo>& run_setting_list() {
@@ -72,6 +79,19 @@ const std::vector<RunSettingInfo>& run_setting_list() {
          "CSV columns to one-hot encode even if numeric or identifier-like (more than 1000 "
          "levels in more than half of the rows is refused otherwise); comma-separated (default "
          "none)"},
+        {"delimiter", "D",
+         "CSV field delimiter: ',' | ';' | tab (default: detected among them from the header "
+         "and the first lines)"},
+        {"na-values", "LIST",
+         "CSV missing-value markers, comma-separated, an empty item for the empty field "
+         "(default " +
+             na_values_text(d.csv.na_values) +
+             "), in numeric and text columns alike"},
+        {"na-policy", "P",
+         "drop | impute-mean | fail: a row with a missing value is dropped, or the value "
+         "replaced by the training file's column mean (text columns: its most frequent level), "
+         "or loading stops naming FILE:LINE and the column (default " +
+             std::string(data::to_string(d.csv.na_policy)) + ")"},
         {"max-memory", "SIZE",
          "memory budget for loading and encoding data, checked before allocating, e.g. 4G, 512M "
          "(default: half of the memory available when dplab-cli started, fixed for the run; the "
@@ -163,6 +183,11 @@ nlohmann::json RunSettings::to_json() const {
     for (const auto& column : categorical) list += (list.empty() ? "" : ",") + column;
     j["categorical"] = list;
   }
+  if (csv.delimiter != data::kDetectDelimiter)
+    j["delimiter"] = data::delimiter_setting(csv.delimiter);
+  if (csv.na_values != data::default_na_values()) j["na_values"] = na_values_text(csv.na_values);
+  if (csv.na_policy != data::MissingValues::drop_row)
+    j["na_policy"] = data::to_string(csv.na_policy);
   if (max_memory > 0) j["max_memory"] = max_memory;
   j["validation_fraction"] = validation_fraction;
   j["model"] = model;
@@ -184,6 +209,7 @@ nlohmann::json RunSettings::to_json() const {
 
 void RunSettings::apply_data_limits(data::DatasetSource& source) const {
   source.categorical_columns = categorical;
+  source.csv = csv;
   set_memory_limit_bytes(max_memory);
 }
 
@@ -221,6 +247,12 @@ RunSettings parse_run_settings(const Settings& s) {
   config.feature_bounds.field =
       s.field(config.feature_bounds.by_name.empty() ? "feature-range" : "feature-bounds");
   if (auto v = text("categorical")) config.categorical = setting_items(s.field("categorical"), *v);
+  if (auto v = text("delimiter"))
+    config.csv.delimiter = data::parse_delimiter(*v, s.field("delimiter"));
+  if (auto v = text("na-values"))
+    config.csv.na_values = data::parse_na_values(*v, s.field("na-values"));
+  if (auto v = text("na-policy"))
+    config.csv.na_policy = data::parse_na_policy(*v, s.field("na-policy"));
   if (auto v = text("max-memory")) config.max_memory = parse_max_memory(*v, s.field("max-memory"));
   if (auto v = text("model")) config.model = *v;
   if (auto v = text("optimizer")) config.optimizer = *v;

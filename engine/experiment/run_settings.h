@@ -28,6 +28,7 @@ struct RunSettings {
   data::FeatureBounds feature_bounds;
   std::string feature_range_text, feature_bounds_file;
   std::vector<std::string> categorical;  // CSV columns one-hot encoded whatever their values
+  data::CsvReading csv;                  // CSV delimiter, na-values, na-policy
   double max_memory = 0;                 // bytes; 0 = the default budget (core/memory_check.h)
   double validation_fraction = 0.2;      // paper appendix H: 80/20
   std::string model = "logistic";        // linear | logistic | tlnn | cnn | conv-autoencoder
@@ -54,8 +55,8 @@ struct RunSettings {
   training::TrainingConfig training_config() const;
   double effective_learning_rate() const;  // learning_rate or the optimizer's default
   nlohmann::json to_json() const;
-  // categorical into `source`, and max-memory into the process's memory budget: the one place
-  // a run that loads data applies them.
+  // categorical, delimiter, na-values and na-policy into `source`, and max-memory into the
+  // process's memory budget: the one place a run that loads data applies them.
   void apply_data_limits(data::DatasetSource& source) const;
 };
 

@@ -12,6 +12,7 @@
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
 #include "data/file_reader.h"
+#include "data/path_beside.h"
 #include "objective_perturbation/synthetic_glm.h"
 
 namespace dplab::objpert {
@@ -104,10 +105,7 @@ ComparisonPreset load_comparison_preset(const std::string& path) {
   // depth-capped, and a syntax error names its line, column and byte.
   const json j = data::read_json_file(path);
   ComparisonPreset p = parse_comparison_preset(j, path);
-  if (!p.dataset_path.empty() && std::filesystem::path(p.dataset_path).is_relative()) {
-    p.dataset_path =
-        (std::filesystem::path(path).parent_path() / p.dataset_path).lexically_normal().string();
-  }
+  p.dataset_path = data::path_beside(path, p.dataset_path);
   return p;
 }
 

@@ -326,13 +326,12 @@ data::Dataset load_model_input(const LoadedModel& loaded, const std::string& pat
   data::Dataset data;
   if (loaded.input.csv_encoder) {
     const data::CsvEncoder& encoder = *loaded.input.csv_encoder;
-    const data::CsvTable table = data::read_csv_table(path, encoder.delimiter());
-    data = encoder.encode_every_row(encoder.align(table));
-    if (lines) *lines = table.line_numbers;
-    if (labelled) {
-      *labelled = std::find(table.header.begin(), table.header.end(), encoder.label_column()) !=
-                  table.header.end();
-    }
+    // The training file's delimiter when it splits this file too, else the one detected.
+    const data::CsvTable table =
+        data::read_csv_table(path, data::kDetectDelimiter, encoder.delimiter());
+    std::vector<long> kept_lines;  // the training policy may drop a row with a missing value
+    data = encoder.encode_for_prediction(encoder.align(table, labelled), &kept_lines);
+    if (lines) *lines = std::move(kept_lines);
   } else {
     data::DatasetSource source;
     source.path = path;

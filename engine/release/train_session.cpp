@@ -105,6 +105,7 @@ TrainSession run_train_session(const data::Dataset& all, const data::TrainValida
       {"fitted_on_private_data", split.preprocessing.fitted_on_private_data},
       {"description", split.preprocessing.description}};
   if (!all.encoding.empty()) summary["data"]["encoding"] = all.encoding;
+  summary["data"]["notes"] = split.notes;  // rows dropped, values imputed, the encoding
   summary["privacy"] = {{"private", config.is_private()},
                         {"sampling_rate", sampling_rate},
                         {"delta", delta},

@@ -14,6 +14,7 @@ data::DatasetSource dataset_source(const experiment::ExperimentConfig& config) {
   source.format = data::parse_data_format(d.format);
   source.label_column = d.label_column;
   source.categorical_columns = d.categorical;
+  source.csv = d.csv;
   // A linear model is a regression: CSV/LIBSVM targets are then real-valued.
   source.regression = config.model.kind == models::ModelKind::kLinearRegression;
   if (d.num_samples) source.num_samples = *d.num_samples;

@@ -65,7 +65,9 @@ class TestCliMemoryBudget : public QObject {
                               QStringList{"--categorical", "id", "--max-memory", "1G"});
     QCOMPARE(ok.exit_code, 0);
     const QString encoding =
-        "encoding of '" + csv + "': 'id' one-hot (2000 levels), 'x' numeric; label 'y' (2 classes)";
+        "encoding of '" + csv +
+        "': 'id' one-hot (2000 levels), 'x' numeric; label 'y' (2 classes); delimiter ','; "
+        "missing values: drop";
     QVERIFY2(ok.err.contains("note: " + encoding), qPrintable(ok.err));
     const QJsonObject summary =
         QJsonDocument::fromJson(read_file(dir.filePath("c/summary.json"))).object();

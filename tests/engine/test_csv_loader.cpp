@@ -111,7 +111,7 @@ class TestCsvLoader : public QObject {
     QCOMPARE(data.notes.size(), std::size_t{2});
     QCOMPARE(data.notes[1], data.encoding);
     const QString note = QString::fromStdString(data.notes[0]);
-    QVERIFY2(note.contains("csv_small.csv: dropped 2 of 5 rows with a missing value"),
+    QVERIFY2(note.contains("csv_small.csv: 2 of 5 rows dropped for missing values"),
              qPrintable(note));
     const TrainValidationSplit split = prepare_split(data, 0.34, 1);
     QCOMPARE(split.notes, data.notes);

@@ -293,11 +293,15 @@ class TestModelArtefact : public QObject {
     const QString message = testing::error_of<InvalidArgument>(
         [&] { release::load_model_input(loaded, temp.path("missing.csv")); });
     QVERIFY2(message.contains("'colour'"), qPrintable(message));
-    // A missing value: named by line and column, not dropped.
+    // A missing value under the training's policy (drop): the row gets no prediction, and the
+    // lines say which rows were predicted.
     write_text(temp.path("na.csv"), "income,colour,age\n100,red,30\n200,?,40\n");
-    const QString na = testing::error_of<ParseError>(
-        [&] { release::load_model_input(loaded, temp.path("na.csv")); });
-    QVERIFY2(na.contains(":3:") && na.contains("colour"), qPrintable(na));
+    std::vector<long> na_lines;
+    const data::Dataset kept = release::load_model_input(loaded, temp.path("na.csv"), &na_lines);
+    QCOMPARE(kept.size(), Index{1});
+    QCOMPARE(na_lines, std::vector<long>{2});
+    QVERIFY(!kept.notes.empty() &&
+            kept.notes.front().find("1 of 2 rows dropped for missing values") != std::string::npos);
   }
 
   void aFolderThatDoesNotFitIsRefused() {

@@ -51,15 +51,28 @@ def _scale(model: Model, x: np.ndarray) -> np.ndarray:
 
 def encode_csv(model: Model, path) -> np.ndarray:
     """The rows of a CSV as the model's features: numeric columns as numbers, one-hot columns
-    as indicators of model.json's levels (an unseen level: all zeros), then the scaling."""
+    as indicators of model.json's levels (an unseen level: all zeros), then the scaling. A cell
+    equal to one of missing_markers follows missing_policy: "drop" leaves the row out,
+    "impute-mean" takes the column's "impute" value (its mean, or its level), "fail" (and files
+    without a policy) raises."""
     enc = model.meta["input"]["encoding"]
+    markers = set(enc.get("missing_markers", []))
+    policy = enc.get("missing_policy", "fail")
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter=enc["delimiter"], skipinitialspace=True))
     features = []
     for row in rows:
         values = []
+        cells = {c["name"]: row[c["name"]].strip() for c in enc["columns"]}
+        if any(cell in markers for cell in cells.values()):
+            if policy == "drop":
+                continue
+            if policy != "impute-mean":
+                raise ValueError(f"{path}: a missing value under missing_policy {policy}")
         for column in enc["columns"]:
-            cell = row[column["name"]].strip()
+            cell = cells[column["name"]]
+            if cell in markers:
+                cell = str(column["impute"])
             if column["encoding"] == "numeric":
                 values.append(float(cell))
             else:
