@@ -85,8 +85,7 @@ const std::vector<RunSettingInfo>& run_setting_list() {
         {"na-values", "LIST",
          "CSV missing-value markers, comma-separated, an empty item for the empty field "
          "(default " +
-             na_values_text(d.csv.na_values) +
-             "), in numeric and text columns alike"},
+             na_values_text(d.csv.na_values) + "), in numeric and text columns alike"},
         {"na-policy", "P",
          "drop | impute-mean | fail: a row with a missing value is dropped, or the value "
          "replaced by the training file's column mean (text columns: its most frequent level), "
