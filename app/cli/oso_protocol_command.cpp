@@ -17,8 +17,8 @@
 #include "cli/progress_line.h"
 #include "core/error.h"
 #include "data/file_reader.h"
-#include "data/preset_files.h"
 #include "data/path_beside.h"
+#include "data/preset_files.h"
 #include "tuning/oso_protocol.h"
 
 namespace dplab::cli {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace dplab {
@@ -14,5 +15,10 @@ namespace dplab {
 // F0 80..8F), a surrogate (ED A0..BF) or a code point above U+10FFFF (F4 90.., F5..FF).
 // nullopt when all of `text` is well-formed (ASCII is).
 std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+
+// `text` read as ISO-8859-1 (Latin-1: byte b is code point U+00bb), in UTF-8: bytes below 0x80
+// stay, every other byte becomes two. What a CSV saved by a spreadsheet in a Western-European
+// locale (or Windows-1252, whose letters agree with Latin-1's) holds; the caller says it did it.
+std::string latin1_to_utf8(std::string_view text);
 
 }  // namespace dplab

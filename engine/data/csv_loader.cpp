@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/memory_check.h"
 #include "core/number_text.h"
+#include "core/utf8.h"
 #include "data/file_reader.h"
 #include "data/large_buffer.h"
 #include "data/text_number.h"
@@ -263,13 +264,36 @@ char detect_csv_delimiter(const std::string& path, std::string_view text, char p
                    "an experiment file's \"dataset\")");
 }
 
+namespace {
+
+// A file that is not UTF-8 is read as Latin-1 (core/utf8.h): its names become the letters the
+// spreadsheet showed (caf\xE9 -> café) instead of bytes no JSON output can hold; the note says so.
+std::string csv_text_in_utf8(const std::string& path, std::string text, long long& latin1_from) {
+  const auto bad = first_invalid_utf8(text);
+  if (!bad) return text;
+  latin1_from = static_cast<long long>(*bad);
+  require_memory(path + ": its text converted from Latin-1 to UTF-8",
+                 3.0 * static_cast<double>(text.size()));
+  return latin1_to_utf8(text);
+}
+
+void note_latin1(const CsvTable& table, Dataset& data) {
+  if (table.latin1_from_byte < 0) return;
+  data.notes.push_back(table.path + ": not UTF-8 (byte " + std::to_string(table.latin1_from_byte) +
+                       " is not): read as Latin-1 (ISO-8859-1); save it as UTF-8 to be sure");
+}
+
+}  // namespace
+
 CsvTable read_csv_table(const std::string& path, char delimiter, char preferred) {
-  const std::string text = read_file_text(path);
+  long long latin1_from = -1;
+  const std::string text = csv_text_in_utf8(path, read_file_text(path), latin1_from);
   if (delimiter == kDetectDelimiter) delimiter = detect_csv_delimiter(path, text, preferred);
   RecordReader reader(path, text, delimiter);
   CsvTable table;
   table.path = path;
   table.delimiter = delimiter;
+  table.latin1_from_byte = latin1_from;
   long line = 0;
   const auto header = reader.next_extent();
   // Long names also take heap beyond their std::string: at most the header's bytes, twice
@@ -780,6 +804,7 @@ Dataset load_csv(const std::string& path, const CsvOptions& options, CsvStats* s
   const CsvTable table = read_csv_table(path, options.delimiter);
   const CsvEncoder encoder = CsvEncoder::fit(table, options);
   Dataset data = encoder.encode(table, stats);
+  note_latin1(table, data);
   record_encoding(data, encoder);
   return data;
 }
@@ -792,6 +817,8 @@ CsvPair load_csv_pair(const std::string& first_path, const std::string& second_p
   CsvPair pair;
   pair.first = encoder.encode(first, &pair.first_stats);
   pair.second = encoder.encode(second, &pair.second_stats);
+  note_latin1(first, pair.first);
+  note_latin1(second, pair.first);
   record_encoding(pair.first, encoder);  // once: concatenate() keeps both files' notes
   pair.second.csv_encoder = pair.first.csv_encoder;
   return pair;

@@ -76,6 +76,8 @@ inline constexpr long kMaxCategoricalLevels = 1000;
 struct CsvTable {
   std::string path;
   char delimiter = ',';  // the one the file was split with (given or detected)
+  // The first byte that was not UTF-8 when the file was read as Latin-1 (read_csv_table), else -1.
+  long long latin1_from_byte = -1;
   std::vector<std::string> header;
   std::vector<std::string> cells;  // rows() x columns(), row-major
   std::vector<long> line_numbers;  // 1-based, one per row

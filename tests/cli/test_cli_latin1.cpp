@@ -1,8 +1,10 @@
 // Text from the user that is not UTF-8 (issue #45 item 5): a Latin-1 byte in a CSV's file name
 // and header ended `train` in "internal error: json type_error.316" after its training, with
-// summary.json lost, and exit 0. Now every JSON dplab writes goes through core/json_text.h:
-// the run ends with exit 0, every file is written and parses as JSON (Debian's python3 reads
-// it), and the bytes that were not UTF-8 are shown as U+FFFD.
+// summary.json lost, and exit 0. Now a CSV that is not UTF-8 is read as Latin-1 (its column
+// "b\xE9" is "bé" in every output, a note says so, and `predict` on the same file matches the
+// model's columns), and every JSON dplab writes goes through core/json_text.h: a file name's
+// bytes that are not UTF-8 are shown as U+FFFD. The run ends with exit 0, every file is written
+// and parses as JSON (Debian's python3 reads it).
 #include <QFile>
 #include <QProcess>
 #include <QTest>
@@ -52,7 +54,21 @@ class TestCliLatin1 : public QObject {
     }
     QFile summary(out + "/summary.json");
     QVERIFY(summary.open(QIODevice::ReadOnly));
-    QVERIFY(QString::fromUtf8(summary.readAll()).contains(QChar(0xFFFD)));
+    const QString text = QString::fromUtf8(summary.readAll());
+    QVERIFY(text.contains(QChar(0xFFFD)));  // the file name's byte
+    QVERIFY2(text.contains(QString::fromUtf8("'b\xc3\xa9' numeric")), qPrintable(text));
+    QVERIFY2(text.contains("read as Latin-1"), qPrintable(text));
+
+    // predict reads the same file the same way: its column is the model's "bé".
+    QProcess predict;
+    predict.start("/bin/sh", {"-c",
+                              "exec \"$0\" predict --model \"$2\" --dataset \"$1\"/caf?.csv "
+                              "--out \"$2\"/preds.csv",
+                              dplab::testing::cli_program(), QString::fromStdString(dir), out});
+    QVERIFY(predict.waitForFinished(60000));
+    QVERIFY2(predict.exitCode() == 0,
+             qPrintable(QString::fromUtf8(predict.readAllStandardError())));
+    QVERIFY(QFile::exists(out + "/preds.csv"));
   }
 };
 

@@ -1,8 +1,9 @@
 // A new user's path (issue #43, "Done when"), as docs/guide/first-private-model.md writes it, in
-// an empty folder: their own CSV -> a private tuned model -> predictions -> a figure, in three
+// an empty folder: their own CSV (';'-separated, "NA" for a missing value, as a spreadsheet in a
+// European locale saves it) -> a private tuned model -> predictions -> a figure, in three
 // commands:
-//   dplab-cli tune --config quick-demo.json --dataset mine.csv --label-column income
-//            --release private --strategy lt --out run
+//   dplab-cli tune --config quick-demo --dataset mine.csv --label-column income
+//            --na-policy impute-mean --release private --strategy lt --out run
 //   dplab-cli predict --model run --dataset new.csv --out preds.csv
 //   dplab-cli plot run --out run/figure.pdf
 // Checked: each exits 0; the release is private LT with the winner's model and no K; predict
@@ -26,17 +27,19 @@ using dplab::testing::run_cli;
 
 namespace {
 
-// A small table as a user has one: numeric and text columns, the label not last.
+// A small table as a user has one: numeric and text columns, the label not last, ';' between
+// fields and "NA" in about one row of 12 (in a numeric and in a text column).
 std::string user_rows(int n, std::uint64_t seed, bool with_label) {
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> age(18, 80), hours(1, 60), job(0, 2);
+  std::uniform_int_distribution<int> age(18, 80), hours(1, 60), job(0, 2), gap(0, 11);
   const char* jobs[] = {"clerk", "nurse", "driver"};
-  std::string text = with_label ? "age,income,job,hours\n" : "age,job,hours\n";
+  std::string text = with_label ? "age;income;job;hours\n" : "age;job;hours\n";
   for (int i = 0; i < n; ++i) {
-    const int a = age(rng), h = hours(rng), j = job(rng);
+    const int a = age(rng), h = hours(rng), j = job(rng), g = gap(rng);
     const char* income = a + h + 10 * j > 90 ? "high" : "low";
-    text += std::to_string(a) + "," + (with_label ? std::string(income) + "," : "") + jobs[j] +
-            "," + std::to_string(h) + "\n";
+    text += (g == 0 ? std::string("NA") : std::to_string(a)) + ";" +
+            (with_label ? std::string(income) + ";" : "") + (g == 1 ? "NA" : jobs[j]) + ";" +
+            std::to_string(h) + "\n";
   }
   return text;
 }
@@ -60,12 +63,13 @@ class TestCliNewUserPath : public QObject {
       QVERIFY(g.open(QIODevice::WriteOnly));
       g.write(QByteArray::fromStdString(user_rows(50, 2, false)));
     }
-    const QString preset =
-        QString::fromStdString(dplab::testing::presets_dir() + "/quick-demo.json");
-    CliRun r =
-        run_cli({"tune", "--config", preset, "--dataset", "mine.csv", "--label-column", "income",
-                 "--release", "private", "--strategy", "lt", "--out", "run", "--threads", "2"});
+    // The preset by its name (found in the shipped presets folder from any working directory).
+    CliRun r = run_cli({"tune", "--config", "quick-demo", "--dataset", "mine.csv", "--label-column",
+                        "income", "--na-policy", "impute-mean", "--release", "private",
+                        "--strategy", "lt", "--out", "run", "--threads", "2"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("delimiter ';'"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("values imputed"), qPrintable(r.err));
     const auto release = nlohmann::json::parse(read_file(dir + "/run/release.json").toStdString());
     QCOMPARE(release["mode"].get<std::string>(), std::string("private lt"));
     QVERIFY(QFile::exists(dir + "/run/model/model.npz"));
@@ -73,12 +77,14 @@ class TestCliNewUserPath : public QObject {
     const auto model =
         nlohmann::json::parse(read_file(dir + "/run/model/model.json").toStdString());
     QVERIFY2(model.dump().find("job=nurse") != std::string::npos, "the text column is one-hot");
+    QVERIFY2(model.dump().find("job=NA") == std::string::npos, "NA is missing, not a level");
 
     r = run_cli({"predict", "--model", "run", "--dataset", "new.csv", "--out", "preds.csv"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     const QString preds = QString::fromUtf8(read_file(dir + "/preds.csv"));
     QCOMPARE(preds.section('\n', 0, 0), QString("row,predicted,p_high,p_low,epsilon_label"));
-    QCOMPARE(preds.count('\n'), 51);
+    // Every row: its NA imputed by the model's rule.
+    QVERIFY2(preds.count(QLatin1Char(10)) == 51, qPrintable(r.err + preds.left(400)));
 
     r = run_cli({"plot", "run", "--out", "run/figure.pdf"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
