@@ -4,6 +4,7 @@
 #include "release/input_encoding_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -14,6 +15,7 @@
 #include "data/feature_rows.h"
 #include "data/file_reader.h"
 #include "data/npz_file.h"
+#include "data/text_number.h"
 #include "release/field_class.h"
 
 namespace dplab::release {
@@ -320,6 +322,59 @@ LoadedModel read_model_folder(const std::string& directory) {
   return loaded;
 }
 
+namespace {
+
+bool is_csv_name(const std::string& path) {
+  for (const char* ending : {".csv", ".csv.gz", ".tsv", ".tsv.gz"}) {
+    const std::string e(ending);
+    if (path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+      return true;
+  }
+  return false;
+}
+
+// A CSV for a model trained on data without a CSV encoding (synthetic or array data: features
+// named x1..xd, or the names the arrays came with): its columns matched to the model's features
+// by name, in any order, other columns ignored, no label (nothing to score against).
+data::Dataset features_by_name(const LoadedModel& loaded, const std::string& path,
+                               std::vector<long>* lines) {
+  const auto& names = loaded.input.feature_names;
+  const data::CsvTable table = data::read_csv_table(path, data::kDetectDelimiter, ',');
+  std::vector<Index> columns;
+  for (const auto& name : names) {
+    const auto it = std::find(table.header.begin(), table.header.end(), name);
+    if (it == table.header.end()) {
+      throw InvalidArgument(path + ": no column '" + name +
+                            "', which the model's input needs (its features: " + names.front() +
+                            " .. " + names.back() + ", " + std::to_string(names.size()) +
+                            " columns, matched by name)");
+    }
+    columns.push_back(static_cast<Index>(it - table.header.begin()));
+  }
+  data::Dataset data;
+  data.name = path;
+  data.features.resize(table.rows(), static_cast<Index>(names.size()));
+  for (Index r = 0; r < table.rows(); ++r) {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string& cell = table.cell(r, columns[c]);
+      const auto value = data::parse_number(cell);
+      if (!value || !std::isfinite(*value)) {
+        throw ParseError(path + ":" +
+                         std::to_string(table.line_numbers[static_cast<std::size_t>(r)]) +
+                         ": column '" + names[c] + "': expected a number, got '" + cell + "'");
+      }
+      data.features(r, static_cast<Index>(c)) = static_cast<float>(*value);
+    }
+  }
+  data.targets = Vector::Zero(table.rows());
+  data.num_classes = static_cast<int>(loaded.input.class_names.size());
+  data.feature_names = names;
+  if (lines) *lines = table.line_numbers;
+  return data;
+}
+
+}  // namespace
+
 data::Dataset load_model_input(const LoadedModel& loaded, const std::string& path,
                                std::vector<long>* lines, bool* labelled) {
   if (labelled) *labelled = true;  // IDX / LIBSVM rows always carry their labels
@@ -332,6 +387,9 @@ data::Dataset load_model_input(const LoadedModel& loaded, const std::string& pat
     std::vector<long> kept_lines;  // the training policy may drop a row with a missing value
     data = encoder.encode_for_prediction(encoder.align(table, labelled), &kept_lines);
     if (lines) *lines = std::move(kept_lines);
+  } else if (is_csv_name(path) && !loaded.input.feature_names.empty() && !loaded.input.pixels) {
+    if (labelled) *labelled = false;
+    data = features_by_name(loaded, path, lines);
   } else {
     data::DatasetSource source;
     source.path = path;

@@ -156,6 +156,34 @@ class TestCliPredict : public QObject {
     QVERIFY2(r.exit_code == 2 && r.err.contains("none, best or all"), qPrintable(r.err));
   }
 
+  // A model of data without a CSV encoding (synthetic: features x1..xd): a CSV's columns are
+  // matched to its features by name, in any order (before, such a file's last column was taken
+  // for a label and refused).
+  void syntheticModelPredictsFromACsvByName() {
+    const QString config = QString::fromStdString(
+        temp_.write("tiny.json", dplab::testing::tiny_experiment_json(30, 1)));
+    const QString out = path("synthetic");
+    CliRun r = run_cli({"tune", "--config", config, "--release", "private", "--strategy", "ma",
+                        "--out", out, "--threads", "2"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QString rows = QString::fromStdString(temp_.write(
+        "rows.csv", "x5,x4,x3,x2,x1,note\n0.1,0.2,0.3,0.4,0.5,a\n0.9,0.8,0.7,0.6,0.5,b\n"));
+    r = run_cli({"predict", "--model", out, "--dataset", rows, "--out", out + "/p.csv"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QString text = QString::fromUtf8(read_file(out + "/p.csv"));
+    QCOMPARE(text.count('\n'), 3);
+    QVERIFY(text.startsWith("row,predicted,p_0,p_1,epsilon_label\n2,"));
+    // The same rows with the columns in the model's order predict the same.
+    const QString ordered = QString::fromStdString(
+        temp_.write("ordered.csv", "x1,x2,x3,x4,x5\n0.5,0.4,0.3,0.2,0.1\n0.5,0.6,0.7,0.8,0.9\n"));
+    r = run_cli({"predict", "--model", out, "--dataset", ordered, "--out", out + "/q.csv"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QCOMPARE(read_file(out + "/q.csv"), read_file(out + "/p.csv"));
+    const QString short_file = QString::fromStdString(temp_.write("short.csv", "x1,x2\n0.5,0.4\n"));
+    r = run_cli({"predict", "--model", out, "--dataset", short_file, "--out", out + "/s.csv"});
+    QVERIFY2(r.exit_code > 0 && r.err.contains("no column 'x3'"), qPrintable(r.err));
+  }
+
   void predictRefusesAFolderWithoutAModel() {
     const QString empty = path("empty");
     fs::create_directories(empty.toStdString());

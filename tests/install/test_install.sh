@@ -52,6 +52,17 @@ in_empty() { (cd "$empty" && env -u DPLAB_DATA_DIR -u DPLAB_PRESETS_DIR "$cli" "
 in_empty tune --config quick-demo --out x >"$stage/out" 2>"$stage/err" ||
   { cat "$stage/err" >&2; fail "tune --config quick-demo from an empty folder"; }
 grep -q '"experiment": "quick-demo"' "$empty/x/summary.json" || fail "tune --config quick-demo wrote no summary"
+# The new user's path with the installed programs: a private search's model, then predict on a
+# CSV of the same columns (the synthetic data's x0..x9 written by the shell) and a figure.
+in_empty tune --config quick-demo --release private --strategy ma --out private >/dev/null \
+  2>"$stage/err" || { cat "$stage/err" >&2; fail "tune --config quick-demo --release private"; }
+[ -s "$empty/private/model/model.npz" ] || fail "the private search wrote no model"
+printf 'x1,x2,x3,x4,x5,x6,x7,x8,x9,x10\n0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.5\n' >"$empty/rows.csv"
+in_empty predict --model private --dataset rows.csv --out preds.csv 2>"$stage/err" &&
+  grep -q '^row,predicted,p_0,p_1,epsilon_label$' "$empty/preds.csv" ||
+  { cat "$stage/err" >&2; fail "predict with the private search's model"; }
+in_empty plot private --out private/winner.png 2>"$stage/err" ||
+  { cat "$stage/err" >&2; fail "plot of the private release"; }
 in_empty tune --config quick-demo.json --plan plan >/dev/null 2>"$stage/err" ||
   { cat "$stage/err" >&2; fail "tune --config quick-demo.json --plan"; }
 in_empty slurm quick-demo --out slurm-plan >/dev/null 2>"$stage/err" ||
