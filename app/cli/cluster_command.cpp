@@ -50,11 +50,15 @@ class ShardTag : public tuning::RunListener {
   nlohmann::json identity_;
 };
 
-// One stderr line per ended job (a batch system's log is a file, not a terminal).
+// One stderr line per ended job (a batch system's log is a file, not a terminal). None for a
+// private LT / PS plan: its job count is K, curator-only, and Slurm's logs are files users are
+// handed; counting the lines of every shard's log would give it.
 class JobLog : public tuning::RunListener {
  public:
-  JobLog(int shard, std::int64_t total) : shard_(shard), total_(total) {}
+  JobLog(int shard, std::int64_t total, bool hide_count)
+      : shard_(shard), total_(total), hide_count_(hide_count) {}
   void on_job_finished(const tuning::JobResult& job) override {
+    if (hide_count_) return;
     std::lock_guard lock(mutex_);
     ++done_;
     std::fprintf(stderr, "run-jobs shard %d: %lld/%lld ended: candidate %d, repeat %d: %s\n",
@@ -66,6 +70,7 @@ class JobLog : public tuning::RunListener {
  private:
   int shard_;
   std::int64_t total_;
+  bool hide_count_;
   std::int64_t done_ = 0;
   std::mutex mutex_;
 };
@@ -113,10 +118,17 @@ int run_run_jobs(const Arguments& args) {
   // A private plan's winner is chosen at merge: every shard keeps (and stores) its models.
   options.keep_models = plan.private_plan.has_value();
   const std::string path = cluster::shard_store_path(dir, i);
+  // A private LT / PS plan's job counts reveal K (experiment::hides_run_count): its lines name
+  // none (`history show` on the shard store tells the curator).
+  const bool hide = experiment::hides_run_count(plan.search.config.release);
   if (options.plan.empty()) {
     // An empty plan would mean "the whole grid" to the Runner: nothing to run, no store.
-    std::fprintf(stderr, "run-jobs shard %d of %d: no job (the plan has %zu jobs)\n", i, n,
-                 plan.search.jobs.size());
+    if (hide) {
+      std::fprintf(stderr, "run-jobs shard %d of %d: nothing to run in this shard\n", i, n);
+    } else {
+      std::fprintf(stderr, "run-jobs shard %d of %d: no job (the plan has %zu jobs)\n", i, n,
+                   plan.search.jobs.size());
+    }
     return 0;
   }
   const auto& config = plan.search.config;
@@ -150,22 +162,32 @@ int run_run_jobs(const Arguments& args) {
       failed += job.status == tuning::JobStatus::kFailed;
     }
     if (kept == static_cast<std::int64_t>(state.jobs.size())) {
-      std::fprintf(stderr, "run-jobs shard %d of %d: all %lld jobs already in %s%s\n", i, n,
-                   static_cast<long long>(kept), path.c_str(),
-                   failed > 0 ? " (some failed: see history show)" : "");
+      if (hide) {
+        std::fprintf(stderr, "run-jobs shard %d of %d: all its jobs already in %s%s\n", i, n,
+                     path.c_str(), failed > 0 ? " (some failed: see history show)" : "");
+      } else {
+        std::fprintf(stderr, "run-jobs shard %d of %d: all %lld jobs already in %s%s\n", i, n,
+                     static_cast<long long>(kept), path.c_str(),
+                     failed > 0 ? " (some failed: see history show)" : "");
+      }
       return failed > 0 ? 1 : 0;
     }
     runner.resume_from(state);
     writer.resume(id);
   }
   ShardTag tag(db, writer, cluster::shard_identity(plan, i, n));
-  JobLog log(i, runner.total_jobs());
+  JobLog log(i, runner.total_jobs(), hide);
   runner.add_listener(&writer);
   runner.add_listener(&tag);
   runner.add_listener(&log);
-  std::fprintf(stderr, "run-jobs shard %d of %d: %lld jobs (%lld already stored) into %s\n", i, n,
-               static_cast<long long>(runner.total_jobs()), static_cast<long long>(kept),
-               path.c_str());
+  if (hide) {
+    std::fprintf(stderr, "run-jobs shard %d of %d: its share of a private plan into %s\n", i, n,
+                 path.c_str());
+  } else {
+    std::fprintf(stderr, "run-jobs shard %d of %d: %lld jobs (%lld already stored) into %s\n", i, n,
+                 static_cast<long long>(runner.total_jobs()), static_cast<long long>(kept),
+                 path.c_str());
+  }
   const tuning::SearchResults results = runner.run();
   std::int64_t failed = 0;
   const tuning::JobResult* first_failure = nullptr;
@@ -174,17 +196,22 @@ int run_run_jobs(const Arguments& args) {
     if (!first_failure) first_failure = &job;
     ++failed;
   }
-  std::fprintf(stderr, "run-jobs shard %d of %d: %lld of %lld jobs stored in %s\n", i, n,
-               static_cast<long long>(db.stored_results(writer.experiment_id())),
-               static_cast<long long>(results.jobs.size()), path.c_str());
+  if (hide) {
+    std::fprintf(stderr, "run-jobs shard %d of %d: %s in %s\n", i, n,
+                 failed > 0 ? "ended with failed jobs" : "its jobs stored", path.c_str());
+  } else {
+    std::fprintf(stderr, "run-jobs shard %d of %d: %lld of %lld jobs stored in %s\n", i, n,
+                 static_cast<long long>(db.stored_results(writer.experiment_id())),
+                 static_cast<long long>(results.jobs.size()), path.c_str());
+  }
   if (const auto error = writer.first_error()) {
     std::cerr << "run-jobs: error: " << path << ": " << *error << "\n";
     return 1;
   }
   if (first_failure) {
-    std::cerr << "run-jobs: error: " << failed << " job(s) failed; the first: candidate "
-              << first_failure->candidate << ", repeat " << first_failure->repeat << ": "
-              << first_failure->error << "\n";
+    std::cerr << "run-jobs: error: " << (hide ? std::string("some") : std::to_string(failed))
+              << " job(s) failed; the first: candidate " << first_failure->candidate << ", repeat "
+              << first_failure->repeat << ": " << first_failure->error << "\n";
     return 1;
   }
   return 0;

@@ -224,6 +224,18 @@ class TestCliPrivateReleaseK : public QObject {
       QVERIFY2(p.exit_code == 0, qPrintable(p.err));
       QVERIFY2(p.err.contains(QRegularExpression("wrote the plan of \\d+ jobs")) == show,
                qPrintable(tag + ":\n" + p.err));
+      if (show) continue;
+      // run-jobs on the private plan (its log is a Slurm output file): no job count, no line per
+      // job, run or rerun (everything already stored).
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        const CliRun shard = run_cli({"run-jobs", plan, "--shard", "0", "--shards", "1"});
+        QVERIFY2(shard.exit_code == 0, qPrintable(shard.err));
+        QVERIFY2(!shard.err.contains(QRegularExpression("\\d+ jobs|\\d+/\\d+|ended:")),
+                 qPrintable(tag + ":\n" + shard.err));
+        QVERIFY2(shard.err.contains(attempt == 0 ? "its share of a private plan"
+                                                 : "all its jobs already in"),
+                 qPrintable(shard.err));
+      }
     }
   }
 
