@@ -94,8 +94,9 @@ PrivatePlan draw_private_jobs(const experiment::ExperimentConfig& config,
   }
   if (data.train.is_regression()) {
     throw InvalidArgument(
-        "release mode private needs a classification data set: the regression score (final "
-        "training loss) is computed on the private training set and is not covered by epsilon");
+        "release mode private needs a classification data set: a private release selects and "
+        "releases its winner by validation accuracy (winners.csv, the released score); search "
+        "a regression (model linear) with release mode explore");
   }
   PrivatePlan plan = draw_private_plan(
       config, static_cast<int>(experiment::expand_candidates(config).size()), config.seed);
