@@ -60,6 +60,31 @@ class TestChartExport : public QObject {
   }
   void cleanupTestCase() { delete window_; }
 
+  // The long-format data of a chart: series, x, y for curves; a "value" column only when a
+  // colour map's cells have one (issue #44: the accuracy CSV's value column was always empty).
+  void plotDataHasAValueColumnOnlyForColourMaps() {
+    QCustomPlot plot;
+    QCPGraph* graph = plot.addGraph();
+    graph->setName(QStringLiteral("curve"));
+    graph->addData(1, 0.5);
+    graph->addData(2, 0.75);
+    CsvTable table = plotDataTable(&plot);
+    QCOMPARE(table.header, (QStringList{"series", "x", "y"}));
+    QCOMPARE(table.rows.size(), 2);
+    QCOMPARE(table.rows[1], (QStringList{"curve", "2", "0.75"}));
+    auto* map = new QCPColorMap(plot.xAxis, plot.yAxis);
+    map->setName(QStringLiteral("grid"));
+    map->data()->setSize(2, 1);
+    map->data()->setRange(QCPRange(0, 1), QCPRange(0, 0));
+    map->data()->setCell(0, 0, 0.25);
+    map->data()->setCell(1, 0, 0.5);
+    table = plotDataTable(&plot);
+    QCOMPARE(table.header, (QStringList{"series", "x", "y", "value"}));
+    QCOMPARE(table.rows.size(), 4);
+    QCOMPARE(table.rows[0], (QStringList{"curve", "1", "0.5", QString()}));
+    QCOMPARE(table.rows[3].at(3), QStringLiteral("0.5"));
+  }
+
   void svgRendersLikeThePng_data() {
     QTest::addColumn<int>("chart");
     QTest::addColumn<int>("dpi");

@@ -289,24 +289,30 @@ bool writeCsv(const CsvTable& table, const QString& path, QString* error) {
 
 CsvTable plotDataTable(QCustomPlot* plot) {
   CsvTable table;
-  table.header = {QStringLiteral("series"), QStringLiteral("x"), QStringLiteral("y"),
-                  QStringLiteral("value")};
+  table.header = {QStringLiteral("series"), QStringLiteral("x"), QStringLiteral("y")};
   if (!plot) return table;
+  // A cell's value column only where a colour map has cells: a curve's rows had it empty.
+  bool has_map = false;
+  for (int i = 0; i < plot->plottableCount(); ++i)
+    has_map = has_map || qobject_cast<QCPColorMap*>(plot->plottable(i)) != nullptr;
+  if (has_map) table.header << QStringLiteral("value");
+  const auto point = [&](const QString& name, double x, double y) {
+    QStringList row{name, formatNumber(x), formatNumber(y)};
+    if (has_map) row << QString();
+    table.rows << row;
+  };
   for (int i = 0; i < plot->plottableCount(); ++i) {
     QCPAbstractPlottable* p = plot->plottable(i);
     const QString name = p->name().isEmpty() ? QStringLiteral("series %1").arg(i) : p->name();
     if (auto* graph = qobject_cast<QCPGraph*>(p)) {
-      for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
-        table.rows << QStringList{name, formatNumber(it->key), formatNumber(it->value), QString()};
-      }
+      for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+        point(name, it->key, it->value);
     } else if (auto* curve = qobject_cast<QCPCurve*>(p)) {
-      for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it) {
-        table.rows << QStringList{name, formatNumber(it->key), formatNumber(it->value), QString()};
-      }
+      for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
+        point(name, it->key, it->value);
     } else if (auto* bars = qobject_cast<QCPBars*>(p)) {
-      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
-        table.rows << QStringList{name, formatNumber(it->key), formatNumber(it->value), QString()};
-      }
+      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+        point(name, it->key, it->value);
     } else if (auto* map = qobject_cast<QCPColorMap*>(p)) {
       QCPColorMapData* data = map->data();
       for (int x = 0; x < data->keySize(); ++x) {
