@@ -193,6 +193,15 @@ class TestCharts : public QObject {
     QCOMPARE(formatPowerOfTen(0.3), QStringLiteral("3·10⁻¹"));
     QCOMPARE(formatPowerOfTen(0.25), QStringLiteral("2.5·10⁻¹"));
     QCOMPARE(formatPowerOfTen(9.96), QStringLiteral("10¹"));
+    // A log axis's labels: plain decimals where short (issue #44: "1.3·10⁰", "7.5·10⁻¹"),
+    // powers of ten beyond.
+    QCOMPARE(formatLogTick(1.3), QStringLiteral("1.3"));
+    QCOMPARE(formatLogTick(0.75), QStringLiteral("0.75"));
+    QCOMPARE(formatLogTick(0.001), QStringLiteral("0.001"));
+    QCOMPARE(formatLogTick(300), QStringLiteral("300"));
+    QCOMPARE(formatLogTick(2000), QStringLiteral("2000"));
+    QCOMPARE(formatLogTick(1e-5), QStringLiteral("10⁻⁵"));
+    QCOMPARE(formatLogTick(25000), QStringLiteral("2.5·10⁴"));
     // A log axis over less than a decade (a colour scale of losses 0.7–2.2) used to read
     // "2·10⁰ 2·10⁰ 2·10⁰": every label is now distinct and never "e+".
     ChartView view(QStringLiteral("t"), QStringLiteral("t"));
@@ -203,7 +212,10 @@ class TestCharts : public QObject {
     const QVector<QString> labels = view.plot()->yAxis->tickVectorLabels();
     QVERIFY(labels.size() >= 2);
     QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
-    for (const QString& l : labels) QVERIFY2(!l.contains(QStringLiteral("e+")), qPrintable(l));
+    for (const QString& l : labels) {
+      QVERIFY2(!l.contains(QStringLiteral("e+")), qPrintable(l));
+      QVERIFY2(!l.contains(QStringLiteral("·10")), qPrintable(l));  // 0.7..2.2: plain decimals
+    }
   }
 
   void adamGridHasNoEmptyLegend() {

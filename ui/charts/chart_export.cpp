@@ -176,6 +176,18 @@ QString formatPowerOfTen(double value, int digits) {
   return powerOfTenText(QString::number(value, 'e', std::max(0, digits - 1)));
 }
 
+QString formatLogTick(double value) {
+  const double magnitude = std::abs(value);
+  // Plain decimals where they are short (0.001 .. 9,999: "0.25", "1.6", "300"), powers of ten
+  // beyond ("10⁻⁵", "2.5·10⁴"): "1.3·10⁰" and "7.5·10⁻¹" read as a puzzle on a slide.
+  if (magnitude >= 1e-3 && magnitude < 1e4) {
+    const QString plain = QString::number(value, 'g', 2);
+    if (!plain.contains(QLatin1Char('e'))) return plain;
+    return QString::number(std::round(value));  // 1000..9999: 'g' would write "1e+03"
+  }
+  return formatPowerOfTen(value, 2);
+}
+
 QPicture recordPlot(QCustomPlot* plot, ImageFormat format, const ImageExportOptions& o) {
   // The painter modes of each output: vector outputs (PDF, SVG) draw vectorised; PDF and a PNG
   // above screen resolution make cosmetic (1-device-pixel) pens real widths so lines scale.

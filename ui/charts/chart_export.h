@@ -95,5 +95,8 @@ QString formatNumber(double value);
 QString formatReadable(double value, int digits = 3);
 // Always in powers of ten, `digits` significant digits: 10⁰, 1.6·10⁰, 3·10⁻¹ (log-axis ticks).
 QString formatPowerOfTen(double value, int digits = 2);
+// A log axis's tick label: plain decimals (two significant digits) from 0.001 to 9,999, a power
+// of ten (formatPowerOfTen) beyond.
+QString formatLogTick(double value);
 
 }  // namespace dplab::ui

@@ -430,13 +430,13 @@ void applyChartStyle(QCustomPlot* plot) {
 }
 
 namespace {
-// Log ticks labelled as powers of ten with two significant digits (10³, 1.6·10⁰): QCustomPlot's
-// "eb" format with precision 0 rounded the mantissa, so a range under one decade read
-// "2·10⁰ 2·10⁰ 2·10⁰" and "10⁰ 10⁰".
+// Log ticks with two significant digits, in plain decimals where they are short (0.3, 1.6, 300)
+// and as powers of ten beyond (10⁻⁵, 10⁴; formatLogTick): QCustomPlot's "eb" format with
+// precision 0 rounded the mantissa, so a range under one decade read "2·10⁰ 2·10⁰ 2·10⁰".
 class PowerOfTenLogTicker : public QCPAxisTickerLog {
  protected:
   QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-    return formatPowerOfTen(tick, 2);
+    return formatLogTick(tick);
   }
 };
 }  // namespace
