@@ -36,28 +36,38 @@ void add_point(figures::Series& s, double x, double y) {
   s.y.push_back(y);
 }
 
+// Series grouped by a column's value, in the order the values first appear: the index in
+// plot.series of `key`'s first series; a new key appends make(g) (g = the group's number).
+template <class Make>
+std::size_t group_series(std::map<std::string, std::size_t>& groups, const std::string& key,
+                         figures::Plot& plot, Make make) {
+  const auto [entry, inserted] = groups.try_emplace(key, plot.series.size());
+  if (inserted) {
+    for (auto& series : make(groups.size() - 1)) plot.series.push_back(std::move(series));
+  }
+  return entry->second;
+}
+
 // winners.csv: one curve per released winner (one point each when validation is private).
 void plot_winners(const csv::CsvTable& t, figures::Plot& plot) {
   const std::size_t rep = column(t, "winners.csv", "replicate");
   const std::size_t label = column(t, "winners.csv", "label");
   const std::size_t it = column(t, "winners.csv", "iteration");
   const std::size_t acc = column(t, "winners.csv", "val_accuracy");
-  std::map<std::string, figures::Series> by_replicate;
-  std::vector<std::string> order;
+  std::map<std::string, std::size_t> replicates;
   for (const auto& row : t.rows) {
-    auto [entry, inserted] = by_replicate.try_emplace(row.at(rep));
-    if (inserted) {
-      order.push_back(row.at(rep));
-      entry->second.color = figures::palette(order.size() - 1);
-      entry->second.marker = 2;
-    }
-    entry->second.label = row.at(label);
-    add_point(entry->second, cell_number(row, it), cell_number(row, acc));
+    figures::Series& s = plot.series[group_series(replicates, row.at(rep), plot, [](std::size_t g) {
+      figures::Series winner;
+      winner.color = figures::palette(g);
+      winner.marker = 2;
+      return std::vector<figures::Series>{winner};
+    })];
+    s.label = row.at(label);
+    add_point(s, cell_number(row, it), cell_number(row, acc));
   }
-  for (const auto& r : order) {
-    figures::Series s = by_replicate.at(r);
-    if (order.size() > 1) s.label = "replicate " + r + ": " + s.label;
-    plot.series.push_back(std::move(s));
+  if (replicates.size() > 1) {
+    for (const auto& [r, index] : replicates)
+      plot.series[index].label = "replicate " + r + ": " + plot.series[index].label;
   }
   plot.title = "Released winner";
   plot.y_label = "validation accuracy";
@@ -71,27 +81,21 @@ void plot_aggregates(const csv::CsvTable& t, figures::Plot& plot) {
   const std::size_t best = column(t, file, "best");
   const std::size_t median = column(t, file, "median");
   const std::size_t metric = column(t, file, "metric");
-  std::vector<std::string> order;
-  std::map<std::string, std::pair<figures::Series, figures::Series>> curves;
+  std::map<std::string, std::size_t> optimizers;
   std::string metric_name;
   for (const auto& row : t.rows) {
-    auto [entry, inserted] = curves.try_emplace(row.at(opt));
-    if (inserted) {
-      order.push_back(row.at(opt));
-      const std::string color = figures::palette(order.size() - 1);
-      entry->second.first.label = row.at(opt) + " best";
-      entry->second.first.color = color;
-      entry->second.second.label = row.at(opt) + " median";
-      entry->second.second.color = color;
-      entry->second.second.dash = 4;
-    }
+    const std::string& name = row.at(opt);
+    const std::size_t g = group_series(optimizers, name, plot, [&](std::size_t n) {
+      figures::Series solid, dashed;
+      solid.label = name + " best";
+      dashed.label = name + " median";
+      solid.color = dashed.color = figures::palette(n);
+      dashed.dash = 4;
+      return std::vector<figures::Series>{solid, dashed};
+    });
     metric_name = row.at(metric);
-    add_point(entry->second.first, cell_number(row, it), cell_number(row, best));
-    add_point(entry->second.second, cell_number(row, it), cell_number(row, median));
-  }
-  for (const auto& o : order) {
-    plot.series.push_back(curves.at(o).first);
-    plot.series.push_back(curves.at(o).second);
+    add_point(plot.series[g], cell_number(row, it), cell_number(row, best));
+    add_point(plot.series[g + 1], cell_number(row, it), cell_number(row, median));
   }
   const std::string metric_label = metric_name == "val_mse"      ? "validation MSE"
                                    : metric_name == "train_loss" ? "training loss"
