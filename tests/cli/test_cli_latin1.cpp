@@ -15,6 +15,27 @@
 #include "support/temp_files.h"
 #include "support/test_registry.h"
 
+namespace {
+
+// dplab-cli through /bin/sh, so that the file name's bytes reach it as they are (a QString would
+// turn 0xE9 into U+FFFD): `script` (after "dplab-cli") names the data file through the shell's
+// glob "$1"/caf?.csv and the output folder as "$2". Waits as run_cli does.
+dplab::testing::CliRun run_cli_in_shell(const QString& script, const QString& dir,
+                                        const QString& out) {
+  QProcess sh;
+  sh.start("/bin/sh", {"-c", "exec \"$0\" " + script, dplab::testing::cli_program(), dir, out});
+  if (!sh.waitForFinished(dplab::testing::cli_time_limit_ms())) {
+    sh.kill();
+    sh.waitForFinished();
+    return {-1, {}, QStringLiteral("dplab-cli did not finish")};
+  }
+  return {sh.exitStatus() == QProcess::NormalExit ? sh.exitCode() : -1,
+          QString::fromUtf8(sh.readAllStandardOutput()),
+          QString::fromUtf8(sh.readAllStandardError())};
+}
+
+}  // namespace
+
 class TestCliLatin1 : public QObject {
   Q_OBJECT
   dplab::testing::TempFiles temp_;
@@ -33,15 +54,11 @@ class TestCliLatin1 : public QObject {
     const std::string dir = temp_.path("");
     std::ofstream(dir + "/caf\xe9.csv", std::ios::binary) << rows;
     const QString out = QString::fromStdString(temp_.path("run"));
-    QProcess cli;
-    cli.start("/bin/sh", {"-c",
-                          "exec \"$0\" train --dataset \"$1\"/caf?.csv --steps 20 "
-                          "--lot-size 50 --out \"$2\"",
-                          dplab::testing::cli_program(), QString::fromStdString(dir), out});
-    QVERIFY(cli.waitForFinished(120000));
-    const QString err = QString::fromUtf8(cli.readAllStandardError());
-    QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0, qPrintable(err));
-    QVERIFY2(!err.contains("internal error"), qPrintable(err));
+    const QString folder = QString::fromStdString(dir);
+    const auto train = run_cli_in_shell(
+        "train --dataset \"$1\"/caf?.csv --steps 20 --lot-size 50 --out \"$2\"", folder, out);
+    QVERIFY2(train.exit_code == 0, qPrintable(train.err));
+    QVERIFY2(!train.err.contains("internal error"), qPrintable(train.err));
     for (const char* file : {"summary.json", "release.json", "model/model.json"}) {
       const QString path = out + "/" + file;
       QVERIFY2(QFile::exists(path), file);
@@ -60,14 +77,9 @@ class TestCliLatin1 : public QObject {
     QVERIFY2(text.contains("read as Latin-1"), qPrintable(text));
 
     // predict reads the same file the same way: its column is the model's "bé".
-    QProcess predict;
-    predict.start("/bin/sh", {"-c",
-                              "exec \"$0\" predict --model \"$2\" --dataset \"$1\"/caf?.csv "
-                              "--out \"$2\"/preds.csv",
-                              dplab::testing::cli_program(), QString::fromStdString(dir), out});
-    QVERIFY(predict.waitForFinished(60000));
-    QVERIFY2(predict.exitCode() == 0,
-             qPrintable(QString::fromUtf8(predict.readAllStandardError())));
+    const auto predict = run_cli_in_shell(
+        "predict --model \"$2\" --dataset \"$1\"/caf?.csv --out \"$2\"/preds.csv", folder, out);
+    QVERIFY2(predict.exit_code == 0, qPrintable(predict.err));
     QVERIFY(QFile::exists(out + "/preds.csv"));
   }
 };
