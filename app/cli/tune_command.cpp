@@ -221,6 +221,13 @@ int run_tune(const Arguments& args) {
   const std::string& config_path = experiment->config_path;
   const bool private_release = config.release.mode == experiment::ReleaseMode::kPrivate;
   const std::string out_dir = args.text_or("out", config.name + "-results");
+  if (flags.plan_dir && config.release.linear_scaling) {
+    throw UsageError(
+        "--plan (and slurm, which plans with it): release mode private-linear-scaling runs in "
+        "three phases (two trial rounds, then a final run whose learning rate the trials "
+        "decide) and cannot be written as a plan; run it with `dplab-cli tune --config "
+        "EXPERIMENT --out DIR` on one machine");
+  }
   if (flags.plan_dir && config.release.subsampled) {
     // Before any data is loaded or any folder made: the second phase (the final run) depends on
     // the winner of the first, so the procedure is not a fixed list of jobs run-jobs could run.
@@ -256,6 +263,12 @@ int run_tune(const Arguments& args) {
                                            flags.db_retry, flags.show_curator);
     if (flags.show_curator) print_curator_facts(out_dir);
     return status;
+  }
+  if (config.release.linear_scaling) {  // tune_linear_scaling.cpp: three phases
+    if (flags.resume_id)
+      throw UsageError("--resume: a private-linear-scaling run cannot be resumed");
+    return run_linear_scaling_tune(config, data, options, out_dir, config_path, db.get(),
+                                   flags.db_retry);
   }
   tuning::PrivatePlan plan;
   if (private_release) plan = draw_jobs_saying_none(config, *data, options);

@@ -52,9 +52,17 @@ void add_release_flags(CLI::App& command, Arguments& args) {
             "explore (every run shown; eps = composition of ALL runs trained), private (a "
             "selection runs for real and releases only its winner) or private-subsampled "
             "(Koskela-Kulkarni: Papernot-Steinke search on a Poisson subsample, then one final "
-            "run; eps covers both phases) (default " +
+            "run; eps covers both phases) or private-linear-scaling (Panda et al.: every "
+            "candidate at two cheap trial budgets, the best learning rate extrapolated to the "
+            "final run; eps covers the trials and the final run) (default " +
                 experiment::to_string(d.mode) + ")",
-            "explore|private|private-subsampled");
+            "explore|private|private-subsampled|private-linear-scaling");
+  add_value(command, args, "trial-fractions",
+            "private-linear-scaling: the trial budgets as fractions f1,f2 of the final run's "
+            "epsilon, 0 < f1 < f2 < 1 (default " +
+                format_number(d.trial_fraction_low) + "," + format_number(d.trial_fraction_high) +
+                ")",
+            "F1,F2");
   add_value(command, args, "tuning-fraction",
             "private-subsampled: Poisson rate q of the tuning subset, in (0, 1] (default " +
                 format_number(d.tuning_fraction) + ")",
@@ -115,13 +123,34 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
       r.mode = ReleaseMode::kExplore;
     else if (*mode == "private")
       r.mode = ReleaseMode::kPrivate;
-    else if (*mode == "private-subsampled")
+    else if (*mode == "private-subsampled" || *mode == "private-linear-scaling")
       r.mode = ReleaseMode::kPrivate;
     else
-      throw UsageError("--release must be 'explore', 'private' or 'private-subsampled', got '" +
-                       *mode + "'");
+      throw UsageError(
+          "--release must be 'explore', 'private', 'private-subsampled' or "
+          "'private-linear-scaling', got '" +
+          *mode + "'");
     r.subsampled = *mode == "private-subsampled";
     if (r.subsampled) r.selection = PrivateSelection::kPs;
+    r.linear_scaling = *mode == "private-linear-scaling";
+    if (r.linear_scaling) r.selection = PrivateSelection::kMa;
+  }
+  if (r.linear_scaling && args.has("strategy") && args.text_or("strategy", "") != "ma") {
+    throw UsageError(
+        "--release private-linear-scaling trains every candidate once per trial budget: "
+        "--strategy ma");
+  }
+  if (args.has("trial-fractions")) {
+    if (!r.linear_scaling)
+      throw UsageError("--trial-fractions needs --release private-linear-scaling");
+    const std::string text = args.text_or("trial-fractions", "");
+    const std::vector<double> f = parse_number_list("trial-fractions", text);
+    if (f.size() != 2) {
+      throw UsageError("--trial-fractions must be two numbers F1,F2 (e.g. 0.1,0.25), got '" + text +
+                       "'");
+    }
+    r.trial_fraction_low = f[0];
+    r.trial_fraction_high = f[1];
   }
   if (r.subsampled && args.has("strategy") && args.text_or("strategy", "") != "ps") {
     throw UsageError("--release private-subsampled runs a Papernot-Steinke search: --strategy ps");
@@ -229,6 +258,7 @@ void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& co
              {"release.ps_eta", "--ps-eta"},
              {"release.ps_gamma", "--ps-gamma"},
              {"release.tuning_fraction", "--tuning-fraction"},
+             {"release.trial_fractions", "--trial-fractions"},
              {"release.lr_transfer_factor", "--lr-transfer-factor"}}) {
       if (message.rfind(key, 0) == 0) {
         message = flag + " (" + key + ")" + message.substr(key.size());
@@ -250,6 +280,8 @@ std::string recompute_command(const tuning::ReleaseCost& cost,
                               const tuning::SearchResults& results) {
   const auto& m = results.mechanism;
   const auto& r = cost.release;
+  // Linear scaling composes runs at three noise multipliers: no single `account` command.
+  if (r.linear_scaling) return "";
   if (r.subsampled) {
     // Both phases from the public settings: the final run's (sigma, rate, T); the subset's rate
     // follows subset_batching inside `account`.
@@ -338,6 +370,11 @@ nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
           "heuristic (no privacy cost): " +
           experiment::describe_transfer(cost.release.lr_transfer, cost.release.tuning_fraction);
     }
+    if (cost.release.linear_scaling) {
+      j["epsilon_trials"] = number(cost.epsilon_tuning_phase);
+      j["epsilon_final_run"] = number(cost.epsilon_per_run);
+      j["trial_runs"] = 2 * static_cast<std::int64_t>(cost.num_candidates);
+    }
   }
   const std::string command = recompute_command(cost, results);
   j["recompute"] = command.empty() ? nlohmann::json(nullptr) : nlohmann::json(command);
@@ -353,7 +390,8 @@ nlohmann::json release_cost_json(const tuning::ReleaseCost& cost,
 int finish_private_tune(const tuning::SearchResults& results, const tuning::PrivatePlan& plan,
                         const std::string& out_dir, const std::string& config_path,
                         double wall_seconds, bool cancelled, store::Store* db,
-                        std::int64_t experiment_id, const nlohmann::json* extra_curator) {
+                        std::int64_t experiment_id, const nlohmann::json* extra_curator,
+                        const nlohmann::json* extra_released) {
   namespace fs = std::filesystem;
   const auto& config = results.config;
   const tuning::ReleaseCost this_attempt = tuning::private_release_cost(results);
@@ -395,6 +433,12 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
        "flag and the wall time (curator-only.json); only each replicate's winner is released "
        "(winners.csv), and nothing from a cancelled search"}};
   if (attempts) summary["release"]["epsilon_this_attempt"] = number(this_attempt.epsilon);
+  if (extra_released && !cancelled) {
+    for (const auto& [key, value] : extra_released->items()) {
+      summary[key] = value;
+      released.released[key] = value;
+    }
+  }
   // CURATOR ONLY (docs/privacy-model.md): what resuming and auditing the run need.
   released.curator.facts["wall_seconds"] = wall_seconds;
   if (db) {

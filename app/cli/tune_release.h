@@ -44,10 +44,13 @@ std::string recompute_command(const tuning::ReleaseCost& cost,
 // out_dir, prints the released winners and the epsilon (total over the R replicate searches,
 // one replicate beside it); returns the exit status (130 when cancelled: nothing is released).
 // extra_curator (may be null): more curator-only entries (private-subsampled: its tuning phase).
+// extra_released (may be null): more released entries, in release.json's "released" and in
+// summary.json (private-linear-scaling: its fit, covered by the epsilon).
 int finish_private_tune(const tuning::SearchResults& results, const tuning::PrivatePlan& plan,
                         const std::string& out_dir, const std::string& config_path,
                         double wall_seconds, bool cancelled, store::Store* db,
-                        std::int64_t experiment_id, const nlohmann::json* extra_curator = nullptr);
+                        std::int64_t experiment_id, const nlohmann::json* extra_curator = nullptr,
+                        const nlohmann::json* extra_released = nullptr);
 
 // Release mode private-subsampled (tuning/subsampled_search.h): the tuning search on a Poisson
 // subsample, then the final run; writes what finish_private_tune writes (released: the final
@@ -58,5 +61,13 @@ int run_subsampled_tune(const experiment::ExperimentConfig& config,
                         const tuning::RunOptions& options, const std::string& out_dir,
                         const std::string& config_path, store::Store* db, double db_retry,
                         bool show_curator);
+
+// Release mode private-linear-scaling (tuning/linear_scaling_search.h): two trial rounds over the
+// grid, then the final run at the extrapolated learning rate; writes what finish_private_tune
+// writes plus the fit (released); the trial rounds' winners and scores go to curator-only.json.
+int run_linear_scaling_tune(const experiment::ExperimentConfig& config,
+                            std::shared_ptr<const data::TrainValidationSplit> data,
+                            const tuning::RunOptions& options, const std::string& out_dir,
+                            const std::string& config_path, store::Store* db, double db_retry);
 
 }  // namespace dplab::cli

@@ -63,6 +63,11 @@ ReleaseConfig canonical_release(ReleaseConfig r) {
   } else if (r.lr_transfer.rule != LearningRateTransfer::kFactor) {
     r.lr_transfer.factor = d.lr_transfer.factor;
   }
+  if (!r.linear_scaling) {
+    r.trial_fraction_low = d.trial_fraction_low;
+    r.trial_fraction_high = d.trial_fraction_high;
+    r.trial_candidates = d.trial_candidates;
+  }
   return r;
 }
 
@@ -86,6 +91,30 @@ void check_release(const ReleaseConfig& r, const std::string& path) {
       json_fail(path + ".lr_transfer_factor", "must be > 0 with lr_transfer \"factor\", got " +
                                                   format_number(r.lr_transfer.factor));
     }
+  }
+  if (r.linear_scaling) {
+    if (r.mode != ReleaseMode::kPrivate || r.selection != PrivateSelection::kMa || r.subsampled) {
+      json_fail(path + ".mode",
+                "private-linear-scaling trains every candidate once per trial budget (selection "
+                "ma)");
+    }
+    if (!(r.trial_fraction_low > 0.0 && r.trial_fraction_low < r.trial_fraction_high &&
+          r.trial_fraction_high < 1.0)) {
+      json_fail(path + ".trial_fractions",
+                "must be two fractions 0 < f1 < f2 < 1 of the final run's epsilon, got [" +
+                    format_number(r.trial_fraction_low) + ", " +
+                    format_number(r.trial_fraction_high) + "]");
+    }
+    if (r.trial_candidates < 0) {
+      json_fail(path + ".trial_candidates",
+                "must be >= 1 (leave it out: dplab writes it on the final run)");
+    }
+    if (r.validation == ValidationAssumption::kPrivate) {
+      json_fail(path + ".validation",
+                "\"private\" is not available with private-linear-scaling yet (the trial "
+                "winners' scores would need their own noise)");
+    }
+    if (r.secure) json_fail(path + ".secure", "is not available with private-linear-scaling yet");
   }
   if (r.validation == ValidationAssumption::kPrivate) {
     if (r.mode == ReleaseMode::kExplore) {
@@ -114,6 +143,12 @@ void check_release(const ReleaseConfig& r, const std::string& path) {
 
 void check_release_repeats(const ReleaseConfig& r, int repeats, const std::string& path,
                            bool one_procedure_only) {
+  if (r.linear_scaling && repeats != 1) {
+    json_fail(path,
+              "release mode \"private-linear-scaling\" runs one procedure (two trial rounds and "
+              "one final run): repeats must be 1, got " +
+                  std::to_string(repeats));
+  }
   if (!r.subsampled) return;
   if (repeats < 1) json_fail(path, "must be >= 1, got " + std::to_string(repeats));
   if (one_procedure_only && repeats != 1) {
@@ -138,10 +173,25 @@ ReleaseConfig parse_release(const json& j, const std::string& path) {
       r.mode = ReleaseMode::kPrivate;
       r.selection = PrivateSelection::kPs;
       r.subsampled = true;
+    } else if (*m == "private-linear-scaling") {
+      r.mode = ReleaseMode::kPrivate;
+      r.selection = PrivateSelection::kMa;
+      r.linear_scaling = true;
     } else
-      json_fail(in.key_path("mode"),
-                "unknown mode \"" + *m + "\" (expected explore, private or private-subsampled)");
+      json_fail(in.key_path("mode"), "unknown mode \"" + *m +
+                                         "\" (expected explore, private, private-subsampled or "
+                                         "private-linear-scaling)");
   }
+  if ((in.has("trial_fractions") || in.has("trial_candidates")) && !r.linear_scaling) {
+    json_fail(in.key_path("mode"),
+              "trial_fractions and trial_candidates need mode \"private-linear-scaling\"");
+  }
+  if (const auto f = in.optional_low_high("trial_fractions")) {
+    r.trial_fraction_low = f->first;
+    r.trial_fraction_high = f->second;
+  }
+  if (const auto k = in.optional_integer("trial_candidates", 1, 1000000))
+    r.trial_candidates = static_cast<int>(*k);
   const bool subsampled_keys = in.has("tuning_fraction") || in.has("final_data") ||
                                in.has("subset_batching") || in.has("lr_transfer") ||
                                in.has("lr_transfer_factor");
@@ -169,6 +219,11 @@ ReleaseConfig parse_release(const json& j, const std::string& path) {
     if (s && *s != "ps")
       json_fail(in.key_path("selection"),
                 "private-subsampled runs a Papernot-Steinke search: ps only");
+  } else if (r.linear_scaling) {
+    const auto s = in.optional_string("selection");
+    if (s && *s != "ma")
+      json_fail(in.key_path("selection"),
+                "private-linear-scaling trains every candidate once per trial budget: ma only");
   } else {
     constexpr PrivateSelection kSelections[] = {PrivateSelection::kMa, PrivateSelection::kLt,
                                                 PrivateSelection::kPs};
@@ -193,7 +248,9 @@ ReleaseConfig parse_release(const json& j, const std::string& path) {
 
 json release_to_json(const ReleaseConfig& release) {
   const ReleaseConfig r = canonical_release(release);
-  json j{{"mode", r.subsampled ? std::string("private-subsampled") : to_string(r.mode)},
+  json j{{"mode", r.subsampled       ? std::string("private-subsampled")
+                  : r.linear_scaling ? std::string("private-linear-scaling")
+                                     : to_string(r.mode)},
          {"validation", to_string(r.validation)}};
   if (r.mode == ReleaseMode::kPrivate) j["selection"] = to_string(r.selection);
   if (r.validation == ValidationAssumption::kPrivate)
@@ -216,11 +273,19 @@ json release_to_json(const ReleaseConfig& release) {
     if (r.lr_transfer.rule == LearningRateTransfer::kFactor)
       j["lr_transfer_factor"] = r.lr_transfer.factor;
   }
+  if (r.linear_scaling) {
+    j["trial_fractions"] = {r.trial_fraction_low, r.trial_fraction_high};
+    if (r.trial_candidates > 0) j["trial_candidates"] = r.trial_candidates;
+  }
   return j;
 }
 
 std::string describe_release(const ReleaseConfig& r) {
   if (r.mode == ReleaseMode::kExplore) return "explore";
+  if (r.linear_scaling) {
+    return "private-linear-scaling (trials at " + format_number(r.trial_fraction_low) + " and " +
+           format_number(r.trial_fraction_high) + " of the final run's epsilon)";
+  }
   if (r.subsampled) {
     return "private-subsampled (q=" + format_number(r.tuning_fraction) + ", " +
            (r.ps_distribution == RunCountDistribution::kPoisson

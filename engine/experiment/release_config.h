@@ -34,6 +34,17 @@
 //            subsampled = true, so every private-mode rule (K hidden, winners only) applies.
 //            Validation private and secure are refused for now; repeats R > 1 runs R whole
 //            procedures, epsilon composed over them (the GUI runs R = 1).
+//
+//   private-linear-scaling  ("mode": "private-linear-scaling"; Panda et al. 2024,
+//            privacy/selection/linear_scaling_tuning.h): every candidate trains once at each of
+//            two cheap trial budgets eps_i = f_i eps_f ("trial_fractions": [f_1, f_2], 0 < f_1 <
+//            f_2 < 1, eps_f the final run's single-run epsilon), the best learning rates give the
+//            radii r_i = eta_i T, the line through them is extrapolated to eps_f, and ONE final
+//            run with eta_f = r_f / T is released with the fit. The epsilon composes all 2K trial
+//            runs and the final run. Held as mode private + selection ma + linear_scaling = true
+//            (K, the grid size, is public as in ma). "trial_candidates" is written by dplab on
+//            the final run's config (the grid size K the trials ran); leave it out. Validation
+//            private, secure and repeats > 1 are refused for now.
 #pragma once
 
 #include <string>
@@ -41,6 +52,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "experiment/hyperparameter_transfer.h"
+#include "privacy/selection/linear_scaling_tuning.h"
 #include "privacy/selection/subsampled_tuning.h"
 
 namespace dplab::experiment {
@@ -73,6 +85,11 @@ struct ReleaseConfig {
   privacy::FinalRunData final_data = privacy::FinalRunData::kFullData;
   privacy::SubsetBatching subset_batching = privacy::SubsetBatching::kSameSamplingRate;
   HyperparameterTransfer lr_transfer;
+  // private-linear-scaling only (linear_scaling = true implies mode private, selection ma).
+  bool linear_scaling = false;
+  double trial_fraction_low = privacy::kDefaultTrialFractionLow;    // f_1
+  double trial_fraction_high = privacy::kDefaultTrialFractionHigh;  // f_2
+  int trial_candidates = 0;  // K of the trials, set on the final run's config (0: the grid's)
 
   bool operator==(const ReleaseConfig& other) const = default;
 };

@@ -25,6 +25,9 @@ nlohmann::json number(double value) {
 std::string run_count_policy(const experiment::ReleaseConfig& release) {
   if (release.mode == ReleaseMode::kExplore)
     return "explore: every run trained is released and charged";
+  if (release.linear_scaling)
+    return "private-linear-scaling: each candidate runs once at each of the two trial budgets, "
+           "then one final run; K = the candidate count (public)";
   if (release.selection == PrivateSelection::kMa && !release.subsampled)
     return "private ma: each candidate runs once, K = the candidate count (public)";
   return "K, the number of runs the selection drew, is random and never released "

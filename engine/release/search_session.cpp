@@ -3,8 +3,10 @@
 #include "core/error.h"
 #include "core/os_entropy.h"
 #include "experiment/run_count_visibility.h"
+#include "release/linear_scaling_release.h"
 #include "release/search_release.h"
 #include "tuning/experiment_data.h"
+#include "tuning/linear_scaling_search.h"
 #include "tuning/objpert_search.h"
 #include "tuning/private_search.h"
 #include "tuning/subsampled_search.h"
@@ -66,6 +68,19 @@ SearchSession run_search_session(experiment::ExperimentConfig config, tuning::Ru
     const tuning::PrivateRelease winners = tuning::select_private_winners(
         run.final_results, run.final_plan, tuning::score_noise_seed(run.final_results.config.seed));
     session.release = private_release(run.final_results, winners, run.cancelled);
+    return session;
+  }
+  if (config.release.linear_scaling) {
+    tuning::LinearScalingRunHooks phase_hooks;
+    if (hooks.on_runner) {
+      phase_hooks.on_runner = [&](tuning::Runner* runner, int phase) {
+        hooks.on_runner(runner, phase == 2);
+      };
+    }
+    const tuning::LinearScalingRun run =
+        tuning::run_linear_scaling_search(config, std::move(data), options, phase_hooks);
+    session.cancelled = run.cancelled;
+    session.release = linear_scaling_release(run, config.name);
     return session;
   }
   const bool is_private = config.release.mode == experiment::ReleaseMode::kPrivate;

@@ -6,7 +6,8 @@
 //   private (ma / lt / ps)  the jobs drawn up front (tuning::draw_private_jobs), the winners
 //                           selected (tuning::select_private_winners with the experiment's score
 //                           noise seed), private_release: the winners only, nothing when cancelled;
-//   private-subsampled      tuning::run_subsampled_search, then private_release of its final run.
+//   private-subsampled      tuning::run_subsampled_search, then private_release of its final run;
+//   private-linear-scaling  tuning::run_linear_scaling_search, then linear_scaling_release.
 // Secure noise (release.secure) draws the experiment seed from the operating system, as tune
 // does. What K and the wall time reveal stays in Release::curator, which a door must not show.
 #pragma once

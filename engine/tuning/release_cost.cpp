@@ -9,6 +9,7 @@
 #include "privacy/accounting/epsilon_display.h"
 #include "privacy/accounting/rdp_accountant.h"
 #include "privacy/accounting/rdp_conversion.h"
+#include "privacy/selection/linear_scaling_tuning.h"
 #include "privacy/selection/papernot_steinke.h"
 #include "privacy/selection/private_selection.h"
 #include "privacy/selection/subsampled_tuning.h"
@@ -135,6 +136,41 @@ ReleaseCost subsampled_release_cost(const SearchResults& results) {
   return cost;
 }
 
+// Release mode private-linear-scaling: 2K trial runs at the trial budgets and the final run
+// (privacy/selection/linear_scaling_tuning.h). `results` is the final run (its mechanism is the
+// final run's); K is release.trial_candidates, or the grid's size for a plan.
+ReleaseCost linear_scaling_release_cost(const SearchResults& results) {
+  ReleaseCost cost = base(results);
+  const auto& release = results.config.release;
+  const RunMechanism& m = results.mechanism;
+  const int k = release.trial_candidates > 0 ? release.trial_candidates : cost.num_candidates;
+  privacy::LinearScalingSetting setting;
+  setting.trial_fraction_low = release.trial_fraction_low;
+  setting.trial_fraction_high = release.trial_fraction_high;
+  setting.candidates = k;
+  const privacy::LinearScalingCost ls = privacy::linear_scaling_cost(
+      {m.noise_multiplier, m.sampling_rate, m.steps}, cost.delta, setting);
+  cost.num_candidates = k;
+  cost.epsilon = ls.epsilon;
+  cost.epsilon_tuning_phase = ls.epsilon_trials;
+  cost.epsilon_per_run = ls.epsilon_final;
+  cost.runs_charged = 2 * static_cast<std::int64_t>(k) + 1;
+  cost.expected_runs = static_cast<double>(cost.runs_charged);
+  cost.epsilon_per_replicate = cost.epsilon;
+  cost.delta_per_replicate = cost.delta;
+  cost.rdp_orders = ls.orders;
+  cost.rdp = ls.rdp;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "linear scaling: %d candidates trained at each of two trial budgets (eps %.4g at "
+                "sigma %.4g, eps %.4g at sigma %.4g), then one final run (eps %.4g alone) at the "
+                "extrapolated learning rate; only the final run and the fit released",
+                k, ls.budgets.trial_epsilon[0], ls.budgets.trial_noise[0],
+                ls.budgets.trial_epsilon[1], ls.budgets.trial_noise[1], ls.epsilon_final);
+  cost.covers = text;
+  return cost;
+}
+
 }  // namespace
 
 void per_run_rdp(const SearchResults& results, std::vector<double>& orders,
@@ -194,6 +230,7 @@ ReleaseCost explore_release_cost(const SearchResults& results) {
 
 ReleaseCost private_release_cost(const SearchResults& results) {
   if (results.config.release.subsampled) return subsampled_release_cost(results);
+  if (results.config.release.linear_scaling) return linear_scaling_release_cost(results);
   ReleaseCost cost = base(results);
   const auto& release = results.config.release;
   std::vector<double> orders, one;

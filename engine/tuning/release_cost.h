@@ -12,6 +12,9 @@
 //                a Poisson-q subsample (amplified by Zhu-Wang Thm 6) composed with the final
 //                run, or variant 2's bound; the final run's (sigma, rate, T) are
 //                results.mechanism, the subset's rate is derived from it (subsampled_search.h).
+//   private-linear-scaling  Panda et al. 2024 (privacy/selection/linear_scaling_tuning.h): the
+//                2K trial runs at the trial budgets' noise and the final run, RDP-composed; the
+//                final run's (sigma, q, T) are results.mechanism, K release.trial_candidates.
 // Private modes: each of the R = repeats replicate searches releases its own winner, so the
 // release is R independent selections and `epsilon` is their COMPOSITION (the headline):
 //   ma, ps  RDP composition: the selection's RDP curve (K runs / Papernot-Steinke Thm 2 or 6)
@@ -68,6 +71,7 @@ struct ReleaseCost {
   bool divides_by_realized_lot = false;
   // private-subsampled (Koskela & Kulkarni 2023; privacy/selection/subsampled_tuning.h): the two
   // phases at the same delta. epsilon covers BOTH; epsilon_per_run is the final run alone.
+  // private-linear-scaling: epsilon_tuning_phase is the 2K trial runs alone.
   double epsilon_tuning_phase = 0.0;      // the search on X1, amplified by the draw of X1
   double tuning_sampling_rate = 0.0;      // the lot sampling rate charged on X1
   double learning_rate_multiplier = 1.0;  // the transfer heuristic's factor (no privacy cost)

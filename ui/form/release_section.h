@@ -8,6 +8,9 @@
 //                    Poisson subsample of rate q, then one final run of the winner on the full
 //                    data or the complement; the learning-rate transfer is a heuristic (no
 //                    privacy cost). Checked by the engine's check_release, as in the CLI.
+//   linear scaling   (Panda et al. 2024, "private-linear-scaling"): two trial rounds over the
+//                    grid at fractions of the final run's ε, then one final run at the
+//                    extrapolated learning rate; ε composes every run.
 // PS takes μ (Poisson) from the field; the other release options (TNB, validation private,
 // subset batching) are kept from the experiment file as they are.
 #pragma once
@@ -43,8 +46,12 @@ class ReleaseSection : public QWidget {
   QComboBox* lrTransferCombo() const { return lr_transfer_; }
   NumberField* lrFactorField() const { return lr_factor_; }
   bool subsampled() const;
-  // Selects "explore", "ma", "lt", "ps" or "ps-subsampled" as a user would (secure noise turns
-  // on when a private mode is chosen from explore; private-subsampled has none yet).
+  bool linearScaling() const;
+  NumberField* trialLowField() const { return trial_low_; }
+  NumberField* trialHighField() const { return trial_high_; }
+  // Selects "explore", "ma", "lt", "ps", "ps-subsampled" or "linear-scaling" as a user would
+  // (secure noise turns on when a private mode is chosen from explore; private-subsampled has none
+  // yet).
   void selectMode(const QString& key);
 
  signals:
@@ -61,6 +68,9 @@ class ReleaseSection : public QWidget {
   QComboBox* lr_transfer_;
   NumberField* lr_factor_;
   QWidget* subsample_box_;
+  NumberField* trial_low_;
+  NumberField* trial_high_;
+  QWidget* linear_box_;
   experiment::ReleaseConfig base_;  // the last release set: what the box does not edit
   bool updating_ = false;
   bool was_private_ = false;

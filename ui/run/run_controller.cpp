@@ -9,6 +9,7 @@
 #include "experiment/run_count_visibility.h"
 #include "run/run_data.h"
 #include "store/store.h"
+#include "tuning/linear_scaling_search.h"
 #include "tuning/private_release_view.h"
 #include "tuning/runner.h"
 #include "tuning/subsampled_search.h"
@@ -157,18 +158,24 @@ void RunController::run(experiment::ExperimentConfig config,
   options.secure = config.release.secure;
   // The models a release hands over: a private search's winner (explore's report writes none).
   options.keep_models = private_release;
-  if (config.release.subsampled) {
-    // Release mode private-subsampled: both phases by the engine code of `dplab-cli tune`
-    // (tuning::run_subsampled_search). The tuning phase is curator-only (its runs, K, |X1| and
-    // its winner are never handed to RunData nor stored); the view sees the final run only, from
-    // its plan on. K = 0 or a cancelled tuning phase: final_release_ says "nothing released"
-    // and no plan is ever sent.
+  if (config.release.subsampled || config.release.linear_scaling) {
+    // The phased modes, by the engine code of `dplab-cli tune`: private-subsampled
+    // (tuning::run_subsampled_search) and private-linear-scaling
+    // (tuning::run_linear_scaling_search). Their earlier phases are curator-only (their runs,
+    // and for the subsample K, |X1| and the winner, are never handed to RunData nor stored); the
+    // view sees the final run only, from its plan on. No final run (K = 0, a cancelled phase):
+    // final_release_ says "nothing released" and no plan is ever sent.
     // The history keeps the final run with the full n; with the complement its training size
     // would be |X2| = n - |X1|, which epsilon does not cover (as `tune --db` refuses it).
-    const bool record = store && config.release.final_data == privacy::FinalRunData::kFullData;
-    control.post([this] {
-      emit message(tr("private on a subsample: the search on the tuning subset runs first; "
-                      "its runs are not shown (only the final run is released)"),
+    const bool subsampled = config.release.subsampled;
+    const bool record =
+        store && (!subsampled || config.release.final_data == privacy::FinalRunData::kFullData);
+    control.post([this, subsampled] {
+      emit message(subsampled
+                       ? tr("private on a subsample: the search on the tuning subset runs "
+                            "first; its runs are not shown (only the final run is released)")
+                       : tr("linear scaling: two trial rounds over the grid run first; their "
+                            "runs are not shown (the final run and the fit are released)"),
                    false);
     });
     if (store && !record) {
@@ -186,8 +193,7 @@ void RunController::run(experiment::ExperimentConfig config,
         controller->runner_ = nullptr;
       }
     } clear_runner{this};
-    tuning::SubsampledRunHooks hooks;
-    hooks.on_runner = [&](tuning::Runner* runner, bool final_phase) {
+    auto on_runner = [&](tuning::Runner* runner, bool final_phase) {
       if (runner && final_phase) {
         if (record) {
           writer = std::make_unique<store::StoreWriter>(*store);
@@ -204,12 +210,29 @@ void RunController::run(experiment::ExperimentConfig config,
       if (paused_) runner->pause();
       if (cancel_requested_) runner->cancel();
     };
-    tuning::SubsampledRun run = tuning::run_subsampled_search(config, data, options, hooks);
+    bool has_final = false;
+    tuning::SearchResults final_results;
+    tuning::PrivatePlan final_plan;
+    if (subsampled) {
+      tuning::SubsampledRunHooks hooks;
+      hooks.on_runner = on_runner;
+      tuning::SubsampledRun run = tuning::run_subsampled_search(config, data, options, hooks);
+      has_final = run.has_final;
+      final_results = std::move(run.final_results);
+      final_plan = std::move(run.final_plan);
+    } else {
+      tuning::LinearScalingRunHooks hooks;
+      hooks.on_runner = [&](tuning::Runner* runner, int phase) { on_runner(runner, phase == 2); };
+      tuning::LinearScalingRun run =
+          tuning::run_linear_scaling_search(config, data, options, hooks);
+      has_final = run.has_final;
+      final_results = std::move(run.final_results);
+      final_plan = std::move(run.final_plan);
+    }
     tuning::PrivateRelease release;  // released = 0: nothing released
-    if (run.has_final) {
-      release =
-          tuning::select_private_winners(run.final_results, run.final_plan,
-                                         tuning::score_noise_seed(run.final_results.config.seed));
+    if (has_final) {
+      release = tuning::select_private_winners(final_results, final_plan,
+                                               tuning::score_noise_seed(final_results.config.seed));
       if (writer && writer->experiment_id() >= 0) {
         try {
           store->save_summary(writer->experiment_id(), "private_release",
@@ -222,7 +245,7 @@ void RunController::run(experiment::ExperimentConfig config,
     }
     const std::optional<store::SpentBudget> spent = spent_in_history(store, writer.get());
     std::lock_guard lock(mutex_);
-    if (run.has_final) final_ = std::move(run.final_results);
+    if (has_final) final_ = std::move(final_results);
     final_release_ = std::move(release);
     final_spent_ = spent;
     if (writer && writer->first_error())
