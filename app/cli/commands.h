@@ -53,6 +53,7 @@ void add_reproduce_command(CLI::App& cli);
 void add_audit_command(CLI::App& cli);
 void add_predict_command(CLI::App& cli);
 void add_plot_command(CLI::App& cli);
+void add_leaderboard_command(CLI::App& cli);
 // Running a search on a cluster (cluster_command.cpp, slurm_command.cpp).
 void add_run_jobs_command(CLI::App& cli);
 void add_history_merge_command(CLI::App& history);  // `history merge`

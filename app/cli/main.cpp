@@ -33,6 +33,7 @@ void add_commands(CLI::App& cli) {
   add_audit_command(cli);
   add_predict_command(cli);
   add_plot_command(cli);
+  add_leaderboard_command(cli);
   add_oso_protocol_command(cli);
   add_objpert_command(cli);
   add_history_command(cli);
