@@ -42,8 +42,8 @@ expect_has --id dplab-cli history show --
 expect_has --json dplab-cli history list --j
 expect_has --db dplab-cli history merge plan-folder --
 expect_has --release dplab-cli tune --config quick-demo --
-expect "explore private private-subsampled" dplab-cli tune --release ''
-expect "private private-subsampled" dplab-cli tune --config quick-demo --release pri
+expect "explore private private-subsampled private-linear-scaling" dplab-cli tune --release ''
+expect "private private-subsampled private-linear-scaling" dplab-cli tune --config quick-demo --release pri
 expect "rdp pld" dplab-cli account --accountant ''
 expect "pld" dplab-cli train --accountant p
 expect "" dplab-cli tune --config ''
