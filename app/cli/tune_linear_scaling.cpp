@@ -44,8 +44,9 @@ int run_linear_scaling_tune(const experiment::ExperimentConfig& config,
   std::printf(
       "linear scaling: trials at eps %.4g and %.4g chose learning rates %g and %g (r = %g, %g); "
       "final run at eps %.4g alone: r = %g, learning rate %g%s\n",
-      fit.trial_epsilon[0], fit.trial_epsilon[1], fit.learning_rate[0], fit.learning_rate[1],
-      fit.radius[0], fit.radius[1], fit.final_epsilon, fit.final_radius, fit.final_learning_rate,
+      fit.budgets.trial_epsilon[0], fit.budgets.trial_epsilon[1], fit.learning_rate[0],
+      fit.learning_rate[1], fit.radius[0], fit.radius[1], fit.budgets.final_epsilon,
+      fit.final_radius, fit.final_learning_rate,
       fit.extrapolated ? "" : " (the line fell: round 2's r kept)");
   // CURATOR ONLY: the trial rounds' winners and scores (the fit is what is released).
   const nlohmann::json curator{

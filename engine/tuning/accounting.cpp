@@ -35,4 +35,15 @@ double default_delta_for(std::int64_t training_size) {
   return privacy::default_delta(training_size);
 }
 
+RunMechanism run_mechanism(const experiment::ExperimentConfig& config, std::int64_t training_size) {
+  const experiment::PrivacyConfig& p = config.privacy;
+  RunMechanism m;
+  m.noise_multiplier = p.noise_multiplier;
+  m.sampling_rate =
+      p.sampling_rate ? *p.sampling_rate : p.lot_size / static_cast<double>(training_size);
+  m.steps = p.steps;
+  m.delta = p.delta ? *p.delta : default_delta_for(training_size);
+  return m;
+}
+
 }  // namespace dplab::tuning

@@ -14,6 +14,8 @@
 #include <cstdint>
 
 #include "experiment/accounting_config.h"
+#include "experiment/experiment_config.h"
+#include "tuning/results.h"
 
 namespace dplab::tuning {
 
@@ -27,5 +29,10 @@ double epsilon_liu_talwar(double noise_multiplier, double sampling_rate, std::in
                           const experiment::AccountingConfig& accounting);
 // 1/n rounded down to a power of ten (main paper appendix A).
 double default_delta_for(std::int64_t training_size);
+
+// The mechanism every run of `config` on n training examples is charged for, the one rule the
+// runner, the plans and the phased modes share: sigma, q = privacy.sampling_rate or L/n, T, and
+// delta = privacy.delta or default_delta_for(n).
+RunMechanism run_mechanism(const experiment::ExperimentConfig& config, std::int64_t training_size);
 
 }  // namespace dplab::tuning

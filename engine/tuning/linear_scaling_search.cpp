@@ -7,20 +7,12 @@
 #include "core/random.h"
 #include "core/validate.h"
 #include "tuning/accounting.h"
+#include "tuning/search_phases.h"
 
 namespace dplab::tuning {
 namespace {
 
 using experiment::Param;
-
-double run_delta(const experiment::ExperimentConfig& config, std::int64_t n) {
-  return config.privacy.delta ? *config.privacy.delta : default_delta_for(n);
-}
-
-double run_rate(const experiment::ExperimentConfig& config, std::int64_t n) {
-  return config.privacy.sampling_rate ? *config.privacy.sampling_rate
-                                      : config.privacy.lot_size / static_cast<double>(n);
-}
 
 privacy::LinearScalingSetting setting_of(const experiment::ExperimentConfig& config, int k) {
   privacy::LinearScalingSetting s;
@@ -57,24 +49,6 @@ int best_candidate(const SearchResults& results, Keep keep, double& score) {
   return best;
 }
 
-// Tells the hook that a phase's runner exists, and that it is gone on every way out.
-class PhaseNotice {
- public:
-  PhaseNotice(const LinearScalingRunHooks& hooks, Runner* runner, int phase)
-      : hooks_(hooks), phase_(phase) {
-    if (hooks_.on_runner) hooks_.on_runner(runner, phase_);
-  }
-  ~PhaseNotice() {
-    if (hooks_.on_runner) hooks_.on_runner(nullptr, phase_);
-  }
-  PhaseNotice(const PhaseNotice&) = delete;
-  PhaseNotice& operator=(const PhaseNotice&) = delete;
-
- private:
-  const LinearScalingRunHooks& hooks_;
-  int phase_;
-};
-
 // Trains every job of `plan` under `config`; returns the results and whether it was cancelled.
 SearchResults run_phase(const experiment::ExperimentConfig& config, const PrivatePlan& plan,
                         std::shared_ptr<const data::TrainValidationSplit> data,
@@ -86,7 +60,7 @@ SearchResults run_phase(const experiment::ExperimentConfig& config, const Privat
   Runner runner(config, std::move(data), phase_options);
   SearchResults results;
   {
-    const PhaseNotice notice(hooks, &runner, phase);
+    const PhaseNotice<int> notice(hooks.on_runner, &runner, phase);
     results = runner.run();
   }
   cancelled = runner.cancel_requested();
@@ -102,9 +76,9 @@ privacy::LinearScalingBudgets linear_scaling_budgets_for(const experiment::Exper
         "release mode private-linear-scaling needs privacy.noise_multiplier > 0 (the trials' "
         "budgets are fractions of the final run's epsilon)");
   }
-  return privacy::linear_scaling_budgets(
-      {config.privacy.noise_multiplier, run_rate(config, training_size), config.privacy.steps},
-      run_delta(config, training_size), setting_of(config, 1));
+  const RunMechanism m = run_mechanism(config, training_size);
+  return privacy::linear_scaling_budgets({m.noise_multiplier, m.sampling_rate, m.steps}, m.delta,
+                                         setting_of(config, 1));
 }
 
 experiment::ExperimentConfig trial_round_config(const experiment::ExperimentConfig& config,
@@ -115,7 +89,7 @@ experiment::ExperimentConfig trial_round_config(const experiment::ExperimentConf
   trial.release.linear_scaling = false;  // a plain private ma search
   trial.release = experiment::canonical_release(trial.release);
   trial.privacy.noise_multiplier = budgets.trial_noise[round];
-  trial.privacy.delta = run_delta(config, training_size);
+  trial.privacy.delta = run_mechanism(config, training_size).delta;
   trial.seed = derive_seed(config.seed, kTrialRoundStream[round]);
   return trial;
 }
@@ -127,22 +101,12 @@ experiment::ExperimentConfig linear_scaling_final_config(const experiment::Exper
                                                          std::int64_t training_size) {
   require_positive("final learning rate", final_learning_rate);
   experiment::ExperimentConfig final_config = config;
-  experiment::OptimizerConfig entry;
-  entry.kind = winner.optimizer.kind;
-  for (int i = 0; i < experiment::kNumParams; ++i) {
-    const auto p = static_cast<Param>(i);
-    if (!experiment::optimizer_takes(entry.kind, p)) continue;
-    experiment::ParamSpec spec;
-    spec.kind = experiment::ParamSpec::Kind::kValues;
-    spec.values = {p == Param::kLearningRate ? final_learning_rate : winner.value(p)};
-    entry.grid[i] = spec;
-  }
-  final_config.optimizers = {entry};
+  final_config.optimizers = {winner_entry(winner, final_learning_rate)};
   final_config.objective_perturbation.clear();
   final_config.tuning = experiment::TuningConfig{};
   final_config.repeats = 1;
   final_config.seed = derive_seed(config.seed, kLinearScalingFinalStream);
-  final_config.privacy.delta = run_delta(config, training_size);
+  final_config.privacy.delta = run_mechanism(config, training_size).delta;
   final_config.release.trial_candidates = trial_candidates;
   if (experiment::expand_candidates(final_config).size() != 1) {
     throw InvalidArgument("linear_scaling_final_config: expected one candidate");
@@ -201,18 +165,14 @@ LinearScalingRun run_linear_scaling_search(const experiment::ExperimentConfig& c
   LinearScalingFit& fit = out.fit;
   const double t = static_cast<double>(config.privacy.steps);
   fit.steps = config.privacy.steps;
-  fit.final_epsilon = budgets.final_epsilon;
-  for (int i = 0; i < 2; ++i) {
-    fit.trial_epsilon[i] = budgets.trial_epsilon[i];
-    fit.trial_noise[i] = budgets.trial_noise[i];
-  }
+  fit.budgets = budgets;
   fit.learning_rate[0] = w1.optimizer.learning_rate;
   fit.learning_rate[1] = w2.optimizer.learning_rate;
   fit.radius[0] = fit.learning_rate[0] * t;
   fit.radius[1] = fit.learning_rate[1] * t;
-  fit.final_radius = privacy::extrapolate_radius(
-      fit.trial_epsilon[0], fit.radius[0], fit.trial_epsilon[1], fit.radius[1], fit.final_epsilon);
-  fit.extrapolated = fit.final_radius != fit.radius[1] || fit.radius[0] == fit.radius[1];
+  fit.final_radius =
+      privacy::extrapolate_radius(budgets.trial_epsilon[0], fit.radius[0], budgets.trial_epsilon[1],
+                                  fit.radius[1], budgets.final_epsilon, &fit.extrapolated);
   fit.final_learning_rate = fit.final_radius / t;
   fit.winner_label = w2.label();
 

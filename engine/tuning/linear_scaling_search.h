@@ -48,10 +48,8 @@ experiment::ExperimentConfig trial_round_config(const experiment::ExperimentConf
 
 // The released fit (public: covered by the composed epsilon).
 struct LinearScalingFit {
-  double trial_epsilon[2] = {0, 0};
-  double trial_noise[2] = {0, 0};
-  double final_epsilon = 0.0;
-  double radius[2] = {0, 0};  // r_1, r_2 = eta_i* T
+  privacy::LinearScalingBudgets budgets;  // eps_f, the trial budgets and their sigma_i
+  double radius[2] = {0, 0};              // r_1, r_2 = eta_i* T
   double learning_rate[2] = {0, 0};
   double final_radius = 0.0;         // r_f
   double final_learning_rate = 0.0;  // eta_f = r_f / T

@@ -349,13 +349,7 @@ ReleaseCost planned_release_cost(const experiment::ExperimentConfig& config,
   plan.candidates = experiment::expand_candidates(config);
   plan.training_size = training_size;
   plan.validation_size = validation_size;
-  plan.mechanism.noise_multiplier = config.privacy.noise_multiplier;
-  plan.mechanism.sampling_rate = config.privacy.sampling_rate
-                                     ? *config.privacy.sampling_rate
-                                     : config.privacy.lot_size / static_cast<double>(training_size);
-  plan.mechanism.steps = config.privacy.steps;
-  plan.mechanism.delta =
-      config.privacy.delta ? *config.privacy.delta : default_delta_for(training_size);
+  plan.mechanism = run_mechanism(config, training_size);
   if (config.release.mode == ReleaseMode::kExplore) {
     plan.jobs.resize(plan.candidates.size() * static_cast<std::size_t>(config.repeats));
     for (JobResult& job : plan.jobs) job.queries = config.privacy.steps;

@@ -151,12 +151,7 @@ Runner::Runner(experiment::ExperimentConfig config,
   impl_->candidates = experiment::expand_candidates(config);
   if (impl_->candidates.empty()) throw InvalidArgument("the experiment has no candidates");
   const std::int64_t n = data->train.size();
-  impl_->mechanism.noise_multiplier = config.privacy.noise_multiplier;
-  impl_->mechanism.sampling_rate = config.privacy.sampling_rate
-                                       ? *config.privacy.sampling_rate
-                                       : config.privacy.lot_size / static_cast<double>(n);
-  impl_->mechanism.steps = config.privacy.steps;
-  impl_->mechanism.delta = config.privacy.delta ? *config.privacy.delta : default_delta_for(n);
+  impl_->mechanism = run_mechanism(config, n);
   impl_->config = std::move(config);
   impl_->data = std::move(data);
   impl_->options = options;

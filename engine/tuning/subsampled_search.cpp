@@ -10,13 +10,14 @@
 #include "privacy/mechanisms/poisson_sampler.h"
 #include "privacy/selection/subsampled_tuning.h"
 #include "tuning/accounting.h"
+#include "tuning/search_phases.h"
 
 namespace dplab::tuning {
 namespace {
 
 // The delta every phase uses: the experiment's, or the default for the FULL training size.
 double full_delta(const experiment::ExperimentConfig& config, std::int64_t n) {
-  return config.privacy.delta ? *config.privacy.delta : default_delta_for(n);
+  return run_mechanism(config, n).delta;
 }
 
 // The final run's rate gamma = L/n: the same expression the Runner evaluates on the full data,
@@ -32,25 +33,6 @@ double checked_lot(double lot, const std::string& what, const std::string& hint)
                           hint);
   return lot;
 }
-
-// Tells the hook that a phase's runner exists, and that it is gone on every way out (an
-// exception included), before the Runner itself is destroyed (declare it after the Runner).
-class PhaseNotice {
- public:
-  PhaseNotice(const SubsampledRunHooks& hooks, Runner* runner, bool final_phase)
-      : hooks_(hooks), final_phase_(final_phase) {
-    if (hooks_.on_runner) hooks_.on_runner(runner, final_phase_);
-  }
-  ~PhaseNotice() {
-    if (hooks_.on_runner) hooks_.on_runner(nullptr, final_phase_);
-  }
-  PhaseNotice(const PhaseNotice&) = delete;
-  PhaseNotice& operator=(const PhaseNotice&) = delete;
-
- private:
-  const SubsampledRunHooks& hooks_;
-  bool final_phase_;
-};
 
 }  // namespace
 
@@ -136,21 +118,11 @@ experiment::ExperimentConfig tuning_phase_config(const experiment::ExperimentCon
 experiment::ExperimentConfig final_run_config(const experiment::ExperimentConfig& config,
                                               const experiment::Candidate& winner,
                                               std::int64_t full_training_size) {
-  using experiment::Param;
   experiment::ExperimentConfig final_config = config;
   const double multiplier = experiment::learning_rate_multiplier(config.release.lr_transfer,
                                                                  config.release.tuning_fraction);
-  experiment::OptimizerConfig entry;
-  entry.kind = winner.optimizer.kind;
-  for (int i = 0; i < experiment::kNumParams; ++i) {
-    const auto p = static_cast<Param>(i);
-    if (!experiment::optimizer_takes(entry.kind, p)) continue;
-    experiment::ParamSpec spec;
-    spec.kind = experiment::ParamSpec::Kind::kValues;
-    spec.values = {p == Param::kLearningRate ? winner.value(p) * multiplier : winner.value(p)};
-    entry.grid[i] = spec;
-  }
-  final_config.optimizers = {entry};
+  final_config.optimizers = {
+      winner_entry(winner, winner.value(experiment::Param::kLearningRate) * multiplier)};
   final_config.objective_perturbation.clear();
   final_config.tuning = experiment::TuningConfig{};  // grid over the one candidate
   final_config.repeats = 1;
@@ -195,7 +167,7 @@ SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
     tuning_options.keep_models = false;  // the tuning phase releases no model
     Runner runner(tuning_config, splits.tuning, tuning_options);
     {
-      const PhaseNotice notice(hooks, &runner, false);
+      const PhaseNotice<bool> notice(hooks.on_runner, &runner, false);
       tuning_results = runner.run();
     }
     out.cancelled = runner.cancel_requested();
@@ -223,7 +195,7 @@ SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
   final_options.plan = out.final_plan.jobs;
   Runner final_runner(final_config, splits.final, final_options);
   {
-    const PhaseNotice notice(hooks, &final_runner, true);
+    const PhaseNotice<bool> notice(hooks.on_runner, &final_runner, true);
     out.final_results = final_runner.run();
   }
   out.cancelled = final_runner.cancel_requested();

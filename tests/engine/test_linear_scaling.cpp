@@ -156,8 +156,9 @@ class TestLinearScaling : public QObject {
     QCOMPARE(fit.radius[0], fit.learning_rate[0] * 40);
     QCOMPARE(fit.radius[1], fit.learning_rate[1] * 40);
     QCOMPARE(fit.final_radius,
-             privacy::extrapolate_radius(fit.trial_epsilon[0], fit.radius[0], fit.trial_epsilon[1],
-                                         fit.radius[1], fit.final_epsilon));
+             privacy::extrapolate_radius(fit.budgets.trial_epsilon[0], fit.radius[0],
+                                         fit.budgets.trial_epsilon[1], fit.radius[1],
+                                         fit.budgets.final_epsilon));
     const auto& final_candidate = run.final_results.candidates[0];
     QVERIFY(std::abs(final_candidate.optimizer.learning_rate - fit.final_radius / 40) < 1e-15);
     const auto grid = experiment::expand_candidates(config);

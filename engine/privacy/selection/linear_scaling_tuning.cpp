@@ -90,14 +90,17 @@ LinearScalingCost linear_scaling_cost(const SubsampledGaussian& final_run, doubl
   return cost;
 }
 
-double extrapolate_radius(double eps_1, double r_1, double eps_2, double r_2, double eps_f) {
+double extrapolate_radius(double eps_1, double r_1, double eps_2, double r_2, double eps_f,
+                          bool* on_line) {
   require_positive("eps_1", eps_1);
   require_open_interval("eps_2", eps_2, eps_1, INFINITY);
   require_positive("r_1", r_1);
   require_positive("r_2", r_2);
   require_positive("eps_f", eps_f);
   const double r_f = r_2 + (r_2 - r_1) * (eps_f - eps_2) / (eps_2 - eps_1);
-  return std::isfinite(r_f) && r_f > 0.0 ? r_f : r_2;
+  const bool usable = std::isfinite(r_f) && r_f > 0.0;
+  if (on_line) *on_line = usable;
+  return usable ? r_f : r_2;
 }
 
 }  // namespace dplab::privacy

@@ -77,7 +77,9 @@ LinearScalingCost linear_scaling_cost(const SubsampledGaussian& final_run, doubl
                                       const LinearScalingSetting& setting);
 
 // Step 4: the line through (eps_1, r_1), (eps_2, r_2) at eps_f, or r_2 when the line gives a
-// radius that is not > 0. Throws InvalidArgument unless eps_1 < eps_2 and r_1, r_2 > 0.
-double extrapolate_radius(double eps_1, double r_1, double eps_2, double r_2, double eps_f);
+// radius that is not > 0 (then *on_line, if given, is set to false; else to true). Throws
+// InvalidArgument unless eps_1 < eps_2 and r_1, r_2 > 0.
+double extrapolate_radius(double eps_1, double r_1, double eps_2, double r_2, double eps_f,
+                          bool* on_line = nullptr);
 
 }  // namespace dplab::privacy
