@@ -51,7 +51,17 @@ ClusterPoll ClusterWatcher::poll() {
       stamp.wal_size = fs::file_size(wal, e2);
       stamp.wal_time = fs::last_write_time(wal, e2);
     }
-    if (c.read && stamp == c.stamp && c.error.empty() && !(c.store && c.store->starting)) continue;
+    // A running store that has gone quiet is read again although unchanged: whether its writer
+    // is alive (a killed task's run reads as interrupted, store_queries.cpp) is not in the file.
+    const auto last_write = std::max(stamp.time, stamp.wal_time);
+    const bool quiet =
+        std::chrono::duration<double>(now - last_write).count() > stale_after_seconds_;
+    const bool recheck_writer =
+        c.store && !c.store->starting &&
+        store::parse_run_status(c.store->status) == store::RunStatus::kRunning && quiet;
+    if (c.read && stamp == c.stamp && c.error.empty() && !(c.store && c.store->starting) &&
+        !recheck_writer)
+      continue;
     const bool same_file = c.read && stamp == c.stamp;
     c.stamp = stamp;
     c.read = true;

@@ -5,7 +5,8 @@
 // selection; a shard count comes from the stores (no slurm.json) or from slurm.json; a half-made
 // store is not an error at the first poll but is at the second, naming the file; a store of
 // another plan is an error naming the file and keeps the search from being complete; a shard
-// whose task died mid-way is stale (a short stale_after), a running one is not.
+// whose task died mid-way is stale (a short stale_after) and its run interrupted, a running one
+// is not.
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -305,7 +306,10 @@ class ClusterWatchTest : public QObject {
     poll = watcher.poll();
     QVERIFY(!poll.complete);
     QVERIFY(poll.shard_states[0].stale);
-    QCOMPARE(poll.shard_states[0].run_status, std::string("running"));  // its writer was killed
+    // Its writer was killed: the run reads as interrupted (the writer is gone), whether or not
+    // the file changed after the last poll before the kill.
+    QVERIFY2(poll.shard_states[0].error.empty(), poll.shard_states[0].error.c_str());
+    QCOMPARE(poll.shard_states[0].run_status, std::string("interrupted"));
   }
 };
 
