@@ -147,7 +147,8 @@ class TestPldAccountant : public QObject {
   }
 
   void single_step_discretisation_dominates_the_exact_profile() {
-    for (const auto adjacency : {pl::Adjacency::kRemove, pl::Adjacency::kAdd}) {
+    for (const auto adjacency :
+         {pl::Adjacency::kRemove, pl::Adjacency::kAdd, pl::Adjacency::kReplace}) {
       const double sigma = 0.9, q = 0.03, d = 1e-3;
       const auto pmf = pl::subsampled_gaussian_pmf(sigma, q, adjacency, d);
       double mass = pmf.infinity_mass;
@@ -176,19 +177,23 @@ class TestPldAccountant : public QObject {
   void subsampled_delta_matches_numerical_integration() {
     // delta(eps) = int (p(x) - e^eps q(x))_+ dx by the midpoint rule on a fine grid.
     const double sigma = 1.3, q = 0.05;
-    for (const auto adjacency : {pl::Adjacency::kRemove, pl::Adjacency::kAdd}) {
-      for (double epsilon : {-0.02, 0.0, 0.01, 0.05, 0.3}) {
+    for (const auto adjacency :
+         {pl::Adjacency::kRemove, pl::Adjacency::kAdd, pl::Adjacency::kReplace}) {
+      for (double epsilon : {-0.3, -0.02, 0.0, 0.01, 0.05, 0.3, 1.0}) {
         auto density = [&](double x, double mean) {
           return std::exp(-(x - mean) * (x - mean) / (2 * sigma * sigma)) /
                  (sigma * std::sqrt(2 * M_PI));
         };
         long double sum = 0;
         const double h = 1e-4;
-        for (double x = -15 * sigma; x < 15 * sigma + 1; x += h) {
+        for (double x = -15 * sigma - 1; x < 15 * sigma + 1; x += h) {
           const double mix = (1 - q) * density(x + h / 2, 0) + q * density(x + h / 2, 1);
           const double base = density(x + h / 2, 0);
-          const double p = adjacency == pl::Adjacency::kRemove ? mix : base;
-          const double r = adjacency == pl::Adjacency::kRemove ? base : mix;
+          const double mirrored = (1 - q) * density(x + h / 2, 0) + q * density(x + h / 2, -1);
+          const double p = adjacency == pl::Adjacency::kAdd ? base : mix;
+          const double r = adjacency == pl::Adjacency::kRemove ? base
+                           : adjacency == pl::Adjacency::kAdd  ? mix
+                                                               : mirrored;
           sum += std::max(0.0, p - std::exp(epsilon) * r) * h;
         }
         DPLAB_COMPARE_ABS(pl::subsampled_gaussian_delta(sigma, q, adjacency, epsilon),

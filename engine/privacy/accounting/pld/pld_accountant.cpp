@@ -21,14 +21,16 @@ namespace {
 using pld::Adjacency;
 using pld::PrivacyLossPmf;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // --- per-step distribution cache ---------------------------------------------------------
-using Key = std::tuple<double, double, int, double>;  // sigma, q, direction, d
+using Key = std::tuple<double, double, int, double, double>;  // sigma, q, direction, d, tails
 
 class PmfCache {
  public:
-  std::shared_ptr<const PrivacyLossPmf> get(double sigma, double q, Adjacency a, double d) {
-    const Key key{sigma, q, static_cast<int>(a), d};
+  std::shared_ptr<const PrivacyLossPmf> get(double sigma, double q, Adjacency a, double d,
+                                            double tail_sigmas) {
+    const Key key{sigma, q, static_cast<int>(a), d, tail_sigmas};
     {
       std::lock_guard lock(mutex_);
       for (auto it = entries_.begin(); it != entries_.end(); ++it) {
@@ -38,7 +40,8 @@ class PmfCache {
         }
       }
     }
-    auto pmf = std::make_shared<const PrivacyLossPmf>(pld::subsampled_gaussian_pmf(sigma, q, a, d));
+    auto pmf = std::make_shared<const PrivacyLossPmf>(
+        pld::subsampled_gaussian_pmf(sigma, q, a, d, tail_sigmas));
     std::lock_guard lock(mutex_);
     entries_.emplace_front(key, pmf);
     if (entries_.size() > kCapacity) entries_.pop_back();
@@ -95,37 +98,89 @@ Grouped group_runs(std::span<const SubsampledGaussian> runs) {
 void validate_options(const PldOptions& options) {
   require_non_negative("discretization", options.discretization);
   require_open_interval("tail_mass", options.tail_mass, 0.0, 1e-3);
+  if (options.max_grid_cells < 1024)
+    fail_field("max_grid_cells", static_cast<double>(options.max_grid_cells), "must be >= 1024");
 }
 
-// Both directions composed on the grid d.
+// The dominating pairs of the relation (subsampled_gaussian_pld.h): add/remove keeps both
+// directions, substitute's pair is symmetric and is the whole curve.
+std::vector<Adjacency> directions(PldRelation relation) {
+  if (relation == PldRelation::kSubstitute) return {Adjacency::kReplace};
+  return {Adjacency::kRemove, Adjacency::kAdd};
+}
+
+// Every direction composed on the grid d; the reported curve is the worst direction.
 struct Composed {
-  pld::ComposedPmf remove, add;
-  std::size_t cells() const { return std::max(remove.fft_size, add.fft_size); }
-  double infinity_mass() const { return std::max(remove.pmf.infinity_mass, add.pmf.infinity_mass); }
+  std::vector<pld::ComposedPmf> directions;
+  std::size_t cells() const {
+    std::size_t n = 0;
+    for (const auto& c : directions) n = std::max(n, c.fft_size);
+    return n;
+  }
+  double infinity_mass() const {
+    double m = 0.0;
+    for (const auto& c : directions) m = std::max(m, c.pmf.infinity_mass);
+    return m;
+  }
 };
 
-Composed compose_at(const std::vector<Group>& groups, double d, double tail_mass,
-                    pld::FftPrecision precision) {
-  Composed out;
-  for (const Adjacency a : {Adjacency::kRemove, Adjacency::kAdd}) {
-    std::vector<std::shared_ptr<const PrivacyLossPmf>> keep;
-    std::vector<pld::PmfPower> factors;
-    for (const auto& g : groups) {
-      keep.push_back(cache().get(g.sigma, g.q, a, d));
-      factors.push_back({keep.back().get(), g.steps});
+// Composes every direction on a grid d. accurate_at[i] (empty: none) is the loss at which
+// direction i is also composed tilted (pld_composition.h): where its delta or epsilon lies.
+// tail_sigmas: the noise range of the per-step distributions, whose mass beyond (at most
+// ~Phi(-tail_sigmas) a step) is infinity mass, i.e. added to delta.
+struct Composer {
+  const std::vector<Group>& groups;
+  double tail_mass;
+  PldRelation relation;
+  std::vector<double> accurate_at;
+  double tail_sigmas = pld::kDefaultTailSigmas;
+
+  Composed operator()(double d) const {
+    Composed out;
+    const auto all = directions(relation);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      std::vector<std::shared_ptr<const PrivacyLossPmf>> keep;
+      std::vector<pld::PmfPower> factors;
+      for (const auto& g : groups) {
+        keep.push_back(cache().get(g.sigma, g.q, all[i], d, tail_sigmas));
+        factors.push_back({keep.back().get(), g.steps});
+      }
+      const double at = i < accurate_at.size() ? accurate_at[i] : kNaN;
+      out.directions.push_back(pld::compose(factors, tail_mass, at));
     }
-    (a == Adjacency::kRemove ? out.remove : out.add) = pld::compose(factors, tail_mass, precision);
+    return out;
   }
+
+  // Widens tail_sigmas (10 .. 40) until the steps' infinity masses, sum_i T_i inf_i, are within
+  // budget in every direction; the masses hardly depend on d.
+  void cover_tails(double d, double budget) {
+    for (const double sigmas : {10.0, 14.0, 20.0, 28.0, 40.0}) {
+      if (sigmas < tail_sigmas) continue;
+      tail_sigmas = sigmas;
+      double worst = 0.0;
+      for (const Adjacency a : directions(relation)) {
+        double mass = 0.0;
+        for (const auto& g : groups)
+          mass += static_cast<double>(g.steps) *
+                  cache().get(g.sigma, g.q, a, d, tail_sigmas)->infinity_mass;
+        worst = std::max(worst, mass);
+      }
+      if (worst <= budget) return;
+    }
+  }
+};
+
+// Per direction; the reported value is the worst (largest) direction's.
+std::vector<double> epsilons_of(const Composed& c, double delta) {
+  std::vector<double> out;
+  for (const auto& d : c.directions) out.push_back(pld::epsilon_for_delta(d.pmf, delta));
   return out;
 }
-
-double epsilon_of(const Composed& c, double delta) {
-  return std::max(pld::epsilon_for_delta(c.remove.pmf, delta),
-                  pld::epsilon_for_delta(c.add.pmf, delta));
-}
 double delta_of(const Composed& c, double epsilon) {
-  return std::max(pld::delta_for_epsilon(c.remove.pmf, epsilon),
-                  pld::delta_for_epsilon(c.add.pmf, epsilon));
+  double delta = 0.0;
+  for (const auto& d : c.directions)
+    delta = std::max(delta, pld::delta_for_epsilon(d.pmf, epsilon));
+  return delta;
 }
 
 // Grid steps are kGridUnit * 2^j. dp_accounting's default-precision grid is 1e-5 (the reference
@@ -163,22 +218,27 @@ double initial_discretization(const std::vector<Group>& groups, PldPrecision pre
 }
 
 constexpr int kMaxRefinements = 12;
-constexpr double kExtendedBelow = 1e-11;  // deltas below: long double FFT
-constexpr std::size_t kMaxCells = std::size_t{1} << 24;
+// Deltas below: the compositions are tilted at the loss asked about (pld_composition.h). The
+// plain FFT's round-off, ~1e-16 T of its largest cell, is then far below delta (T <= 1e6).
+constexpr double kTiltBelow = 1e-9;
+constexpr double kMinTailMass = 1e-250;  // the smallest truncation mass of a delta query
 
 // The quantity value(composition) at grid steps d and 2d. The connect-the-dots error is
 // O(d^2) (observed, and consistent with the chords of a smooth convex curve), so
 // value(2d) - value(d) ~ 3 x the error of value(d); we refine until that difference is within
 // the tolerance, jumping to the d it predicts (between d/16 and d/2).
 template <typename Value>
-auto refine(const std::vector<Group>& groups, const PldOptions& options, double tail_mass,
-            pld::FftPrecision fft, Value value, double floor, double tolerance_factor = 1.0) {
+auto refine(const Composer& at, const PldOptions& options, Value value, double floor,
+            double tolerance_factor = 1.0) {
   struct Out {
     double fine, coarse, d;
     Composed composed;
     int refinements = 0;
+    // |fine - coarse| within the tolerance, or on a fixed grid, or on the precision's finest
+    // grid (the documented floor: kDefault's is dp_accounting's 1e-5); false when the cell limit
+    // or kMaxRefinements stopped the refinement short of both.
+    bool converged = true;
   };
-  auto at = [&](double d) { return compose_at(groups, d, tail_mass, fft); };
   if (options.discretization > 0.0) {
     const double d = options.discretization;
     Composed fine = at(d);
@@ -187,22 +247,46 @@ auto refine(const std::vector<Group>& groups, const PldOptions& options, double 
   }
   const double tolerance = tolerance_factor * pld_relative_tolerance(options.precision);
   const double finest = finest_grid(options.precision);
-  double d = initial_discretization(groups, options.precision);
+  double d = initial_discretization(at.groups, options.precision);
   double coarse = value(at(2.0 * d));
   Composed c = at(d);
   Out out{value(c), coarse, d, std::move(c), 0};
-  for (int i = 0; i < kMaxRefinements; ++i) {
+  for (int i = 0;; ++i) {
     const double diff = std::abs(out.coarse - out.fine);
     const double scale = std::max(std::abs(out.fine), floor);
-    if (diff <= tolerance * scale) break;
-    if (out.composed.cells() * 2 > kMaxCells || !std::isfinite(out.fine) || out.d <= finest) break;
+    out.converged = diff <= tolerance * scale || out.d <= finest;
+    if (out.converged || i == kMaxRefinements) break;
+    const double cells = static_cast<double>(out.composed.cells());
+    const auto limit = static_cast<double>(options.max_grid_cells);
+    if (2.0 * cells > limit || !std::isfinite(out.fine)) break;
+    // The cells grow as 1/d (snap_down may halve once more): stay within the limit.
+    const double slowest = std::max(1.0 / 16.0, 2.0 * cells / limit);
     const double jump = std::isfinite(diff) ? std::sqrt(0.5 * tolerance * scale / diff) : 0.5;
-    const double next = snap_down(out.d * std::clamp(jump, 1.0 / 16.0, 0.5), finest);
+    const double next = snap_down(out.d * std::clamp(jump, slowest, 0.5), finest);
     coarse = next == out.d / 2.0 ? out.fine : value(at(2.0 * next));
     Composed fine = at(next);
     out = Out{value(fine), coarse, next, std::move(fine), i + 1};
   }
   return out;
+}
+
+// The adaptive grid stopped short of the precision's tolerance at the cell limit
+// (PldOptions::max_grid_cells) or after kMaxRefinements, before its finest grid: the value is
+// still an upper bound, but not within the tolerance the precision promises, so it is refused
+// rather than returned. A fixed grid is the caller's choice; infinite values are answers (no
+// finite epsilon at this delta).
+template <typename Refined>
+void require_converged(const Refined& r, const PldOptions& options, const char* quantity,
+                       double tolerance) {
+  if (r.converged || options.discretization > 0.0 || !std::isfinite(r.fine)) return;
+  throw Error("PLD accountant: " + std::string(quantity) + " = " + format_number(r.fine) +
+              " is not within the " + to_string(options.precision) + " precision's tolerance (" +
+              format_number(tolerance) + " relative): its estimated error is " +
+              format_number(std::abs(r.coarse - r.fine)) +
+              " on the finest grid the cell limit allows (d = " + format_number(r.d) + ", " +
+              std::to_string(r.composed.cells()) + " cells, at most " +
+              std::to_string(options.max_grid_cells) +
+              "); use a faster --pld-precision or the RDP accountant");
 }
 
 }  // namespace
@@ -243,14 +327,30 @@ PldEpsilon pld_epsilon_for_delta(std::span<const SubsampledGaussian> runs, doubl
     return result;
   }
   if (g.groups.empty()) return result;
-  // Tiny deltas (Liu-Talwar's per-run delta is ~1e-16): truncate 1000x below delta and run the
-  // FFT in long double, whose round-off floor stays below delta.
-  const double tail_mass = std::min(options.tail_mass, 1e-3 * delta);
-  const auto fft =
-      delta < kExtendedBelow ? pld::FftPrecision::kExtended : pld::FftPrecision::kDouble;
-  auto r = refine(
-      g.groups, options, tail_mass, fft, [&](const Composed& c) { return epsilon_of(c, delta); },
-      1e-3);
+  // Tiny deltas (Liu-Talwar's per-run delta is ~1e-16): truncate 1e5x below delta, and tilt
+  // each direction's composition at its latest epsilon (the first composition is plain).
+  const double tail_mass = std::min(options.tail_mass, 1e-5 * delta);
+  Composer at{g.groups, tail_mass, options.relation, {}};
+  const bool tilt = delta < kTiltBelow;
+  auto value = [&](const Composed& c) {
+    const auto per_direction = epsilons_of(c, delta);
+    if (tilt) {
+      at.accurate_at.clear();
+      for (const double e : per_direction) at.accurate_at.push_back(std::isfinite(e) ? e : kNaN);
+    }
+    return *std::max_element(per_direction.begin(), per_direction.end());
+  };
+  if (tilt) {
+    // The steps' tails within 1e-5 delta, and a first (plain) composition to place the tilt:
+    // refining from plain compositions would compare their round-off, not their grids.
+    const double d0 = options.discretization > 0.0
+                          ? options.discretization
+                          : initial_discretization(g.groups, options.precision);
+    at.cover_tails(d0, 1e-5 * delta);
+    value(at(2.0 * d0));
+  }
+  auto r = refine(at, options, value, 1e-3);
+  require_converged(r, options, "epsilon", pld_relative_tolerance(options.precision));
   result.epsilon = r.fine;
   result.error_bound = std::max(0.0, r.coarse - r.fine);
   if (!std::isfinite(result.error_bound)) result.error_bound = kInf;
@@ -281,13 +381,32 @@ PldDelta pld_delta_for_epsilon(std::span<const SubsampledGaussian> runs, double 
   if (g.groups.empty()) return result;
   // delta is refined 10x tighter than epsilon: a relative error of delta is a much smaller one
   // of epsilon, and delta is what this query reports.
-  auto r = refine(
-      g.groups, options, options.tail_mass, pld::FftPrecision::kDouble,
-      [&](const Composed& c) { return delta_of(c, epsilon); }, 1e-12, 0.1);
+  auto value = [&](const Composed& c) { return delta_of(c, epsilon); };
+  Composer at{g.groups, options.tail_mass, options.relation, {}};
+  auto r = refine(at, options, value, 1e-12, 0.1);
+  // A small delta: compose again tilted at epsilon, refined to a relative tolerance, with the
+  // truncation and the steps' tails (both in the infinity mass, added to delta) 1e7x below the
+  // rest of delta. The plain delta may be those masses alone when the exact delta lies far below
+  // them: then they are lowered 1e6x a pass until delta stands 1e3x above them.
+  if (r.fine < kTiltBelow) {
+    at.accurate_at.assign(directions(options.relation).size(), epsilon);
+    for (int pass = 0; pass < 10; ++pass) {
+      const double floor_mass = r.composed.infinity_mass();
+      const double rest = r.fine - floor_mass;
+      if (pass > 0 && rest > 1e3 * floor_mass) break;
+      const double budget = rest > 1e3 * floor_mass ? 1e-7 * rest : 1e-6 * floor_mass;
+      const double before_mass = at.tail_mass, before_sigmas = at.tail_sigmas;
+      at.tail_mass = std::max(std::min(at.tail_mass, budget), kMinTailMass);
+      at.cover_tails(r.d, budget);
+      if (pass > 0 && at.tail_mass == before_mass && at.tail_sigmas == before_sigmas) break;
+      r = refine(at, options, value, 0.0, 0.1);
+    }
+  }
+  require_converged(r, options, "delta", 0.1 * pld_relative_tolerance(options.precision));
   result.delta = r.fine;
   result.error_bound = std::max(0.0, r.coarse - r.fine);
   result.discretization = r.d;
-  result.tail_mass = options.tail_mass;
+  result.tail_mass = at.tail_mass;
   result.infinity_mass = r.composed.infinity_mass();
   result.grid_cells = r.composed.cells();
   result.refinements = r.refinements;

@@ -4,7 +4,8 @@
 // tight up to a stated discretisation error, where RDP (rdp_accountant.h) is loose by 4-60%.
 //
 // - Each distinct (sigma, q) is discretised pessimistically on one grid of step d
-//   (subsampled_gaussian_pld.h, connect-the-dots), in both adjacency directions; runs with
+//   (subsampled_gaussian_pld.h, connect-the-dots), in both add/remove directions (or in the
+//   one symmetric direction of the substitute relation, PldOptions::relation); runs with
 //   their step counts T compose by FFT (pld_composition.h); epsilon(delta) is the LARGER of the
 //   two directions' epsilons, delta(epsilon) the larger delta. Every number is a valid upper
 //   bound: the discretisation dominates, truncated tails go to delta (infinity mass).
@@ -16,6 +17,16 @@
 //   truncation; infinity_mass is the delta at epsilon = +infinity (tails and truncation).
 // - Precision (the speed/tightness setting): kFast tolerance 1e-2, kDefault 1e-3 (within 0.1%
 //   of the exact value; T = 10,000 steps in ~10-40 ms), kTight 1e-4.
+// - Small deltas (< 1e-9): every composition is tilted at its epsilon (pld_composition.h), the
+//   truncation mass is 1e5x below delta (1e7x below a computed delta), and the steps' noise range
+//   widens (10 .. 40 sigma) until their tails are as small. Without the tilt, FFT round-off put
+//   epsilon at delta = 1e-15 up to 1e-4 BELOW the exact value, even in long double. Against
+//   exact values computed without dplab's code (tests/data/pld_truth.json; delta 1e-5 .. 1e-30,
+//   epsilon 0.56 .. 198, delta queries down to 1e-34) every value is above the exact one and
+//   within the precision's tolerance (tests/numerics/test_pld_accountant_edges.cpp).
+// - Refusal: when max_grid_cells stops the adaptive grid before the tolerance (and before the
+//   precision's finest grid), the query throws dplab::Error naming the quantity, its estimated
+//   error and the limit, rather than return a value outside the tolerance.
 // - Heterogeneous composition: a list of runs (different sigma, q, T), e.g. every run trained by
 //   a hyperparameter search, composes in one FFT per distinct (sigma, q).
 // - Calibration: the smallest sigma (bisection from the safe side, 1e-4 relative) whose PLD
@@ -24,6 +35,7 @@
 // Thread-safe (per-step distributions are cached in a mutex-protected LRU).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -34,11 +46,20 @@ namespace dplab::privacy {
 
 enum class PldPrecision { kFast, kDefault, kTight };
 
+// The neighbouring relation the (epsilon, delta) is for. kAddRemove: one record added or removed
+// (dplab's DP-SGD, Poisson sampling), the larger of the remove and add directions. kSubstitute:
+// one record replaced by another, the symmetric pair of subsampled_gaussian_pld.h (kReplace).
+enum class PldRelation { kAddRemove, kSubstitute };
+
 struct PldOptions {
   PldPrecision precision = PldPrecision::kDefault;
+  PldRelation relation = PldRelation::kAddRemove;
   // > 0: use exactly this grid step (no refinement; the error bound compares it with 2d).
   double discretization = 0.0;
   double tail_mass = 1e-15;  // truncation mass of the composition window, added to delta
+  // The adaptive grid's limit (FFT length, memory ~ 16-32 bytes a cell). A query whose grid
+  // would have to be finer to reach the precision's tolerance is refused (dplab::Error).
+  std::size_t max_grid_cells = std::size_t{1} << 24;
 };
 
 double pld_relative_tolerance(PldPrecision precision);

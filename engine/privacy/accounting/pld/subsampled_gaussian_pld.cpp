@@ -33,15 +33,40 @@ void validate(double sigma, double q) {
 
 double subsampled_gaussian_loss(double sigma, double q, Adjacency adjacency, double x) {
   validate(sigma, q);
-  const double u = (2.0 * x - 1.0) / (2.0 * sigma * sigma);
-  const double l = log_mixture(q, u);
-  return adjacency == Adjacency::kRemove ? l : -l;
+  const double s2 = sigma * sigma;
+  const double l = log_mixture(q, (2.0 * x - 1.0) / (2.0 * s2));
+  switch (adjacency) {
+    case Adjacency::kRemove:
+      return l;
+    case Adjacency::kAdd:
+      return -l;
+    case Adjacency::kReplace:
+      return l - log_mixture(q, (-2.0 * x - 1.0) / (2.0 * s2));
+  }
+  return l;
 }
 
 double subsampled_gaussian_delta(double sigma, double q, Adjacency adjacency, double epsilon) {
   validate(sigma, q);
   if (std::isinf(epsilon)) return epsilon > 0 ? 0.0 : 1.0;
   const double s2 = sigma * sigma;
+  if (adjacency == Adjacency::kReplace) {
+    // The pair is symmetric: delta(eps) = 1 - e^eps + e^eps delta(-eps) for eps < 0.
+    if (epsilon < 0.0) {
+      const double mirrored = subsampled_gaussian_delta(sigma, q, adjacency, -epsilon);
+      return std::clamp(-std::expm1(epsilon) + std::exp(epsilon) * mirrored, 0.0, 1.0);
+    }
+    // x*/sigma^2 = eps + ln(b + sqrt(b^2 + 4 c^2 e^-eps)) - ln(2c), in logs (header).
+    const double log_c = std::log(q) - 1.0 / (2.0 * s2);
+    const double b = (1.0 - q) * -std::expm1(-epsilon);
+    const double two_c_scaled = 2.0 * std::exp(log_c - 0.5 * epsilon);  // 2 c e^{-eps/2}
+    const double x =
+        s2 * (epsilon + std::log(b + std::hypot(b, two_c_scaled)) - std::log(2.0) - log_c);
+    const double delta =
+        (1.0 - q) * -std::expm1(epsilon) * normal_sf(x / sigma) +
+        q * (normal_sf((x - 1.0) / sigma) - std::exp(epsilon) * normal_sf((x + 1.0) / sigma));
+    return std::clamp(delta, 0.0, 1.0);
+  }
   if (adjacency == Adjacency::kRemove) {
     // L > eps <=> e^u > (e^eps - 1 + q)/q; all x when e^eps <= 1 - q.
     const double a = std::expm1(epsilon) + q;
@@ -66,17 +91,19 @@ PrivacyLossPmf subsampled_gaussian_pmf(double sigma, double q, Adjacency adjacen
   validate(sigma, q);
   require_positive("discretization", d);
   require_positive("tail_sigmas", tail_sigmas);
-  // The losses of x in [x_lo, x_hi], the noise's +-tail_sigmas range widened by the shift 1.
-  const double x_lo = -tail_sigmas * sigma, x_hi = tail_sigmas * sigma + 1.0;
+  // The losses of x in [x_lo, x_hi], the noise's +-tail_sigmas range widened by the shifts
+  // (+1; and -1 for replace, whose Q has its component at -1).
+  const double x_lo = -tail_sigmas * sigma - (adjacency == Adjacency::kReplace ? 1.0 : 0.0);
+  const double x_hi = tail_sigmas * sigma + 1.0;
   double loss_a = subsampled_gaussian_loss(sigma, q, adjacency, x_lo);
   double loss_b = subsampled_gaussian_loss(sigma, q, adjacency, x_hi);
   double loss_min = std::min(loss_a, loss_b), loss_max = std::max(loss_a, loss_b);
-  // The loss is bounded on one side by -+ln(1-q): clamp the grid there (finite for q < 1).
+  // Remove and add losses are bounded on one side by -+ln(1-q): clamp the grid there (q < 1).
   if (q < 1.0) {
     const double bound = std::log1p(-q);
     if (adjacency == Adjacency::kRemove)
       loss_min = std::max(loss_min, bound);
-    else
+    else if (adjacency == Adjacency::kAdd)
       loss_max = std::min(loss_max, -bound);
   }
   const auto lo = static_cast<std::int64_t>(std::floor(loss_min / d));

@@ -1,20 +1,37 @@
 // One step of the Poisson-subsampled Gaussian mechanism as a discretised privacy loss
-// distribution, under add/remove adjacency (sensitivity 1, noise std = noise_multiplier sigma,
-// sampling rate q). With N0 = N(0, sigma^2), N1 = N(1, sigma^2), M = (1-q) N0 + q N1:
-//   remove: (P, Q) = (M, N0),  loss L(x) = ln(1 - q + q e^{u}),   increasing in x,
-//   add:    (P, Q) = (N0, M),  loss L(x) = -ln(1 - q + q e^{u}),  decreasing in x,
-// u = (2x - 1)/(2 sigma^2) (Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy
-// via characteristic function", section 5: these two pairs are tight dominating pairs of the
-// subsampled Gaussian). Both directions are kept; a composition is (eps, delta)-DP with the
-// larger of the two deltas.
+// distribution (sensitivity 1, noise std = noise_multiplier sigma, sampling rate q). With
+// N_m = N(m, sigma^2), M = (1-q) N0 + q N1, M- = (1-q) N0 + q N-1:
+//   remove:  (P, Q) = (M, N0),  loss L(x) = ln(1 - q + q e^{u}),   increasing in x,
+//   add:     (P, Q) = (N0, M),  loss L(x) = -ln(1 - q + q e^{u}),  decreasing in x,
+//   replace: (P, Q) = (M, M-),  loss L(x) = ln(1 - q + q e^{u}) - ln(1 - q + q e^{v}), increasing,
+// u = (2x - 1)/(2 sigma^2), v = (-2x - 1)/(2 sigma^2).
+// Add/remove adjacency (one record added or removed): remove and add are tight dominating pairs
+// of the subsampled Gaussian (Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy
+// via characteristic function", section 5); both directions are kept and a composition is
+// (eps, delta)-DP with the larger of the two deltas.
+// Substitute adjacency (one record replaced by another, the batch otherwise the same): the pair
+// "replace" of Koskela, Jalko & Honkela 2020 (AISTATS), section 5.2, and of Google
+// dp_accounting's REPLACE_ONE: the replaced record, when sampled (probability q, the same coin
+// for both datasets), contributes g in one dataset and g' in the other; the rest of the batch is
+// common to both and, by joint convexity of the hockey-stick divergence over it (Balle, Barthe &
+// Gaboardi 2018, the coupling of their section 5), only shifts all components alike. The worst
+// case over ||g||, ||g'|| <= 1 used by both accountants is g = -g' of norm 1, i.e. (M, M-). It is
+// symmetric (x -> -x swaps P and Q), so H(P||Q) = H(Q||P) and one direction is the whole curve.
+// At q = 1 it is the Gaussian of sensitivity 2.
 //
 // Exact hockey-stick divergence delta(eps) = P(L > eps) - e^eps Q(L > eps): the set {L > eps} is
-// a half line {x > x*} (remove) or {x < x*} (add), with x* = sigma^2 u* + 1/2 and
+// a half line {x > x*} (remove, replace) or {x < x*} (add). For remove and add, x* = sigma^2 u* +
+// 1/2 and
 //   remove: u* = ln((e^eps - 1 + q)/q),  delta = q [Phi~((x*-1)/sigma) - e^{u*} Phi~(x*/sigma)]
 //           (eps <= ln(1-q): delta = 1 - e^eps),
 //   add:    u* = ln((e^-eps - 1 + q)/q), delta = q e^eps [e^{u*} Phi(x*/sigma) - Phi((x*-1)/sigma)]
 //           (eps >= -ln(1-q): delta = 0),
-// Phi~ = 1 - Phi, each Phi from erfc (no cancellation in the tails).
+// Phi~ = 1 - Phi, each Phi from erfc (no cancellation in the tails). For replace and eps >= 0,
+// y = e^{x*/sigma^2} is the positive root of c y^2 - (1-q)(e^eps - 1) y - c e^eps = 0,
+// c = q e^{-1/(2 sigma^2)} (L(x*) = eps), taken in logs as
+//   x*/sigma^2 = eps + ln(b + sqrt(b^2 + 4 c^2 e^-eps)) - ln(2c),  b = (1-q)(1 - e^-eps),
+//   delta = (1-q)(1 - e^eps) Phi~(x*/sigma) + q [Phi~((x*-1)/sigma) - e^eps Phi~((x*+1)/sigma)],
+// and for eps < 0 from the symmetry, delta(eps) = 1 - e^eps + e^eps delta(-eps).
 //
 // Discretisation, PESSIMISTIC: "connect the dots" (Doroshenko, Ghazi, Kamath, Kumar &
 // Manurangsi 2022, Algorithm 1). On the grid eps_i = i d, i = lo..hi, the discrete PLD whose
@@ -33,7 +50,7 @@
 
 namespace dplab::privacy::pld {
 
-enum class Adjacency { kRemove, kAdd };
+enum class Adjacency { kRemove, kAdd, kReplace };
 
 // Exact hockey-stick divergence of one step (any real epsilon). sigma > 0, q in (0, 1].
 double subsampled_gaussian_delta(double noise_multiplier, double sampling_rate, Adjacency adjacency,
