@@ -378,7 +378,7 @@ RunSettings parse_run_settings(const Settings& s) {
     if (!optim::supports_automatic_clipping(
             optim::parse_optimizer_kind(optimizer_kind_name(config.optimizer))))
       bad("clipping",
-          "automatic is not available for " + config.optimizer + ", which adapts its own flat C_t");
+          "is not available for " + config.optimizer + ", which adapts its own flat C_t");
   } else if (text("clip-stability")) {
     bad("clip-stability", "is only used with --clipping automatic");
   }

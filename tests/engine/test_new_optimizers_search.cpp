@@ -11,7 +11,8 @@
 //     equal to sigma, q, T composed by the RDP accountant, and the same release cost as the
 //     all-flat search of the same size; C never reaches the accountant, and the noise std the
 //     automatic run's oracle uses is sigma * 1 / L whatever C the flat entries search;
-//   - the run history restores each candidate's clipping from the stored config.
+//   - the run history restores each candidate's clipping from the stored config;
+//   - dplab-cli train's --clipping automatic runs at C = 1 and refuses --clip.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,6 +20,7 @@
 
 #include "core/error.h"
 #include "dp_gradient/noisy_gradient.h"
+#include "experiment/run_settings.h"
 #include "privacy/accounting/rdp_accountant.h"
 #include "store/store.h"
 #include "support/expect_error.h"
@@ -209,6 +211,32 @@ class TestNewOptimizersSearch : public QObject {
     QCOMPARE(back.candidates[2].label(), std::string("dpsgd lr=0.5 C=auto"));
     QCOMPARE(back.candidates[0].clipping, models::ClippingMode::kFlat);
     QCOMPARE(back.candidates[4].optimizer.kind, optim::OptimizerKind::kDpAdamBc);
+  }
+
+  void trainTakesTheSameChoice() {
+    Settings s;
+    s.set("optimizer", "dpadam-bc");
+    s.set("clipping", "automatic");
+    s.set("clip-stability", "0.05");
+    const auto run = experiment::parse_run_settings(s).training_config();
+    QCOMPARE(run.optimizer.kind, optim::OptimizerKind::kDpAdamBc);
+    QCOMPARE(run.dp.clip, 1.0);
+    QCOMPARE(run.dp.clipping, models::ClippingMode::kAutomatic);
+    QCOMPARE(run.dp.clip_stability, 0.05);
+    auto error = [](std::vector<std::pair<std::string, std::string>> values) {
+      Settings t;
+      for (const auto& [k, v] : values) t.set(k, v);
+      return testing::error_of<InvalidArgument>([&] { experiment::parse_run_settings(t); });
+    };
+    QString m = error({{"clipping", "automatic"}, {"clip", "2"}});
+    QVERIFY2(m.startsWith("--clip = 2 is not used with automatic clipping"), qPrintable(m));
+    m = error({{"clipping", "automatic"}, {"optimizer", "oso-dpsgd"}});
+    QVERIFY2(m.startsWith("--clipping = automatic is not available for oso-dpsgd"), qPrintable(m));
+    m = error({{"clip-stability", "0.1"}});
+    QVERIFY2(m.startsWith("--clip-stability = 0.1 is only used with --clipping automatic"),
+             qPrintable(m));
+    m = error({{"clipping", "magic"}});
+    QVERIFY2(m.startsWith("--clipping: unknown clipping \"magic\""), qPrintable(m));
   }
 };
 
