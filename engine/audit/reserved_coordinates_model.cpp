@@ -38,8 +38,8 @@ double ReservedCoordinatesModel::loss_sum(const MatrixView& x, const VectorView&
 }
 
 double ReservedCoordinatesModel::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
-                                                      double clip, VectorSpan gradient_sum,
-                                                      VectorSpan norms) {
+                                                      const models::Clipping& clip,
+                                                      VectorSpan gradient_sum, VectorSpan norms) {
   if (gradient_sum.size() != num_params()) {
     throw InvalidArgument("gradient_sum has " + std::to_string(gradient_sum.size()) +
                           " entries, the padded model " + std::to_string(num_params()));

@@ -49,8 +49,9 @@ class ReservedCoordinatesModel final : public models::Model {
   void initialize(std::uint64_t seed) override;
   double loss_sum(const MatrixView& x, const VectorView& y) override;
   // The inner model's clipped sum in the first d coordinates, exactly 0 in the reserved ones.
-  double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
-                              VectorSpan gradient_sum, VectorSpan norms) override;
+  double clipped_gradient_sum(const MatrixView& x, const VectorView& y,
+                              const models::Clipping& clip, VectorSpan gradient_sum,
+                              VectorSpan norms) override;
   double weighted_gradient_sum(const MatrixView& x, const VectorView& y, const VectorView& weights,
                                VectorSpan gradient_sum) override;
   models::Evaluation evaluate(const data::Dataset& data) override;

@@ -1,7 +1,8 @@
 // NoisyGradientOracle::query — one DP-SGD gradient query (Abadi et al. 2016, Alg. 1; main paper
 // Alg. 2 lines 5-8, with the division by the expected lot size L as in docs/architecture.md):
 //   lot  ~ Poisson(q = L / n)                         (PoissonSampler)
-//   S    = sum_{i in lot} g_i min(1, C / ||g_i||)     (Model::clipped_gradient_sum)
+//   S    = sum_{i in lot} g_i min(1, C / ||g_i||)     (Model::clipped_gradient_sum; automatic
+//          clipping: g_i C / (||g_i|| + gamma), Bu et al. 2023, models/clipping.h)
 //   g~   = S / L + N(0, (sigma C / L)^2 I)            (= (S + N(0, sigma^2 C^2 I)) / L)
 // returns the mean per-example loss over the lot (0 for an empty lot).
 #include "dp_gradient/noisy_gradient.h"
@@ -44,6 +45,11 @@ const DpSettings& validated(const DpSettings& settings, const data::Dataset& tra
     fail_field(
         "clip", settings.clip,
         "must be finite when noise_multiplier > 0 (the noise std is noise_multiplier * clip)");
+  }
+  if (settings.clipping == models::ClippingMode::kAutomatic) {
+    // g_i C / (||g_i|| + gamma): a finite C (the sensitivity, 1 in experiments) and gamma > 0.
+    require_finite("clip", settings.clip);
+    require_positive("clip_stability", settings.clip_stability);
   }
   return settings;
 }
@@ -129,7 +135,8 @@ VectorView NoisyGradientOracle::lot_targets(Index lot) const {
                                                           : VectorView(lot_targets_.head(lot));
 }
 
-double NoisyGradientOracle::clipped_sum_on_lot(Index lot, double clip, VectorSpan gradient) {
+double NoisyGradientOracle::clipped_sum_on_lot(Index lot, const models::Clipping& clip,
+                                               VectorSpan gradient) {
   if (lot == 0) {
     gradient.setZero();
     return 0.0;
@@ -157,11 +164,12 @@ double NoisyGradientOracle::query(VectorSpan gradient) {
   const Index lot = sample_lot();
   if (grid_noise_) {
     // Secure: the sum on the integer grid plus exact discrete Gaussian noise, then / L.
-    const double loss_sum = clipped_sum_on_lot(lot, grid_noise_->rounding_clip(), gradient);
+    const double loss_sum =
+        clipped_sum_on_lot(lot, settings_.clip_rule(grid_noise_->rounding_clip()), gradient);
     grid_noise_->privatize(gradient, 1.0 / settings_.lot_size);
     return lot == 0 ? 0.0 : loss_sum / static_cast<double>(lot);
   }
-  const double loss_sum = clipped_sum_on_lot(lot, settings_.clip, gradient);
+  const double loss_sum = clipped_sum_on_lot(lot, settings_.clip_rule(), gradient);
   if (divide_by_realized_lot_) {
     // Variant: g~ = (S + N(0, sigma^2 C^2 I)) / max(|lot|, 1) (paper Alg. 2 line 8 as written).
     const double divisor = static_cast<double>(std::max<Index>(lot, 1));
@@ -246,6 +254,11 @@ double NoisyGradientOracle::query_with_unclipped_count(double clip,
 }
 
 void NoisyGradientOracle::check_adaptive_clip(double clip, double gradient_noise_multiplier) const {
+  if (settings_.clipping == models::ClippingMode::kAutomatic) {
+    throw InvalidArgument(
+        "clipping = automatic has no clip C_t to adapt: the adaptive-clipping queries "
+        "(OSO-DPSGD, FixedQuantile) need flat clipping");
+  }
   require_non_negative("noise_multiplier", gradient_noise_multiplier);
   // clip may be +infinity (kNoClipping) only without noise, as in the constructor.
   if (!(clip > 0)) fail_field("clip", clip, "must be > 0");

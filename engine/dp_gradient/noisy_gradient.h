@@ -1,7 +1,9 @@
 // NoisyGradientOracle: the one privacy-costing query of DP training (Abadi et al. 2016, Alg. 1;
 // main paper appendix A/J). At the model's current parameters:
 //   1. Poisson-sample a lot: each training example joins independently with q = L/n;
-//   2. per-example gradients clipped to norm C (Model::clipped_gradient_sum, no materialising);
+//   2. per-example gradients clipped to norm C (Model::clipped_gradient_sum, no materialising):
+//      flat, g_i min(1, C/||g_i||), or automatic, g_i C/(||g_i|| + gamma) (Bu et al. 2023,
+//      models/clipping.h; the experiment layer sets C = 1 then: sensitivity 1);
 //   3. add N(0, sigma^2 C^2 I) to the clipped *sum*;
 //   4. divide by the *expected* lot size L (not the realised |lot|), as in the papers.
 // Each call is one step for the accountant (sampling_rate q, noise_multiplier sigma).
@@ -56,7 +58,17 @@ struct DpSettings {
   // whose realised size is not public: its rate and its L come from L, n and the tuning fraction
   // (tuning/subsampled_search.h), never from the realised rows.
   double sampling_rate = 0;
+  // The per-example rule (models/clipping.h): flat min(1, C/||g_i||), or automatic
+  // C/(||g_i|| + gamma) with gamma = clip_stability (Bu et al. 2023, AUTO-S). Either way each
+  // contribution has norm <= C, so the noise sigma C and the accountant (sigma, q, T) are those
+  // of DP-SGD at sensitivity C; automatic clipping is only for the fixed-C queries (query()):
+  // the adaptive-clipping queries refuse it.
+  models::ClippingMode clipping = models::ClippingMode::kFlat;
+  double clip_stability = models::kDefaultClipStability;
   bool is_private() const { return noise_multiplier > 0; }
+  // The rule at this C (clip_rule()) or at another C of the same mode (secure mode's rounding C).
+  models::Clipping clip_rule() const { return clip_rule(clip); }
+  models::Clipping clip_rule(double c) const { return {c, clipping, clip_stability}; }
 };
 
 // b~ = noisy_centred_count / L + 1/2: the unclipped fraction from the released centred count and
@@ -141,7 +153,7 @@ class NoisyGradientOracle {
   MatrixView lot_features(Index lot) const;
   VectorView lot_targets(Index lot) const;
   // Clipped gradient sum over the sampled lot into gradient (norms_ filled); returns loss sum.
-  double clipped_sum_on_lot(Index lot, double clip, VectorSpan gradient);
+  double clipped_sum_on_lot(Index lot, const models::Clipping& clip, VectorSpan gradient);
 
   const data::Dataset& train_;
   models::Model& model_;

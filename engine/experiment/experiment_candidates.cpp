@@ -87,12 +87,19 @@ std::string Candidate::label() const {
   std::string text = optim::to_string(optimizer.kind);
   if (optimizer_takes(optimizer.kind, Param::kLearningRate))
     text += " lr=" + format_number(optimizer.learning_rate);
-  text += " C=" + format_number(clip);
+  if (clipping == models::ClippingMode::kAutomatic) {
+    text += " C=auto";
+    if (clip_stability != models::kDefaultClipStability)
+      text += "(gamma=" + format_number(clip_stability) + ")";
+  } else {
+    text += " C=" + format_number(clip);
+  }
   if (optimizer.kind == optim::OptimizerKind::kFixedQuantile)
     text += " q=" + format_number(optimizer.target_quantile);
   if (optimizer.kind == optim::OptimizerKind::kDpMomentum)
     text += " m=" + format_number(optimizer.momentum);
-  if (optimizer.kind == optim::OptimizerKind::kDpAdam) {
+  if (optimizer.kind == optim::OptimizerKind::kDpAdam ||
+      optimizer.kind == optim::OptimizerKind::kDpAdamBc) {
     text += " b1=" + format_number(optimizer.beta1) + " b2=" + format_number(optimizer.beta2);
   }
   return text;
@@ -107,6 +114,10 @@ std::vector<Candidate> expand_candidates(const ExperimentConfig& config) {
     // Parameters the grid leaves out take each optimizer's paper default (DPAdam alpha = 1e-3,
     // section 4.2; ADADP's initial step 1e-3 as in its authors' code; ...).
     base.optimizer = optim::default_spec(o.kind);
+    // Automatic clipping: C is the sensitivity, 1 (Bu et al. 2023; no clip axis, entry_takes).
+    base.clipping = o.clipping;
+    base.clip_stability = o.clip_stability;
+    if (o.clipping == models::ClippingMode::kAutomatic) base.clip = 1.0;
     int made = 0;
     if (draws_randomly(config, o)) {
       Rng rng(derive_seed(config.seed, kRandomSearchStream, oi));

@@ -125,15 +125,25 @@ bool optimizer_takes(optim::OptimizerKind kind, Param p) {
     case Param::kMomentum:
       return kind == K::kDpMomentum;
     case Param::kBeta1:
-      return kind == K::kDpAdam || kind == K::kDpAdamWosm;
+      return kind == K::kDpAdam || kind == K::kDpAdamWosm || kind == K::kDpAdamBc;
     case Param::kBeta2:
-      return kind == K::kDpAdam;
-    case Param::kEpsilon:
-      return kind == K::kDpAdam || kind == K::kDpAdamWosm;
+      return kind == K::kDpAdam || kind == K::kDpAdamBc;
+    case Param::kEpsilon:  // xi; DP-AdamBC: its floor gamma'
+      return kind == K::kDpAdam || kind == K::kDpAdamWosm || kind == K::kDpAdamBc;
     case Param::kTargetQuantile:
       return kind == K::kFixedQuantile;
   }
   return false;
+}
+
+bool entry_takes(const OptimizerConfig& o, Param p) {
+  if (p == Param::kClip && o.clipping == models::ClippingMode::kAutomatic) return false;
+  return optimizer_takes(o.kind, p);
+}
+
+std::string entry_name(const OptimizerConfig& o) {
+  const std::string kind = optim::to_string(o.kind);
+  return o.clipping == models::ClippingMode::kAutomatic ? kind + " (auto-clip)" : kind;
 }
 
 namespace {
@@ -166,7 +176,29 @@ OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
   } catch (const Error&) {
     json_fail(r.key_path("name"), "unknown optimizer " + json_excerpt(json(name)) +
                                       " (expected dpsgd, dpmomentum, dpadam, adadp, dpadamwosm, "
-                                      "oso-dpsgd or fixed-quantile)");
+                                      "oso-dpsgd, fixed-quantile or dpadam-bc)");
+  }
+  // Before the grid: automatic clipping takes the clip axis away.
+  if (auto clipping = r.optional_string("clipping")) {
+    try {
+      config.clipping = models::parse_clipping_mode(*clipping);
+    } catch (const InvalidArgument& e) {
+      json_fail(r.key_path("clipping"), e.what());
+    }
+    if (config.clipping == models::ClippingMode::kAutomatic &&
+        !optim::supports_automatic_clipping(config.kind)) {
+      json_fail(r.key_path("clipping"),
+                "\"automatic\" is not available for " + name +
+                    ", which adapts its own flat clip C_t (use dpsgd, dpmomentum, dpadam, "
+                    "dpadam-bc, adadp or dpadamwosm)");
+    }
+  }
+  if (auto stability = r.optional_number("clip_stability")) {
+    check(config.clipping == models::ClippingMode::kAutomatic, r.key_path("clip_stability"),
+          "only used with \"clipping\": \"automatic\" (the gamma of g/(||g|| + gamma))");
+    check(std::isfinite(*stability) && *stability > 0, r.key_path("clip_stability"),
+          "must be > 0, got " + format_number(*stability));
+    config.clip_stability = *stability;
   }
   if (const json* grid = r.find("grid")) {
     JsonReader g(*grid, r.key_path("grid"));
@@ -175,6 +207,12 @@ OptimizerConfig parse_optimizer(const json& v, const std::string& path) {
       const json* x = g.find(kParamNames[i]);
       if (!x) continue;
       const std::string where = g.key_path(kParamNames[i]);
+      if (p == Param::kClip && config.clipping == models::ClippingMode::kAutomatic) {
+        json_fail(where,
+                  "refused with \"clipping\": \"automatic\": each g_i becomes g_i/(||g_i|| + "
+                  "gamma), of norm < 1, so C is 1 (the sensitivity) and there is no C to search; "
+                  "remove the clip grid");
+      }
       if (!optimizer_takes(config.kind, p)) {
         json_fail(where, std::string("not a hyperparameter of ") + name);
       }
@@ -274,7 +312,9 @@ std::string to_string(Strategy s) {
 }
 
 bool OptimizerConfig::operator==(const OptimizerConfig& other) const {
-  if (kind != other.kind || count != other.count) return false;
+  if (kind != other.kind || count != other.count || clipping != other.clipping) return false;
+  if (clipping == models::ClippingMode::kAutomatic && clip_stability != other.clip_stability)
+    return false;
   for (int i = 0; i < kNumParams; ++i) {
     if (grid[i] != other.grid[i]) return false;
   }

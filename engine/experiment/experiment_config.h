@@ -19,10 +19,15 @@
 //   privacy   {noise_multiplier sigma, lot_size L, steps T, delta (default 1/n rounded down to a
 //              power of ten, main paper appendix A), sampling_rate q (default L/n; set, L is only
 //              the public constant the noisy sum is divided by: the private-subsampled phases)}
-//   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm|oso-dpsgd|fixed-quantile|objpert
-//                 (objpert: objective perturbation, its own schema in objpert_entry.h),
-//                 grid: {param: spec}, count}  (oso-dpsgd / fixed-quantile: clip is C_0;
-//                 fixed-quantile also has target_quantile, gamma in (0, 1))
+//   optimizers[] {name: dpsgd|dpmomentum|dpadam|adadp|dpadamwosm|oso-dpsgd|fixed-quantile|
+//                 dpadam-bc|objpert (objpert: objective perturbation, its own schema in
+//                 objpert_entry.h), grid: {param: spec}, count,
+//                 clipping: flat|automatic (flat), clip_stability (automatic only; 0.01)}
+//                 (oso-dpsgd / fixed-quantile: clip is C_0, clipping flat only; fixed-quantile
+//                 also has target_quantile, gamma in (0, 1); dpadam-bc: epsilon is the floor
+//                 gamma' of max(v^ - Phi, gamma')). clipping "automatic" (Bu et al. 2023,
+//                 models/clipping.h): g_i -> g_i / (||g_i|| + clip_stability), sensitivity 1, so
+//                 the candidates' C is 1 and a grid over clip is refused (there is no C to search)
 //              param: learning_rate, clip, momentum, beta1, beta2, epsilon
 //              spec: number | [numbers] | {"log10": [lo, hi], "num": n} |
 //                    {"uniform": [lo, hi]} | {"log_uniform": [lo, hi]}
@@ -121,8 +126,9 @@ ParamSpec parse_param_spec(const nlohmann::json& value, Param param, const std::
 // Whether `kind` has hyperparameter `p` (main paper appendix A.1, J): the one rule behind the
 // experiment grids (tune, GUI) and `train`'s flags. Every optimizer has a learning rate and C;
 // for DPAdamWOSM the learning rate is the alpha of its ESS alpha / (sigma C / L + xi) (Alg. 2
-// line 3 fixes 1e-3, the default). Momentum: DPMomentum; beta1: DPAdam, DPAdamWOSM; beta2: DPAdam;
-// epsilon (xi): DPAdam, DPAdamWOSM; target_quantile: FixedQuantile.
+// line 3 fixes 1e-3, the default). Momentum: DPMomentum; beta1: DPAdam, DPAdamWOSM, DP-AdamBC;
+// beta2: DPAdam, DP-AdamBC; epsilon (xi): DPAdam, DPAdamWOSM, (gamma') DP-AdamBC; target_quantile:
+// FixedQuantile.
 bool optimizer_takes(optim::OptimizerKind kind, Param p);
 
 struct OptimizerConfig {
@@ -130,8 +136,19 @@ struct OptimizerConfig {
   // One optional spec per Param (index = static_cast<int>(Param)); unset => the default value.
   std::optional<ParamSpec> grid[kNumParams];
   std::optional<int> count;  // random draws (random strategy, or lt with a random pool)
+  // Per-example clipping (models/clipping.h): automatic (Bu et al. 2023) fixes C = 1 and takes
+  // gamma = clip_stability; only for optim::supports_automatic_clipping(kind).
+  models::ClippingMode clipping = models::ClippingMode::kFlat;
+  double clip_stability = models::kDefaultClipStability;
   bool operator==(const OptimizerConfig& other) const;
 };
+
+// optimizer_takes(o.kind, p), except that automatic clipping has no C to search: the one rule
+// behind the grids a file may give, the GUI's fields and the final run of a private release.
+bool entry_takes(const OptimizerConfig& o, Param p);
+// The name reports give an optimizer entry: its kind ("dpsgd"), and " (auto-clip)" after it
+// under automatic clipping, so that a search can hold both and tell them apart.
+std::string entry_name(const OptimizerConfig& o);
 
 enum class Strategy { kGrid, kRandom, kLt };
 std::string to_string(Strategy s);
@@ -167,9 +184,12 @@ struct Candidate {
   int optimizer_index = 0;     // into ExperimentConfig::optimizers
   int index_in_optimizer = 0;  // 0..K_opt-1
   optim::OptimizerSpec optimizer;
-  double clip = 1.0;            // C
+  double clip = 1.0;  // C (automatic clipping: 1, the sensitivity)
+  // The optimizer entry's clipping (OptimizerConfig::clipping, clip_stability).
+  models::ClippingMode clipping = models::ClippingMode::kFlat;
+  double clip_stability = models::kDefaultClipStability;
   double value(Param p) const;  // the candidate's value of a hyperparameter
-  std::string label() const;    // "dpsgd lr=0.01 C=0.5"
+  std::string label() const;    // "dpsgd lr=0.01 C=0.5"; automatic clipping: "... C=auto"
 };
 
 // JSON <-> config. parse_experiment throws ParseError naming the key path; to_json(parse(j)) is

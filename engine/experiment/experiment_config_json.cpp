@@ -70,6 +70,12 @@ json to_json(const ExperimentConfig& config) {
     }
     json entry{{"name", optim::to_string(o.kind)}, {"grid", grid}};
     if (o.count) entry["count"] = *o.count;
+    // Flat clipping writes no key: files and stored configs from before automatic clipping
+    // stay equal.
+    if (o.clipping == models::ClippingMode::kAutomatic) {
+      entry["clipping"] = models::to_string(o.clipping);
+      entry["clip_stability"] = o.clip_stability;
+    }
     optimizers.push_back(entry);
   }
   for (const auto& e : config.objective_perturbation)

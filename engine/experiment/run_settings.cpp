@@ -103,15 +103,22 @@ const std::vector<RunSettingInfo>& run_setting_list() {
         {"hidden-units", "H", "TLNN hidden layer width (default " + i(d.hidden_units) + ")"},
         {"optimizer", "O",
          "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm | oso-dpsgd | fixed-quantile (--clip "
-         "is then C_0), or the non-private baselines sgd | momentum | adam (sigma = 0, no "
-         "clipping) (default " +
+         "is then C_0) | dpadam-bc, or the non-private baselines sgd | momentum | adam (sigma = "
+         "0, no clipping) (default " +
              d.optimizer + ")"},
         {"lr", "A",
          "learning rate alpha (ADADP: initial; DPAdamWOSM: the alpha of its ESS) (default: the "
          "optimizer's paper default, " +
              n(default_learning_rate("dpsgd")) + " for dpsgd/dpmomentum, " +
-             n(default_learning_rate("dpadam")) + " for dpadam/adadp/dpadamwosm, as in tune)"},
+             n(default_learning_rate("dpadam")) +
+             " for dpadam/adadp/dpadamwosm/dpadam-bc, as in tune)"},
         {"clip", "C", "per-example clipping norm C (default " + n(d.clip) + ")"},
+        {"clipping", "MODE",
+         "flat: g min(1, C/||g||); automatic: g/(||g|| + gamma) (Bu et al. 2023), C is then 1 "
+         "(the sensitivity) and --clip is refused; not for oso-dpsgd, fixed-quantile (default " +
+             models::to_string(d.clipping) + ")"},
+        {"clip-stability", "G",
+         "gamma of automatic clipping (default " + n(d.clip_stability) + ")"},
         {"noise-multiplier", "S",
          "sigma; noise std on the clipped sum is sigma*C (default " + n(d.noise_multiplier) + ")"},
         {"lot-size", "L",
@@ -163,6 +170,11 @@ training::TrainingConfig RunSettings::training_config() const {
   config.optimizer.target_quantile = target_quantile;
   config.dp.lot_size = lot_size;
   config.dp.clip = is_private() ? clip : models::kNoClipping;
+  if (clipping == models::ClippingMode::kAutomatic) {  // parse_run_settings: private only
+    config.dp.clip = 1.0;                              // the sensitivity
+    config.dp.clipping = clipping;
+    config.dp.clip_stability = clip_stability;
+  }
   config.dp.noise_multiplier = is_private() ? noise_multiplier : 0.0;
   config.steps = steps;
   config.eval_every = eval_every;
@@ -194,12 +206,19 @@ nlohmann::json RunSettings::to_json() const {
   j["optimizer"] = optimizer;
   j["lr"] = effective_learning_rate();
   j["clip"] = is_private() ? nlohmann::json(clip) : nlohmann::json("none");
+  if (clipping == models::ClippingMode::kAutomatic) {
+    j["clip"] = 1.0;  // the sensitivity
+    j["clipping"] = models::to_string(clipping);
+    j["clip_stability"] = clip_stability;
+  }
   j["noise_multiplier"] = is_private() ? noise_multiplier : 0.0;
   j["lot_size"] = lot_size;
   j["steps"] = steps;
   if (optimizer == "dpmomentum" || optimizer == "momentum") j["momentum"] = momentum;
-  if (optimizer == "dpadam" || optimizer == "adam" || optimizer == "dpadamwosm") j["beta1"] = beta1;
-  if (optimizer == "dpadam" || optimizer == "adam") j["beta2"] = beta2;
+  if (optimizer == "dpadam" || optimizer == "adam" || optimizer == "dpadamwosm" ||
+      optimizer == "dpadam-bc")
+    j["beta1"] = beta1;
+  if (optimizer == "dpadam" || optimizer == "adam" || optimizer == "dpadam-bc") j["beta2"] = beta2;
   if (optimizer == "fixed-quantile") j["target_quantile"] = target_quantile;
   j["eval_every"] = eval_every;
   j["seed"] = seed;
@@ -272,6 +291,14 @@ RunSettings parse_run_settings(const Settings& s) {
   }
   if (auto v = text("lr")) config.learning_rate = number("lr", *v);
   if (auto v = text("clip")) config.clip = number("clip", *v);
+  if (auto v = text("clipping")) {
+    try {
+      config.clipping = models::parse_clipping_mode(*v);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(s.field("clipping") + ": " + e.what());
+    }
+  }
+  if (auto v = text("clip-stability")) config.clip_stability = number("clip-stability", *v);
   if (auto v = text("noise-multiplier")) config.noise_multiplier = number("noise-multiplier", *v);
   if (auto v = text("lot-size")) config.lot_size = number("lot-size", *v);
   if (auto v = text("steps")) config.steps = integer("steps", *v);
@@ -342,6 +369,21 @@ RunSettings parse_run_settings(const Settings& s) {
     }
   }
   if (!(config.clip > 0)) bad("clip", "must be > 0");
+  if (config.clipping == models::ClippingMode::kAutomatic) {
+    if (text("clip"))
+      bad("clip",
+          "is not used with automatic clipping (each g becomes g/(||g|| + gamma): C is 1, the "
+          "sensitivity)");
+    if (!config.is_private()) bad("clipping", "automatic needs a private optimizer");
+    if (!optim::supports_automatic_clipping(
+            optim::parse_optimizer_kind(optimizer_kind_name(config.optimizer))))
+      bad("clipping",
+          "is not available for " + config.optimizer + ", which adapts its own flat C_t");
+  } else if (text("clip-stability")) {
+    bad("clip-stability", "is only used with --clipping automatic");
+  }
+  if (!(std::isfinite(config.clip_stability) && config.clip_stability > 0))
+    bad("clip-stability", "must be > 0");
   if (config.noise_multiplier < 0) bad("noise-multiplier", "must be >= 0");
   if (config.is_private() && !(config.noise_multiplier > 0)) {
     bad("noise-multiplier",

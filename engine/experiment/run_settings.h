@@ -38,6 +38,9 @@ struct RunSettings {
   // DPMomentum, 1e-3 for DPAdam, ADADP's eta_0 and DPAdamWOSM's ESS), as in tune.
   std::optional<double> learning_rate;
   double clip = 1.0;
+  // flat | automatic (models/clipping.h, Bu et al. 2023): automatic runs at C = 1 (sensitivity).
+  models::ClippingMode clipping = models::ClippingMode::kFlat;
+  double clip_stability = models::kDefaultClipStability;  // gamma of automatic clipping
   double noise_multiplier = 1.0;
   double lot_size = 250;
   std::int64_t steps = 1000;

@@ -35,16 +35,15 @@ void check_batch(std::string_view model, Index input_dim, const MatrixView& x,
   }
 }
 
-void check_gradient_outputs(std::string_view model, Index num_params, Index rows, double clip,
-                            const VectorSpan& gradient_sum, const VectorSpan& norms) {
-  if (!(clip > 0)) {
-    fail(model, "clip = " + format_number(clip) + " must be > 0 (kNoClipping for no clipping)");
-  }
+void check_gradient_outputs(std::string_view model, Index num_params, Index rows,
+                            const Clipping& clip, const VectorSpan& gradient_sum,
+                            const VectorSpan& norms) {
+  check_clipping(std::string(model), clip);
   if (gradient_sum.size() != num_params) {
     fail(model, "gradient_sum has " + std::to_string(gradient_sum.size()) +
                     " entries but the model has " + std::to_string(num_params) + " parameters");
   }
-  const bool norms_skipped = norms.size() == 0 && clip == kNoClipping;
+  const bool norms_skipped = norms.size() == 0 && !clip.needs_norms();
   if (norms.size() != rows && !norms_skipped) {
     fail(model, "norms has " + std::to_string(norms.size()) + " entries but the batch has " +
                     std::to_string(rows) + " rows");

@@ -97,11 +97,11 @@ double BatchParallelModel::loss_sum(const MatrixView& x, const VectorView& y) {
 }
 
 double BatchParallelModel::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
-                                                double clip, VectorSpan gradient_sum,
+                                                const Clipping& clip, VectorSpan gradient_sum,
                                                 VectorSpan norms) {
   check_rows(name(), x.rows(), y.size(), "y");
   check_gradient_size(gradient_sum);
-  const bool norms_skipped = norms.size() == 0 && clip == kNoClipping;
+  const bool norms_skipped = norms.size() == 0 && !clip.needs_norms();
   if (!norms_skipped) check_rows(name(), x.rows(), norms.size(), "norms");
   if (x.rows() < threads()) {  // too few rows to split: one replica (it also checks clip)
     sync_replicas();

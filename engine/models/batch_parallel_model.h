@@ -38,7 +38,7 @@ class BatchParallelModel final : public Model {
   std::string description() const override;
   void initialize(std::uint64_t seed) override;
   double loss_sum(const MatrixView& x, const VectorView& y) override;
-  double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
+  double clipped_gradient_sum(const MatrixView& x, const VectorView& y, const Clipping& clip,
                               VectorSpan gradient_sum, VectorSpan norms) override;
   double weighted_gradient_sum(const MatrixView& x, const VectorView& y, const VectorView& weights,
                                VectorSpan gradient_sum) override;

@@ -146,14 +146,14 @@ void ConvNetwork::backward(Index m) {
   }
 }
 
-double ConvNetwork::block_gradients(const MatrixView& x, const VectorView& y, double clip,
+double ConvNetwork::block_gradients(const MatrixView& x, const VectorView& y, const Clipping& clip,
                                     const float* weights, float* norms, float* grad,
                                     bool accumulate, Index start, Index m) {
   forward(x, start, m);
   const double loss = loss_and_error(y, start, m);
   backward(m);
   const float* factors = weights;
-  if (weights == nullptr && (clip != kNoClipping || norms != nullptr)) {
+  if (weights == nullptr && (clip.needs_norms() || norms != nullptr)) {
     squared_norms_.head(m).setZero();
     for (const auto& layer : layers_) layer->add_squared_norms(squared_norms_.data(), m);
     if (detail::clip_factors(squared_norms_.data(), m, clip, norms, factors_.data())) {
@@ -167,16 +167,16 @@ double ConvNetwork::block_gradients(const MatrixView& x, const VectorView& y, do
   return loss;
 }
 
-double ConvNetwork::clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
-                                         VectorSpan gradient_sum, VectorSpan norms) {
+double ConvNetwork::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
+                                         const Clipping& clip, VectorSpan gradient_sum,
+                                         VectorSpan norms) {
   check_batch(x, y);
-  if (!(clip > 0))
-    throw InvalidArgument(name_ + ": clip = " + std::to_string(clip) + " must be > 0");
+  check_clipping(name_, clip);
   if (gradient_sum.size() != num_params()) {
     throw InvalidArgument(name_ + ": gradient_sum has " + std::to_string(gradient_sum.size()) +
                           " entries but the model has " + std::to_string(num_params()));
   }
-  const bool norms_skipped = norms.size() == 0 && clip == kNoClipping;
+  const bool norms_skipped = norms.size() == 0 && !clip.needs_norms();
   if (norms.size() != x.rows() && !norms_skipped) {
     throw InvalidArgument(name_ + ": norms has " + std::to_string(norms.size()) +
                           " entries but the batch has " + std::to_string(x.rows()) + " rows");

@@ -55,7 +55,7 @@ class ConvNetwork final : public Model {
   std::string description() const override;
   void initialize(std::uint64_t seed) override;
   double loss_sum(const MatrixView& x, const VectorView& y) override;
-  double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
+  double clipped_gradient_sum(const MatrixView& x, const VectorView& y, const Clipping& clip,
                               VectorSpan gradient_sum, VectorSpan norms) override;
   double weighted_gradient_sum(const MatrixView& x, const VectorView& y, const VectorView& weights,
                                VectorSpan gradient_sum) override;
@@ -81,7 +81,7 @@ class ConvNetwork final : public Model {
   // Per-example losses of the block into the output error (in place); returns their sum.
   double loss_and_error(const VectorView& y, Index start, Index m);
   void backward(Index m);
-  double block_gradients(const MatrixView& x, const VectorView& y, double clip,
+  double block_gradients(const MatrixView& x, const VectorView& y, const Clipping& clip,
                          const float* weights, float* norms, float* grad, bool accumulate,
                          Index start, Index m);
 

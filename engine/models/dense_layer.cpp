@@ -16,31 +16,19 @@ void ensure_size(Vector& buffer, Index size) {
   if (buffer.size() < size) buffer.resize(rounded_capacity(size));
 }
 
-bool clip_factors(const float* squared_norms, Index m, double clip, float* norms_out,
+bool clip_factors(const float* squared_norms, Index m, const Clipping& clip, float* norms_out,
                   float* factors) {
-  // Conservative side: the float kernels know ||g_i|| only to ~1e-6 relative, so a gradient
-  // clipped exactly to C could end up a hair above it. Clipping to C (1 - 1e-5) keeps every
-  // contribution's true norm <= C, the sensitivity the noise sigma*C is calibrated for.
-  constexpr double kFloatSafety = 1.0 - 1e-5;
-  const double target = clip * kFloatSafety;
-  bool any_clipped = false;
+  // The float-safe factor of clipping.h (kFloatSafety keeps every contribution's true norm <= C,
+  // the sensitivity the noise sigma*C is calibrated for; a diverged example, inf/NaN, gets 0).
+  bool any_scaled = false;
   for (Index i = 0; i < m; ++i) {
     const double norm = std::sqrt(static_cast<double>(squared_norms[i]));
     if (norms_out != nullptr) norms_out[i] = static_cast<float>(norm);
-    if (!std::isfinite(norm) && clip != kNoClipping) {
-      // A diverged example (inf/NaN gradient) cannot be scaled to norm C: drop it (c_i = 0),
-      // which keeps the sum's sensitivity bounded by C.
-      factors[i] = 0.f;
-      any_clipped = true;
-    } else if (norm > target) {
-      // false for clip = +inf and for norm = 0 (clip > 0): c_i = 1 then.
-      factors[i] = static_cast<float>(target / norm);
-      any_clipped = true;
-    } else {
-      factors[i] = 1.f;
-    }
+    const double c = clip.factor(norm);
+    factors[i] = static_cast<float>(c);
+    any_scaled = any_scaled || c != 1.0;
   }
-  return any_clipped;
+  return any_scaled;
 }
 
 void row_squared_norms_by_columns(const float* a, Index column_stride, Index m, Index h,

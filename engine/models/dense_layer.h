@@ -5,7 +5,8 @@
 // has the per-example gradient g_i = (a_i e_i^T, e_i): a rank-1 matrix plus the bias part, so
 //     ||g_i||^2 = ||a_i||^2 ||e_i||^2 + ||e_i||^2 = (||a_i||^2 + 1) ||e_i||^2.
 // For a network the per-example squared norm is the sum of this over the layers. With clip
-// factors c_i = min(1, C / ||g_i||) the clipped sum is one GEMM per layer:
+// factors c_i (clipping.h: min(1, C / ||g_i||), or C / (||g_i|| + gamma) under automatic
+// clipping) the clipped sum is one GEMM per layer:
 //     sum_i c_i a_i e_i^T = A^T diag(c) E,        sum_i c_i e_i = E^T c.
 // diag(c) is applied to whichever of A and E has fewer columns (fewer multiplications).
 //
@@ -15,6 +16,7 @@
 #include <cmath>
 
 #include "core/types.h"
+#include "models/clipping.h"
 
 namespace dplab::models::detail {
 
@@ -50,9 +52,10 @@ auto dense_forward(const Eigen::MatrixBase<A>& a, const float* params, Index d_o
 }
 
 // From per-example squared gradient norms: writes ||g_i|| into norms_out (if not null) and the
-// clip factors c_i = min(1, clip / ||g_i||) into factors (c_i = 1 when ||g_i|| = 0 or
-// clip = kNoClipping). Returns true when some c_i < 1 (otherwise the sum needs no scaling).
-bool clip_factors(const float* squared_norms, Index m, double clip, float* norms_out,
+// clip factors c_i = clip.factor(||g_i||) into factors (clipping.h; flat: c_i = 1 when
+// ||g_i|| <= C or clip = kNoClipping; 0 for a diverged, non-finite norm). Returns true when some
+// c_i != 1 (otherwise the sum needs no scaling).
+bool clip_factors(const float* squared_norms, Index m, const Clipping& clip, float* norms_out,
                   float* factors);
 
 // out[i] = ||a_i||^2 for the rows of a (either storage order).

@@ -4,7 +4,8 @@
 // for a dense layer with inputs a_i and back-propagated errors e_i the per-example weight
 // gradient is the rank-1 matrix a_i e_i^T, so ||g_i||^2 = ||a_i||^2 ||e_i||^2 (+ ||e_i||^2 for
 // the bias), and the clipped sum is A^T diag(c) E with c_i = min(1, C / ||g_i||)
-// (docs/architecture.md).
+// (docs/architecture.md). The rule c_i is a Clipping (clipping.h): flat, as above, or automatic,
+// c_i = C / (||g_i|| + gamma) (Bu et al. 2023); a plain number C means flat clipping to C.
 //
 // Loss convention: per-example losses; batch functions return the *sum* over the batch rows
 // (the optimizer divides by the expected lot size L, as the papers do).
@@ -20,11 +21,10 @@
 
 #include "core/types.h"
 #include "data/dataset.h"
+#include "models/clipping.h"
 #include "models/model_graph.h"
 
 namespace dplab::models {
-
-inline constexpr double kNoClipping = std::numeric_limits<double>::infinity();
 
 // Rows processed per block by loss_sum, evaluate and clipped_gradient_sum: bounds the models'
 // scratch memory whatever the number of rows passed in (a lot of L = 250 is a single block).
@@ -54,12 +54,15 @@ class Model {
   virtual double loss_sum(const MatrixView& x, const VectorView& y) = 0;
 
   // Computes the per-example gradient norms ||g_i|| (into norms, size = rows of x) and the
-  // clipped gradient sum sum_i min(1, clip/||g_i||) g_i (into gradient_sum, size num_params).
-  // clip = kNoClipping gives the plain gradient sum. Returns the sum of per-example losses.
-  // clip must be > 0 (or kNoClipping). With clip = kNoClipping, norms may also be empty (size 0):
+  // clipped gradient sum sum_i c_i g_i (into gradient_sum, size num_params) with the rule's
+  // c_i = clip.factor(||g_i||) (clipping.h: flat min(1, C/||g_i||), or automatic
+  // C/(||g_i|| + gamma)). A number C is flat clipping to C; clip = kNoClipping gives the plain
+  // gradient sum. Returns the sum of per-example losses. The rule is checked (check_clipping:
+  // C > 0, or kNoClipping when flat). With flat kNoClipping, norms may also be empty (size 0):
   // the norms are then not computed (a non-private step). Shapes are checked (InvalidArgument).
-  virtual double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
-                                      VectorSpan gradient_sum, VectorSpan norms) = 0;
+  virtual double clipped_gradient_sum(const MatrixView& x, const VectorView& y,
+                                      const Clipping& clip, VectorSpan gradient_sum,
+                                      VectorSpan norms) = 0;
 
   // sum_i weights[i] g_i (weights: one per row of x, any real value; no clipping, no norms) into
   // gradient_sum; returns the sum of per-example losses. OSO-DPSGD's clipped-direction sum uses

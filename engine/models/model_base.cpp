@@ -61,8 +61,9 @@ void ModelBase::logits(const MatrixView& x, Matrix& out) {
   }
 }
 
-double ModelBase::clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
-                                       VectorSpan gradient_sum, VectorSpan norms) {
+double ModelBase::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
+                                       const Clipping& clip, VectorSpan gradient_sum,
+                                       VectorSpan norms) {
   check_batch(name_, input_dim_, x, y);
   check_gradient_outputs(name_, num_params(), x.rows(), clip, gradient_sum, norms);
   check_targets(head_, num_classes_, y, name());
@@ -72,7 +73,7 @@ double ModelBase::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
   }
   reserve(x.rows());
   // Norms are needed to clip, or when asked for; a plain unclipped sum skips them.
-  const bool need_norms = clip != kNoClipping || norms.size() > 0;
+  const bool need_norms = clip.needs_norms() || norms.size() > 0;
   double loss = 0;
   for (Index start = 0; start < x.rows(); start += kBlockRows) {
     const Index m = std::min(kBlockRows, x.rows() - start);

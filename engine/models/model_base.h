@@ -25,7 +25,7 @@ class ModelBase : public Model {
   Index num_outputs() const { return outputs_; }    // columns of the logits
 
   double loss_sum(const MatrixView& x, const VectorView& y) final;
-  double clipped_gradient_sum(const MatrixView& x, const VectorView& y, double clip,
+  double clipped_gradient_sum(const MatrixView& x, const VectorView& y, const Clipping& clip,
                               VectorSpan gradient_sum, VectorSpan norms) final;
   double weighted_gradient_sum(const MatrixView& x, const VectorView& y, const VectorView& weights,
                                VectorSpan gradient_sum) final;
@@ -45,8 +45,8 @@ class ModelBase : public Model {
   // sum), writes the per-example squared gradient norms into squared_norms_ when need_norms,
   // calls clip_factors with `clip` and `norms` (may be null), and writes (accumulate = false)
   // or adds (accumulate = true) the clipped gradient sum into grad (num_params floats).
-  virtual double block_gradient(const MatrixView& x, const float* y, double clip, bool need_norms,
-                                float* norms, float* grad, bool accumulate) = 0;
+  virtual double block_gradient(const MatrixView& x, const float* y, const Clipping& clip,
+                                bool need_norms, float* norms, float* grad, bool accumulate) = 0;
 
   // The graph head (model_graph.h) of this model's output head.
   OutputKind graph_output() const;

@@ -32,7 +32,7 @@ float* SingleLayerModel::forward(const MatrixView& x) {
   return dense_forward(x, params_.data(), num_outputs(), logits_).data();  // z = x W + b
 }
 
-double SingleLayerModel::block_gradient(const MatrixView& x, const float* y, double clip,
+double SingleLayerModel::block_gradient(const MatrixView& x, const float* y, const Clipping& clip,
                                         bool need_norms, float* norms, float* grad,
                                         bool accumulate) {
   const Index m = x.rows();

@@ -25,7 +25,7 @@ class SingleLayerModel : public ModelBase {
  private:
   void reserve_rows(Index rows) override;
   float* forward(const MatrixView& x) override;
-  double block_gradient(const MatrixView& x, const float* y, double clip, bool need_norms,
+  double block_gradient(const MatrixView& x, const float* y, const Clipping& clip, bool need_norms,
                         float* norms, float* grad, bool accumulate) override;
 
   Matrix logits_;        // logits, then errors E (top m rows used)

@@ -92,7 +92,7 @@ float* TwoLayerNetwork::forward(const MatrixView& x) {
       .data();  // z2 = a1 W2 + b2
 }
 
-double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, double clip,
+double TwoLayerNetwork::block_gradient(const MatrixView& x, const float* y, const Clipping& clip,
                                        bool need_norms, float* norms, float* grad,
                                        bool accumulate) {
   const Index m = x.rows();

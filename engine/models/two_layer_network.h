@@ -34,7 +34,7 @@ class TwoLayerNetwork final : public detail::ModelBase {
  private:
   void reserve_rows(Index rows) override;
   float* forward(const MatrixView& x) override;
-  double block_gradient(const MatrixView& x, const float* y, double clip, bool need_norms,
+  double block_gradient(const MatrixView& x, const float* y, const Clipping& clip, bool need_norms,
                         float* norms, float* grad, bool accumulate) override;
 
   // Offsets of the parameter blocks in the flat vector.

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "optim/adam_moments.h"
 #include "optim/optimizer.h"
 
 namespace dplab::optim {
@@ -29,17 +30,14 @@ class DpAdam final : public Optimizer {
   double step(models::Model& model, privacy::NoisyGradientOracle& oracle) override;
   double effective_step_size() const override;
 
-  const Vector& first_moment() const { return first_moment_; }
-  const Vector& second_moment() const { return second_moment_; }
-  std::int64_t steps_taken() const { return steps_; }
+  const Vector& first_moment() const { return moments_.first(); }    // m_t
+  const Vector& second_moment() const { return moments_.second(); }  // v_t
+  std::int64_t steps_taken() const { return moments_.steps(); }
 
  private:
-  double learning_rate_, beta1_, beta2_, epsilon_;
+  double learning_rate_, epsilon_;
   bool xi_inside_sqrt_;
-  Vector gradient_;
-  Vector first_moment_;   // m_t (not bias-corrected)
-  Vector second_moment_;  // v_t (not bias-corrected)
-  std::int64_t steps_ = 0;
+  detail::AdamMoments moments_;
 };
 
 }  // namespace dplab::optim

@@ -24,6 +24,8 @@ enum class OptimizerKind {
   kOsoDpSgd,       // Galli et al. 2023 Alg. 1: C_t and rho_t adapted online (oso_dpsgd.h)
   kFixedQuantile,  // Andrew et al. 2021: C_t tracks a target quantile of the norms
                    // (fixed_quantile.h)
+  kDpAdamBc,       // Tang et al. 2024: Adam with the DP noise variance removed from v^_t
+                   // (dp_adam_bc.h)
 };
 
 struct OptimizerSpec {
@@ -32,9 +34,10 @@ struct OptimizerSpec {
                                 // ESS = alpha / (sigma C / L + xi), the paper fixes 1e-3 — see
                                 // default_spec(), which gives each kind its paper default)
   double momentum = 0.9;        // m, DPMomentum
-  double beta1 = 0.9;           // DPAdam, DPAdamWOSM
-  double beta2 = 0.999;         // DPAdam
-  double epsilon = 1e-8;        // xi, DPAdam / DPAdamWOSM denominators
+  double beta1 = 0.9;           // DPAdam, DPAdamWOSM, DP-AdamBC
+  double beta2 = 0.999;         // DPAdam, DP-AdamBC
+  double epsilon = 1e-8;        // xi, DPAdam / DPAdamWOSM denominators; DP-AdamBC: the floor
+                                // gamma' of max(v^_t - Phi, gamma') under its square root
   // Reproduction variant (docs/reproduction.md), never the default: DPAdam's denominator
   // sqrt(v^ + xi) as the main paper's section 6.1 writes it, instead of Kingma & Ba's (and the
   // paper's code's) sqrt(v^) + xi.
@@ -54,7 +57,7 @@ struct OptimizerSpec {
 struct RunShape {
   Index num_params = 0;            // d
   std::int64_t total_queries = 0;  // T, noisy-gradient queries in the run
-  privacy::DpSettings dp;          // sigma, C, L (DPAdamWOSM's ESS uses them)
+  privacy::DpSettings dp;          // sigma, C, L (DPAdamWOSM's ESS, DP-AdamBC's Phi use them)
 };
 
 class Optimizer {
@@ -79,18 +82,24 @@ std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec, const RunSh
 
 // A spec with the papers' defaults for `kind`: DPSGD/DPMomentum alpha = 0.01, m = 0.9;
 // DPAdam alpha = 1e-3, beta1 = 0.9, beta2 = 0.999, xi = 1e-8 (Kingma & Ba); DPAdamWOSM alpha =
-// 1e-3 (main paper Alg. 2 line 3); ADADP eta_0 = 1e-3 (Koskela & Honkela's code), tau default.
+// 1e-3 (main paper Alg. 2 line 3); ADADP eta_0 = 1e-3 (Koskela & Honkela's code), tau default;
+// DP-AdamBC alpha = 1e-3, beta1 = 0.9, beta2 = 0.999, gamma' = 1e-8 (its authors' code).
 OptimizerSpec default_spec(OptimizerKind kind);
 
 // All kinds, in the order of the enum (for menus and round-trip tests).
 inline constexpr OptimizerKind kAllOptimizerKinds[] = {
-    OptimizerKind::kDpSgd,        OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
-    OptimizerKind::kAdaDp,        OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
-    OptimizerKind::kFixedQuantile};
+    OptimizerKind::kDpSgd,         OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
+    OptimizerKind::kAdaDp,         OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
+    OptimizerKind::kFixedQuantile, OptimizerKind::kDpAdamBc};
 
-// "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm" | "oso-dpsgd" | "fixed-quantile"; the
-// CLI maps the non-private baselines "sgd", "momentum", "adam" to the same kinds with sigma = 0 and
-// no clipping.
+// Whether `kind` queries at the run's one C (NoisyGradientOracle::query), so that automatic
+// clipping (models/clipping.h, Bu et al. 2023) can replace its flat clipping: every kind but the
+// adaptive-clipping ones (OSO-DPSGD, FixedQuantile), which move C_t themselves.
+bool supports_automatic_clipping(OptimizerKind kind);
+
+// "dpsgd" | "dpmomentum" | "dpadam" | "adadp" | "dpadamwosm" | "oso-dpsgd" | "fixed-quantile" |
+// "dpadam-bc"; the CLI maps the non-private baselines "sgd", "momentum", "adam" to the same kinds
+// with sigma = 0 and no clipping.
 OptimizerKind parse_optimizer_kind(const std::string& text);
 std::string to_string(OptimizerKind kind);
 

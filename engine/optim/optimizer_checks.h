@@ -33,7 +33,13 @@ inline void require_model_size(const models::Model& model, Index num_params) {
 
 // C_0 of the adaptive-clipping optimizers: > 0; +infinity (kNoClipping) only without noise
 // (the non-private baseline then never clips and C stays infinite).
+// Automatic clipping has no C to adapt: refused (the oracle's adaptive queries refuse it too).
 inline void require_initial_clip(const privacy::DpSettings& dp) {
+  if (dp.clipping == models::ClippingMode::kAutomatic) {
+    throw InvalidArgument(
+        "clipping = automatic: the adaptive-clipping optimizers (OSO-DPSGD, FixedQuantile) adapt "
+        "a flat C_t and cannot use automatic clipping");
+  }
   if (!(dp.clip > 0)) fail_field("clip", dp.clip, "must be > 0");
   if (dp.noise_multiplier > 0) require_finite("clip", dp.clip);
 }

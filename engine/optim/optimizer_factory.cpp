@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "optim/adadp.h"
 #include "optim/dp_adam.h"
+#include "optim/dp_adam_bc.h"
 #include "optim/dp_adam_wosm.h"
 #include "optim/dp_momentum.h"
 #include "optim/dp_sgd.h"
@@ -31,6 +32,8 @@ std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec, const RunSh
       return std::make_unique<OsoDpSgd>(spec, shape);
     case OptimizerKind::kFixedQuantile:
       return std::make_unique<FixedQuantile>(spec, shape);
+    case OptimizerKind::kDpAdamBc:
+      return std::make_unique<DpAdamBc>(spec, shape);
   }
   throw InvalidArgument("unknown optimizer kind " + std::to_string(static_cast<int>(spec.kind)));
 }

@@ -27,8 +27,18 @@ OptimizerSpec default_spec(OptimizerKind kind) {
     case OptimizerKind::kAdaDp:       // Koskela & Honkela's initial eta
       spec.learning_rate = 1e-3;
       break;
+    case OptimizerKind::kDpAdamBc:
+      // Tang et al.'s code (ubc-systopia/DP-AdamBC): Adam's alpha, betas 0.9 / 0.999 and the
+      // floor eps_root = gamma' = 1e-8 (its --eps_root default; spec.epsilon holds gamma').
+      spec.learning_rate = 1e-3;
+      spec.epsilon = 1e-8;
+      break;
   }
   return spec;
+}
+
+bool supports_automatic_clipping(OptimizerKind kind) {
+  return kind != OptimizerKind::kOsoDpSgd && kind != OptimizerKind::kFixedQuantile;
 }
 
 std::string to_string(OptimizerKind kind) {
@@ -47,6 +57,8 @@ std::string to_string(OptimizerKind kind) {
       return "oso-dpsgd";
     case OptimizerKind::kFixedQuantile:
       return "fixed-quantile";
+    case OptimizerKind::kDpAdamBc:
+      return "dpadam-bc";
   }
   return "unknown";
 }

@@ -23,8 +23,11 @@ std::string summary_of(const PlaygroundSettings& s) {
     for (int units : s.model.hidden) model.append(" ").append(std::to_string(units));
   }
   if (t.is_private) {
-    std::snprintf(text, sizeof text, "%s sigma=%g C=%g L=%g T=%lld alpha=%g, %s, seed %llu",
-                  to_string(t.optimizer).c_str(), t.noise_multiplier, t.clip, t.lot_size,
+    // Automatic clipping runs at C = 1 whatever the knob says (run_identity drops it).
+    const std::string clip =
+        t.automatic_clipping ? std::string("auto") : (std::ostringstream() << t.clip).str();
+    std::snprintf(text, sizeof text, "%s sigma=%g C=%s L=%g T=%lld alpha=%g, %s, seed %llu",
+                  to_string(t.optimizer).c_str(), t.noise_multiplier, clip.c_str(), t.lot_size,
                   static_cast<long long>(t.steps), t.learning_rate, model.c_str(),
                   static_cast<unsigned long long>(t.seed));
   } else {

@@ -21,9 +21,9 @@
 namespace dplab::playground {
 
 inline constexpr const char* kLessonKnobs[] = {
-    "dataset", "points",     "label_noise", "minority",  "data_seed", "outlier",
-    "model",   "activation", "features",    "optimizer", "sigma",     "clip",
-    "lot",     "alpha",      "steps",       "delta",     "seed"};
+    "dataset",  "points",     "label_noise", "minority",  "data_seed", "outlier",
+    "model",    "activation", "features",    "optimizer", "sigma",     "clip",
+    "clipping", "lot",        "alpha",       "steps",     "delta",     "seed"};
 inline constexpr const char* kLessonPictures[] = {"plane",  "step", "curves",
                                                   "ledger", "grid", "objpert"};
 

@@ -59,6 +59,8 @@ optim::OptimizerKind kind_of(OptimizerChoice choice) {
       return optim::OptimizerKind::kDpMomentum;
     case OptimizerChoice::kDpAdam:
       return optim::OptimizerKind::kDpAdam;
+    case OptimizerChoice::kDpAdamBc:
+      return optim::OptimizerKind::kDpAdamBc;
     case OptimizerChoice::kFixedQuantile:
       return optim::OptimizerKind::kFixedQuantile;
   }
@@ -67,7 +69,13 @@ optim::OptimizerKind kind_of(OptimizerChoice choice) {
 
 privacy::DpSettings dp_settings(const TrainingOptions& t) {
   if (!t.is_private) return {models::kNoClipping, 0.0, t.lot_size};
-  return {t.clip, t.noise_multiplier, t.lot_size};
+  privacy::DpSettings dp{t.clip, t.noise_multiplier, t.lot_size};
+  if (t.automatic_clipping) {  // Bu et al.: C = 1, the sensitivity; gamma their default 0.01
+    dp.clip = 1.0;
+    dp.clipping = models::ClippingMode::kAutomatic;
+    dp.clip_stability = models::kDefaultClipStability;
+  }
+  return dp;
 }
 
 Vec2 project(const Vector& v, int a, int b) {
@@ -88,6 +96,8 @@ std::string to_string(OptimizerChoice optimizer) {
       return "dpmomentum";
     case OptimizerChoice::kDpAdam:
       return "dpadam";
+    case OptimizerChoice::kDpAdamBc:
+      return "dpadam-bc";
     case OptimizerChoice::kFixedQuantile:
       return "fixed-quantile";
   }
@@ -104,11 +114,11 @@ HiddenActivation parse_hidden_activation(const std::string& text) {
 
 OptimizerChoice parse_optimizer_choice(const std::string& text) {
   for (auto c : {OptimizerChoice::kDpSgd, OptimizerChoice::kDpMomentum, OptimizerChoice::kDpAdam,
-                 OptimizerChoice::kFixedQuantile}) {
+                 OptimizerChoice::kFixedQuantile, OptimizerChoice::kDpAdamBc}) {
     if (to_string(c) == text) return c;
   }
   throw InvalidArgument("unknown optimizer " + json_excerpt(nlohmann::json(text)) +
-                        " (expected dpsgd, dpmomentum, dpadam or fixed-quantile)");
+                        " (expected dpsgd, dpmomentum, dpadam, fixed-quantile or dpadam-bc)");
 }
 
 PlaygroundSettings non_private_shadow(const PlaygroundSettings& settings) {
@@ -137,6 +147,11 @@ void validate(const PlaygroundSettings& s) {
     fail_field("training.steps", static_cast<double>(t.steps), "must be between 1 and 1000000");
   }
   require_open_interval("training.delta", t.delta, 0.0, 1.0);
+  if (t.automatic_clipping && t.optimizer == OptimizerChoice::kFixedQuantile) {
+    throw InvalidArgument(
+        "training.clipping: automatic clipping has no C_t to adapt; fixed-quantile needs flat "
+        "clipping");
+  }
   if (t.is_private) {
     require_positive("training.clip", t.clip);
     require_finite("training.clip", t.clip);
@@ -313,8 +328,12 @@ void PlaygroundSession::record_history() {
 double PlaygroundSession::current_clip() const {
   const TrainingOptions& t = settings_.training;
   if (!t.is_private) return kInfinity;
-  const double adaptive = optimizer_->clip_threshold();  // C_t, NaN for a fixed C
-  return std::isnan(adaptive) ? t.clip : adaptive;
+  const double adaptive = optimizer_->clip_threshold();          // C_t, NaN for a fixed C
+  return std::isnan(adaptive) ? dp_settings(t).clip : adaptive;  // automatic: 1
+}
+
+models::Clipping PlaygroundSession::clip_rule(double clip) const {
+  return dp_settings(settings_.training).clip_rule(clip);
 }
 
 double PlaygroundSession::current_noise_std() const {
@@ -324,7 +343,7 @@ double PlaygroundSession::current_noise_std() const {
   if (const auto* q = dynamic_cast<const optim::FixedQuantile*>(optimizer_.get())) {
     return q->gradient_noise_multiplier() * current_clip();
   }
-  return t.noise_multiplier * t.clip;
+  return t.noise_multiplier * current_clip();
 }
 
 void PlaygroundSession::explain_step(const Vector& before, double clip, double noise_std) {
@@ -353,7 +372,7 @@ void PlaygroundSession::explain_step(const Vector& before, double clip, double n
   s.noise_std = noise_std;
   s.sum.resize(d);
   Vector norms(m);
-  probe_->clipped_gradient_sum(x, y, clip, s.sum, norms);
+  probe_->clipped_gradient_sum(x, y, clip_rule(clip), s.sum, norms);
   s.noise = Vector::Zero(d);
   s.update = model_->params() - before;
   if (t.is_private && t.optimizer == OptimizerChoice::kFixedQuantile) {
@@ -381,12 +400,14 @@ void PlaygroundSession::project_picture() {
   const Index m = s.gradients.rows();
   const Index d = s.gradients.cols();
   Index clipped = 0;
+  const models::Clipping rule = clip_rule(p.clip);
   for (Index i = 0; i < m; ++i) {
     if (s.lot[static_cast<std::size_t>(i)] == data_->outlier_index) p.outlier_in_lot = i;
     const double n = s.gradients.row(i).cast<double>().norm();
-    // c_i = min(1, C / ||g_i||) on the FULL vector: the projection of c_i g_i has norm <= C.
-    const double factor = n > p.clip ? p.clip / n : 1.0;
-    if (n > p.clip) ++clipped;
+    // c_i = min(1, C / ||g_i||), or C / (||g_i|| + gamma), on the FULL vector (the oracle's
+    // rule, models/clipping.h): the projection of c_i g_i has norm <= C.
+    const double factor = rule.factor(n);
+    if (factor < 1.0) ++clipped;
     const Vec2 v{s.gradients(i, param_a_), s.gradients(i, param_b_)};
     p.gradients.push_back(v);
     p.clipped.push_back({v.x * factor, v.y * factor});

@@ -2,10 +2,13 @@
 // view steps a few updates at a time and draws. Everything is the engine's own machinery:
 //   model      logistic regression (models/logistic_regression.h) or a custom network of 1-2
 //              dense hidden layers of <= 8 tanh / ReLU units (models/network_description.h);
-//   optimizer  DPSGD, DPMomentum or DPAdam (optim/), asking the NoisyGradientOracle
+//   optimizer  DPSGD, DPMomentum, DPAdam or DP-AdamBC (optim/), asking the NoisyGradientOracle
 //              (dp_gradient/noisy_gradient.h) for g~ = (S + N(0, sigma^2 C^2 I)) / L, Poisson lots;
 //              non-private = the same optimizer with sigma = 0 and no clipping (as the CLI's
 //              sgd / momentum / adam baselines);
+//   clipping   flat, g_i min(1, C / ||g_i||), or automatic, g_i / (||g_i|| + gamma) with gamma =
+//              0.01 (Bu et al. 2023, models/clipping.h): C is then 1, the sensitivity, whatever
+//              training.clip says (it has no effect: run_identity drops it);
 //   epsilon    privacy/accounting/accountant_choice.h run_epsilon (RDP or PLD) of T steps of
 //   (sigma, q = L/n).
 // Features: (x, y) and optionally x^2, y^2, x y (TF Playground's feature columns).
@@ -43,11 +46,13 @@ enum class HiddenActivation { kTanh, kRelu };
 // kFixedQuantile: DPSGD whose clip C_t follows a target quantile (0.5) of the per-example
 // gradient norms (Andrew et al. 2021, optim/fixed_quantile.h); training.clip is C_0. One joint
 // query per step at multiplier sigma, so the accountant charges exactly what DPSGD's step costs.
-enum class OptimizerChoice { kDpSgd, kDpMomentum, kDpAdam, kFixedQuantile };
+// kDpAdamBc: DP-AdamBC (Tang et al. 2024, optim/dp_adam_bc.h), Adam with the noise variance
+// (sigma C / L)^2 removed from its second moment.
+enum class OptimizerChoice { kDpSgd, kDpMomentum, kDpAdam, kFixedQuantile, kDpAdamBc };
 
 std::string to_string(HiddenActivation activation);  // "tanh" | "relu"
 std::string to_string(OptimizerChoice optimizer);    // "dpsgd" | "dpmomentum" | "dpadam" |
-                                                     // "fixed-quantile"
+                                                     // "fixed-quantile" | "dpadam-bc"
 HiddenActivation parse_hidden_activation(const std::string& text);
 OptimizerChoice parse_optimizer_choice(const std::string& text);
 
@@ -71,14 +76,15 @@ struct ModelOptions {
 
 struct TrainingOptions {
   OptimizerChoice optimizer = OptimizerChoice::kDpSgd;
-  bool is_private = true;         // false: sigma = 0, no clipping
-  double learning_rate = 0.5;     // alpha
-  double noise_multiplier = 1.0;  // sigma
-  double clip = 1.0;              // C
-  double lot_size = 50;           // L (expected; q = L / n_train)
-  std::int64_t steps = 300;       // T
-  double delta = 1e-5;            // delta of the epsilon shown (does not change the run)
-  std::uint64_t seed = 1;         // model init, lots, noise
+  bool is_private = true;           // false: sigma = 0, no clipping
+  double learning_rate = 0.5;       // alpha
+  double noise_multiplier = 1.0;    // sigma
+  double clip = 1.0;                // C (flat clipping; unused under automatic clipping)
+  bool automatic_clipping = false;  // g_i / (||g_i|| + 0.01), C = 1 (not with kFixedQuantile)
+  double lot_size = 50;             // L (expected; q = L / n_train)
+  std::int64_t steps = 300;         // T
+  double delta = 1e-5;              // delta of the epsilon shown (does not change the run)
+  std::uint64_t seed = 1;           // model init, lots, noise
   bool operator==(const TrainingOptions&) const = default;
 };
 
@@ -122,13 +128,14 @@ struct StepPicture {
   int param_a = 0, param_b = 1;
   std::vector<Index> lot;       // training rows of the lot
   std::vector<Vec2> gradients;  // g_i projected, one per lot row
-  std::vector<Vec2> clipped;    // g_i min(1, C / ||g_i||) projected
+  std::vector<Vec2> clipped;    // c_i g_i projected (c_i = min(1, C / ||g_i||), or automatic)
   std::vector<double> norms;    // ||g_i|| (all parameters)
   Vec2 clipped_sum, noise, update;
-  double clip = 0;              // C, or C_t of this step (adaptive); +infinity when not private
+  double clip = 0;              // C, or C_t of this step (adaptive); +infinity when not private;
+                                // 1 (the sensitivity) under automatic clipping
   double noise_std = 0;         // sigma C (adaptive: z_Delta C_t), std of each noise coordinate
   double expected_lot = 0;      // L
-  double fraction_clipped = 0;  // #{||g_i|| > C} / |lot| (0 for an empty lot)
+  double fraction_clipped = 0;  // #{c_i < 1} / |lot| (0 for an empty lot)
   double signal_to_noise = 0;   // ||S|| / (sigma C sqrt(d)); +infinity when not private
   Index outlier_in_lot = -1;    // index into gradients of the outlier, -1 if not in the lot
 };
@@ -179,8 +186,9 @@ class PlaygroundSession {
   void build();
   void record_history();
   void explain_step(const Vector& before, double clip, double noise_std);
-  double current_clip() const;       // the clip the next step uses (C_t when adaptive)
-  double current_noise_std() const;  // the std of the noise on the next step's sum
+  double current_clip() const;                    // the clip the next step uses (C_t when adaptive)
+  models::Clipping clip_rule(double clip) const;  // the setting's rule (flat/automatic) at clip
+  double current_noise_std() const;               // the std of the noise on the next step's sum
   void project_picture();
 
   // The last update in full (all d parameters), projected by project_picture().

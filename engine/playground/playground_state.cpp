@@ -75,6 +75,9 @@ void read_training(JsonReader& r, TrainingOptions& t) {
   t.learning_rate = r.number_or("learning_rate", t.learning_rate);
   t.noise_multiplier = r.number_or("noise_multiplier", t.noise_multiplier);
   t.clip = r.number_or("clip", t.clip);
+  read_name(r, "clipping", t.automatic_clipping, [](const std::string& text) {
+    return models::parse_clipping_mode(text) == models::ClippingMode::kAutomatic;
+  });
   t.lot_size = r.number_or("lot_size", t.lot_size);
   if (auto steps = r.optional_integer("steps")) t.steps = *steps;
   t.delta = r.number_or("delta", t.delta);
@@ -102,15 +105,19 @@ json settings_to_json(const PlaygroundSettings& s) {
                      {"y2", s.model.features.y_squared},
                      {"xy", s.model.features.xy}}}};
   const TrainingOptions& t = s.training;
-  const json training{{"optimizer", to_string(t.optimizer)},
-                      {"private", t.is_private},
-                      {"learning_rate", t.learning_rate},
-                      {"noise_multiplier", t.noise_multiplier},
-                      {"clip", t.clip},
-                      {"lot_size", t.lot_size},
-                      {"steps", t.steps},
-                      {"delta", t.delta},
-                      {"seed", t.seed}};
+  json training{{"optimizer", to_string(t.optimizer)},
+                {"private", t.is_private},
+                {"learning_rate", t.learning_rate},
+                {"noise_multiplier", t.noise_multiplier},
+                {"clip", t.clip},
+                {"lot_size", t.lot_size},
+                {"steps", t.steps},
+                {"delta", t.delta},
+                {"seed", t.seed}};
+  // Flat clipping writes no key: state files and lessons from before automatic clipping read the
+  // same, and so do the ledger's identities.
+  if (t.automatic_clipping)
+    training["clipping"] = models::to_string(models::ClippingMode::kAutomatic);
   return {{"data", data}, {"model", model}, {"training", training}};
 }
 
@@ -201,7 +208,10 @@ std::string run_identity(const PlaygroundSettings& settings) {
   if (!settings.training.is_private) {
     j["training"].erase("noise_multiplier");  // not used without privacy
     j["training"].erase("clip");
+    j["training"].erase("clipping");
   }
+  // Automatic clipping runs at C = 1 whatever training.clip says: the same run.
+  if (settings.training.automatic_clipping) j["training"].erase("clip");
   return json_text(j);
 }
 

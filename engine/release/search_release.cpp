@@ -34,6 +34,23 @@ std::string run_count_policy(const experiment::ReleaseConfig& release) {
          "(curator-only.json only)";
 }
 
+// How the candidates clip: flat at their C, and (entries with "clipping": "automatic")
+// g/(||g|| + gamma) of norm < 1, at C = 1.
+std::string clipping_text(const experiment::ExperimentConfig& config) {
+  const std::string flat = "each example's gradient clipped to norm C, the candidate's C";
+  bool any_flat = false, any_automatic = false;
+  for (const auto& o : config.optimizers) {
+    const bool automatic = o.clipping == models::ClippingMode::kAutomatic;
+    any_automatic = any_automatic || automatic;
+    any_flat = any_flat || !automatic;
+  }
+  const std::string automatic =
+      "automatic (Bu et al. 2023): each example's gradient g scaled to g/(||g|| + gamma), norm < "
+      "1, so C = 1";
+  if (!any_automatic) return flat;
+  return any_flat ? flat + "; entries with clipping automatic: " + automatic : automatic;
+}
+
 // The card's ε and label: this attempt's cost, or the stored run's spent ε over its attempts.
 tuning::ReleaseCost headline(const tuning::ReleaseCost& cost,
                              const std::optional<SpentBudget>& spent) {
@@ -66,7 +83,7 @@ nlohmann::json search_privacy_card(const tuning::SearchResults& results,
            : "the sum of the clipped per-example gradients plus N(0, sigma^2 C^2) noise, divided "
              "by the expected lot size L (post-processing by a public constant)"},
       {"noise_multiplier", m.noise_multiplier},
-      {"clipping", "each example's gradient clipped to norm C, the candidate's C"},
+      {"clipping", clipping_text(config)},
       {"steps", m.steps},
       {"steps_unit", "noisy-gradient queries per run (an ADADP step makes two)"},
       {"accountant", "rdp"},

@@ -15,7 +15,8 @@ csv::CsvTable curves_table(const tuning::SearchResults& results) {
     const auto& c = results.candidates.at(static_cast<std::size_t>(job.candidate));
     const std::vector<std::string> run{std::to_string(job.candidate),
                                        std::to_string(job.repeat),
-                                       optim::to_string(c.optimizer.kind),
+                                       experiment::entry_name(results.config.optimizers.at(
+                                           static_cast<std::size_t>(c.optimizer_index))),
                                        number_text(c.optimizer.learning_rate),
                                        number_text(c.clip),
                                        number_text(c.optimizer.momentum),

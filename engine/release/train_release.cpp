@@ -29,8 +29,11 @@ Release train_release(const TrainRun& run) {
                         "constant)"
                       : "non-private baseline: no clipping, no noise"},
       {"noise_multiplier", run.is_private ? run.noise_multiplier : 0.0},
-      {"clipping", run.is_private ? "each example's gradient clipped to norm C (--clip)"
-                                  : "none (non-private baseline)"},
+      {"clipping", !run.is_private ? "none (non-private baseline)"
+                   : run.automatic_clipping
+                       ? "automatic (--clipping automatic, Bu et al. 2023): each example's "
+                         "gradient g scaled to g/(||g|| + gamma), norm < 1, so C = 1"
+                       : "each example's gradient clipped to norm C (--clip)"},
       {"steps", run.queries},
       {"steps_unit", "noisy-gradient queries the run made (an ADADP step makes two)"},
       {"accountant", run.accountant},

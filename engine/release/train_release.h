@@ -23,6 +23,7 @@ struct TrainRun {
   double sampling_rate = 0;
   double noise_multiplier = 0;  // 0 for a non-private baseline
   bool is_private = false;
+  bool automatic_clipping = false;  // --clipping automatic: g/(||g|| + gamma), C = 1
   bool secure = false;
   double delta = 0;
   bool delta_given = false;  // --delta, else 1/n rounded down to a power of ten

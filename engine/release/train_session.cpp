@@ -144,6 +144,7 @@ TrainSession run_train_session(const data::Dataset& all, const data::TrainValida
   run.sampling_rate = sampling_rate;
   run.noise_multiplier = config.noise_multiplier;
   run.is_private = config.is_private();
+  run.automatic_clipping = config.clipping == models::ClippingMode::kAutomatic;
   run.secure = request.secure;
   run.delta = delta;
   run.delta_given = config.delta > 0;

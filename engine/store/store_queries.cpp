@@ -230,6 +230,13 @@ tuning::SearchResults Store::load_results_unlocked(std::int64_t experiment_id,
       cand.optimizer.beta1 = c.real(7);
       cand.optimizer.beta2 = c.real(8);
       cand.optimizer.epsilon = c.real(9);
+      // The clipping rule is the optimizer entry's (the stored config), not a column.
+      if (cand.optimizer_index >= 0 &&
+          cand.optimizer_index < static_cast<int>(res.config.optimizers.size())) {
+        const auto& entry = res.config.optimizers[static_cast<std::size_t>(cand.optimizer_index)];
+        cand.clipping = entry.clipping;
+        cand.clip_stability = entry.clip_stability;
+      }
       res.candidates.push_back(cand);
     }
   }

@@ -50,8 +50,8 @@ const char* curve_metric_column(bool regression) {
 OptimizerAggregates aggregate_optimizer(const SearchResults& results, int optimizer_index) {
   OptimizerAggregates out;
   out.optimizer_index = optimizer_index;
-  out.optimizer = optim::to_string(
-      results.config.optimizers.at(static_cast<std::size_t>(optimizer_index)).kind);
+  out.optimizer = experiment::entry_name(
+      results.config.optimizers.at(static_cast<std::size_t>(optimizer_index)));
   const bool higher = !results.is_regression;
   out.curves.higher_is_better = higher;
   const std::vector<int> pool = experiment::candidates_of(results.candidates, optimizer_index);

@@ -31,8 +31,8 @@ CandidateRanking rank_candidates(const SearchResults& results, int optimizer_ind
     throw InvalidArgument("a ranking by accuracy needs a classification search");
   CandidateRanking out;
   out.optimizer_index = optimizer_index;
-  out.optimizer = optim::to_string(
-      results.config.optimizers.at(static_cast<std::size_t>(optimizer_index)).kind);
+  out.optimizer = experiment::entry_name(
+      results.config.optimizers.at(static_cast<std::size_t>(optimizer_index)));
   out.default_accuracy = std::numeric_limits<double>::quiet_NaN();
   for (int c : experiment::candidates_of(results.candidates, optimizer_index)) {
     RankedCandidate row;

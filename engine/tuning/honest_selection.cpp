@@ -187,7 +187,7 @@ std::vector<SelectionReport> honest_selection_per_optimizer(const SearchResults&
   std::vector<SelectionReport> out;
   for (std::size_t oi = 0; oi < results.config.optimizers.size(); ++oi) {
     const auto pool = experiment::candidates_of(results.candidates, static_cast<int>(oi));
-    const std::string scope = optim::to_string(results.config.optimizers[oi].kind);
+    const std::string scope = experiment::entry_name(results.config.optimizers[oi]);
     out.push_back(select(results, pool, scope, oi, options));
   }
   return out;

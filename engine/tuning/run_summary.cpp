@@ -31,12 +31,18 @@ nlohmann::json candidate_json(const SearchResults& results, int index) {
                    {"optimizer", optim::to_string(c.optimizer.kind)},
                    {"learning_rate", c.optimizer.learning_rate},
                    {"clip", c.clip}};
+  if (c.clipping == models::ClippingMode::kAutomatic) {
+    // C above is 1, the sensitivity; each g_i was scaled to g_i / (||g_i|| + clip_stability).
+    j["clipping"] = models::to_string(c.clipping);
+    j["clip_stability"] = c.clip_stability;
+  }
   if (c.optimizer.kind == optim::OptimizerKind::kDpMomentum) j["momentum"] = c.optimizer.momentum;
   if (c.optimizer.kind == optim::OptimizerKind::kDpAdam ||
-      c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm) {
+      c.optimizer.kind == optim::OptimizerKind::kDpAdamWosm ||
+      c.optimizer.kind == optim::OptimizerKind::kDpAdamBc) {
     j["beta1"] = c.optimizer.beta1;
     j["beta2"] = c.optimizer.beta2;
-    j["adam_epsilon"] = c.optimizer.epsilon;
+    j["adam_epsilon"] = c.optimizer.epsilon;  // DP-AdamBC: its floor gamma'
   }
   return j;
 }

@@ -314,7 +314,9 @@ training::TrainingConfig job_training_config(const experiment::ExperimentConfig&
   training::TrainingConfig tc;
   tc.model = config.model.spec();
   tc.optimizer = candidate.optimizer;
-  tc.dp.clip = candidate.clip;
+  tc.dp.clip = candidate.clip;  // automatic clipping: 1, the sensitivity (expand_candidates)
+  tc.dp.clipping = candidate.clipping;
+  tc.dp.clip_stability = candidate.clip_stability;
   tc.dp.noise_multiplier = config.privacy.noise_multiplier;
   tc.dp.lot_size = config.privacy.lot_size;
   tc.dp.sampling_rate = config.privacy.sampling_rate.value_or(0.0);

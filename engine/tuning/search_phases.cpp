@@ -7,9 +7,11 @@ experiment::OptimizerConfig winner_entry(const experiment::Candidate& winner,
   using experiment::Param;
   experiment::OptimizerConfig entry;
   entry.kind = winner.optimizer.kind;
+  entry.clipping = winner.clipping;  // automatic clipping: no clip axis (entry_takes)
+  entry.clip_stability = winner.clip_stability;
   for (int i = 0; i < experiment::kNumParams; ++i) {
     const auto p = static_cast<Param>(i);
-    if (!experiment::optimizer_takes(entry.kind, p)) continue;
+    if (!experiment::entry_takes(entry, p)) continue;
     experiment::ParamSpec spec;
     spec.kind = experiment::ParamSpec::Kind::kValues;
     spec.values = {p == Param::kLearningRate ? learning_rate : winner.value(p)};

@@ -33,7 +33,7 @@ class QuadraticTestModel final : public models::Model {
     return sum;
   }
 
-  double clipped_gradient_sum(const MatrixView& x, const VectorView&, double clip,
+  double clipped_gradient_sum(const MatrixView& x, const VectorView&, const models::Clipping& clip,
                               VectorSpan gradient_sum, VectorSpan norms) override {
     Eigen::VectorXd sum = Eigen::VectorXd::Zero(params_.size());
     double loss = 0;
@@ -41,7 +41,10 @@ class QuadraticTestModel final : public models::Model {
       const Eigen::VectorXd g =
           scale_ * (params_.cast<double>() - x.row(i).transpose().cast<double>());
       const double norm = g.norm();
-      const double factor = norm > clip ? clip / norm : 1.0;  // min(1, C / ||g_i||)
+      // min(1, C / ||g_i||) exactly (no float margin: hand computations); automatic: the rule's.
+      const double factor = clip.is_automatic() ? clip.factor(norm)
+                            : norm > clip.clip  ? clip.clip / norm
+                                                : 1.0;
       sum += factor * g;
       norms[i] = static_cast<float>(norm);
       loss += 0.5 * g.squaredNorm() / scale_;

@@ -3,7 +3,8 @@
 // spread reruns 5 distinct seeds and its min-max band contains every seed's curve; objective
 // perturbation is calibrated to (and never above) the DP-SGD setting's epsilon; fixed-quantile
 // sessions move C_t, explain each step at the C_t it used (clipped norms <= C_t, noise = L g~ - S)
-// and cost the same epsilon as DPSGD.
+// and cost the same epsilon as DPSGD; automatic clipping runs at C = 1 (the knob C changes
+// nothing: the grid's C columns are one run) at DPSGD's epsilon; DP-AdamBC trains.
 #include <QTest>
 
 #include <cmath>
@@ -16,6 +17,8 @@
 #include "privacy/accounting/accountant_choice.h"
 #include "support/expect_error.h"
 #include "support/test_registry.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace dplab;
 using namespace dplab::playground;
@@ -180,6 +183,84 @@ class TestPlaygroundStudies : public QObject {
     PlaygroundSession shadow(non_private_shadow(s));
     shadow.step(5);
     QVERIFY(std::isinf(shadow.picture().clip));
+  }
+
+  // Automatic clipping (Bu et al. 2023): C disappears. The alpha-C grid's five C of each alpha
+  // are one run (same identity, same accuracy); under flat clipping they are not.
+  void automaticClippingMakesTheGridColumnsEqual() {
+    PlaygroundSettings s = tiny();
+    s.training.automatic_clipping = true;
+    s.training.learning_rate = 0.3;
+    const AlphaClipGrid g = alpha_clip_grid(s);
+    for (int a = 0; a < kGridSize; ++a) {
+      for (int c = 1; c < kGridSize; ++c) {
+        const std::size_t i = static_cast<std::size_t>(c * kGridSize + a);
+        QCOMPARE(g.test_accuracy[i], g.test_accuracy[static_cast<std::size_t>(a)]);
+        QCOMPARE(run_identity(g.runs[i]), run_identity(g.runs[static_cast<std::size_t>(a)]));
+      }
+    }
+    PlaygroundSettings flat = s;
+    flat.training.automatic_clipping = false;
+    const AlphaClipGrid f = alpha_clip_grid(flat);
+    bool c_matters = false;
+    for (int a = 0; a < kGridSize; ++a) {
+      for (int c = 1; c < kGridSize; ++c)
+        c_matters |= f.test_accuracy[static_cast<std::size_t>(c * kGridSize + a)] !=
+                     f.test_accuracy[static_cast<std::size_t>(a)];
+    }
+    QVERIFY(c_matters);
+  }
+
+  void automaticClippingRunsAtSensitivityOne() {
+    PlaygroundSettings s = tiny();
+    s.model.hidden = {4};
+    s.training.automatic_clipping = true;
+    s.training.clip = 7.0;  // ignored
+    s.training.noise_multiplier = 1.5;
+    PlaygroundSession session(s);
+    session.step(4);
+    const StepPicture& p = session.picture();
+    QCOMPARE(p.clip, 1.0);
+    QCOMPARE(p.noise_std, 1.5);  // sigma * 1
+    // Every drawn contribution g_i / (||g_i|| + 0.01) lies inside the unit circle.
+    for (std::size_t i = 0; i < p.clipped.size(); ++i) {
+      QVERIFY(std::hypot(p.clipped[i].x, p.clipped[i].y) < 1.0);
+      const double scale = 1.0 / (p.norms[i] + 0.01);
+      QVERIFY(std::abs(p.clipped[i].x - p.gradients[i].x * scale) <= 1e-4 * (1 + scale));
+    }
+    // The same epsilon as flat DPSGD with the same sigma, q, T; C plays no part in it.
+    PlaygroundSettings flat = s;
+    flat.training.automatic_clipping = false;
+    QCOMPARE(session.epsilon(privacy::Accountant::kRdp),
+             PlaygroundSession(flat).epsilon(privacy::Accountant::kRdp));
+    // The knob C does not change the run.
+    PlaygroundSettings other_c = s;
+    other_c.training.clip = 0.1;
+    PlaygroundSession twin(other_c);
+    twin.step(4);
+    QVERIFY(twin.parameters() == session.parameters());
+    QCOMPARE(run_identity(other_c), run_identity(s));
+    QVERIFY(run_identity(flat) != run_identity(s));
+    // Settings JSON: "clipping": "automatic", round trip; refused with adaptive C.
+    QVERIFY(settings_to_json(s)["training"]["clipping"] == "automatic");
+    QVERIFY(!settings_to_json(flat)["training"].contains("clipping"));
+    QVERIFY(settings_from_json(settings_to_json(s)) == s);
+    PlaygroundSettings adaptive = s;
+    adaptive.training.optimizer = OptimizerChoice::kFixedQuantile;
+    QVERIFY(error_of<InvalidArgument>([&] { validate(adaptive); }).startsWith("training.clipping"));
+    QVERIFY(error_of<ParseError>([&] {
+              settings_from_json(nlohmann::json::parse(R"({"training": {"clipping": "x"}})"));
+            }).contains("training.clipping"));
+  }
+
+  void dpAdamBcTrains() {
+    PlaygroundSettings s = tiny();
+    s.training.optimizer = OptimizerChoice::kDpAdamBc;
+    s.training.learning_rate = 0.05;
+    QCOMPARE(parse_optimizer_choice("dpadam-bc"), OptimizerChoice::kDpAdamBc);
+    QVERIFY(settings_from_json(settings_to_json(s)) == s);
+    const auto h = run(s);
+    QVERIFY(std::isfinite(h.back().test_accuracy) && h.back().test_accuracy > 0.5);
   }
 };
 

@@ -4,8 +4,11 @@
 // of the grid's settings, charged in the ledger, and cancelled when the setting changes; the
 // spread button reruns 5 distinct seeds and its band contains each seed's curve; objective
 // perturbation is calibrated to the DP-SGD setting's epsilon; adaptive clipping moves C_t and the
-// drawn clipped gradients stay inside it; the picture exports as PNG, SVG and PDF that read back.
+// drawn clipped gradients stay inside it; automatic clipping greys out C and its grid columns are
+// one run; the picture exports as PNG, SVG and PDF that read back.
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -291,6 +294,56 @@ class TestPlaygroundLessons : public QObject {
     w.findChild<QComboBox*>(QStringLiteral("pgOptimizer"))->setCurrentIndex(4);
     QVERIFY(w.settings().training.optimizer == OptimizerChoice::kFixedQuantile);
     QVERIFY(w.settings().training.is_private);
+  }
+
+  // The lesson "with automatic clipping C disappears": the knob C is greyed out the moment it
+  // opens, the step line says C = 1, and the alpha-C grid's five C of each alpha are one run
+  // (one accuracy, charged once); unticking "automatic" gives C back.
+  void automaticClippingLessonGreysOutC() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    const auto& lessons = w.lessonPanel()->lessons();
+    int index = -1;
+    for (std::size_t i = 0; i < lessons.size(); ++i)
+      if (lessons[i].settings.training.automatic_clipping) index = static_cast<int>(i);
+    QVERIFY(index >= 0);
+    w.lessonPanel()->choose(index);
+    QCOMPARE(w.pictureTabs()->currentWidget(), w.gridView());
+    auto* clip = w.findChild<QDoubleSpinBox*>(QStringLiteral("pgClip"));
+    auto* automatic = w.findChild<QCheckBox*>(QStringLiteral("pgAutoClip"));
+    QVERIFY(automatic->isChecked() && automatic->isEnabled());
+    QVERIFY(!clip->isEnabled());
+    QVERIFY(waitSteps(w, 0));
+    w.findChild<QPushButton*>(QStringLiteral("pgStep"))->click();
+    QVERIFY(waitSteps(w, 1));
+    QVERIFY(w.findChild<QLabel*>(QStringLiteral("pgClipLabel"))->text().contains("C = 1"));
+    QVERIFY(!w.findChild<QLabel*>(QStringLiteral("pgClipLabel"))->text().contains("clipped"));
+    QCOMPARE(w.shown()->picture.clip, 1.0);
+    const auto before = w.ledger().entries().size();
+    w.gridView()->computeButton()->click();
+    QVERIFY(waitFor([&] { return w.shownGrid().has_value() && !w.busy(); }));
+    const AlphaClipGrid& g = *w.shownGrid();
+    for (int a = 0; a < kGridSize; ++a)
+      for (int c = 1; c < kGridSize; ++c)
+        QCOMPARE(g.test_accuracy[static_cast<std::size_t>(c * kGridSize + a)],
+                 g.test_accuracy[static_cast<std::size_t>(a)]);
+    // Five distinct runs (one per alpha) in the ledger, not 25.
+    QVERIFY(w.ledger().entries().size() <= before + kGridSize);
+    shot(&w, QStringLiteral("grid-automatic-clipping"));
+    automatic->setChecked(false);
+    QVERIFY(clip->isEnabled());
+    QVERIFY(!w.settings().training.automatic_clipping);
+    QVERIFY(!w.shownGrid());  // the grid described the other setting
+    // Adaptive C has no automatic clipping to offer.
+    automatic->setChecked(true);
+    w.findChild<QComboBox*>(QStringLiteral("pgOptimizer"))->setCurrentIndex(4);
+    QVERIFY(!automatic->isEnabled());
+    QVERIFY(!w.settings().training.automatic_clipping);
+    // DP-AdamBC is in the optimizer list.
+    w.findChild<QComboBox*>(QStringLiteral("pgOptimizer"))->setCurrentIndex(5);
+    QVERIFY(w.settings().training.optimizer == OptimizerChoice::kDpAdamBc);
+    QVERIFY(automatic->isEnabled());
   }
 
   void pictureExportsPngSvgPdf() {

@@ -461,16 +461,28 @@ QCPColorGradient viridisGradient() {
   return g;
 }
 
-QColor optimizerColor(const QString& optimizer) {
-  const QString key = optimizer.toLower();
+namespace {
+QColor kindColor(const QString& key) {
   if (key.contains(QLatin1String("oso"))) return QColor(0x17, 0xbe, 0xcf);       // cyan
   if (key.contains(QLatin1String("quantile"))) return QColor(0x8c, 0x56, 0x4b);  // brown
   if (key.contains(QLatin1String("wosm"))) return QColor(0x2c, 0xa0, 0x2c);      // green
   if (key.contains(QLatin1String("adadp"))) return QColor(0x94, 0x67, 0xbd);     // purple
+  if (key.contains(QLatin1String("adambc")) || key.contains(QLatin1String("adam-bc")))
+    return QColor(0xe3, 0x77, 0xc2);                                             // pink
   if (key.contains(QLatin1String("adam"))) return QColor(0xd6, 0x27, 0x28);      // red
   if (key.contains(QLatin1String("momentum"))) return QColor(0xff, 0x7f, 0x0e);  // orange
   if (key.contains(QLatin1String("sgd"))) return QColor(0x1f, 0x77, 0xb4);       // blue
   return QColor(0x55, 0x55, 0x55);
+}
+}  // namespace
+
+QColor optimizerColor(const QString& optimizer) {
+  const QString key = optimizer.toLower();
+  // Automatic clipping ("DPSGD · auto clip", "dpsgd (auto-clip)"): the kind's colour, darker.
+  const bool automatic =
+      key.contains(QLatin1String("auto clip")) || key.contains(QLatin1String("auto-clip"));
+  const QColor colour = kindColor(key);
+  return automatic ? colour.darker(160) : colour;
 }
 
 }  // namespace dplab::ui

@@ -51,14 +51,22 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent), loader_(new D
          "Every candidate of every optimizer is charged in the honest ε."));
   auto* opt_layout = new QVBoxLayout(opt_box);
   opt_layout->setContentsMargins(4, 4, 4, 4);
-  for (OptimizerKind kind :
-       {OptimizerKind::kDpSgd, OptimizerKind::kDpMomentum, OptimizerKind::kDpAdam,
-        OptimizerKind::kAdaDp, OptimizerKind::kDpAdamWosm, OptimizerKind::kOsoDpSgd,
-        OptimizerKind::kFixedQuantile}) {
-    auto* editor = new OptimizerEditor(kind, opt_box);
-    optimizers_ << editor;
-    opt_layout->addWidget(editor);
-    connect(editor, &OptimizerEditor::edited, this, &ExperimentForm::onEdited);
+  // The flat-clipping optimizers, then each fixed-C one again with automatic clipping (Bu et al.
+  // 2023: no C grid), so that a search can compare the two.
+  const OptimizerKind kinds[] = {OptimizerKind::kDpSgd,    OptimizerKind::kDpMomentum,
+                                 OptimizerKind::kDpAdam,   OptimizerKind::kDpAdamBc,
+                                 OptimizerKind::kAdaDp,    OptimizerKind::kDpAdamWosm,
+                                 OptimizerKind::kOsoDpSgd, OptimizerKind::kFixedQuantile};
+  for (models::ClippingMode clipping :
+       {models::ClippingMode::kFlat, models::ClippingMode::kAutomatic}) {
+    for (OptimizerKind kind : kinds) {
+      if (clipping == models::ClippingMode::kAutomatic && !optim::supports_automatic_clipping(kind))
+        continue;
+      auto* editor = new OptimizerEditor(kind, clipping, opt_box);
+      optimizers_ << editor;
+      opt_layout->addWidget(editor);
+      connect(editor, &OptimizerEditor::edited, this, &ExperimentForm::onEdited);
+    }
   }
   layout->addWidget(opt_box);
   layout->addWidget(buildTuningBox());
@@ -211,9 +219,10 @@ QWidget* ExperimentForm::buildTuningBox() {
   return box;
 }
 
-OptimizerEditor* ExperimentForm::optimizerEditor(OptimizerKind kind) const {
+OptimizerEditor* ExperimentForm::optimizerEditor(OptimizerKind kind,
+                                                 models::ClippingMode clipping) const {
   for (OptimizerEditor* e : optimizers_) {
-    if (e->kind() == kind) return e;
+    if (e->kind() == kind && e->clipping() == clipping) return e;
   }
   return nullptr;
 }
@@ -265,7 +274,7 @@ void ExperimentForm::setConfig(const ExperimentConfig& config) {
   for (OptimizerEditor* e : optimizers_) {
     e->setChecked(false);
     for (const auto& oc : config.optimizers) {
-      if (oc.kind == e->kind()) {
+      if (oc.kind == e->kind() && oc.clipping == e->clipping()) {
         e->setChecked(true);
         e->setConfig(oc);
       }

@@ -48,7 +48,9 @@ class ExperimentForm : public QWidget {
   PrivacySection* privacy() const { return privacy_; }
   ReleaseSection* releaseSection() const { return release_; }
   QSpinBox* seedBox() const { return seed_; }
-  OptimizerEditor* optimizerEditor(optim::OptimizerKind kind) const;
+  // The editor of `kind` under `clipping` (flat: the first list; automatic: the second).
+  OptimizerEditor* optimizerEditor(
+      optim::OptimizerKind kind, models::ClippingMode clipping = models::ClippingMode::kFlat) const;
   NumberField* gammaField() const { return gamma_; }
   QComboBox* datasetCombo() const { return dataset_; }
   QLabel* tuningSummary() const { return summary_; }

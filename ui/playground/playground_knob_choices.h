@@ -13,14 +13,24 @@ namespace dplab::ui::playground_knobs {
 inline const std::vector<std::vector<int>> kModels = {{}, {4}, {8}, {4, 4}, {8, 8}};
 
 // Optimizer combo rows: the three fixed-C DP optimizers (in OptimizerChoice order), the
-// non-private baseline, adaptive C.
+// non-private baseline, adaptive C, DP-AdamBC.
 inline constexpr int kNonPrivateRow = 3;
 inline constexpr int kAdaptiveRow = 4;
+inline constexpr int kAdamBcRow = 5;
 
 inline int optimizer_row(const playground::TrainingOptions& t) {
   if (!t.is_private) return kNonPrivateRow;
   if (t.optimizer == playground::OptimizerChoice::kFixedQuantile) return kAdaptiveRow;
+  if (t.optimizer == playground::OptimizerChoice::kDpAdamBc) return kAdamBcRow;
   return static_cast<int>(t.optimizer);
+}
+
+// The row's optimizer (the non-private row trains DPSGD's update with sigma = 0).
+inline playground::OptimizerChoice optimizer_of_row(int row) {
+  if (row == kNonPrivateRow) return playground::OptimizerChoice::kDpSgd;
+  if (row == kAdaptiveRow) return playground::OptimizerChoice::kFixedQuantile;
+  if (row == kAdamBcRow) return playground::OptimizerChoice::kDpAdamBc;
+  return static_cast<playground::OptimizerChoice>(row);
 }
 
 }  // namespace dplab::ui::playground_knobs

@@ -41,6 +41,15 @@ QString clip_label_text(const StepPicture& p, const TrainingOptions& t) {
   if (!t.is_private) {
     return QObject::tr("lot %1: non-private, nothing clipped, no noise").arg(p.lot.size());
   }
+  if (t.automatic_clipping) {
+    // Every g_i is rescaled (small ones up, large ones down): "% clipped" does not apply.
+    return QObject::tr(
+               "lot %1 (L = %2): all g → g/(‖g‖+γ), norm < 1 · SNR = %3 · automatic: "
+               "C = 1, knob unused")
+        .arg(p.lot.size())
+        .arg(p.expected_lot)
+        .arg(p.signal_to_noise, 0, 'g', 3);
+  }
   QString text = QObject::tr("lot %1 (L = %2): %3% clipped · SNR ‖ΣclipG‖/(σC√d) = %4")
                      .arg(p.lot.size())
                      .arg(p.expected_lot)
@@ -66,7 +75,11 @@ QString longest_clip_label_text() {
   t.is_private = true;
   t.optimizer = OptimizerChoice::kFixedQuantile;
   t.clip = kWidestSmall;
-  return clip_label_text(p, t);
+  const QString adaptive = clip_label_text(p, t);
+  t.optimizer = OptimizerChoice::kDpSgd;
+  t.automatic_clipping = true;
+  const QString automatic = clip_label_text(p, t);
+  return automatic.size() > adaptive.size() ? automatic : adaptive;
 }
 
 QString accuracy_label_text(const HistoryPoint& h, const HistoryPoint& g, bool minority) {

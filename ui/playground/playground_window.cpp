@@ -157,6 +157,7 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
             {"optimizer", optimizer_},
             {"sigma", sigma_},
             {"clip", clip_},
+            {"clipping", auto_clip_},
             {"lot", lot_},
             {"alpha", alpha_},
             {"steps", steps_},
@@ -229,6 +230,7 @@ void PlaygroundWindow::writeKnobs(const PlaygroundSettings& s) {
   optimizer_->setCurrentIndex(optimizer_row(s.training));
   sigma_->setValue(s.training.noise_multiplier);
   clip_->setValue(s.training.clip);
+  auto_clip_->setChecked(s.training.automatic_clipping);
   lot_->setValue(s.training.lot_size);
   alpha_->setValue(s.training.learning_rate);
   steps_->setValue(static_cast<int>(s.training.steps));
@@ -251,11 +253,12 @@ void PlaygroundWindow::readKnobs() {
   s.model.features = {feat_x2_->isChecked(), feat_y2_->isChecked(), feat_xy_->isChecked()};
   const int opt = optimizer_->currentIndex();
   s.training.is_private = opt != kNonPrivateRow;
-  s.training.optimizer = opt == kNonPrivateRow ? OptimizerChoice::kDpSgd
-                         : opt == kAdaptiveRow ? OptimizerChoice::kFixedQuantile
-                                               : static_cast<OptimizerChoice>(opt);
+  s.training.optimizer = optimizer_of_row(std::max(0, opt));
   s.training.noise_multiplier = sigma_->value();
   s.training.clip = clip_->value();
+  // Adaptive C moves a flat C_t: automatic clipping is not offered with it.
+  const bool adaptive = s.training.optimizer == OptimizerChoice::kFixedQuantile;
+  s.training.automatic_clipping = auto_clip_->isChecked() && !adaptive;
   // L cannot exceed the training set (the oracle's rule): the spin box follows n.
   const double n_train = static_cast<double>(train_size_of(s.data));
   lot_->setMaximum(n_train);
@@ -265,7 +268,11 @@ void PlaygroundWindow::readKnobs() {
   s.training.delta = delta_->value();
   s.training.seed = static_cast<std::uint64_t>(seed_->value());
   sigma_->setEnabled(s.training.is_private && !sigma_->property("pgLocked").toBool());
-  clip_->setEnabled(s.training.is_private && !clip_->property("pgLocked").toBool());
+  // Under automatic clipping C has no effect (the sensitivity is 1): its knob is disabled.
+  clip_->setEnabled(s.training.is_private && !s.training.automatic_clipping &&
+                    !clip_->property("pgLocked").toBool());
+  auto_clip_->setEnabled(s.training.is_private && !adaptive &&
+                         !auto_clip_->property("pgLocked").toBool());
   settings_ = s;
 }
 

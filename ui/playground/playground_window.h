@@ -206,6 +206,7 @@ class PlaygroundWindow : public QMainWindow {
   QComboBox* optimizer_;
   QDoubleSpinBox* sigma_;
   QDoubleSpinBox* clip_;
+  QCheckBox* auto_clip_;  // automatic clipping (Bu et al. 2023): C disappears
   QDoubleSpinBox* lot_;
   QDoubleSpinBox* alpha_;
   QSpinBox* steps_;

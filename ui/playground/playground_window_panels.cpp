@@ -272,13 +272,23 @@ QWidget* PlaygroundWindow::buildKnobs() {
   optimizer_ = new QComboBox(training);
   optimizer_->setObjectName(QStringLiteral("pgOptimizer"));
   optimizer_->addItems({QStringLiteral("DPSGD"), QStringLiteral("DPMomentum"),
-                        QStringLiteral("DPAdam"), tr("non-private SGD"), tr("DPSGD, adaptive C")});
+                        QStringLiteral("DPAdam"), tr("non-private SGD"), tr("DPSGD, adaptive C"),
+                        QStringLiteral("DP-AdamBC")});
   optimizer_->setItemData(kAdaptiveRow,
                           tr("DPSGD with adaptive clipping (quantile; Andrew et al. 2021): C_t "
                              "follows the median of the gradient norms; the clip C is C_0"),
                           Qt::ToolTipRole);
+  optimizer_->setItemData(kAdamBcRow,
+                          tr("DP-AdamBC (Tang et al. 2024): Adam with the noise variance (σC/L)² "
+                             "subtracted from its second moment, floor 1e-8"),
+                          Qt::ToolTipRole);
   sigma_ = number(training, "pgSigma", 0.1, 20, 0.1, 2);
   clip_ = number(training, "pgClip", 0.01, 20, 0.05, 2);
+  auto_clip_ = new QCheckBox(tr("automatic"), training);
+  auto_clip_->setObjectName(QStringLiteral("pgAutoClip"));
+  auto_clip_->setToolTip(
+      tr("Automatic clipping (Bu et al. 2023): every per-example gradient becomes g/(‖g‖ + 0.01), "
+         "of norm < 1, so the sensitivity is 1, the noise std σ·1, and C has no effect"));
   lot_ = number(training, "pgLot", 1, 2000, 5, 0);
   alpha_ = number(training, "pgAlpha", 0.001, 10, 0.05, 3);
   steps_ = integer(training, "pgSteps", 1, 100000, 50);
@@ -293,6 +303,7 @@ QWidget* PlaygroundWindow::buildKnobs() {
   training_form->addRow(tr("optimizer"), optimizer_);
   training_form->addRow(tr("noise σ"), sigma_);
   training_form->addRow(tr("clip C"), clip_);
+  training_form->addRow(tr("clipping"), auto_clip_);
   training_form->addRow(tr("lot L"), lot_);
   training_form->addRow(tr("rate α"), alpha_);
   training_form->addRow(tr("steps T"), steps_);
@@ -310,7 +321,7 @@ QWidget* PlaygroundWindow::buildKnobs() {
   for (QDoubleSpinBox* s : {label_noise_, minority_, sigma_, clip_, lot_, alpha_, delta_}) {
     connect(s, &QDoubleSpinBox::valueChanged, this, &PlaygroundWindow::onKnobChanged);
   }
-  for (QCheckBox* c : {feat_x2_, feat_y2_, feat_xy_, clear_outlier_}) {
+  for (QCheckBox* c : {feat_x2_, feat_y2_, feat_xy_, clear_outlier_, auto_clip_}) {
     connect(c, &QCheckBox::toggled, this, &PlaygroundWindow::onKnobChanged);
   }
   return box;

@@ -78,12 +78,22 @@ void PlaygroundWindow::onStudy(const StudyResult& r) {
     grid_view_->heatmap()->setGrid(grid_);
     const auto best = std::max_element(grid_->test_accuracy.begin(), grid_->test_accuracy.end());
     const auto at = static_cast<std::size_t>(best - grid_->test_accuracy.begin());
-    grid_view_->setStatus(
-        tr("Final test accuracy of each (α, C), one seed each. Best %1% at α = %2, C = %3. "
-           "Red: the current setting. The 25 runs are in the ledger.")
-            .arg(100 * *best, 0, 'f', 1)
-            .arg(grid_->runs[at].training.learning_rate, 0, 'g', 3)
-            .arg(grid_->runs[at].training.clip, 0, 'g', 3));
+    if (r.settings.training.automatic_clipping) {
+      // C has no effect: each α's five C are one run, in the ledger once.
+      grid_view_->setStatus(
+          tr("Final test accuracy of each (α, C), one seed each. Best %1% at α = %2. "
+             "Automatic clipping: C has no effect, so each column of C is the same run; the "
+             "ledger holds the 5 distinct runs.")
+              .arg(100 * *best, 0, 'f', 1)
+              .arg(grid_->runs[at].training.learning_rate, 0, 'g', 3));
+    } else {
+      grid_view_->setStatus(
+          tr("Final test accuracy of each (α, C), one seed each. Best %1% at α = %2, C = %3. "
+             "Red: the current setting. The 25 runs are in the ledger.")
+              .arg(100 * *best, 0, 'f', 1)
+              .arg(grid_->runs[at].training.learning_rate, 0, 'g', 3)
+              .arg(grid_->runs[at].training.clip, 0, 'g', 3));
+    }
   }
   if (r.spread && !r.spread->cancelled) {
     spread_ = r.spread;

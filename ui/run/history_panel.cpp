@@ -485,7 +485,7 @@ void HistoryPanel::compareSelected() {
       }
       for (const auto& agg : tuning::aggregate_all(r)) {
         const QString name = OptimizerEditor::displayName(
-            r.config.optimizers.at(static_cast<std::size_t>(agg.optimizer_index)).kind);
+            r.config.optimizers.at(static_cast<std::size_t>(agg.optimizer_index)));
         QCPGraph* g = plot->addGraph();
         g->setName(tr("#%1 %2 max").arg(id).arg(name));
         g->setPen(QPen(optimizerColor(name), 2, styles[run_index % 4]));

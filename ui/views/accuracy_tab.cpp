@@ -22,7 +22,7 @@ namespace dplab::ui {
 namespace {
 
 QString optimizerName(const tuning::SearchResults& r, int index) {
-  return OptimizerEditor::displayName(r.config.optimizers.at(static_cast<std::size_t>(index)).kind);
+  return OptimizerEditor::displayName(r.config.optimizers.at(static_cast<std::size_t>(index)));
 }
 }  // namespace
 

@@ -117,7 +117,7 @@ void HeatmapTab::refresh(bool structural) {
     if (data_->hasRun()) {
       const auto& opts = data_->results().config.optimizers;
       for (std::size_t i = 0; i < opts.size(); ++i) {
-        optimizer_->addItem(OptimizerEditor::displayName(opts[i].kind), static_cast<int>(i));
+        optimizer_->addItem(OptimizerEditor::displayName(opts[i]), static_cast<int>(i));
       }
       // Default: the first optimizer with a real α grid (DPSGD in the paper's figures).
       int pick = std::max(0, optimizer_->findText(previous));

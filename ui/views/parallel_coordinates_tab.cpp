@@ -104,7 +104,7 @@ void ParallelCoordinatesTab::refresh(bool structural) {
   finished_seen_ = finished;
   optimizer_names_.clear();
   for (const auto& o : results.config.optimizers)
-    optimizer_names_ << OptimizerEditor::displayName(o.kind);
+    optimizer_names_ << OptimizerEditor::displayName(o);
   latest_ = task_.submit(results);
 }
 

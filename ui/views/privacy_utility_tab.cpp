@@ -105,7 +105,7 @@ void PrivacyUtilityTab::refresh(bool structural) {
   if (!structural && finished == finished_seen_) return;  // nothing new to place
   finished_seen_ = finished;
   QStringList names;
-  for (const auto& o : results.config.optimizers) names << OptimizerEditor::displayName(o.kind);
+  for (const auto& o : results.config.optimizers) names << OptimizerEditor::displayName(o);
   pending_names_ = names;
   latest_ = task_.submit(results);
 }

@@ -183,15 +183,17 @@ void ResultsModel::rebuild(bool accounting) {
   for (const auto& cand : res.candidates) {
     Row row;
     row.candidate = cand.index;
-    row.optimizer = OptimizerEditor::displayName(cand.optimizer.kind);
+    row.optimizer = OptimizerEditor::displayName(
+        res.config.optimizers.at(static_cast<std::size_t>(cand.optimizer_index)));
     row.lr = cand.optimizer.learning_rate;
     row.clip = cand.clip;
     row.momentum =
         cand.optimizer.kind == optim::OptimizerKind::kDpMomentum ? cand.optimizer.momentum : kNaN;
-    const bool adam = cand.optimizer.kind == optim::OptimizerKind::kDpAdam ||
-                      cand.optimizer.kind == optim::OptimizerKind::kDpAdamWosm;
-    row.beta1 = adam ? cand.optimizer.beta1 : kNaN;
-    row.beta2 = cand.optimizer.kind == optim::OptimizerKind::kDpAdam ? cand.optimizer.beta2 : kNaN;
+    const auto kind = cand.optimizer.kind;
+    row.beta1 =
+        experiment::optimizer_takes(kind, experiment::Param::kBeta1) ? cand.optimizer.beta1 : kNaN;
+    row.beta2 =
+        experiment::optimizer_takes(kind, experiment::Param::kBeta2) ? cand.optimizer.beta2 : kNaN;
     int finished = 0, running = 0, failed = 0, diverged = 0;
     double sum_best = 0;
     int with_best = 0;
