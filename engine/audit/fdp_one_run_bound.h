@@ -34,11 +34,12 @@
 // The reported bound: the largest eps (bisection to 1e-7, rounded down; the invariant
 // rejected(lo), not rejected(hi) as in one_run_bound.h) such that the Gaussian curve meeting
 // (eps, delta) is rejected at level tau = 1 - confidence. It is a statement about the Gaussian
-// family only: "no mu-GDP guarantee with delta(eps) <= delta holds". DP-SGD's subsampled Gaussian
-// curve is close to Gaussian (asymptotically exactly, Dong et al. Thm 3.5), which is why the
-// hypothesis fits; a run whose curve has another shape is audited by the Steinke bound, which
-// assumes nothing. Larger eps means a larger mu, a smaller fbar^-1 and a weaker test, so the
-// rejected set is an interval [0, eps*).
+// family only: "no mu-GDP guarantee with delta(eps) <= delta holds". DP-SGD's curve is close to
+// Gaussian (exactly mu-GDP with full batches; with sampling, asymptotically so by Dong et al.'s
+// central limit theorem for composition), which is why the hypothesis fits; a run whose curve has
+// another shape is audited by the Steinke bound, which assumes nothing. Larger eps means a larger
+// mu, a smaller fbar^-1 and a weaker test, so the rejected set is an interval [0, eps*) (checked
+// numerically in the tests; the bisection relies on it, as JAX Privacy's root search does).
 //
 // In dplab the same pre-declared (k+, k-) guess sets and the same Bonferroni split as the Steinke
 // bound apply (one_run_bound.h, best_bound_over_guess_sets: each set at tau = beta / K); the two
