@@ -21,10 +21,6 @@ double normal_cdf(double x) {
   return std::exp(privacy::detail::log_normal_cdf(x));
 }
 
-void check_significance(double significance) {
-  require_open_interval("significance", significance, 0, 1);
-}
-
 }  // namespace
 
 double gaussian_trade_off_mu(double epsilon, double delta) {
@@ -46,7 +42,7 @@ double gaussian_blow_up_inverse(double y, double mu) {
 double fdp_rejection_margin(const GuessCounts& counts, double mu, double significance) {
   validate_guess_counts(counts);
   require_non_negative("mu", mu);
-  check_significance(significance);
+  require_open_interval("significance", significance, 0, 1);
   const double m = static_cast<double>(counts.canaries);
   const double guesses = static_cast<double>(counts.guesses);
   double r = significance * static_cast<double>(counts.correct) / m;

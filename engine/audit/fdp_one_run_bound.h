@@ -4,6 +4,12 @@
 // in One Run", ICML 2025, arXiv 2410.22235; the abstention form of their guessing-game bound,
 // the procedure the paper calls Audit_RH_with_cap).
 //
+// Sources as read: the paper's abstract and summaries, and the recursion as public implementations
+// state it (JAX Privacy's epsilon_one_run_fdp, Meta PrivacyGuard's FDP analysis node; a third
+// port calls it the paper's Algorithm 3); the paper's full text, hence its theorem and algorithm
+// numbers, could not be read here. The implementation below is checked by reproducing JAX Privacy's
+// published reference values to 1e-5 (tests/engine/test_fdp_one_run_bound.cpp).
+//
 // Trade-off curves (Dong, Roth & Su 2022): a run is f-DP w.r.t. a canary if every test of "out"
 // vs "in" with false-positive rate alpha has false-negative rate >= f(alpha). The Gaussian curve
 //     f_mu(alpha) = Phi(Phi^-1(1 - alpha) - mu)                              (mu-GDP)
