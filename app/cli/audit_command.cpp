@@ -3,7 +3,11 @@
 // trained ONCE with m canaries, each included with probability 1/2; membership guesses from the
 // canary scores give a statistically valid LOWER bound on epsilon, printed beside the
 // accountants' UPPER bounds (RDP and PLD) and beside the same run without privacy (sigma = 0, no
-// clipping), whose bound is the attack's power on this data. --out DIR writes DIR/audit.csv.
+// clipping), whose bound is the attack's power on this data. Beside each Steinke bound the f-DP
+// bound on the same guesses (Mahloujifar, Melis & Chaudhuri 2025: valid under the Gaussian
+// trade-off shape, audit/fdp_one_run_bound.h), and beside every final-model audit the
+// last-iterate prediction computed before the run (Steinke et al. 2025: a heuristic, not a bound,
+// audit/last_iterate_heuristic.h). --out DIR writes DIR/audit.csv.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -11,7 +15,9 @@
 #include <optional>
 #include <sstream>
 
+#include "audit/fdp_one_run_bound.h"
 #include "audit/gaussian_fit_estimate.h"
+#include "audit/last_iterate_heuristic.h"
 #include "audit/one_run_audit.h"
 #include "audit/privacy_gap_sweep.h"
 #include "cli/arguments.h"
@@ -39,6 +45,9 @@ struct AuditedRun {
   // The Gaussian fit to the scores of `result.bound` (Andrew et al. 2024): an estimate, not a
   // bound; none when one side has fewer than 2 canaries.
   std::optional<audit::GaussianFitEstimate> estimate = std::nullopt;
+  // The last-iterate heuristic for this run's final model, computed before it was trained (not a
+  // bound); +inf without noise.
+  double last_iterate_epsilon = std::numeric_limits<double>::infinity();
 };
 
 std::optional<audit::GaussianFitEstimate> estimate_of(const audit::OneRunAuditResult& r,
@@ -63,13 +72,28 @@ void print_bound(const char* what, const audit::AuditBound& b) {
             << ", r = " << b.counts.guesses << ", v = " << b.counts.correct
             << ", k+ = " << b.guess_set.top_in << ", k- = " << b.guess_set.bottom_out
             << "; ceiling " << fixed(b.ceiling) << ")\n";
+  if (b.fdp) {
+    const audit::FdpAuditBound& f = *b.fdp;
+    std::cout << "      " << audit::kFdpAssumption << ": eps >= " << fixed(f.epsilon_lower_bound)
+              << "  (same guess sets and split; r = " << f.counts.guesses
+              << ", v = " << f.counts.correct << ", k+ = " << f.guess_set.top_in
+              << ", k- = " << f.guess_set.bottom_out << "; ceiling " << fixed(f.ceiling) << ")\n";
+  }
+}
+
+void print_last_iterate(double epsilon) {
+  std::cout << "      last-iterate prediction, " << audit::kLastIterateLabel << ": eps ~ "
+            << fixed(epsilon) << (std::isinf(epsilon) ? " (no noise)" : "")
+            << "  (computed before the run)\n";
 }
 
 std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
                                  const audit::AuditBound& b, const RunConfig& config, double sigma,
                                  double confidence, double delta,
-                                 const std::optional<audit::GaussianFitEstimate>& estimate) {
+                                 const std::optional<audit::GaussianFitEstimate>& estimate,
+                                 bool final_model) {
   const auto& r = run.result;
+  const auto& f = b.fdp;
   return {run.label,
           audit::to_string(r.mode),
           r.mode == audit::AuditMode::kWhiteBox ? audit::to_string(r.whitebox_canaries) : "",
@@ -96,7 +120,14 @@ std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
           number_text(r.final_validation_accuracy),
           number_text(r.wall_seconds),
           estimate ? (std::isinf(estimate->epsilon) ? "inf" : number_text(estimate->epsilon)) : "",
-          estimate ? (std::isinf(estimate->mu) ? "inf" : number_text(estimate->mu)) : ""};
+          estimate ? (std::isinf(estimate->mu) ? "inf" : number_text(estimate->mu)) : "",
+          f ? number_text(f->epsilon_lower_bound) : "",
+          f ? std::to_string(f->guess_set.top_in) : "",
+          f ? std::to_string(f->guess_set.bottom_out) : "",
+          f ? std::to_string(f->counts.guesses) : "",
+          f ? std::to_string(f->counts.correct) : "",
+          f ? number_text(f->ceiling) : "",
+          final_model ? number_text(run.last_iterate_epsilon) : ""};
 }
 
 int run_audit(const Arguments& args) {
@@ -149,6 +180,11 @@ int run_audit(const Arguments& args) {
   if (std::isfinite(private_config.dp.clip)) options.canary_norm = private_config.dp.clip;
   const audit::NonPrivateTwin twin = audit::non_private_twin(private_config, options);
 
+  // The last-iterate prediction, before any run (q = L / n of the data as loaded; black-box
+  // canaries then add up to m rows, so the trained q is a little lower).
+  const double last_iterate =
+      audit::predicted_last_iterate_epsilon(private_config, static_cast<std::int64_t>(n), delta);
+
   std::vector<AuditedRun> runs;
   std::cerr << "dplab-cli audit: training with " << canaries << " "
             << audit::to_string(options.mode) << " canaries...\n";
@@ -170,6 +206,7 @@ int run_audit(const Arguments& args) {
     AuditedRun run{"private", audit::run_one_run_audit(split, private_config,
                                                        with_progress(options, "private"))};
     runs_done = 1;
+    run.last_iterate_epsilon = last_iterate;
     const privacy::SubsampledGaussian mechanism{sigma, run.result.sampling_rate,
                                                 run.result.queries};
     run.epsilon_rdp = privacy::run_epsilon(mechanism, 1, delta, privacy::Accountant::kRdp).epsilon;
@@ -182,8 +219,9 @@ int run_audit(const Arguments& args) {
   progress.finish(runs_total * steps_each, runs_total * steps_each, "done");
   for (AuditedRun& run : runs) run.estimate = estimate_of(run.result, delta);
 
-  std::cout << "one-run audit (Steinke, Nasr & Jagielski 2023): " << config.model << ", "
-            << config.optimizer << ", sigma " << sigma << ", q "
+  std::cout << "one-run audit (Steinke, Nasr & Jagielski 2023; f-DP bound: Mahloujifar, Melis & "
+               "Chaudhuri 2025): "
+            << config.model << ", " << config.optimizer << ", sigma " << sigma << ", q "
             << runs.front().result.sampling_rate << ", " << runs.front().result.queries
             << " steps, delta " << delta << ", confidence " << options.confidence << ", best of "
             << runs.front().result.bound.sets_tried << " pre-declared (k+, k-) sets (Bonferroni)\n";
@@ -198,9 +236,13 @@ int run_audit(const Arguments& args) {
       {"note",
        "one-run audit; epsilon_lower_bound is a LOWER bound at the stated confidence "
        "(statistic of the canaries only); epsilon_rdp / epsilon_pld are the accountants' UPPER "
-       "bounds for the private run; estimate_epsilon_not_a_bound is an ESTIMATE, not a bound "
-       "(Gaussian fit to the "
-       "canary scores, Andrew et al. 2024)"});
+       "bounds for the private run; fdp_epsilon_lower_bound is a LOWER bound at the same "
+       "confidence on the same pre-declared guess sets under the hypothesis that the run's "
+       "trade-off curve is Gaussian (f-DP, Mahloujifar et al. 2025); "
+       "estimate_epsilon_not_a_bound is an ESTIMATE, not a bound (Gaussian fit to the "
+       "canary scores, Andrew et al. 2024); last_iterate_heuristic_epsilon_not_a_bound is the "
+       "last-iterate HEURISTIC for the final model (Steinke et al. 2025), computed before the "
+       "run, not a bound"});
   table.header = {"run",
                   "mode",
                   "whitebox_canaries",
@@ -227,7 +269,14 @@ int run_audit(const Arguments& args) {
                   "validation_accuracy",
                   "wall_seconds",
                   "estimate_epsilon_not_a_bound",
-                  "estimate_mu"};
+                  "estimate_mu",
+                  "fdp_epsilon_lower_bound",
+                  "fdp_k_plus",
+                  "fdp_k_minus",
+                  "fdp_guesses",
+                  "fdp_correct",
+                  "fdp_ceiling",
+                  "last_iterate_heuristic_epsilon_not_a_bound"};
   for (const AuditedRun& run : runs) {
     const auto& r = run.result;
     std::cout << run.label << " run (" << fixed(r.wall_seconds, 1) << " s, validation accuracy "
@@ -243,6 +292,7 @@ int run_audit(const Arguments& args) {
     }
     print_bound(white ? "audited lower bound, all iterates" : "audited lower bound, final model",
                 r.bound);
+    if (!white) print_last_iterate(run.last_iterate_epsilon);
     if (run.estimate) {
       std::cout << "    Gaussian-fit estimate (estimate, not a bound): eps ~ "
                 << fixed(run.estimate->epsilon) << "  (mu " << fixed(run.estimate->mu)
@@ -250,12 +300,13 @@ int run_audit(const Arguments& args) {
     }
     table.rows.push_back(csv_row(run, white ? "all_iterates" : "final_model_loss", r.bound, config,
                                  run.label == "private" ? sigma : 0.0, options.confidence, delta,
-                                 run.estimate));
+                                 run.estimate, !white));
     if (r.final_model_bound) {
       print_bound("audited lower bound, final model only", *r.final_model_bound);
+      print_last_iterate(run.last_iterate_epsilon);
       table.rows.push_back(csv_row(run, "final_model", *r.final_model_bound, config,
                                    run.label == "private" ? sigma : 0.0, options.confidence, delta,
-                                   std::nullopt));
+                                   std::nullopt, true));
     }
   }
   if (!config.out.empty()) {

@@ -147,6 +147,18 @@ py::dict bound_dict(const audit::AuditBound& b, bool with_guess_set) {
     out["k_plus"] = b.guess_set.top_in;
     out["k_minus"] = b.guess_set.bottom_out;
   }
+  // The f-DP bound (Gaussian trade-off shape; audit/fdp_one_run_bound.h): None when delta = 0.
+  out["fdp_epsilon_lower_bound"] =
+      b.fdp ? py::object(py::float_(b.fdp->epsilon_lower_bound)) : py::object(py::none());
+  out["fdp_ceiling"] = b.fdp ? py::object(py::float_(b.fdp->ceiling)) : py::object(py::none());
+  if (b.fdp) {
+    out["fdp_guesses"] = b.fdp->counts.guesses;
+    out["fdp_correct"] = b.fdp->counts.correct;
+    if (with_guess_set) {
+      out["fdp_k_plus"] = b.fdp->guess_set.top_in;
+      out["fdp_k_minus"] = b.fdp->guess_set.bottom_out;
+    }
+  }
   return out;
 }
 
@@ -224,7 +236,10 @@ From counts: canaries m, guesses r, correct v of the chosen guess set, guess_set
 pre-declared sets it was chosen from (Bonferroni: each at confidence 1 - beta / K; default 1).
 From scores: scores (higher = more likely included) and included (bool) of the m canaries;
 guess_sets = [(k_plus, k_minus), ...] pre-declared before the scores were seen (default: dplab's
-own set for m). Returns epsilon_lower_bound, pure_epsilon_lower_bound, ceiling and the counts.)");
+own set for m). Returns epsilon_lower_bound, pure_epsilon_lower_bound, ceiling and the counts, and
+with delta > 0 the f-DP bound on the same guesses (Mahloujifar, Melis & Chaudhuri 2025; valid under
+the hypothesis that the run's trade-off curve is Gaussian): fdp_epsilon_lower_bound, fdp_ceiling,
+fdp_guesses, fdp_correct (and fdp_k_plus, fdp_k_minus from scores); None at delta = 0.)");
 }
 
 }  // namespace dplab::python

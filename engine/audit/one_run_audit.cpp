@@ -1,12 +1,15 @@
 #include "audit/one_run_audit.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 
 #include "audit/dirac_canaries.h"
 #include "audit/label_canary.h"
+#include "audit/last_iterate_heuristic.h"
 #include "audit/reserved_coordinates_model.h"
 #include "core/error.h"
 #include "core/memory_check.h"
@@ -213,6 +216,18 @@ AuditMode parse_audit_mode(std::string_view text) {
   if (text == "blackbox") return AuditMode::kBlackBox;
   if (text == "whitebox") return AuditMode::kWhiteBox;
   throw InvalidArgument("mode = '" + std::string(text) + "' must be blackbox or whitebox");
+}
+
+double predicted_last_iterate_epsilon(const training::TrainingConfig& config,
+                                      std::int64_t train_size, double delta) {
+  if (!config.dp.is_private() || !std::isfinite(config.dp.clip))
+    return std::numeric_limits<double>::infinity();
+  if (train_size < 1) throw InvalidArgument("the training set is empty");
+  // The oracle's rate (dp_gradient/noisy_gradient.cpp): the set rate, else L / n capped at 1.
+  const double q = config.dp.sampling_rate > 0
+                       ? config.dp.sampling_rate
+                       : std::min(1.0, config.dp.lot_size / static_cast<double>(train_size));
+  return last_iterate_epsilon(config.dp.noise_multiplier, q, config.steps, delta);
 }
 
 OneRunAuditResult run_one_run_audit(const data::TrainValidationSplit& data,

@@ -77,6 +77,13 @@ struct OneRunAuditResult {
   std::vector<bool> included;
 };
 
+// What a final-model-only audit of config on train_size examples can be expected to reach,
+// computed before the run: the last-iterate heuristic (last_iterate_heuristic.h; a HEURISTIC,
+// not a bound) at sigma, q = L / n (or the set rate) and T = steps, at delta. +inf for a run
+// without noise or clipping.
+double predicted_last_iterate_epsilon(const training::TrainingConfig& config,
+                                      std::int64_t train_size, double delta);
+
 // Trains config (model, optimizer, DP settings, steps, seed) once with the canaries and audits it.
 // Throws InvalidArgument (regression data in black-box mode, too few validation rows for m
 // canaries, secure mode, canaries' memory) naming the field; Cancelled if *cancel becomes true.

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "audit/fdp_one_run_bound.h"
 #include "core/error.h"
 #include "core/validate.h"
 #include "privacy/accounting/log_space.h"
@@ -34,20 +35,6 @@ double log_binomial_pmf(std::int64_t r, std::int64_t k, double log_q, double log
   return log_choose + success + failure;
 }
 
-void validate_counts(const GuessCounts& c) {
-  require_at_least("canaries", static_cast<double>(c.canaries), 1);
-  require_at_least("guesses", static_cast<double>(c.guesses), 0);
-  require_at_least("correct", static_cast<double>(c.correct), 0);
-  if (c.guesses > c.canaries) {
-    throw InvalidArgument("guesses = " + std::to_string(c.guesses) +
-                          " must be <= canaries = " + std::to_string(c.canaries));
-  }
-  if (c.correct > c.guesses) {
-    throw InvalidArgument("correct = " + std::to_string(c.correct) +
-                          " must be <= guesses = " + std::to_string(c.guesses));
-  }
-}
-
 // log p_delta(eps), uncapped.
 double log_p_value(const GuessCounts& c, double epsilon, double delta) {
   // q = e^eps / (1 + e^eps): log q = -log(1 + e^-eps), log(1 - q) = -log(1 + e^eps).
@@ -60,6 +47,20 @@ double log_p_value(const GuessCounts& c, double epsilon, double delta) {
 }
 
 }  // namespace
+
+void validate_guess_counts(const GuessCounts& c) {
+  require_at_least("canaries", static_cast<double>(c.canaries), 1);
+  require_at_least("guesses", static_cast<double>(c.guesses), 0);
+  require_at_least("correct", static_cast<double>(c.correct), 0);
+  if (c.guesses > c.canaries) {
+    throw InvalidArgument("guesses = " + std::to_string(c.guesses) +
+                          " must be <= canaries = " + std::to_string(c.canaries));
+  }
+  if (c.correct > c.guesses) {
+    throw InvalidArgument("correct = " + std::to_string(c.correct) +
+                          " must be <= guesses = " + std::to_string(c.guesses));
+  }
+}
 
 double log_binomial_upper_tail(std::int64_t r, std::int64_t v, double log_q, double log_1mq) {
   if (v <= 0) return 0.0;
@@ -107,19 +108,23 @@ double log_alpha_term(std::int64_t r, std::int64_t v, double log_q, double log_1
 }
 
 double one_run_p_value(const GuessCounts& counts, double epsilon, double delta) {
-  validate_counts(counts);
+  validate_guess_counts(counts);
   require_non_negative("epsilon", epsilon);
   require_non_negative("delta", delta);
   return std::min(1.0, std::exp(log_p_value(counts, epsilon, delta)));
 }
 
 double one_run_epsilon_lower_bound(const GuessCounts& counts, double delta, double confidence) {
-  validate_counts(counts);
+  validate_guess_counts(counts);
   require_non_negative("delta", delta);
   if (!(delta < 1)) fail_field("delta", delta, "must be < 1");
   require_open_interval("confidence", confidence, 0, 1);
   const double log_beta = std::log1p(-confidence);
-  auto rejected = [&](double eps) { return log_p_value(counts, eps, delta) < log_beta; };
+  return largest_rejected_epsilon(
+      [&](double eps) { return log_p_value(counts, eps, delta) < log_beta; });
+}
+
+double largest_rejected_epsilon(const std::function<bool(double)>& rejected) {
   if (!rejected(0.0)) return 0.0;
   double lo = 0.0, hi = 1.0;
   while (rejected(hi)) {
@@ -155,6 +160,13 @@ AuditBound bound_of_counts(const GuessCounts& counts, double delta, double confi
   bound.pure_epsilon_lower_bound = one_run_epsilon_lower_bound(counts, 0.0, split_confidence);
   bound.ceiling = one_run_ceiling(counts.canaries, counts.guesses, delta, split_confidence);
   bound.sets_tried = sets_tried;
+  if (delta > 0) {
+    bound.fdp =
+        FdpAuditBound{{},
+                      counts,
+                      fdp_epsilon_lower_bound(counts, delta, split_confidence),
+                      fdp_ceiling(counts.canaries, counts.guesses, delta, split_confidence)};
+  }
   return bound;
 }
 
@@ -207,22 +219,33 @@ AuditBound best_bound_over_guess_sets(const std::vector<double>& scores,
   const int k_sets = static_cast<int>(sets.size());
   const double split_confidence = bonferroni_confidence(confidence, k_sets);
   AuditBound best;
+  // The f-DP bound: the same sets at the same beta / K, its own best set (fdp_one_run_bound.h).
+  std::optional<FdpAuditBound> fdp;
+  double fdp_top = 0;
   bool first = true;
   for (const GuessSet& s : sets) {
-    best.ceiling = std::max(best.ceiling,
-                            one_run_ceiling(m, s.top_in + s.bottom_out, delta, split_confidence));
+    const std::int64_t guesses = s.top_in + s.bottom_out;
+    best.ceiling = std::max(best.ceiling, one_run_ceiling(m, guesses, delta, split_confidence));
     std::int64_t correct = 0;
     for (std::int64_t i = 0; i < s.top_in; ++i) correct += included[order[i]] ? 1 : 0;
     for (std::int64_t i = 0; i < s.bottom_out; ++i) correct += included[order[m - 1 - i]] ? 0 : 1;
-    const GuessCounts counts{m, s.top_in + s.bottom_out, correct};
+    const GuessCounts counts{m, guesses, correct};
     const double bound = one_run_epsilon_lower_bound(counts, delta, split_confidence);
     if (first || bound > best.epsilon_lower_bound) {
       best.guess_set = s;
       best.counts = counts;
       best.epsilon_lower_bound = bound;
-      first = false;
     }
+    if (delta > 0) {
+      const double fdp_bound = fdp_epsilon_lower_bound(counts, delta, split_confidence);
+      fdp_top = std::max(fdp_top, fdp_ceiling(m, guesses, delta, split_confidence));
+      if (first || fdp_bound > fdp->epsilon_lower_bound)
+        fdp = FdpAuditBound{s, counts, fdp_bound, 0.0};
+    }
+    first = false;
   }
+  if (fdp) fdp->ceiling = fdp_top;
+  best.fdp = fdp;
   best.pure_epsilon_lower_bound = one_run_epsilon_lower_bound(best.counts, 0.0, split_confidence);
   best.sets_tried = k_sets;
   return best;

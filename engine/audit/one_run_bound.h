@@ -35,6 +35,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 namespace dplab::audit {
@@ -50,6 +52,14 @@ double log_binomial_upper_tail(std::int64_t r, std::int64_t v, double log_q, dou
 
 // log alpha(eps) of the (eps, delta) p-value (see above); -inf when v = 0.
 double log_alpha_term(std::int64_t r, std::int64_t v, double log_q, double log_1mq);
+
+// Throws InvalidArgument naming the field unless 1 <= m, 0 <= v <= r <= m.
+void validate_guess_counts(const GuessCounts& counts);
+
+// The largest eps (bisection to 1e-7, rounded down; searched up to 1000) with rejected(eps), for
+// a test whose rejected set is an interval [0, eps*); 0 when rejected(0) is false. The search of
+// every one-run bound (this one and fdp_one_run_bound.h).
+double largest_rejected_epsilon(const std::function<bool(double)>& rejected);
 
 // p_delta(eps), capped at 1; delta = 0 gives the pure p-value. Validates the counts
 // (0 <= v <= r <= m) and throws InvalidArgument naming the field.
@@ -78,6 +88,15 @@ struct GuessSet {
 // {1 %, 5 %, 10 %, 25 %} of m (at least 1), each as (k, 0) and (k, k); duplicates removed.
 std::vector<GuessSet> default_guess_sets(std::int64_t canaries);
 
+// The f-DP bound (fdp_one_run_bound.h) over the same pre-declared sets and Bonferroni split: a
+// lower bound under the hypothesis that the run's trade-off curve is Gaussian.
+struct FdpAuditBound {
+  GuessSet guess_set;              // the (k+, k-) that gave the best f-DP bound
+  GuessCounts counts;              // its (m, r, v)
+  double epsilon_lower_bound = 0;  // at beta / K
+  double ceiling = 0;              // the largest f-DP bound with every guess right, over the sets
+};
+
 struct AuditBound {
   GuessSet guess_set;                   // the (k+, k-) that gave the best bound
   GuessCounts counts;                   // its (m, r, v)
@@ -89,6 +108,8 @@ struct AuditBound {
   // audit was able to detect.
   double ceiling = 0;
   int sets_tried = 0;  // K, the Bonferroni divisor
+  // The f-DP bound on the same guesses; none when delta = 0 (no Gaussian curve is (eps, 0)-DP).
+  std::optional<FdpAuditBound> fdp;
 };
 
 // Guesses from scores (higher = "more likely included") and the true inclusions; for every set
@@ -99,8 +120,8 @@ struct AuditBound {
 // The bound of counts (m, r, v) already taken, as the chosen one of `sets_tried` pre-declared
 // guess sets (each at bonferroni_confidence(confidence, sets_tried), as
 // best_bound_over_guess_sets): its (eps, delta) and pure-DP lower bounds and the ceiling of its r
-// guesses (with one set, what this audit could show at most). guess_set stays {0, 0}: only the
-// counts are known.
+// guesses (with one set, what this audit could show at most), and the same three for the f-DP
+// bound when delta > 0. guess_set stays {0, 0}: only the counts are known.
 AuditBound bound_of_counts(const GuessCounts& counts, double delta, double confidence,
                            int sets_tried = 1);
 

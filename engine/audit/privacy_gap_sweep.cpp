@@ -77,6 +77,8 @@ std::vector<PrivacyGapRow> run_privacy_gap_sweep(const data::TrainValidationSpli
     run.dp.noise_multiplier = row.noise_multiplier;
     OneRunAuditOptions options = config.options;
     if (options.canary_norm <= 0) options.canary_norm = run.dp.clip;
+    row.last_iterate_epsilon =
+        predicted_last_iterate_epsilon(run, static_cast<std::int64_t>(data.train.size()), delta);
     row.audit = run_one_run_audit(data, run, options, cancel);
     const privacy::SubsampledGaussian mechanism{row.noise_multiplier, row.audit.sampling_rate,
                                                 row.audit.queries};
@@ -89,7 +91,7 @@ std::vector<PrivacyGapRow> run_privacy_gap_sweep(const data::TrainValidationSpli
   const NonPrivateTwin twin = non_private_twin(config.run, config.options);
   PrivacyGapRow open;
   open.is_private = false;
-  open.epsilon_target = open.epsilon_rdp = open.epsilon_pld =
+  open.epsilon_target = open.epsilon_rdp = open.epsilon_pld = open.last_iterate_epsilon =
       std::numeric_limits<double>::infinity();
   open.audit = run_one_run_audit(data, twin.config, twin.options, cancel);
   open.estimate = estimate_of(open.audit, delta);

@@ -4,6 +4,11 @@
 // bound), and the same run without privacy audited beside them (its lower bound is the attack's
 // power on this data, the most any private run's bound could show).
 //
+// Each row also carries the f-DP bound on the same guesses (audit.bound.fdp; Mahloujifar et al.
+// 2025, fdp_one_run_bound.h: a bound under the Gaussian trade-off shape hypothesis) and, computed
+// before its run, the last-iterate heuristic's prediction for the final-model audit (Steinke et
+// al. 2025, last_iterate_heuristic.h: not a bound).
+//
 // Per target eps: sigma is calibrated with the RDP accountant at (eps, delta) for q = L / n and
 // T steps (privacy/accounting/accountant_choice.h); the run is trained once with m canaries; the
 // accountants' eps are then recomputed for the q the run actually used (black-box canaries join the
@@ -48,8 +53,11 @@ struct PrivacyGapRow {
   double noise_multiplier = 0;  // 0 for the non-private run
   double epsilon_rdp = 0;       // accountant UPPER bounds; +inf for the non-private run
   double epsilon_pld = 0;
-  OneRunAuditResult audit;       // the LOWER bound, its ceiling and (m, r, v)
+  OneRunAuditResult audit;  // the LOWER bounds (Steinke; f-DP in bound.fdp), ceilings, (m, r, v)
   GaussianFitEstimate estimate;  // of audit.scores: an ESTIMATE, not a bound
+  // The last-iterate prediction for the final-model audit, computed before the row's run:
+  // a HEURISTIC, not a bound (last_iterate_heuristic.h); +inf for the non-private run.
+  double last_iterate_epsilon = 0;
 };
 
 using SweepProgress = std::function<void(const std::string& what, double fraction_done)>;

@@ -46,6 +46,13 @@ class CliAuditTest : public QObject {
     // The Gaussian fit is printed beside the bound, and labelled an estimate (issue #29 item 2).
     QVERIFY2(run.out.contains("Gaussian-fit estimate (estimate, not a bound)"),
              qPrintable(run.out));
+    // The f-DP bound beside each Steinke bound, its assumption in words; the last-iterate
+    // prediction beside the final-model audit, labelled a heuristic.
+    QVERIFY2(run.out.contains("f-DP (Gaussian trade-off shape; Mahloujifar et al. 2025): eps >="),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains("last-iterate prediction, heuristic (Steinke et al. 2025), not a "
+                              "bound: eps ~"),
+             qPrintable(run.out));
 
     const QList<QByteArray> lines = read_file(dir.path() + "/a/audit.csv").trimmed().split('\n');
     // Line 1 is the header; what the bounds are is the `note` column of every row.
@@ -75,6 +82,23 @@ class CliAuditTest : public QObject {
     // The all-iterates row carries the estimate; the final-model row leaves it empty.
     QVERIFY(private_row[estimate].toDouble() >= 0 && !private_row[estimate].isEmpty());
     QVERIFY(lines[2].split(',')[estimate].isEmpty());
+    // f-DP in every row; the heuristic only in the final-model rows, inf for the twin.
+    const int fdp = header.indexOf("fdp_epsilon_lower_bound");
+    const int heuristic = header.indexOf("last_iterate_heuristic_epsilon_not_a_bound");
+    QVERIFY(fdp >= 0 && heuristic >= 0 && header.indexOf("fdp_ceiling") >= 0);
+    QVERIFY(lines[1].contains("HEURISTIC"));
+    for (int i = 1; i <= 4; ++i) {
+      const QList<QByteArray> row = lines[i].split(',');
+      QVERIFY2(!row[fdp].isEmpty() && row[fdp].toDouble() >= 0, lines[i].constData());
+      QVERIFY2(row[fdp].toDouble() <= row[header.indexOf("fdp_ceiling")].toDouble() + 1e-9,
+               lines[i].constData());
+    }
+    QVERIFY(private_row[heuristic].isEmpty());  // all iterates: no prediction
+    const QList<QByteArray> final_row = lines[2].split(',');
+    QVERIFY2(final_row[heuristic].toDouble() > 0 &&
+                 final_row[heuristic].toDouble() < private_row[pld].toDouble(),
+             lines[2].constData());
+    QCOMPARE(lines[4].split(',')[heuristic], QByteArray("inf"));
     // The non-private twin: no accountant bound.
     const QList<QByteArray> open_row = lines[3].split(',');
     QCOMPARE(open_row[0], QByteArray("non-private"));
@@ -101,6 +125,8 @@ class CliAuditTest : public QObject {
     QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
     QVERIFY(run.out.contains("audited lower bound, final model"));
     QVERIFY(!run.out.contains("final model only"));
+    QVERIFY(run.out.contains("f-DP (Gaussian trade-off shape"));
+    QVERIFY(run.out.contains("last-iterate prediction, heuristic"));
   }
 
   void badFlagsNameTheFlag() {

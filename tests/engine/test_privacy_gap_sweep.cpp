@@ -5,14 +5,18 @@
 //   - the 20-seed sanity of issue #29 (iii): DP-SGD at eps = 2 and 8 on a small logistic task,
 //     white-box all iterates: in EVERY seed the audited lower bound is positive and below the
 //     accountant's eps (a bound above the accountant is a bug in one of them);
+//     The f-DP bound on the same guesses too: full batch, the run is exactly mu-GDP, so the
+//     bound's Gaussian-shape hypothesis holds and it must stay below the accountant as well;
 //   - the sweep's rows: one per target then the non-private twin, each with the accountant's
-//     upper bounds of the q the run used, the lower bound at most its ceiling.
+//     upper bounds of the q the run used, the lower bounds at most their ceilings, and the
+//     last-iterate heuristic, which at q = 1 is the composition's Gaussian epsilon itself.
 #include <QTest>
 
 #include <chrono>
 #include <cmath>
 
 #include "audit/gaussian_fit_estimate.h"
+#include "audit/last_iterate_heuristic.h"
 #include "audit/privacy_gap_sweep.h"
 #include "core/error.h"
 #include "core/random.h"
@@ -112,7 +116,7 @@ class TestPrivacyGapSweep : public QObject {
       const double accountant_eps =
           privacy::run_epsilon({sigma, 1.0, kSteps}, 1, kDelta, privacy::Accountant::kRdp).epsilon;
       QVERIFY(accountant_eps <= target + 1e-6);
-      double lowest = 1e300, highest = 0;
+      double lowest = 1e300, highest = 0, fdp_lowest = 1e300, fdp_highest = 0;
       for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         auto config = full_batch_logistic(data, seed);
         config.dp.noise_multiplier = sigma;
@@ -133,8 +137,14 @@ class TestPrivacyGapSweep : public QObject {
         QVERIFY2(bound > 0, qPrintable(what));
         lowest = std::min(lowest, bound);
         highest = std::max(highest, bound);
+        QVERIFY(result.bound.fdp.has_value());
+        const double fdp = result.bound.fdp->epsilon_lower_bound;
+        QVERIFY2(fdp < accountant_eps, qPrintable(what + QString(", f-DP %1").arg(fdp)));
+        fdp_lowest = std::min(fdp_lowest, fdp);
+        fdp_highest = std::max(fdp_highest, fdp);
       }
-      qInfo("eps %g (sigma %g): 20 seeds, bound in [%g, %g]", target, sigma, lowest, highest);
+      qInfo("eps %g (sigma %g): 20 seeds, bound in [%g, %g], f-DP bound in [%g, %g]", target, sigma,
+            lowest, highest, fdp_lowest, fdp_highest);
     }
     QCOMPARE(zero_bounds, 0);
     qInfo("20-seed sweep: %.1f s",
@@ -165,18 +175,31 @@ class TestPrivacyGapSweep : public QObject {
       QVERIFY(r.audit.bound.epsilon_lower_bound < r.epsilon_pld);
       QCOMPARE(r.audit.bound.counts.canaries, std::int64_t{200});
       QVERIFY(r.estimate.epsilon >= 0);
+      QVERIFY(r.audit.bound.fdp && r.audit.final_model_bound && r.audit.final_model_bound->fdp);
+      QVERIFY(r.audit.bound.fdp->epsilon_lower_bound <= r.audit.bound.fdp->ceiling + 1e-9);
+      QVERIFY(r.audit.bound.fdp->epsilon_lower_bound < r.epsilon_pld);
+      // Full batch: the last iterate of T Gaussian steps is the Gaussian mechanism with noise
+      // multiplier sigma / sqrt(T), as the T-fold composition is: the heuristic equals it.
+      DPLAB_COMPARE_REL(r.last_iterate_epsilon,
+                        privacy::analytic_gaussian_epsilon(
+                            r.noise_multiplier / std::sqrt(static_cast<double>(kSteps)), kDelta),
+                        1e-8);
+      DPLAB_COMPARE_REL(r.last_iterate_epsilon, r.epsilon_pld, 2e-3);
     }
     QVERIFY(rows[0].noise_multiplier > rows[1].noise_multiplier);
     const auto& open = rows.back();
     QVERIFY(!open.is_private);
     QVERIFY(std::isinf(open.epsilon_rdp) && std::isinf(open.epsilon_target));
     QCOMPARE(open.noise_multiplier, 0.0);
+    QVERIFY(std::isinf(open.last_iterate_epsilon));
     QVERIFY(open.audit.bound.epsilon_lower_bound <= open.audit.bound.ceiling + 1e-9);
     // The same sweep twice: the same numbers (every run is seeded).
     const auto again = audit::run_privacy_gap_sweep(data, config);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       QCOMPARE(again[i].audit.bound.epsilon_lower_bound, rows[i].audit.bound.epsilon_lower_bound);
       QCOMPARE(again[i].estimate.epsilon, rows[i].estimate.epsilon);
+      QCOMPARE(again[i].audit.bound.fdp->epsilon_lower_bound,
+               rows[i].audit.bound.fdp->epsilon_lower_bound);
     }
   }
 

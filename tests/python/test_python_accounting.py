@@ -191,6 +191,15 @@ class AuditBoundEqualsCli(unittest.TestCase):
                 for key in ("epsilon_lower_bound", "pure_epsilon_lower_bound"):
                     self.assertTrue(math.isclose(got[key], float(row[key]), rel_tol=TOLERANCE,
                                                  abs_tol=0), key)
+                # The f-DP bound of the row's own best set (the same sets and split).
+                fdp = dplab.audit_bound(canaries=int(row["canaries"]),
+                                        guesses=int(row["fdp_guesses"]),
+                                        correct=int(row["fdp_correct"]), delta=float(row["delta"]),
+                                        confidence=float(row["confidence"]),
+                                        guess_sets=int(row["guess_sets"]))
+                self.assertTrue(math.isclose(fdp["fdp_epsilon_lower_bound"],
+                                             float(row["fdp_epsilon_lower_bound"]),
+                                             rel_tol=TOLERANCE, abs_tol=0))
 
     def test_scores_choose_the_best_pre_declared_set(self):
         rng = np.random.default_rng(7)
@@ -204,6 +213,8 @@ class AuditBoundEqualsCli(unittest.TestCase):
                                   guess_sets=best["guess_sets"])
         self.assertEqual(again["epsilon_lower_bound"], best["epsilon_lower_bound"])
         self.assertLessEqual(best["epsilon_lower_bound"], best["ceiling"])
+        self.assertLessEqual(best["fdp_epsilon_lower_bound"], best["fdp_ceiling"])
+        self.assertIsNone(dplab.audit_bound(canaries=100, guesses=10, correct=10)["fdp_ceiling"])
 
 
 class Errors(unittest.TestCase):

@@ -98,20 +98,28 @@ class TestOneRunAuditView : public QObject {
         QCOMPARE(cell(table, r, 2), QStringLiteral("∞"));
       }
       QCOMPARE(cell(table, r, 4), formatReadable(e.audit.bound.epsilon_lower_bound, 3));
-      QCOMPARE(cell(table, r, 5), formatReadable(e.audit.bound.ceiling, 3));
-      QCOMPARE(cell(table, r, 6), QStringLiteral("%1 / %2 / %3")
+      QVERIFY(e.audit.bound.fdp.has_value());
+      QCOMPARE(cell(table, r, 5), formatReadable(e.audit.bound.fdp->epsilon_lower_bound, 3));
+      QCOMPARE(cell(table, r, 6), formatReadable(e.audit.bound.ceiling, 3));
+      QCOMPARE(cell(table, r, 7), QStringLiteral("%1 / %2 / %3")
                                       .arg(e.audit.bound.counts.canaries)
                                       .arg(e.audit.bound.counts.guesses)
                                       .arg(e.audit.bound.counts.correct));
+      QCOMPARE(cell(table, r, 8),
+               formatReadable(e.audit.final_model_bound->epsilon_lower_bound, 3));
+      QVERIFY(e.is_private ? cell(table, r, 9) == formatReadable(e.last_iterate_epsilon, 3)
+                           : cell(table, r, 9) == QStringLiteral("∞"));
       QVERIFY(std::isinf(e.estimate.epsilon) ||
-              cell(table, r, 7) == formatReadable(e.estimate.epsilon, 3));
+              cell(table, r, 10) == formatReadable(e.estimate.epsilon, 3));
     }
-    QVERIFY(table->horizontalHeaderItem(7)->text().contains("not a bound"));
+    QVERIFY(table->horizontalHeaderItem(5)->text().contains("Gaussian shape"));
+    QVERIFY(table->horizontalHeaderItem(9)->text().contains("heuristic, not a bound"));
+    QVERIFY(table->horizontalHeaderItem(10)->text().contains("not a bound"));
 
     // The chart: the accountant's ε (PLD, RDP), the lower bound and the ceiling per target, the
     // estimate as points, the non-private run's bound as a line across.
     QCustomPlot* plot = view_->chart()->plot();
-    QCOMPARE(plot->graphCount(), 6);
+    QCOMPARE(plot->graphCount(), 8);
     for (int i = 0; i < 2; ++i) {
       const auto& e = expected[static_cast<std::size_t>(i)];
       QCOMPARE(plot->graph(0)->data()->at(i)->key, e.epsilon_target);
@@ -119,6 +127,8 @@ class TestOneRunAuditView : public QObject {
       QCOMPARE(plot->graph(1)->data()->at(i)->value, e.epsilon_rdp);
       QCOMPARE(plot->graph(2)->data()->at(i)->value, e.audit.bound.epsilon_lower_bound);
       QCOMPARE(plot->graph(3)->data()->at(i)->value, e.audit.bound.ceiling);
+      QCOMPARE(plot->graph(6)->data()->at(i)->value, e.audit.bound.fdp->epsilon_lower_bound);
+      QCOMPARE(plot->graph(7)->data()->at(i)->value, e.last_iterate_epsilon);
       // The audit proves no more than the accountant allows.
       QVERIFY(e.audit.bound.epsilon_lower_bound < e.epsilon_pld);
     }
@@ -126,10 +136,16 @@ class TestOneRunAuditView : public QObject {
     QVERIFY(plot->graph(2)->name().contains("audited ε ≥"));
     QCOMPARE(plot->graph(5)->data()->at(0)->value, expected.back().audit.bound.epsilon_lower_bound);
     QVERIFY(plot->graph(5)->name().contains("non-private"));
+    QVERIFY(plot->graph(6)->name().contains("f-DP") && plot->graph(6)->name().contains("Gaussian"));
+    QVERIFY(plot->graph(7)->name().contains("heuristic, not a bound"));
     const QString summary = view_->summary()->text();
     QVERIFY2(summary.contains(formatReadable(expected[1].epsilon_pld, 3)), qPrintable(summary));
     QVERIFY(summary.contains(formatReadable(expected[1].audit.bound.epsilon_lower_bound, 3)));
     QVERIFY(summary.contains("estimate, not a bound"));
+    QVERIFY2(summary.contains("f-DP (Gaussian trade-off shape; Mahloujifar et al. 2025)"),
+             qPrintable(summary));
+    QVERIFY(summary.contains("heuristic (Steinke et al. 2025), not a bound"));
+    QVERIFY(summary.contains(formatReadable(expected[1].last_iterate_epsilon, 3)));
 
     // Exports: PNG and SVG through the chart export, the CSV with every row and the labels.
     QString export_error;
@@ -148,6 +164,9 @@ class TestOneRunAuditView : public QObject {
     QCOMPARE(lines.size(), 1 + 3);  // header, 3 runs (each with the note column)
     QVERIFY(lines[1].contains("LOWER bound") && lines[1].contains("estimate, not a bound"));
     QVERIFY(lines[0].contains("estimate_epsilon_not_a_bound") && lines[0].endsWith(",note"));
+    QVERIFY(lines[0].contains(",fdp_epsilon_lower_bound,") &&
+            lines[0].contains(",last_iterate_heuristic_epsilon_not_a_bound,"));
+    QVERIFY(lines[1].contains("Gaussian") && lines[1].contains("heuristic"));
     QVERIFY(lines[3].startsWith("non-private,"));
 
     test::saveShot(window_, QStringLiteral("one_run_audit_1280x720"), view_);

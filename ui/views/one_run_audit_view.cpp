@@ -13,6 +13,8 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "audit/fdp_one_run_bound.h"
+#include "audit/last_iterate_heuristic.h"
 #include "charts/chart_view.h"
 #include "core/error.h"
 #include "core/number_list.h"
@@ -24,10 +26,12 @@
 namespace dplab::ui {
 namespace {
 
-const QColor kUpperColor(0x1f, 0x77, 0xb4);     // accountant: blue
-const QColor kLowerColor(0xd6, 0x27, 0x28);     // audit: red
-const QColor kEstimateColor(0x2c, 0xa0, 0x2c);  // estimate: green
-const QColor kOpenColor(0x7f, 0x7f, 0x7f);      // non-private run: grey
+const QColor kUpperColor(0x1f, 0x77, 0xb4);      // accountant: blue
+const QColor kLowerColor(0xd6, 0x27, 0x28);      // audit: red
+const QColor kEstimateColor(0x2c, 0xa0, 0x2c);   // estimate: green
+const QColor kOpenColor(0x7f, 0x7f, 0x7f);       // non-private run: grey
+const QColor kFdpColor(0xff, 0x7f, 0x0e);        // f-DP bound: orange
+const QColor kHeuristicColor(0x94, 0x67, 0xbd);  // last-iterate heuristic: purple
 
 QString eps(double value) {
   return std::isinf(value) ? QStringLiteral("∞") : formatReadable(value, 3);
@@ -35,6 +39,16 @@ QString eps(double value) {
 
 QString csvEps(double value) {
   return std::isinf(value) ? QStringLiteral("inf") : formatNumber(value);
+}
+
+// The f-DP bound of a bound (none only at delta = 0, which the view refuses).
+double fdpOf(const audit::AuditBound& b) {
+  return b.fdp ? b.fdp->epsilon_lower_bound : 0.0;
+}
+
+// The final-model audit of a row: white-box's final-model-only bound, black-box's only bound.
+const audit::AuditBound& finalModelBound(const audit::OneRunAuditResult& a) {
+  return a.final_model_bound ? *a.final_model_bound : a.bound;
 }
 
 }  // namespace
@@ -141,8 +155,11 @@ OneRunAuditView::OneRunAuditView(QWidget* parent)
   panel()->addNote(
       tr("Upper bound: the accountant's ε (PLD; the band reaches up to RDP). Lower bound: what one "
          "training run with m canaries proves at the stated confidence (Steinke, Nasr & Jagielski "
-         "2023); the true ε of the training algorithm lies between. Ceiling: the most m canaries "
-         "could prove. Estimate: a Gaussian fit to the canary scores (Andrew et al. 2024) — an "
+         "2023); the true ε of the training algorithm lies between. f-DP: a lower bound from the "
+         "same guesses that also assumes the run's trade-off curve is Gaussian (Mahloujifar et al. "
+         "2025). Ceiling: the most m canaries could prove. Last iterate: what a final-model audit "
+         "can be expected to reach, computed before the run — a heuristic (Steinke et al. 2025), "
+         "not a bound. Estimate: a Gaussian fit to the canary scores (Andrew et al. 2024) — an "
          "estimate, not a bound. The non-private run (σ = 0, no clipping) shows the attack's "
          "power on this data. Audit numbers are statistics of the trained model: not covered by "
          "ε."));
@@ -152,10 +169,12 @@ OneRunAuditView::OneRunAuditView(QWidget* parent)
                          QStringLiteral("one_run_audit"), this);
   connect(chart_, &ChartView::message, this, &OneRunAuditView::message);
   chart_->setCsvProvider([this] { return csvTable(); });
-  table_ = newFigureTable(
-      {tr("target ε"), tr("σ"), tr("ε ≤ (RDP)"), tr("ε ≤ (PLD)"), tr("audited ε ≥"), tr("ceiling"),
-       tr("m / r / v"), tr("estimate (not a bound)"), tr("val. acc."), tr("s")},
-      this);
+  table_ =
+      newFigureTable({tr("target ε"), tr("σ"), tr("ε ≤ (RDP)"), tr("ε ≤ (PLD)"), tr("audited ε ≥"),
+                      tr("f-DP ε ≥ (Gaussian shape)"), tr("ceiling"), tr("m / r / v"),
+                      tr("final model ε ≥"), tr("last iterate (heuristic, not a bound)"),
+                      tr("estimate (not a bound)"), tr("val. acc."), tr("s")},
+                     this);
   auto* column = new QVBoxLayout;
   column->addWidget(chart_, 4);
   column->addWidget(
@@ -260,13 +279,19 @@ QString OneRunAuditView::summaryText() const {
   const auto& open = rows_->back();
   const int percent = static_cast<int>(std::lround(100 * shown_.sweep.options.confidence));
   return tr("At target ε = %1 the accountant guarantees ε ≤ %2 (PLD); the audit proves ε ≥ %3 "
-            "with %4 % confidence (ceiling %5). The truth is in between.\nWithout privacy the "
-            "same audit proves ε ≥ %6 (ceiling %7).\nGaussian-fit estimate at ε = %1: %8 "
-            "(estimate, not a bound).")
+            "with %4 % confidence (ceiling %5). The truth is in between.\n%6: ε ≥ %7 on the same "
+            "guesses (ceiling %8).\nWithout privacy the same audit proves ε ≥ %9 (ceiling %10).\n"
+            "Final model: the audit proves ε ≥ %11; the last-iterate prediction is %12, %13.\n"
+            "Gaussian-fit estimate at ε = %1: %14 (estimate, not a bound).")
       .arg(eps(top.epsilon_target), eps(top.epsilon_pld), eps(top.audit.bound.epsilon_lower_bound))
       .arg(percent)
-      .arg(eps(top.audit.bound.ceiling), eps(open.audit.bound.epsilon_lower_bound),
-           eps(open.audit.bound.ceiling), eps(top.estimate.epsilon));
+      .arg(eps(top.audit.bound.ceiling), QString::fromLatin1(audit::kFdpAssumption),
+           eps(fdpOf(top.audit.bound)),
+           eps(top.audit.bound.fdp ? top.audit.bound.fdp->ceiling : 0.0),
+           eps(open.audit.bound.epsilon_lower_bound), eps(open.audit.bound.ceiling),
+           eps(finalModelBound(top.audit).epsilon_lower_bound), eps(top.last_iterate_epsilon),
+           QString::fromLatin1(audit::kLastIterateLabel))
+      .arg(eps(top.estimate.epsilon));
 }
 
 void OneRunAuditView::fillTable() {
@@ -281,11 +306,14 @@ void OneRunAuditView::fillTable() {
                                eps(r.epsilon_rdp),
                                eps(r.epsilon_pld),
                                eps(b.epsilon_lower_bound),
+                               eps(fdpOf(b)),
                                eps(b.ceiling),
                                QStringLiteral("%1 / %2 / %3")
                                    .arg(b.counts.canaries)
                                    .arg(b.counts.guesses)
                                    .arg(b.counts.correct),
+                               eps(finalModelBound(r.audit).epsilon_lower_bound),
+                               eps(r.last_iterate_epsilon),
                                eps(r.estimate.epsilon),
                                formatReadable(r.audit.final_validation_accuracy, 3),
                                QString::number(r.audit.wall_seconds, 'f', 1)};
@@ -301,8 +329,13 @@ CsvTable OneRunAuditView::csvTable() const {
        QStringLiteral("one-run audit (Steinke, Nasr & Jagielski 2023); "
                       "epsilon_lower_bound is a LOWER bound at the stated confidence (a "
                       "statistic of the trained model, not covered by epsilon); epsilon_rdp / "
-                      "epsilon_pld are the accountants' UPPER bounds; estimate_epsilon is an "
-                      "estimate, not a bound (Gaussian fit, Andrew et al. 2024)")});
+                      "epsilon_pld are the accountants' UPPER bounds; fdp_epsilon_lower_bound is a "
+                      "LOWER bound on the same guesses under the hypothesis that the run's "
+                      "trade-off curve is Gaussian (f-DP, Mahloujifar et al. 2025); "
+                      "last_iterate_heuristic_epsilon_not_a_bound is the last-iterate prediction "
+                      "for the final model, computed before the run: a heuristic (Steinke et al. "
+                      "2025), not a bound; estimate_epsilon is an estimate, not a bound (Gaussian "
+                      "fit, Andrew et al. 2024)")});
   table.header = {"run",
                   "dataset",
                   "mode",
@@ -325,6 +358,10 @@ CsvTable OneRunAuditView::csvTable() const {
                   "k_minus",
                   "guess_sets",
                   "final_model_epsilon_lower_bound",
+                  "fdp_epsilon_lower_bound",
+                  "fdp_ceiling",
+                  "final_model_fdp_epsilon_lower_bound",
+                  "last_iterate_heuristic_epsilon_not_a_bound",
                   "estimate_epsilon_not_a_bound",
                   "estimate_mu",
                   "validation_accuracy",
@@ -356,6 +393,10 @@ CsvTable OneRunAuditView::csvTable() const {
          QString::number(b.guess_set.bottom_out),
          QString::number(b.sets_tried),
          a.final_model_bound ? formatNumber(a.final_model_bound->epsilon_lower_bound) : QString(),
+         formatNumber(fdpOf(b)),
+         formatNumber(b.fdp ? b.fdp->ceiling : 0.0),
+         a.final_model_bound ? formatNumber(fdpOf(*a.final_model_bound)) : QString(),
+         csvEps(r.last_iterate_epsilon),
          csvEps(r.estimate.epsilon),
          csvEps(r.estimate.mu),
          formatNumber(a.final_validation_accuracy),
@@ -402,6 +443,15 @@ void OneRunAuditView::draw() {
   QCPGraph* open = plot->addGraph();
   open->setPen(QPen(kOpenColor, 1.5, Qt::DashDotLine));
   open->setName(tr("non-private run: audited ε ≥"));
+  QCPGraph* fdp = plot->addGraph();
+  fdp->setName(tr("f-DP ε ≥ (Gaussian trade-off shape)"));
+  fdp->setPen(QPen(kFdpColor, 1.8));
+  fdp->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, 6));
+  QCPGraph* heuristic = plot->addGraph();
+  heuristic->setName(tr("last iterate: heuristic, not a bound"));
+  heuristic->setPen(QPen(kHeuristicColor, 1.2, Qt::DashLine));
+  heuristic->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssCross, kHeuristicColor, Qt::white, 7));
   double x0 = 1, x1 = 10, ymax = 1;
   if (rows_ && rows_->size() >= 2) {
     x0 = rows_->front().epsilon_target;
@@ -417,7 +467,12 @@ void OneRunAuditView::draw() {
       rdp->addData(r.epsilon_target, r.epsilon_rdp);
       lower->addData(r.epsilon_target, r.audit.bound.epsilon_lower_bound);
       ceiling->addData(r.epsilon_target, r.audit.bound.ceiling);
-      ymax = std::max({ymax, r.epsilon_rdp, r.audit.bound.ceiling});
+      fdp->addData(r.epsilon_target, fdpOf(r.audit.bound));
+      ymax = std::max({ymax, r.epsilon_rdp, r.audit.bound.ceiling, fdpOf(r.audit.bound)});
+      if (std::isfinite(r.last_iterate_epsilon)) {
+        heuristic->addData(r.epsilon_target, r.last_iterate_epsilon);
+        ymax = std::max(ymax, r.last_iterate_epsilon);
+      }
       if (std::isfinite(r.estimate.epsilon)) {
         estimate->addData(r.epsilon_target, r.estimate.epsilon);
         ymax = std::max(ymax, r.estimate.epsilon);

@@ -3,7 +3,10 @@
 // audit's LOWER bound (Steinke, Nasr & Jagielski 2023; shaded down to 0: what the audit proves)
 // on one chart, with the audit's ceiling (what m canaries could show at most), a Gaussian-fit
 // ESTIMATE (Andrew et al. 2024; drawn as points and labelled "estimate, not a bound") and the
-// same run without privacy audited beside them (its bound: the attack's power on this data).
+// same run without privacy audited beside them (its bound: the attack's power on this data); the
+// f-DP bound on the same guesses (Mahloujifar et al. 2025: a lower bound under the Gaussian
+// trade-off shape) and, per row, the last-iterate prediction for the final-model audit (Steinke
+// et al. 2025: a heuristic, not a bound).
 // Every number is the engine's (audit/privacy_gap_sweep.h, run_privacy_gap_sweep); the sweep
 // trains one run per target plus the non-private one, so it runs on the panel's BackgroundTask
 // with progress and Cancel. The chart exports as PNG/PDF/SVG and its numbers as CSV.
