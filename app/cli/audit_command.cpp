@@ -71,41 +71,24 @@ std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
                                  bool final_model) {
   const auto& r = run.result;
   const auto& f = b.fdp;
-  return {run.label,
-          audit::to_string(r.mode),
-          r.mode == audit::AuditMode::kWhiteBox ? audit::to_string(r.whitebox_canaries) : "",
-          r.mode == audit::AuditMode::kBlackBox ? audit::to_string(r.blackbox_canaries) : "",
-          score,
-          std::to_string(b.counts.canaries),
-          std::to_string(r.canaries_included),
-          std::to_string(b.guess_set.top_in),
-          std::to_string(b.guess_set.bottom_out),
-          std::to_string(b.counts.guesses),
-          std::to_string(b.counts.correct),
-          std::to_string(b.sets_tried),
-          number_text(confidence),
-          number_text(delta),
-          number_text(b.epsilon_lower_bound),
-          number_text(b.pure_epsilon_lower_bound),
-          number_text(b.ceiling),
-          number_text(run.epsilon_rdp),
-          number_text(run.epsilon_pld),
-          number_text(sigma),
-          number_text(r.sampling_rate),
-          std::to_string(r.queries),
-          config.model,
-          config.optimizer,
-          number_text(r.final_validation_accuracy),
-          number_text(r.wall_seconds),
-          estimate ? (std::isinf(estimate->epsilon) ? "inf" : number_text(estimate->epsilon)) : "",
-          estimate ? (std::isinf(estimate->mu) ? "inf" : number_text(estimate->mu)) : "",
-          f ? number_text(f->epsilon_lower_bound) : "",
-          f ? std::to_string(f->guess_set.top_in) : "",
-          f ? std::to_string(f->guess_set.bottom_out) : "",
-          f ? std::to_string(f->counts.guesses) : "",
-          f ? std::to_string(f->counts.correct) : "",
-          f ? number_text(f->ceiling) : "",
-          final_model ? number_text(run.last_iterate_epsilon) : ""};
+  std::vector<std::string> row = {
+      run.label, audit::to_string(r.mode),
+      r.mode == audit::AuditMode::kWhiteBox ? audit::to_string(r.whitebox_canaries) : "",
+      r.mode == audit::AuditMode::kBlackBox ? audit::to_string(r.blackbox_canaries) : "", score};
+  for (std::string& cell : bound_csv_cells(b, r.canaries_included, confidence, delta))
+    row.push_back(std::move(cell));
+  for (std::string cell :
+       {number_text(run.epsilon_rdp), number_text(run.epsilon_pld), number_text(sigma),
+        number_text(r.sampling_rate), std::to_string(r.queries), config.model, config.optimizer,
+        number_text(r.final_validation_accuracy), number_text(r.wall_seconds),
+        estimate ? (std::isinf(estimate->epsilon) ? "inf" : number_text(estimate->epsilon)) : "",
+        estimate ? (std::isinf(estimate->mu) ? "inf" : number_text(estimate->mu)) : "",
+        f ? number_text(f->epsilon_lower_bound) : "", f ? std::to_string(f->guess_set.top_in) : "",
+        f ? std::to_string(f->guess_set.bottom_out) : "",
+        f ? std::to_string(f->counts.guesses) : "", f ? std::to_string(f->counts.correct) : "",
+        f ? number_text(f->ceiling) : "", final_model ? number_text(run.last_iterate_epsilon) : ""})
+    row.push_back(std::move(cell));
+  return row;
 }
 
 int run_audit(const Arguments& args) {
@@ -212,41 +195,14 @@ int run_audit(const Arguments& args) {
        "canary scores, Andrew et al. 2024); last_iterate_heuristic_epsilon_not_a_bound is the "
        "last-iterate HEURISTIC for the final model (Steinke et al. 2025), computed before the "
        "run, not a bound"});
-  table.header = {"run",
-                  "mode",
-                  "whitebox_canaries",
-                  "blackbox_canaries",
-                  "score",
-                  "canaries",
-                  "included",
-                  "k_plus",
-                  "k_minus",
-                  "guesses",
-                  "correct",
-                  "guess_sets",
-                  "confidence",
-                  "delta",
-                  "epsilon_lower_bound",
-                  "pure_epsilon_lower_bound",
-                  "ceiling",
-                  "epsilon_rdp",
-                  "epsilon_pld",
-                  "noise_multiplier",
-                  "sampling_rate",
-                  "steps",
-                  "model",
-                  "optimizer",
-                  "validation_accuracy",
-                  "wall_seconds",
-                  "estimate_epsilon_not_a_bound",
-                  "estimate_mu",
-                  "fdp_epsilon_lower_bound",
-                  "fdp_k_plus",
-                  "fdp_k_minus",
-                  "fdp_guesses",
-                  "fdp_correct",
-                  "fdp_ceiling",
-                  "last_iterate_heuristic_epsilon_not_a_bound"};
+  table.header = {"run", "mode", "whitebox_canaries", "blackbox_canaries", "score"};
+  for (const std::string& column : bound_csv_columns()) table.header.push_back(column);
+  for (const char* column :
+       {"epsilon_rdp", "epsilon_pld", "noise_multiplier", "sampling_rate", "steps", "model",
+        "optimizer", "validation_accuracy", "wall_seconds", "estimate_epsilon_not_a_bound",
+        "estimate_mu", "fdp_epsilon_lower_bound", "fdp_k_plus", "fdp_k_minus", "fdp_guesses",
+        "fdp_correct", "fdp_ceiling", "last_iterate_heuristic_epsilon_not_a_bound"})
+    table.header.push_back(column);
   for (const AuditedRun& run : runs) {
     const auto& r = run.result;
     std::cout << run.label << " run (" << audit_fixed(r.wall_seconds, 1)

@@ -6,6 +6,7 @@
 
 #include "audit/fdp_one_run_bound.h"
 #include "core/error.h"
+#include "core/number_text.h"
 #include "core/validate.h"
 
 namespace dplab::cli {
@@ -35,6 +36,38 @@ void print_audit_bound(const char* what, const audit::AuditBound& b) {
               << ", k- = " << f.guess_set.bottom_out << "; ceiling " << audit_fixed(f.ceiling)
               << ")\n";
   }
+}
+
+const std::vector<std::string>& bound_csv_columns() {
+  static const std::vector<std::string> columns = {"canaries",
+                                                   "included",
+                                                   "k_plus",
+                                                   "k_minus",
+                                                   "guesses",
+                                                   "correct",
+                                                   "guess_sets",
+                                                   "confidence",
+                                                   "delta",
+                                                   "epsilon_lower_bound",
+                                                   "pure_epsilon_lower_bound",
+                                                   "ceiling"};
+  return columns;
+}
+
+std::vector<std::string> bound_csv_cells(const audit::AuditBound& b, int included,
+                                         double confidence, double delta) {
+  return {std::to_string(b.counts.canaries),
+          std::to_string(included),
+          std::to_string(b.guess_set.top_in),
+          std::to_string(b.guess_set.bottom_out),
+          std::to_string(b.counts.guesses),
+          std::to_string(b.counts.correct),
+          std::to_string(b.sets_tried),
+          number_text(confidence),
+          number_text(delta),
+          number_text(b.epsilon_lower_bound),
+          number_text(b.pure_epsilon_lower_bound),
+          number_text(b.ceiling)};
 }
 
 void add_audit_option_flags(CLI::App& command, Arguments& args) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "audit/one_run_audit.h"
 #include "cli/arguments.h"
@@ -16,6 +17,13 @@ std::string audit_fixed(double value, int digits = 3);
 
 // "    WHAT: eps >= ... (pure-DP bound ...; m, r, v, k+, k-; ceiling ...)" and the f-DP line.
 void print_audit_bound(const char* what, const audit::AuditBound& bound);
+
+// The columns of a bound in audit.csv and tuning_audit.csv: canaries, included, k_plus, k_minus,
+// guesses, correct, guess_sets, confidence, delta, epsilon_lower_bound, pure_epsilon_lower_bound,
+// ceiling; and a bound's cells in that order (`included`: the canaries included).
+const std::vector<std::string>& bound_csv_columns();
+std::vector<std::string> bound_csv_cells(const audit::AuditBound& bound, int included,
+                                         double confidence, double delta);
 
 // --canaries, --mode, --whitebox-canaries, --blackbox-canaries, --confidence.
 void add_audit_option_flags(CLI::App& command, Arguments& args);

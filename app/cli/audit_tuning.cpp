@@ -74,55 +74,26 @@ csv::CsvTable audit_table(const experiment::ExperimentConfig& config,
        "fdp_epsilon_lower_bound, under the Gaussian trade-off shape hypothesis) is a LOWER bound "
        "at the stated confidence; procedure_epsilon is the release's UPPER bound (the epsilon tune "
        "prints for the search)"});
-  table.header = {"experiment",
-                  "release",
-                  "mode",
-                  "canary_kind",
-                  "score",
-                  "canaries",
-                  "included",
-                  "k_plus",
-                  "k_minus",
-                  "guesses",
-                  "correct",
-                  "guess_sets",
-                  "confidence",
-                  "delta",
-                  "epsilon_lower_bound",
-                  "pure_epsilon_lower_bound",
-                  "ceiling",
-                  "fdp_epsilon_lower_bound",
-                  "fdp_ceiling",
-                  "procedure_epsilon",
-                  "epsilon_per_run",
-                  "validation_accuracy",
-                  "released"};
+  table.header = {"experiment", "release", "mode", "canary_kind", "score"};
+  for (const std::string& column : bound_csv_columns()) table.header.push_back(column);
+  for (const char* column : {"fdp_epsilon_lower_bound", "fdp_ceiling", "procedure_epsilon",
+                             "epsilon_per_run", "validation_accuracy", "released"})
+    table.header.push_back(column);
   const audit::AuditBound& b = r.bound;
   const bool white = r.mode == audit::AuditMode::kWhiteBox;
-  table.rows.push_back(
-      {config.name,
-       experiment::describe_release(config.release),
-       audit::to_string(r.mode),
-       white ? "reserved" : audit::to_string(r.blackbox_canaries),
-       white ? "released_final_model_reserved_coordinates" : "released_final_model_loss",
-       std::to_string(r.canaries),
-       std::to_string(r.canaries_included),
-       std::to_string(b.guess_set.top_in),
-       std::to_string(b.guess_set.bottom_out),
-       std::to_string(b.counts.guesses),
-       std::to_string(b.counts.correct),
-       std::to_string(b.sets_tried),
-       number_text(confidence),
-       number_text(r.cost.delta),
-       number_text(b.epsilon_lower_bound),
-       number_text(b.pure_epsilon_lower_bound),
-       number_text(b.ceiling),
-       b.fdp ? number_text(b.fdp->epsilon_lower_bound) : "",
-       b.fdp ? number_text(b.fdp->ceiling) : "",
-       number_text(r.cost.epsilon),
-       number_text(r.cost.epsilon_per_run),
-       r.released ? number_text(r.released_validation_accuracy) : "",
-       r.released ? "true" : "false"});
+  std::vector<std::string> row = {
+      config.name, experiment::describe_release(config.release), audit::to_string(r.mode),
+      white ? "reserved" : audit::to_string(r.blackbox_canaries),
+      white ? "released_final_model_reserved_coordinates" : "released_final_model_loss"};
+  for (std::string& cell : bound_csv_cells(b, r.canaries_included, confidence, r.cost.delta))
+    row.push_back(std::move(cell));
+  for (std::string cell : {b.fdp ? number_text(b.fdp->epsilon_lower_bound) : "",
+                           b.fdp ? number_text(b.fdp->ceiling) : "", number_text(r.cost.epsilon),
+                           number_text(r.cost.epsilon_per_run),
+                           r.released ? number_text(r.released_validation_accuracy) : "",
+                           std::string(r.released ? "true" : "false")})
+    row.push_back(std::move(cell));
+  table.rows.push_back(std::move(row));
   return table;
 }
 
