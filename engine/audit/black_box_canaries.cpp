@@ -4,10 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "audit/label_canary.h"
 #include "core/error.h"
 #include "core/random.h"
+#include "data/feature_rows.h"
 
 namespace dplab::audit {
 namespace {
@@ -17,20 +19,17 @@ namespace {
 constexpr std::uint64_t kPoolStream = 11;
 constexpr std::uint64_t kCoinStream = 12;
 
-constexpr double kCraftedFloatValue = 10;  // far outside the [0, 1] of scaled features
-constexpr std::uint8_t kBrightestPixel = 255;
+constexpr double kCraftedCanaryValue = 10;  // far outside the [0, 1] of scaled features
 
-// `d` with `extra` features appended, 0 in every row (same storage). The data's feature map and
-// CSV encoding describe d features, not d + extra: dropped (the audit writes no model files).
+// `d` with `extra` features appended, 0 in every row, in float storage (pixel data are converted:
+// a crafted canary's value s = 10 is beyond what a byte holds). The data's feature map and CSV
+// encoding describe d features, not d + extra: dropped (the audit writes no model files).
 data::Dataset with_zero_features(const data::Dataset& d, Index extra) {
   data::Dataset out = d;
-  if (d.stores_pixels()) {
-    out.pixels = PixelMatrix::Zero(d.size(), d.dim() + extra);
-    out.pixels.leftCols(d.dim()) = d.pixels;
-  } else {
-    out.features = Matrix::Zero(d.size(), d.dim() + extra);
-    out.features.leftCols(d.dim()) = d.features;
-  }
+  data::store_as_floats(out);
+  Matrix padded = Matrix::Zero(out.size(), out.dim() + extra);
+  padded.leftCols(out.dim()) = out.features;
+  out.features = std::move(padded);
   if (!out.feature_names.empty())
     for (Index j = 0; j < extra; ++j)
       out.feature_names.push_back("audit canary " + std::to_string(j));
@@ -39,21 +38,16 @@ data::Dataset with_zero_features(const data::Dataset& d, Index extra) {
   return out;
 }
 
-// Canary i = s e_{d+i}, label 0, in the storage of `like` (already padded to d + m features).
+// Canary i = s e_{d+i}, label 0 (`like`: the padded data, d + m features).
 data::Dataset crafted_rows(const data::Dataset& like, Index original_dim, int canaries) {
   data::Dataset rows;
   rows.name = "crafted canaries";
   rows.num_classes = like.num_classes;
   rows.feature_names = like.feature_names;
   rows.class_names = like.class_names;
-  if (like.stores_pixels()) {
-    rows.pixels = PixelMatrix::Zero(canaries, like.dim());
-    for (Index i = 0; i < canaries; ++i) rows.pixels(i, original_dim + i) = kBrightestPixel;
-  } else {
-    rows.features = Matrix::Zero(canaries, like.dim());
-    for (Index i = 0; i < canaries; ++i)
-      rows.features(i, original_dim + i) = static_cast<float>(kCraftedFloatValue);
-  }
+  rows.features = Matrix::Zero(canaries, like.dim());
+  for (Index i = 0; i < canaries; ++i)
+    rows.features(i, original_dim + i) = static_cast<float>(kCraftedCanaryValue);
   rows.targets = Vector::Zero(canaries);
   return rows;
 }
@@ -71,8 +65,8 @@ BlackBoxCanaries parse_blackbox_canaries(std::string_view text) {
                         "' must be mislabelled or crafted");
 }
 
-double crafted_canary_value(const data::Dataset& data) {
-  return data.stores_pixels() ? 1.0 : kCraftedFloatValue;
+double crafted_canary_value() {
+  return kCraftedCanaryValue;
 }
 
 BlackBoxCanarySet make_black_box_canaries(const data::TrainValidationSplit& data, int canaries,

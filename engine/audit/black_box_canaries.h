@@ -13,9 +13,9 @@
 //   crafted: out-of-domain inputs on features the data never sets (in the spirit of Yoon et al.'s
 //     crafted canaries: inputs chosen so the canary is not explained by the data). Every row, of
 //     the training and of the validation set, gets m extra features that are 0; canary i is the
-//     input s e_{d+i} (every real feature 0, feature d + i equal to s) with label 0, where s = 10
-//     on float features (far outside the [0, 1] the data are scaled to) and s = 1 on 8-bit pixel
-//     data (the brightest pixel: the storage holds nothing larger). Why this isolates canary i:
+//     input s e_{d+i} (every real feature 0, feature d + i equal to s = 10, far outside the
+//     [0, 1] the data are scaled to) with label 0; image data are held as floats for it (4x the
+//     memory of their bytes: a byte cannot hold 10). Why this isolates canary i:
 //     the first layer of a dense model (logistic regression, the two-layer network) sees input x
 //     through W x, and the per-example gradient on the weights W[:, j] of input j is x_j times
 //     the back-propagated error, so every data row (x_j = 0 for j >= d) has gradient EXACTLY 0 on
@@ -57,8 +57,8 @@ struct BlackBoxCanarySet {
                                     // canaries (crafted: every row padded with m zero features)
 };
 
-// The canary value s of crafted canaries on `data` (10 for float features, 1 for pixel data).
-double crafted_canary_value(const data::Dataset& data);
+// The canary value s of crafted canaries: 10.
+double crafted_canary_value();
 
 // m canaries of `kind` for `data`, their coins S_i and the data to train on, from `seed`.
 // Throws InvalidArgument naming the problem: regression data; mislabelled canaries need >= m

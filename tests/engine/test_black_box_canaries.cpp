@@ -1,6 +1,6 @@
 // Black-box canaries (audit/black_box_canaries.h), the crafted kind above all:
-//   - the data rows get m extra features that are 0, canary i is s e_{d+i} with label 0, and the
-//     included canaries (the coins S_i) are appended once each;
+//   - the data rows get m extra features that are 0, canary i is s e_{d+i} (s = 10) with label 0,
+//     and the included canaries (the coins S_i) are appended once each; image data become floats;
 //   - the data's per-example gradients on the extra features' first-layer weights are EXACTLY 0
 //     (logistic regression binary and multinomial, the two-layer network), and canary i moves only
 //     its own feature's weights among them — why a crafted canary is not drowned by the data;
@@ -82,7 +82,7 @@ class TestBlackBoxCanaries : public QObject {
         set.data.train.features.topRightCorner(task.train.size(), kCanaries).cwiseAbs().maxCoeff(),
         0.0f);
     // Canary i: s on feature d + i only, label 0.
-    QCOMPARE(audit::crafted_canary_value(task.train), 10.0);
+    QCOMPARE(audit::crafted_canary_value(), 10.0);
     for (Index i = 0; i < kCanaries; ++i) {
       QCOMPARE(set.canaries.features.row(i).cwiseAbs().sum(), 10.0f);
       QCOMPARE(set.canaries.features(i, d + i), 10.0f);
@@ -101,6 +101,22 @@ class TestBlackBoxCanaries : public QObject {
                                        spec_of(models::ModelKind::kLogisticRegression), 4);
     QCOMPARE(mislabelled.included, set.included);
     QCOMPARE(mislabelled.data.train.dim(), d);
+
+    // Image data: held as floats (a byte cannot hold s = 10), pixels read as byte / 255.
+    data::TrainValidationSplit images;
+    for (data::Dataset* part : {&images.train, &images.validation}) {
+      part->pixels = PixelMatrix::Constant(12, 4, 51);
+      part->targets = Vector::Zero(12);
+      part->num_classes = 2;
+    }
+    const auto padded =
+        audit::make_black_box_canaries(images, 6, audit::BlackBoxCanaries::kCrafted,
+                                       spec_of(models::ModelKind::kLogisticRegression), 4);
+    QVERIFY(!padded.data.train.stores_pixels() && !padded.canaries.stores_pixels());
+    QCOMPARE(padded.data.train.dim(), Index{10});
+    QVERIFY(std::abs(padded.data.train.features(0, 0) - 0.2f) < 1e-6f);
+    QCOMPARE(padded.data.validation.features(0, 4), 0.0f);
+    QCOMPARE(padded.canaries.features(2, 6), 10.0f);
   }
 
   void the_data_never_moves_the_canaries_weights() {
