@@ -21,6 +21,7 @@
 #include "audit/one_run_audit.h"
 #include "audit/privacy_gap_sweep.h"
 #include "cli/arguments.h"
+#include "cli/audit_output.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "cli/progress_line.h"
@@ -57,33 +58,9 @@ std::optional<audit::GaussianFitEstimate> estimate_of(const audit::OneRunAuditRe
   return audit::gaussian_fit_estimate(r.scores, r.included, delta);
 }
 
-std::string fixed(double value, int digits = 3) {
-  if (std::isinf(value)) return "inf";
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(digits);
-  s << value;
-  return s.str();
-}
-
-void print_bound(const char* what, const audit::AuditBound& b) {
-  std::cout << "    " << what << ": eps >= " << fixed(b.epsilon_lower_bound) << "  (pure-DP bound "
-            << fixed(b.pure_epsilon_lower_bound) << "; m = " << b.counts.canaries
-            << ", r = " << b.counts.guesses << ", v = " << b.counts.correct
-            << ", k+ = " << b.guess_set.top_in << ", k- = " << b.guess_set.bottom_out
-            << "; ceiling " << fixed(b.ceiling) << ")\n";
-  if (b.fdp) {
-    const audit::FdpAuditBound& f = *b.fdp;
-    std::cout << "      " << audit::kFdpAssumption << ": eps >= " << fixed(f.epsilon_lower_bound)
-              << "  (same guess sets and split; r = " << f.counts.guesses
-              << ", v = " << f.counts.correct << ", k+ = " << f.guess_set.top_in
-              << ", k- = " << f.guess_set.bottom_out << "; ceiling " << fixed(f.ceiling) << ")\n";
-  }
-}
-
 void print_last_iterate(double epsilon) {
   std::cout << "      last-iterate prediction, " << audit::kLastIterateLabel << ": eps ~ "
-            << fixed(epsilon) << (std::isinf(epsilon) ? " (no noise)" : "")
+            << audit_fixed(epsilon) << (std::isinf(epsilon) ? " (no noise)" : "")
             << "  (computed before the run)\n";
 }
 
@@ -94,64 +71,32 @@ std::vector<std::string> csv_row(const AuditedRun& run, const char* score,
                                  bool final_model) {
   const auto& r = run.result;
   const auto& f = b.fdp;
-  return {run.label,
-          audit::to_string(r.mode),
-          r.mode == audit::AuditMode::kWhiteBox ? audit::to_string(r.whitebox_canaries) : "",
-          score,
-          std::to_string(b.counts.canaries),
-          std::to_string(r.canaries_included),
-          std::to_string(b.guess_set.top_in),
-          std::to_string(b.guess_set.bottom_out),
-          std::to_string(b.counts.guesses),
-          std::to_string(b.counts.correct),
-          std::to_string(b.sets_tried),
-          number_text(confidence),
-          number_text(delta),
-          number_text(b.epsilon_lower_bound),
-          number_text(b.pure_epsilon_lower_bound),
-          number_text(b.ceiling),
-          number_text(run.epsilon_rdp),
-          number_text(run.epsilon_pld),
-          number_text(sigma),
-          number_text(r.sampling_rate),
-          std::to_string(r.queries),
-          config.model,
-          config.optimizer,
-          number_text(r.final_validation_accuracy),
-          number_text(r.wall_seconds),
-          estimate ? (std::isinf(estimate->epsilon) ? "inf" : number_text(estimate->epsilon)) : "",
-          estimate ? (std::isinf(estimate->mu) ? "inf" : number_text(estimate->mu)) : "",
-          f ? number_text(f->epsilon_lower_bound) : "",
-          f ? std::to_string(f->guess_set.top_in) : "",
-          f ? std::to_string(f->guess_set.bottom_out) : "",
-          f ? std::to_string(f->counts.guesses) : "",
-          f ? std::to_string(f->counts.correct) : "",
-          f ? number_text(f->ceiling) : "",
-          final_model ? number_text(run.last_iterate_epsilon) : ""};
+  std::vector<std::string> row = {
+      run.label, audit::to_string(r.mode),
+      r.mode == audit::AuditMode::kWhiteBox ? audit::to_string(r.whitebox_canaries) : "",
+      r.mode == audit::AuditMode::kBlackBox ? audit::to_string(r.blackbox_canaries) : "", score};
+  for (std::string& cell : bound_csv_cells(b, r.canaries_included, confidence, delta))
+    row.push_back(std::move(cell));
+  for (std::string cell :
+       {number_text(run.epsilon_rdp), number_text(run.epsilon_pld), number_text(sigma),
+        number_text(r.sampling_rate), std::to_string(r.queries), config.model, config.optimizer,
+        number_text(r.final_validation_accuracy), number_text(r.wall_seconds),
+        estimate ? (std::isinf(estimate->epsilon) ? "inf" : number_text(estimate->epsilon)) : "",
+        estimate ? (std::isinf(estimate->mu) ? "inf" : number_text(estimate->mu)) : "",
+        f ? number_text(f->epsilon_lower_bound) : "", f ? std::to_string(f->guess_set.top_in) : "",
+        f ? std::to_string(f->guess_set.bottom_out) : "",
+        f ? std::to_string(f->counts.guesses) : "", f ? std::to_string(f->counts.correct) : "",
+        f ? number_text(f->ceiling) : "", final_model ? number_text(run.last_iterate_epsilon) : ""})
+    row.push_back(std::move(cell));
+  return row;
 }
 
 int run_audit(const Arguments& args) {
+  if (args.has("release")) return run_tuning_audit(args);  // audit_tuning.cpp
+  refuse_tuning_audit_flags(args);
   const RunConfig config = parse_run_config(args);
-  // The defaults are the engine's (audit::OneRunAuditOptions), as --help prints them.
-  audit::OneRunAuditOptions options;
-  const int canaries = args.int_or("canaries", options.canaries);
-  if (canaries < 2) throw UsageError("--canaries must be >= 2, got " + std::to_string(canaries));
-  options.canaries = canaries;
-  try {
-    if (auto mode = args.text("mode")) options.mode = audit::parse_audit_mode(*mode);
-  } catch (const InvalidArgument& e) {
-    throw UsageError(std::string("--mode: ") + e.what());
-  }
-  try {
-    if (auto kind = args.text("whitebox-canaries"))
-      options.whitebox_canaries = audit::parse_whitebox_canaries(*kind);
-  } catch (const InvalidArgument& e) {
-    throw UsageError(std::string("--whitebox-canaries: ") + e.what());
-  }
-  options.confidence = args.number_or("confidence", options.confidence);
-  if (!(options.confidence > 0 && options.confidence < 1))
-    throw UsageError("--confidence must be strictly between 0 and 1");
-  options.seed = args.seed_or("audit-seed", config.seed + 1);
+  audit::OneRunAuditOptions options = read_audit_options(args, config.seed + 1);
+  const int canaries = options.canaries;
   if (!config.out.empty()) require_writable_folder(config.out, "--out");
 
   data::DatasetSource source = data::source_for(config.dataset);
@@ -230,6 +175,13 @@ int run_audit(const Arguments& args) {
                       ? "white-box canaries: Dirac, one per reserved coordinate the model never "
                         "reads (data gradient exactly 0 there)\n"
                       : "white-box canaries: random unit directions in the model's parameters\n");
+  } else {
+    std::cout << (options.blackbox_canaries == audit::BlackBoxCanaries::kCrafted
+                      ? "black-box canaries: crafted, the input s e_{d+i} on one of m extra "
+                        "features the data never sets (s = " +
+                            audit_fixed(audit::crafted_canary_value(), 0) +
+                            "), label 0\n"
+                      : std::string("black-box canaries: mislabelled validation rows\n"));
   }
   csv::CsvTable table;
   table.constant_columns.push_back(
@@ -243,66 +195,40 @@ int run_audit(const Arguments& args) {
        "canary scores, Andrew et al. 2024); last_iterate_heuristic_epsilon_not_a_bound is the "
        "last-iterate HEURISTIC for the final model (Steinke et al. 2025), computed before the "
        "run, not a bound"});
-  table.header = {"run",
-                  "mode",
-                  "whitebox_canaries",
-                  "score",
-                  "canaries",
-                  "included",
-                  "k_plus",
-                  "k_minus",
-                  "guesses",
-                  "correct",
-                  "guess_sets",
-                  "confidence",
-                  "delta",
-                  "epsilon_lower_bound",
-                  "pure_epsilon_lower_bound",
-                  "ceiling",
-                  "epsilon_rdp",
-                  "epsilon_pld",
-                  "noise_multiplier",
-                  "sampling_rate",
-                  "steps",
-                  "model",
-                  "optimizer",
-                  "validation_accuracy",
-                  "wall_seconds",
-                  "estimate_epsilon_not_a_bound",
-                  "estimate_mu",
-                  "fdp_epsilon_lower_bound",
-                  "fdp_k_plus",
-                  "fdp_k_minus",
-                  "fdp_guesses",
-                  "fdp_correct",
-                  "fdp_ceiling",
-                  "last_iterate_heuristic_epsilon_not_a_bound"};
+  table.header = {"run", "mode", "whitebox_canaries", "blackbox_canaries", "score"};
+  for (const std::string& column : bound_csv_columns()) table.header.push_back(column);
+  for (const char* column :
+       {"epsilon_rdp", "epsilon_pld", "noise_multiplier", "sampling_rate", "steps", "model",
+        "optimizer", "validation_accuracy", "wall_seconds", "estimate_epsilon_not_a_bound",
+        "estimate_mu", "fdp_epsilon_lower_bound", "fdp_k_plus", "fdp_k_minus", "fdp_guesses",
+        "fdp_correct", "fdp_ceiling", "last_iterate_heuristic_epsilon_not_a_bound"})
+    table.header.push_back(column);
   for (const AuditedRun& run : runs) {
     const auto& r = run.result;
-    std::cout << run.label << " run (" << fixed(r.wall_seconds, 1) << " s, validation accuracy "
-              << fixed(r.final_validation_accuracy) << ", " << r.canaries_included << " of "
-              << canaries << " canaries included"
+    std::cout << run.label << " run (" << audit_fixed(r.wall_seconds, 1)
+              << " s, validation accuracy " << audit_fixed(r.final_validation_accuracy) << ", "
+              << r.canaries_included << " of " << canaries << " canaries included"
               << (r.diverged ? ", DIVERGED: scores of a diverged run" : "") << ")\n";
     if (run.label == "private") {
-      std::cout << "    accountant upper bound: eps <= " << fixed(run.epsilon_rdp) << " (rdp), "
-                << fixed(run.epsilon_pld) << " (pld)\n";
+      std::cout << "    accountant upper bound: eps <= " << audit_fixed(run.epsilon_rdp)
+                << " (rdp), " << audit_fixed(run.epsilon_pld) << " (pld)\n";
     } else {
       std::cout << "    accountant upper bound: none (not private): its audit is the attack's "
                    "power on this data\n";
     }
-    print_bound(white ? "audited lower bound, all iterates" : "audited lower bound, final model",
-                r.bound);
+    print_audit_bound(
+        white ? "audited lower bound, all iterates" : "audited lower bound, final model", r.bound);
     if (!white) print_last_iterate(run.last_iterate_epsilon);
     if (run.estimate) {
       std::cout << "    Gaussian-fit estimate (estimate, not a bound): eps ~ "
-                << fixed(run.estimate->epsilon) << "  (mu " << fixed(run.estimate->mu)
+                << audit_fixed(run.estimate->epsilon) << "  (mu " << audit_fixed(run.estimate->mu)
                 << ", Andrew et al. 2024; same scores)\n";
     }
     table.rows.push_back(csv_row(run, white ? "all_iterates" : "final_model_loss", r.bound, config,
                                  run.label == "private" ? sigma : 0.0, options.confidence, delta,
                                  run.estimate, !white));
     if (r.final_model_bound) {
-      print_bound("audited lower bound, final model only", *r.final_model_bound);
+      print_audit_bound("audited lower bound, final model only", *r.final_model_bound);
       print_last_iterate(run.last_iterate_epsilon);
       table.rows.push_back(csv_row(run, "final_model", *r.final_model_bound, config,
                                    run.label == "private" ? sigma : 0.0, options.confidence, delta,
@@ -326,32 +252,18 @@ void add_audit_command(CLI::App& cli) {
       "how private is it really: one-run audited epsilon lower bound beside the accountant");
   auto args = std::make_shared<Arguments>();
   add_run_config_flags(*cmd, *args);
-  const audit::OneRunAuditOptions defaults;  // the engine's, which run_audit uses
-  add_value(*cmd, *args, "canaries",
-            "canaries m, each included with probability 1/2 (default " +
-                std::to_string(defaults.canaries) + ")",
-            "M");
-  add_value(*cmd, *args, "mode",
-            "whitebox (gradient canaries, all iterates and final model) or blackbox (mislabelled "
-            "examples, -loss on the final model) (default " +
-                std::string(audit::to_string(defaults.mode)) + ")",
-            "blackbox|whitebox");
-  add_value(*cmd, *args, "whitebox-canaries",
-            "white-box canary directions: reserved (Dirac canaries on coordinates the model never "
-            "reads) or random (random unit directions in the model's parameters) (default " +
-                std::string(audit::to_string(defaults.whitebox_canaries)) + ")",
-            "reserved|random");
-  add_value(
-      *cmd, *args, "confidence",
-      "confidence 1 - beta of the lower bound (default " + format_number(defaults.confidence) + ")",
-      "P");
-  add_value(*cmd, *args, "audit-seed", "seed of the canaries (default --seed + 1)", "N");
+  add_audit_option_flags(*cmd, *args);
+  add_tuning_audit_flags(*cmd, *args);
   set_footer(
       *cmd,
-      "The lower bound is a statistic of the canaries only. Black-box mode draws its canaries "
-      "from the validation set (>= m rows).");
+      "The lower bound is a statistic of the canaries only. Mislabelled black-box canaries are "
+      "drawn from the validation set (>= m rows). With --release private|private-subsampled "
+      "and --config EXPERIMENT the whole private search is audited: one canary set for the "
+      "whole search, the released winner's final model scored, the bound printed beside the "
+      "search's epsilon (the run flags are then refused).");
   add_examples(
-      *cmd, {"dplab-cli audit --dataset synthetic-binary --steps 300 --canaries 200 --out audit"});
+      *cmd, {"dplab-cli audit --dataset synthetic-binary --steps 300 --canaries 200 --out audit",
+             "dplab-cli audit --config quick-demo --release private --strategy lt --canaries 200"});
   on_run(*cmd, [args] { return run_audit(*args); });
 }
 

@@ -91,6 +91,20 @@ void DiracCanaries::draw_inclusions(int canaries, std::uint64_t seed) {
   }
 }
 
+void DiracCanaries::set_job(std::uint64_t sampling_seed, const std::vector<bool>& present) {
+  if (!present.empty() && present.size() != included_.size()) {
+    throw InvalidArgument("canaries present in the job: " + std::to_string(present.size()) +
+                          " flags for " + std::to_string(included_.size()) + " canaries");
+  }
+  sampling_ = Rng(derive_seed(sampling_seed, kSamplingStream));
+  included_rows_.clear();
+  for (std::size_t i = 0; i < included_.size(); ++i)
+    if (included_[i] && (present.empty() || present[i]))
+      included_rows_.push_back(static_cast<Index>(i));
+  llr_.assign(included_.size(), 0.0);
+  insertions_ = 0;
+}
+
 void DiracCanaries::project(VectorView v) {
   if (coordinates_.empty()) {
     projections_.noalias() = directions_ * v;

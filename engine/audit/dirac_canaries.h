@@ -52,6 +52,14 @@ class DiracCanaries final : public privacy::ClippedSumHook {
   DiracCanaries(std::vector<Index> coordinates, Index num_params, double canary_norm,
                 double noise_multiplier, double lot_size, std::uint64_t seed);
 
+  // One job of a search audited as a whole (release/tuning_audit.h): every job trains with the
+  // SAME canaries and inclusions S_i (the constructor's seed), but draws its canaries' lot
+  // memberships from its own stream `sampling_seed`, as each run draws its own lots. `present`
+  // (empty = all): the included canaries that are in this job's data (private-subsampled: those
+  // in the tuning subsample X1, or in X \ X1 for the final run); only they join lots. Scores
+  // start from 0.
+  void set_job(std::uint64_t sampling_seed, const std::vector<bool>& present = {});
+
   void add_to_clipped_sum(double sampling_rate, double clip, VectorSpan clipped_sum) override;
   void observe_release(VectorView noisy_mean) override;
 
@@ -59,6 +67,8 @@ class DiracCanaries final : public privacy::ClippedSumHook {
   std::vector<double> final_model_scores(VectorView initial, VectorView final_params) const;
 
   const std::vector<bool>& included() const { return included_; }
+  // The canaries that join lots in this job: the included ones (and present, see set_job).
+  const std::vector<Index>& active() const { return included_rows_; }
   // Dirac canaries' coordinates (empty for random directions).
   const std::vector<Index>& coordinates() const { return coordinates_; }
   const std::vector<double>& all_iterate_scores() const { return llr_; }

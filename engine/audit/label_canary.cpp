@@ -12,14 +12,6 @@
 namespace dplab::audit {
 namespace {
 
-std::vector<double> example_losses(models::Model& model, const data::Dataset& set) {
-  std::vector<double> losses;
-  Matrix row;  // a pixel row as floats
-  for (Index i = 0; i < set.size(); ++i)
-    losses.push_back(model.loss_sum(data::feature_rows(set, i, 1, row), set.targets.segment(i, 1)));
-  return losses;
-}
-
 double rank_against(double loss, const std::vector<double>& references, std::size_t skip) {
   std::size_t greater = 0, count = 0;
   for (std::size_t j = 0; j < references.size(); ++j) {
@@ -31,6 +23,14 @@ double rank_against(double loss, const std::vector<double>& references, std::siz
 }
 
 }  // namespace
+
+std::vector<double> example_losses(models::Model& model, const data::Dataset& set) {
+  std::vector<double> losses;
+  Matrix row;  // a pixel row as floats
+  for (Index i = 0; i < set.size(); ++i)
+    losses.push_back(model.loss_sum(data::feature_rows(set, i, 1, row), set.targets.segment(i, 1)));
+  return losses;
+}
 
 data::Dataset make_mislabelled_pool(const data::Dataset& source, int classes, std::uint64_t seed) {
   if (classes < 2) throw InvalidArgument("mislabelled canaries need at least 2 classes");

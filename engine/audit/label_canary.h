@@ -45,6 +45,9 @@ struct LabelCanaryResult {
 // (audit/one_run_audit.h).
 data::Dataset make_mislabelled_pool(const data::Dataset& source, int classes, std::uint64_t seed);
 
+// The loss of every row of `set` on `model`, one row at a time.
+std::vector<double> example_losses(models::Model& model, const data::Dataset& set);
+
 // Trains config.model with config.optimizer / config.dp for config.steps on data.train plus the
 // canaries (drawn from data.validation) and ranks the canaries.
 LabelCanaryResult run_label_canary_audit(const data::TrainValidationSplit& data,

@@ -7,15 +7,14 @@
 #include <memory>
 #include <optional>
 
+#include "audit/black_box_canaries.h"
 #include "audit/dirac_canaries.h"
-#include "audit/label_canary.h"
 #include "audit/last_iterate_heuristic.h"
 #include "audit/reserved_coordinates_model.h"
 #include "core/error.h"
 #include "core/memory_check.h"
 #include "core/random.h"
 #include "core/validate.h"
-#include "data/feature_rows.h"
 #include "dp_gradient/noisy_gradient.h"
 #include "models/model.h"
 #include "optim/optimizer.h"
@@ -27,9 +26,6 @@ namespace {
 // run draws the same model initialisation and lots as `train` with the same seed.
 constexpr std::uint64_t kInitStream = 1;
 constexpr std::uint64_t kOracleStream = 2;
-// Canary streams, derived from options.seed.
-constexpr std::uint64_t kBlackBoxPoolStream = 11;
-constexpr std::uint64_t kBlackBoxCoinStream = 12;
 
 struct TrainedRun {
   std::int64_t queries = 0;
@@ -144,33 +140,9 @@ OneRunAuditResult white_box(const data::TrainValidationSplit& data,
 OneRunAuditResult black_box(const data::TrainValidationSplit& data,
                             const training::TrainingConfig& config,
                             const OneRunAuditOptions& options, const std::atomic<bool>* cancel) {
-  if (data.train.is_regression())
-    throw InvalidArgument(
-        "black-box canaries are mislabelled examples: a classification data set "
-        "is needed");
-  if (data.validation.size() < options.canaries) {
-    throw InvalidArgument("the validation set has " + std::to_string(data.validation.size()) +
-                          " rows; black-box mode draws its " + std::to_string(options.canaries) +
-                          " canaries from it");
-  }
-  const int classes = std::max(2, data.train.num_classes);
-  const data::Dataset pool = make_mislabelled_pool(data.validation, classes,
-                                                   derive_seed(options.seed, kBlackBoxPoolStream));
-  std::vector<Index> canary_rows, included_rows;
-  std::vector<bool> included;
-  Rng coin(derive_seed(options.seed, kBlackBoxCoinStream));
-  for (Index i = 0; i < options.canaries; ++i) {
-    canary_rows.push_back(i);
-    included.push_back((coin() >> 63) != 0);
-    if (included.back()) included_rows.push_back(i);
-  }
-  const data::Dataset canaries = data::select_rows(pool, canary_rows);
-  data::Dataset train =
-      included_rows.empty()
-          ? data.train
-          : data::concatenate(data.train, data::select_rows(pool, included_rows), data.train.name);
-  train.num_classes = data.train.num_classes;
-
+  const BlackBoxCanarySet set = make_black_box_canaries(
+      data, options.canaries, options.blackbox_canaries, config.model, options.seed);
+  const data::Dataset& train = set.data.train;
   auto model = models::make_model(config.model, train.dim(), train.num_classes);
   model->initialize(derive_seed(config.seed, kInitStream));
   privacy::NoisyGradientOracle oracle(train, *model, config.dp,
@@ -179,19 +151,16 @@ OneRunAuditResult black_box(const data::TrainValidationSplit& data,
 
   OneRunAuditResult result;
   result.mode = AuditMode::kBlackBox;
-  result.included = included;
-  Matrix row;
-  for (Index i = 0; i < canaries.size(); ++i) {
-    result.scores.push_back(
-        -model->loss_sum(data::feature_rows(canaries, i, 1, row), canaries.targets.segment(i, 1)));
-  }
-  sanitize(result.scores);
+  result.blackbox_canaries = set.kind;
+  result.included = set.included;
+  result.scores = black_box_scores(*model, set.canaries);
   result.bound = bound_of(result.scores, result.included, options);
-  result.canaries_included = static_cast<int>(included_rows.size());
+  result.canaries_included =
+      static_cast<int>(std::count(set.included.begin(), set.included.end(), true));
   result.sampling_rate = oracle.sampling_rate();
   result.queries = run.queries;
   result.diverged = run.diverged;
-  result.final_validation_accuracy = model->evaluate(data.validation).accuracy;
+  result.final_validation_accuracy = model->evaluate(set.data.validation).accuracy;
   return result;
 }
 

@@ -8,9 +8,10 @@
 //                never reads (audit/reserved_coordinates_model.h: the data's gradient there is
 //                exactly 0, so only the DP noise competes with a canary); random directions in
 //                the model's own parameters on request;
-//   black-box  — mislabelled held-out examples (audit/label_canary.h's pool), an included canary
-//                appended ONCE to the training set (one example = the accountant's unit);
-//                score = -loss on the final model.
+//   black-box  — labelled examples (audit/black_box_canaries.h: mislabelled held-out rows by
+//                default, or crafted out-of-domain inputs on extra features the data never
+//                sets), an included canary appended ONCE to the training set (one example = the
+//                accountant's unit); score = -loss on the final model.
 // Guesses: top k+ scores "in", bottom k- "out", best bound over a pre-declared set of (k+, k-)
 // with beta split evenly (Bonferroni).
 //
@@ -29,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "audit/black_box_canaries.h"
 #include "audit/one_run_bound.h"
 #include "data/dataset.h"
 #include "training/trainer.h"
@@ -55,6 +57,7 @@ struct OneRunAuditOptions {
   // White-box: cap c on the canary gradient norm; 0 = the run's C (1 when the run does not clip).
   double canary_norm = 0;
   WhiteBoxCanaries whitebox_canaries = WhiteBoxCanaries::kReservedCoordinates;
+  BlackBoxCanaries blackbox_canaries = BlackBoxCanaries::kMislabelled;
   std::vector<GuessSet> guess_sets;  // empty = default_guess_sets(m)
   // Called after every optimizer step with the queries made so far (progress); may be empty.
   std::function<void(std::int64_t queries)> on_step;
@@ -63,6 +66,7 @@ struct OneRunAuditOptions {
 struct OneRunAuditResult {
   AuditMode mode = AuditMode::kWhiteBox;
   WhiteBoxCanaries whitebox_canaries = WhiteBoxCanaries::kReservedCoordinates;  // white-box only
+  BlackBoxCanaries blackbox_canaries = BlackBoxCanaries::kMislabelled;          // black-box only
   // White-box: all-iterates score; black-box: -loss on the final model.
   AuditBound bound;
   std::optional<AuditBound> final_model_bound;  // white-box only
@@ -86,7 +90,8 @@ double predicted_last_iterate_epsilon(const training::TrainingConfig& config,
 
 // Trains config (model, optimizer, DP settings, steps, seed) once with the canaries and audits it.
 // Throws InvalidArgument (regression data in black-box mode, too few validation rows for m
-// canaries, secure mode, canaries' memory) naming the field; Cancelled if *cancel becomes true.
+// mislabelled canaries, crafted canaries on a conv net, secure mode, canaries' memory) naming
+// the field; Cancelled if *cancel becomes true.
 OneRunAuditResult run_one_run_audit(const data::TrainValidationSplit& data,
                                     const training::TrainingConfig& config,
                                     const OneRunAuditOptions& options,

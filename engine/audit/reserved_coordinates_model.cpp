@@ -75,6 +75,12 @@ void ReservedCoordinatesModel::logits(const MatrixView& x, Matrix& out) {
   inner_->logits(x, out);
 }
 
+void ReservedCoordinatesModel::describe_graph(models::ModelGraph& graph) const {
+  auto inner = inner_->clone();  // const: the inner copy at theta_inner, not inner_ itself
+  inner->params() = params_.head(inner_->num_params());
+  inner->describe_graph(graph);
+}
+
 std::unique_ptr<models::Model> ReservedCoordinatesModel::clone() const {
   auto copy = std::make_unique<ReservedCoordinatesModel>(inner_->clone(), reserved_);
   copy->params_ = params_;

@@ -56,6 +56,10 @@ class ReservedCoordinatesModel final : public models::Model {
                                VectorSpan gradient_sum) override;
   models::Evaluation evaluate(const data::Dataset& data) override;
   void logits(const MatrixView& x, Matrix& out) override;
+  // The inner model's graph at the current parameters: the function the padded model computes
+  // (it never reads the reserved coordinates), so an exported padded model predicts as the
+  // user's model would. The reserved coordinates are not exported: read them from params().
+  void describe_graph(models::ModelGraph& graph) const override;
   std::unique_ptr<models::Model> clone() const override;
 
   Index inner_params() const { return inner_->num_params(); }  // d

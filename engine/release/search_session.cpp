@@ -46,6 +46,7 @@ SearchSession run_search_session(experiment::ExperimentConfig config, tuning::Ru
   options.secure = config.release.secure;
   std::shared_ptr<const data::TrainValidationSplit> data =
       given ? tuning::split_experiment_data(config, *given) : tuning::load_experiment_data(config);
+  if (hooks.prepare_data) data = hooks.prepare_data(std::move(data));
   SearchSession session;
   session.notes = data->notes;
   session.notes.push_back("preprocessing: " + data->preprocessing.description);
@@ -68,6 +69,8 @@ SearchSession run_search_session(experiment::ExperimentConfig config, tuning::Ru
     const tuning::PrivateRelease winners = tuning::select_private_winners(
         run.final_results, run.final_plan, tuning::score_noise_seed(run.final_results.config.seed));
     session.release = private_release(run.final_results, winners, run.cancelled);
+    session.results = run.final_results;
+    session.selection = winners;
     return session;
   }
   if (config.release.linear_scaling) {
@@ -93,6 +96,8 @@ SearchSession run_search_session(experiment::ExperimentConfig config, tuning::Ru
     const tuning::PrivateRelease winners =
         tuning::select_private_winners(results, plan, tuning::score_noise_seed(config.seed));
     session.release = private_release(results, winners, session.cancelled);
+    session.results = results;
+    session.selection = winners;
     return session;
   }
   refuse_failed_jobs(results);

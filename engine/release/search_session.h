@@ -20,11 +20,9 @@
 
 #include "experiment/experiment_config.h"
 #include "release/release.h"
+#include "tuning/private_search.h"
+#include "tuning/results.h"
 #include "tuning/runner.h"
-
-namespace dplab::data {
-struct Dataset;
-}  // namespace dplab::data
 
 namespace dplab::release {
 
@@ -34,6 +32,12 @@ struct SearchSessionHooks {
   std::function<void(tuning::Runner* runner, bool final_phase)> on_runner;
   // Checked by the objective-perturbation entries (the runners are cancelled via on_runner).
   const std::atomic<bool>* cancel = nullptr;
+  // Called once with the loaded split, before anything is drawn or trained; the search runs on
+  // what it returns (the audit of a tuning release adds its canaries to the training rows,
+  // release/tuning_audit.h). May be empty.
+  std::function<std::shared_ptr<const data::TrainValidationSplit>(
+      std::shared_ptr<const data::TrainValidationSplit>)>
+      prepare_data;
 };
 
 struct SearchSession {
@@ -44,6 +48,11 @@ struct SearchSession {
   bool hides_run_count = false;
   // What loading the data changed (Dataset::notes) and how it was scaled, as tune prints them.
   std::vector<std::string> notes;
+  // Private modes: the runs the release was selected from (private-subsampled: the final
+  // phase's) and the selection. CURATOR ONLY (every run's result, hence K): for an engine
+  // caller that audits the release (release/tuning_audit.h), never for a door to show.
+  tuning::SearchResults results;
+  tuning::PrivateRelease selection;
 };
 
 // Loads the experiment's data (tuning::load_experiment_data, after the secure seed is drawn: the

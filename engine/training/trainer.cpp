@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/limits.h"
 #include "core/memory_check.h"
@@ -66,11 +67,15 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   check_memory(data, config);
   const auto started = std::chrono::steady_clock::now();
 
+  TrainingInstrumentation* instrumentation = hooks.instrumentation;
   auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
+  if (instrumentation) model = instrumentation->wrap_model(std::move(model));
   model->initialize(derive_seed(config.seed, kInitStream));
   privacy::NoisyGradientOracle oracle(data.train, *model, config.dp,
                                       derive_seed(config.seed, kOracleStream), config.secure);
   oracle.set_divide_by_realized_lot(config.divide_by_realized_lot);
+  if (instrumentation && instrumentation->clipped_sum_hook())
+    oracle.set_clipped_sum_hook(instrumentation->clipped_sum_hook());
   const optim::RunShape shape{model->num_params(), config.steps, config.dp};
   auto optimizer = optim::make_optimizer(config.optimizer, shape);
 
@@ -128,6 +133,7 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
       (result.curve.empty() || result.curve.back().iteration != result.queries)) {
     record_point(result.queries);
   }
+  if (instrumentation) instrumentation->on_trained(*model);
   result.final_validation = model->evaluate(data.validation);
   result.final_train_loss = model->evaluate(data.train).mean_loss;
   result.model = std::make_shared<const models::ExportedModel>(

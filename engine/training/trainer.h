@@ -62,6 +62,25 @@ struct TrainingConfig {
   bool divide_by_realized_lot = false;
 };
 
+// An audit's hold on one training job: the audit of a tuning release (release/
+// tuning_audit.h) trains the search's own jobs, through the runner, with its canaries. Each
+// member has a do-nothing default; the trainer calls them on the job's thread.
+class TrainingInstrumentation {
+ public:
+  virtual ~TrainingInstrumentation() = default;
+  // The model to train in place of `model`, before it is initialised (the audit pads it with
+  // reserved coordinates, audit/reserved_coordinates_model.h). What the job exports is what the
+  // returned model describes (models/model_export.h).
+  virtual std::unique_ptr<models::Model> wrap_model(std::unique_ptr<models::Model> model) {
+    return model;
+  }
+  // Extra clipped examples of every query (dp_gradient/noisy_gradient.h, ClippedSumHook); not
+  // owned, alive until on_trained; nullptr: none.
+  virtual privacy::ClippedSumHook* clipped_sum_hook() { return nullptr; }
+  // The trained model after the last step (its full parameters), before it is exported.
+  virtual void on_trained(const models::Model& model) { (void)model; }
+};
+
 struct TrainingHooks {
   std::function<void(const CurvePoint&)> on_point;            // called on the job's thread
   std::function<double(std::int64_t queries)> epsilon_after;  // accountant; may be empty
@@ -69,6 +88,7 @@ struct TrainingHooks {
   const std::atomic<bool>* cancel = nullptr;                  // checked before every step
   // Waited on before every step (core/pause_gate.h): a paused job sleeps with its state intact.
   PauseGate* pause = nullptr;
+  TrainingInstrumentation* instrumentation = nullptr;  // not owned; may be null
 };
 
 struct TrainingResult {

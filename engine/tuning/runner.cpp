@@ -119,6 +119,9 @@ struct Runner::Impl {
       notify_progress();
     };
     try {
+      const std::shared_ptr<training::TrainingInstrumentation> instrumentation =
+          options.instrument ? options.instrument(job_index) : nullptr;
+      hooks.instrumentation = instrumentation.get();
       training::TrainingResult trained = training::train(*data, tc, hooks);
       out.curve = std::move(trained.curve);
       out.final_val_accuracy = trained.final_validation.accuracy;

@@ -19,7 +19,9 @@
 // and quick (RunMonitor is the ready-made one for GUIs: it only appends under a short lock).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +92,12 @@ struct RunOptions {
   // Keep every job's trained model in its JobResult (a release writes the winner's, or the
   // candidates' asked for): jobs x parameters floats, checked against the memory budget.
   bool keep_models = true;
+  // Per-job instrumentation (the audit of a tuning release, release/tuning_audit.h): called on
+  // the job's thread before it trains, with the job's index in SearchResults::jobs; the job
+  // trains with what it returns (training::TrainingInstrumentation; null = nothing), kept alive
+  // until the job ends. Empty = no job is instrumented.
+  std::function<std::shared_ptr<training::TrainingInstrumentation>(std::size_t job)> instrument =
+      {};
 };
 
 class Runner {

@@ -27,6 +27,19 @@ QString write_run_json(const QTemporaryDir& dir) {
   return path;
 }
 
+// A small private search (3 candidates on synthetic-binary) written as an experiment file.
+QString write_experiment_json(const QTemporaryDir& dir) {
+  const QString path = dir.path() + "/experiment.json";
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return {};
+  file.write(R"({"name": "audited", "dataset": {"source": "synthetic-binary", "num_samples": 2000,
+                 "dim": 10}, "model": {"kind": "logistic"},
+                 "privacy": {"noise_multiplier": 1, "lot_size": 60, "steps": 100},
+                 "optimizers": [{"name": "dpsgd", "grid": {"learning_rate": [0.2, 0.5],
+                 "clip": [1]}}, {"name": "dpadam", "grid": {"clip": [1]}}], "seed": 5})");
+  return path;
+}
+
 }  // namespace
 
 class CliAuditTest : public QObject {
@@ -127,6 +140,49 @@ class CliAuditTest : public QObject {
     QVERIFY(!run.out.contains("final model only"));
     QVERIFY(run.out.contains("f-DP (Gaussian trade-off shape"));
     QVERIFY(run.out.contains("last-iterate prediction, heuristic"));
+  }
+
+  // The audit of a tuning release: the whole LT search, its released winner scored; the bound
+  // beside the search's epsilon; nothing printed reveals K without --show-curator.
+  void tuningReleaseAudit() {
+    QTemporaryDir dir;
+    const QString experiment = write_experiment_json(dir);
+    CliRun run = run_cli({"audit", "--config", experiment, "--release", "private", "--strategy",
+                          "lt", "--canaries", "300", "--out", dir.path() + "/t"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("audit of a tuning release"), qPrintable(run.out));
+    QVERIFY(run.out.contains("one set for the whole search"));
+    QVERIFY(run.out.contains("scored: the released winner's final model only"));
+    QVERIFY(run.out.contains("procedure's epsilon (upper bound"));
+    QVERIFY(run.out.contains("audited lower bound on the procedure, released model: eps >="));
+    QVERIFY(run.out.contains("f-DP (Gaussian trade-off shape"));
+    QVERIFY2(!(run.out + run.err).contains("runs trained"), qPrintable(run.err));
+    const QList<QByteArray> lines =
+        read_file(dir.path() + "/t/tuning_audit.csv").trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    const QList<QByteArray> header = lines[0].split(',');
+    const QList<QByteArray> row = lines[1].split(',');
+    QCOMPARE(row[header.indexOf("release")], QByteArray("private lt"));
+    QCOMPARE(row[header.indexOf("released")], QByteArray("true"));
+    const double lower = row[header.indexOf("epsilon_lower_bound")].toDouble();
+    const double upper = row[header.indexOf("procedure_epsilon")].toDouble();
+    QVERIFY2(lower >= 0 && lower < upper, lines[1].constData());
+
+    run = run_cli({"audit", "--config", experiment, "--release", "private", "--strategy", "ps",
+                   "--ps-mu", "2", "--mode", "blackbox", "--blackbox-canaries", "crafted",
+                   "--canaries", "200", "--show-curator"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("black-box canaries (crafted)"), qPrintable(run.out));
+    QVERIFY2(run.err.contains("curator only") && run.err.contains("runs trained"),
+             qPrintable(run.err));
+
+    // The one-run flags are refused with --release, and the release flags without it.
+    run = run_cli({"audit", "--config", experiment, "--release", "private", "--steps", "10"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--steps"), qPrintable(run.err));
+    run = run_cli({"audit", "--config", write_run_json(dir), "--strategy", "lt"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--strategy") && run.err.contains("--release"), qPrintable(run.err));
   }
 
   void badFlagsNameTheFlag() {
