@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,16 +30,25 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint64_t kTestSplitSeed = 0x4c4254657374ULL;  // "LBTest": fixed for every seed
 constexpr std::uint64_t kRowsSeed = 0x4c42526f7773ULL;       // "LBRows"
 
-// The families: one optimizer entry each (JSON, read by the one experiment parser).
-json family_entries(const std::string& scale) {
+// The families: a label and one optimizer entry each (JSON, read by the one experiment parser).
+// Automatic clipping (Bu et al. 2023, eq. (4.1): g_i/(||g_i|| + 0.01), sensitivity 1) has no clip
+// axis, so its family searches the learning rate only: the question it answers is whether C's grid
+// was needed.
+std::vector<std::pair<std::string, json>> family_entries(const std::string& scale) {
   const json lr = scale == "tiny" ? json{0.1, 1.0} : json{0.03, 0.1, 0.3, 1.0, 3.0};
   const json adam_lr = scale == "tiny" ? json{0.003, 0.03} : json{0.001, 0.003, 0.01, 0.03, 0.1};
   const json clip = scale == "tiny" ? json{1.0} : json{0.3, 1.0};
-  return json::array({
-      {{"name", "dpsgd"}, {"grid", {{"learning_rate", lr}, {"clip", clip}}}},
-      {{"name", "dpadam"}, {"grid", {{"learning_rate", adam_lr}, {"clip", clip}}}},
-      {{"name", "dpadamwosm"}, {"grid", {{"learning_rate", adam_lr}, {"clip", clip}}}},
-  });
+  const auto flat = [&](const char* name, const json& rates) {
+    return json{{"name", name}, {"grid", {{"learning_rate", rates}, {"clip", clip}}}};
+  };
+  return {
+      {"dpsgd", flat("dpsgd", lr)},
+      {"dpadam", flat("dpadam", adam_lr)},
+      {"dpadamwosm", flat("dpadamwosm", adam_lr)},
+      {"dpadam-bc", flat("dpadam-bc", adam_lr)},
+      {"dpsgd-auto",
+       {{"name", "dpsgd"}, {"clipping", "automatic"}, {"grid", {{"learning_rate", lr}}}}},
+  };
 }
 
 json task_base(const std::string& label, const json& dataset, const json& model, double lot,
@@ -201,11 +212,11 @@ LeaderboardSpec leaderboard_spec(const std::string& scale) {
   } else {
     throw InvalidArgument("leaderboard scale must be tiny, small or paper, got '" + scale + "'");
   }
-  for (const json& entry : family_entries(scale)) {
+  for (const auto& [label, entry] : family_entries(scale)) {
     json probe = task_base("probe", {{"source", "synthetic-binary"}}, logistic, 10, 1, 1);
     probe["optimizers"] = json::array({entry});
     LeaderboardFamily family;
-    family.name = entry["name"].get<std::string>();
+    family.name = label;
     family.entry = experiment::parse_experiment(probe).optimizers.at(0);
     spec.families.push_back(family);
   }
