@@ -114,6 +114,14 @@ void check_auditable(const experiment::ExperimentConfig& config,
         "the audit of a tuning release needs a private release (release mode private or "
         "private-subsampled): explore releases every run");
   }
+  if (config.release.linear_scaling) {
+    // Its trials train at other noise multipliers and its final run at an extrapolated learning
+    // rate: the mechanism audited here (one search, one final phase) is not that procedure.
+    throw InvalidArgument(
+        "release mode private-linear-scaling: the audit of a tuning release covers private and "
+        "private-subsampled; audit a linear-scaling release's final run with dplab-cli audit "
+        "(one run) at its sigma");
+  }
   if (config.release.secure)
     throw InvalidArgument("the audit of a tuning release needs seeded noise: turn secure off");
   if (config.repeats != 1) {

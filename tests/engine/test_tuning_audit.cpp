@@ -160,6 +160,8 @@ class TestTuningAudit : public QObject {
     random.whitebox_canaries = audit::WhiteBoxCanaries::kRandomDirections;
     message = refusal(search(1, R"({"mode": "private", "selection": "lt"})"), random);
     QVERIFY2(message.contains("reserved-coordinate"), qPrintable(message));
+    message = refusal(search(1, R"({"mode": "private-linear-scaling"})"), white);
+    QVERIFY2(message.contains("private-linear-scaling"), qPrintable(message));
   }
 };
 
