@@ -7,15 +7,20 @@
 // it) is printed beside the procedure's epsilon (tuning::release_cost, the upper bound). Nothing
 // printed reveals K, the number of runs the selection drew, or the search's wall time unless
 // --show-curator asks for it (experiment::hides_run_count). --out DIR writes
-// DIR/tuning_audit.csv.
+// DIR/tuning_audit.csv. --mu-sweep MU1,MU2,... (Papernot-Steinke, Poisson) audits the search once
+// per mu (the expected number of runs: public) and, with --out, draws tuning_audit.png|svg: the
+// procedure's epsilon (upper) and the audited epsilon (lower) against mu.
+#include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "cli/audit_output.h"
 #include "cli/commands.h"
+#include "cli/figure_file.h"
 #include "cli/output_files.h"
 #include "cli/tune_dataset.h"
 #include "cli/tune_release.h"
@@ -25,6 +30,7 @@
 #include "data/preset_files.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
+#include "figures/plot.h"
 #include "release/tuning_audit.h"
 
 namespace dplab::cli {
@@ -45,6 +51,7 @@ const std::set<std::string>& tuning_audit_flags() {
                                               "validation-noise",
                                               "ps-distribution",
                                               "ps-mu",
+                                              "mu-sweep",
                                               "ps-eta",
                                               "ps-gamma",
                                               "repeats",
@@ -97,10 +104,53 @@ csv::CsvTable audit_table(const experiment::ExperimentConfig& config,
   return table;
 }
 
+// The upper and lower bounds against mu: one figure for a sweep. A search that released nothing
+// has no lower bound (no output, no evidence): its mu has an upper point only.
+figures::Plot sweep_plot(const experiment::ExperimentConfig& config, const std::vector<double>& mus,
+                         const std::vector<release::TuningAuditResult>& results) {
+  figures::Plot plot;
+  plot.title = "Audit of a tuning release: the procedure's epsilon and what an attack shows";
+  plot.subtitle = config.name + ", Papernot-Steinke (Poisson), " +
+                  audit::to_string(results.front().mode) + " canaries, released model only";
+  plot.x_label = "mu (expected number of runs)";
+  plot.y_label = "epsilon";
+  plot.log_x = true;
+  figures::Series upper, steinke, fdp;
+  upper.label = "procedure's epsilon (upper bound)";
+  steinke.label = "audited lower bound (Steinke et al.)";
+  fdp.label = "audited lower bound (f-DP, Gaussian-shape hypothesis)";
+  upper.color = figures::palette(0);
+  steinke.color = figures::palette(1);
+  fdp.color = figures::palette(2);
+  fdp.dash = 4;
+  for (figures::Series* s : {&upper, &steinke, &fdp}) s->marker = 3;
+  for (std::size_t i = 0; i < mus.size(); ++i) {
+    const release::TuningAuditResult& r = results[i];
+    if (std::isfinite(r.cost.epsilon)) {
+      upper.x.push_back(mus[i]);
+      upper.y.push_back(r.cost.epsilon);
+    }
+    if (!r.released) continue;
+    steinke.x.push_back(mus[i]);
+    steinke.y.push_back(r.bound.epsilon_lower_bound);
+    if (r.bound.fdp) {
+      fdp.x.push_back(mus[i]);
+      fdp.y.push_back(r.bound.fdp->epsilon_lower_bound);
+    }
+  }
+  for (figures::Series* s : {&upper, &steinke, &fdp})
+    if (!s->x.empty()) plot.series.push_back(*s);
+  return plot;
+}
+
 }  // namespace
 
 void add_tuning_audit_flags(CLI::App& command, Arguments& args) {
   add_release_flags(command, args);
+  add_value(command, args, "mu-sweep",
+            "with --strategy ps (Poisson): audit the search once per mu in this comma list and, "
+            "with --out, draw tuning_audit.png|svg (epsilon upper and lower against mu)",
+            "MU,...");
   add_value(command, args, "threads", "worker threads of the audited search (default: all cores)",
             "N");
   add_switch(command, args, "show-curator",
@@ -112,7 +162,7 @@ void refuse_tuning_audit_flags(const Arguments& args) {
   for (const char* flag :
        {"strategy", "tuning-fraction", "final-data", "subset-batching", "lr-transfer",
         "lr-transfer-factor", "validation", "validation-noise", "ps-distribution", "ps-mu",
-        "ps-eta", "ps-gamma", "repeats", "secure", "threads", "show-curator"}) {
+        "mu-sweep", "ps-eta", "ps-gamma", "repeats", "secure", "threads", "show-curator"}) {
     if (args.has(flag)) {
       throw UsageError(std::string("--") + flag +
                        " belongs to the audit of a tuning release: add --release private (or "
@@ -121,33 +171,10 @@ void refuse_tuning_audit_flags(const Arguments& args) {
   }
 }
 
-int run_tuning_audit(const Arguments& args) {
-  args.require_only(tuning_audit_flags(), "--release (the audit of a tuning release)");
-  experiment::ExperimentConfig config;
-  try {
-    config =
-        experiment::load_experiment_file(data::resolve_preset_path(args.required_text("config")));
-  } catch (const ParseError& error) {
-    std::cerr << "dplab-cli audit: --config: " << error.what() << "\n";
-    return 2;
-  } catch (const IoError& error) {
-    throw UsageError(std::string("--config: ") + error.what());
-  }
-  apply_tune_dataset_flags(args, config);
-  apply_release_flags(args, config);
-  if (config.release.mode != experiment::ReleaseMode::kPrivate) {
-    throw UsageError(
-        "--release explore: every run of an explore search is released; the audit of a tuning "
-        "release audits a private one (--release private --strategy lt|ps|ma, or "
-        "private-subsampled)");
-  }
-  const audit::OneRunAuditOptions options = read_audit_options(args, config.seed + 1);
-  const std::string out = args.text_or("out", "");
-  if (!out.empty()) require_writable_folder(out, "--out");
-  const bool show_curator = args.has("show-curator");
-  tuning::RunOptions run_options;
-  run_options.threads = args.threads();
-
+// One audited search: its lines on stdout (nothing reveals K) and the curator's line on stderr.
+release::TuningAuditResult audit_once(const experiment::ExperimentConfig& config,
+                                      const audit::OneRunAuditOptions& options,
+                                      const tuning::RunOptions& run_options, bool show_curator) {
   std::cerr << "dplab-cli audit: the search " << config.name << " ("
             << experiment::describe_release(config.release) << ") with " << options.canaries << " "
             << audit::to_string(options.mode) << " canaries...\n";
@@ -185,10 +212,89 @@ int run_tuning_audit(const Arguments& args) {
     std::cerr << "dplab-cli audit: " << (show_curator ? "--show-curator: curator only: " : "")
               << r.runs_trained << " runs trained, " << audit_fixed(r.wall_seconds, 1) << " s\n";
   }
+  return r;
+}
+
+// --mu-sweep: the mus, each >= 1, for a Papernot-Steinke search with a Poisson run count only
+// (the one whose expected number of runs is mu).
+std::vector<double> sweep_mus(const Arguments& args, const experiment::ExperimentConfig& config) {
+  const std::optional<std::string> text = args.text("mu-sweep");
+  if (!text) return {};
+  const bool poisson_ps =
+      config.release.selection == experiment::PrivateSelection::kPs &&
+      config.release.ps_distribution == experiment::RunCountDistribution::kPoisson &&
+      !config.release.linear_scaling;
+  if (!poisson_ps) {
+    throw UsageError(
+        "--mu-sweep: sweeps the mean of a Papernot-Steinke search's Poisson run count: use it "
+        "with --strategy ps (or --release private-subsampled) and --ps-distribution poisson");
+  }
+  if (args.has("ps-mu")) throw UsageError("--mu-sweep replaces --ps-mu: give one of them");
+  std::vector<double> mus = parse_number_list("mu-sweep", *text);
+  for (double mu : mus) {
+    if (!(mu >= 1) || !std::isfinite(mu))
+      throw UsageError("--mu-sweep: every mu must be a finite number >= 1, got " + number_text(mu));
+  }
+  return mus;
+}
+
+int run_tuning_audit(const Arguments& args) {
+  args.require_only(tuning_audit_flags(), "--release (the audit of a tuning release)");
+  experiment::ExperimentConfig config;
+  try {
+    config =
+        experiment::load_experiment_file(data::resolve_preset_path(args.required_text("config")));
+  } catch (const ParseError& error) {
+    std::cerr << "dplab-cli audit: --config: " << error.what() << "\n";
+    return 2;
+  } catch (const IoError& error) {
+    throw UsageError(std::string("--config: ") + error.what());
+  }
+  apply_tune_dataset_flags(args, config);
+  apply_release_flags(args, config);
+  if (config.release.mode != experiment::ReleaseMode::kPrivate) {
+    throw UsageError(
+        "--release explore: every run of an explore search is released; the audit of a tuning "
+        "release audits a private one (--release private --strategy lt|ps|ma, or "
+        "private-subsampled)");
+  }
+  const std::vector<double> mus = sweep_mus(args, config);
+  const audit::OneRunAuditOptions options = read_audit_options(args, config.seed + 1);
+  const std::string out = args.text_or("out", "");
+  if (!out.empty()) require_writable_folder(out, "--out");
+  const bool show_curator = args.has("show-curator");
+  tuning::RunOptions run_options;
+  run_options.threads = args.threads();
+
+  std::vector<experiment::ExperimentConfig> configs;
+  for (double mu : mus) {
+    configs.push_back(config);
+    configs.back().release.ps_mu = mu;
+  }
+  if (configs.empty()) configs.push_back(config);
+  std::vector<release::TuningAuditResult> results;
+  csv::CsvTable table;
+  for (const experiment::ExperimentConfig& c : configs) {
+    results.push_back(audit_once(c, options, run_options, show_curator));
+    csv::CsvTable one = audit_table(c, results.back(), options.confidence);
+    if (table.header.empty()) {
+      table = std::move(one);
+    } else {
+      table.rows.push_back(std::move(one.rows.at(0)));
+    }
+  }
   if (!out.empty()) {
     const std::string path = (std::filesystem::path(out) / "tuning_audit.csv").string();
-    csv::write_csv_file(path, audit_table(config, r, options.confidence));
+    csv::write_csv_file(path, table);
     std::cout << "wrote " << path << "\n";
+    if (mus.size() >= 2) {
+      const figures::Plot plot = sweep_plot(config, mus, results);
+      for (const char* ext : {".png", ".svg"}) {
+        const auto figure = std::filesystem::path(out) / (std::string("tuning_audit") + ext);
+        write_figure(plot, figure);
+        std::cout << "wrote " << figure.string() << "\n";
+      }
+    }
   }
   return 0;
 }

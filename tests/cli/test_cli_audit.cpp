@@ -3,6 +3,7 @@
 // beside it, audit.csv through the project's CSV writer, and exit status 2 naming a bad flag.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -183,6 +184,42 @@ class CliAuditTest : public QObject {
     run = run_cli({"audit", "--config", write_run_json(dir), "--strategy", "lt"});
     QCOMPARE(run.exit_code, 2);
     QVERIFY2(run.err.contains("--strategy") && run.err.contains("--release"), qPrintable(run.err));
+  }
+
+  // --mu-sweep: one audited search per mu, one CSV row each, and the figure of the procedure's
+  // epsilon (upper) against the audited one (lower); refused outside a Poisson PS search.
+  void muSweepDrawsUpperAndLowerAgainstMu() {
+    QTemporaryDir dir;
+    const QString experiment = write_experiment_json(dir);
+    CliRun run =
+        run_cli({"audit", "--config", experiment, "--release", "private", "--strategy", "ps",
+                 "--mu-sweep", "1,4", "--canaries", "200", "--out", dir.path() + "/s"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err + run.out));
+    QVERIFY2(!(run.out + run.err).contains("runs trained"), qPrintable(run.err));
+    const QList<QByteArray> lines =
+        read_file(dir.path() + "/s/tuning_audit.csv").trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    const QList<QByteArray> header = lines[0].split(',');
+    const int release = header.indexOf("release");
+    const int upper = header.indexOf("procedure_epsilon");
+    QVERIFY(release >= 0 && upper >= 0);
+    QVERIFY2(lines[1].split(',')[release].contains("mu=1"), lines[1].constData());
+    QVERIFY2(lines[2].split(',')[release].contains("mu=4"), lines[2].constData());
+    // A larger mu draws more runs in expectation: its epsilon is larger.
+    QVERIFY(lines[2].split(',')[upper].toDouble() > lines[1].split(',')[upper].toDouble());
+    for (const char* figure : {"/s/tuning_audit.png", "/s/tuning_audit.svg"})
+      QVERIFY2(QFileInfo(dir.path() + figure).size() > 1000, figure);
+    QVERIFY(read_file(dir.path() + "/s/tuning_audit.svg").contains("mu (expected number of runs)"));
+
+    run = run_cli({"audit", "--config", experiment, "--release", "private", "--strategy", "lt",
+                   "--mu-sweep", "1,4"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--mu-sweep") && run.err.contains("--strategy ps"),
+             qPrintable(run.err));
+    run = run_cli({"audit", "--config", experiment, "--release", "private", "--strategy", "ps",
+                   "--mu-sweep", "1,0.5"});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--mu-sweep") && run.err.contains(">= 1"), qPrintable(run.err));
   }
 
   void badFlagsNameTheFlag() {
