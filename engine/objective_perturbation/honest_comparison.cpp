@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/mean_interval.h"
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/dataset.h"
@@ -49,16 +50,12 @@ data::Dataset unit_rows(data::Dataset d) {
   return d;
 }
 
+// Mean and 95 % half width (core/mean_interval.h); the half width stays 0 for one trial.
 void summarise(MethodSummary& m) {
-  const double n = static_cast<double>(m.accuracy.size());
-  if (n == 0) return;
-  double sum = 0;
-  for (double a : m.accuracy) sum += a;
-  m.mean = sum / n;
-  if (n < 2) return;
-  double ss = 0;
-  for (double a : m.accuracy) ss += (a - m.mean) * (a - m.mean);
-  m.half_width = 1.96 * std::sqrt(ss / (n - 1) / n);
+  if (m.accuracy.empty()) return;
+  const MeanInterval interval = normal_mean_interval(m.accuracy);
+  m.mean = interval.mean;
+  if (m.accuracy.size() >= 2) m.half_width = interval.half_width;
 }
 
 // Smallest sigma (to 1e-4 relative, safe side) with the Papernot-Steinke Poisson(mu) selection of

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/mean_interval.h"
 #include "core/random.h"
 #include "core/validate.h"
 #include "data/dataset_catalog.h"
@@ -69,24 +70,6 @@ LeaderboardTask make_task(const std::string& label, const json& base, std::int64
   task.base = experiment::parse_experiment(base);
   task.max_rows = max_rows;
   return task;
-}
-
-double mean_of(const std::vector<double>& v) {
-  double sum = 0;
-  for (double x : v) sum += x;
-  return v.empty() ? kNan : sum / static_cast<double>(v.size());
-}
-
-// mean +- 1.96 sd / sqrt(n) (normal approximation); NaN below 2 values.
-void interval_of(const std::vector<double>& v, double mean, double& low, double& high) {
-  low = high = kNan;
-  if (v.size() < 2) return;
-  double ss = 0;
-  for (double x : v) ss += (x - mean) * (x - mean);
-  const double n = static_cast<double>(v.size());
-  const double half = 1.96 * std::sqrt(ss / (n - 1) / n);
-  low = mean - half;
-  high = mean + half;
 }
 
 // The data of a task: the rows the search sees and the held-out test rows (fixed seed).
@@ -356,8 +339,10 @@ std::vector<LeaderboardCell> run_leaderboard(const LeaderboardSpec& spec,
           cell.wall_seconds =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
           cell.seeds_released = static_cast<int>(accuracies.size());
-          cell.mean_accuracy = mean_of(accuracies);
-          interval_of(accuracies, cell.mean_accuracy, cell.ci_low, cell.ci_high);
+          const MeanInterval interval = normal_mean_interval(accuracies);
+          cell.mean_accuracy = interval.mean;
+          cell.ci_low = interval.low();
+          cell.ci_high = interval.high();
           cells.push_back(cell);
         }
       }

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "core/mean_interval.h"
 #include "core/random.h"
 #include "tuning/accounting.h"
 #include "tuning/best_of_k.h"
@@ -19,7 +20,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Stream ids for derive_seed (experiment seed, stream, scope index).
 constexpr std::uint64_t kLtStream = 0x4C54;  // "LT"
 // Two-sided 95% normal quantile for the protocol's confidence interval.
-constexpr double kZ95 = 1.959963984540054;
 
 // Finished and diverged runs are scored (results.h: a diverged run scores the worst value).
 bool finished(const JobResult& job) {

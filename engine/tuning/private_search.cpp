@@ -6,6 +6,7 @@
 
 #include "core/chacha20.h"
 #include "core/error.h"
+#include "core/mean_interval.h"
 #include "core/random.h"
 #include "privacy/mechanisms/discrete_gaussian.h"
 #include "tuning/data_checks.h"
@@ -21,7 +22,6 @@ constexpr std::uint64_t kCountStream = 0x50434E54;  // "PCNT": the number of run
 constexpr std::uint64_t kDrawStream = 0x50445257;   // "PDRW": the candidate of each run
 constexpr std::uint64_t kRunStream = 0x5052554E;    // "PRUN": the seed of each run
 constexpr std::uint64_t kScoreStream = 0x53434F52;  // "SCOR": the validation-score noise
-constexpr double kZ95 = 1.959963984540054;
 constexpr double kTwoPi = 6.283185307179586;
 
 }  // namespace
@@ -134,7 +134,7 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
     os.emplace(ChaCha20::from_os_entropy());
   }
   PrivateRelease out;
-  double sum = 0.0, sum_sq = 0.0;
+  std::vector<double> released_scores;  // of the replicates that released a winner
   for (std::size_t r = 0; r < plan.replicates.size(); ++r) {
     const ReplicatePlan& rep = plan.replicates[r];
     ReplicateRelease rel;
@@ -184,22 +184,14 @@ PrivateRelease select_private_winners(const SearchResults& results, const Privat
     }
     if (rel.winner_job >= 0) {
       ++out.released;
-      sum += rel.released_score;
-      sum_sq += rel.released_score * rel.released_score;
+      released_scores.push_back(rel.released_score);
     }
     out.replicates.push_back(rel);
   }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  out.mean_score = out.released > 0 ? sum / out.released : nan;
-  out.ci_low = out.ci_high = nan;
-  if (out.released >= 2) {
-    const double n = out.released;
-    const double variance =
-        std::max(0.0, (sum_sq - n * out.mean_score * out.mean_score) / (n - 1.0));
-    const double half = kZ95 * std::sqrt(variance / n);
-    out.ci_low = out.mean_score - half;
-    out.ci_high = out.mean_score + half;
-  }
+  const MeanInterval interval = normal_mean_interval(released_scores);
+  out.mean_score = interval.mean;
+  out.ci_low = interval.low();
+  out.ci_high = interval.high();
   return out;
 }
 

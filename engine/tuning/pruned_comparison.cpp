@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "core/mean_interval.h"
 #include "core/random.h"
 #include "experiment/experiment_config.h"
 #include "tuning/aggregates.h"
@@ -15,7 +16,6 @@
 namespace dplab::tuning {
 namespace {
 
-constexpr double kZ95 = 1.959963984540054;
 constexpr std::uint64_t kSideStream = 0x3532;  // "52"
 
 // The finished repeats' final validation accuracies of each candidate in `pool` that has one.
