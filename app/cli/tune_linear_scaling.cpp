@@ -23,7 +23,7 @@ int run_linear_scaling_tune(const experiment::ExperimentConfig& config,
   std::unique_ptr<store::StoreWriter> writer;
   tuning::LinearScalingRunHooks hooks;
   hooks.on_runner = [&](tuning::Runner* runner, int phase) {
-    if (runner && !db) {
+    if (runner) {
       std::fprintf(stderr, "tune %s: %s\n", config.name.c_str(),
                    phase < 2 ? (phase == 0 ? "trial round 1 of 2 (every candidate once)"
                                            : "trial round 2 of 2 (every candidate once)")
@@ -40,21 +40,14 @@ int run_linear_scaling_tune(const experiment::ExperimentConfig& config,
                 experiment::describe_release(config.release).c_str());
     return run.cancelled ? 130 : 1;
   }
-  const tuning::LinearScalingFit& fit = run.fit;
-  std::printf(
-      "linear scaling: trials at eps %.4g and %.4g chose learning rates %g and %g (r = %g, %g); "
-      "final run at eps %.4g alone: r = %g, learning rate %g%s\n",
-      fit.budgets.trial_epsilon[0], fit.budgets.trial_epsilon[1], fit.learning_rate[0],
-      fit.learning_rate[1], fit.radius[0], fit.radius[1], fit.budgets.final_epsilon,
-      fit.final_radius, fit.final_learning_rate,
-      fit.extrapolated ? "" : " (the line fell: round 2's r kept)");
+  std::printf("%s\n", release::linear_scaling_fit_text(run.fit).c_str());
   // CURATOR ONLY: the trial rounds' winners and scores (the fit is what is released).
   const nlohmann::json curator{
       {"trial_rounds",
        {{{"winner_candidate", run.round_winner[0]}, {"winner_score", run.round_score[0]}},
         {{"winner_candidate", run.round_winner[1]}, {"winner_score", run.round_score[1]}}}},
       {"trial_runs", run.trial_runs}};
-  const nlohmann::json released{{"linear_scaling_fit", release::linear_scaling_fit_json(fit)}};
+  const nlohmann::json released = release::linear_scaling_released_facts(run.fit);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return finish_private_tune(run.final_results, run.final_plan, out_dir, config_path, wall,

@@ -395,8 +395,11 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
   namespace fs = std::filesystem;
   const auto& config = results.config;
   const tuning::ReleaseCost this_attempt = tuning::private_release_cost(results);
-  const tuning::PrivateRelease selected =
+  tuning::PrivateRelease selected =
       tuning::select_private_winners(results, plan, tuning::score_noise_seed(config.seed));
+  // Released beside the winners (private-linear-scaling's fit): kept with them, so the stored
+  // copy (history export, the GUI) releases it too.
+  if (extra_released) selected.released_facts = extra_released->dump();
   // RELEASED: only what Liu-Talwar / Papernot-Steinke cover, the winners with K integrated out,
   // and nothing at all from a cancelled search (engine/release/search_release.h). The number of
   // runs K, the hard-stop flag, the wall time (it grows with K) and anything else that depends on
@@ -434,10 +437,7 @@ int finish_private_tune(const tuning::SearchResults& results, const tuning::Priv
        "(winners.csv), and nothing from a cancelled search"}};
   if (attempts) summary["release"]["epsilon_this_attempt"] = number(this_attempt.epsilon);
   if (extra_released && !cancelled) {
-    for (const auto& [key, value] : extra_released->items()) {
-      summary[key] = value;
-      released.released[key] = value;
-    }
+    for (const auto& [key, value] : extra_released->items()) summary[key] = value;
   }
   // CURATOR ONLY (docs/privacy-model.md): what resuming and auditing the run need.
   released.curator.facts["wall_seconds"] = wall_seconds;

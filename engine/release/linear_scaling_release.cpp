@@ -1,6 +1,7 @@
 #include "release/linear_scaling_release.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "release/search_release.h"
 
@@ -31,6 +32,23 @@ nlohmann::json linear_scaling_fit_json(const tuning::LinearScalingFit& fit) {
   };
 }
 
+nlohmann::json linear_scaling_released_facts(const tuning::LinearScalingFit& fit) {
+  return {{"linear_scaling_fit", linear_scaling_fit_json(fit)}};
+}
+
+std::string linear_scaling_fit_text(const tuning::LinearScalingFit& fit) {
+  char line[512];
+  std::snprintf(
+      line, sizeof line,
+      "linear scaling: trials at eps %.4g and %.4g chose learning rates %g and %g (r = %g, %g); "
+      "final run at eps %.4g alone: r = %g, learning rate %g%s",
+      fit.budgets.trial_epsilon[0], fit.budgets.trial_epsilon[1], fit.learning_rate[0],
+      fit.learning_rate[1], fit.radius[0], fit.radius[1], fit.budgets.final_epsilon,
+      fit.final_radius, fit.final_learning_rate,
+      fit.extrapolated ? "" : " (the line fell: round 2's r kept)");
+  return line;
+}
+
 Release linear_scaling_release(const tuning::LinearScalingRun& run, const std::string& experiment,
                                const std::optional<SpentBudget>& spent) {
   if (!run.has_final) {
@@ -42,11 +60,10 @@ Release linear_scaling_release(const tuning::LinearScalingRun& run, const std::s
     nothing.released = {{"nothing", "the trial rounds released nothing (no final run)"}};
     return nothing;
   }
-  const tuning::PrivateRelease winners = tuning::select_private_winners(
+  tuning::PrivateRelease winners = tuning::select_private_winners(
       run.final_results, run.final_plan, tuning::score_noise_seed(run.final_results.config.seed));
-  Release release = private_release(run.final_results, winners, run.cancelled, spent);
-  if (!run.cancelled) release.released["linear_scaling_fit"] = linear_scaling_fit_json(run.fit);
-  return release;
+  winners.released_facts = linear_scaling_released_facts(run.fit).dump();
+  return private_release(run.final_results, winners, run.cancelled, spent);
 }
 
 }  // namespace dplab::release

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,12 @@
 namespace dplab::release {
 
 nlohmann::json linear_scaling_fit_json(const tuning::LinearScalingFit& fit);
+// {"linear_scaling_fit": linear_scaling_fit_json(fit)}: what every door puts in
+// PrivateRelease::released_facts for this mode.
+nlohmann::json linear_scaling_released_facts(const tuning::LinearScalingFit& fit);
+// One line for a screen: "linear scaling: trials at eps ... chose learning rates ...; final run
+// at eps ... alone: r = ..., learning rate ..." (released, as the fit).
+std::string linear_scaling_fit_text(const tuning::LinearScalingFit& fit);
 
 // The release of `run` (run.has_final): select_private_winners of the final run, private_release,
 // and the fit. Without a final run (a cancelled round, nothing scored): the release of nothing.

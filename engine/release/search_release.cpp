@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "data/dataset.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "release/search_tables.h"
@@ -270,6 +271,16 @@ Release private_release(const tuning::SearchResults& results,
                                   {"hit_hard_stop", rep.hit_hard_stop}});
   }
   r.curator.facts = {{"runs_trained", selected.runs_trained}, {"replicates", curator_replicates}};
+  // What the mode releases beside its winners (private-linear-scaling's fit); nothing of a
+  // cancelled search. A key of the mode's own is never overwritten.
+  if (!cancelled && !selected.released_facts.empty()) {
+    const nlohmann::json facts = parse_json_text(selected.released_facts, "released facts");
+    for (const auto& [key, value] : facts.items()) {
+      if (r.released.contains(key))
+        throw InvalidArgument("released facts: '" + key + "' is already in the release");
+      r.released[key] = value;
+    }
+  }
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_guard.h"
 #include "core/json_reader.h"
 
 namespace dplab::tuning {
@@ -114,9 +115,12 @@ nlohmann::json private_release_json(const PrivateRelease& release) {
                           {"released_score", number(rep.released_score)},
                           {"hit_hard_stop", rep.hit_hard_stop}});
   }
-  return {{"replicates", replicates},         {"runs_trained", release.runs_trained},
-          {"released", release.released},     {"mean_score", number(release.mean_score)},
-          {"ci_low", number(release.ci_low)}, {"ci_high", number(release.ci_high)}};
+  nlohmann::json out{{"replicates", replicates},         {"runs_trained", release.runs_trained},
+                     {"released", release.released},     {"mean_score", number(release.mean_score)},
+                     {"ci_low", number(release.ci_low)}, {"ci_high", number(release.ci_high)}};
+  if (!release.released_facts.empty())
+    out["released_facts"] = parse_json_text(release.released_facts, "released facts");
+  return out;
 }
 
 // Stored summaries (the store, history export): keys of other dplab versions are tolerated, so
@@ -142,6 +146,11 @@ PrivateRelease parse_private_release(const nlohmann::json& j) {
   out.mean_score = number_or_nan(r, "mean_score");
   out.ci_low = number_or_nan(r, "ci_low");
   out.ci_high = number_or_nan(r, "ci_high");
+  if (j.contains("released_facts")) {
+    const nlohmann::json& facts = j["released_facts"];
+    if (!facts.is_object()) json_fail(r.key_path("released_facts"), "expected an object");
+    out.released_facts = facts.dump();
+  }
   return out;
 }
 

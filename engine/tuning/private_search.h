@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "experiment/experiment_config.h"
@@ -75,6 +76,10 @@ struct PrivateRelease {
   int released = 0;                    // replicates that released a winner
   double mean_score = 0.0;             // over the released replicates
   double ci_low = 0.0, ci_high = 0.0;  // mean +- 1.96 s / sqrt(R) (NaN for R < 2)
+  // What the release mode releases beside its winners, as the text of one JSON object ("" =
+  // nothing): private-linear-scaling's {"linear_scaling_fit": ...}. Kept with the winners, so
+  // every door that writes this release (tune, history export, the GUI's report) writes it.
+  std::string released_facts;
 };
 
 // The seed of the validation-score noise of a search with this experiment seed (the CLI and the

@@ -56,6 +56,9 @@ class TestCliLinearScaling : public QObject {
                               out, "--db", db});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("linear scaling: trials at eps"), qPrintable(r.out));
+    // With --db too, each phase says what it runs (without K).
+    QVERIFY2(r.err.contains("trial round 1 of 2") && r.err.contains("final run at the"),
+             qPrintable(r.err));
     const nlohmann::json summary = read_json(out + "/summary.json");
     const auto& release = summary["release"];
     QCOMPARE(release["mode"].get<std::string>(), std::string("private-linear-scaling"));
@@ -95,6 +98,15 @@ class TestCliLinearScaling : public QObject {
     QVERIFY2(shown.exit_code == 0, qPrintable(shown.err));
     QVERIFY2(shown.out.contains("linear scaling") || shown.out.contains("linear-scaling"),
              qPrintable(shown.out));
+    // history export writes the same release.json: the fit included, nothing of the trials.
+    const QString exported = dir_.path() + "/exported";
+    const CliRun ex = run_cli({"history", "export", "--db", db, "--id", "1", "--out", exported});
+    QVERIFY2(ex.exit_code == 0, qPrintable(ex.err));
+    const nlohmann::json exported_card = read_json(exported + "/release.json");
+    QCOMPARE(exported_card["released"]["linear_scaling_fit"], fit);
+    QCOMPARE(exported_card["privacy"], card["privacy"]);
+    QVERIFY(read_file(exported + "/release.json").toStdString().find("trial_rounds") ==
+            std::string::npos);
   }
 
   void flag_errors_name_the_flag() {

@@ -5,14 +5,18 @@
 //  - Run trains the three phases with the engine code of `dplab-cli tune`
 //    (run_linear_scaling_search): only the final run is shown, at the learning rate the engine's
 //    own run of the same config extrapolates, and the ε shown is the engine's release cost of
-//    the whole procedure (its label names linear scaling and the trial budgets).
+//    the whole procedure (its label names linear scaling and the trial budgets); the fit is
+//    released with the winner (the report's release carries it).
 #include <QComboBox>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "experiment/experiment_config.h"
 #include "form/experiment_form.h"
 #include "form/number_field.h"
 #include "form/release_section.h"
+#include "release/linear_scaling_release.h"
+#include "release/search_release.h"
 #include "run/run_data.h"
 #include "shell/main_window.h"
 #include "support/test_paths.h"
@@ -98,6 +102,12 @@ class TestLinearScalingGui : public QObject {
     QCOMPARE(tab->epsilonText(), QString::fromStdString(tuning::epsilon_label(cost)));
     QVERIFY2(tab->epsilonText().contains("linear scaling"), qPrintable(tab->epsilonText()));
     QVERIFY(cost.epsilon > cost.epsilon_per_run);  // the trials are charged
+    // The fit is released with the winner: the report's release (search_release, as history
+    // export writes it) carries the engine's fit.
+    QCOMPARE(nlohmann::json::parse(released->released_facts),
+             release::linear_scaling_released_facts(engine.fit));
+    const release::Release report = release::search_release(runs, released, false);
+    QCOMPARE(report.released["linear_scaling_fit"], release::linear_scaling_fit_json(engine.fit));
   }
 
  private:

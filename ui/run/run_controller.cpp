@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/os_entropy.h"
 #include "experiment/run_count_visibility.h"
+#include "release/linear_scaling_release.h"
 #include "run/run_data.h"
 #include "store/store.h"
 #include "tuning/linear_scaling_search.h"
@@ -213,6 +214,7 @@ void RunController::run(experiment::ExperimentConfig config,
     bool has_final = false;
     tuning::SearchResults final_results;
     tuning::PrivatePlan final_plan;
+    std::string released_facts;  // private-linear-scaling: its fit (released)
     if (subsampled) {
       tuning::SubsampledRunHooks hooks;
       hooks.on_runner = on_runner;
@@ -228,11 +230,17 @@ void RunController::run(experiment::ExperimentConfig config,
       has_final = run.has_final;
       final_results = std::move(run.final_results);
       final_plan = std::move(run.final_plan);
+      if (has_final && !run.cancelled) {
+        released_facts = release::linear_scaling_released_facts(run.fit).dump();
+        const QString fit = QString::fromStdString(release::linear_scaling_fit_text(run.fit));
+        control.post([this, fit] { emit message(fit, false); });
+      }
     }
     tuning::PrivateRelease release;  // released = 0: nothing released
     if (has_final) {
       release = tuning::select_private_winners(final_results, final_plan,
                                                tuning::score_noise_seed(final_results.config.seed));
+      release.released_facts = released_facts;
       if (writer && writer->experiment_id() >= 0) {
         try {
           store->save_summary(writer->experiment_id(), "private_release",
