@@ -104,8 +104,9 @@ class TestLinearScalingGui : public QObject {
     QVERIFY(cost.epsilon > cost.epsilon_per_run);  // the trials are charged
     // The fit is released with the winner: the report's release (search_release, as history
     // export writes it) carries the engine's fit.
-    QCOMPARE(nlohmann::json::parse(released->released_facts),
-             release::linear_scaling_released_facts(engine.fit));
+    QVERIFY2(nlohmann::json::parse(released->released_facts) ==
+                 release::linear_scaling_released_facts(engine.fit),
+             released->released_facts.c_str());
     const release::Release report = release::search_release(runs, released, false);
     QCOMPARE(report.released["linear_scaling_fit"], release::linear_scaling_fit_json(engine.fit));
   }
