@@ -179,8 +179,7 @@ int run_audit(const Arguments& args) {
     std::cout << (options.blackbox_canaries == audit::BlackBoxCanaries::kCrafted
                       ? "black-box canaries: crafted, the input s e_{d+i} on one of m extra "
                         "features the data never sets (s = " +
-                            audit_fixed(audit::crafted_canary_value(), 0) +
-                            "), label 0\n"
+                            audit_fixed(audit::crafted_canary_value(), 0) + "), label 0\n"
                       : std::string("black-box canaries: mislabelled validation rows\n"));
   }
   csv::CsvTable table;

@@ -8,9 +8,10 @@
 // A store is read again only when its file or its WAL changed (size or modification time), so a
 // poll of a quiet folder costs a few stat() calls — except a store whose run still says running
 // and that has been quiet longer than stale_after: it is read again each poll, because whether its
-// writer lives (a killed task's run reads as interrupted) is not in the file. A store that cannot be read is an error only
-// when it still cannot be read at the next poll with an unchanged file: run-jobs creates its file,
-// schema and run in a few milliseconds, and a reader may see it half made.
+// writer lives (a killed task's run reads as interrupted) is not in the file. A store that cannot
+// be read is an error only when it still cannot be read at the next poll with an unchanged file:
+// run-jobs creates its file, schema and run in a few milliseconds, and a reader may see it half
+// made.
 //
 // Privacy: the folder is the curator's (plan.json holds K and the draws for a private release);
 // per-shard job counts reveal K. What a poll returns is for the curator's screen only
