@@ -42,19 +42,36 @@ struct Frame {
   double x0 = kLeft, x1 = 0, y0 = kTop, y1 = 0;
   bool legend_below = false;
   std::size_t legend_columns = 1;
+  double legend_column = kLegendColumn;  // width of one legend column below the plot
   double legend_top = 0, x_label_y = 0;
 };
 
+// The widest legend entry: swatch (24 pt) and label (DejaVu Sans runs about 10% wider than
+// text_width's estimate).
+double legend_entry_width(const Plot& plot) {
+  double widest = 0;
+  for (const auto& s : plot.series)
+    if (!s.label.empty()) widest = std::max(widest, 24 + 1.1 * text_width(s.label, kTickFont));
+  return widest;
+}
+
 Frame frame(const Plot& plot) {
   Frame f;
-  f.legend_below = plot.width < kNarrow;
-  const double right = !f.legend_below ? kRight : plot.heatmap ? kNarrowHeatmapRight : kNarrowRight;
+  // On the right the legend takes the margin it needs (at least kRight), unless that would leave
+  // the plot box under 60 % of the figure: then it goes below, like a narrow figure's.
+  const double legend_margin = 10 + legend_entry_width(plot) + 8;
+  f.legend_below = plot.width < kNarrow || (!plot.heatmap && legend_margin > 0.4 * plot.width);
+  const double right = !f.legend_below ? std::max(kRight, legend_margin)
+                       : plot.heatmap  ? kNarrowHeatmapRight
+                                       : kNarrowRight;
   f.x1 = plot.width - right;
   double legend_height = 0;
   if (f.legend_below && !plot.heatmap) {
     const std::size_t n = legend_entries(plot);
+    f.legend_column = std::min(std::max(kLegendColumn, legend_entry_width(plot) + 8),
+                               plot.width - 2 * kNarrowRight);
     f.legend_columns = std::max<std::size_t>(
-        1, static_cast<std::size_t>((plot.width - 2 * kNarrowRight) / kLegendColumn));
+        1, static_cast<std::size_t>((plot.width - 2 * kNarrowRight) / f.legend_column));
     const std::size_t rows = (n + f.legend_columns - 1) / f.legend_columns;
     legend_height = kLegendRow * static_cast<double>(rows) + (rows > 0 ? 4 : 0);
   }
@@ -170,11 +187,27 @@ void draw_y_label(const Plot& plot, const Frame& f, Canvas& c,
          fitting_size(plot.y_label, kLabelFont, f.y1 - f.y0 + 8), Anchor::kMiddle, "#000000", true);
 }
 
-// One entry: its line and marker swatch, then its label.
-void draw_legend_entry(const Series& s, Canvas& c, double x, double y) {
+// `text` cut at a character boundary and ended with "…" so that it fits `width` points at
+// `size` (itself when it fits).
+std::string shortened(const std::string& text, double size, double width) {
+  if (1.1 * text_width(text, size) <= width) return text;
+  std::string cut = text;
+  while (!cut.empty() && 1.1 * text_width(cut + "…", size) > width) {
+    cut.pop_back();
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+    if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+  }
+  return cut + "…";
+}
+
+// One entry: its line and marker swatch, then its label, in `width` points: a label too long
+// shrinks (down to 7 pt) and is then shortened, so it never leaves the page.
+void draw_legend_entry(const Series& s, Canvas& c, double x, double y, double width) {
   if (s.line) c.polyline({{x, y - 3}, {x + 18, y - 3}}, s.color, s.line_width, s.dash);
   if (s.marker > 0) c.circle(x + 9, y - 3, std::min(s.marker, 4.0), s.color);
-  c.text(x + 24, y, s.label, kTickFont, Anchor::kStart);
+  const double room = width - 24;
+  const double size = fitting_size(s.label, kTickFont, room);
+  c.text(x + 24, y, shortened(s.label, size, room), size, Anchor::kStart);
 }
 
 void draw_legend(const Plot& plot, const Frame& f, Canvas& c) {
@@ -183,10 +216,12 @@ void draw_legend(const Plot& plot, const Frame& f, Canvas& c) {
     if (s.label.empty()) continue;
     if (f.legend_below)
       draw_legend_entry(s, c,
-                        kNarrowRight + kLegendColumn * static_cast<double>(k % f.legend_columns),
-                        f.legend_top + 9 + kLegendRow * static_cast<double>(k / f.legend_columns));
+                        kNarrowRight + f.legend_column * static_cast<double>(k % f.legend_columns),
+                        f.legend_top + 9 + kLegendRow * static_cast<double>(k / f.legend_columns),
+                        f.legend_column - 4);
     else
-      draw_legend_entry(s, c, f.x1 + 10, kTop + 8 + 13 * static_cast<double>(k));
+      draw_legend_entry(s, c, f.x1 + 10, kTop + 8 + 13 * static_cast<double>(k),
+                        plot.width - f.x1 - 14);
     ++k;
   }
 }

@@ -319,9 +319,9 @@ ReleaseCost private_release_cost(const SearchResults& results) {
       cost.rdp = selection;
       for (double& r : cost.rdp) r *= replicates;
       cost.expected_runs = ps.expected_runs;
-      cost.covers = "Papernot-Steinke random stopping over " + std::to_string(k) + " candidates (" +
-                    experiment::describe_release(release).substr(11) +
-                    "), only the winner released";
+      // describe_release gives "private ps (poisson mu=10)": its parenthesis, once.
+      cost.covers = "Papernot-Steinke random stopping over " + std::to_string(k) + " candidates " +
+                    experiment::describe_release(release).substr(11) + ", only the winner released";
       break;
     }
   }

@@ -477,6 +477,39 @@ class TestFigures : public QObject {
       if (t.text == "dpsgd") QVERIFY(t.x > 504 - 170);  // 7 in: the legend on the right
   }
 
+  // Long legend labels never leave the page: on the right the margin grows to hold them, and
+  // when that would squeeze the plot box under 60 % of the width they go below, in columns as
+  // wide as the widest entry (a tuning-audit figure's labels ran off a 7 in page).
+  void long_legend_labels_stay_on_the_page() {
+    for (const double page : {504.0, 360.0, 252.0}) {
+      Plot plot = two_curves();
+      plot.width = page;
+      plot.series[0].label = "procedure's epsilon (upper bound)";
+      plot.series[1].label = "audited lower bound (f-DP, Gaussian-shape hypothesis)";
+      const Recorder r = recorded(plot);
+      const auto box = std::find_if(r.rects.begin(), r.rects.end(),
+                                    [](const Recorder::Box& b) { return b.fill.empty(); });
+      QVERIFY(box != r.rects.end());
+      QVERIFY2(box->w >= 0.55 * page,
+               qPrintable(QString("plot box %1 pt of %2").arg(box->w).arg(page)));
+      std::vector<Recorder::Text> legend;
+      // The legend entries: the labels, whole or shortened with "…" when even 7 pt is too wide.
+      for (const auto& t : r.texts)
+        if (t.text.rfind("procedure's", 0) == 0 || t.text.rfind("audited", 0) == 0)
+          legend.push_back(t);
+      QCOMPARE(static_cast<int>(legend.size()), 2);
+      for (const auto& t : legend) {
+        const double right = t.x + 1.1 * text_width(t.text, t.size);
+        QVERIFY2(
+            right <= page,
+            qPrintable(QString("%1 ends at %2 of %3").arg(t.text.c_str()).arg(right).arg(page)));
+      }
+      // Two entries never overlap: another row, or a column further than the first's width.
+      QVERIFY(legend[0].y != legend[1].y || std::abs(legend[1].x - legend[0].x) >
+                                                1.1 * text_width(legend[0].text, legend[0].size));
+    }
+  }
+
   void viridis_and_palette() {
     QCOMPARE(viridis(0), std::string("#440154"));
     QCOMPARE(viridis(1), std::string("#fde725"));
