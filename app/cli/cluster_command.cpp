@@ -216,6 +216,7 @@ int run_run_jobs(const Arguments& args) {
                  path.c_str());
   }
   const tuning::SearchResults results = run_cancellable(runner, {});
+  print_job_warnings(results, "run-jobs");
   std::int64_t failed = 0;
   const tuning::JobResult* first_failure = nullptr;
   for (const auto& job : results.jobs) {

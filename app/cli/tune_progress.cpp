@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -110,6 +111,23 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.cancelled = runner.cancel_requested();
   return run;
+}
+
+void print_job_warnings(const tuning::SearchResults& results, const char* command) {
+  const bool private_release = results.config.release.mode == experiment::ReleaseMode::kPrivate;
+  std::set<std::string> printed;
+  for (const auto& job : results.jobs) {
+    for (const auto& warning : job.warnings) {
+      if (private_release) {
+        if (printed.insert(warning).second)
+          std::fprintf(stderr, "%s: warning (curator only, not for release): a run: %s\n", command,
+                       warning.c_str());
+      } else {
+        std::fprintf(stderr, "%s: warning: candidate %d, repeat %d: %s\n", command, job.candidate,
+                     job.repeat, warning.c_str());
+      }
+    }
+  }
 }
 
 int tune_cancel_signal() {

@@ -33,6 +33,12 @@ tuning::SearchResults run_cancellable(tuning::Runner& runner, const std::functio
 // which all reveal K).
 TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count);
 
+// The jobs' warnings (JobResult::warnings: training/training_guards.h) on stderr, each line
+// "COMMAND: warning: ...". Explore names the job (candidate, repeat); a private release prints
+// each distinct text once, marked curator only: its runs other than the winner are not released,
+// and neither their indices nor how many warned is (K is curator-only for LT / PS).
+void print_job_warnings(const tuning::SearchResults& results, const char* command);
+
 // The signal that cancelled the last run_cancellable (SIGINT, SIGTERM or SIGUSR1), 0 if none did.
 int tune_cancel_signal();
 
