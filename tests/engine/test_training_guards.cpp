@@ -13,6 +13,7 @@
 #include "data/dataset.h"
 #include "optim/optimizer.h"
 #include "privacy/mechanisms/poisson_sampler.h"
+#include "support/random_batch.h"
 #include "support/test_registry.h"
 #include "training/trainer.h"
 #include "training/training_guards.h"
@@ -20,21 +21,6 @@
 using namespace dplab;
 
 namespace {
-
-// n rows of 3 uniform features, binary label [x0 + x1 > 1].
-data::Dataset separable(Index n, std::uint64_t seed) {
-  Rng rng(seed);
-  data::Dataset d;
-  d.name = "separable";
-  d.features.resize(n, 3);
-  d.targets.resize(n);
-  for (Index i = 0; i < n; ++i) {
-    for (Index j = 0; j < 3; ++j) d.features(i, j) = static_cast<float>(rng.uniform());
-    d.targets[i] = d.features(i, 0) + d.features(i, 1) > 1.f ? 1.f : 0.f;
-  }
-  d.num_classes = 2;
-  return d;
-}
 
 // Sum of `lots` Poisson lots of n examples at rate q.
 double lot_rows(Index n, double q, std::int64_t lots, std::uint64_t seed) {
@@ -131,7 +117,8 @@ class TrainingGuardsTest : public QObject {
     QFETCH(int, kind);
     QFETCH(double, learning_rate);
     QFETCH(double, clip);
-    const data::TrainValidationSplit data{separable(400, 1), separable(50, 2)};
+    const data::TrainValidationSplit data{testing::random_dataset(400, 3, 2, 1),
+                                          testing::random_dataset(50, 3, 2, 2)};
     const auto result = training::train(
         data, config_for(static_cast<models::ModelKind>(kind), learning_rate, clip));
     QVERIFY(!result.diverged && !result.cancelled);
@@ -148,7 +135,8 @@ class TrainingGuardsTest : public QObject {
 
   void normalRunsDoNotWarn() {
     QFETCH(int, kind);
-    const data::TrainValidationSplit data{separable(400, 1), separable(50, 2)};
+    const data::TrainValidationSplit data{testing::random_dataset(400, 3, 2, 1),
+                                          testing::random_dataset(50, 3, 2, 2)};
     const auto result =
         training::train(data, config_for(static_cast<models::ModelKind>(kind), 0.5, 1.0));
     QVERIFY(!result.diverged);

@@ -24,6 +24,7 @@
 #include "models/clipping.h"
 #include "models/model.h"
 #include "models/network_description.h"
+#include "support/per_example_gradients.h"
 #include "support/random_batch.h"
 #include "support/test_registry.h"
 
@@ -48,17 +49,6 @@ const char* kEveryLayerJson =
 
 std::string with_norms(const std::string& json, const std::string& method) {
   return R"({"norms": ")" + method + R"(", )" + json.substr(1);
-}
-
-// g_i of every row, materialised by single-row calls, in double.
-std::vector<Eigen::VectorXd> materialised(models::Model& model, const Matrix& x, const Vector& y) {
-  std::vector<Eigen::VectorXd> out;
-  Vector g(model.num_params()), norm(1);
-  for (Index i = 0; i < x.rows(); ++i) {
-    model.clipped_gradient_sum(x.middleRows(i, 1), y.segment(i, 1), models::kNoClipping, g, norm);
-    out.push_back(g.cast<double>());
-  }
-  return out;
 }
 
 struct Case {
@@ -113,15 +103,6 @@ void add_every_model() {
     QTest::newRow(name) << QString(name);
 }
 
-data::Dataset as_dataset(const testing::RandomBatch& b, int classes) {
-  data::Dataset d;
-  d.name = "batch";
-  d.features = b.x;
-  d.targets = b.y;
-  d.num_classes = classes;
-  return d;
-}
-
 }  // namespace
 
 class GhostNormsTest : public QObject {
@@ -132,7 +113,7 @@ class GhostNormsTest : public QObject {
   void normsEqualMaterialised() {
     QFETCH(QString, model);
     Case c = make_case(model, 24);
-    const auto g = materialised(*c.model, c.batch.x, c.batch.y);
+    const auto g = testing::per_example_gradients(*c.model, c.batch.x, c.batch.y);
     Vector sum(c.model->num_params()), norms(c.batch.x.rows());
     c.model->clipped_gradient_sum(c.batch.x, c.batch.y, models::kNoClipping, sum, norms);
     double worst = 0;
@@ -149,7 +130,7 @@ class GhostNormsTest : public QObject {
   void clippedSumEqualsMaterialised() {
     QFETCH(QString, model);
     Case c = make_case(model, 24);
-    const auto g = materialised(*c.model, c.batch.x, c.batch.y);
+    const auto g = testing::per_example_gradients(*c.model, c.batch.x, c.batch.y);
     std::vector<double> sorted;
     for (const auto& gi : g) sorted.push_back(gi.norm());
     std::sort(sorted.begin(), sorted.end());
@@ -173,8 +154,7 @@ class GhostNormsTest : public QObject {
   void ghostAndDirectGiveTheSameUpdate() {
     const Index dim = 72;
     const int classes = 3;
-    const testing::RandomBatch b = testing::random_batch(200, dim, classes, 31);
-    const data::Dataset train = as_dataset(b, classes);
+    const data::Dataset train = testing::random_dataset(200, dim, classes, 31);
     auto ghost = models::make_network(with_norms(kEveryLayerJson, "ghost"), dim, classes);
     auto direct = models::make_network(with_norms(kEveryLayerJson, "direct"), dim, classes);
     // Every conv-type layer on the forced path (the description names each layer's method).
