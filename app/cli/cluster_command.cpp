@@ -6,6 +6,12 @@
 //                                                  and writes what `tune --out` writes
 // The plan, shard and merge rules are engine/cluster/search_plan.h; the outputs are tune's own
 // (finish_explore_tune, finish_private_tune), so the merge equals a local run byte for byte.
+// What Slurm sends before a time limit or a preemption (SIGTERM; SIGUSR1 via the generated
+// script's --signal line) stops run-jobs at the next optimizer step of the jobs in flight (cli/
+// interrupt.h): those jobs are dropped, not stored (a shard store holds only final results),
+// and the process exits 143 / 138. Run again, the shard trains exactly the jobs it lacks, with
+// their seeds, so its store, and the merge, equal those of an uninterrupted run byte for byte.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -16,8 +22,10 @@
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/run_config.h"
 #include "cli/tune_finish.h"
+#include "cli/tune_progress.h"
 #include "cli/tune_release.h"
 #include "cluster/merged_run.h"
 #include "cluster/search_plan.h"
@@ -73,6 +81,24 @@ class JobLog : public tuning::RunListener {
   bool hide_count_;
   std::int64_t done_ = 0;
   std::mutex mutex_;
+};
+
+// The StoreWriter of a shard store, minus the jobs a signal cut short: a job stopped mid-run
+// (kCancelled, a partial curve) is not a result; only what ended (finished, failed, diverged)
+// reaches the store, so a rerun finds it missing and trains it again from its seed.
+class FinalJobsOnly : public tuning::RunListener {
+ public:
+  explicit FinalJobsOnly(store::StoreWriter& writer) : writer_(writer) {}
+  void on_start(const tuning::SearchResults& plan) override { writer_.on_start(plan); }
+  void on_job_finished(const tuning::JobResult& job) override {
+    if (job.status != tuning::JobStatus::kCancelled) writer_.on_job_finished(job);
+  }
+  void on_finished(const tuning::SearchResults& results, bool cancelled) override {
+    writer_.on_finished(results, cancelled);
+  }
+
+ private:
+  store::StoreWriter& writer_;
 };
 
 void check_same_data(const SearchPlan& plan, const tuning::SearchResults& here,
@@ -177,7 +203,8 @@ int run_run_jobs(const Arguments& args) {
   }
   ShardTag tag(db, writer, cluster::shard_identity(plan, i, n));
   JobLog log(i, runner.total_jobs(), hide);
-  runner.add_listener(&writer);
+  FinalJobsOnly final_jobs(writer);
+  runner.add_listener(&final_jobs);
   runner.add_listener(&tag);
   runner.add_listener(&log);
   if (hide) {
@@ -188,7 +215,8 @@ int run_run_jobs(const Arguments& args) {
                  static_cast<long long>(runner.total_jobs()), static_cast<long long>(kept),
                  path.c_str());
   }
-  const tuning::SearchResults results = runner.run();
+  const tuning::SearchResults results = run_cancellable(runner, {});
+  print_job_warnings(results, "run-jobs");
   std::int64_t failed = 0;
   const tuning::JobResult* first_failure = nullptr;
   for (const auto& job : results.jobs) {
@@ -207,6 +235,19 @@ int run_run_jobs(const Arguments& args) {
   if (const auto error = writer.first_error()) {
     std::cerr << "run-jobs: error: " << path << ": " << *error << "\n";
     return 1;
+  }
+  const bool incomplete =
+      std::any_of(results.jobs.begin(), results.jobs.end(), [](const auto& job) {
+        return job.status == tuning::JobStatus::kCancelled ||
+               job.status == tuning::JobStatus::kPending;
+      });
+  if (runner.cancel_requested() && incomplete) {  // a signal after the last job changes nothing
+    const int signal = tune_cancel_signal();
+    std::fprintf(stderr,
+                 "run-jobs shard %d of %d: %s; the jobs in flight stopped at a step boundary and "
+                 "were not stored; run the shard again to train the jobs it lacks\n",
+                 i, n, interrupt_description(signal).c_str());
+    return interrupt_exit_status(signal);
   }
   if (first_failure) {
     std::cerr << "run-jobs: error: " << (hide ? std::string("some") : std::to_string(failed))
@@ -272,8 +313,10 @@ void add_run_jobs_command(CLI::App& cli) {
   set_footer(
       *cmd,
       "Writes DIR/stores/shard-I.sqlite (one writer per file). Run again, it runs only the jobs "
-      "that file does not hold yet. Exit status: 0 ok; 1 a job failed or could not be stored; "
-      "2 bad usage.");
+      "that file does not hold yet. SIGTERM or SIGUSR1 (Slurm, before a time limit or a "
+      "preemption) stop the jobs in flight at their next step without storing them. Exit "
+      "status: 0 ok; 1 a job failed or could not be stored; 2 bad usage; 130 Ctrl-C, 143 "
+      "SIGTERM, 138 SIGUSR1 (run the shard again to finish it).");
   add_examples(*cmd, {"dplab-cli tune --config resources/presets/quick-demo.json --plan plan",
                       "dplab-cli run-jobs plan --shard 0 --shards 1"});
   on_run(*cmd, [args] { return run_run_jobs(*args); });

@@ -1,14 +1,15 @@
 #include "cli/interrupt.h"
 
 #include <csignal>
+#include <iterator>
 
 namespace dplab::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
 std::atomic<int> g_signal{0};
-struct sigaction g_previous_int {};
-struct sigaction g_previous_term {};
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGUSR1};
+struct sigaction g_previous[std::size(kSignals)]{};
 
 extern "C" void on_interrupt(int signal) {
   if (g_interrupted.exchange(true)) {  // the second signal: the default action (kill)
@@ -27,13 +28,13 @@ InterruptScope::InterruptScope() {
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, &g_previous_int);
-  sigaction(SIGTERM, &action, &g_previous_term);
+  for (std::size_t i = 0; i < std::size(kSignals); ++i)
+    sigaction(kSignals[i], &action, &g_previous[i]);
 }
 
 InterruptScope::~InterruptScope() {
-  sigaction(SIGINT, &g_previous_int, nullptr);
-  sigaction(SIGTERM, &g_previous_term, nullptr);
+  for (std::size_t i = 0; i < std::size(kSignals); ++i)
+    sigaction(kSignals[i], &g_previous[i], nullptr);
 }
 
 const std::atomic<bool>* InterruptScope::flag() const {
@@ -44,12 +45,26 @@ bool InterruptScope::interrupted() const {
   return g_interrupted.load();
 }
 
+int InterruptScope::signal() const {
+  return g_signal.load();
+}
+
 int InterruptScope::exit_status() const {
-  return g_signal.load() == SIGTERM ? 143 : 130;
+  return interrupt_exit_status(signal());
 }
 
 std::string InterruptScope::what_happened() const {
-  return g_signal.load() == SIGTERM ? "terminated" : "cancelled";
+  return interrupt_description(signal());
+}
+
+int interrupt_exit_status(int signal) {
+  return 128 + (signal == SIGTERM || signal == SIGUSR1 ? signal : SIGINT);
+}
+
+std::string interrupt_description(int signal) {
+  if (signal == SIGTERM) return "terminated";
+  if (signal == SIGUSR1) return "terminated by SIGUSR1";
+  return "cancelled";
 }
 
 }  // namespace dplab::cli

@@ -86,6 +86,9 @@ int run_train(const Arguments& args) {
   const release::TrainSession session = release::run_train_session(all, split, request, hooks);
   const training::TrainingResult& result = session.result;
   progress.finish(static_cast<double>(result.queries), steps);
+  // Silent failures made loud (training/training_guards.h): lots off q n, frozen parameters.
+  for (const auto& warning : result.warnings)
+    std::cerr << "dplab-cli train: warning: " << warning << "\n";
 
   // curve.csv and release.json through the engine's one release writer (release/), then
   // summary.json.

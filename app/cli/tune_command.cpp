@@ -289,6 +289,7 @@ int run_tune(const Arguments& args) {
   print_search_header(config, runner, *data, flags.show_curator);
   const TuneRun run = run_with_progress(
       runner, tty, experiment::hides_run_count(config.release) && !flags.show_curator);
+  print_job_warnings(run.results, "dplab-cli tune");
   if (private_release) {
     const int status =
         finish_private_tune(run.results, plan, out_dir, config_path, run.wall_seconds,

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/interrupt.h"
 #include "cli/tune_finish.h"
 #include "cli/tune_objpert.h"
 #include "cli/tune_progress.h"
@@ -199,14 +200,13 @@ int explore_exit_status(const ExploreFinish& f, const std::optional<std::string>
     // One count: the jobs with a final result (finished, diverged or failed) are kept and never
     // re-run; the others (cancelled mid-run or not started) run on --resume.
     const std::int64_t kept = n.finished + n.diverged + n.failed;
-    std::cerr << "dplab-cli tune: "
-              << (tune_cancel_signal() == SIGTERM ? "terminated" : "cancelled") << "; kept " << kept
-              << " of " << results.jobs.size() << " jobs (" << n.finished << " finished, "
+    std::cerr << "dplab-cli tune: " << interrupt_description(tune_cancel_signal()) << "; kept "
+              << kept << " of " << results.jobs.size() << " jobs (" << n.finished << " finished, "
               << n.diverged << " diverged, " << n.failed << " failed); the other "
               << static_cast<std::int64_t>(results.jobs.size()) - kept
               << " run again on --resume\n";
     resume_hint();
-    return tune_cancel_signal() == SIGTERM ? 143 : 130;
+    return interrupt_exit_status(tune_cancel_signal());
   }
   if (n.failed > 0) {
     const auto& c = results.candidates[static_cast<std::size_t>(n.first_failure->candidate)];

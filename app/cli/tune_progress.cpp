@@ -2,12 +2,14 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <set>
 #include <string>
 #include <thread>
 
+#include "cli/interrupt.h"
 #include "cli/progress_line.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
@@ -15,14 +17,8 @@
 namespace dplab::cli {
 namespace {
 
-// The runner's cancel flag, reachable from the SIGINT handler (an atomic store is signal-safe).
-std::atomic<tuning::Runner*> g_runner{nullptr};
+// The signal that cancelled the last search (tune_cancel_signal), 0 if none did.
 std::atomic<int> g_signal{0};
-
-extern "C" void on_sigint(int signal) {
-  g_signal.store(signal);
-  if (tuning::Runner* runner = g_runner.load()) runner->cancel();
-}
 
 // `hide_run_count` (experiment::hides_run_count): a private LT / PS search, whose progress
 // fraction, job counts, throughput and ETA all reveal K (steps_total = K T): elapsed time only.
@@ -71,28 +67,14 @@ void print_search_header(const experiment::ExperimentConfig& config, const tunin
   }
 }
 
-TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count) {
-  g_runner.store(&runner);
-  struct sigaction action {};
-  action.sa_handler = on_sigint;
-  sigemptyset(&action.sa_mask);
-  struct sigaction previous {};
-  struct sigaction previous_term {};
-  sigaction(SIGINT, &action, &previous);
-  sigaction(SIGTERM, &action, &previous_term);
-
-  TuneRun run;
+tuning::SearchResults run_cancellable(tuning::Runner& runner, const std::function<void()>& tick) {
+  const InterruptScope interrupt;
+  tuning::SearchResults results;
   std::exception_ptr failure;
   std::atomic<bool> done{false};
-  const auto started = std::chrono::steady_clock::now();
-  // Progress (cli/progress_line.h): a redrawn bar on a terminal; otherwise a plain line every
-  // few seconds. The rate counts the steps of this session (not those of a resumed search).
-  ProgressLine line("progress", "steps", tty);
-  if (hide_run_count) line.hide_counts(kHiddenRunCount);
-  line.resume_from(static_cast<double>(runner.progress().steps_done));
   std::thread worker([&] {
     try {
-      run.results = runner.run();
+      results = runner.run();
     } catch (...) {
       failure = std::current_exception();
     }
@@ -100,15 +82,28 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count)
   });
   while (!done.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (interrupt.interrupted()) runner.cancel();  // idempotent: the jobs stop at their next step
+    if (tick) tick();
+  }
+  worker.join();
+  g_signal.store(interrupt.signal());
+  if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count) {
+  TuneRun run;
+  const auto started = std::chrono::steady_clock::now();
+  // Progress (cli/progress_line.h): a redrawn bar on a terminal; otherwise a plain line every
+  // few seconds. The rate counts the steps of this session (not those of a resumed search).
+  ProgressLine line("progress", "steps", tty);
+  if (hide_run_count) line.hide_counts(kHiddenRunCount);
+  line.resume_from(static_cast<double>(runner.progress().steps_done));
+  run.results = run_cancellable(runner, [&] {
     const tuning::Progress p = runner.progress();
     line.update(static_cast<double>(p.steps_done), static_cast<double>(p.steps_total),
                 jobs_text(p));
-  }
-  worker.join();
-  sigaction(SIGINT, &previous, nullptr);
-  sigaction(SIGTERM, &previous_term, nullptr);
-  g_runner.store(nullptr);
-  if (failure) std::rethrow_exception(failure);
+  });
   const tuning::Progress last = runner.progress();
   line.finish(static_cast<double>(last.steps_done), static_cast<double>(last.steps_total),
               jobs_text(last));
@@ -116,6 +111,23 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.cancelled = runner.cancel_requested();
   return run;
+}
+
+void print_job_warnings(const tuning::SearchResults& results, const char* command) {
+  const bool private_release = results.config.release.mode == experiment::ReleaseMode::kPrivate;
+  std::set<std::string> printed;
+  for (const auto& job : results.jobs) {
+    for (const auto& warning : job.warnings) {
+      if (private_release) {
+        if (printed.insert(warning).second)
+          std::fprintf(stderr, "%s: warning (curator only, not for release): a run: %s\n", command,
+                       warning.c_str());
+      } else {
+        std::fprintf(stderr, "%s: warning: candidate %d, repeat %d: %s\n", command, job.candidate,
+                     job.repeat, warning.c_str());
+      }
+    }
+  }
 }
 
 int tune_cancel_signal() {

@@ -1,8 +1,10 @@
 // What `dplab-cli tune` says on stderr while it trains, and how it is stopped: the line that
 // announces the search, the progress (a redrawn bar on a terminal, else a plain line every few
-// seconds), and Ctrl-C / SIGTERM, which cancel the runner cleanly (within one optimizer step) so
-// that what finished is kept.
+// seconds), and Ctrl-C / SIGTERM / SIGUSR1 (cli/interrupt.h), which cancel the runner cleanly
+// (within one optimizer step) so that what finished is kept.
 #pragma once
+
+#include <functional>
 
 #include "tuning/results.h"
 #include "tuning/runner.h"
@@ -18,16 +20,26 @@ void print_search_header(const experiment::ExperimentConfig& config, const tunin
 struct TuneRun {
   tuning::SearchResults results;
   double wall_seconds = 0;
-  bool cancelled = false;  // by Ctrl-C or SIGTERM (see tune_cancel_signal)
+  bool cancelled = false;  // by Ctrl-C, SIGTERM or SIGUSR1 (see tune_cancel_signal)
 };
 
-// Runs the search on a worker thread while this thread draws the progress on stderr (`tty`: a
-// redrawn bar); SIGINT and SIGTERM cancel the runner while it runs. Rethrows the run's error.
+// Runs the search on a worker thread while this thread, every 100 ms, cancels the runner once a
+// signal came (an InterruptScope lives meanwhile: cli/interrupt.h) and calls `tick` (may be
+// empty). Rethrows the run's error. tune and run-jobs both run their searches through it.
+tuning::SearchResults run_cancellable(tuning::Runner& runner, const std::function<void()>& tick);
+
+// run_cancellable drawing the progress on stderr (`tty`: a redrawn bar). Rethrows the run's error.
 // `hide_run_count`: the progress names the elapsed time only (no fraction, jobs, steps/s or ETA,
 // which all reveal K).
 TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count);
 
-// The signal that cancelled the search (SIGINT or SIGTERM), 0 if none did.
+// The jobs' warnings (JobResult::warnings: training/training_guards.h) on stderr, each line
+// "COMMAND: warning: ...". Explore names the job (candidate, repeat); a private release prints
+// each distinct text once, marked curator only: its runs other than the winner are not released,
+// and neither their indices nor how many warned is (K is curator-only for LT / PS).
+void print_job_warnings(const tuning::SearchResults& results, const char* command);
+
+// The signal that cancelled the last run_cancellable (SIGINT, SIGTERM or SIGUSR1), 0 if none did.
 int tune_cancel_signal();
 
 }  // namespace dplab::cli

@@ -155,7 +155,17 @@ std::string sbatch_script(const SlurmOptions& o) {
   s << "\n"
     << "#SBATCH --ntasks=1\n"
     << "#SBATCH --cpus-per-task=" << o.cpus_per_task << "\n"
-    << "#SBATCH --output=" << o.plan_dir << "/logs/shard-%a.out\n";
+    << "#SBATCH --output=" << o.plan_dir
+    << "/logs/shard-%a.out\n"
+    // SIGUSR1 120 s before the time limit, to the batch shell ("B:"): the script execs
+    // run-jobs, so run-jobs IS the batch shell (without B: Slurm signals job steps only, and
+    // there are none). run-jobs then stops its jobs in flight at their next optimizer step and
+    // exits 138 without storing them (cli/interrupt.h). 120 s: Slurm may send the signal up to
+    // 60 s early (its event resolution), so this is 120..180 s ahead, enough for one step of
+    // the largest built-in model (seconds) and the store's final commit; SIGTERM at the limit
+    // and SIGKILL KillWait (30 s by default) later would give far less. A user's own
+    // --sbatch-arg=--signal=... comes below and overrides it.
+    << "#SBATCH --signal=B:USR1@" << kSlurmSignalLeadSeconds << "\n";
   if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
   if (!o.time.empty()) s << "#SBATCH --time=" << o.time << "\n";
   if (o.mem_mb > 0) s << "#SBATCH --mem=" << o.mem_mb << "\n";

@@ -28,6 +28,10 @@ struct SlurmOptions {
   std::vector<std::string> extra;  // more #SBATCH lines, each "--option[=value]"
 };
 
+// Seconds before the time limit at which the generated script asks Slurm for SIGUSR1
+// (#SBATCH --signal=B:USR1@..., why this lead: sbatch_script in slurm_script.cpp).
+inline constexpr int kSlurmSignalLeadSeconds = 120;
+
 // Slurm's longest time limit in minutes: its limits are 32-bit minute counts, and the two top
 // values mean INFINITE and NO_VAL (slurm.h), so a longer one would wrap or mean "no limit".
 inline constexpr long long kMaxSlurmTimeMinutes = 4294967293LL;

@@ -11,6 +11,7 @@
 #include "core/pause_gate.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "training/training_guards.h"
 
 namespace dplab::training {
 namespace {
@@ -105,6 +106,13 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
     window_steps = 0;
   };
 
+  // The guards (training_guards.h): theta_0 once (the frozen-parameter test at the end) and,
+  // per step, the size of its last lot (two additions): each lot is Binomial(n, q) whichever
+  // query of the step drew it.
+  const Vector initial_params = model->params();
+  std::int64_t lots = 0;
+  double lot_rows = 0;
+
   const int queries_per_step = optimizer->queries_per_step();
   while (oracle.queries_made() + queries_per_step <= config.steps) {
     if (hooks.pause) hooks.pause->wait_while_paused(hooks.cancel);
@@ -120,6 +128,8 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
       result.divergence = why + " at step " + std::to_string(queries);
       break;
     }
+    ++lots;
+    lot_rows += static_cast<double>(oracle.last_lot_size());
     window_loss += step_loss;
     ++window_steps;
     if (hooks.on_step) hooks.on_step(queries);
@@ -132,6 +142,14 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   if (!result.cancelled && !result.diverged &&
       (result.curve.empty() || result.curve.back().iteration != result.queries)) {
     record_point(result.queries);
+  }
+  for (std::string warning :
+       {lot_size_drift_warning(lots, lot_rows, static_cast<double>(data.train.size()),
+                               oracle.sampling_rate()),
+        result.diverged || result.cancelled
+            ? std::string()
+            : frozen_parameters_warning(initial_params, model->params(), result.queries)}) {
+    if (!warning.empty()) result.warnings.push_back(std::move(warning));
   }
   if (instrumentation) instrumentation->on_trained(*model);
   result.final_validation = model->evaluate(data.validation);

@@ -18,6 +18,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "data/dataset.h"
@@ -105,6 +106,10 @@ struct TrainingResult {
   // (tuning: accuracy 0, training loss +inf), it is not dropped.
   bool diverged = false;
   std::string divergence;  // "the parameters are not finite at step 12", for messages
+  // Guards against silent failure (training/training_guards.h): the realised lot sizes drifted
+  // from q n beyond a binomial bound, or no parameter moved by more than float resolution.
+  // Empty for a sound run; the CLI prints each as a warning.
+  std::vector<std::string> warnings;
   // The model at the end of training (its spec, shape and parameters: models/model_export.h),
   // what a release writes as model.npz / model.json. Null when training failed before it.
   std::shared_ptr<const models::ExportedModel> model;

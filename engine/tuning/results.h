@@ -32,6 +32,9 @@ struct JobResult {
   std::int64_t queries = 0;     // noisy-gradient queries made (what the accountant composes)
   double wall_seconds = 0;
   std::string error;  // kFailed / kDiverged: the message
+  // training::TrainingResult::warnings of the job (a silent failure flagged: lots off q n,
+  // frozen parameters). Printed by tune / run-jobs; not kept in a run history.
+  std::vector<std::string> warnings;
   // The trained model (RunOptions::keep_models; null otherwise, for a job not run in this
   // process, e.g. one kept from an earlier attempt of a resumed search, or loaded from a history).
   std::shared_ptr<const models::ExportedModel> model;

@@ -129,6 +129,7 @@ struct Runner::Impl {
       out.final_train_loss = trained.final_train_loss;
       out.queries = trained.queries;
       out.wall_seconds = trained.wall_seconds;
+      out.warnings = std::move(trained.warnings);
       if (options.keep_models) out.model = std::move(trained.model);
       out.status = trained.cancelled  ? JobStatus::kCancelled
                    : trained.diverged ? JobStatus::kDiverged

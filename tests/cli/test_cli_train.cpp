@@ -57,6 +57,17 @@ class CliTrainTest : public QObject {
     QVERIFY(privacy["epsilon"].toDouble() > 0);
     QCOMPARE(summary["config"].toObject()["optimizer"].toString(), QString("dpadam"));
     QVERIFY(summary["wall_seconds"].toDouble() > 0);
+    QVERIFY2(!run.err.contains("warning"), qPrintable(run.err));  // a sound run: no guard fires
+  }
+
+  // A run whose parameters never move (training/training_guards.h) says so on stderr.
+  void frozenRunWarns() {
+    QTemporaryDir dir;
+    QStringList args = quick_binary_run(dir.path() + "/a");
+    args[args.indexOf("--lr") + 1] = "1e-25";
+    const CliRun run = run_cli(args);
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains("dplab-cli train: warning: no parameter moved"), qPrintable(run.err));
   }
 
   void sameSeedGivesIdenticalCurves() {

@@ -22,6 +22,7 @@
 #include "optim/optimizer.h"
 #include "support/expect_error.h"
 #include "support/numeric_compare.h"
+#include "support/per_example_gradients.h"
 #include "support/random_batch.h"
 #include "support/test_registry.h"
 
@@ -45,17 +46,6 @@ std::unique_ptr<models::Model> make(models::ModelKind kind, Index d, int classes
       model->params()[j] = static_cast<float>(2 * rng.uniform() - 1);
   }
   return model;
-}
-
-// g_i of every row (single-row calls without clipping), in double.
-std::vector<Eigen::VectorXd> per_example(models::Model& model, const Matrix& x, const Vector& y) {
-  std::vector<Eigen::VectorXd> out;
-  Vector g(model.num_params()), norm(1);
-  for (Index i = 0; i < x.rows(); ++i) {
-    model.clipped_gradient_sum(x.middleRows(i, 1), y.segment(i, 1), models::kNoClipping, g, norm);
-    out.push_back(g.cast<double>());
-  }
-  return out;
 }
 
 struct Case {
@@ -106,7 +96,7 @@ class TestAutomaticClipping : public QObject {
     auto model = make(static_cast<models::ModelKind>(kind), dim, classes);
     auto batch = testing::random_batch(12, dim, classes, 23);
     batch.x.row(3) *= 40.f;  // one large gradient among the small ones
-    const auto g = per_example(*model, batch.x, batch.y);
+    const auto g = testing::per_example_gradients(*model, batch.x, batch.y);
     Vector sum(model->num_params()), norms(batch.x.rows());
     model->clipped_gradient_sum(batch.x, batch.y, kAutomatic, sum, norms);
     Eigen::VectorXd expected = Eigen::VectorXd::Zero(model->num_params());

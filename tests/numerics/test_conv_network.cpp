@@ -23,6 +23,7 @@
 #include "models/network_description.h"
 #include "support/layer_gradient_check.h"
 #include "support/numeric_compare.h"
+#include "support/per_example_gradients.h"
 #include "support/random_batch.h"
 #include "support/test_registry.h"
 
@@ -77,18 +78,6 @@ std::string smooth(std::string json) {
 
 int classes_of(const std::string& json) {
   return json.find("reconstruction") != std::string::npos ? 0 : 3;
-}
-
-// g_i of every row, by single-row calls (materialised), in double.
-std::vector<Eigen::VectorXd> per_example(models::Model& model, const Batch& b) {
-  std::vector<Eigen::VectorXd> out;
-  Vector g(model.num_params()), norm(1);
-  for (Index i = 0; i < b.x.rows(); ++i) {
-    model.clipped_gradient_sum(b.x.middleRows(i, 1), b.y.segment(i, 1), models::kNoClipping, g,
-                               norm);
-    out.push_back(g.cast<double>());
-  }
-  return out;
 }
 
 }  // namespace
@@ -154,7 +143,7 @@ class TestConvNetwork : public QObject {
     auto reference = models::make_network(text, dim, model_classes);
     reference->initialize(5);
     const Batch b = random_batch(70, dim, classes, 9);  // 70 > kNetworkBlockRows: several blocks
-    const auto g = per_example(*reference, b);
+    const auto g = testing::per_example_gradients(*reference, b.x, b.y);
     double median_norm = 0;
     {
       std::vector<double> norms;
