@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
       "Run 'dplab-cli <command> --help' for the flags of a command.\n"
       "Exit status: 0 ok, 1 run-time error (also: an output file or stdout could not be "
       "written), 2 bad usage (the message names the flag), 130 cancelled (Ctrl-C), 143 "
-      "terminated (SIGTERM).");
+      "terminated (SIGTERM), 138 stopped by SIGUSR1 (Slurm's warning before a time limit).");
   cli.get_formatter()->column_width(30);
   cli::add_commands(cli);
 

@@ -129,8 +129,8 @@ void add_train_command(CLI::App& cli) {
   set_footer(
       *cmd,
       "Exit status: 0 ok; 1 run-time error (unreadable data, an output that cannot be written, a "
-      "diverged run); 2 bad usage; 130 Ctrl-C, 143 SIGTERM (curve.csv and summary.json keep "
-      "the steps taken, status \"cancelled\").");
+      "diverged run); 2 bad usage; 130 Ctrl-C, 143 SIGTERM, 138 SIGUSR1 (curve.csv and "
+      "summary.json keep the steps taken, status \"cancelled\").");
   add_examples(*cmd, {"dplab-cli train --dataset adult --steps 300 --out runs/adult",
                       "dplab-cli train --dataset my-data.csv --label-column income --lot-size 50 "
                       "--steps 300 --out runs/mine"});

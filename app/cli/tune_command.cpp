@@ -360,8 +360,9 @@ void add_tune_command(CLI::App& cli) {
   set_footer(
       *cmd,
       "Exit status: 0 ok; 1 a job failed (the first reason on stderr), a finished job could not be "
-      "stored in --db, or another run-time error; 2 bad usage; 130 Ctrl-C, 143 SIGTERM (finished "
-      "jobs are kept; continue with --resume). Diverged candidates are reported, not an error.");
+      "stored in --db, or another run-time error; 2 bad usage; 130 Ctrl-C, 143 SIGTERM, 138 "
+      "SIGUSR1 (finished jobs are kept; continue with --resume). Diverged candidates are reported, "
+      "not an error.");
   add_examples(
       *cmd,
       {"dplab-cli tune --config resources/presets/quick-demo.json --out demo --db runs.sqlite",
