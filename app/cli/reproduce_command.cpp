@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/figure_file.h"
@@ -77,14 +78,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // Writes the outcome's files and figures into out/ITEM/VERSION and lists the figures in `run`.
 void write_outcome(const reproduction::ReproductionItem& item,
                    const reproduction::DataVersion& version, const fs::path& out, ItemRun& run) {
-  const fs::path folder = out / item.name / version.key;
+  const fs::path folder = out / item.name / reproduction::version_folder(version);
   fs::create_directories(folder);
   for (const auto& [name, text] : run.outcome.files)
     write_text_file_atomically(folder / name, text);
   for (const auto& [stem, plot] : run.outcome.figures) {
     for (const char* extension : {".svg", ".pdf", ".png"}) {
       write_figure(plot, folder / (stem + extension));
-      run.figure_files.push_back((fs::path(item.name) / version.key / (stem + extension)).string());
+      run.figure_files.push_back(
+          (fs::path(item.name) / reproduction::version_folder(version) / (stem + extension))
+              .string());
     }
   }
 }
@@ -199,12 +202,13 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   const auto started = std::chrono::steady_clock::now();
   experiment::ExperimentConfig paper =
       experiment::load_experiment_file((presets / (version.preset + ".json")).string());
-  if (item.noise_multiplier > 0) paper.privacy.noise_multiplier = item.noise_multiplier;
+  const double sigma =
+      version.noise_multiplier > 0 ? version.noise_multiplier : item.noise_multiplier;
+  if (sigma > 0) paper.privacy.noise_multiplier = sigma;
   const experiment::ExperimentConfig scaled = reproduction::scaled_experiment(paper, scale);
   run.scaling = reproduction::describe_scaling(paper, scaled);
-  if (item.noise_multiplier > 0)
-    run.scaling +=
-        ", sigma = " + format_number(item.noise_multiplier) + " (the preset's sigma replaced)";
+  if (sigma > 0)
+    run.scaling += ", sigma = " + format_number(sigma) + " (the preset's sigma replaced)";
   std::shared_ptr<const data::TrainValidationSplit> data;
   try {
     data = tuning::load_experiment_data(scaled);
@@ -236,7 +240,7 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   pooled.add_scores(item, version, results);
   if (item.id == reproduction::ItemId::kSection52)
     pooled.section52.push_back({run_index, &item, version, results});
-  const fs::path folder = out / item.name / version.key;
+  const fs::path folder = out / item.name / reproduction::version_folder(version);
   fs::create_directories(folder);
   release::write_release(release::explore_release(results, false), folder.string());
   write_outcome(item, version, out, run);
@@ -259,6 +263,13 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   const std::string data_filter = args.text_or("data", kDefaultData);
   if (data_filter != "all" && data_filter != "adult" && data_filter != "fashion-mnist")
     throw UsageError("--data: expected adult, fashion-mnist or all, got '" + data_filter + "'");
+  // --sigma: only the versions that set this sigma (items with one version per sigma).
+  std::optional<double> sigma_filter;
+  if (auto text = args.text("sigma")) {
+    sigma_filter = parse_number("--sigma", *text);
+    if (!(*sigma_filter > 0))
+      throw UsageError("--sigma: expected a number > 0, got '" + *text + "'");
+  }
   const int threads = args.threads();
   std::vector<const reproduction::ReproductionItem*> items;
   if (what == "all") {
@@ -282,7 +293,8 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   const fs::path out(out_text);
   const std::string command_line = "dplab-cli reproduce " + what + " --scale " +
                                    reproduction::to_string(scale) +
-                                   (data_filter == "all" ? "" : " --data " + data_filter);
+                                   (data_filter == "all" ? "" : " --data " + data_filter) +
+                                   (sigma_filter ? " --sigma " + format_number(*sigma_filter) : "");
 
   struct sigaction action {};
   action.sa_handler = on_reproduce_signal;
@@ -303,6 +315,8 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   for (const auto* item : items) {
     for (const auto& version : item->versions) {
       if (data_filter != "all" && version.key != "synthetic" && version.key != data_filter)
+        continue;
+      if (sigma_filter && version.noise_multiplier > 0 && version.noise_multiplier != *sigma_filter)
         continue;
       if (interrupted) break;
       ItemRun run;
@@ -385,7 +399,8 @@ void add_reproduce_command(CLI::App& cli) {
   add_positional(*cmd, *args, "item",
                  "figure2, figure3, figure4 (with Table 1 and appendix Figure 6), figure8 and "
                  "figure9 (appendix: Figure 4 at sigma = 2, 8), section5.2, figure5, kk23 "
-                 "(Koskela & Kulkarni 2023 vs Papernot-Steinke), or all");
+                 "(Koskela & Kulkarni 2023 vs Papernot-Steinke), followups (DPAdamWOSM vs "
+                 "DP-AdamBC, automatic clipping vs the C grid, sigma = 2, 4, 8), or all");
   add_value(*cmd, *args, "out", "folder for REPORT.md and one subfolder per item and data set",
             "DIR")
       .required();
@@ -396,6 +411,10 @@ void add_reproduce_command(CLI::App& cli) {
             "quick|paper|tiny");
   add_value(*cmd, *args, "data",
             "adult, fashion-mnist or all (default " + std::string(kDefaultData) + ")", "NAME");
+  add_value(*cmd, *args, "sigma",
+            "only the versions at this sigma, for items with one version per sigma (followups: 2, "
+            "4, 8; default: all)",
+            "X");
   add_value(*cmd, *args, "threads", "worker threads (default: all cores)", "N");
   add_value(*cmd, *args, "presets",
             "folder with the paper-*.json presets (default: the installed or source presets)",

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "privacy/selection/private_selection.h"
+#include "reproduction/followup_rules.h"
 #include "reproduction/number_text.h"
 #include "reproduction/verdict.h"
 #include "tuning/aggregates.h"
@@ -513,6 +514,98 @@ void figure5(ItemOutcome& out, const DataVersion& version, const SearchResults& 
                     scale_note(scale))});
 }
 
+// The index of the entry of `kind` clipped by `mode` (-1: none): a search may hold the flat and
+// the automatic version of one optimizer.
+int entry_index(const SearchResults& results, optim::OptimizerKind kind,
+                models::ClippingMode mode) {
+  for (std::size_t i = 0; i < results.config.optimizers.size(); ++i)
+    if (results.config.optimizers[i].kind == kind && results.config.optimizers[i].clipping == mode)
+      return static_cast<int>(i);
+  return -1;
+}
+
+// The entry's best candidate (highest mean final accuracy over repeats: Figure 4's final max)
+// and its seed band, the 95% t-interval of its final accuracy over the repeats.
+BestCandidate best_candidate(const SearchResults& results,
+                             const tuning::OptimizerAggregates& aggregate) {
+  BestCandidate out;
+  out.optimizer = aggregate.optimizer;
+  out.mean = out.ci_low = out.ci_high = kNaN;
+  if (aggregate.curves.best_candidate.empty() || aggregate.curves.best_candidate.back() < 0)
+    return out;
+  const int best = aggregate.curves.best_candidate.back();
+  out.label = results.candidates[static_cast<std::size_t>(best)].label();
+  const auto spread = tuning::repeat_spread(results, {best}, 1);
+  out.mean = spread.mean;
+  out.ci_low = spread.ci_low;
+  out.ci_high = spread.ci_high;
+  out.repeats = static_cast<int>(spread.per_repeat.size());
+  return out;
+}
+
+// The followups item (followup_rules.h): the max curves of every entry, each entry's best
+// candidate with its seed band (a figure and a CSV), and one row per question.
+void followups(ItemOutcome& out, const DataVersion& version, const SearchResults& results,
+               Scale scale) {
+  const std::string sigma = general(results.config.privacy.noise_multiplier);
+  add_curves(out, "followups", "Max validation accuracy over each optimizer's grid, σ = " + sigma,
+             version, results, scale, false);
+  const auto aggregates = tuning::aggregate_all(results);
+  auto best_of = [&](optim::OptimizerKind kind, models::ClippingMode mode) {
+    const int i = entry_index(results, kind, mode);
+    if (i < 0)
+      throw InvalidArgument(
+          "followups (" + version.label + "): the preset has no " + optim::to_string(kind) +
+          (mode == models::ClippingMode::kAutomatic ? " (auto-clip)" : "") + " entry");
+    return best_candidate(results, aggregates[static_cast<std::size_t>(i)]);
+  };
+  using optim::OptimizerKind;
+  const auto flat = models::ClippingMode::kFlat, automatic = models::ClippingMode::kAutomatic;
+  const BestCandidate wosm = best_of(OptimizerKind::kDpAdamWosm, flat);
+  const BestCandidate bc = best_of(OptimizerKind::kDpAdamBc, flat);
+  const BestCandidate sgd = best_of(OptimizerKind::kDpSgd, flat);
+  const BestCandidate sgd_auto = best_of(OptimizerKind::kDpSgd, automatic);
+
+  const BestCandidate* all[] = {&wosm, &bc, &sgd, &sgd_auto};
+  std::ostringstream csv;
+  csv << "optimizer,sigma,best_candidate,repeats,mean_final_accuracy,t95_low,t95_high\n";
+  Plot plot;
+  plot.title = "Best candidate per optimizer, σ = " + sigma;
+  plot.subtitle = subtitle(version, results, scale) + "; mean and 95% t-interval over " +
+                  std::to_string(wosm.repeats) + " repeat(s)";
+  plot.x_label = "optimizer (its grid's best candidate)";
+  plot.y_label = "final validation accuracy";
+  Series s = dots("", "#4e79a7", 4);
+  for (std::size_t i = 0; i < std::size(all); ++i) {
+    const BestCandidate& c = *all[i];
+    csv << '"' << c.optimizer << "\"," << sigma << ",\"" << c.label << "\"," << c.repeats << ','
+        << general(c.mean) << ',' << general(c.ci_low) << ',' << general(c.ci_high) << '\n';
+    plot.x_tick_labels.push_back(c.optimizer);
+    s.x.push_back(static_cast<double>(i));
+    s.y.push_back(c.mean);
+    // One repeat: no band; the bar is the point itself.
+    s.y_low.push_back(std::isfinite(c.ci_low) ? c.ci_low : c.mean);
+    s.y_high.push_back(std::isfinite(c.ci_high) ? c.ci_high : c.mean);
+  }
+  plot.series = {s};
+  out.figures.emplace_back("followups_best", plot);
+  out.files.emplace_back("followups_best.csv", csv.str());
+
+  auto side = [](const BestCandidate& c) { return c.label + ": " + band_text(c); };
+  out.rows.push_back({"followups", version.label,
+                      "does DPAdamWOSM beat DP-AdamBC? (best of 4 clips each)",
+                      "question 1 (no paper claim): beats if the mean gap > 0 and the 95% "
+                      "t-intervals over repeats are disjoint",
+                      beats_answer(wosm, bc) + "; " + side(wosm) + " vs " + side(bc),
+                      verdict_text(beats_halves(wosm, bc), scale_note(scale))});
+  out.rows.push_back(
+      {"followups", version.label,
+       "does automatic clipping make C's grid unnecessary? (DPSGD, auto over alpha vs alpha x C)",
+       "question 2 (no paper claim): unnecessary if auto's best >= the grid's best - 1 point",
+       grid_unnecessary_answer(sgd_auto, sgd) + "; " + side(sgd_auto) + " vs " + side(sgd),
+       verdict_text(grid_unnecessary_halves(sgd_auto, sgd), scale_note(scale))});
+}
+
 // "0.835 [0.830, 0.840]", or "0.835 (1 repeat: no interval)".
 std::string spread_text(const tuning::RepeatSpread& s) {
   if (!std::isfinite(s.ci_low)) return fixed(s.mean) + " (1 repeat: no interval)";
@@ -711,6 +804,9 @@ ItemOutcome analyse_item(const ReproductionItem& item, const DataVersion& versio
       break;
     case ItemId::kFigure5:
       figure5(out, version, results, scale);
+      break;
+    case ItemId::kFollowups:
+      followups(out, version, results, scale);
       break;
     case ItemId::kKk23:
       // A sweep of whole procedures, not one search: analyse_kk23 (kk23_comparison.h).

@@ -16,6 +16,20 @@ std::vector<DataVersion> both(const std::string& stem) {
           {"Fashion-MNIST", "fashion-mnist", stem + "-fashion-mnist"}};
 }
 
+// Both data sets, each at every sigma of `sigmas` (one version per pair).
+std::vector<DataVersion> both_at(const std::string& stem, const std::vector<double>& sigmas) {
+  std::vector<DataVersion> out;
+  for (const auto& v : both(stem)) {
+    for (double sigma : sigmas) {
+      DataVersion at = v;
+      at.label += ", sigma = " + format_number(sigma);
+      at.noise_multiplier = sigma;
+      out.push_back(at);
+    }
+  }
+  return out;
+}
+
 // The first, the last and evenly spaced values between: `keep` values in their order.
 std::vector<double> thinned(const std::vector<double>& values, std::size_t keep) {
   if (values.size() <= keep || keep < 2) return values;
@@ -61,8 +75,17 @@ const std::vector<ReproductionItem>& reproduction_items() {
        "Koskela & Kulkarni 2023: tuning on a private subsample vs Papernot-Steinke on the full "
        "data",
        {{"Adult", "adult", "paper-kk23-adult"}}},
+      {ItemId::kFollowups, "followups",
+       "After the paper: DPAdamWOSM vs DP-AdamBC, automatic clipping vs DPSGD's C grid",
+       both_at("followups", {4.0, 2.0, 8.0})},
   };
   return items;
+}
+
+std::string version_folder(const DataVersion& version) {
+  return version.noise_multiplier > 0
+             ? version.key + "-sigma" + format_number(version.noise_multiplier)
+             : version.key;
 }
 
 const ReproductionItem& find_item(const std::string& name) {

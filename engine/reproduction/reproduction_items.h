@@ -12,6 +12,10 @@
 //   kk23        Koskela & Kulkarni 2023: tuning on a private subsample vs Papernot-Steinke on
 //               the full data, accuracy vs total epsilon (Adult; kk23_comparison.h, its own
 //               sweep over sigma and seeds)
+//   followups   after the paper (issue #47): DPAdamWOSM vs DP-AdamBC, and automatic clipping
+//               vs DPSGD's C grid, at sigma = 4, 2, 8 (one data version per data set and sigma,
+//               the paper's sigma first so that a run cut short keeps it; the rules in
+//               followup_rules.h)
 //
 // Scales (one rule for every item, so a quick run is the paper's experiment made smaller):
 //   paper  the preset as it is;
@@ -39,15 +43,21 @@ enum class ItemId {
   kFigure9,
   kSection52,
   kFigure5,
-  kKk23
+  kKk23,
+  kFollowups
 };
 enum class Scale { kTiny, kQuick, kPaper };
 
 struct DataVersion {
-  std::string label;   // "Adult", "Fashion-MNIST", "synthetic"
-  std::string key;     // "adult", "fashion-mnist", "synthetic"
-  std::string preset;  // file stem in the presets folder
+  std::string label;              // "Adult", "Fashion-MNIST", "synthetic"
+  std::string key;                // "adult", "fashion-mnist", "synthetic"
+  std::string preset;             // file stem in the presets folder
+  double noise_multiplier = 0.0;  // > 0: replaces the preset's sigma for this version only
 };
+
+// The version's output folder: its key, with "-sigma<N>" when it sets its own sigma
+// ("adult-sigma2").
+std::string version_folder(const DataVersion& version);
 
 struct ReproductionItem {
   ItemId id;
@@ -59,7 +69,7 @@ struct ReproductionItem {
 
 const std::vector<ReproductionItem>& reproduction_items();
 // By name ("figure2", "figure3", "figure4", "figure8", "figure9", "section5.2", "figure5",
-// "kk23"); throws
+// "kk23", "followups"); throws
 // InvalidArgument listing the names.
 const ReproductionItem& find_item(const std::string& name);
 

@@ -79,7 +79,17 @@ std::string report_markdown(const std::vector<ItemRun>& runs, Scale scale,
      << kSection52Draws
      << " random draws per side only re-sample the trained runs; their CI is in the CSV, not "
         "in the verdict. A second row prunes DPSGD on times-best scores pooled over the "
-        "searches of this run (the paper pooled over 4 data sets x 2 models x 3 sigma).\n";
+        "searches of this run (the paper pooled over 4 data sets x 2 models x 3 sigma).\n"
+     << "- followups (issue #47, no paper claim: two questions, reproduction/followup_rules.h), "
+        "per data set and sigma; an optimizer's best candidate is the one with the highest mean "
+        "final accuracy over the repeats, its seed band the 95% t-interval of that candidate "
+        "over the repeats. (1) DPAdamWOSM vs DP-AdamBC, each at its default over the 4 clips: "
+        "one **beats** the other when its mean is higher and the seed bands are disjoint in its "
+        "favour, **tie** otherwise; the verdict's halves are DPAdamWOSM's (mean gap > 0; its "
+        "low > DP-AdamBC's high). (2) DPSGD with automatic clipping over the 10 learning rates "
+        "vs flat DPSGD over the 40 (alpha x C): C's grid is **unnecessary** when automatic "
+        "clipping's best is within "
+     << kAccuracyTolerance * 100 << " point of the grid's best or above it.\n";
   md << "\n## Paper vs dplab\n\n"
      << "| item | data | quantity | paper | dplab | verdict | wall time |\n"
      << "|---|---|---|---|---|---|---|\n";

@@ -4,7 +4,9 @@
 // at 2 pixels per SVG point, decoding to a drawing, not a blank page), the Figure 3 ranking
 // with exactly one default, and Table 1's epsilons at the paper's settings reproduced; bad usage
 // exits 2 naming the argument; a PNG that cannot be written fails the item naming the file and
-// the reason; SIGINT keeps the finished items and exits 130. tune with
+// the reason; SIGINT keeps the finished items and exits 130. `reproduce followups --scale quick`
+// (issue #47) answers its two questions with the rules stated before the results, every margin
+// and seed band printed, one folder per sigma, and --sigma keeps only that sigma. tune with
 // "accounting": {"conversion": "classic", "lt_log_base": "2"} prints the same epsilons as
 // `account --conversion classic --lt-log-base 2`, and refuses --accountant pld.
 #include <QDir>
@@ -107,8 +109,10 @@ class CliReproduceTest : public QObject {
         {"reproduce", "all", "--scale", "tiny", "--data", "adult", "--threads", "2", "--out", out});
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
     const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
-    for (const char* item : {"| figure2 |", "| figure3 |", "| figure4 |", "| section5.2 |",
-                             "| figure5 |", "| kk23 |", "| figure8 |", "| figure9 |"})
+    for (const char* item :
+         {"| figure2 |", "| figure3 |", "| figure4 |", "| section5.2 |", "| figure5 |", "| kk23 |",
+          "| figure8 |", "| figure9 |", "| followups | Adult, sigma = 2 |",
+          "| followups | Adult, sigma = 8 |"})
       QVERIFY2(report.contains(item), item);
     QVERIFY(report.contains("tiny scale"));
     // Table 1 at the paper's settings: three rows for Adult, each reproduced.
@@ -245,6 +249,47 @@ class CliReproduceTest : public QObject {
     QVERIFY(well_formed_svg(read_file(out + "/kk23/adult/kk23.svg")));
   }
 
+  // `reproduce followups --scale quick --data adult --sigma 4` (issue #47): two rows, each with
+  // its answer, both sides' seed bands and margins; the rules before the results; the max-curve
+  // and best-candidate figures and CSVs in followups/adult-sigma4; no other sigma run.
+  void followupsQuickRun() {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/repro";
+    const CliRun run = run_cli({"reproduce", "followups", "--scale", "quick", "--data", "adult",
+                                "--sigma", "4", "--threads", "2", "--out", out});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
+    const auto rule = report.indexOf("- followups (issue #47");
+    QVERIFY2(rule >= 0 && rule < report.indexOf("## Paper vs dplab"), qPrintable(report));
+    QVERIFY2(report.contains(QRegularExpression(
+                 "\\| followups \\| Adult, sigma = 4 \\| does DPAdamWOSM beat DP-AdamBC[^\\n]*"
+                 "\\| (dpadamwosm beats dpadam-bc|dpadam-bc beats dpadamwosm|tie); dpadamwosm "
+                 "lr=[^:]*: [0-9.]+ \\(1 repeat: no band\\) vs dpadam-bc [^\\n]*dpadamwosm - "
+                 "dpadam-bc = -?[0-9.]+ "
+                 "points \\(rule: > 0\\)[^\\n]*\\[quick scale\\]")),
+             qPrintable(report));
+    QVERIFY2(report.contains(QRegularExpression(
+                 "\\| followups \\| Adult, sigma = 4 \\| does automatic clipping make C's grid "
+                 "unnecessary[^\\n]*\\| (yes|no): [^\\n]*dpsgd \\(auto-clip\\) - dpsgd = -?[0-9.]+ "
+                 "points \\(rule: >= -1\\)")),
+             qPrintable(report));
+    QVERIFY(!report.contains("sigma = 2 |") && !report.contains("sigma = 8 |"));
+    QVERIFY(!QDir(out + "/followups/adult-sigma2").exists());
+    const QString folder = out + "/followups/adult-sigma4";
+    for (const char* figure : {"followups", "followups_best"}) {
+      QVERIFY2(well_formed_svg(read_file(folder + "/" + figure + ".svg")), figure);
+      QVERIFY2(report.contains(QString("followups/adult-sigma4/") + figure + ".png"), figure);
+    }
+    const QList<QByteArray> best = read_file(folder + "/followups_best.csv").trimmed().split('\n');
+    QCOMPARE(best.size(), 1 + 4);  // header, 4 optimizer entries
+    QVERIFY(best[0].startsWith("optimizer,sigma,best_candidate,repeats,mean_final_accuracy"));
+    QVERIFY(best[4].startsWith("\"dpsgd (auto-clip)\",4,") && best[4].contains("C=auto"));
+    for (int i = 1; i < best.size(); ++i) {
+      const double accuracy = best[i].split(',')[4].toDouble();
+      QVERIFY2(accuracy > 0.5 && accuracy < 1, best[i].constData());  // it learned
+    }
+  }
+
   void badUsage() {
     QTemporaryDir dir;
     CliRun run = run_cli({"reproduce", "figure99", "--out", dir.path()});
@@ -256,6 +301,9 @@ class CliReproduceTest : public QObject {
     run = run_cli({"reproduce", "figure3", "--data", "mnist", "--out", dir.path()});
     QCOMPARE(run.exit_code, 2);
     QVERIFY2(run.err.contains("--data"), qPrintable(run.err));
+    run = run_cli({"reproduce", "followups", "--sigma", "0", "--out", dir.path()});
+    QCOMPARE(run.exit_code, 2);
+    QVERIFY2(run.err.contains("--sigma"), qPrintable(run.err));
   }
 
   // The PNG's path is taken by a folder: the item fails (exit 1), and the error names the file

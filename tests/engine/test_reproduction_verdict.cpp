@@ -1,8 +1,11 @@
 // The one verdict rule of `dplab-cli reproduce` (reproduction/verdict.h) and the KK23 item's
 // analysis (reproduction/kk23_comparison.h): the three words by how many halves hold, every
-// margin in the text, the failing half named; PS's accuracy interpolated linearly in log eps
-// and NaN outside its range; the KK23 rule's three halves on hand-made procedures (each half
-// made to fail on its own); the preset is private-subsampled and the sweep scales as stated.
+// margin in the text, the failing half named; the followups item's two rules (followup_rules.h)
+// on made-up best candidates (beats / mirror / tie without disjoint bands or with one repeat; the
+// 1-point rule of the C grid at and past its edge, with the margin printed); PS's accuracy
+// interpolated linearly in log eps and NaN outside its range; the KK23 rule's three halves on
+// hand-made procedures (each half made to fail on its own); the preset is private-subsampled and
+// the sweep scales as stated.
 #include <QTest>
 
 #include <cmath>
@@ -10,6 +13,7 @@
 
 #include "core/error.h"
 #include "experiment/experiment_config.h"
+#include "reproduction/followup_rules.h"
 #include "reproduction/kk23_comparison.h"
 #include "reproduction/verdict.h"
 #include "support/test_paths.h"
@@ -31,6 +35,17 @@ Kk23Procedure procedure(bool kk23, double sigma, double eps, double accuracy, do
   p.delta = 1e-5;
   p.compute = compute;
   return p;
+}
+
+BestCandidate best(const std::string& name, double mean, double half_band, int repeats = 3) {
+  BestCandidate c;
+  c.optimizer = name;
+  c.label = "lr=0.001 C=1";
+  c.mean = mean;
+  c.ci_low = repeats > 1 ? mean - half_band : std::nan("");
+  c.ci_high = repeats > 1 ? mean + half_band : std::nan("");
+  c.repeats = repeats;
+  return c;
 }
 
 Kk23Sweep preset_sweep(Scale scale) {
@@ -98,6 +113,44 @@ class TestReproductionVerdict : public QObject {
     QVERIFY2(costly.verdict.rfind("partly, fails: KK23's compute", 0) == 0, costly.verdict.c_str());
     // Every half fails: not.
     QVERIFY(run(0.70, 0.70, 9).verdict.rfind("not: ", 0) == 0);
+  }
+
+  void followupsBeatsNeedsAGapAndDisjointBands() {
+    const auto wosm = best("dpadamwosm", 0.840, 0.002), bc = best("dpadam-bc", 0.830, 0.003);
+    QCOMPARE(beats_answer(wosm, bc), std::string("dpadamwosm beats dpadam-bc"));
+    QCOMPARE(verdict_word(beats_halves(wosm, bc)), VerdictWord::kReproduced);
+    QVERIFY(beats_halves(wosm, bc)[0].margin.find("1.00 points") != std::string::npos);
+    // The mirror: DP-AdamBC ahead by 1 point, bands disjoint.
+    QCOMPARE(beats_answer(bc, wosm), std::string("dpadamwosm beats dpadam-bc"));
+    QCOMPARE(verdict_word(beats_halves(bc, wosm)), VerdictWord::kNot);
+    // Ahead on the mean but the bands overlap: a tie, and the verdict is "partly".
+    const auto close = best("dpadam-bc", 0.838, 0.003);
+    QCOMPARE(beats_answer(wosm, close), std::string("tie"));
+    QCOMPARE(verdict_word(beats_halves(wosm, close)), VerdictWord::kPartly);
+    // One repeat: no band, never a win.
+    const auto single_a = best("dpadamwosm", 0.9, 0, 1), single_b = best("dpadam-bc", 0.5, 0, 1);
+    QCOMPARE(beats_answer(single_a, single_b), std::string("tie"));
+    QVERIFY(beats_halves(single_a, single_b)[1].margin.find("no band") != std::string::npos);
+    QVERIFY(band_text(single_a).find("no band") != std::string::npos);
+    QCOMPARE(band_text(wosm), std::string("0.840 [0.838, 0.842]"));
+  }
+
+  void followupsGridIsUnnecessaryWithinOnePoint() {
+    const auto grid = best("dpsgd", 0.845, 0.001);
+    const auto within = best("dpsgd (auto-clip)", 0.8355, 0.001);  // 0.95 points below
+    QVERIFY(grid_unnecessary_halves(within, grid)[0].holds);
+    QVERIFY(grid_unnecessary_answer(within, grid).rfind("yes", 0) == 0);
+    QVERIFY(grid_unnecessary_halves(within, grid)[0].margin.find("-0.95 points") !=
+            std::string::npos);
+    const auto above = best("dpsgd (auto-clip)", 0.850, 0.001);
+    QVERIFY(grid_unnecessary_halves(above, grid)[0].holds);
+    const auto below = best("dpsgd (auto-clip)", 0.8345, 0.001);  // 1.05 points below
+    QVERIFY(!grid_unnecessary_halves(below, grid)[0].holds);
+    QCOMPARE(grid_unnecessary_answer(below, grid), std::string("no: the C grid gains 1.05 points"));
+    QCOMPARE(verdict_word(grid_unnecessary_halves(below, grid)), VerdictWord::kNot);
+    auto missing = below;
+    missing.mean = std::nan("");
+    QVERIFY(!grid_unnecessary_halves(missing, grid)[0].holds);
   }
 
   void sweepScalesAsStated() {
