@@ -190,7 +190,11 @@ void AccuracyTab::drawCurves() {
     any_provisional = any_provisional || best_provisional;
     addWinnerCurve(plot, agg, name, color, data_->live());
   }
-  if (any_provisional) {
+  if (!data_->live() && data_->hasPartialCurves()) {
+    curves_->setTitle(curves_->title() +
+                      tr(" · run cancelled: jobs cut short drawn as far as they got (dotted "
+                         "where not every candidate got)"));
+  } else if (any_provisional) {
     curves_->setTitle(curves_->title() +
                       tr(" · dotted: provisional, not every candidate has reached it yet"));
   }
