@@ -25,17 +25,6 @@ namespace {
 constexpr int kMinWidth = 250;   // px of the axis rect
 constexpr int kMinHeight = 150;  // px of the axis rect
 
-// The enclosing tab widgets of `chart` below the main tabs show the page holding it.
-void showInnerPages(QTabWidget* top, ChartView* chart) {
-  for (QWidget* w = chart->parentWidget(); w && w != top; w = w->parentWidget()) {
-    auto* inner = qobject_cast<QTabWidget*>(w);
-    if (!inner) continue;
-    for (int i = 0; i < inner->count(); ++i)
-      if (inner->widget(i) == chart || inner->widget(i)->isAncestorOf(chart))
-        inner->setCurrentIndex(i);
-  }
-}
-
 // The settings columns beside the charts that cut their content: a scroll area that does not
 // scroll sideways holding a widget wider than its viewport.
 QStringList cutColumns(QWidget* page, const QString& tab) {
@@ -71,8 +60,8 @@ QList<Area> measureTabs(MainWindow* window, const QString& tag, QStringList* cut
     QApplication::processEvents();
     QWidget* page = tabs->widget(t);
     for (ChartView* chart : page->findChildren<ChartView*>()) {
-      showInnerPages(tabs, chart);
-      for (int i = 0; i < 3; ++i) QApplication::processEvents();
+      test::showChart(window, chart);  // its page of any tabs inside the result tab, laid out
+      for (int i = 0; i < 2; ++i) QApplication::processEvents();
       if (!chart->isVisible()) continue;  // hidden by design (the C_t chart without C_t)
       QCustomPlot* plot = chart->plot();
       plot->replot(QCustomPlot::rpImmediateRefresh);
