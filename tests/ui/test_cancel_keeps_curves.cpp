@@ -2,7 +2,7 @@
 // (the chart emptied: the engine's aggregates count finished jobs only, and a cancelled job's
 // partial curve was dropped — thousands of iterations of live curves vanished on Esc). A
 // cancelled job's curve is drawn as it stood, as while live; the Results table still counts
-// finished jobs only.
+// finished jobs only. The live legend flows into columns.
 #include "run/run_data.h"
 #include "support/test_registry.h"
 #include "views/accuracy_tab.h"
@@ -43,6 +43,15 @@ class TestCancelKeepsCurves : public QObject {
     // Live curves with a few points per candidate.
     QVERIFY(QTest::qWaitFor([&] { return pointsDrawn(chart) >= 20; }, 30000));
     const int live_points = pointsDrawn(chart);
+    // The live legend flows into columns as its entries come (it stayed one column of 8 rows
+    // under a 650-px chart: the entries arrived after the last resize).
+    QCPLegend* legend = chart->plot()->legend;
+    QVERIFY(legend->itemCount() >= 4);
+    QVERIFY2(legend->columnCount() >= 2,
+             qPrintable(QStringLiteral("%1 entries in %2 column(s) at %3 px")
+                            .arg(legend->itemCount())
+                            .arg(legend->columnCount())
+                            .arg(chart->width())));
     int finished_jobs = 0;
     for (const auto& job : window->runData()->runs().jobs)
       finished_jobs += job.status == tuning::JobStatus::kFinished ? 1 : 0;

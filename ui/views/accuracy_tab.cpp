@@ -92,7 +92,8 @@ void AccuracyTab::refresh(bool structural) {
 }
 
 void AccuracyTab::drawCurves() {
-  QCustomPlot* plot = curves_->plot();
+  ChartView* chart = curves_;
+  QCustomPlot* plot = chart->plot();
   plot->clearGraphs();
   const tuning::SearchResults& r = data_->results();
   const bool regression = r.is_regression;
@@ -207,6 +208,7 @@ void AccuracyTab::drawCurves() {
     plot->yAxis->setRange(0, 1);
   }
   plot->legend->setVisible(plot->graphCount() > 0);
+  chart->layoutLegend(chart->width());  // entries changed: re-flow the columns
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -216,7 +218,8 @@ void AccuracyTab::drawProtocol() {
   for (const auto& job : r.jobs) finished += job.status == tuning::JobStatus::kFinished ? 1 : 0;
   if (finished == protocol_finished_) return;  // nothing new: keep the chart as is
   protocol_finished_ = finished;
-  QCustomPlot* plot = protocol_->plot();
+  ChartView* chart = protocol_;
+  QCustomPlot* plot = chart->plot();
   plot->clearGraphs();
   plot->xAxis->setLabel(tr("k, candidates drawn at random (best one kept)"));
   plot->yAxis->setLabel(r.is_regression ? tr("final validation MSE (chosen)")
@@ -279,6 +282,7 @@ void AccuracyTab::drawProtocol() {
     plot->yAxis->setRange(0, 1);
   }
   plot->legend->setVisible(plot->graphCount() > 0);
+  chart->layoutLegend(chart->width());  // entries changed: re-flow the columns
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
