@@ -15,6 +15,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -223,11 +224,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // A layout saved on a short screen: moved back below the charts once the window is tall.
   compact_docks_ = dockWidgetArea(bottom_dock_) != Qt::BottomDockWidgetArea;
   if (!settings.contains(QStringLiteral("window/geometry"))) resize(1500, 940);
-  // Small screens: never larger than the available desktop (the window fits 1280 × 720).
+  // Small screens: never larger than the available desktop (the window fits 1280 × 720), its
+  // frame included: at the available height the title bar pushed the status bar below a
+  // 1024 × 768 screen at first launch (issue #44). The frame is not known before the window is
+  // shown: the style's title bar and frame stand for it.
   if (const QScreen* screen = this->screen()) {
-    const QSize available = screen->availableGeometry().size();
-    if (width() > available.width() || height() > available.height()) {
-      resize(std::min(width(), available.width()), std::min(height(), available.height()));
+    const QRect available = screen->availableGeometry();
+    const int frame = style()->pixelMetric(QStyle::PM_MdiSubWindowFrameWidth);
+    const QSize room(
+        available.width() - 2 * frame,
+        available.height() - style()->pixelMetric(QStyle::PM_TitleBarHeight) - 2 * frame);
+    if (width() > room.width() || height() > room.height()) {
+      resize(std::min(width(), room.width()), std::min(height(), room.height()));
+      move(available.topLeft());
     }
   }
   newExperiment();
