@@ -22,6 +22,7 @@
 
 #include "charts/chart_view.h"
 #include "charts/export_dialog.h"
+#include "experiment/run_count_visibility.h"
 #include "form/experiment_form.h"
 #include "form/presets.h"
 #include "form/privacy_section.h"
@@ -57,6 +58,19 @@
 #include "views/subsampled_tuning_view.h"
 
 namespace dplab::ui {
+namespace {
+
+// The run bar speaks of the run the charts show (it kept the last local run's "done in …").
+void showViewedRun(const RunData& data, RunBar* bar) {
+  const tuning::SearchResults& runs = data.runs();
+  std::int64_t finished = 0;
+  for (const tuning::JobResult& job : runs.jobs)
+    finished += job.status == tuning::JobStatus::kFinished ? 1 : 0;
+  bar->showViewed(data.title(), finished, static_cast<std::int64_t>(runs.jobs.size()),
+                  experiment::hides_run_count(runs.config.release));
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("dplab — honest private hyperparameter selection"));
@@ -193,8 +207,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             tr("The form holds the experiment of “%1”.").arg(QString::fromStdString(config.name)),
             false);
       });
-  connect(history_, &HistoryPanel::opened, this,
-          [this] { tabs_->setCurrentWidget(tabs_->accuracy()); });
+  connect(history_, &HistoryPanel::opened, this, [this] {
+    tabs_->setCurrentWidget(tabs_->accuracy());
+    showViewedRun(*data_, run_bar_);
+  });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
     status_text_->setText(is_error ? QStringLiteral("⚠ ") + text : text);
   });
