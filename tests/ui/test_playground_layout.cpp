@@ -131,6 +131,37 @@ class TestPlaygroundLayout : public QObject {
     checkMainViewsFit(w, QSize(1280, 720), true);
   }
 
+  // Issue #44: in the projector font every DP-SGD knob (T, δ and the seed included) is on screen
+  // without scrolling at 1280 x 720 (the knob column scrolled them out of sight: the knob groups
+  // are tabs there now, DP-SGD in front), and the charts' titles are not smaller than their tick
+  // labels (10.5 pt titles under 13 pt ticks).
+  void projectorFontShowsEveryKnobAndReadableTitles() {
+    PlaygroundWindow w;
+    const QSize size(1280, 720);
+    open(w, size, true);
+    test::saveShot(&w, QStringLiteral("playground-projector-1280x720"));
+    QCOMPARE(w.size(), size);
+    const QString where = QStringLiteral("1280x720, large font");
+    for (const char* name :
+         {"optimizer", "sigma", "clip", "lot", "alpha", "steps", "delta", "seed"})
+      checkOnScreen(w, w.knob(QLatin1String(name)), QLatin1String(name), QSize(1, 1), where);
+    for (ChartView* chart : {w.lossChart(), w.accuracyChart()}) {
+      const double title = chart->titleElement()->font().pointSizeF();
+      const double ticks = chart->plot()->xAxis->tickLabelFont().pointSizeF();
+      QVERIFY2(title >= ticks, qPrintable(QStringLiteral("%1: title %2 pt, ticks %3 pt")
+                                              .arg(chart->fileStem())
+                                              .arg(title)
+                                              .arg(ticks)));
+    }
+    // Back in the normal font the knob groups are stacked again, titled.
+    w.setLargeFont(false);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    checkOnScreen(w, w.knob(QStringLiteral("points")), QStringLiteral("points"), QSize(1, 1),
+                  QStringLiteral("1280x720"));
+    checkOnScreen(w, w.knob(QStringLiteral("sigma")), QStringLiteral("sigma"), QSize(1, 1),
+                  QStringLiteral("1280x720"));
+  }
+
   // With a minority cluster the accuracy chart's legend lists six lines; each chart's plot area
   // (the axis rectangle the curves are drawn in) keeps at least 100 px of height in the normal
   // font at 1024 x 700 and 80 px in the projector font at 1280 x 720 (its 11 pt legend and ticks

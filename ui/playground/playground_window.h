@@ -17,6 +17,8 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <QStringList>
+#include <array>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -133,6 +135,9 @@ class PlaygroundWindow : public QMainWindow {
   // The side panel's ledger and lessons stacked under the privacy group (normal font) or as two
   // tabs there (the projector font, whose text needs more height than a 720-pixel screen has).
   void arrangeSidePanel(bool tabbed);
+  // The knob groups (Data, Model, DP-SGD) stacked (normal font) or as tabs (the projector font).
+  void arrangeKnobs(bool tabbed);
+  static QStringList knobGroupTitles();
   void buildMenus();
   void readKnobs();
   void writeKnobs(const playground::PlaygroundSettings& s);
@@ -238,6 +243,8 @@ class PlaygroundWindow : public QMainWindow {
   QGroupBox* ledger_box_ = nullptr;
   QGroupBox* lessons_box_ = nullptr;
   QTabWidget* side_tabs_ = nullptr;
+  std::array<QGroupBox*, 3> knob_groups_{};  // Data, Model, DP-SGD
+  QTabWidget* knob_tabs_ = nullptr;
   QScrollArea* knobs_scroll_ = nullptr;
   bool large_font_ = false;
   std::map<QString, QWidget*> knobs_;  // lesson knob name -> widget

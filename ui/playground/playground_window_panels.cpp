@@ -218,7 +218,7 @@ QWidget* PlaygroundWindow::buildKnobs() {
   auto* layout = new QVBoxLayout(box);
   layout->setContentsMargins(2, 2, 2, 2);
 
-  auto* data = new QGroupBox(tr("Data"), box);
+  auto* data = knob_groups_[0] = new QGroupBox(knobGroupTitles().at(0), box);
   auto* data_form = new QFormLayout(data);
   dataset_ = new QComboBox(data);
   dataset_->setObjectName(QStringLiteral("pgDataset"));
@@ -240,7 +240,7 @@ QWidget* PlaygroundWindow::buildKnobs() {
   data_form->addRow(clear_outlier_);
   layout->addWidget(data);
 
-  auto* model = new QGroupBox(tr("Model"), box);
+  auto* model = knob_groups_[1] = new QGroupBox(knobGroupTitles().at(1), box);
   auto* model_form = new QFormLayout(model);
   model_ = new QComboBox(model);
   model_->setObjectName(QStringLiteral("pgModel"));
@@ -267,7 +267,7 @@ QWidget* PlaygroundWindow::buildKnobs() {
   model_form->addRow(tr("features"), feature_box);
   layout->addWidget(model);
 
-  auto* training = new QGroupBox(tr("DP-SGD"), box);
+  auto* training = knob_groups_[2] = new QGroupBox(knobGroupTitles().at(2), box);
   auto* training_form = new QFormLayout(training);
   optimizer_ = new QComboBox(training);
   optimizer_->setObjectName(QStringLiteral("pgOptimizer"));
@@ -310,6 +310,13 @@ QWidget* PlaygroundWindow::buildKnobs() {
   training_form->addRow(tr("δ"), delta_);
   training_form->addRow(tr("seed"), seed_);
   layout->addWidget(training);
+  // The projector font: the three groups become tabs (arrangeKnobs); stacked, their rows need
+  // more height than a 768-pixel screen has and the column scrolled T, δ and the seed away.
+  knob_tabs_ = new QTabWidget(box);
+  knob_tabs_->setObjectName(QStringLiteral("pgKnobTabs"));
+  knob_tabs_->setDocumentMode(true);
+  knob_tabs_->hide();
+  layout->addWidget(knob_tabs_);
   layout->addStretch(1);
 
   for (QComboBox* c : {dataset_, model_, activation_, optimizer_}) {
@@ -433,26 +440,50 @@ void PlaygroundWindow::buildMenus() {
   connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
 }
 
-void PlaygroundWindow::arrangeSidePanel(bool tabbed) {
-  if (tabbed == (side_tabs_->count() > 0)) return;
-  auto* layout = static_cast<QVBoxLayout*>(side_tabs_->parentWidget()->layout());
+namespace {
+
+// Moves `boxes` from `layout` into `tabs` (the tab names them: their titles are cleared) or back
+// into `layout` before `tabs`, with `titles` and `stretches`; no-op when already so.
+void tabGroups(QVBoxLayout* layout, QTabWidget* tabs, const QList<QGroupBox*>& boxes,
+               const QStringList& tab_names, const QStringList& titles, const QList<int>& stretches,
+               bool tabbed) {
+  if (tabbed == (tabs->count() > 0)) return;
   if (tabbed) {
-    for (QGroupBox* box : {ledger_box_, lessons_box_}) {
-      layout->removeWidget(box);
-      side_tabs_->addTab(box, box == ledger_box_ ? tr("Ledger") : tr("Lesson"));
-      box->setTitle(QString());  // the tab names it
+    for (int i = 0; i < boxes.size(); ++i) {
+      layout->removeWidget(boxes[i]);
+      tabs->addTab(boxes[i], tab_names.at(i));
+      boxes[i]->setTitle(QString());
     }
-    side_tabs_->show();
+    tabs->show();
   } else {
-    side_tabs_->hide();
-    side_tabs_->clear();  // removes the pages, does not delete them
-    const int at = layout->indexOf(side_tabs_);
-    layout->insertWidget(at, lessons_box_, 1);
-    layout->insertWidget(at, ledger_box_);
-    ledger_box_->setTitle(ledgerTitle());
-    lessons_box_->setTitle(lessonsTitle());
-    for (QGroupBox* box : {ledger_box_, lessons_box_}) box->show();
+    tabs->hide();
+    tabs->clear();  // removes the pages, does not delete them
+    int at = layout->indexOf(tabs);
+    for (int i = 0; i < boxes.size(); ++i) {
+      layout->insertWidget(at++, boxes[i], stretches.value(i));
+      boxes[i]->setTitle(titles.at(i));
+      boxes[i]->show();
+    }
   }
+}
+
+}  // namespace
+
+QStringList PlaygroundWindow::knobGroupTitles() {
+  return {tr("Data"), tr("Model"), tr("DP-SGD")};
+}
+
+void PlaygroundWindow::arrangeKnobs(bool tabbed) {
+  const QStringList titles = knobGroupTitles();
+  tabGroups(static_cast<QVBoxLayout*>(knob_tabs_->parentWidget()->layout()), knob_tabs_,
+            {knob_groups_[0], knob_groups_[1], knob_groups_[2]}, titles, titles, {0, 0, 0}, tabbed);
+  if (tabbed) knob_tabs_->setCurrentWidget(knob_groups_[2]);  // σ, C, L, α, T, δ, seed
+}
+
+void PlaygroundWindow::arrangeSidePanel(bool tabbed) {
+  tabGroups(static_cast<QVBoxLayout*>(side_tabs_->parentWidget()->layout()), side_tabs_,
+            {ledger_box_, lessons_box_}, {tr("Ledger"), tr("Lesson")},
+            {ledgerTitle(), lessonsTitle()}, {0, 1}, tabbed);
 }
 
 void PlaygroundWindow::setLargeFont(bool large) {
@@ -461,6 +492,7 @@ void PlaygroundWindow::setLargeFont(bool large) {
   if (large) f.setPointSizeF(f.pointSizeF() * 1.6);
   setFont(f);
   arrangeSidePanel(large);
+  arrangeKnobs(large);
   fitKnobsWidth();
   // The side panel's labels reserve the height of their longest text at the panel's width
   // (SteadyLabel): at 220 px the projector font's window needed 1,135 x 772. At 340 px they fit
@@ -483,6 +515,12 @@ void PlaygroundWindow::setLargeFont(bool large) {
     QFont legend = tick;
     legend.setPointSizeF(large ? 11 : 8);
     chart->plot()->legend->setFont(legend);
+    // The title (bold) as large as the ticks in the projector font (it stayed at the normal
+    // font's under 13 pt ticks; larger, it takes the plot's last pixels at 1280 x 720);
+    // ChartView's own rule (application font + 1.5 pt) in the normal font.
+    QFont title = chart->titleElement()->font();
+    title.setPointSizeF(large ? tick.pointSizeF() : QFont().pointSizeF() + 1.5);
+    chart->titleElement()->setFont(title);
     chart->plot()->replot();
   }
 }

@@ -115,13 +115,31 @@ const tuning::SearchResults& RunData::results() const {
   return *shown_;
 }
 
+namespace {
+
+// A job cut short with points: running (live) or cancelled (the run was cancelled). Its curve is
+// drawn as it stands; the engine's aggregates count finished jobs only.
+bool partial(const tuning::JobResult& job) {
+  return (job.status == tuning::JobStatus::kRunning ||
+          job.status == tuning::JobStatus::kCancelled) &&
+         !job.curve.empty();
+}
+
+}  // namespace
+
+bool RunData::hasPartialCurves() const {
+  const auto& jobs = results().jobs;
+  return std::any_of(jobs.begin(), jobs.end(), partial);
+}
+
 const tuning::SearchResults& RunData::viewResults() const {
   const tuning::SearchResults& shown = results();
-  if (!live_) return shown;
+  // A finished run as it is; a cancelled one keeps the curves it had while live.
+  if (!live_ && !hasPartialCurves()) return shown;
   if (!view_) {
     view_ = shown;
     for (auto& job : view_->jobs) {
-      if (job.status == tuning::JobStatus::kRunning && !job.curve.empty()) {
+      if (partial(job)) {
         job.status = tuning::JobStatus::kFinished;
         job.final_val_accuracy = job.curve.back().val_accuracy;
         // Not the last lot's loss: the final loss is over the whole training set and only a
@@ -163,11 +181,14 @@ tuning::ReleaseCost RunData::releaseCost() const {
 
 std::int64_t RunData::settledIteration(int optimizer_index) const {
   std::int64_t settled = std::numeric_limits<std::int64_t>::max();
-  if (!live_) return settled;
   const tuning::SearchResults& r = results();
   for (const tuning::JobResult& job : r.jobs) {
-    if (job.status != tuning::JobStatus::kPending && job.status != tuning::JobStatus::kRunning)
-      continue;
+    // Live: the jobs still to come or going on. Ended: the cancelled jobs' partial curves (a
+    // job never started is in no aggregate).
+    const bool bounds = live_ ? job.status == tuning::JobStatus::kPending ||
+                                    job.status == tuning::JobStatus::kRunning
+                              : job.status == tuning::JobStatus::kCancelled && !job.curve.empty();
+    if (!bounds) continue;
     const auto c = static_cast<std::size_t>(job.candidate);
     if (job.candidate < 0 || c >= r.candidates.size() ||
         r.candidates[c].optimizer_index != optimizer_index) {

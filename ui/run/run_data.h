@@ -36,12 +36,16 @@ class RunData : public QObject {
   const tuning::SearchResults& runs() const { return results_; }
   // The engine aggregates over the current view (computed lazily once per change).
   const std::vector<tuning::OptimizerAggregates>& aggregates() const;
-  // Results where jobs with points count as finished (what aggregates() uses while live).
+  // Results where running or cancelled jobs with points count as finished (what aggregates()
+  // uses while live, and after a cancel: the curves drawn live stay drawn).
   const tuning::SearchResults& viewResults() const;
-  // While live: the last iteration that every job of optimizer `optimizer_index` has reached
-  // (jobs still pending or running bound it by their last point, -1 if one has none; ended jobs
-  // do not — a diverged job's curve stops there in a finished run's aggregate too). Beyond it the
-  // max/median over candidates is over a subset only: provisional. INT64_MAX when not live.
+  // A shown job was cut short with points (running, or cancelled): its curve is partial.
+  bool hasPartialCurves() const;
+  // The last iteration that every job of optimizer `optimizer_index` has reached: while live,
+  // jobs still pending or running bound it by their last point (-1 if one has none); after a
+  // cancel, the cancelled jobs with points. Other ended jobs do not (a diverged job's curve
+  // stops there in a finished run's aggregate too). Beyond it the max/median over candidates is
+  // over a subset only: provisional. INT64_MAX when nothing bounds it (a finished run).
   std::int64_t settledIteration(int optimizer_index) const;
   // The engine's cost (tuning::release_cost) of what is shown. While an explore run goes on, its
   // released points so far: a running job counts up to its last point (the queries that point

@@ -15,12 +15,14 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "charts/chart_view.h"
 #include "charts/export_dialog.h"
+#include "experiment/run_count_visibility.h"
 #include "form/experiment_form.h"
 #include "form/presets.h"
 #include "form/privacy_section.h"
@@ -56,6 +58,19 @@
 #include "views/subsampled_tuning_view.h"
 
 namespace dplab::ui {
+namespace {
+
+// The run bar speaks of the run the charts show (it kept the last local run's "done in …").
+void showViewedRun(const RunData& data, RunBar* bar) {
+  const tuning::SearchResults& runs = data.runs();
+  std::int64_t finished = 0;
+  for (const tuning::JobResult& job : runs.jobs)
+    finished += job.status == tuning::JobStatus::kFinished ? 1 : 0;
+  bar->showViewed(data.title(), finished, static_cast<std::int64_t>(runs.jobs.size()),
+                  experiment::hides_run_count(runs.config.release));
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("dplab — honest private hyperparameter selection"));
@@ -192,8 +207,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             tr("The form holds the experiment of “%1”.").arg(QString::fromStdString(config.name)),
             false);
       });
-  connect(history_, &HistoryPanel::opened, this,
-          [this] { tabs_->setCurrentWidget(tabs_->accuracy()); });
+  connect(history_, &HistoryPanel::opened, this, [this] {
+    tabs_->setCurrentWidget(tabs_->accuracy());
+    showViewedRun(*data_, run_bar_);
+  });
   connect(status_, &StatusPanel::latest, this, [this](const QString& text, bool is_error) {
     status_text_->setText(is_error ? QStringLiteral("⚠ ") + text : text);
   });
@@ -223,11 +240,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // A layout saved on a short screen: moved back below the charts once the window is tall.
   compact_docks_ = dockWidgetArea(bottom_dock_) != Qt::BottomDockWidgetArea;
   if (!settings.contains(QStringLiteral("window/geometry"))) resize(1500, 940);
-  // Small screens: never larger than the available desktop (the window fits 1280 × 720).
+  // Small screens: never larger than the available desktop (the window fits 1280 × 720), its
+  // frame included: at the available height the title bar pushed the status bar below a
+  // 1024 × 768 screen at first launch (issue #44). The frame is not known before the window is
+  // shown: the style's title bar and frame stand for it.
   if (const QScreen* screen = this->screen()) {
-    const QSize available = screen->availableGeometry().size();
-    if (width() > available.width() || height() > available.height()) {
-      resize(std::min(width(), available.width()), std::min(height(), available.height()));
+    const QRect available = screen->availableGeometry();
+    const int frame = style()->pixelMetric(QStyle::PM_MdiSubWindowFrameWidth);
+    const QSize room(
+        available.width() - 2 * frame,
+        available.height() - style()->pixelMetric(QStyle::PM_TitleBarHeight) - 2 * frame);
+    if (width() > room.width() || height() > room.height()) {
+      resize(std::min(width(), room.width()), std::min(height(), room.height()));
+      move(available.topLeft());
     }
   }
   newExperiment();

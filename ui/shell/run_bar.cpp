@@ -129,12 +129,35 @@ void RunBar::showFinished(bool ok, bool cancelled, const tuning::Progress& p,
                                    .arg(p.steps_per_second, 0, 'f', 0));
 }
 
+void RunBar::showViewed(const QString& what, std::int64_t jobs_finished, std::int64_t jobs_total,
+                        bool hide_run_count) {
+  hide_run_count_ = hide_run_count;
+  const QString text = tr("viewing %1").arg(what);
+  progress_->setToolTip(hide_run_count ? tr("A private selection's number of runs is not shown.")
+                                       : tr("Jobs of the viewed run that finished training."));
+  progress_->setRange(0, 1);
+  if (hide_run_count) {
+    progress_->setValue(0);
+    progress_->setFormat(tr("private: no count"));
+  } else {
+    progress_->setRange(0, static_cast<int>(std::max<std::int64_t>(1, jobs_total)));
+    progress_->setValue(static_cast<int>(jobs_finished));
+    progress_->setFormat(tr("%v / %m jobs"));
+  }
+  text_->setToolTip(text);
+  text_->setText(text);
+}
+
 QString RunBar::text() const {
   return text_->text();
 }
 
 QString RunBar::progressFormat() const {
   return progress_->format();
+}
+
+QString RunBar::progressText() const {
+  return progress_->text();
 }
 
 }  // namespace dplab::ui

@@ -36,10 +36,17 @@ class RunBar : public QWidget {
   // (the wording of a run that hides its count).
   void showFinished(bool ok, bool cancelled, const tuning::Progress& progress,
                     std::int64_t jobs_finished, bool released = false);
+  // A run opened for viewing (from the run history, a cluster plan folder) rather than run
+  // here: `what` names it; the bar counts its jobs finished of all, or none when
+  // `hide_run_count` (a private LT / PS run). The next showStarting replaces it.
+  void showViewed(const QString& what, std::int64_t jobs_finished, std::int64_t jobs_total,
+                  bool hide_run_count);
   bool hidesRunCount() const { return hide_run_count_; }
   QString text() const;
   // The progress bar's format (its text; a busy bar draws none), for tests and tooltips.
   QString progressFormat() const;
+  // The progress bar's text as drawn ("3 / 5 jobs").
+  QString progressText() const;
   // The bar and the line while a private LT / PS selection trains.
   static QString privateTrainingText();
 

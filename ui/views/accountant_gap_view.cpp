@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -15,6 +16,8 @@
 
 #include "async/latest_only_task.h"
 #include "charts/chart_view.h"
+#include "charts/side_column.h"
+#include "charts/split_or_tabs.h"
 
 namespace dplab::ui {
 namespace {
@@ -69,19 +72,26 @@ AccountantGapView::AccountantGapView(QWidget* parent)
       tr("Take σ, q = L/n, T and δ from the experiment in the form on the left."));
   connect(use_experiment_, &QPushButton::clicked, this,
           &AccountantGapView::experimentSettingsRequested);
-  auto* left = new QVBoxLayout;
+  auto* left_column = new QWidget;
+  auto* left = new QVBoxLayout(left_column);
+  left->setContentsMargins(0, 0, 0, 0);
   left->addWidget(source_);
   left->addWidget(use_experiment_);
   left->addLayout(form);
   left->addWidget(headline_);
   left->addWidget(note);
   left->addStretch(1);
-  auto* charts = new QVBoxLayout;
-  charts->addWidget(steps_chart_, 1);
-  charts->addWidget(candidates_chart_, 1);
+  // The settings and notes scroll in a column that leaves the charts their width (at 1024 px the
+  // wrapped notes took the whole page: the charts were -25 px wide).
+  QScrollArea* left_scroll = sideScrollArea(left_column, this);
+  // The two charts one above the other where both keep a readable plot, else as two tabs.
+  auto* charts = new SplitOrTabs(Qt::Vertical, this);
+  charts->addPanel(steps_chart_, tr("ε vs steps T"), kLeastChartHeight);
+  charts->addPanel(candidates_chart_, tr("ε vs candidates K"), kLeastChartHeight);
   auto* layout = new QHBoxLayout(this);
-  layout->addLayout(left, 0);
-  layout->addLayout(charts, 1);
+  layout->addWidget(left_scroll, 0);
+  layout->addWidget(charts, 1);
+  fitSideColumn(this, left_scroll, kSideColumnWidth, kLeastSideColumnWidth, kLeastChartColumnWidth);
 
   debounce_ = new QTimer(this);
   debounce_->setSingleShot(true);

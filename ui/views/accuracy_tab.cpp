@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "charts/split_or_tabs.h"
 #include "form/optimizer_editor.h"
 #include "optim/update_count.h"
 #include "run/run_data.h"
@@ -20,6 +21,8 @@
 namespace dplab::ui {
 
 namespace {
+
+constexpr int kLeastCurvesHeight = 350;  // px of the curves chart (and the C_t chart beside it)
 
 QString optimizerName(const tuning::SearchResults& r, int index) {
   return OptimizerEditor::displayName(r.config.optimizers.at(static_cast<std::size_t>(index)));
@@ -45,27 +48,25 @@ AccuracyTab::AccuracyTab(RunData* data, QWidget* parent) : QWidget(parent), data
   options->addStretch(1);
   options->addWidget(x_unit_);
   layout->addLayout(options);
-  auto* split = new QSplitter(Qt::Vertical, this);
   curves_ =
       new ChartView(tr("Validation accuracy over candidates: max (solid) and median (dashed)"),
-                    QStringLiteral("accuracy_curves"), split);
+                    QStringLiteral("accuracy_curves"), this);
   protocol_ = new ChartView(tr("Best of k random candidates (section 5.2): mean and 95% CI"),
-                            QStringLiteral("accuracy_best_of_k"), split);
+                            QStringLiteral("accuracy_best_of_k"), this);
   clip_ = new ChartView(tr("Live clipping threshold C_t (and ρ_t)"),
-                        QStringLiteral("clip_threshold_curves"), split);
+                        QStringLiteral("clip_threshold_curves"), this);
   // Beside the accuracy curves, so C_t and accuracy read against the same iterations.
-  auto* top = new QSplitter(Qt::Horizontal, split);
+  auto* top = new QSplitter(Qt::Horizontal, this);
   top->addWidget(curves_);
   top->addWidget(clip_);
   top->setStretchFactor(0, 3);
   top->setStretchFactor(1, 2);
-  split->addWidget(top);
-  split->addWidget(protocol_);
-  // The curves are the main chart: three quarters of the height (at least half the window on a
-  // 1024 × 700 screen); the best-of-k chart below can be dragged taller.
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 1);
-  split->setSizes({750, 250});
+  // The curves are the main chart: at least kLeastCurvesHeight (half the window on a
+  // 1024 × 700 screen) and three quarters of the rest; the best-of-k chart below gets a readable
+  // plot or, on a short window, a tab of its own (it was 36 px of plot at 1024 × 700).
+  auto* split = new SplitOrTabs(Qt::Vertical, this);
+  split->addPanel(top, tr("Curves over iterations"), kLeastCurvesHeight, 3);
+  split->addPanel(protocol_, tr("Best of k (section 5.2)"), kLeastChartHeight, 1);
   layout->addWidget(split, 1);
   for (ChartView* c : charts()) connect(c, &ChartView::message, this, &AccuracyTab::message);
   connect(show_candidates_, &QCheckBox::toggled, this, [this] { refresh(true); });
@@ -91,7 +92,8 @@ void AccuracyTab::refresh(bool structural) {
 }
 
 void AccuracyTab::drawCurves() {
-  QCustomPlot* plot = curves_->plot();
+  ChartView* chart = curves_;
+  QCustomPlot* plot = chart->plot();
   plot->clearGraphs();
   const tuning::SearchResults& r = data_->results();
   const bool regression = r.is_regression;
@@ -189,7 +191,11 @@ void AccuracyTab::drawCurves() {
     any_provisional = any_provisional || best_provisional;
     addWinnerCurve(plot, agg, name, color, data_->live());
   }
-  if (any_provisional) {
+  if (!data_->live() && data_->hasPartialCurves()) {
+    curves_->setTitle(curves_->title() +
+                      tr(" · run cancelled: jobs cut short drawn as far as they got (dotted "
+                         "where not every candidate got)"));
+  } else if (any_provisional) {
     curves_->setTitle(curves_->title() +
                       tr(" · dotted: provisional, not every candidate has reached it yet"));
   }
@@ -202,6 +208,7 @@ void AccuracyTab::drawCurves() {
     plot->yAxis->setRange(0, 1);
   }
   plot->legend->setVisible(plot->graphCount() > 0);
+  chart->layoutLegend(chart->width());  // entries changed: re-flow the columns
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -211,7 +218,8 @@ void AccuracyTab::drawProtocol() {
   for (const auto& job : r.jobs) finished += job.status == tuning::JobStatus::kFinished ? 1 : 0;
   if (finished == protocol_finished_) return;  // nothing new: keep the chart as is
   protocol_finished_ = finished;
-  QCustomPlot* plot = protocol_->plot();
+  ChartView* chart = protocol_;
+  QCustomPlot* plot = chart->plot();
   plot->clearGraphs();
   plot->xAxis->setLabel(tr("k, candidates drawn at random (best one kept)"));
   plot->yAxis->setLabel(r.is_regression ? tr("final validation MSE (chosen)")
@@ -274,6 +282,7 @@ void AccuracyTab::drawProtocol() {
     plot->yAxis->setRange(0, 1);
   }
   plot->legend->setVisible(plot->graphCount() > 0);
+  chart->layoutLegend(chart->width());  // entries changed: re-flow the columns
   plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

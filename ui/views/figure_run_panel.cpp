@@ -11,6 +11,8 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "charts/side_column.h"
+#include "charts/split_or_tabs.h"
 
 namespace dplab::ui {
 
@@ -153,10 +155,25 @@ QVBoxLayout* chartAndTableColumn(const QString& chooser_label, QComboBox* choose
   chooser_row->addStretch(1);
   auto* column = new QVBoxLayout;
   column->addLayout(chooser_row);
-  column->addWidget(chart, 3);
-  column->addWidget(new QLabel(table_title, chart->parentWidget()));
-  column->addWidget(table, 2);
+  column->addWidget(chartOverTable(chart, table_title, table), 1);
   return column;
+}
+
+SplitOrTabs* chartOverTable(ChartView* chart, const QString& table_title, QTableWidget* table,
+                            int chart_least) {
+  QWidget* parent = chart->parentWidget();
+  auto* table_page = new QWidget(parent);
+  auto* table_layout = new QVBoxLayout(table_page);
+  table_layout->setContentsMargins(0, 0, 0, 0);
+  table_layout->addWidget(new QLabel(table_title, table_page));
+  table_layout->addWidget(table, 1);
+  // A short window shows the chart or the table, each whole (the chart was 141–185 px of plot at
+  // 1024 × 700 over its table).
+  auto* stack = new SplitOrTabs(Qt::Vertical, parent);
+  stack->addPanel(chart, QObject::tr("Chart"), chart_least > 0 ? chart_least : kLeastChartHeight,
+                  3);
+  stack->addPanel(table_page, QObject::tr("Table"), table->minimumHeight() + 30, 2);
+  return stack;
 }
 
 FigureView::FigureView(const QString& run_label, const QString& what, int panel_width,
@@ -175,12 +192,21 @@ void FigureView::placeResults(QLayout* results) {
   auto* layout = new QHBoxLayout(this);
   layout->addWidget(panel_, 0);
   layout->addLayout(results, 1);
+  fitPanel();
 }
 
 void FigureView::placeResults(QWidget* results) {
   auto* layout = new QHBoxLayout(this);
   layout->addWidget(panel_, 0);
   layout->addWidget(results, 1);
+  fitPanel();
+}
+
+void FigureView::fitPanel() {
+  // The panel's width as made (FigureRunPanel's fixed width) while the results keep a readable
+  // chart beside it; narrower on a small screen (it scrolls vertically).
+  fitSideColumn(this, panel_, panel_->maximumWidth(), kLeastFigurePanelWidth,
+                kLeastChartColumnWidth);
 }
 
 void FigureView::cancel() {

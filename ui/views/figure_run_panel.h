@@ -78,11 +78,20 @@ class FigureRunPanel : public QScrollArea {
 QTableWidget* newFigureTable(const QStringList& headers, QWidget* parent);
 
 class ChartView;
+class SplitOrTabs;
 
 // The right-hand column of a figure with a table: "<chooser_label> [chooser]" (which slice the
 // chart shows), the chart, the table's title and the table.
 QVBoxLayout* chartAndTableColumn(const QString& chooser_label, QComboBox* chooser, ChartView* chart,
                                  const QString& table_title, QTableWidget* table);
+// The chart above "<table_title>" and the table where both fit their least heights, else the two
+// as tabs (charts/split_or_tabs.h).
+// `chart_least`: the chart's least height (default kLeastChartHeight; more for a tall legend).
+SplitOrTabs* chartOverTable(ChartView* chart, const QString& table_title, QTableWidget* table,
+                            int chart_least = 0);
+
+// The settings panel's least width on a narrow page (charts/side_column.h).
+inline constexpr int kLeastFigurePanelWidth = 250;
 
 class FigureView : public QWidget {
   Q_OBJECT
@@ -113,6 +122,8 @@ class FigureView : public QWidget {
   virtual void runEnded(bool ok) = 0;
 
  private:
+  void fitPanel();
+
   FigureRunPanel* panel_;
   int finished_runs_ = 0;
 };

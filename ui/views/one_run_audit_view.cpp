@@ -16,6 +16,7 @@
 #include "audit/fdp_one_run_bound.h"
 #include "audit/last_iterate_heuristic.h"
 #include "charts/chart_view.h"
+#include "charts/split_or_tabs.h"
 #include "core/error.h"
 #include "core/number_list.h"
 #include "data/dataset_catalog.h"
@@ -25,6 +26,10 @@
 
 namespace dplab::ui {
 namespace {
+
+// The audit chart's legend has eight entries (bounds, audit, ceiling, fits): two to four rows
+// over a 150-px plot.
+constexpr int kLeastAuditChartHeight = 430;
 
 const QColor kUpperColor(0x1f, 0x77, 0xb4);      // accountant: blue
 const QColor kLowerColor(0xd6, 0x27, 0x28);      // audit: red
@@ -175,13 +180,10 @@ OneRunAuditView::OneRunAuditView(QWidget* parent)
                       tr("final model ε ≥"), tr("last iterate (heuristic, not a bound)"),
                       tr("estimate (not a bound)"), tr("val. acc."), tr("s")},
                      this);
-  auto* column = new QVBoxLayout;
-  column->addWidget(chart_, 4);
-  column->addWidget(
-      new QLabel(tr("Audit per run (the last row: the same run without privacy)"), this));
   table_->setMaximumHeight(170);
-  column->addWidget(table_, 1);
-  placeResults(column);
+  placeResults(chartOverTable(chart_,
+                              tr("Audit per run (the last row: the same run without privacy)"),
+                              table_, kLeastAuditChartHeight));
 
   setSettings(defaultSettings());
   draw();

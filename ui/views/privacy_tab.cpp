@@ -11,9 +11,6 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
-#include <QSplitter>
-#include <QStackedWidget>
-#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -23,6 +20,8 @@
 
 #include "async/latest_only_task.h"
 #include "charts/chart_view.h"
+#include "charts/side_column.h"
+#include "charts/split_or_tabs.h"
 #include "privacy/accounting/default_delta.h"
 
 namespace dplab::ui {
@@ -33,6 +32,8 @@ namespace {
 
 constexpr int kSigmaSliderScale = 10;  // slider units per unit of σ (0.1 resolution)
 constexpr int kFig1MinWidth = 300;     // px per Figure 1 panel side by side
+// Figure 1's panels: a 150-px plot under two-line titles and legends of two or three rows.
+constexpr int kFig1MinHeight = 330;
 
 QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QColor& color, Qt::PenStyle style,
                   double width = 2.0) {
@@ -109,7 +110,7 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
   kmax_->setValue(40);
   kmax_->setToolTip(tr("Largest number of candidates K on Figure 6's x-axis."));
   form->addRow(tr("K max"), kmax_);
-  show_paper_ = new QCheckBox(tr("also draw the paper-compatible accountant"), controls);
+  show_paper_ = new QCheckBox(tr("also the paper's accountant (dashed)"), controls);
   show_paper_->setToolTip(
       tr("Dashed lines: classic RDP→(ε,δ) conversion and log2 in Υ, as the "
          "paper's code; solid lines: dplab's tighter default."));
@@ -131,43 +132,31 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
                               comparison_->horizontalHeader()->height() + 6);
   form->addRow(comparison_);
   // The controls scroll on small screens (1280 × 720) instead of forcing the window taller.
-  auto* controls_scroll = new QScrollArea(this);
-  controls_scroll->setWidget(controls);
-  controls_scroll->setWidgetResizable(true);
-  controls_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  controls_scroll->setFrameShape(QFrame::NoFrame);
-  controls_scroll->setMaximumWidth(350);
-  controls_scroll->setMinimumWidth(260);
+  QScrollArea* controls_scroll = sideScrollArea(controls, this);
   outer->addWidget(controls_scroll);
+  fitSideColumn(this, controls_scroll, 350, 260, kLeastChartColumnWidth);
 
-  // Charts on the right: Figure 6 on top, Figure 1's three panels below.
-  auto* charts = new QSplitter(Qt::Vertical, this);
+  // Charts on the right: Figure 6 on top, Figure 1's three panels below — or as tabs where the
+  // height does not hold both (1024 × 700: Figure 1's plots were 57–95 px tall).
+  charts_ = new SplitOrTabs(Qt::Vertical, this);
   figure6_ = new ChartView(tr("Privacy of tuning: ε vs number of candidates (Figure 6)"),
-                           QStringLiteral("privacy_fig6_eps_vs_candidates"), charts);
+                           QStringLiteral("privacy_fig6_eps_vs_candidates"), this);
   // Figure 1's three panels side by side where each gets kFig1MinWidth, else as tabs of one
   // full-width panel (1024 × 700: side by side they were ~130 px wide, their titles ran under
   // the buttons, 1b's y label was cut and its legend was taller than its plot).
-  fig1_ = new QStackedWidget(charts);
-  auto* fig1_row = new QWidget(fig1_);
-  auto* fig1_layout = new QHBoxLayout(fig1_row);
-  fig1_layout->setContentsMargins(0, 0, 0, 0);
-  fig1_tabs_ = new QTabWidget(fig1_);
-  fig1_tabs_->setDocumentMode(true);
-  fig1_->addWidget(fig1_row);
-  fig1_->addWidget(fig1_tabs_);
+  fig1_ = new SplitOrTabs(Qt::Horizontal, this);
   fig1_blowup_ =
-      new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), fig1_row);
+      new ChartView(tr("Fig. 1a: LT blow-up"), QStringLiteral("privacy_fig1_blowup"), this);
   fig1_gamma_ = new ChartView(tr("Fig. 1b: ε of LT per γ (δ = 10^-⌈log10 n⌉)"),
-                              QStringLiteral("privacy_fig1_gamma"), fig1_row);
+                              QStringLiteral("privacy_fig1_gamma"), this);
   fig1_ma_ = new ChartView(tr("Fig. 1c: MA candidates at LT's γ = 1 cost"),
-                           QStringLiteral("privacy_fig1_ma_candidates"), fig1_row);
-  for (ChartView* c : {fig1_blowup_, fig1_gamma_, fig1_ma_}) fig1_layout->addWidget(c);
-  fig1_->installEventFilter(this);
-  charts->addWidget(figure6_);
-  charts->addWidget(fig1_);
-  charts->setStretchFactor(0, 3);
-  charts->setStretchFactor(1, 2);
-  outer->addWidget(charts, 1);
+                           QStringLiteral("privacy_fig1_ma_candidates"), this);
+  fig1_->addPanel(fig1_blowup_, tr("1a blow-up"), kFig1MinWidth);
+  fig1_->addPanel(fig1_gamma_, tr("1b ε of LT per γ"), kFig1MinWidth);
+  fig1_->addPanel(fig1_ma_, tr("1c MA candidates"), kFig1MinWidth);
+  charts_->addPanel(figure6_, tr("Figure 6"), kLeastChartHeight, 3);
+  charts_->addPanel(fig1_, tr("Figure 1"), kFig1MinHeight, 2);
+  outer->addWidget(charts_, 1);
   for (ChartView* c : this->charts()) connect(c, &ChartView::message, this, &PrivacyTab::message);
 
   // Every control change coalesces into one redraw on the next event-loop pass.
@@ -200,36 +189,13 @@ PrivacyTab::PrivacyTab(QWidget* parent) : QWidget(parent) {
 
 PrivacyTab::~PrivacyTab() = default;
 
-bool PrivacyTab::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == fig1_ && event->type() == QEvent::Resize) arrangeFigure1();
-  return QWidget::eventFilter(watched, event);
-}
-
 bool PrivacyTab::figure1Tabbed() const {
-  return fig1_->currentWidget() == fig1_tabs_;
-}
-
-void PrivacyTab::arrangeFigure1() {
-  const bool tabbed = fig1_->width() < 3 * kFig1MinWidth;
-  if (tabbed == figure1Tabbed()) return;
-  const QList<ChartView*> panels = {fig1_blowup_, fig1_gamma_, fig1_ma_};
-  const QStringList names = {tr("1a blow-up"), tr("1b ε of LT per γ"), tr("1c MA candidates")};
-  QWidget* row = fig1_->widget(0);
-  if (tabbed) {
-    for (int i = 0; i < panels.size(); ++i) fig1_tabs_->addTab(panels[i], names[i]);
-    fig1_->setCurrentWidget(fig1_tabs_);
-  } else {
-    while (fig1_tabs_->count() > 0) fig1_tabs_->removeTab(0);
-    for (ChartView* c : panels) {
-      row->layout()->addWidget(c);
-      c->show();
-    }
-    fig1_->setCurrentWidget(row);
-  }
+  return fig1_->tabbed();
 }
 
 void PrivacyTab::showFigure1Panel(ChartView* panel) {
-  if (figure1Tabbed()) fig1_tabs_->setCurrentWidget(panel);
+  charts_->showPanel(panel == figure6_ ? static_cast<QWidget*>(figure6_) : fig1_);
+  fig1_->showPanel(panel);
 }
 
 QList<ChartView*> PrivacyTab::charts() const {

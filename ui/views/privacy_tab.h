@@ -27,12 +27,11 @@ class QCheckBox;
 class QLabel;
 class QTableWidget;
 class QTimer;
-class QStackedWidget;
-class QTabWidget;
 
 namespace dplab::ui {
 
 class ChartView;
+class SplitOrTabs;
 template <class Query, class Result>
 class LatestOnlyTask;
 
@@ -67,7 +66,7 @@ class PrivacyTab : public QWidget {
   ChartView* figure1Panel(int i) const {
     return QList<ChartView*>{fig1_blowup_, fig1_gamma_, fig1_ma_}.value(i);
   }
-  // Brings `panel` to the front when the panels are tabs.
+  // Brings `panel` (Figure 6 or a Figure 1 panel) to the front when the charts are tabs.
   void showFigure1Panel(ChartView* panel);
   int redrawCount() const { return redraws_; }
   // The query the controls describe now, and whether the charts show it (no computation queued
@@ -86,11 +85,7 @@ class PrivacyTab : public QWidget {
  signals:
   void message(const QString& text, bool is_error);
 
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override;
-
  private:
-  void arrangeFigure1();
   void scheduleRedraw();
   void requestOverview();
   void apply(int sequence, const privacy::TuningCostOverview& overview);
@@ -113,8 +108,8 @@ class PrivacyTab : public QWidget {
   ChartView* fig1_blowup_;
   ChartView* fig1_gamma_;
   ChartView* fig1_ma_;
-  QStackedWidget* fig1_;
-  QTabWidget* fig1_tabs_;
+  SplitOrTabs* charts_;  // Figure 6 over Figure 1, or the two as tabs
+  SplitOrTabs* fig1_;    // Figure 1's panels side by side, or tabs
   QTimer* redraw_timer_;
   std::vector<privacy::CandidatesPoint> points_;
   int crossover_ = 0;

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "charts/split_or_tabs.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "views/figure_run_panel.h"
 #include "views/sparse_preset_fields.h"
@@ -90,9 +91,10 @@ SparseLossView::SparseLossView(QWidget* parent)
   }
   train_chart_->setCsvProvider([this] { return lossTable(true); });
   test_chart_->setCsvProvider([this] { return lossTable(false); });
-  auto* charts = new QVBoxLayout;
-  charts->addWidget(train_chart_, 1);
-  charts->addWidget(test_chart_, 1);
+  // One above the other where both keep a readable plot, else as tabs (a short window).
+  auto* charts = new SplitOrTabs(Qt::Vertical, this);
+  charts->addPanel(train_chart_, tr("Training loss"), kLeastChartHeight);
+  charts->addPanel(test_chart_, tr("Test loss"), kLeastChartHeight);
   placeResults(charts);
 
   draw();

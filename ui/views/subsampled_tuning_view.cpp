@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -15,6 +16,8 @@
 #include "async/latest_only_task.h"
 #include "charts/chart_export.h"
 #include "charts/chart_view.h"
+#include "charts/side_column.h"
+#include "charts/split_or_tabs.h"
 
 namespace dplab::ui {
 namespace {
@@ -112,20 +115,21 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent)
   }
   // The controls and texts in a column of bounded width, so that the charts get the rest of a
   // 1280-pixel window (their titles and axis labels stay whole).
-  auto* left_column = new QWidget(this);
-  left_column->setMaximumWidth(340);
+  auto* left_column = new QWidget;
   auto* left = new QVBoxLayout(left_column);
   left->setContentsMargins(0, 0, 0, 0);
   left->addLayout(form);
   left->addWidget(headline_);
   left->addWidget(note);
   left->addStretch(1);
-  auto* charts = new QVBoxLayout;
-  charts->addWidget(epsilon_chart_, 3);
-  charts->addWidget(compute_chart_, 2);
+  QScrollArea* left_scroll = sideScrollArea(left_column, this);
+  auto* charts = new SplitOrTabs(Qt::Vertical, this);
+  charts->addPanel(epsilon_chart_, tr("ε vs q"), kLeastChartHeight, 3);
+  charts->addPanel(compute_chart_, tr("compute vs q"), kLeastChartHeight, 2);
   auto* layout = new QHBoxLayout(this);
-  layout->addWidget(left_column, 0);
-  layout->addLayout(charts, 1);
+  layout->addWidget(left_scroll, 0);
+  layout->addWidget(charts, 1);
+  fitSideColumn(this, left_scroll, kSideColumnWidth, kLeastSideColumnWidth, kLeastChartColumnWidth);
 
   debounce_ = new QTimer(this);
   debounce_->setSingleShot(true);
