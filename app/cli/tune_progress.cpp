@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
-#include <set>
 #include <string>
 #include <thread>
 
@@ -115,17 +114,19 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count)
 
 void print_job_warnings(const tuning::SearchResults& results, const char* command) {
   const bool private_release = results.config.release.mode == experiment::ReleaseMode::kPrivate;
-  std::set<std::string> printed;
   for (const auto& job : results.jobs) {
     for (const auto& warning : job.warnings) {
       if (private_release) {
-        if (printed.insert(warning).second)
-          std::fprintf(stderr, "%s: warning (curator only, not for release): a run: %s\n", command,
-                       warning.c_str());
-      } else {
-        std::fprintf(stderr, "%s: warning: candidate %d, repeat %d: %s\n", command, job.candidate,
-                     job.repeat, warning.c_str());
+        // One line however many runs warned: each run's text carries its own numbers, so a line
+        // per distinct text would count the warning runs (a lower bound on K) in a Slurm log.
+        std::fprintf(stderr,
+                     "%s: warning (curator only, not for release): at least one run of the "
+                     "search warned; the first: %s\n",
+                     command, warning.c_str());
+        return;
       }
+      std::fprintf(stderr, "%s: warning: candidate %d, repeat %d: %s\n", command, job.candidate,
+                   job.repeat, warning.c_str());
     }
   }
 }

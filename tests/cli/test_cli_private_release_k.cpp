@@ -12,6 +12,7 @@
 // progress in jobs, percent, steps/s or ETA (all reveal K), only the elapsed time; `--show-curator`
 // prints K on purpose, and `tune --plan` names its job count only with it.
 #include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -240,6 +241,29 @@ class TestCliPrivateReleaseK : public QObject {
   }
 
  private slots:
+  // Every run of this private search trains nothing (learning rate 1e-25): the training guards
+  // warn for each, with each run's own numbers; stderr says so once, never once per run.
+  void training_warnings_do_not_count_the_runs() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString config = dir.path() + "/frozen.json";
+    QFile file(config);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"name": "frozen", "dataset": {"source": "synthetic-binary", "num_samples": 600,
+                   "dim": 5}, "model": {"kind": "logistic"},
+                   "privacy": {"noise_multiplier": 1, "lot_size": 60, "steps": 20},
+                   "optimizers": [{"name": "dpsgd", "grid": {"learning_rate": [1e-25, 2e-25, 3e-25],
+                   "clip": [1]}}], "seed": 3})");
+    file.close();
+    const CliRun run =
+        run_cli({"tune", "--config", config, "--threads", "2", "--out", dir.path() + "/out",
+                 "--release", "private", "--strategy", "ps", "--ps-mu", "10"});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    QCOMPARE(run.err.count("warning"), 1);  // this seed draws 6 runs, each of them frozen
+    QVERIFY2(run.err.contains("at least one run of the search warned") &&
+                 run.err.contains("no parameter moved"),
+             qPrintable(run.err));
+  }
   void lt_release_hides_k() { check_release({"--strategy", "lt"}, "lt"); }
   void ps_release_hides_k() {
     check_release({"--strategy", "ps", "--ps-distribution", "poisson", "--ps-mu", "9"}, "ps");
