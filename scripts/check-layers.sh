@@ -177,6 +177,15 @@ while IFS= read -r hit; do
     "engine/data/file_reader.h, or allow the file in scripts/check-layers.sh with the reason)"
 done < <(grep -rnE '(std::)?\bifstream\b|\bfopen[[:space:]]*\(' engine ui app \
   --include='*.h' --include='*.cpp' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)
+# Qt's own file reading in ui/ and app/ (QFile opened for reading) bypasses the same rules; only
+# the presets compiled into the program (":/...", Qt resources, not user files) may use it.
+while IFS= read -r hit; do
+  file="${hit%%:*}"
+  [[ "$file" == ui/form/resource_or_file.cpp ]] && continue  # ":/" resources; users' files: the reader
+  fail "$hit: reads a file with QFile outside the one reader (use data::read_file_text of" \
+    "engine/data/file_reader.h)"
+done < <(grep -rnE 'QIODevice::(ReadOnly|ReadWrite)' ui app --include='*.h' --include='*.cpp' \
+  | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)
 # ---- end of the one-reader check ------------------------------------------------------------
 
 if ((failures > 0)); then

@@ -5,6 +5,7 @@
 // settings tried and shows release_cost's epsilon for that many candidates; Help → Playground
 // and the welcome panel open it.
 #include <qcustomplot.h>
+#include <sys/stat.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -426,6 +427,42 @@ class TestPlaygroundWindow : public QObject {
     QVERIFY(again.shown()->parameters == params);  // same setting, same step: bit for bit
     QCOMPARE(static_cast<int>(again.ledger().entries().size()), 2);
     QVERIFY(again.shown()->data->outlier_index >= 0);
+  }
+
+  // Hostile files (issue #45) opened as a lesson or a state file: a FIFO (QFile::readAll used to
+  // block the GUI thread on it for ever), a directory, a Latin-1 byte, a file over the size cap.
+  // Each is refused through the one reader (data/file_reader.h) with the reason in the message.
+  void hostileFilesAreRefusedAtOnce() {
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const QString latin1 = dir.filePath(QStringLiteral("latin1.json"));
+    const QString big = dir.filePath(QStringLiteral("big.json"));
+    {
+      QFile f(latin1);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("{\"title\": \"caf\xe9\", \"text\": \"x\", \"question\": \"q\", \"source\": \"s\"}");
+      QFile g(big);
+      QVERIFY(g.open(QIODevice::WriteOnly));
+      g.write(QByteArray(5 * 1024 * 1024, ' '));
+    }
+    PlaygroundWindow w;
+    QSignalSpy lesson(w.lessonPanel(), &LessonPanel::message);
+    QSignalSpy window(&w, &PlaygroundWindow::message);
+    const auto last = [](const QSignalSpy& spy) { return spy.last().at(0).toString(); };
+    QVERIFY(!w.lessonPanel()->openFile(fifo));
+    QVERIFY2(last(lesson).contains(QStringLiteral("FIFO")), qPrintable(last(lesson)));
+    QVERIFY(!w.openState(fifo));
+    QVERIFY2(last(window).contains(QStringLiteral("FIFO")), qPrintable(last(window)));
+    QVERIFY(!w.openState(dir.path()));
+    QVERIFY2(last(window).contains(QStringLiteral("directory")), qPrintable(last(window)));
+    QVERIFY(!w.lessonPanel()->openFile(latin1));
+    QVERIFY2(last(lesson).contains(QStringLiteral("byte offset 14: not UTF-8 (byte 0xE9)")),
+             qPrintable(last(lesson)));
+    QVERIFY(!w.lessonPanel()->openFile(big));
+    QVERIFY2(last(lesson).contains(QStringLiteral("size cap")), qPrintable(last(lesson)));
+    QVERIFY(!w.openState(big));
+    QVERIFY2(last(window).contains(QStringLiteral("size cap")), qPrintable(last(window)));
   }
 
   // A measured helper, not a timed assertion: the cost of a frame (5 steps of the private run and

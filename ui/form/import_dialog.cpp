@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -13,7 +12,9 @@
 #include <QSettings>
 #include <map>
 
+#include "core/error.h"
 #include "data/dataset_catalog.h"
+#include "data/file_reader.h"
 
 namespace dplab::ui {
 
@@ -96,16 +97,20 @@ void ImportDialog::browse() {
 }
 
 void ImportDialog::showPreview() {
-  QFile file(path());
-  if (!file.open(QIODevice::ReadOnly)) {
-    preview_->setPlainText(tr("cannot open: %1").arg(file.errorString()));
+  // The first 64 KiB through the one reader: regular files only (a FIFO or /dev/zero would
+  // block the GUI thread), and a gzip file's first decompressed bytes, so a .csv.gz previews too.
+  QByteArray head;
+  try {
+    const std::vector<std::uint8_t> bytes = data::read_file_prefix(path().toStdString(), 64 * 1024);
+    head = QByteArray(reinterpret_cast<const char*>(bytes.data()),
+                      static_cast<qsizetype>(bytes.size()));
+  } catch (const Error& e) {
+    preview_->setPlainText(tr("cannot read: %1").arg(QString::fromUtf8(e.what())));
     return;
   }
-  const QByteArray head = file.read(64 * 1024);
-  const bool binary = head.contains('\0') || path().endsWith(QLatin1String(".gz"));
-  if (binary) {
+  if (head.contains('\0')) {
     preview_->setPlainText(
-        tr("(binary or compressed file, %1 bytes: see the loaded summary below)").arg(file.size()));
+        tr("(binary file, %1 bytes: see the loaded summary below)").arg(QFileInfo(path()).size()));
     return;
   }
   const QList<QByteArray> lines = head.split('\n').mid(0, kPreviewLines);

@@ -1,10 +1,10 @@
 #include "form/presets.h"
 
 #include <QDir>
-#include <QFile>
 
 #include "core/error.h"
 #include "data/dataset_catalog.h"
+#include "form/resource_or_file.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; dplab_ui is a static library, so its
 // resources (presets) are registered explicitly.
@@ -46,11 +46,7 @@ QStringList osoProtocolPresetPaths() {
 
 std::string readPresetText(const QString& path) {
   initDplabResources();
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    throw IoError(path.toStdString() + ": cannot read (" + file.errorString().toStdString() + ")");
-  }
-  return file.readAll().toStdString();
+  return readResourceOrFile(path, data::kJsonFile);
 }
 
 QString defaultPresetPath() {

@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -12,12 +11,14 @@
 #include <QVBoxLayout>
 
 #include "core/error.h"
+#include "form/resource_or_file.h"
 
 namespace dplab::ui {
 
 namespace {
 
-constexpr qint64 kMaxLessonBytes = 256 * 1024;
+// A lesson is a small JSON file (playground/lesson.h); the reader refuses anything larger.
+constexpr data::FileRules kLessonFile{256 * 1024, true, "a lesson file"};
 
 QString where_to_look(const std::string& picture) {
   if (picture == "step") return QObject::tr("the DP-SGD step view (right of the plane)");
@@ -78,17 +79,8 @@ QString LessonPanel::userLessonDir() {
 }
 
 bool LessonPanel::add(const QString& path, bool report) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    if (report) emit message(tr("Lesson %1: cannot read it").arg(path), true);
-    return false;
-  }
-  if (file.size() > kMaxLessonBytes) {
-    if (report) emit message(tr("Lesson %1: larger than 256 KB").arg(path), true);
-    return false;
-  }
   try {
-    playground::Lesson lesson = playground::parse_lesson(file.readAll().toStdString(),
+    playground::Lesson lesson = playground::parse_lesson(readResourceOrFile(path, kLessonFile),
                                                          QFileInfo(path).fileName().toStdString());
     lessons_.push_back(std::move(lesson));
     list_->addItem(QString::fromStdString(lessons_.back().title));

@@ -2,7 +2,6 @@
 // SVG, PDF through the charts' export path) and the state file that reopens exactly.
 #include <nlohmann/json.hpp>
 
-#include <QFile>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QPainter>
@@ -11,6 +10,7 @@
 
 #include "charts/chart_export.h"
 #include "core/error.h"
+#include "data/file_reader.h"
 #include "playground/playground_window.h"
 
 namespace dplab::ui {
@@ -72,14 +72,11 @@ bool PlaygroundWindow::saveState(const QString& path) {
 }
 
 bool PlaygroundWindow::openState(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly) || file.size() > 4 * 1024 * 1024) {
-    emit message(tr("Could not read %1 (missing or larger than 4 MB)").arg(path), true);
-    return false;
-  }
+  // The one reader: regular files only (a FIFO would block the GUI thread), 4 MB, UTF-8.
+  static constexpr data::FileRules kStateFile{4 * 1024 * 1024, true, "a Playground state file"};
   try {
-    const PlaygroundState st =
-        state_from_text(file.readAll().toStdString(), QFileInfo(path).fileName().toStdString());
+    const PlaygroundState st = state_from_text(data::read_file_text(path.toStdString(), kStateFile),
+                                               QFileInfo(path).fileName().toStdString());
     ledger_.reset();
     ledger_list_->clear();
     for (const auto& [setting, accuracy] : st.ledger) {
