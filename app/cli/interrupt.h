@@ -1,7 +1,6 @@
 // Ctrl-C (SIGINT), SIGTERM and SIGUSR1 for the long commands (train, sparse-train, oso-protocol,
-// bench; tune and run-jobs through run_cancellable, cli/tune_progress.h), one rule for all
-// (reproduce keeps a handler of its own that cancels its runner directly, for SIGINT and
-// SIGTERM only): while an InterruptScope lives, the signal
+// bench, reproduce; tune and run-jobs through run_cancellable, cli/tune_progress.h), one rule for
+// all: while an InterruptScope lives, the signal
 // only sets a flag (an atomic store, signal-safe) that the work checks before every step; the
 // command then stops, keeps what is done (the curve so far, finished runs), says so, and exits
 // 128 + the signal number: 130 (SIGINT), 143 (SIGTERM), 138 (SIGUSR1; Linux numbers it 10).

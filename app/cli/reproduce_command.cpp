@@ -2,22 +2,25 @@
 // (engine/reproduction/reproduction_items.h), one search per item and data version, and writes
 // per item and version its figures (SVG + PDF + PNG, engine/figures), the CSV files behind them and
 // the search's curves, then REPORT.md with the "paper vs dplab" table, verdicts and wall times
-// (rewritten after every item). Progress goes to stderr. Ctrl-C (SIGTERM alike) cancels the
-// running search within one optimizer step; every finished item keeps its files and REPORT.md
-// lists the interrupted one; exit 130 (143).
+// (rewritten after every item). Progress goes to stderr. Ctrl-C, SIGTERM or SIGUSR1
+// (cli/interrupt.h, the long commands' one rule) cancels the running search within one optimizer
+// step; every finished item keeps its files and REPORT.md lists the interrupted one; exit 130
+// (143, 138).
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "cli/commands.h"
 #include "cli/figure_file.h"
+#include "cli/interrupt.h"
 #include "cli/output_files.h"
 #include "cli/progress_line.h"
 #include "core/atomic_file.h"
@@ -42,13 +45,30 @@ namespace fs = std::filesystem;
 using reproduction::ItemRun;
 using reproduction::Scale;
 
-std::atomic<tuning::Runner*> g_runner{nullptr};
-std::atomic<int> g_signal{0};
+// Ctrl-C, SIGTERM and SIGUSR1 follow the long commands' one rule (cli/interrupt.h): the signal
+// sets a flag; a watcher thread cancels the runner in flight (its jobs stop at their next step),
+// and the items finished so far and REPORT.md are kept. The runner is registered under a mutex,
+// so the watcher never cancels one that has been destroyed.
+class RunnerInFlight {
+ public:
+  explicit RunnerInFlight(const InterruptScope& interrupt) : interrupt_(interrupt) {}
+  void set(tuning::Runner* runner) {
+    const std::lock_guard lock(mutex_);
+    runner_ = runner;
+    if (runner_ && interrupt_.interrupted()) runner_->cancel();  // the signal came in between
+  }
+  void cancel_if_interrupted() {
+    const std::lock_guard lock(mutex_);
+    if (runner_ && interrupt_.interrupted()) runner_->cancel();  // idempotent
+  }
+  bool interrupted() const { return interrupt_.interrupted(); }
 
-extern "C" void on_reproduce_signal(int signal) {
-  g_signal.store(signal);
-  if (tuning::Runner* runner = g_runner.load()) runner->cancel();
-}
+ private:
+  const InterruptScope& interrupt_;
+  std::mutex mutex_;
+  tuning::Runner* runner_ = nullptr;
+};
+RunnerInFlight* g_in_flight = nullptr;  // lives while `reproduce` runs (reproduce_command)
 
 // One item's progress on stderr (cli/progress_line.h): steps with rate and ETA, runs finished
 // (listener calls come from workers; the line is thread-safe).
@@ -112,10 +132,7 @@ void run_kk23_item(const reproduction::ReproductionItem& item,
   tuning::RunOptions options;
   options.threads = threads;
   options.keep_models = false;  // the reproductions write figures and tables, not models
-  const auto watch = [](tuning::Runner* runner) {
-    g_runner.store(runner);
-    if (runner && g_signal.load() != 0) runner->cancel();
-  };
+  const auto watch = [](tuning::Runner* runner) { g_in_flight->set(runner); };
   std::vector<reproduction::Kk23Procedure> procedures;
   double ps_wall = 0, kk23_wall = 0;
   std::fprintf(stderr, "reproduce %s %s: %s\n", item.name.c_str(), version.key.c_str(),
@@ -138,7 +155,7 @@ void run_kk23_item(const reproduction::ReproductionItem& item,
         bool cancelled = false;
         const reproduction::Kk23Procedure p = reproduction::run_kk23_procedure(
             sweep, kk23, sigma, seed, data, options, watch, cancelled);
-        if (cancelled || g_signal.load() != 0) {
+        if (cancelled || g_in_flight->interrupted()) {
           run.status = "interrupted";
           run.wall_seconds = seconds_since(started);
           return;
@@ -226,10 +243,9 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   runner.add_listener(&printer);
   std::fprintf(stderr, "reproduce %s %s: %s\n", item.name.c_str(), version.key.c_str(),
                run.scaling.c_str());
-  g_runner.store(&runner);
-  if (g_signal.load() != 0) runner.cancel();  // Ctrl-C while the data loaded or between items
+  g_in_flight->set(&runner);  // cancels it at once after a Ctrl-C while the data loaded
   const tuning::SearchResults results = runner.run();
-  g_runner.store(nullptr);
+  g_in_flight->set(nullptr);
   printer.finish(runner.progress());
   run.wall_seconds = seconds_since(started);
   if (runner.cancel_requested()) {
@@ -296,13 +312,25 @@ int run_reproduce(const std::string& what, const Arguments& args) {
                                    (data_filter == "all" ? "" : " --data " + data_filter) +
                                    (sigma_filter ? " --sigma " + format_number(*sigma_filter) : "");
 
-  struct sigaction action {};
-  action.sa_handler = on_reproduce_signal;
-  sigemptyset(&action.sa_mask);
-  struct sigaction previous {
-  }, previous_term{};
-  sigaction(SIGINT, &action, &previous);
-  sigaction(SIGTERM, &action, &previous_term);
+  const InterruptScope interrupt;
+  RunnerInFlight in_flight(interrupt);
+  g_in_flight = &in_flight;
+  std::atomic<bool> finished{false};
+  std::thread watcher([&] {
+    while (!finished.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      in_flight.cancel_if_interrupted();
+    }
+  });
+  struct StopWatcher {
+    std::atomic<bool>& finished;
+    std::thread& watcher;
+    ~StopWatcher() {
+      finished.store(true);
+      watcher.join();
+      g_in_flight = nullptr;
+    }
+  } stop_watcher{finished, watcher};
 
   std::vector<ItemRun> runs;
   PooledPruningInputs pooled;
@@ -327,7 +355,7 @@ int run_reproduce(const std::string& what, const Arguments& args) {
         run_item(*item, version, scale, presets, out, threads, data_filter != "all", run, pooled,
                  runs.size());
       } catch (const Error& e) {
-        g_runner.store(nullptr);
+        in_flight.set(nullptr);
         run.status = std::string("failed: ") + e.what();
       }
       interrupted = run.status == "interrupted";
@@ -361,8 +389,6 @@ int run_reproduce(const std::string& what, const Arguments& args) {
     }
     if (!pooled.section52.empty()) write_report();
   }
-  sigaction(SIGINT, &previous, nullptr);
-  sigaction(SIGTERM, &previous_term, nullptr);
   bool failed = false;
   for (const auto& run : runs) {
     failed |= run.status.rfind("failed", 0) == 0;
@@ -376,10 +402,9 @@ int run_reproduce(const std::string& what, const Arguments& args) {
               runs.size(), seconds_since(started));
   std::fflush(stdout);
   if (interrupted) {
-    std::cerr << "dplab-cli reproduce: "
-              << (g_signal.load() == SIGTERM ? "terminated" : "cancelled")
-              << "; finished items kept in " << out.string() << "\n";
-    return g_signal.load() == SIGTERM ? 143 : 130;
+    std::cerr << "dplab-cli reproduce: " << interrupt.what_happened() << "; finished items kept in "
+              << out.string() << "\n";
+    return interrupt.exit_status();
   }
   if (failed) {
     std::cerr << "dplab-cli reproduce: error: an item failed (see REPORT.md)\n";
@@ -421,7 +446,7 @@ void add_reproduce_command(CLI::App& cli) {
             "DIR");
   set_footer(*cmd,
              "Exit status: 0 ok; 1 an item failed (REPORT.md says which); 2 bad usage; 130 Ctrl-C, "
-             "143 SIGTERM (finished items and REPORT.md are kept).");
+             "143 SIGTERM, 138 SIGUSR1 (finished items and REPORT.md are kept).");
   add_examples(*cmd,
                {"dplab-cli reproduce figure2 --scale tiny --out reproduction",
                 "dplab-cli reproduce all --scale paper --threads 2 --out paper   # long: hours"});

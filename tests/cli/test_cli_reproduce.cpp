@@ -322,8 +322,20 @@ class CliReproduceTest : public QObject {
     QVERIFY(well_formed_svg(read_file(out + "/figure2/synthetic/figure2.svg")));
   }
 
-  // Ctrl-C after the first item: its files and REPORT.md stay, the running one is listed.
+  // Ctrl-C after the first item: its files and REPORT.md stay, the running one is listed. SIGUSR1
+  // (what Slurm sends before a time limit, `#SBATCH --signal`) the same, exit 138: the long
+  // commands' one rule (cli/interrupt.h).
+  void interruptKeepsFinishedItems_data() {
+    QTest::addColumn<int>("signal");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("SIGINT") << SIGINT << 130 << "cancelled";
+    QTest::newRow("SIGUSR1") << SIGUSR1 << 138 << "terminated by SIGUSR1";
+  }
   void interruptKeepsFinishedItems() {
+    QFETCH(int, signal);
+    QFETCH(int, status);
+    QFETCH(QString, said);
     QTemporaryDir dir;
     const QString out = dir.path() + "/repro";
     QProcess process;
@@ -333,9 +345,13 @@ class CliReproduceTest : public QObject {
     for (int i = 0; i < 600 && !QFile::exists(out + "/REPORT.md"); ++i) QThread::msleep(100);
     QVERIFY(QFile::exists(out + "/REPORT.md"));
     QThread::msleep(300);
-    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    ::kill(static_cast<pid_t>(process.processId()), signal);
     QVERIFY(process.waitForFinished(60'000));
-    QCOMPARE(process.exitCode(), 130);
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), status);
+    const QString stderr_text = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(stderr_text.contains("dplab-cli reproduce: " + said + "; finished items kept"),
+             qPrintable(stderr_text.right(400)));
     const QString report = QString::fromUtf8(read_file(out + "/REPORT.md"));
     QVERIFY2(report.contains("| figure2 | synthetic |"), qPrintable(report));
     QVERIFY2(report.contains("interrupted"), qPrintable(report));
