@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli/tune_progress.h"
 #include "cli/tune_release.h"
 #include "core/error.h"
 #include "release/linear_scaling_release.h"
@@ -35,6 +36,7 @@ int run_linear_scaling_tune(const experiment::ExperimentConfig& config,
   };
   const tuning::LinearScalingRun run =
       tuning::run_linear_scaling_search(config, data, options, hooks);
+  print_private_warning(run.first_warning, "dplab-cli tune");
   if (!run.has_final) {
     std::printf("%s: the trial rounds released nothing (no final run)\n",
                 experiment::describe_release(config.release).c_str());

@@ -12,6 +12,7 @@
 #include "cli/progress_line.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
+#include "tuning/search_warnings.h"
 
 namespace dplab::cli {
 namespace {
@@ -113,22 +114,13 @@ TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count)
 }
 
 void print_job_warnings(const tuning::SearchResults& results, const char* command) {
-  const bool private_release = results.config.release.mode == experiment::ReleaseMode::kPrivate;
-  for (const auto& job : results.jobs) {
-    for (const auto& warning : job.warnings) {
-      if (private_release) {
-        // One line however many runs warned: each run's text carries its own numbers, so a line
-        // per distinct text would count the warning runs (a lower bound on K) in a Slurm log.
-        std::fprintf(stderr,
-                     "%s: warning (curator only, not for release): at least one run of the "
-                     "search warned; the first: %s\n",
-                     command, warning.c_str());
-        return;
-      }
-      std::fprintf(stderr, "%s: warning: candidate %d, repeat %d: %s\n", command, job.candidate,
-                   job.repeat, warning.c_str());
-    }
-  }
+  for (const std::string& line : tuning::search_warning_lines(results))
+    std::fprintf(stderr, "%s: %s\n", command, line.c_str());
+}
+
+void print_private_warning(const std::string& first_warning, const char* command) {
+  const std::string line = tuning::private_warning_line(first_warning);
+  if (!line.empty()) std::fprintf(stderr, "%s: %s\n", command, line.c_str());
 }
 
 int tune_cancel_signal() {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include "tuning/results.h"
 #include "tuning/runner.h"
@@ -34,10 +35,12 @@ tuning::SearchResults run_cancellable(tuning::Runner& runner, const std::functio
 TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count);
 
 // The jobs' warnings (JobResult::warnings: training/training_guards.h) on stderr, each line
-// "COMMAND: warning: ...". Explore names the job (candidate, repeat); a private release prints
-// each distinct text once, marked curator only: its runs other than the winner are not released,
-// and neither their indices nor how many warned is (K is curator-only for LT / PS).
+// "COMMAND: warning: ..." (tuning/search_warnings.h: explore names the job; a private release
+// prints one count-free line marked curator only).
 void print_job_warnings(const tuning::SearchResults& results, const char* command);
+// A phased mode's (private-subsampled, private-linear-scaling) first warning of any phase as that
+// one count-free line; nothing when `first_warning` is empty.
+void print_private_warning(const std::string& first_warning, const char* command);
 
 // The signal that cancelled the last run_cancellable (SIGINT, SIGTERM or SIGUSR1), 0 if none did.
 int tune_cancel_signal();

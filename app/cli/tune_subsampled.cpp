@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/tune_progress.h"
 #include "cli/tune_release.h"
 #include "core/error.h"
 #include "store/store.h"
@@ -40,6 +41,7 @@ int run_subsampled_tune(const experiment::ExperimentConfig& config,
     runner->add_listener(writer.get());
   };
   const tuning::SubsampledRun run = tuning::run_subsampled_search(config, data, options, hooks);
+  print_private_warning(run.first_warning, "dplab-cli tune");
   // |X1| and K are never released (docs/privacy-model.md); stderr ends up in Slurm and CI logs,
   // so they are printed only on request (--show-curator).
   if (!show_curator) {

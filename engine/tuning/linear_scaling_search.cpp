@@ -8,6 +8,7 @@
 #include "core/validate.h"
 #include "tuning/accounting.h"
 #include "tuning/search_phases.h"
+#include "tuning/search_warnings.h"
 
 namespace dplab::tuning {
 namespace {
@@ -149,6 +150,7 @@ LinearScalingRun run_linear_scaling_search(const experiment::ExperimentConfig& c
     const experiment::ExperimentConfig trial = trial_round_config(config, budgets, round, n);
     const PrivatePlan plan = draw_private_plan(trial, k, trial.seed);
     rounds[round] = run_phase(trial, plan, data, options, false, hooks, round, out.cancelled);
+    if (out.first_warning.empty()) out.first_warning = first_warning(rounds[round]);
     if (out.cancelled) return out;  // an incomplete round releases nothing
   }
   // Round 2's winner over the whole grid, then round 1's best on its line.
@@ -187,6 +189,7 @@ LinearScalingRun run_linear_scaling_search(const experiment::ExperimentConfig& c
   out.final_plan.jobs.push_back(job);
   out.final_results =
       run_phase(final_config, out.final_plan, data, options, true, hooks, 2, out.cancelled);
+  if (out.first_warning.empty()) out.first_warning = first_warning(out.final_results);
   out.has_final = true;
   return out;
 }

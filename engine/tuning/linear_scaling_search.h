@@ -77,6 +77,9 @@ struct LinearScalingRun {
   int round_winner[2] = {-1, -1};
   double round_score[2] = {0, 0};
   std::int64_t trial_runs = 0;  // 2K (public: K is the grid size)
+  // CURATOR ONLY: the first training-guard warning of any run, the trial rounds' included
+  // (tuning/search_warnings.h shows it without a count); "" if none warned.
+  std::string first_warning;
   // RELEASED (when has_final): the fit and the final run's results (their config keeps release
   // = private-linear-scaling with trial_candidates = K, so release_cost gives the whole
   // procedure's epsilon).

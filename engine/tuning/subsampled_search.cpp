@@ -11,6 +11,7 @@
 #include "privacy/selection/subsampled_tuning.h"
 #include "tuning/accounting.h"
 #include "tuning/search_phases.h"
+#include "tuning/search_warnings.h"
 
 namespace dplab::tuning {
 namespace {
@@ -171,6 +172,7 @@ SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
       tuning_results = runner.run();
     }
     out.cancelled = runner.cancel_requested();
+    out.first_warning = first_warning(tuning_results);
     tuned = select_private_winners(tuning_results, plan, score_noise_seed(tuning_config.seed));
   }
   if (tuned.replicates.empty() || tuned.replicates[0].winner_candidate < 0 || out.cancelled) {
@@ -199,6 +201,7 @@ SubsampledRun run_one_procedure(const experiment::ExperimentConfig& config,
     out.final_results = final_runner.run();
   }
   out.cancelled = final_runner.cancel_requested();
+  if (out.first_warning.empty()) out.first_warning = first_warning(out.final_results);
   // Released: the full n (public), never |X2| = n - |X1| (the subset size is not covered).
   out.final_results.training_size = n;
   out.has_final = true;
@@ -286,6 +289,7 @@ SubsampledRun run_subsampled_search(const experiment::ExperimentConfig& config,
                               run.winner_candidate, run.winner_label, run.winner_score,
                               run.has_final});
     out.runs_trained += run.runs_trained;
+    if (out.first_warning.empty()) out.first_warning = run.first_warning;
     if (r == 0) {
       out.subset_size = run.subset_size;
       out.lot_size_on_subset = run.lot_size_on_subset;

@@ -105,6 +105,9 @@ struct SubsampledRun {
   int winner_candidate = -1;                    // the tuning winner (-1: K = 0 or cancelled)
   std::string winner_label;
   double winner_score = 0.0;
+  // CURATOR ONLY: the first training-guard warning of any run of the procedure, the tuning
+  // phase's included (tuning/search_warnings.h shows it without a count); "" if none warned.
+  std::string first_warning;
   // RELEASED (when has_final): the final runs' results, training_size = n (never |X2|), their
   // config keeps release = private-subsampled and repeats = R so release_cost gives the
   // two-phase epsilon composed over the R replicates. R = 1: the one final run. R > 1: one

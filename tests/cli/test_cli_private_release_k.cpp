@@ -243,7 +243,17 @@ class TestCliPrivateReleaseK : public QObject {
  private slots:
   // Every run of this private search trains nothing (learning rate 1e-25): the training guards
   // warn for each, with each run's own numbers; stderr says so once, never once per run.
+  // The training guards' warnings of a private search: one count-free line, whatever the number
+  // of runs that warned, in every private mode; the phased modes' earlier (never shown) phases
+  // included: their runs are frozen too, and before this line nothing at all was said for them.
+  void training_warnings_do_not_count_the_runs_data() {
+    QTest::addColumn<QStringList>("release");
+    QTest::newRow("ps") << QStringList{"--release", "private", "--strategy", "ps", "--ps-mu", "10"};
+    QTest::newRow("subsampled") << QStringList{"--release", "private-subsampled", "--ps-mu", "4"};
+    QTest::newRow("linear-scaling") << QStringList{"--release", "private-linear-scaling"};
+  }
   void training_warnings_do_not_count_the_runs() {
+    QFETCH(QStringList, release);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString config = dir.path() + "/frozen.json";
@@ -255,11 +265,10 @@ class TestCliPrivateReleaseK : public QObject {
                    "optimizers": [{"name": "dpsgd", "grid": {"learning_rate": [1e-25, 2e-25, 3e-25],
                    "clip": [1]}}], "seed": 3})");
     file.close();
-    const CliRun run =
-        run_cli({"tune", "--config", config, "--threads", "2", "--out", dir.path() + "/out",
-                 "--release", "private", "--strategy", "ps", "--ps-mu", "10"});
+    QStringList args{"tune", "--config", config, "--threads", "2", "--out", dir.path() + "/out"};
+    const CliRun run = run_cli(args + release);
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
-    QCOMPARE(run.err.count("warning"), 1);  // this seed draws 6 runs, each of them frozen
+    QCOMPARE(run.err.count("warning"), 1);  // ps: this seed draws 6 runs, each of them frozen
     QVERIFY2(run.err.contains("at least one run of the search warned") &&
                  run.err.contains("no parameter moved"),
              qPrintable(run.err));

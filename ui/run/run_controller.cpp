@@ -13,6 +13,7 @@
 #include "tuning/linear_scaling_search.h"
 #include "tuning/private_release_view.h"
 #include "tuning/runner.h"
+#include "tuning/search_warnings.h"
 #include "tuning/subsampled_search.h"
 
 namespace dplab::ui {
@@ -215,10 +216,12 @@ void RunController::run(experiment::ExperimentConfig config,
     tuning::SearchResults final_results;
     tuning::PrivatePlan final_plan;
     std::string released_facts;  // private-linear-scaling: its fit (released)
+    std::string first_warning;   // of any phase's run: curator only, shown without a count
     if (subsampled) {
       tuning::SubsampledRunHooks hooks;
       hooks.on_runner = on_runner;
       tuning::SubsampledRun run = tuning::run_subsampled_search(config, data, options, hooks);
+      first_warning = run.first_warning;
       has_final = run.has_final;
       final_results = std::move(run.final_results);
       final_plan = std::move(run.final_plan);
@@ -227,6 +230,7 @@ void RunController::run(experiment::ExperimentConfig config,
       hooks.on_runner = [&](tuning::Runner* runner, int phase) { on_runner(runner, phase == 2); };
       tuning::LinearScalingRun run =
           tuning::run_linear_scaling_search(config, data, options, hooks);
+      first_warning = run.first_warning;
       has_final = run.has_final;
       final_results = std::move(run.final_results);
       final_plan = std::move(run.final_plan);
@@ -253,6 +257,8 @@ void RunController::run(experiment::ExperimentConfig config,
     }
     const std::optional<store::SpentBudget> spent = spent_in_history(store, writer.get());
     std::lock_guard lock(mutex_);
+    final_warnings_.clear();
+    if (!first_warning.empty()) final_warnings_ = {tuning::private_warning_line(first_warning)};
     if (has_final) final_ = std::move(final_results);
     final_release_ = std::move(release);
     final_spent_ = spent;
@@ -324,6 +330,7 @@ void RunController::run(experiment::ExperimentConfig config,
   if (config.release.secure) results.config.seed = 0;
   const std::optional<store::SpentBudget> spent = spent_in_history(store, writer.get());
   std::lock_guard lock(mutex_);
+  final_warnings_ = tuning::search_warning_lines(results);
   final_ = std::move(results);
   final_release_ = std::move(release);
   final_spent_ = spent;
@@ -411,8 +418,11 @@ void RunController::onWorkerDone() {
   std::optional<tuning::PrivateRelease> release;
   std::optional<store::SpentBudget> spent;
   QString error, store_error;
+  std::vector<std::string> warnings;
   {
     std::lock_guard lock(mutex_);
+    warnings = std::move(final_warnings_);
+    final_warnings_.clear();
     results = std::move(final_);
     final_.reset();
     release = std::move(final_release_);
@@ -427,6 +437,18 @@ void RunController::onWorkerDone() {
     emit message(tr("run failed: %1").arg(error), true);
     emit finished(false, false);
     return;
+  }
+  // The guards' warnings (a lot size off q n, parameters that never moved): explore names each
+  // job, at most kShownWarnings of them here (all are in the jobs' results); a private release
+  // has one count-free line.
+  constexpr std::size_t kShownWarnings = 10;
+  for (std::size_t i = 0; i < warnings.size() && i < kShownWarnings; ++i)
+    emit message(QString::fromStdString(warnings[i]), true);
+  if (warnings.size() > kShownWarnings) {
+    emit message(tr("… and %1 more warnings of this kind in the jobs' results (dplab-cli tune "
+                    "prints them all)")
+                     .arg(warnings.size() - kShownWarnings),
+                 true);
   }
   const bool cancelled = cancel_requested_;
   if (release && !results) {

@@ -21,6 +21,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "async/background_task.h"
 
@@ -109,6 +111,9 @@ class RunController : public QObject {
   std::optional<store::SpentBudget> final_spent_;        // guarded by mutex_ (a stored run)
   QString worker_error_;                                 // guarded by mutex_
   QString store_error_;                                  // guarded by mutex_
+  // The training guards' warnings to show when the run ends (tuning/search_warnings.h: a private
+  // release's one count-free line); guarded by mutex_.
+  std::vector<std::string> final_warnings_;
   bool plan_received_ = false;
   bool running_ = false;
   bool hides_run_count_ = false;
