@@ -14,6 +14,18 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// The data set a ledger line was trained on (the ledger keeps lines of earlier data sets, whose
+// cost is theirs): "gaussians n=400", then what differs from a clean set.
+std::string data_summary(const DataOptions& d) {
+  std::ostringstream out;
+  out << to_string(d.shape) << " n=" << d.num_points;
+  if (d.label_noise > 0) out << " noise=" << d.label_noise;
+  if (d.minority_fraction > 0) out << " minority=" << d.minority_fraction;
+  if (d.outlier) out << " +outlier";
+  out << " (data seed " << d.seed << ")";
+  return out.str();
+}
+
 std::string summary_of(const PlaygroundSettings& s) {
   const TrainingOptions& t = s.training;
   char text[200];
@@ -35,7 +47,7 @@ std::string summary_of(const PlaygroundSettings& s) {
                   to_string(t.optimizer).c_str(), t.lot_size, static_cast<long long>(t.steps),
                   t.learning_rate, model.c_str(), static_cast<unsigned long long>(t.seed));
   }
-  return text;
+  return std::string(text) + "; on " + data_summary(s.data);
 }
 
 // tuning::release_cost of a private search of k candidates of one mechanism.

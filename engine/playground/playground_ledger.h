@@ -28,7 +28,7 @@ namespace dplab::playground {
 struct LedgerEntry {
   std::string identity;  // run_identity
   std::string data;      // data_identity
-  std::string summary;   // "dpsgd sigma=1 C=1 L=50 T=300 alpha=0.5 logistic"
+  std::string summary;   // "dpsgd sigma=1 ..., logistic, seed 1; on gaussians n=400 (data seed 1)"
   privacy::SubsampledGaussian mechanism;
   double best_test_accuracy = 0;
 };

@@ -346,6 +346,41 @@ class TestPlaygroundWindow : public QObject {
     QCOMPARE(static_cast<int>(w.ledger().entries().size()), 0);
   }
 
+  // Scrubbing a spin box (issue #44): 20 arrow-key steps of sigma, one per 16 ms, while the run
+  // plays. A setting's results, once drawn, are charged to the ledger; the values the knob only
+  // passed over are never trained (the run restarts once the knobs are still, kSettleMs), so
+  // the ledger holds the setting before and the one where the knob stopped, and no other.
+  // Each line names its data set (the ledger keeps earlier data sets' lines).
+  void scrubbingAKnobChargesOnlyWhereItStops() {
+    PlaygroundWindow w;
+    w.show();
+    PlaygroundSettings s = quick();
+    s.training.steps = 3000;  // still playing when the scrub ends
+    w.applySettings(s);
+    QVERIFY(stepTo(w, 1));
+    QCOMPARE(static_cast<int>(w.ledger().entries().size()), 1);
+    auto* sigma = w.findChild<QDoubleSpinBox*>(QStringLiteral("pgSigma"));
+    QVERIFY(sigma);
+    w.play();
+    QTest::qWait(100);
+    sigma->setFocus();
+    const double before = sigma->value();
+    for (int i = 0; i < 20; ++i) {
+      QTest::keyClick(sigma, Qt::Key_Up);
+      QTest::qWait(16);
+    }
+    QVERIFY(sigma->value() > before);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w.shown() && w.shown()->settings == w.settings() && w.shown()->steps > 0, kWaitMs);
+    w.pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.busy(), kWaitMs);
+    QStringList lines;
+    for (const auto& e : w.ledger().entries()) lines << QString::fromStdString(e.summary);
+    QVERIFY2(lines.size() == 2, qPrintable(lines.join('\n')));
+    QVERIFY2(lines.back().contains(QStringLiteral("; on gaussians n=200 (data seed 1)")),
+             qPrintable(lines.back()));
+  }
+
   void lessonsSetLockAndHideKnobs() {
     PlaygroundWindow w;
     w.show();

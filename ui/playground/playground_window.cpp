@@ -34,6 +34,7 @@ using namespace playground_knobs;
 namespace {
 
 constexpr int kFrameMs = 33;          // 30 frames per second
+constexpr int kSettleMs = 250;        // knobs still this long: the new setting trains
 constexpr int kSidePanelWidth = 300;  // the side panel's opening width (its minimum: 220)
 
 }  // namespace
@@ -144,6 +145,10 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   timer_ = new QTimer(this);
   timer_->setInterval(kFrameMs);
   connect(timer_, &QTimer::timeout, this, &PlaygroundWindow::onTick);
+  settle_timer_ = new QTimer(this);
+  settle_timer_->setSingleShot(true);
+  settle_timer_->setInterval(kSettleMs);
+  connect(settle_timer_, &QTimer::timeout, this, &PlaygroundWindow::submitRun);
 
   buildMenus();
   knobs_ = {{"dataset", dataset_},
@@ -284,6 +289,7 @@ void PlaygroundWindow::applySettings(const PlaygroundSettings& settings) {
   writeKnobs(settings_);
   readKnobs();
   target_ = 0;
+  settle_timer_->stop();  // a knob still settling is overridden by these settings
   submitRun();
   submitEpsilon();
 }
@@ -295,9 +301,9 @@ void PlaygroundWindow::onKnobChanged() {
   clear_outlier_->setEnabled(settings_.data.outlier.has_value());
   if (settings_ == before) return;
   clearStudies();
-  target_ = 0;  // every knob restarts the run (Play keeps playing)
-  submitRun();
-  submitEpsilon();
+  target_ = 0;  // every knob restarts the run (Play keeps playing), once the knobs are still
+  settle_timer_->start();
+  submitEpsilon();  // the epsilon box follows at once: it is a number, not a trained run
 }
 
 void PlaygroundWindow::submitRun() {
@@ -318,7 +324,8 @@ void PlaygroundWindow::submitEpsilon() {
 }
 
 bool PlaygroundWindow::busy() const {
-  return runner_->busy() || epsilon_task_->busy() || study_task_->busy() || frame_rest_pending_;
+  return settle_timer_->isActive() || runner_->busy() || epsilon_task_->busy() ||
+         study_task_->busy() || frame_rest_pending_;
 }
 
 void PlaygroundWindow::play() {
@@ -353,7 +360,8 @@ void PlaygroundWindow::resetLedger() {
 }
 
 void PlaygroundWindow::onTick() {
-  if (!playing_ || runner_->busy()) return;  // the worker is behind: draw what we have
+  // The worker is behind (draw what we have), or a knob is still moving (nothing new is trained).
+  if (!playing_ || runner_->busy() || settle_timer_->isActive()) return;
   if (target_ >= settings_.training.steps) {
     if (shown_ && shown_->steps >= settings_.training.steps) pause();
     return;

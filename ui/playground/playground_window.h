@@ -179,6 +179,9 @@ class PlaygroundWindow : public QMainWindow {
   };
   std::unique_ptr<LatestOnlyTask<EpsilonQuery, PlaygroundEpsilon>> epsilon_task_;
   QTimer* timer_;
+  // A knob's new value trains once the knobs have been still for kSettleMs: scrubbing a spin box
+  // through 27 values trains (and so shows, and so charges to the ledger) the last one only.
+  QTimer* settle_timer_;
   struct StudyQuery {
     StudyKind kind = StudyKind::kGrid;
     playground::PlaygroundSettings settings;
