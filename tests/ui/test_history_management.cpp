@@ -1,12 +1,17 @@
 // Run history in the real window: columns name, data set, ε and best accuracy from the engine
 // (store::list_history), rename and notes stored in the history file (seen by a fresh Store),
 // Delete… asks first (No keeps the run, Yes removes it), and "Use its config" restores the run's
-// experiment into the form — asking before it discards edits.
+// experiment into the form — asking before it discards edits; Compare labels each run by what
+// sets it apart.
+#include <qcustomplot.h>
+#include <QDialog>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSet>
 #include <QTableWidget>
 #include <QTimer>
+#include <algorithm>
 #include <cmath>
 
 #include "privacy/accounting/epsilon_display.h"
@@ -136,19 +141,60 @@ class TestHistoryManagement : public QObject {
     QCOMPARE(window_->discardGuard()->questionsAsked(), asked);
   }
 
+  // Compare overlays the selected runs' curves, each legend entry naming its run by what sets it
+  // apart (experiment::difference_labels: here σ and so ε; the two equal runs alike), and no
+  // entry without a line.
+  void compareNamesEachRunByWhatDiffers() {
+    experiment::ExperimentConfig louder = test::tinyExperiment();
+    louder.privacy.noise_multiplier = 4.0;
+    QVERIFY(test::runConfigToEnd(window_, louder));
+    QTRY_VERIFY_WITH_TIMEOUT(panel_->count() == 3, 30000);
+    panel_->table()->selectAll();
+    const QWidgetList before = QApplication::topLevelWidgets();
+    panel_->compareButton()->click();
+    QDialog* dialog = nullptr;
+    for (QWidget* w : QApplication::topLevelWidgets()) {
+      if (!before.contains(w) && (dialog = qobject_cast<QDialog*>(w))) break;
+    }
+    QVERIFY(dialog);
+    auto* plot = dialog->findChild<QCustomPlot*>();
+    QVERIFY(plot);
+    QCOMPARE(plot->graphCount(), 3 * 2);  // 3 runs × (dpsgd, dpadam)
+    store::Store db(dir_.filePath(QStringLiteral("history.sqlite")).toStdString());
+    const auto history = store::list_history(db);
+    QSet<QString> suffixes;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+      QCPGraph* g = plot->graph(i);
+      QVERIFY2(g->dataCount() > 0, qPrintable(g->name()));
+      const qint64 id = g->name().section(QLatin1Char(' '), 0, 0).mid(1).toLongLong();
+      const auto e = std::find_if(history.begin(), history.end(),
+                                  [&](const auto& h) { return h.record.id == id; });
+      QVERIFY2(e != history.end(), qPrintable(g->name()));
+      const QString sigma = e->noise_multiplier == 4.0 ? QStringLiteral("4") : QStringLiteral("2");
+      const QString expected =
+          QStringLiteral(" · σ %1 · ε ≤ %2")
+              .arg(sigma, QString::fromStdString(privacy::format_epsilon_up(e->epsilon)));
+      QVERIFY2(g->name().endsWith(expected), qPrintable(g->name() + " vs " + expected));
+      suffixes.insert(expected);
+    }
+    QCOMPARE(suffixes.size(), 2);  // the two equal runs read alike, the louder one apart
+    dialog->close();
+  }
+
   void deleteAsksFirst() {
+    const int n = panel_->count();
     const qint64 id = panel_->ids().last();
     QVERIFY(panel_->selectRun(id));
     answerNextDialog(QStringLiteral("No"));
     panel_->deleteButton()->click();
     QTest::qWait(200);
-    QCOMPARE(panel_->count(), 2);  // kept
+    QCOMPARE(panel_->count(), n);  // kept
     answerNextDialog(QStringLiteral("Yes"));
     panel_->deleteButton()->click();
-    QTRY_COMPARE(panel_->count(), 1);
+    QTRY_COMPARE(panel_->count(), n - 1);
     QVERIFY(!panel_->ids().contains(id));
     store::Store db(dir_.filePath(QStringLiteral("history.sqlite")).toStdString());
-    QCOMPARE(db.list_experiments().size(), std::size_t{1});
+    QCOMPARE(db.list_experiments().size(), static_cast<std::size_t>(n - 1));
   }
 
  private:

@@ -16,6 +16,8 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "charts/theme.h"
+#include "experiment/config_difference.h"
 #include "experiment/run_count_visibility.h"
 #include "form/optimizer_editor.h"
 #include "privacy/accounting/epsilon_display.h"
@@ -91,7 +93,7 @@ HistoryPanel::HistoryPanel(RunController* controller, RunData* data, QWidget* pa
   layout->addWidget(table_, 1);
   hint_ = new QLabel(this);
   hint_->setWordWrap(true);
-  hint_->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+  setTone(hint_, Tone::kWarning);
   hint_->setVisible(false);
   layout->addWidget(hint_);
   open_ = new QPushButton(tr("Open"), this);
@@ -472,7 +474,14 @@ void HistoryPanel::compareSelected() {
   connect(chart, &ChartView::message, this, &HistoryPanel::message);
   QCustomPlot* plot = chart->plot();
   const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
-  int run_index = 0;
+  // Every selected run is read first, so each can be labelled by what sets it apart from the
+  // others (σ, T, the grid, ε: experiment::difference_labels).
+  struct Shown {
+    qlonglong id;
+    tuning::SearchResults results;
+  };
+  std::vector<Shown> shown;
+  std::vector<double> epsilons;
   for (const QModelIndex& row : rows) {
     const qlonglong id = table_->item(row.row(), kId)->data(Qt::UserRole).toLongLong();
     try {
@@ -483,20 +492,40 @@ void HistoryPanel::compareSelected() {
         r = tuning::grid_shaped_runs(
             r, release ? tuning::released_jobs(*release) : std::vector<std::int64_t>{});
       }
-      for (const auto& agg : tuning::aggregate_all(r)) {
-        const QString name = OptimizerEditor::displayName(
-            r.config.optimizers.at(static_cast<std::size_t>(agg.optimizer_index)));
-        QCPGraph* g = plot->addGraph();
-        g->setName(tr("#%1 %2 max").arg(id).arg(name));
-        g->setPen(QPen(optimizerColor(name), 2, styles[run_index % 4]));
-        for (std::size_t i = 0; i < agg.curves.iterations.size(); ++i) {
-          g->addData(static_cast<double>(agg.curves.iterations[i]), agg.curves.best[i]);
-        }
-      }
+      const store::HistoryEntry* e = entry(id);
+      epsilons.push_back(e ? e->epsilon : std::nan(""));
+      shown.push_back({id, std::move(r)});
     } catch (const std::exception& ex) {
       emit message(tr("compare #%1: %2").arg(id).arg(QString::fromStdString(ex.what())), true);
     }
-    ++run_index;
+  }
+  std::vector<experiment::ExperimentConfig> configs;
+  for (const Shown& s : shown) configs.push_back(s.results.config);
+  const std::vector<std::string> labels = experiment::difference_labels(configs, epsilons);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const qlonglong id = shown[k].id;
+    const tuning::SearchResults& r = shown[k].results;
+    const QString differs =
+        labels[k].empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(labels[k]);
+    int drawn = 0;
+    for (const auto& agg : tuning::aggregate_all(r)) {
+      if (agg.curves.iterations.empty()) continue;  // a legend entry with no line says nothing
+      const QString name = OptimizerEditor::displayName(
+          r.config.optimizers.at(static_cast<std::size_t>(agg.optimizer_index)));
+      QCPGraph* g = plot->addGraph();
+      g->setName(tr("#%1 %2 max").arg(id).arg(name) + differs);
+      g->setPen(QPen(optimizerColor(name), 2, styles[k % 4]));
+      for (std::size_t i = 0; i < agg.curves.iterations.size(); ++i) {
+        g->addData(static_cast<double>(agg.curves.iterations[i]), agg.curves.best[i]);
+      }
+      ++drawn;
+    }
+    if (drawn == 0) {
+      emit message(tr("compare #%1: no stored curves to draw (no job finished, or the release "
+                      "kept none)")
+                       .arg(id),
+                   true);
+    }
   }
   plot->xAxis->setLabel(tr("iteration (noisy-gradient queries)"));
   plot->yAxis->setLabel(tr("validation accuracy"));

@@ -2,7 +2,8 @@
 // status, jobs, the ε of what it released and its best score (engine store::list_history, read
 // on a worker thread), and the user's notes. Actions on the selected run:
 //   Open (double-click)  show it in the charts and the table (store::Store::load_results); the
-//                        form is left as it is (the window marks "form modified since this run");
+//                        form is left as it is (the window says "the form holds another
+//                        experiment" when they differ);
 //   Use its config       put the run's experiment into the form (asks before discarding edits:
 //                        the main window's DiscardGuard answers configRequested);
 //   Compare              overlay the best curve per optimizer of the selected runs;
@@ -68,6 +69,7 @@ class HistoryPanel : public QWidget {
 
   QPushButton* resumeButton() const { return resume_; }
   QPushButton* deleteButton() const { return delete_; }
+  QPushButton* compareButton() const { return compare_; }
   QPushButton* useConfigButton() const { return use_config_; }
   QString resumeHint() const;
   // The Delete… button's question for run `id` (a private LT / PS run's names no job count).
