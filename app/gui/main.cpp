@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <cstdio>
 
+#include "charts/theme.h"
 #include "shell/launcher.h"
 #include "shell/main_window.h"
 
@@ -30,6 +31,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "dplab: %s\n", error.toLocal8Bit().constData());
     return 2;
   }
+
+  // The desktop's palette, or the one chosen under View → Theme, or --theme for this launch.
+  dplab::ui::Theme theme = dplab::ui::savedTheme();
+  if (!options->theme.isEmpty()) dplab::ui::parseTheme(options->theme, &theme);
+  dplab::ui::applyTheme(theme);
 
   dplab::ui::MainWindow window;
   window.show();

@@ -78,7 +78,11 @@ class TestReportExport : public QObject {
     QVERIFY(window_->historyPanel()->openRun(run_a));
     QVERIFY2(window_->shownRunText().contains(QStringLiteral("#%1").arg(run_a)),
              qPrintable(window_->shownRunText()));
-    QVERIFY(window_->shownRunText().contains(QStringLiteral("form modified since this run")));
+    // Opened from the history, not run from this form: the form was not "modified since" it.
+    QVERIFY(window_->formModifiedSinceShownRun());
+    QVERIFY2(window_->shownRunText().contains(QStringLiteral("the form holds another experiment")),
+             qPrintable(window_->shownRunText()));
+    QVERIFY(!window_->shownRunText().contains(QStringLiteral("form modified since this run")));
     const QString report = dir_.filePath(QStringLiteral("report"));
     QVERIFY2(test::exportReportAndWait(window_, report, &error), qPrintable(error));
 

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMenu>
+#include <QMessageBox>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -172,6 +173,28 @@ class TestRunEndToEnd : public QObject {
     QCOMPARE(QString::fromStdString(experiment::to_json(window_->form()->config()).dump()),
              QString::fromStdString(
                  experiment::to_json(experiment::load_experiment_file(path.toStdString())).dump()));
+  }
+
+  // A file the user opens that does not parse gets a box of its own naming the field (not only a
+  // line in the message log), and the form keeps what it had.
+  void badExperimentFileGetsABoxNamingTheField() {
+    const QString path = dir_.filePath("bad.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    nlohmann::json bad = experiment::to_json(window_->form()->config());
+    bad["privacy"]["steps"] = -5;  // a whole experiment, wrong in one field
+    f.write(QByteArray::fromStdString(bad.dump()));
+    f.close();
+    const std::string before = experiment::to_json(window_->form()->config()).dump();
+    QVERIFY(!window_->openExperiment(path, nullptr));
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = window_->findChild<QMessageBox*>(QStringLiteral("openErrorBox"))) !=
+                nullptr);
+    QVERIFY2(box->informativeText().contains(QStringLiteral("privacy.steps")),
+             qPrintable(box->informativeText()));
+    QVERIFY(box->text().contains(QStringLiteral("bad.json")));
+    QCOMPARE(experiment::to_json(window_->form()->config()).dump(), before);
+    box->close();
   }
 
   void startsFromTheDefaultPresetFile() {

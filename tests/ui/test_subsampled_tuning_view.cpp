@@ -20,11 +20,14 @@ class TestSubsampledTuningView : public QObject {
  private slots:
   void drawsEngineSeriesAndMarksQ() {
     SubsampledTuningView view;
+    // Until the experiment fills them, the fields say they hold an example.
+    QVERIFY(view.sourceText().contains(QStringLiteral("Example settings")));
     view.resize(1280, 720);
     view.show();
     const double sigma = 1.2, rate = 0.004, delta = 1e-5, mu = 8.0;
     const int steps = 1500;
     view.setSettings(sigma, rate, steps, delta, mu, 0.2);
+    QVERIFY(view.sourceText().contains(QStringLiteral("Your experiment's settings")));
     view.recompute();
     QVERIFY(view.busy());  // returned while the worker runs
     QTRY_VERIFY_WITH_TIMEOUT(!view.busy() && view.completedComputations() >= 1, 60000);

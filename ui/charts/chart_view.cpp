@@ -13,6 +13,7 @@
 
 #include "charts/chart_hover.h"
 #include "charts/export_dialog.h"
+#include "charts/theme.h"
 
 namespace dplab::ui {
 
@@ -43,6 +44,7 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
   title_font.setPointSizeF(title_font.pointSizeF() + 1.5);
   title_font.setBold(true);
   title_element_ = new QCPTextElement(plot_, title, title_font);
+  title_element_->setTextColor(chartInk(plot_));
   plot_->plotLayout()->addElement(0, 0, title_element_);
   // The legend goes below the axes (never over the curves), in columns.
   plot_->axisRect()->insetLayout()->take(plot_->legend);
@@ -70,7 +72,7 @@ ChartView::ChartView(const QString& title, const QString& file_stem, QWidget* pa
                   q->setVisible(visible);
               }
             }
-            entry->setTextColor(visible ? Qt::black : QColor(170, 170, 170));
+            entry->setTextColor(visible ? chartInk(plot_) : QColor(150, 150, 150));
             plot_->replot(QCustomPlot::rpQueuedReplot);
           });
   connect(plot_, &QCustomPlot::beforeReplot, this, &ChartView::fitAxisLabels);
@@ -294,8 +296,27 @@ void ChartView::layoutLegend(int width) {
   ExportLayout::flowLegend(plot_->legend, width);
 }
 
+void ChartView::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) {
+    applyChartColors(plot_, palette());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
 QPicture ChartView::recordImage(ImageFormat format, const ImageExportOptions& options) {
   if (before_read_) before_read_();
+  // A figure is drawn as on paper, whatever the window's theme; the screen's colours come back
+  // after the recording.
+  const bool dark = isDark(palette());
+  if (dark) applyChartColors(plot_, lightPalette());
+  struct RestoreColours {
+    ChartView* view;
+    bool dark;
+    ~RestoreColours() {
+      if (dark) applyChartColors(view->plot_, view->palette());
+    }
+  } restore_colours{this, dark};
   // The export wraps the labels for its own size: it starts from the labels as set.
   for (const auto& [axis, label] : axis_labels_) axis->setLabel(label.first);
   const ExportLayout layout(plot_, title_element_, title_text_, options);
@@ -425,8 +446,7 @@ void applyChartStyle(QCustomPlot* plot) {
     axis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
   }
   plot->legend->setFont(tick_font);
-  plot->legend->setBrush(QBrush(QColor(255, 255, 255, 220)));
-  plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
+  applyChartColors(plot, plot->palette());  // the grid's, legend's and axes' colours
 }
 
 namespace {

@@ -72,6 +72,8 @@ class ChartView : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  // A theme switch (View → Theme) restyles the chart in the new palette (charts/theme.h).
+  void changeEvent(QEvent* event) override;
 
  private:
   void exportImageInteractive(ImageFormat format);

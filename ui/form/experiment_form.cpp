@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "charts/theme.h"
 #include "data/dataset_catalog.h"
 #include "experiment/release_repeats.h"
 #include "form/import_dialog.h"
@@ -120,7 +121,7 @@ QWidget* ExperimentForm::buildDataBox() {
   form->addRow(tr("Data set"), row);
   data_info_ = new QLabel(box);
   data_info_->setWordWrap(true);
-  data_info_->setStyleSheet(QStringLiteral("color: #444;"));
+  setTone(data_info_, Tone::kNote);
   form->addRow(data_info_);
   validation_fraction_ = new NumberField(
       tr("Fraction of the data held out for validation (paper appendix H: 0.2); validation "
@@ -427,9 +428,9 @@ void ExperimentForm::onDataLoaded(const DataSummary& s) {
   // The scaling is part of what the run reveals: say whether ε covers it (data/feature_scaling.h).
   info += QStringLiteral("<br>") + tr("features: %1").arg(s.preprocessing.toHtmlEscaped());
   if (s.preprocessing_fitted_on_private_data) {
-    info = info.replace(
-        QStringLiteral("not covered"),
-        QStringLiteral("<span style='color:#b00020'>%1</span>").arg(tr("not covered")));
+    info = info.replace(QStringLiteral("not covered"),
+                        QStringLiteral("<span style='color:%1'>%2</span>")
+                            .arg(toneHex(Tone::kError), tr("not covered")));
   }
   data_info_->setToolTip(
       s.preprocessing_fitted_on_private_data
@@ -446,8 +447,8 @@ void ExperimentForm::onDataFailed(const QString& key, const QString& error) {
   data_key_loaded_ = key;
   data_error_ = error;
   markField(dataset_, tr(kDataHelp), error);
-  data_info_->setText(
-      QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
+  data_info_->setText(QStringLiteral("<span style='color:%1'>%2</span>")
+                          .arg(toneHex(Tone::kError), error.toHtmlEscaped()));
   emit message(tr("data set: %1").arg(error), true);
   onEdited();
 }

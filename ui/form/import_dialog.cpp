@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <map>
 
+#include "charts/theme.h"
 #include "core/error.h"
 #include "data/dataset_catalog.h"
 #include "data/file_reader.h"
@@ -187,9 +188,9 @@ void ImportDialog::startCheck() {
 
 void ImportDialog::onChecked(int generation, const QString& summary, bool ok) {
   if (generation != generation_) return;
-  check_->setText(
-      ok ? summary
-         : QStringLiteral("<span style='color:#b00020'>%1</span>").arg(summary.toHtmlEscaped()));
+  check_->setText(ok ? summary
+                     : QStringLiteral("<span style='color:%1'>%2</span>")
+                           .arg(toneHex(Tone::kError), summary.toHtmlEscaped()));
   ok_button_->setEnabled(ok);
 }
 

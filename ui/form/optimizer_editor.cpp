@@ -1,5 +1,7 @@
 #include "form/optimizer_editor.h"
 
+#include "charts/theme.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -90,7 +92,7 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, models::ClippingMode clippi
     connect(stability_, &NumberField::edited, this, &OptimizerEditor::edited);
     auto* note = new QLabel(tr("C disappears: g → g/(‖g‖ + γ), sensitivity 1 (no C grid)"), this);
     note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: #555;"));
+    setTone(note, Tone::kNote);
     form->addRow(note);
   } else {
     addGrid(Param::kClip,
@@ -137,7 +139,7 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, models::ClippingMode clippi
     auto* note = new QLabel(
         tr("Adam with the noise variance (σC/L)² subtracted from v̂ before the square root"), this);
     note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: #555;"));
+    setTone(note, Tone::kNote);
     form->addRow(note);
   }
   if (optim::queries_per_update(kind) > 1) {
@@ -148,14 +150,14 @@ OptimizerEditor::OptimizerEditor(OptimizerKind kind, models::ClippingMode clippi
             .arg(optim::queries_per_update(kind)),
         this);
     note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: #555;"));
+    setTone(note, Tone::kNote);
     form->addRow(note);
   }
   if (kind == OptimizerKind::kDpAdamWosm) {
     auto* note =
         new QLabel(tr("step size fixed to α/(σC/L + ξ) (Theorem 3); α defaults to 1e-3"), this);
     note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: #555;"));
+    setTone(note, Tone::kNote);
     form->addRow(note);
   }
   count_ = new QSpinBox(this);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "charts/chart_export.h"
+#include "charts/theme.h"
 #include "form/number_field.h"
 #include "privacy/accounting/rdp_accountant.h"
 #include "tuning/accounting.h"
@@ -113,7 +114,8 @@ void PrivacySection::updateLive() {
     return;
   }
   if (!error().isEmpty()) {
-    live_->setText(tr("<span style='color:#b00020'>%1</span>").arg(error().toHtmlEscaped()));
+    live_->setText(QStringLiteral("<span style='color:%1'>%2</span>")
+                       .arg(toneHex(Tone::kError), error().toHtmlEscaped()));
     return;
   }
   const experiment::PrivacyConfig c = config();
@@ -123,8 +125,9 @@ void PrivacySection::updateLive() {
   try {
     live_epsilon_ = privacy::epsilon_for_delta({c.noise_multiplier, q, c.steps}, delta).epsilon;
   } catch (const std::exception& e) {
-    live_->setText(tr("<span style='color:#b00020'>accountant: %1</span>")
-                       .arg(QString::fromStdString(e.what()).toHtmlEscaped()));
+    live_->setText(
+        tr("<span style='color:%1'>accountant: %2</span>")
+            .arg(toneHex(Tone::kError), QString::fromStdString(e.what()).toHtmlEscaped()));
     return;
   }
   live_->setText(

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "async/background_computation.h"
+#include "charts/theme.h"
 #include "cluster/merged_run.h"
 #include "core/thread_priority.h"
 #include "run/history_panel.h"
@@ -205,7 +206,7 @@ ClusterPanel::ClusterPanel(RunData* data, RunController* controller, HistoryPane
       this);
   curator_note_->setObjectName(QStringLiteral("clusterCuratorNote"));
   curator_note_->setWordWrap(true);
-  curator_note_->setStyleSheet(QStringLiteral("QLabel { color: #8a4b00; }"));
+  setTone(curator_note_, Tone::kWarning);
   layout->addWidget(curator_note_);
 
   timer_ = new QTimer(this);

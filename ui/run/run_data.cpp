@@ -36,6 +36,7 @@ void RunData::beginLive(const tuning::SearchResults& plan, const QString& title)
   spent_.reset();
   has_run_ = true;
   live_ = true;
+  from_form_ = title.isEmpty();
   title_ = !title.isEmpty() ? title
                             : tr("“%1”, run started %2")
                                   .arg(QString::fromStdString(plan.config.name),
@@ -71,7 +72,9 @@ void RunData::setResults(const tuning::SearchResults& results, const QString& ti
   // The end of a live run keeps its title ("…, run started 10:31:02").
   if (!title.isEmpty()) {
     title_ = title;
+    from_form_ = false;
   } else if (!live_) {
+    from_form_ = false;
     title_ = QStringLiteral("“%1”").arg(QString::fromStdString(results.config.name));
   }
   live_ = false;

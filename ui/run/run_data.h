@@ -55,6 +55,10 @@ class RunData : public QObject {
   tuning::ReleaseCost releaseCost() const;
   int changeCount() const { return changes_; }
   QString title() const { return title_; }
+  // Whether the shown run was started from the form (a local run, whose title is the default):
+  // a run opened from the history or a cluster plan was not, so a form that differs from it was
+  // not "modified since" it.
+  bool startedFromForm() const { return from_form_; }
 
   bool isPrivate() const;
   // The winners of a private search (empty while it runs, or when the history has none).
@@ -96,6 +100,7 @@ class RunData : public QObject {
   bool reveal_all_ = false;
   int changes_ = 0;
   QString title_;
+  bool from_form_ = false;
 };
 
 }  // namespace dplab::ui

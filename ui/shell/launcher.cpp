@@ -3,6 +3,8 @@
 #include <QCommandLineParser>
 #include <QMetaObject>
 
+#include "charts/theme.h"
+
 namespace dplab::ui {
 
 void addScriptOptions(QCommandLineParser& parser) {
@@ -18,6 +20,10 @@ void addScriptOptions(QCommandLineParser& parser) {
        "DIR"},
       {"quit-when-done",
        "Exit when the run (and screenshots) are done (scripted mode); failures exit 1."},
+      {"theme",
+       "Colours for this launch: system (the desktop's), light or dark; View → Theme keeps a "
+       "choice.",
+       "NAME"},
       {"timeout", "Scripted mode only: give up (exit 1) after this many seconds.", "SECONDS",
        "3600"},
   });
@@ -38,6 +44,13 @@ std::optional<ScriptOptions> parseScriptOptions(const QStringList& args, QString
   o.screenshot_dir = parser.value(QStringLiteral("screenshot-dir"));
   o.report_dir = parser.value(QStringLiteral("export-report"));
   o.quit_when_done = parser.isSet(QStringLiteral("quit-when-done"));
+  o.theme = parser.value(QStringLiteral("theme"));
+  Theme theme;
+  if (!o.theme.isEmpty() && !parseTheme(o.theme, &theme)) {
+    if (error)
+      *error = QStringLiteral("--theme: '%1' is not one of system, light, dark").arg(o.theme);
+    return std::nullopt;
+  }
   bool ok = false;
   o.timeout_seconds = parser.value(QStringLiteral("timeout")).toInt(&ok);
   if (!ok || o.timeout_seconds <= 0) {

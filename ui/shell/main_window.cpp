@@ -1,6 +1,7 @@
 #include "shell/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -22,6 +23,7 @@
 
 #include "charts/chart_view.h"
 #include "charts/export_dialog.h"
+#include "charts/theme.h"
 #include "experiment/run_count_visibility.h"
 #include "form/experiment_form.h"
 #include "form/presets.h"
@@ -328,6 +330,26 @@ void MainWindow::buildMenus() {
   previous_tab->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)});
 
+  // The window's colours: the desktop's (Fusion with the system palette), light or dark; charts
+  // follow on screen, exported figures stay as on paper (charts/theme.h).
+  view->addSeparator();
+  QMenu* theme_menu = view->addMenu(tr("&Theme"));
+  auto* themes = new QActionGroup(this);
+  const std::pair<Theme, QString> choices[] = {{Theme::kSystem, tr("&System colours")},
+                                               {Theme::kLight, tr("&Light")},
+                                               {Theme::kDark, tr("&Dark")}};
+  for (const auto& [theme, label] : choices) {
+    QAction* a = theme_menu->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(theme == currentTheme());
+    a->setObjectName(QStringLiteral("theme-") + themeName(theme));
+    themes->addAction(a);
+    connect(a, &QAction::triggered, this, [theme] {
+      applyTheme(theme);
+      saveTheme(theme);
+    });
+  }
+
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("Show &welcome"), this, [this] { welcome_->show(); });
   help->addAction(tr("&Playground (teaching DP-SGD)"), this, [this] { openPlayground(); });
@@ -489,8 +511,20 @@ bool MainWindow::openExperiment(const QString& path, QString* error) {
   QString e;
   const auto config = files_->open(path, &e);
   if (!config) {
-    if (error) *error = e;
     status_->addMessage(e, true);
+    if (error) {
+      *error = e;
+    } else {
+      // Opened by the user (File → Open, a recent file, a drop): the reason, which names the
+      // field, line or byte, in a box of its own (window-modal, not blocking the loop).
+      auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open the experiment"),
+                                  tr("%1 was not opened.").arg(QFileInfo(path).fileName()),
+                                  QMessageBox::Ok, this);
+      box->setObjectName(QStringLiteral("openErrorBox"));
+      box->setInformativeText(e);
+      box->setAttribute(Qt::WA_DeleteOnClose);
+      box->open();
+    }
     return false;
   }
   form_->setConfig(*config);

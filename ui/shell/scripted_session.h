@@ -24,6 +24,7 @@ struct ScriptOptions {
   QString report_dir;  // --export-report: the run's report folder (File → Export report)
   bool quit_when_done = false;
   int timeout_seconds = 3600;
+  QString theme;  // --theme system|light|dark: this launch's colours (View → Theme keeps one)
   // True when any scripted option is given (--open alone opens the file and stays interactive:
   // the session ends after opening without quitting).
   bool scripted() const {

@@ -1,5 +1,6 @@
 #include "shell/shown_run_label.h"
 
+#include "charts/theme.h"
 #include "experiment/config_compare.h"
 #include "form/experiment_form.h"
 #include "privacy/accounting/epsilon_display.h"
@@ -35,7 +36,7 @@ void ShownRunLabel::refresh() {
   if (!data_->hasRun()) {
     setText(tr("No run shown yet — Ctrl+R runs the experiment on the left."));
     setToolTip(tip());
-    setStyleSheet(QString());
+    setTone(this, Tone::kPlain);
     return;
   }
   QString text =
@@ -44,11 +45,16 @@ void ShownRunLabel::refresh() {
   QString covers;
   text += spentEpsilonHtml(&covers);
   const bool modified = formModifiedSinceRun();
-  if (modified)
+  if (modified && data_->startedFromForm()) {
     text += tr(" · <b>form modified since this run</b> (charts show the run, not the form)");
+  } else if (modified) {
+    text +=
+        tr(" · the form holds another experiment (Run history → Use its config loads this "
+           "run's)");
+  }
   setText(text);
   setToolTip(covers.isEmpty() ? tip() : tip() + tr("\nThe spent ε covers %1.").arg(covers));
-  setStyleSheet(modified ? QStringLiteral("color: #8a4b00;") : QString());
+  setTone(this, !modified ? Tone::kPlain : data_->startedFromForm() ? Tone::kWarning : Tone::kNote);
 }
 
 QString ShownRunLabel::spentEpsilonHtml(QString* covers) const {
@@ -58,7 +64,8 @@ QString ShownRunLabel::spentEpsilonHtml(QString* covers) const {
     const tuning::ReleaseCost cost = data_->releaseCost();
     // Spent, on a green ground and bold: never to be mistaken for a plan ("plan: …", italic).
     *covers = QString::fromStdString(cost.covers);  // the tooltip: the line stays one line
-    return tr(" · <span style='background-color:#d9efd9; font-weight:bold'>&nbsp;spent ε ≤ "
+    return tr(" · <span style='background-color:#d9efd9; color:#143d14; "
+              "font-weight:bold'>&nbsp;spent ε ≤ "
               "%1&nbsp;</span> (δ = %2)")
         .arg(QString::fromStdString(privacy::format_epsilon_up(cost.epsilon)))
         .arg(cost.delta, 0, 'g', 3);

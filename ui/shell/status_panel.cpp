@@ -1,4 +1,5 @@
 #include "shell/status_panel.h"
+#include "charts/theme.h"
 
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -64,7 +65,8 @@ void StatusPanel::render() {
   for (const Entry& e : entries_) {
     QString line = e.text.toHtmlEscaped();
     if (e.count > 1) line += QStringLiteral(" <b>(×%1)</b>").arg(e.count);
-    if (e.is_error) line = QStringLiteral("<span style='color:#b00020'>%1</span>").arg(line);
+    if (e.is_error)
+      line = QStringLiteral("<span style='color:%1'>%2</span>").arg(toneHex(Tone::kError), line);
     html += line + QStringLiteral("<br>");
   }
   log_->clear();

@@ -1,5 +1,7 @@
 #include "shell/welcome_panel.h"
 
+#include <QApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -11,8 +13,7 @@ namespace dplab::ui {
 WelcomePanel::WelcomePanel(QWidget* parent) : QFrame(parent) {
   setObjectName(QStringLiteral("welcomePanel"));
   setFrameShape(QFrame::StyledPanel);
-  setStyleSheet(
-      QStringLiteral("#welcomePanel { background: #eef5fb; border: 1px solid #b7d0e6; }"));
+  restyle();
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(8, 4, 8, 4);
   auto* text = new QLabel(this);
@@ -48,6 +49,25 @@ WelcomePanel::WelcomePanel(QWidget* parent) : QFrame(parent) {
   connect(presets, &QPushButton::clicked, this, &WelcomePanel::presetsRequested);
   connect(playground, &QPushButton::clicked, this, &WelcomePanel::playgroundRequested);
   connect(close, &QPushButton::clicked, this, &WelcomePanel::dismiss);
+}
+
+void WelcomePanel::changeEvent(QEvent* event) {
+  QFrame::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) restyle();
+}
+
+void WelcomePanel::restyle() {
+  const QPalette p = QApplication::palette();
+  auto tint = [&](double t) {
+    const QColor a = p.color(QPalette::Highlight), b = p.color(QPalette::Base);
+    return QColor::fromRgbF(static_cast<float>(a.redF() * t + b.redF() * (1 - t)),
+                            static_cast<float>(a.greenF() * t + b.greenF() * (1 - t)),
+                            static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)))
+        .name();
+  };
+  const QString sheet = QStringLiteral("#welcomePanel { background: %1; border: 1px solid %2; }")
+                            .arg(tint(0.1), tint(0.4));
+  if (styleSheet() != sheet) setStyleSheet(sheet);  // setting it sends a palette change again
 }
 
 bool WelcomePanel::shouldShow() {

@@ -22,6 +22,12 @@ class WelcomePanel : public QFrame {
   void runRequested();
   void presetsRequested();
   void playgroundRequested();
+
+ protected:
+  void changeEvent(QEvent* event) override;  // a theme switch recolours the panel
+
+ private:
+  void restyle();  // a tint of the palette's highlight over its base colour
 };
 
 }  // namespace dplab::ui

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "charts/chart_view.h"
+#include "charts/theme.h"
 #include "views/figure_run_panel.h"
 #include "views/sparse_loss_view.h"
 #include "views/sparse_preset_fields.h"
@@ -224,7 +225,7 @@ void CanaryAuditView::drawHistograms() {
   }
   QCPGraph* uniform = plot->addGraph();
   uniform->setName(tr("uniform (m / 10 per bin)"));
-  uniform->setPen(QPen(Qt::black, 1.4, Qt::DashLine));
+  uniform->setPen(QPen(chartInk(plot), 1.4, Qt::DashLine));
   uniform->addData(0, expected);
   uniform->addData(1, expected);
   plot->yAxis->setRange(0, std::max(ymax, expected) * 1.1 + 1);

@@ -8,6 +8,7 @@
 #include "charts/chart_export.h"
 #include "charts/chart_hover.h"
 #include "charts/chart_view.h"
+#include "charts/theme.h"
 #include "form/optimizer_editor.h"
 #include "privacy/accounting/epsilon_display.h"
 #include "run/run_data.h"
@@ -172,8 +173,8 @@ void PrivacyUtilityTab::draw(const tuning::PrivacyUtility& pu, const QStringList
   for (const auto& p : pu.points)
     if (p.optimizer_index < 0) whole.push_back(p);
   add_graph(tr("this search"), QPen(Qt::NoPen),
-            QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::black, 2), Qt::black, 14), whole,
-            true);
+            QCPScatterStyle(QCPScatterStyle::ssStar, QPen(chartInk(plot), 2), chartInk(plot), 14),
+            whole, true);
   // Legend keys for the marker shapes; clicking one hides that mode for every optimizer.
   const QString mode_names[kModes] = {
       tr("explore: runs trained (ran)"), tr("plan: MA, best of K runs"),

@@ -18,6 +18,7 @@
 #include "charts/chart_view.h"
 #include "charts/side_column.h"
 #include "charts/split_or_tabs.h"
+#include "charts/theme.h"
 
 namespace dplab::ui {
 namespace {
@@ -64,6 +65,14 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent)
 
   headline_ = new QLabel(this);
   headline_->setWordWrap(true);
+  // Until an experiment with "private on a subsample" fills the fields, they hold an example.
+  source_ = new QLabel(
+      tr("<i>Example settings</i>: edit them here, or choose Release → private on a subsample "
+         "in the form to start from your experiment."),
+      this);
+  source_->setObjectName(QStringLiteral("subsampledSource"));
+  source_->setWordWrap(true);
+  setTone(source_, Tone::kNote);
   auto* note = new QLabel(
       tr("ε of the WHOLE procedure at the same δ. KK23 (Koskela & Kulkarni 2023): a "
          "Papernot–Steinke search on a Poisson subsample of rate q (each candidate at the same "
@@ -118,6 +127,7 @@ SubsampledTuningView::SubsampledTuningView(QWidget* parent)
   auto* left_column = new QWidget;
   auto* left = new QVBoxLayout(left_column);
   left->setContentsMargins(0, 0, 0, 0);
+  left->addWidget(source_);
   left->addLayout(form);
   left->addWidget(headline_);
   left->addWidget(note);
@@ -178,9 +188,14 @@ void SubsampledTuningView::setSettings(double sigma, double sampling_rate, int s
                                        double mu, double tuning_fraction) {
   const QSignalBlocker b1(mu_), b2(fraction_);
   run_fields_.set(sigma, sampling_rate, steps, delta);
+  source_->setText(tr("Your experiment's settings (from the form); edit them here to explore."));
   mu_->setValue(mu);
   fraction_->setValue(tuning_fraction);
   debounce_->start();
+}
+
+QString SubsampledTuningView::sourceText() const {
+  return source_->text();
 }
 
 SubsampledTuningView::Request SubsampledTuningView::currentRequest() const {

@@ -45,6 +45,7 @@ class SubsampledTuningView : public QWidget {
   int completedComputations() const { return completed_; }
   bool busy() const;
   QString headline() const;
+  QString sourceText() const;
 
  public slots:
   void recompute();
@@ -74,6 +75,7 @@ class SubsampledTuningView : public QWidget {
   QDoubleSpinBox* mu_;
   QDoubleSpinBox* fraction_;
   QLabel* headline_;
+  QLabel* source_;  // whose settings the fields hold: an example, or the experiment's
   QTimer* debounce_;
   ChartView* epsilon_chart_;
   ChartView* compute_chart_;
