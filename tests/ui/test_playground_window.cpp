@@ -381,6 +381,115 @@ class TestPlaygroundWindow : public QObject {
              qPrintable(lines.back()));
   }
 
+  // Lesson 4's point at a glance: the plane draws the private model's boundary and its
+  // non-private shadow's, which differ; Pin keeps a setting's boundary and DP test curve drawn
+  // while a knob changes (two settings side by side); unpinning removes them.
+  void boundariesAndPinShowTwoSettings() {
+    PlaygroundWindow w;
+    w.show();
+    PlaygroundSettings s = quick();
+    QVERIFY(s.training.is_private);
+    w.applySettings(s);
+    const auto finished = [&] {
+      return w.shown() && w.shown()->settings == w.settings() && w.shown()->finished && !w.busy();
+    };
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(finished(), kWaitMs);
+    const auto sum = [](const PlaneView::Boundary& b) {
+      double t = 0;
+      for (const auto& seg : b) t += seg.x0 + 2 * seg.y0 + 3 * seg.x1 + 4 * seg.y1;
+      return t;
+    };
+    const PlaneView::Boundary first = w.plane()->boundary();
+    QVERIFY(!first.empty());
+    QVERIFY(!w.plane()->shadowBoundary().empty());
+    QVERIFY(std::abs(sum(first) - sum(w.plane()->shadowBoundary())) > 1e-3);
+    const auto first_history = w.shown()->history;
+
+    w.pinButton()->click();
+    QVERIFY(w.pinned());
+    QCOMPARE(w.pinButton()->text(), QStringLiteral("Unpin"));
+    PlaygroundSettings louder = s;
+    louder.training.noise_multiplier *= 4;
+    w.applySettings(louder);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(finished(), kWaitMs);
+    QCOMPARE(w.plane()->pinnedBoundary().size(), first.size());
+    QCOMPARE(sum(w.plane()->pinnedBoundary()), sum(first));  // the same vectors, kept
+    QVERIFY(std::abs(sum(w.plane()->boundary()) - sum(first)) > 1e-3);
+    for (ChartView* chart : {w.lossChart(), w.accuracyChart()}) {
+      QCPGraph* pinned = chart->plot()->graph(8);
+      QCOMPARE(pinned->dataCount(), static_cast<int>(first_history.size()));
+      QVERIFY(chart->plot()->legend->hasItemWithPlottable(pinned));
+    }
+    QCOMPARE(w.accuracyChart()->plot()->graph(8)->data()->at(0)->value,
+             first_history.front().test_accuracy);
+
+    w.pinButton()->click();
+    QVERIFY(!w.pinned());
+    QVERIFY(w.plane()->pinnedBoundary().empty());
+    for (ChartView* chart : {w.lossChart(), w.accuracyChart()}) {
+      QCOMPARE(chart->plot()->graph(8)->dataCount(), 0);
+      QVERIFY(!chart->plot()->legend->hasItemWithPlottable(chart->plot()->graph(8)));
+    }
+  }
+
+  // Lesson 9's point at a glance: the step view holds its scale through a run, so adaptive
+  // clipping's circle is seen to shrink (C_t from 5 towards the gradients' median norm); a new
+  // run starts the scale again.
+  void stepViewHoldsItsScaleThroughARun() {
+    PlaygroundWindow w;
+    w.show();
+    const auto& lessons = w.lessonPanel()->lessons();
+    int adaptive = -1;
+    for (std::size_t i = 0; i < lessons.size(); ++i)
+      if (QString::fromStdString(lessons[i].title).startsWith(QStringLiteral("Adaptive clipping")))
+        adaptive = static_cast<int>(i);
+    QVERIFY(adaptive >= 0);
+    w.lessonPanel()->choose(adaptive);
+    QVERIFY(stepTo(w, 1));
+    const double r1 = w.stepView()->viewRadius(), c1 = w.stepView()->picture().clip;
+    QVERIFY(std::isfinite(c1) && c1 > 0);
+    // Step until C_t has halved: the view has held its scale, so the circle is drawn at half
+    // its first size (a zoom that kept it the same size would hide the point).
+    auto* step = w.findChild<QPushButton*>(QStringLiteral("pgStep"));
+    int steps = 1;
+    while (w.stepView()->picture().clip > c1 / 2 && steps < 300) {
+      step->click();
+      QVERIFY(waitShown(w, ++steps));
+    }
+    const double c = w.stepView()->picture().clip;
+    QVERIFY2(c <= c1 / 2, qPrintable(QStringLiteral("C_t %1 -> %2").arg(c1).arg(c)));
+    QVERIFY(w.stepView()->viewRadius() >= r1);
+    QCOMPARE(w.stepView()->zoom(), 1.0);
+    QVERIFY(c / w.stepView()->viewRadius() <= 0.5 * c1 / r1);
+    w.reset();
+    QVERIFY(stepTo(w, 1));
+    QCOMPARE(w.stepView()->viewRadius(), r1);  // a new run: the scale starts again
+  }
+
+  // Once the picture needs under a tenth of the held view, the view zooms in to fit (a jump,
+  // counted by zoom()); a picture of another run starts the scale again.
+  void stepViewZoomsOnlyByJumps() {
+    StepView view;
+    dplab::playground::StepPicture p;
+    p.step = 1;
+    p.expected_lot = 10;
+    p.clip = 5;
+    view.setPicture(p, 0.1, QStringLiteral("a"), QStringLiteral("b"), false);
+    QCOMPARE(view.viewRadius(), 1.25 * 5);
+    p.clip = 1;  // needs 1.25: more than a tenth of 6.25, so the scale holds
+    view.setPicture(p, 0.1, QStringLiteral("a"), QStringLiteral("b"), true);
+    QCOMPARE(view.viewRadius(), 1.25 * 5);
+    QCOMPARE(view.zoom(), 1.0);
+    p.clip = 0.4;  // needs 0.5 < 0.625: zoom in to fit
+    view.setPicture(p, 0.1, QStringLiteral("a"), QStringLiteral("b"), true);
+    QCOMPARE(view.viewRadius(), 1.25 * 0.4);
+    QCOMPARE(view.zoom(), 12.5);
+    view.setPicture(p, 0.1, QStringLiteral("a"), QStringLiteral("b"), false);
+    QCOMPARE(view.zoom(), 1.0);
+  }
+
   void lessonsSetLockAndHideKnobs() {
     PlaygroundWindow w;
     w.show();

@@ -1,5 +1,6 @@
 #include "playground/plane_view.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
@@ -69,6 +70,22 @@ void PlaneView::setField(const playground::DecisionField& field) {
 void PlaneView::resizeEvent(QResizeEvent* event) {
   points_layer_ = QImage();
   QWidget::resizeEvent(event);
+  placeCornerWidget();
+}
+
+void PlaneView::setCornerWidget(QWidget* widget) {
+  corner_ = widget;
+  corner_->setParent(this);
+  placeCornerWidget();
+  corner_->show();
+}
+
+void PlaneView::placeCornerWidget() {
+  if (!corner_) return;
+  corner_->adjustSize();
+  const QRectF s = square();
+  corner_->move(static_cast<int>(s.right()) - corner_->width() - 4, static_cast<int>(s.top()) + 4);
+  corner_->raise();
 }
 
 double PlaneView::pointRadius() const {
@@ -130,6 +147,7 @@ void PlaneView::paintEvent(QPaintEvent*) {
   if (!data_) return;
   const double radius = pointRadius();
   if (!points_layer_.isNull()) painter.drawImage(QPointF(0, 0), points_layer_);
+  drawBoundaries(painter);
   // The last lot: thin dark rings.
   painter.setBrush(Qt::NoBrush);
   painter.setPen(QPen(QColor(40, 40, 40, 150), 1));
@@ -147,6 +165,64 @@ void PlaneView::paintEvent(QPaintEvent*) {
     painter.setPen(QPen(QColor(200, 0, 0), 2, Qt::DashLine));
     painter.setBrush(Qt::NoBrush);
     painter.drawEllipse(p, 5 * radius, 5 * radius);
+  }
+}
+
+void PlaneView::drawBoundaries(QPainter& painter) {
+  const auto draw = [&](const Boundary& b, const QPen& pen) {
+    painter.setPen(pen);
+    for (const auto& s : b) painter.drawLine(toWidget(s.x0, s.y0), toWidget(s.x1, s.y1));
+  };
+  // One short segment per grid square (a dash pattern restarts at each): the shadow is a white
+  // line with thin dark dashes over it and the pin a wide purple line, both readable on the blue
+  // and on the orange side; the model's own boundary, solid black, is drawn last, on top.
+  const QColor pin(148, 103, 189);
+  draw(pinned_boundary_, QPen(pin, 3.0, Qt::SolidLine, Qt::RoundCap));
+  draw(shadow_boundary_, QPen(QColor(255, 255, 255), 3.0, Qt::SolidLine, Qt::RoundCap));
+  draw(shadow_boundary_, QPen(QColor(60, 60, 60), 1.0, Qt::DashLine, Qt::RoundCap));
+  draw(boundary_, QPen(QColor(20, 20, 20), 2.2, Qt::SolidLine, Qt::RoundCap));
+  // The key, bottom left inside the plane: one line per boundary drawn.
+  struct Entry {
+    const Boundary* b;
+    QString name;
+  };
+  const Entry entries[] = {{&boundary_, tr("model's boundary")},
+                           {&shadow_boundary_, tr("non-private")},
+                           {&pinned_boundary_, tr("pinned")}};
+  const QFontMetrics fm(font());
+  const int line_h = fm.height(), swatch = 18;
+  int rows = 0, text_w = 0;
+  for (const Entry& e : entries) {
+    if (e.b->empty()) continue;
+    ++rows;
+    text_w = std::max(text_w, fm.horizontalAdvance(e.name));
+  }
+  if (rows == 0) return;
+  const QRectF s = square();
+  const QRectF box(s.left() + 4, s.bottom() - 4 - rows * line_h - 4, swatch + text_w + 14,
+                   rows * line_h + 4);
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(QColor(255, 255, 255, 200));
+  painter.drawRoundedRect(box, 3, 3);
+  painter.setBrush(Qt::NoBrush);
+  double y = box.top() + 2 + line_h / 2.0;
+  for (const Entry& e : entries) {
+    if (e.b->empty()) continue;
+    const QPointF a(box.left() + 4, y), b(box.left() + 4 + swatch, y);
+    if (e.b == &boundary_) {
+      painter.setPen(QPen(QColor(20, 20, 20), 2.2));
+      painter.drawLine(a, b);
+    } else if (e.b == &shadow_boundary_) {
+      painter.setPen(QPen(QColor(60, 60, 60), 1.0, Qt::DashLine));
+      painter.drawLine(a, b);
+    } else {
+      painter.setPen(QPen(pin, 3.0));
+      painter.drawLine(a, b);
+    }
+    painter.setPen(QColor(20, 20, 20));
+    painter.drawText(QRectF(b.x() + 6, y - line_h / 2.0, text_w + 4, line_h),
+                     Qt::AlignVCenter | Qt::AlignLeft, e.name);
+    y += line_h;
   }
 }
 

@@ -2,6 +2,8 @@
 // [-kPlaneExtent, kPlaneExtent]^2 as a colour field (blue = class 0, orange = class 1, pale near
 // 0.5, TF Playground's palette), the training points (filled) and test points (hollow) on top,
 // the examples of the last lot ringed, and the outlier as a large ringed point.
+// Over the field: the model's p = 1/2 boundary (solid), its non-private shadow's (white dashes),
+// and a pinned setting's (purple dots), with a key in the corner naming the ones drawn.
 // Clicking places the outlier (left button: class 1, right button: class 0); outlierPlaced().
 #pragma once
 
@@ -9,6 +11,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "playground/decision_boundary.h"
 #include "playground/playground_data.h"
 #include "playground/playground_session.h"
 
@@ -28,6 +31,21 @@ class PlaneView : public QWidget {
     update();
   }
   const QImage& fieldImage() const { return field_image_; }
+  using Boundary = std::vector<playground::BoundarySegment>;
+  void setBoundaries(Boundary run, Boundary shadow) {
+    boundary_ = std::move(run);
+    shadow_boundary_ = std::move(shadow);
+  }
+  void setPinnedBoundary(Boundary pinned) {
+    pinned_boundary_ = std::move(pinned);
+    update();
+  }
+  const Boundary& boundary() const { return boundary_; }
+  const Boundary& shadowBoundary() const { return shadow_boundary_; }
+  const Boundary& pinnedBoundary() const { return pinned_boundary_; }
+  // A small control kept in the plane's top-right corner (the Pin button): it takes no room
+  // from the layout, which must fit a 1024-pixel screen.
+  void setCornerWidget(QWidget* widget);
   // Plane coordinates of a widget position and back.
   QPointF toPlane(const QPointF& widget) const;
   QPointF toWidget(double x, double y) const;
@@ -56,6 +74,12 @@ class PlaneView : public QWidget {
   // only redraws the field under it and the lot's rings over it (1,000 antialiased dots cost more
   // than the rest of a frame).
   void drawPointsLayer();
+  void drawBoundaries(QPainter& painter);
+
+  void placeCornerWidget();
+
+  Boundary boundary_, shadow_boundary_, pinned_boundary_;
+  QWidget* corner_ = nullptr;
 
   std::shared_ptr<const playground::PlaygroundData> data_;
   QImage field_image_;

@@ -86,6 +86,11 @@ std::shared_ptr<const PlaygroundSnapshot> PlaygroundRunner::compute(const Playgr
   snap->shadow_history = s.shadow->history();
   snap->picture = s.run->picture();
   snap->field = s.run->decision_field(q.field_resolution);
+  snap->boundary = playground::decision_boundary(snap->field);
+  if (q.settings.training.is_private) {
+    snap->shadow_boundary =
+        playground::decision_boundary(s.shadow->decision_field(q.field_resolution));
+  }
   if (q.settings.training.is_private && snap->steps > 0)
     snap->epsilon_spent = s.run->epsilon_spent(privacy::Accountant::kRdp);
   snap->steps_computed = snap->steps - before;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "async/latest_only_task.h"
+#include "playground/decision_boundary.h"
 #include "playground/playground_session.h"
 
 namespace dplab::ui {
@@ -38,6 +39,9 @@ struct PlaygroundSnapshot {
   std::vector<playground::HistoryPoint> history, shadow_history;
   playground::StepPicture picture;
   playground::DecisionField field;
+  // The p = 1/2 boundary of this run's field, and of its non-private shadow's when the run is
+  // private (empty otherwise: the shadow is the same run), computed here on the worker.
+  std::vector<playground::BoundarySegment> boundary, shadow_boundary;
   // RDP epsilon of the steps taken (the step label's "ε spent so far"), computed here on the
   // worker: the accountant never runs on the GUI thread. Empty when not private or at step 0.
   std::optional<double> epsilon_spent;

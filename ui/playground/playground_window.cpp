@@ -125,6 +125,7 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   connect(step_button_, &QPushButton::clicked, this, &PlaygroundWindow::stepOnce);
   connect(reset_button_, &QPushButton::clicked, this, &PlaygroundWindow::reset);
   connect(spread_button_, &QPushButton::clicked, this, &PlaygroundWindow::computeSpread);
+  connect(pin_button_, &QPushButton::toggled, this, &PlaygroundWindow::pin);
   connect(grid_view_, &AlphaClipView::computeRequested, this,
           &PlaygroundWindow::computeAlphaClipGrid);
   connect(objpert_view_, &ObjPertView::computeRequested, this, &PlaygroundWindow::computeObjPert);
@@ -236,6 +237,9 @@ void PlaygroundWindow::writeKnobs(const PlaygroundSettings& s) {
   sigma_->setValue(s.training.noise_multiplier);
   clip_->setValue(s.training.clip);
   auto_clip_->setChecked(s.training.automatic_clipping);
+  // The lot's ceiling follows the NEW data first: the previous data set's (a smaller one) would
+  // clamp L (lesson 5's L = 50 became 43 after lesson 4's 60 points).
+  lot_->setMaximum(static_cast<double>(train_size_of(s.data)));
   lot_->setValue(s.training.lot_size);
   alpha_->setValue(s.training.learning_rate);
   steps_->setValue(static_cast<int>(s.training.steps));

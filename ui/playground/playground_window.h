@@ -113,6 +113,11 @@ class PlaygroundWindow : public QMainWindow {
   const std::optional<playground::AlphaClipGrid>& shownGrid() const { return grid_; }
   const std::optional<playground::SeedSpread>& shownSpread() const { return spread_; }
   const std::optional<playground::ObjPertBaseline>& shownObjPert() const { return objpert_; }
+  // Pin: the shown setting's boundary and DP test curves stay drawn (purple) while knobs change,
+  // so two settings can be seen side by side; pin(false) removes them. Pinning again replaces.
+  void pin(bool on);
+  bool pinned() const { return pinned_.has_value(); }
+  QPushButton* pinButton() const { return pin_button_; }
   AlphaClipView* gridView() const { return grid_view_; }
   ObjPertView* objPertView() const { return objpert_view_; }
   QTabWidget* pictureTabs() const { return picture_tabs_; }
@@ -226,6 +231,12 @@ class PlaygroundWindow : public QMainWindow {
   QPushButton* step_button_;
   QPushButton* reset_button_;
   QPushButton* spread_button_;
+  QPushButton* pin_button_;
+  struct Pinned {
+    std::vector<playground::BoundarySegment> boundary;
+    std::vector<playground::HistoryPoint> history;
+  };
+  std::optional<Pinned> pinned_;
   QSlider* speed_;
   // Views and labels.
   PlaneView* plane_;

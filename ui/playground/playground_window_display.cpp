@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QListWidget>
+#include <QSignalBlocker>
 
 #include "charts/chart_view.h"
 #include "playground/plane_view.h"
@@ -23,10 +24,16 @@ void PlaygroundWindow::onSnapshot(const std::shared_ptr<const PlaygroundSnapshot
   clock.start();
   const bool new_data = !shown_ || shown_->data != snapshot->data;
   const bool new_model = !shown_ || shown_->parameter_names != snapshot->parameter_names;
+  // The step view holds its scale while one run goes on (StepView::setPicture).
+  const bool same_run = shown_ && shown_->settings == snapshot->settings &&
+                        shown_->picture.param_a == snapshot->picture.param_a &&
+                        shown_->picture.param_b == snapshot->picture.param_b &&
+                        snapshot->steps > shown_->steps;
   shown_ = snapshot;
   if (new_data) plane_->setData(snapshot->data);
   plane_->setLot(snapshot->picture.lot);
   plane_->setField(snapshot->field);
+  plane_->setBoundaries(snapshot->boundary, snapshot->shadow_boundary);
   if (new_model) {
     writing_knobs_ = true;
     for (QComboBox* c : {proj_a_, proj_b_}) {
@@ -46,7 +53,8 @@ void PlaygroundWindow::onSnapshot(const std::shared_ptr<const PlaygroundSnapshot
                : QString();
   };
   step_view_->setPicture(snapshot->picture, snapshot->settings.training.learning_rate,
-                         name(snapshot->picture.param_a), name(snapshot->picture.param_b));
+                         name(snapshot->picture.param_a), name(snapshot->picture.param_b),
+                         same_run);
   // The ledger: a setting counts once it has touched the data.
   if (snapshot->steps > 0 && !snapshot->history.empty()) {
     recordRun(snapshot->settings, snapshot->data->train.size(),
@@ -97,6 +105,7 @@ void PlaygroundWindow::updateCurves() {
     listed(4, minority && !loss);
     listed(5, minority && !loss);
     listed(7, spread_.has_value());
+    listed(8, pinned_.has_value());
     if (relayout) chart->layoutLegend(chart->width());
     const auto fill = [&](int graph, const std::vector<HistoryPoint>& h, auto value) {
       QVector<double> x, y;
@@ -111,6 +120,8 @@ void PlaygroundWindow::updateCurves() {
       fill(1, s.history, [](const HistoryPoint& p) { return p.test_loss; });
       fill(2, s.shadow_history, [](const HistoryPoint& p) { return p.train_loss; });
       fill(3, s.shadow_history, [](const HistoryPoint& p) { return p.test_loss; });
+      fill(8, pinned_ ? pinned_->history : std::vector<HistoryPoint>{},
+           [](const HistoryPoint& p) { return p.test_loss; });
     } else {
       fill(0, s.history, [](const HistoryPoint& p) { return p.train_accuracy; });
       fill(1, s.history, [](const HistoryPoint& p) { return p.test_accuracy; });
@@ -120,6 +131,8 @@ void PlaygroundWindow::updateCurves() {
            [](const HistoryPoint& p) { return p.minority_test_accuracy; });
       fill(5, minority ? s.shadow_history : std::vector<HistoryPoint>{},
            [](const HistoryPoint& p) { return p.minority_test_accuracy; });
+      fill(8, pinned_ ? pinned_->history : std::vector<HistoryPoint>{},
+           [](const HistoryPoint& p) { return p.test_accuracy; });
     }
     plot->xAxis->setRange(
         0, static_cast<double>(std::max<std::int64_t>(1, s.settings.training.steps)));
@@ -128,6 +141,19 @@ void PlaygroundWindow::updateCurves() {
     // rest of the frame by onSnapshot's one repaint.
     plot->replot(QCustomPlot::rpQueuedRefresh);
   }
+}
+
+void PlaygroundWindow::pin(bool on) {
+  if (on && shown_) {
+    pinned_ = Pinned{shown_->boundary, shown_->history};
+  } else {
+    pinned_.reset();
+  }
+  const QSignalBlocker block(pin_button_);
+  pin_button_->setChecked(pinned_.has_value());
+  pin_button_->setText(pinned_ ? tr("Unpin") : tr("Pin"));
+  plane_->setPinnedBoundary(pinned_ ? pinned_->boundary : std::vector<BoundarySegment>{});
+  if (shown_) updateCurves();
 }
 
 void PlaygroundWindow::updateStepLabels() {

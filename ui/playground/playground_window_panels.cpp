@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include "charts/chart_view.h"
+#include "charts/theme.h"
 #include "playground/lesson_panel.h"
 #include "playground/plane_view.h"
 #include "playground/playground_knob_choices.h"
@@ -109,6 +110,16 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
   middle_layout->addWidget(step_label_);
   auto* pictures = new QHBoxLayout;
   plane_ = new PlaneView(middle);
+  pin_button_ = new QPushButton(tr("Pin"));
+  pin_button_->setObjectName(QStringLiteral("pgPin"));
+  pin_button_->setCheckable(true);
+  // As wide as its longer text, so that Pin ↔ Unpin does not move the row.
+  pin_button_->setMinimumWidth(pin_button_->fontMetrics().horizontalAdvance(tr("Unpin")) +
+                               pin_button_->style()->pixelMetric(QStyle::PM_ButtonMargin) * 2 + 8);
+  pin_button_->setToolTip(
+      tr("Keep this setting's boundary and DP test curves drawn (purple) while you change a "
+         "knob, to see two settings side by side. Press again to unpin."));
+  plane_->setCornerWidget(pin_button_);
   picture_tabs_ = new QTabWidget(middle);
   picture_tabs_->setObjectName(QStringLiteral("pgPictureTabs"));
   picture_tabs_->setDocumentMode(true);
@@ -187,8 +198,12 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
     hi->setChannelFillGraph(lo);
     hi->setName(tr("DP test, 5 seeds"));
     lo->removeFromLegend();
-    // The minority lines and the band join the legend only while drawn (updateCurves).
-    for (int g : {4, 5, 7}) plot->graph(g)->removeFromLegend();
+    // Graph 8: the pinned setting's DP test curve (pin()).
+    QCPGraph* pinned = plot->addGraph();
+    pinned->setPen(QPen(QColor(148, 103, 189), 2.5, Qt::DashDotLine));
+    pinned->setName(tr("pinned DP test"));
+    // The minority lines, the band and the pin join the legend only while drawn (updateCurves).
+    for (int g : {4, 5, 7, 8}) plot->graph(g)->removeFromLegend();
     // A compact legend (small icons, no gaps, names of at most 15 characters) in as many
     // columns as fit, so that it takes two or three rows under the axes, not half the chart
     // ("non-private, minority" flowed into one column of six rows: a 40 px plot in the
@@ -392,7 +407,7 @@ QWidget* PlaygroundWindow::buildRightPanel() {
   connect(lessons_, &LessonPanel::message, this, &PlaygroundWindow::message);
   frame_label_ = new SteadyLabel(longest_frame_label_text(), 100, panel);
   frame_label_->setObjectName(QStringLiteral("pgFrame"));
-  frame_label_->setStyleSheet(QStringLiteral("color: #777"));
+  setTone(frame_label_, Tone::kNote);
   layout->addWidget(frame_label_);
   return panel;
 }

@@ -17,7 +17,7 @@ StepView::StepView(QWidget* parent) : QWidget(parent) {
 }
 
 void StepView::setPicture(const playground::StepPicture& picture, double learning_rate,
-                          const QString& name_a, const QString& name_b) {
+                          const QString& name_a, const QString& name_b, bool same_run) {
   picture_ = picture;
   learning_rate_ = learning_rate;
   name_a_ = name_a;
@@ -29,7 +29,14 @@ void StepView::setPicture(const playground::StepPicture& picture, double learnin
   const double mean = std::hypot(picture.clipped_sum.x, picture.clipped_sum.y) / lot;
   r = std::max(r, 1.1 * (mean + 2 * picture.noise_std / lot));
   if (!(r > 0) || !std::isfinite(r)) r = 1;
-  radius_ = r;
+  if (!same_run) {
+    radius_ = first_radius_ = r;
+  } else if (r < radius_ / 10) {
+    radius_ = r;  // a zoom jump: the picture had shrunk to a dot
+  } else {
+    radius_ = std::max(radius_, r);
+    first_radius_ = std::max(first_radius_, radius_);
+  }
   update();
 }
 
@@ -67,6 +74,11 @@ void StepView::paintEvent(QPaintEvent*) {
                    name_a_);
   painter.drawText(QRectF(centre.x() + 4, centre.y() - side / 2 - 2, 200, 16), Qt::AlignLeft,
                    name_b_);
+  if (zoom() > 1.5) {
+    painter.setPen(QColor(90, 90, 90));
+    painter.drawText(QRectF(4, height() - 20, width() - 8, 16), Qt::AlignLeft,
+                     tr("zoomed ×%1 since the run began").arg(zoom(), 0, 'g', 3));
+  }
   const auto& p = picture_;
   drawn_clipped_.clear();
   if (p.step == 0) {

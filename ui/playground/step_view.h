@@ -24,12 +24,19 @@ class StepView : public QWidget {
   Q_OBJECT
  public:
   explicit StepView(QWidget* parent = nullptr);
+  // `same_run`: the picture continues the run drawn before (same setting and parameters, a later
+  // step): the scale is then held — it only grows — so a clipping circle that shrinks (adaptive
+  // clipping's C_t) or gradients that shrink as the model learns are seen to shrink. Only when
+  // the picture needs less than a tenth of the view does it zoom in (to fit, a jump of ≥ 10×,
+  // printed as "zoomed ×N" in the corner). Otherwise the scale starts again from this picture.
   void setPicture(const playground::StepPicture& picture, double learning_rate,
-                  const QString& name_a, const QString& name_b);
+                  const QString& name_a, const QString& name_b, bool same_run = false);
   const playground::StepPicture& picture() const { return picture_; }
   // The clipped gradients as last painted, in gradient units (tests: norm <= C).
   const std::vector<QPointF>& drawnClipped() const { return drawn_clipped_; }
   double viewRadius() const { return radius_; }
+  // How far the view has zoomed in since the run's first picture (1 = not at all).
+  double zoom() const { return first_radius_ / radius_; }
 
   QSize sizeHint() const override { return {360, 360}; }
   QSize minimumSizeHint() const override { return {200, 200}; }
@@ -41,7 +48,8 @@ class StepView : public QWidget {
   playground::StepPicture picture_;
   double learning_rate_ = 1;
   QString name_a_, name_b_;
-  double radius_ = 1;  // gradient units from the centre to the edge
+  double radius_ = 1;        // gradient units from the centre to the edge
+  double first_radius_ = 1;  // radius_ of the run's first picture
   std::vector<QPointF> drawn_clipped_;
 };
 
