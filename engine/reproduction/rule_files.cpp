@@ -19,8 +19,8 @@ const std::vector<RuleFile>& rule_files() {
 
 const RuleFile& rule_file(std::string_view name) {
   const auto& files = rule_files();
-  const auto it = std::find_if(files.begin(), files.end(),
-                               [&](const RuleFile& f) { return f.name == name; });
+  const auto it =
+      std::find_if(files.begin(), files.end(), [&](const RuleFile& f) { return f.name == name; });
   if (it != files.end()) return *it;
   std::string names;
   for (const auto& f : files) names += (names.empty() ? "" : ", ") + std::string(f.name);

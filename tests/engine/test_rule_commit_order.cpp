@@ -118,8 +118,9 @@ class TestRuleCommitOrder : public QObject {
       if (numbers.isEmpty()) continue;  // no numbers changed since the cut-off
       const QString first_numbers = numbers.first();
       const QStringList rule_commits = log_hashes({"-1", "HEAD", "--", rule});
-      QVERIFY2(!rule_commits.isEmpty(), qPrintable(rule + " was never committed, but its numbers (" +
-                                                   paths.join(' ') + ") were, in " + first_numbers));
+      QVERIFY2(!rule_commits.isEmpty(),
+               qPrintable(rule + " was never committed, but its numbers (" + paths.join(' ') +
+                          ") were, in " + first_numbers));
       const QString last_rule = rule_commits.first();
       const auto ancestor = git({"merge-base", "--is-ancestor", last_rule, first_numbers});
       QVERIFY2(last_rule != first_numbers && ancestor.exit_code == 0,

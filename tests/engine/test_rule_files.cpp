@@ -106,7 +106,8 @@ class TestRuleFiles : public QObject {
   void every_rule_is_one_printed_line() {
     for (const auto& f : rule_files()) {
       const QString path = QString::fromStdString(rule_path(f.name));
-      QVERIFY2(f.bytes.size() > 1 && f.bytes.back() == '\n', qPrintable(path + ": no final newline"));
+      QVERIFY2(f.bytes.size() > 1 && f.bytes.back() == '\n',
+               qPrintable(path + ": no final newline"));
       QVERIFY2(f.bytes.find('\n') == f.bytes.size() - 1,
                qPrintable(path + ": more than one line (a report prints the rule as one line)"));
       QVERIFY2(f.bytes.find('\r') == std::string_view::npos, qPrintable(path + ": CR byte"));
@@ -161,7 +162,8 @@ class TestRuleFiles : public QObject {
     for (const auto& f : rule_files()) {
       const std::string name(f.name);
       if (printed.count(name) == 0)
-        QVERIFY2(section.find(rule_path(name)) == std::string::npos, qPrintable(QString::fromStdString(name)));
+        QVERIFY2(section.find(rule_path(name)) == std::string::npos,
+                 qPrintable(QString::fromStdString(name)));
     }
     QCOMPARE(printed.size(), report_rule_names().size());
   }
