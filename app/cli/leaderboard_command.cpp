@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "reproduction/leaderboard.h"
 #include "reproduction/number_text.h"
+#include "reproduction/rule_files.h"
 
 namespace dplab::cli {
 namespace {
@@ -31,7 +32,10 @@ int run_leaderboard_command(const Arguments& args) {
     throw UsageError(std::string("--scale: ") + e.what());
   }
   require_writable_folder(out, "--out");
-  std::printf("rule for best (stated before the run): %s\n", reproduction::kLeaderboardBestRule);
+  std::printf("rule for best (stated before the run): %s\n(rule file %s, SHA-256 %s)\n",
+              reproduction::rule_text("leaderboard").c_str(),
+              reproduction::rule_path("leaderboard").c_str(),
+              reproduction::rule_sha256("leaderboard").c_str());
   ProgressLine progress("leaderboard", "procedures");
   reproduction::LeaderboardOptions options;
   options.threads = args.threads();

@@ -6,7 +6,8 @@
 // Ctrl-C / SIGTERM stop within one step: the methods finished so far are written (figure1.csv,
 // calibration.csv) and it exits 130 / 143 (cli/interrupt.h).
 // Also draws Figure 1 (figure1-train / figure1-test, SVG and PNG) and prints the verdict on the
-// paper's Figure 1 claims with the scale rule (reproduction/sparse_figure1.h).
+// paper's Figure 1 claims with the scale rule (reproduction/sparse_figure1.h), and the rule itself
+// from resources/rules/sparse-figure1.md with that file's SHA-256.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "reproduction/number_text.h"
+#include "reproduction/rule_files.h"
 #include "reproduction/sparse_figure1.h"
 
 namespace dplab::cli {
@@ -134,7 +136,10 @@ int run_sparse_train(const Arguments& args) {
                      halves, scale.applies && !scale.learns
                                  ? "the non-private baseline does not learn at this scale"
                                  : "")
-              << "\n";
+              << "\n"
+              << "Figure 1 rule (rule file " << reproduction::rule_path("sparse-figure1")
+              << ", SHA-256 " << reproduction::rule_sha256("sparse-figure1")
+              << "): " << reproduction::rule_text("sparse-figure1") << "\n";
   }
   std::cout << "wrote " << out_dir << "/figure1.csv, " << out_dir << "/calibration.csv" << charts
             << "\n";

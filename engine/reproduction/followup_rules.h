@@ -1,6 +1,7 @@
 // The two questions of the `followups` item (issue #47), asked of the main paper's protocol
 // (Figure 4's data, L, T, delta and repeats) with optimizers published after it, and the rules
-// that answer them, fixed BEFORE the run (REPORT.md and docs/guide/reproduction.md quote them):
+// that answer them, fixed BEFORE the run (resources/rules/followups.md, which REPORT.md prints,
+// and docs/guide/reproduction.md quote them):
 //
 //   1. "Does DPAdamWOSM beat DP-AdamBC?" (Tang et al., AAAI 2024: theta -= alpha m^ /
 //      sqrt(max(v^ - Phi, gamma')), Phi = (sigma C / L)^2). Each optimizer over its own grid

@@ -122,7 +122,8 @@ void figure2(ItemOutcome& out, const DataVersion& version, const SearchResults& 
   int on_line = 0;
   for (std::size_t c : cells) {
     const double product = g.learning_rates[c / g.clips.size()] * g.clips[c % g.clips.size()];
-    on_line += fit.product > 0 && std::abs(std::log10(product / fit.product)) <= std::log10(3.0);
+    on_line += fit.product > 0 &&
+               std::abs(std::log10(product / fit.product)) <= std::log10(kFigure2Factor);
   }
   const double share = cells.empty() ? 0 : static_cast<double>(on_line) / cells.size();
   // Heatmap: x = alpha, y = C, z = log10 final training loss.
@@ -155,10 +156,12 @@ void figure2(ItemOutcome& out, const DataVersion& version, const SearchResults& 
   out.rows.push_back(
       {"figure2", version.label, "best (alpha, C) cells on a diagonal alpha = k / C",
        "most best losses lie on one diagonal",
-       std::to_string(on_line) + " of " + std::to_string(cells.size()) +
-           " best cells within x3 of alpha C = " + general(fit.product),
+       std::to_string(on_line) + " of " + std::to_string(cells.size()) + " best cells within x" +
+           fixed(kFigure2Factor, 0) + " of alpha C = " + general(fit.product),
        verdict_text({{"best cells on the diagonal",
-                      fixed(100 * share, 0) + "% within x3 (rule: >= 70%)", share >= 0.7}},
+                      fixed(100 * share, 0) + "% within x" + fixed(kFigure2Factor, 0) +
+                          " (rule: >= " + fixed(100 * kFigure2BestShare, 0) + "%)",
+                      share >= kFigure2BestShare}},
                     scale_note(scale))});
 }
 

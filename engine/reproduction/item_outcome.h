@@ -63,8 +63,13 @@ void add_pooled_section52(ItemOutcome& out, const DataVersion& version,
 inline constexpr double kAccuracyTolerance = 0.01;
 // Epsilon gap below which a Table 1 number counts as reproduced (two printed decimals).
 inline constexpr double kEpsilonTolerance = 0.005;
+// Figure 2: the share of the best 10% of (alpha, C) cells that must lie within a factor
+// kFigure2Factor of the fitted diagonal alpha C = k.
+inline constexpr double kFigure2BestShare = 0.7;
+inline constexpr double kFigure2Factor = 3.0;
 // Random best-of-k draws per side in section 5.2 (the presets' descriptions quote this number;
-// test_reproduction_report checks they agree).
+// test_reproduction_report checks they agree). Every number of a rule is written out in its file
+// in resources/rules/ (rule_files.h); test_rule_files checks the file and the constant agree.
 inline constexpr int kSection52Draws = 10000;
 
 }  // namespace dplab::reproduction

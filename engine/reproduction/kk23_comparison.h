@@ -12,7 +12,8 @@
 // are the curator's evaluation of the two methods: NOT covered by any epsilon (the report says
 // so); a deployment releases one procedure.
 //
-// The rule, fixed before the run (docs/guide/accounting.md, where it was first applied by hand):
+// The rule, fixed before the run (docs/guide/accounting.md, where it was first applied by hand;
+// resources/rules/kk23.md, which REPORT.md prints):
 // for every KK23 point whose epsilon lies inside Papernot-Steinke's epsilon range, interpolate
 // PS's mean accuracy at that epsilon (linear in log epsilon between the neighbouring PS points);
 // the claim's three halves (verdict.h):

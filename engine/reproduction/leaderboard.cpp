@@ -130,11 +130,6 @@ double expected_compute(const experiment::ExperimentConfig& config, const tuning
 
 }  // namespace
 
-const char* const kLeaderboardBestRule =
-    "for each task and total epsilon, the (method, optimizer family) with the highest mean test "
-    "accuracy over the seeds is the best; a cell whose 95% interval overlaps the best's is "
-    "tied with the best";
-
 std::string to_string(LeaderboardMethod method) {
   switch (method) {
     case LeaderboardMethod::kMa:

@@ -134,7 +134,7 @@ csv::CsvTable leaderboard_table(const std::vector<LeaderboardCell>& cells);
 figures::Plot leaderboard_plot(const std::vector<LeaderboardCell>& cells, const std::string& task,
                                const std::string& scale);
 
-// The rule for "best", as printed with the table.
-extern const char* const kLeaderboardBestRule;
+// The rule for "best", printed with the table, is the rule file resources/rules/leaderboard.md
+// (rule_files.h).
 
 }  // namespace dplab::reproduction

@@ -4,7 +4,8 @@
 // (reproduction/verdict.h), with every threshold fixed here before a run (issue #31 item 4).
 //
 // Thresholds (nats of the mean example loss, start = the loss of the shared initialisation; fixed
-// after the 50K-pair runs of issue #31 item 4, before the paper-scale run):
+// after the 50K-pair runs of issue #31 item 4, before the paper-scale run; sparse-train prints
+// them from resources/rules/sparse-figure1.md):
 // - a run LEARNS when its training loss falls by >= 0.3 (kLearnMargin) and its test loss by
 //   >= 0.1 (kHeldOutMargin: 15 standard errors of a 5,000-example mean at the initialisation,
 //   where the per-example loss has sd 0.48; 2 for the trained non-private model, sd 3.3).

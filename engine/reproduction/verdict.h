@@ -6,7 +6,8 @@
 //   not         no half holds.
 // The verdict text always carries every half's margin against its threshold, so a reader can
 // apply a stricter or looser rule without re-running. A reduced-scale run says its scale.
-// Pure functions; thread-safe.
+// REPORT.md prints this rule from resources/rules/verdict.md (rule_files.h). Pure functions;
+// thread-safe.
 #pragma once
 
 #include <string>
