@@ -1,11 +1,14 @@
 // One rule, committed before each run (issue #48): for every rule file of resources/rules/items.txt
-// whose numbers (the gallery paths listed beside it) changed after the cut-off, the last commit
-// that touched the rule file precedes the first commit after the cut-off that touched the
-// numbers: `git merge-base --is-ancestor <rule> <numbers>` holds and the two are different
-// commits (a rule committed with its numbers was not fixed before the run). The cut-off is the
-// commit that added items.txt ("from now on"): numbers committed before it are not judged.
-// Also: every entry two levels under docs/gallery/ is, or lies under, a path of items.txt, so a
-// new gallery folder needs its rule (or "-") before it is committed.
+// whose numbers (the gallery paths listed beside it) changed after the cut-off,
+//   (a) no commit after the cut-off touches both the rule file and its numbers (a rule committed
+//       with its numbers was not fixed before the run), and
+//   (b) the rule file's last commit precedes the last commit that touched the numbers
+//       (`git merge-base --is-ancestor`): the numbers on HEAD were produced after the rule they
+//       are judged by. A rule may change later, but then its numbers must be run again and
+//       committed after it (a rule edited after its numbers, verdict words included, fails).
+// The cut-off is the commit that added items.txt ("from now on"): numbers committed before it are
+// not judged. Also: every entry two levels under docs/gallery/ is, or lies under, a path of
+// items.txt, so a new gallery folder needs its rule (or "-") before it is committed.
 // Reads the checkout's history with git; SKIPs when git is missing, the source tree is not a git
 // checkout, or the clone is shallow (its history starts after the cut-off).
 #include <QProcess>
@@ -112,22 +115,29 @@ class TestRuleCommitOrder : public QObject {
     for (const auto& [name, paths] : read_items()) {
       if (name == "-") continue;
       const QString rule = QString::fromStdString("resources/rules/" + name + ".md");
-      // The first commit after the cut-off that touched the numbers (oldest first).
+      // The commits after the cut-off that touched the numbers, newest first.
       const QStringList numbers =
-          log_hashes(QStringList{"--reverse", "--topo-order", cutoff + "..HEAD", "--"} + paths);
+          log_hashes(QStringList{"--topo-order", cutoff + "..HEAD", "--"} + paths);
       if (numbers.isEmpty()) continue;  // no numbers changed since the cut-off
-      const QString first_numbers = numbers.first();
+      const QStringList rule_changes = log_hashes({cutoff + "..HEAD", "--", rule});
+      for (const QString& commit : numbers) {
+        QVERIFY2(
+            !rule_changes.contains(commit),
+            qPrintable(commit + " changes both " + rule + " and its numbers (" + paths.join(' ') +
+                       "): commit the rule before the run, then the numbers"));
+      }
       const QStringList rule_commits = log_hashes({"-1", "HEAD", "--", rule});
       QVERIFY2(!rule_commits.isEmpty(),
                qPrintable(rule + " was never committed, but its numbers (" + paths.join(' ') +
-                          ") were, in " + first_numbers));
+                          ") were, in " + numbers.first()));
       const QString last_rule = rule_commits.first();
-      const auto ancestor = git({"merge-base", "--is-ancestor", last_rule, first_numbers});
-      QVERIFY2(last_rule != first_numbers && ancestor.exit_code == 0,
-               qPrintable(rule + ": its last commit " + last_rule +
-                          " does not precede the first commit after the cut-off " + cutoff +
-                          " that touched its numbers, " + first_numbers + " (" + paths.join(' ') +
-                          "): commit the rule before the run, then the numbers"));
+      const QString last_numbers = numbers.first();
+      const auto ancestor = git({"merge-base", "--is-ancestor", last_rule, last_numbers});
+      QVERIFY2(
+          ancestor.exit_code == 0,
+          qPrintable(rule + " was changed in " + last_rule + " after its numbers' last commit " +
+                     last_numbers + " (" + paths.join(' ') +
+                     "): run them again under the new rule and commit the numbers after it"));
       ++judged;
     }
     qInfo("cut-off %s; %d rule file(s) had numbers committed after it, every one after its rule",
