@@ -116,6 +116,7 @@ class PlaygroundWindow : public QMainWindow {
   // Pin: the shown setting's boundary and DP test curves stay drawn (purple) while knobs change,
   // so two settings can be seen side by side; pin(false) removes them. Pinning again replaces.
   void pin(bool on);
+  QString spreadText() const;  // the Spread button's idle text in the current font
   bool pinned() const { return pinned_.has_value(); }
   QPushButton* pinButton() const { return pin_button_; }
   AlphaClipView* gridView() const { return grid_view_; }
@@ -231,6 +232,7 @@ class PlaygroundWindow : public QMainWindow {
   QPushButton* step_button_;
   QPushButton* reset_button_;
   QPushButton* spread_button_;
+  QLabel* speed_label_;
   QPushButton* pin_button_;
   struct Pinned {
     std::vector<playground::BoundarySegment> boundary;

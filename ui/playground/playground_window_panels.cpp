@@ -3,6 +3,7 @@
 // menus, and the projector font.
 #include <qcustomplot.h>
 
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -42,6 +43,10 @@ namespace {
 // The side panel's least width in the normal and the projector font (setLargeFont).
 constexpr int kSidePanelMinWidth = 220;
 constexpr int kLargeSidePanelMinWidth = 340;
+// In the projector font a knob's field is this many digits wide (its text scrolls inside it):
+// the spin boxes' own minimum holds their longest value (δ's 0.0000000001), 190 px each, and
+// the knob column alone took a third of a 1024-pixel projector.
+constexpr int kLargeKnobFieldDigits = 7;
 
 QDoubleSpinBox* number(QWidget* parent, const char* name, double lo, double hi, double step,
                        int decimals) {
@@ -104,7 +109,8 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
   controls->addWidget(step_button_);
   controls->addWidget(reset_button_);
   controls->addWidget(spread_button_);
-  controls->addWidget(new QLabel(tr("speed"), middle));
+  speed_label_ = new QLabel(tr("speed"), middle);
+  controls->addWidget(speed_label_);
   controls->addWidget(speed_, 1);
   middle_layout->addLayout(controls);
   middle_layout->addWidget(step_label_);
@@ -501,6 +507,10 @@ void PlaygroundWindow::arrangeSidePanel(bool tabbed) {
             {ledgerTitle(), lessonsTitle()}, {0, 1}, tabbed);
 }
 
+QString PlaygroundWindow::spreadText() const {
+  return large_font_ ? tr("Spread ×5") : tr("Spread (5 seeds)");
+}
+
 void PlaygroundWindow::setLargeFont(bool large) {
   large_font_ = large;
   QFont f = QFont();  // the application font
@@ -517,6 +527,23 @@ void PlaygroundWindow::setLargeFont(bool large) {
   side->setMinimumWidth(side_width);
   // The frame's timing line is for the one tuning the Playground, not for a class.
   frame_label_->setVisible(!large);
+  // The controls' row in the projector font fits a 1024-pixel screen: shorter words (the
+  // tooltips keep the long ones), the speed slider without its label.
+  spread_button_->setText(spreadText());
+  speed_label_->setVisible(!large);
+  // Knob fields of a fixed number of digits in the projector font; their own minimum otherwise.
+  const int field =
+      fontMetrics().horizontalAdvance(QString(kLargeKnobFieldDigits, QLatin1Char('0'))) +
+      fontMetrics().height() * 2;  // the arrows and the frame
+  for (QWidget* knob : knobs_scroll_->widget()->findChildren<QWidget*>()) {
+    if (!qobject_cast<QAbstractSpinBox*>(knob) && !qobject_cast<QComboBox*>(knob)) continue;
+    if (qobject_cast<QComboBox*>(knob->parentWidget())) continue;  // a combo's own line edit
+    knob->setMinimumWidth(large ? field : 0);
+    QSizePolicy policy = knob->sizePolicy();
+    policy.setHorizontalPolicy(large ? QSizePolicy::Preferred : QSizePolicy::Minimum);
+    knob->setSizePolicy(policy);
+  }
+  fitKnobsWidth();
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
     QFont tick = chart->plot()->xAxis->tickLabelFont();
     tick.setPointSizeF(large ? 13 : 8);

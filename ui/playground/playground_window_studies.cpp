@@ -64,7 +64,7 @@ void PlaygroundWindow::clearStudies() {
   grid_view_->setStatus(QString());
   if (had_objpert) objpert_view_->plane()->setField({});
   objpert_view_->setStatus(QString());
-  spread_button_->setText(tr("Spread (5 seeds)"));
+  spread_button_->setText(spreadText());
   if (had_spread) updateBand();
 }
 
@@ -99,7 +99,7 @@ void PlaygroundWindow::onStudy(const StudyResult& r) {
     spread_ = r.spread;
     for (std::size_t k = 0; k < spread_->runs.size(); ++k)
       recordRun(spread_->runs[k], n, spread_->histories[k].back().test_accuracy);
-    spread_button_->setText(tr("Spread (5 seeds)"));
+    spread_button_->setText(spreadText());
     updateBand();
   }
   if (r.objpert) {

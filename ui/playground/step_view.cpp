@@ -70,19 +70,23 @@ void StepView::paintEvent(QPaintEvent*) {
   painter.drawLine(QPointF(centre.x(), centre.y() - side / 2),
                    QPointF(centre.x(), centre.y() + side / 2));
   painter.setPen(QColor(90, 90, 90));
-  painter.drawText(QRectF(centre.x() + side / 2 - 160, centre.y() + 2, 160, 16), Qt::AlignRight,
+  // Rows as tall as the font's line (16 px cut the descenders: "w_y" read "w v" in the projector
+  // font).
+  const double line = painter.fontMetrics().height() + 2;
+  painter.drawText(QRectF(centre.x() + side / 2 - 220, centre.y() + 2, 220, line), Qt::AlignRight,
                    name_a_);
-  painter.drawText(QRectF(centre.x() + 4, centre.y() - side / 2 - 2, 200, 16), Qt::AlignLeft,
+  painter.drawText(QRectF(centre.x() + 4, centre.y() - side / 2 - 2, 220, line), Qt::AlignLeft,
                    name_b_);
   if (zoom() > 1.5) {
     painter.setPen(QColor(90, 90, 90));
-    painter.drawText(QRectF(4, height() - 20, width() - 8, 16), Qt::AlignLeft,
+    painter.drawText(QRectF(4, height() - line - 2, width() - 8, line), Qt::AlignLeft,
                      tr("zoomed ×%1 since the run began").arg(zoom(), 0, 'g', 3));
   }
   const auto& p = picture_;
   drawn_clipped_.clear();
   if (p.step == 0) {
-    painter.drawText(rect(), Qt::AlignCenter, tr("Press Step or Play to see a DP-SGD step."));
+    painter.drawText(rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
+                     tr("Press Step or Play to see a DP-SGD step."));
     return;
   }
   // Clipping circle.
