@@ -17,6 +17,7 @@
 #include "playground/plane_view.h"
 #include "playground/playground_labels.h"
 #include "playground/playground_window.h"
+#include "playground/lesson_panel.h"
 #include "playground/steady_label.h"
 #include "playground/step_view.h"
 #include "support/test_registry.h"
@@ -129,6 +130,24 @@ class TestPlaygroundLayout : public QObject {
   void projectorFontFitsA1280x720Screen() {
     PlaygroundWindow w;
     checkMainViewsFit(w, QSize(1280, 720), true);
+  }
+
+  // Issue #44: a teacher's 1024 x 768 projector in the projector font: the plane, the step
+  // view, the charts, the ε box and the ledger on screen at their minimum (as above), every
+  // DP-SGD knob without scrolling, and the lesson (its tab) at least 180 px wide and 4 lines high.
+  void projectorFontFitsA1024x768Screen() {
+    PlaygroundWindow w;
+    checkMainViewsFit(w, QSize(1024, 768), true);
+    const QString where = QStringLiteral("1024x768, large font");
+    for (const char* name :
+         {"optimizer", "sigma", "clip", "lot", "alpha", "steps", "delta", "seed"})
+      checkOnScreen(w, w.knob(QLatin1String(name)), QLatin1String(name), QSize(1, 1), where);
+    w.lessonPanel()->choose(0);  // shows the lesson's tab
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    test::saveShot(&w, QStringLiteral("playground-projector-1024x768"));
+    const auto* lesson = w.findChild<QWidget*>(QStringLiteral("pgLessonText"));
+    checkOnScreen(w, lesson, QStringLiteral("lesson text"),
+                  QSize(180, 4 * lesson->fontMetrics().lineSpacing()), where);
   }
 
   // Issue #44: in the projector font every DP-SGD knob (T, δ and the seed included) is on screen

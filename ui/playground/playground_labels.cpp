@@ -122,8 +122,17 @@ QString longest_epsilon_label_text() {
   return epsilon_label_text(kWidestEpsilon, kWidestEpsilon, t, 3);
 }
 
-QString ledger_label_text(const LedgerCost& c, double best_accuracy) {
+QString ledger_label_text(const LedgerCost& c, double best_accuracy, bool brief) {
   if (c.settings == 0) return QObject::tr("No setting trained on this data set yet.");
+  if (brief) {
+    return QObject::tr(
+               "<b>You tried %1 setting%2</b>: the accuracy you see (best test %3%) cost "
+               "<b>ε = %4</b>, not %5.")
+        .arg(c.settings)
+        .arg(c.settings == 1 ? QString() : QStringLiteral("s"))
+        .arg(100 * best_accuracy, 0, 'f', 1)
+        .arg(playground_eps_text(c.ma), playground_eps_text(c.current_epsilon));
+  }
   return QObject::tr(
              "<b>You tried %1 setting%2</b>: the accuracy you see (best test %3%) cost "
              "<b>ε = %4</b> (MA), not %5.<br>Selecting privately among them instead would cost "
@@ -138,12 +147,20 @@ QString ledger_label_text(const LedgerCost& c, double best_accuracy) {
                        : QString());
 }
 
-QString longest_ledger_label_text() {
+QString longest_ledger_label_text(bool brief) {
   LedgerCost c;
   c.settings = 999;
   c.ma = c.current_epsilon = c.lt = c.ps = kWidestEpsilon;
   c.dominated = true;
-  return ledger_label_text(c, 1);
+  return ledger_label_text(c, 1, brief);
+}
+
+QString ledger_tooltip_text(const LedgerCost& c) {
+  if (c.settings == 0) return QString();
+  return QObject::tr(
+             "The ε is the MA composition of the runs you saw. Selecting privately among "
+             "them instead would cost Liu–Talwar ε = %1, Papernot–Steinke ε = %2.")
+      .arg(playground_eps_text(c.lt), playground_eps_text(c.ps));
 }
 
 QString frame_label_text(std::int64_t steps_computed, double compute_ms, double draw_ms) {

@@ -37,8 +37,12 @@ QString epsilon_label_text(double rdp, double pld, const playground::TrainingOpt
 QString longest_epsilon_label_text();
 
 // The ledger: the honest epsilon of the settings tried.
-QString ledger_label_text(const playground::LedgerCost& cost, double best_accuracy);
-QString longest_ledger_label_text();
+// `brief` (the projector font): only what the runs seen cost; what a private selection among them
+// would have cost (Liu–Talwar, Papernot–Steinke) goes into the tooltip instead.
+QString ledger_label_text(const playground::LedgerCost& cost, double best_accuracy,
+                          bool brief = false);
+QString longest_ledger_label_text(bool brief = false);
+QString ledger_tooltip_text(const playground::LedgerCost& cost);
 
 // The frame's cost: the worker's steps and field, this thread's redraw.
 QString frame_label_text(std::int64_t steps_computed, double compute_ms, double draw_ms);

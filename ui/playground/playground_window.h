@@ -233,6 +233,7 @@ class PlaygroundWindow : public QMainWindow {
   QPushButton* reset_button_;
   QPushButton* spread_button_;
   QLabel* speed_label_;
+  QLabel* axes_label_;
   QPushButton* pin_button_;
   struct Pinned {
     std::vector<playground::BoundarySegment> boundary;

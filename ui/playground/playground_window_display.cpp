@@ -176,7 +176,8 @@ void PlaygroundWindow::onEpsilon(const PlaygroundEpsilon& e) {
 void PlaygroundWindow::refreshLedgerLabel() {
   if (!epsilon_) return;
   ledger_label_->setText(
-      ledger_label_text(epsilon_->ledger, ledger_.best_accuracy_on(settings_.data)));
+      ledger_label_text(epsilon_->ledger, ledger_.best_accuracy_on(settings_.data), large_font_));
+  ledger_label_->setToolTip(ledger_tooltip_text(epsilon_->ledger));
 }
 
 void PlaygroundWindow::recordRun(const PlaygroundSettings& s, Index train_size, double accuracy) {

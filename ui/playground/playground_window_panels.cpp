@@ -42,7 +42,7 @@ namespace {
 
 // The side panel's least width in the normal and the projector font (setLargeFont).
 constexpr int kSidePanelMinWidth = 220;
-constexpr int kLargeSidePanelMinWidth = 340;
+constexpr int kLargeSidePanelMinWidth = 270;
 // In the projector font a knob's field is this many digits wide (its text scrolls inside it):
 // the spin boxes' own minimum holds their longest value (δ's 0.0000000001), 190 px each, and
 // the knob column alone took a third of a 1024-pixel projector.
@@ -148,7 +148,8 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
     c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     c->setMinimumContentsLength(6);
   }
-  projection->addWidget(new QLabel(tr("axes:"), step_page));
+  axes_label_ = new QLabel(tr("axes:"), step_page);
+  projection->addWidget(axes_label_);
   projection->addWidget(proj_a_, 1);
   projection->addWidget(proj_b_, 1);
   step_layout->addWidget(step_view_, 1);
@@ -229,7 +230,9 @@ void PlaygroundWindow::fitKnobsWidth() {
   // vertical scroll bar and the frame; a fixed guess cut the combo boxes off at 1280 x 720.
   QWidget* knobs = knobs_scroll_->widget();
   knobs->ensurePolished();
-  const int bar = knobs_scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  // In the projector font the knob groups are tabs, each far shorter than the window: no room is
+  // kept for a scroll bar there (17 px of a 1024-pixel projector).
+  const int bar = large_font_ ? 0 : knobs_scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
   knobs_scroll_->setFixedWidth(knobs->minimumSizeHint().width() + bar +
                                2 * knobs_scroll_->frameWidth());
 }
@@ -531,6 +534,20 @@ void PlaygroundWindow::setLargeFont(bool large) {
   // tooltips keep the long ones), the speed slider without its label.
   spread_button_->setText(spreadText());
   speed_label_->setVisible(!large);
+  axes_label_->setVisible(!large);
+  // The picture tabs' titles, short enough not to be elided at 1024 px (tooltips keep the rest).
+  const QStringList picture_titles =
+      large ? QStringList{tr("step"), tr("α–C"), tr("vs OP")}
+            : QStringList{tr("DP step"), tr("α–C grid"), tr("vs obj. pert.")};
+  for (int i = 0; i < picture_tabs_->count() && i < picture_titles.size(); ++i)
+    picture_tabs_->setTabText(i, picture_titles[i]);
+  for (QComboBox* c : {proj_a_, proj_b_}) c->setMinimumContentsLength(large ? 3 : 6);
+  // The α–C grid and objective-perturbation pages draw at any size: their own minimum (wide
+  // legends) set the pictures' width in the projector font.
+  for (QWidget* page : {static_cast<QWidget*>(grid_view_), static_cast<QWidget*>(objpert_view_)})
+    page->setMinimumSize(large ? QSize(200, 200) : QSize(0, 0));
+  ledger_label_->setLongestText(longest_ledger_label_text(large));
+  refreshLedgerLabel();
   // Knob fields of a fixed number of digits in the projector font; their own minimum otherwise.
   const int field =
       fontMetrics().horizontalAdvance(QString(kLargeKnobFieldDigits, QLatin1Char('0'))) +
@@ -554,6 +571,8 @@ void PlaygroundWindow::setLargeFont(bool large) {
     // At 720 px the projector font leaves each chart about 80 px of plot: three value ticks
     // (five overlapped), and the legend's four rows a size smaller than the ticks.
     chart->plot()->yAxis->ticker()->setTickCount(large ? 3 : 5);
+    // At 1024 px each chart is ~210 px wide: six step ticks ran together ("0 50100150").
+    chart->plot()->xAxis->ticker()->setTickCount(large ? 3 : 5);
     QFont legend = tick;
     legend.setPointSizeF(large ? 11 : 8);
     chart->plot()->legend->setFont(legend);

@@ -20,6 +20,11 @@ class SteadyLabel : public QLabel {
   SteadyLabel(const QString& longest, int min_width, QWidget* parent = nullptr);
 
   const QString& longestText() const { return longest_; }
+  // A new longest text (the projector font's briefer labels): the height is reserved again.
+  void setLongestText(const QString& longest) {
+    longest_ = longest;
+    reserve();
+  }
   // The height `text` needs at this label's width and font (the same measure as the reserve).
   int heightFor(const QString& text) const;
 
