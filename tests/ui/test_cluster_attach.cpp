@@ -25,6 +25,7 @@
 #include "run/cluster_panel.h"
 #include "run/history_panel.h"
 #include "run/run_data.h"
+#include "shell/run_bar.h"
 #include "shell/stall_meter.h"
 #include "shell/status_panel.h"
 #include "store/store.h"
@@ -299,6 +300,14 @@ class TestClusterAttach : public QObject {
                  kWaitMs),
              qPrintable(why));
     QVERIFY(panel->feedingCharts());
+    // The run bar and the line above the tabs speak of the cluster run, not of the last local
+    // run or of the form (which never described it).
+    QVERIFY2(window->runBar()->text().contains(window->runData()->title()),
+             qPrintable(window->runBar()->text()));
+    QCOMPARE(window->runBar()->progressText(),
+             QStringLiteral("%1 / %1 jobs").arg(merged.results.jobs.size()));
+    QVERIFY2(!window->shownRunText().contains(QStringLiteral("form modified since this run")),
+             qPrintable(window->shownRunText()));
   }
 
   void smallScreenScreenshot() {

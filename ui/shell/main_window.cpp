@@ -162,6 +162,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(tabs_, &ResultTabs::message, this, to_status);
   connect(data_, &RunData::changed, this, [this](bool structural) {
     if (structural) syncPrivateView();
+    // A run the charts show but this window did not start (a cluster plan being watched, a
+    // history run): the run bar names it and counts its jobs as they arrive, instead of keeping
+    // the last local run's "done in …".
+    if (data_->hasRun() && !data_->startedFromForm() && !controller_->running())
+      showViewedRun(*data_, run_bar_);
   });
   connect(data_, &RunData::revealChanged, this, &MainWindow::syncPrivateView);
   // Charts and tables whose numbers depend on the shown search carry its ε label in their CSV.
