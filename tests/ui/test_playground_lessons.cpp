@@ -131,6 +131,29 @@ class TestPlaygroundLessons : public QObject {
     QVERIFY(pictures.count("grid") && pictures.count("objpert"));
   }
 
+  // Issue #44: every lesson as a class sees it on a 1024 x 768 projector in the projector font:
+  // it trains to its T there and the window keeps that size (nothing pushed off screen).
+  void everyLessonFitsTheProjectorAt1024x768() {
+    PlaygroundWindow w;
+    w.resize(1024, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));  // as a teacher does: the window, then Ctrl+L
+    w.setLargeFont(true);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(50);
+    const auto lessons = w.lessonPanel()->lessons();
+    for (std::size_t i = 0; i < lessons.size(); ++i) {
+      const Lesson& lesson = lessons[i];
+      w.lessonPanel()->choose(static_cast<int>(i));
+      w.play();
+      QVERIFY2(waitSteps(w, lesson.settings.training.steps), lesson.title.c_str());
+      QVERIFY2(w.minimumSizeHint().width() <= 1024 && w.minimumSizeHint().height() <= 768,
+               lesson.title.c_str());
+      QCOMPARE(w.size(), QSize(1024, 768));
+      shot(&w, QStringLiteral("projector-lesson-%1").arg(i + 1, 2, 10, QLatin1Char('0')));
+    }
+  }
+
   void alphaClipGridIsTwentyFiveChargedRuns() {
     PlaygroundWindow w;
     w.resize(1280, 720);

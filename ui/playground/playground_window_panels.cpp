@@ -42,7 +42,7 @@ namespace {
 
 // The side panel's least width in the normal and the projector font (setLargeFont).
 constexpr int kSidePanelMinWidth = 220;
-constexpr int kLargeSidePanelMinWidth = 270;
+constexpr int kLargeSidePanelMinWidth = 262;
 // In the projector font a knob's field is this many digits wide (its text scrolls inside it):
 // the spin boxes' own minimum holds their longest value (δ's 0.0000000001), 190 px each, and
 // the knob column alone took a third of a 1024-pixel projector.
