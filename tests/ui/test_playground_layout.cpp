@@ -14,10 +14,10 @@
 #include <qcustomplot.h>
 
 #include "charts/chart_view.h"
+#include "playground/lesson_panel.h"
 #include "playground/plane_view.h"
 #include "playground/playground_labels.h"
 #include "playground/playground_window.h"
-#include "playground/lesson_panel.h"
 #include "playground/steady_label.h"
 #include "playground/step_view.h"
 #include "support/test_registry.h"
