@@ -19,7 +19,7 @@
 # target deeply in turn (15 commits cover them all).
 #
 # loader_budget runs with inputs up to 64 KB that stand for files up to 64 MB and a 32 MB memory
-# budget, corpus with inputs that stand for text corpora up to 2 MB and a 4 MB budget (the other
+# budget, corpus with inputs that stand for text corpora up to 1 MB and a 4 MB budget (the other
 # loader harnesses: 4 KB inputs, 4 MB budget); they fail when a loader's peak memory outgrows the
 # budget. store mutates small SQLite files (512-byte pages, up to 64 KB). preset_json also starts
 # from the shipped resources/presets/.

@@ -72,7 +72,8 @@ class DomBuilder : public nlohmann::json_sax<json> {
       } else if (!frame.key.empty()) {
         out += (out.empty() ? "" : ".") + frame.key;
       }
-      if (out.size() > kMaxPathChars) return out.substr(0, utf8_prefix_length(out, kMaxPathChars)) + "...";
+      if (out.size() > kMaxPathChars)
+        return out.substr(0, utf8_prefix_length(out, kMaxPathChars)) + "...";
     }
     return out.empty() ? "(top level)" : out;
   }
@@ -212,9 +213,11 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
   if (!builder.duplicate_key.empty() || !builder.duplicate_path.empty()) {
     // `furthest` is just past the repeated key's closing quote.
     const auto end = static_cast<std::size_t>(furthest - text.data());
-    throw ParseError(origin + ": " + line_column(text, end) + ": " + builder.duplicate_path +
-                     ": duplicate key \"" + builder.duplicate_key.substr(0, utf8_prefix_length(builder.duplicate_key, 60)) +
-                     "\" (each key may appear once in an object; remove one of them)");
+    throw ParseError(
+        origin + ": " + line_column(text, end) + ": " + builder.duplicate_path +
+        ": duplicate key \"" +
+        builder.duplicate_key.substr(0, utf8_prefix_length(builder.duplicate_key, 60)) +
+        "\" (each key may appear once in an object; remove one of them)");
   }
   const std::string where = origin + ": " + line_column(text, builder.error_position) + ": ";
   if (builder.depth_exceeded) {

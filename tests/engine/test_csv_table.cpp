@@ -42,7 +42,10 @@ class TestCsvTable : public QObject {
     QCOMPARE(csv_field("trail\t"), std::string("\"trail\t\""));
     QCOMPARE(csv_field("in side"), std::string("in side"));
     QCOMPARE(csv_field("caf\xE9"), std::string("caf\xEF\xBF\xBD"));
-    QCOMPARE(csv_field("\xEF\xBB\xBF" "bom"), std::string("\"\xEF\xBB\xBF" "bom\""));
+    QCOMPARE(csv_field("\xEF\xBB\xBF"
+                       "bom"),
+             std::string("\"\xEF\xBB\xBF"
+                         "bom\""));
     CsvTable t;
     t.header = {"\xEF\xBB\xBFname", " spaced "};
     t.rows = {{"caf\xE9, ok", "\x0B\x0B "}, {"\"q\"", "\t"}};
@@ -53,8 +56,8 @@ class TestCsvTable : public QObject {
     const std::string path = dir.path("t.csv");
     write_csv_file(path, t);
     const data::CsvTable back = data::read_csv_table(path, ',');
-    QCOMPARE(back.header, (std::vector<std::string>{"\xEF\xBB\xBFname", " spaced ",
-                                                    "label\xEF\xBF\xBD"}));
+    QCOMPARE(back.header,
+             (std::vector<std::string>{"\xEF\xBB\xBFname", " spaced ", "label\xEF\xBF\xBD"}));
     QCOMPARE(back.rows(), dplab::Index{2});
     QCOMPARE(back.cell(0, 0), std::string("caf\xEF\xBF\xBD, ok"));
     QCOMPARE(back.cell(0, 1), std::string("\x0B\x0B "));

@@ -105,12 +105,12 @@ class TestJsonReader : public QObject {
     json j;
     j["mode"] = "\xE9t\xE9";
     j["rate"] = accents;
-    const QString choice =
-        error_of<ParseError>([&] { JsonReader(j, "").optional_choice("mode", {"ma", "lt"}); });
+    const QString choice = error_of<ParseError>([&] {
+      JsonReader(j, "").optional_choice("mode", {"ma", "lt"});
+    });
     QVERIFY2(choice.startsWith("mode: unknown value \"\uFFFDt\uFFFD\""), qPrintable(choice));
-    const std::string rate = error_of<ParseError>([&] {
-                               JsonReader(j, "").required_number("rate");
-                             }).toStdString();
+    const std::string rate =
+        error_of<ParseError>([&] { JsonReader(j, "").required_number("rate"); }).toStdString();
     QVERIFY2(!first_invalid_utf8(rate), rate.c_str());
     // A long duplicate key is named in whole characters.
     const std::string key = "\"" + accents + "\"";

@@ -4,10 +4,11 @@
 //
 //   byte 0      bits 0-1: vocabulary size V (2, 10, 1000, 100000); bit 2: keep stop words;
 //               bit 3: write the file gzip-compressed
-//   bytes 1-2   R (little-endian): the body is written R + 1 times (capped at kMaxFileBytes)
+//   byte 1      e: the body is written 2^(e mod 16) times (capped at kMaxFileBytes), so most
+//               inputs stay small (fast) and a few stand for a file of a megabyte
 //   rest        the body (text: lines of words, or any bytes)
 //
-// The budget is kBudgetBytes (4 MB) and files reach 2 MB, so a corpus of many distinct words or
+// The budget is kBudgetBytes (4 MB) and files reach 1 MB, so a corpus of many distinct words or
 // of very long lines outgrows it. After each input the peak resident memory must have grown by
 // less than the budget plus ASan's shadow (1/8) and 16 MB of slack (fuzz_peak_memory.h). A corpus
 // that loads must be what text_corpus.h says: at most V words, most frequent first (ties
@@ -31,7 +32,7 @@
 namespace {
 
 constexpr double kBudgetBytes = 4e6;
-constexpr std::size_t kMaxFileBytes = std::size_t{2} << 20;
+constexpr std::size_t kMaxFileBytes = std::size_t{1} << 20;
 constexpr double kAllowedGrowth = kBudgetBytes * 1.125 + 16e6;
 
 std::string repeated(const std::uint8_t* body, std::size_t size, std::size_t repeats) {
@@ -59,13 +60,13 @@ void write_file(const std::string& path, const std::string& text, bool gzip) {
 
 void check_corpus(const dplab::text::TextCorpus& c, const dplab::text::CorpusOptions& options) {
   const auto& stops = dplab::text::stop_words();
-  if (c.vocabulary.size() < 2 || c.vocabulary.size() > static_cast<std::size_t>(options.vocabulary_size))
+  if (c.vocabulary.size() < 2 ||
+      c.vocabulary.size() > static_cast<std::size_t>(options.vocabulary_size))
     __builtin_trap();
   if (c.counts.size() != c.vocabulary.size()) __builtin_trap();
   for (std::size_t i = 0; i < c.vocabulary.size(); ++i) {
     if (c.vocabulary[i].empty() || c.counts[i] < 1) __builtin_trap();
-    if (options.drop_stop_words &&
-        std::binary_search(stops.begin(), stops.end(), c.vocabulary[i]))
+    if (options.drop_stop_words && std::binary_search(stops.begin(), stops.end(), c.vocabulary[i]))
       __builtin_trap();
     if (i > 0 && (c.counts[i] > c.counts[i - 1] ||
                   (c.counts[i] == c.counts[i - 1] && !(c.vocabulary[i - 1] < c.vocabulary[i]))))
@@ -84,14 +85,14 @@ void check_corpus(const dplab::text::TextCorpus& c, const dplab::text::CorpusOpt
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 3) return 0;
+  if (size < 2) return 0;
   static const int kVocabulary[] = {2, 10, 1000, 100000};
   dplab::text::CorpusOptions options;
   options.vocabulary_size = kVocabulary[data[0] & 3];
   options.drop_stop_words = (data[0] & 4) == 0;
   const bool gzip = (data[0] & 8) != 0;
-  const std::size_t repeats = 1 + (std::size_t{data[1]} | std::size_t{data[2]} << 8);
-  const std::string text = repeated(data + 3, size - 3, repeats);
+  const std::size_t repeats = std::size_t{1} << (data[1] % 16);
+  const std::string text = repeated(data + 2, size - 2, repeats);
   const std::string path = dplab::fuzz::input_path("corpus.txt");
   write_file(path, text, gzip);
   dplab::set_memory_limit_bytes(kBudgetBytes);  // after input_path(), which sets 4 MB too

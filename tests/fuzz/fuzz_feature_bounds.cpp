@@ -52,9 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const dplab::Error&) {
     }
   }
-  const std::string path =
-      dplab::fuzz::write_input("bounds.json", reinterpret_cast<const std::uint8_t*>(file_text.data()),
-                               file_text.size());
+  const std::string path = dplab::fuzz::write_input(
+      "bounds.json", reinterpret_cast<const std::uint8_t*>(file_text.data()), file_text.size());
   try {
     bounds.by_name =
         dplab::data::parse_feature_bounds(dplab::data::read_json_file(path), "--feature-bounds");

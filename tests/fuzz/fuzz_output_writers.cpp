@@ -83,8 +83,9 @@ Pair scalar(FuzzedDataProvider& p) {
     case 5:
       return {json(nullptr), json(nullptr)};
     default: {
-      static const double kOdd[] = {std::nan(""), HUGE_VAL, -HUGE_VAL, 1e308, -0.0, 4.9e-324,
-                                    9007199254740993.0, 1.7976931348623157e308};
+      static const double kOdd[] = {
+          std::nan(""), HUGE_VAL, -HUGE_VAL,          1e308,
+          -0.0,         4.9e-324, 9007199254740993.0, 1.7976931348623157e308};
       const double x = p.PickValueInArray(kOdd);
       return {json(x), std::isfinite(x) ? json(x) : json(nullptr)};
     }
@@ -141,11 +142,21 @@ void check_json(FuzzedDataProvider& p) {
       for (const auto& [key, item] : v.value.items()) {
         try {
           switch (key.size() % 5) {
-            case 0: (void)r.optional_string(key); break;
-            case 1: (void)r.optional_number(key); break;
-            case 2: (void)r.optional_integer(key, 0, 10); break;
-            case 3: (void)r.optional_choice(key, {"a", "b"}); break;
-            default: (void)r.optional_strings(key); break;
+            case 0:
+              (void)r.optional_string(key);
+              break;
+            case 1:
+              (void)r.optional_number(key);
+              break;
+            case 2:
+              (void)r.optional_integer(key, 0, 10);
+              break;
+            case 3:
+              (void)r.optional_choice(key, {"a", "b"});
+              break;
+            default:
+              (void)r.optional_strings(key);
+              break;
           }
         } catch (const dplab::Error&) {
         }
@@ -208,7 +219,8 @@ void check_csv(FuzzedDataProvider& p) {
     for (const auto& c : table.constant_columns) cells.push_back(dplab::utf8_replaced(c.value));
     for (std::size_t c = 0; c < cells.size(); ++c)
       if (back.cell(r, static_cast<dplab::Index>(c)) != cells[c])
-        fail("a cell read back differs", cells[c] + " vs " + back.cell(r, static_cast<dplab::Index>(c)));
+        fail("a cell read back differs",
+             cells[c] + " vs " + back.cell(r, static_cast<dplab::Index>(c)));
   }
 }
 

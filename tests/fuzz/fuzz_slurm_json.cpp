@@ -61,7 +61,8 @@ void check_script(const std::string& script, const dplab::cluster::SlurmOptions&
     if (starts_with(line, "#")) continue;
     ++commands;
     if (line == "set -euo pipefail") continue;
-    if (starts_with(line, "exec " + dplab::cluster::shell_quote(o.cli_path) + " run-jobs ")) continue;
+    if (starts_with(line, "exec " + dplab::cluster::shell_quote(o.cli_path) + " run-jobs "))
+      continue;
     std::fprintf(stderr, "fuzz_slurm_json: the script holds a line it must not: %s\n",
                  line.c_str());
     __builtin_trap();
@@ -100,7 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     default: {
       const auto fields = split_nul(text.substr(1));
-      const auto field = [&](std::size_t i) { return i < fields.size() ? fields[i] : std::string(); };
+      const auto field = [&](std::size_t i) {
+        return i < fields.size() ? fields[i] : std::string();
+      };
       dplab::cluster::SlurmOptions o;
       o.cli_path = field(0);
       o.plan_dir = field(1);
