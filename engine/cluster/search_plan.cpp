@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/json_reader.h"
+#include "core/json_text.h"
 #include "core/random.h"
 #include "core/sha256.h"
 #include "data/file_reader.h"
@@ -144,9 +145,12 @@ SearchPlan make_plan(const tuning::SearchResults& search,
 
 std::string plan_json_text(SearchPlan& plan) {
   nlohmann::json j = plan_content(plan);
-  plan.plan_id = sha256_hex(j.dump());
+  // json_text, not dump(): a config path (or a data note) holding bytes that are not UTF-8 (a
+  // Latin-1 folder name) made dump() throw nlohmann's type_error 316, so `tune --plan` and
+  // `slurm` ended in "internal error". Valid UTF-8 is written as dump() wrote it (same plan ids).
+  plan.plan_id = sha256_hex(json_text(j));
   j["plan_id"] = plan.plan_id;
-  return j.dump(1) + "\n";
+  return json_text(j, 1) + "\n";
 }
 
 void write_plan(const std::string& dir, SearchPlan& plan) {

@@ -2,11 +2,29 @@
 #include "core/csv_table.h"
 
 #include "core/atomic_file.h"
+#include "core/utf8.h"
 
 namespace dplab::csv {
 
-std::string csv_field(const std::string& field) {
-  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+namespace {
+
+// Blanks that CSV readers trim from an unquoted field (dplab's reader, csv_loader.h: spaces and
+// tabs around a field; pandas with skipinitialspace): such a field is quoted to keep them.
+bool blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& raw) {
+  // Bytes that are not UTF-8 (a Latin-1 file name) as U+FFFD, the rule of the JSON outputs
+  // (core/json_text.h): pandas.read_csv's default UTF-8 decoding refused the whole file, and
+  // dplab's reader re-read every cell of it as Latin-1.
+  const std::string field = utf8_replaced(raw);
+  const bool quote = field.find_first_of(",\"\r\n") != std::string::npos ||
+                     (!field.empty() && (blank(field.front()) || blank(field.back()))) ||
+                     field.rfind("\xEF\xBB\xBF", 0) == 0;  // a byte order mark, which readers drop
+  if (!quote) return field;
   std::string quoted = "\"";
   for (char c : field) {
     if (c == '"') quoted += '"';

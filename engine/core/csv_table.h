@@ -26,7 +26,11 @@ struct CsvTable {
   std::vector<CsvConstantColumn> constant_columns;
 };
 
-// One field, quoted when RFC 4180 requires it.
+// One field, quoted when RFC 4180 requires it (',', '"', CR or LF) and when it starts or ends with
+// a space or a tab or starts with a byte order mark (which readers would drop); bytes that are not
+// UTF-8 are written as U+FFFD (core/utf8.h utf8_replaced, the JSON outputs' rule). Every field of
+// a rectangular table reads back through data::read_csv_table as it was (one caveat: in a table
+// of one column, an empty field is a blank line, which readers skip).
 std::string csv_field(const std::string& field);
 // One record: the quoted fields joined by ',' and a final '\n'.
 std::string csv_record(const std::vector<std::string>& fields);

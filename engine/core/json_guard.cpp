@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/utf8.h"
 
 namespace dplab {
 namespace {
@@ -71,7 +72,8 @@ class DomBuilder : public nlohmann::json_sax<json> {
       } else if (!frame.key.empty()) {
         out += (out.empty() ? "" : ".") + frame.key;
       }
-      if (out.size() > kMaxPathChars) return out.substr(0, kMaxPathChars) + "...";
+      if (out.size() > kMaxPathChars)
+        return out.substr(0, utf8_prefix_length(out, kMaxPathChars)) + "...";
     }
     return out.empty() ? "(top level)" : out;
   }
@@ -170,6 +172,13 @@ std::string line_column(std::string_view text, std::size_t byte) {
          std::to_string(byte) + ")";
 }
 
+// A scalar as JSON text. A string that is not UTF-8 (built from a file name or a flag, not parsed)
+// is shown with U+FFFD for the bad bytes, as json_text writes it: dump()'s default threw
+// type_error 316 out of an error message.
+std::string text_of(const json& scalar) {
+  return scalar.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 void excerpt(const json& value, int depth, std::string& out, std::size_t budget) {
   if (out.size() > budget) return;
   if (value.is_array() || value.is_object()) {
@@ -183,13 +192,13 @@ void excerpt(const json& value, int depth, std::string& out, std::size_t budget)
       if (out.size() > budget) return;
       if (!first) out += ',';
       first = false;
-      if (value.is_object()) out += json(it.key()).dump() + ':';
+      if (value.is_object()) out += text_of(json(it.key())) + ':';
       excerpt(*it, depth + 1, out, budget);
     }
     out += value.is_array() ? ']' : '}';
     return;
   }
-  out += value.dump();
+  out += text_of(value);
 }
 
 }  // namespace
@@ -204,9 +213,11 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
   if (!builder.duplicate_key.empty() || !builder.duplicate_path.empty()) {
     // `furthest` is just past the repeated key's closing quote.
     const auto end = static_cast<std::size_t>(furthest - text.data());
-    throw ParseError(origin + ": " + line_column(text, end) + ": " + builder.duplicate_path +
-                     ": duplicate key \"" + builder.duplicate_key.substr(0, 60) +
-                     "\" (each key may appear once in an object; remove one of them)");
+    throw ParseError(
+        origin + ": " + line_column(text, end) + ": " + builder.duplicate_path +
+        ": duplicate key \"" +
+        builder.duplicate_key.substr(0, utf8_prefix_length(builder.duplicate_key, 60)) +
+        "\" (each key may appear once in an object; remove one of them)");
   }
   const std::string where = origin + ": " + line_column(text, builder.error_position) + ": ";
   if (builder.depth_exceeded) {
@@ -219,7 +230,9 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
 std::string json_excerpt(const nlohmann::json& value, std::size_t max_chars) {
   std::string out;
   excerpt(value, 0, out, max_chars);
-  if (out.size() > max_chars) out = out.substr(0, max_chars > 3 ? max_chars - 3 : 0) + "...";
+  // Cut between characters: a cut through a UTF-8 sequence put half a character in the message.
+  if (out.size() > max_chars)
+    out = out.substr(0, utf8_prefix_length(out, max_chars > 3 ? max_chars - 3 : 0)) + "...";
   return out;
 }
 

@@ -16,6 +16,18 @@ namespace dplab {
 // nullopt when all of `text` is well-formed (ASCII is).
 std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 
+// `text` with each ill-formed sequence (as first_invalid_utf8 finds them: a lead byte and the
+// continuation bytes it had before the one that broke it, or one byte that starts nothing)
+// replaced by U+FFFD; well-formed text is returned as it is. The rule nlohmann::json's dump applies
+// with error_handler_t::replace (core/json_text.h), so JSON and CSV outputs (core/csv_table.h)
+// write the same text for the same bytes.
+std::string utf8_replaced(std::string_view text);
+
+// The length of the longest prefix of `text` of at most `max_bytes` bytes that does not end inside
+// a UTF-8 sequence, for cutting a name or an excerpt for a message (a cut through "é" left half a
+// character, which no UTF-8 reader takes). Text that is not UTF-8 there is cut at max_bytes.
+std::size_t utf8_prefix_length(std::string_view text, std::size_t max_bytes);
+
 // `text` read as ISO-8859-1 (Latin-1: byte b is code point U+00bb), in UTF-8: bytes below 0x80
 // stay, every other byte becomes two. What a CSV saved by a spreadsheet in a Western-European
 // locale (or Windows-1252, whose letters agree with Latin-1's) holds; the caller says it did it.

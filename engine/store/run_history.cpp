@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/json_reader.h"
+#include "core/json_text.h"
 #include "store/run_status.h"
 #include "tuning/honest_selection.h"
 #include "tuning/private_release_view.h"
@@ -49,7 +50,7 @@ std::string run_notes(const Store& store, std::int64_t experiment_id) {
 }
 
 void set_run_notes(Store& store, std::int64_t experiment_id, const std::string& text) {
-  store.save_summary(experiment_id, kNotesKind, nlohmann::json{{"text", text}}.dump());
+  store.save_summary(experiment_id, kNotesKind, json_text(nlohmann::json{{"text", text}}));
 }
 
 HistoryEntry history_entry(const Store& store, const ExperimentRecord& record) {

@@ -90,6 +90,12 @@ Store::Store(const std::string& path, StoreOptions options)
   }
   try {
     sqlite3_busy_timeout(db_, options.busy_timeout_ms);
+    // A damaged or hostile file (a shard store copied from another machine): SQLite checks each
+    // B-tree cell's size as it reads it, so the damage is an error (SQLITE_CORRUPT: an IoError
+    // naming the file) as soon as a query meets it. Without the check, listing the runs of a
+    // 19 KB file with one damaged page (tests/fuzz/corpus/store/timeout-damaged-page, found by
+    // tests/fuzz/fuzz_store.cpp) ran for more than a minute instead of failing.
+    exec("PRAGMA cell_size_check = ON");
     if (read_only_) {
       migrate();  // only checks the schema
       return;

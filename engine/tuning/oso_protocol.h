@@ -83,6 +83,14 @@ struct OsoGridResult {
   double learning_rate = 0, clip = 0, target_quantile = 0;  // its hyperparameters
 };
 
+// One configuration of a strategy's grid at granularity k (the table at the top): the learning
+// rates and clips log-spaced over the config's ranges; target_quantile for FixedQuantile only.
+struct OsoGridPoint {
+  double learning_rate = 0, clip = 0, target_quantile = 0;
+};
+std::vector<OsoGridPoint> oso_grid(const OsoProtocolConfig& config, optim::OptimizerKind kind,
+                                   int k);
+
 // What a config will run, before running it: per (granularity k, strategy) the grid's K runs;
 // in all total_runs = sum_k sum_strategy K x seeds x |epsilons| training runs of T steps, about
 // example_gradients = total_runs x T x L per-example gradients (L the expected lot size).

@@ -8,6 +8,8 @@
 
 #include "core/csv_table.h"
 #include "core/error.h"
+#include "core/utf8.h"
+#include "data/csv_loader.h"
 #include "release/search_tables.h"
 #include "support/expect_error.h"
 #include "support/temp_files.h"
@@ -29,6 +31,39 @@ class TestCsvTable : public QObject {
     QCOMPARE(csv_field("two\nlines"), std::string("\"two\nlines\""));
     QCOMPARE(csv_field("cr\r"), std::string("\"cr\r\""));
     QCOMPARE(csv_field(""), std::string(""));
+  }
+
+  // Found by tests/fuzz/fuzz_output_writers.cpp (issue #45): fields with a blank at either end
+  // were written unquoted and read back trimmed (dplab's reader; pandas with skipinitialspace),
+  // and bytes that are not UTF-8 went into the file as they were, so pandas.read_csv's default
+  // decoding refused it and dplab's reader re-read every cell as Latin-1.
+  void blanksAndBytesThatAreNotUtf8ReadBack() {
+    QCOMPARE(csv_field(" lead"), std::string("\" lead\""));
+    QCOMPARE(csv_field("trail\t"), std::string("\"trail\t\""));
+    QCOMPARE(csv_field("in side"), std::string("in side"));
+    QCOMPARE(csv_field("caf\xE9"), std::string("caf\xEF\xBF\xBD"));
+    QCOMPARE(csv_field("\xEF\xBB\xBF"
+                       "bom"),
+             std::string("\"\xEF\xBB\xBF"
+                         "bom\""));
+    CsvTable t;
+    t.header = {"\xEF\xBB\xBFname", " spaced "};
+    t.rows = {{"caf\xE9, ok", "\x0B\x0B "}, {"\"q\"", "\t"}};
+    t.constant_columns = {{"label\xFF", "  "}};
+    const std::string text = csv_text(t);
+    QVERIFY(!first_invalid_utf8(text));
+    testing::TempFiles dir;
+    const std::string path = dir.path("t.csv");
+    write_csv_file(path, t);
+    const data::CsvTable back = data::read_csv_table(path, ',');
+    QCOMPARE(back.header,
+             (std::vector<std::string>{"\xEF\xBB\xBFname", " spaced ", "label\xEF\xBF\xBD"}));
+    QCOMPARE(back.rows(), dplab::Index{2});
+    QCOMPARE(back.cell(0, 0), std::string("caf\xEF\xBF\xBD, ok"));
+    QCOMPARE(back.cell(0, 1), std::string("\x0B\x0B "));
+    QCOMPARE(back.cell(1, 0), std::string("\"q\""));
+    QCOMPARE(back.cell(1, 1), std::string("\t"));
+    QCOMPARE(back.cell(1, 2), std::string("  "));
   }
 
   void textIsHeaderThenRows() {

@@ -30,6 +30,7 @@
 #include "support/test_registry.h"
 #include "support/tiny_experiment.h"
 #include "text/text_corpus.h"
+#include "tuning/runner.h"
 
 using dplab::InvalidArgument;
 using dplab::IoError;
@@ -231,6 +232,27 @@ class TestInputReader : public QObject {
     QCOMPARE(*first_invalid_utf8("ok\xE2\x82"), std::size_t{2});        // cut by the end
     QCOMPARE(*first_invalid_utf8("\xC3(b"), std::size_t{0});            // lead without its tail
     QCOMPARE(*first_invalid_utf8("\xE2\x82\xAC\xE2\x82("), std::size_t{3});  // after a good one
+  }
+
+  // Found by tests/fuzz/fuzz_search_plan.cpp (issue #45): a config path that is not UTF-8 (a
+  // Latin-1 folder name given to `tune --plan`) made plan_json_text throw nlohmann's type_error
+  // 316, so `tune --plan` and `slurm` ended in "internal error". It is written as json_text
+  // writes every output (U+FFFD for the bad bytes), and the plan reads back with the same id.
+  void a_plan_with_a_latin1_config_path_writes_and_reads_back() {
+    const auto config = dplab::testing::tiny_experiment(20, 1);
+    const auto search =
+        dplab::tuning::Runner(config, dplab::tuning::load_experiment_data(config)).plan();
+    auto plan = dplab::cluster::make_plan(search, std::nullopt, "runs/caf\xE9.json", "", "", "x");
+    TempFiles dir;
+    const std::string folder = dir.path("plan");
+    dplab::cluster::write_plan(folder, plan);
+    const auto back = dplab::cluster::read_plan(folder);
+    QCOMPARE(back.config_path, std::string("runs/caf\xEF\xBF\xBD.json"));
+    QCOMPARE(back.plan_id, plan.plan_id);
+    QCOMPARE(dplab::cluster::plan_json_text(plan), [&] {
+      auto again = back;
+      return dplab::cluster::plan_json_text(again);
+    }());
   }
 
   // Slurm's --time formats, parsed strictly: 99999999999999999999:00:00 used to be accepted.

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/json_guard.h"
 #include "core/json_reader.h"
+#include "core/utf8.h"
 #include "support/expect_error.h"
 #include "support/test_registry.h"
 
@@ -83,6 +84,41 @@ class TestJsonReader : public QObject {
     QVERIFY2(choice.startsWith("opt.mode: unknown mode \"yyy"), qPrintable(choice.left(200)));
     QVERIFY2(choice.endsWith("(expected ma or lt)"), qPrintable(choice.right(200)));
     QVERIFY2(choice.size() < 140, qPrintable(QString::number(choice.size())));
+  }
+
+  // Found by tests/fuzz/fuzz_output_writers.cpp (issue #45): an excerpt of a string that is not
+  // UTF-8 (built from a Latin-1 file name or flag, never parsed) threw nlohmann's type_error 316
+  // out of the error message, and an excerpt cut inside a character left half of it.
+  void excerptsAreUtf8WhateverTheValue() {
+    QCOMPARE(json_excerpt(json("caf\xE9")), std::string("\"caf\xEF\xBF\xBD\""));
+    QCOMPARE(json_excerpt(json{{"k\xFF", "ok"}}), std::string("{\"k\xEF\xBF\xBD\":\"ok\"}"));
+    QCOMPARE(json_excerpt(json("ok\xE2\x82")), std::string("\"ok\xEF\xBF\xBD\""));  // cut short
+    std::string accents;
+    for (int i = 0; i < 100; ++i) accents += "\xC3\xA9";  // é, two bytes each
+    for (std::size_t max : {std::size_t{10}, std::size_t{11}, std::size_t{60}}) {
+      const std::string excerpt = json_excerpt(json(accents), max);
+      QVERIFY2(!first_invalid_utf8(excerpt), excerpt.c_str());
+      QVERIFY(excerpt.size() <= max);
+      QVERIFY(excerpt.size() >= max - 4);  // cut at most one character early
+    }
+    // The readers' messages show such values without throwing anything but ParseError.
+    json j;
+    j["mode"] = "\xE9t\xE9";
+    j["rate"] = accents;
+    const QString choice = error_of<ParseError>([&] {
+      JsonReader(j, "").optional_choice("mode", {"ma", "lt"});
+    });
+    QVERIFY2(choice.startsWith("mode: unknown value \"\uFFFDt\uFFFD\""), qPrintable(choice));
+    const std::string rate =
+        error_of<ParseError>([&] { JsonReader(j, "").required_number("rate"); }).toStdString();
+    QVERIFY2(!first_invalid_utf8(rate), rate.c_str());
+    // A long duplicate key is named in whole characters.
+    const std::string key = "\"" + accents + "\"";
+    const std::string message = error_of<ParseError>([&] {
+                                  (void)parse_json_text("{" + key + ": 1, " + key + ": 2}", "f");
+                                }).toStdString();
+    QVERIFY2(message.find("duplicate key") != std::string::npos, message.c_str());
+    QVERIFY2(!first_invalid_utf8(message), message.c_str());
   }
 
   void integersOutOfRangeAreRefused() {

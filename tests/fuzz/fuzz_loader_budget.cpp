@@ -27,35 +27,13 @@
 #include "core/memory_check.h"
 #include "data/dataset_catalog.h"
 #include "fuzz_input_file.h"
+#include "fuzz_peak_memory.h"
 
 namespace {
 
 constexpr double kBudgetBytes = 32e6;
 constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
 constexpr double kAllowedGrowth = kBudgetBytes * 1.125 + 32e6;
-
-double status_kib(const char* field) {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (f == nullptr) return -1;
-  char line[256];
-  double value = -1;
-  const std::size_t n = std::strlen(field);
-  while (std::fgets(line, sizeof line, f) != nullptr) {
-    if (std::strncmp(line, field, n) == 0) {
-      value = std::atof(line + n);
-      break;
-    }
-  }
-  std::fclose(f);
-  return value;
-}
-
-bool reset_peak_rss() {
-  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
-  if (f == nullptr) return false;
-  const bool ok = std::fputs("5", f) >= 0;
-  return std::fclose(f) == 0 && ok;
-}
 
 void write_repeated(const std::string& path, bool gzip, const std::uint8_t* body, std::size_t size,
                     std::size_t repeats) {
@@ -112,22 +90,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         "input-labels-idx1", reinterpret_cast<const std::uint8_t*>(labels.data()), labels.size());
   }
 
-  const bool measured = reset_peak_rss();
-  const double before = measured ? status_kib("VmRSS:") : -1;
+  const dplab::fuzz::PeakMemoryCheck memory;
   try {
     const auto dataset = dplab::data::load_dataset(source);
     (void)dataset;
   } catch (const dplab::Error&) {
   }
-  if (measured && before >= 0) {
-    const double peak = status_kib("VmHWM:");
-    if (peak >= 0 && (peak - before) * 1024.0 > kAllowedGrowth) {
-      std::fprintf(stderr,
-                   "fuzz_loader_budget: peak memory grew by %.0f MB, over the %.0f MB "
-                   "budget (+ ASan shadow and slack)\n",
-                   (peak - before) / 1024.0, kBudgetBytes / 1e6);
-      __builtin_trap();
-    }
-  }
+  memory.check(kAllowedGrowth, kBudgetBytes, "fuzz_loader_budget");
   return 0;
 }
