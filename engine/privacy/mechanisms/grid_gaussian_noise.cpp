@@ -5,12 +5,11 @@
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "privacy/mechanisms/discrete_gaussian.h"
 
 namespace dplab::privacy {
 
 GridGaussianNoise::GridGaussianNoise(double noise_multiplier, double clip, Index dim, ChaCha20 rng)
-    : grid_(0), rounding_clip_(0), dim_(dim), rng_(rng) {
+    : grid_(0), rounding_clip_(0), dim_(dim), sampler_(kLog2GridSigma, rng) {
   if (!(noise_multiplier > 0) || !std::isfinite(noise_multiplier))
     fail_field("noise_multiplier", noise_multiplier, "must be finite and > 0 for secure noise");
   if (!(clip > 0) || !std::isfinite(clip))
@@ -25,6 +24,7 @@ GridGaussianNoise::GridGaussianNoise(double noise_multiplier, double clip, Index
   }
   grid_ = noise_multiplier * clip / static_cast<double>(kGridSigma);
   rounding_clip_ = clip * (1.0 - shrink);
+  noise_.resize(static_cast<std::size_t>(dim));
 }
 
 void GridGaussianNoise::privatize(VectorSpan sum, double scale) {
@@ -34,13 +34,14 @@ void GridGaussianNoise::privatize(VectorSpan sum, double scale) {
   }
   constexpr double kLimit = 9.0e18;  // < 2^63, with room for the noise
   const double factor = grid_ * scale;
+  sampler_.fill(noise_);
   for (Index j = 0; j < sum.size(); ++j) {
     const double units = static_cast<double>(sum[j]) / grid_;
     if (!(std::abs(units) < kLimit)) {
       throw InvalidArgument("secure noise: gradient sum coordinate " + std::to_string(j) +
                             " is not finite or too large for the integer grid");
     }
-    const std::int64_t noisy = std::llround(units) + sample_discrete_gaussian(kGridSigma, rng_);
+    const std::int64_t noisy = std::llround(units) + noise_[static_cast<std::size_t>(j)];
     sum[j] = static_cast<float>(static_cast<double>(noisy) * factor);
   }
 }
