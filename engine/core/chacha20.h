@@ -27,7 +27,7 @@ class ChaCha20 {
   // Key and nonce from os_random_bytes (core/os_entropy.h).
   static ChaCha20 from_os_entropy();
 
-  static constexpr int kLanes = 8;  // blocks per batch
+  static constexpr int kLanes = 16;  // blocks per batch (1 KB)
   using Batch = std::array<std::uint32_t, 16 * kLanes>;
 
   // The 16-word block for the current counter (RFC 8439 2.3), then counter + 1. Not buffered:
@@ -45,6 +45,37 @@ class ChaCha20 {
     return lo | (hi << 32);
   }
   void fill(std::uint64_t* words, std::size_t count);
+
+  // next_u64() for a hot loop: the read position lives in the Reader (a register) instead of the
+  // object, and goes back to it when the Reader is destroyed or sync() is called (before anything
+  // else reads the stream). The same words in the same order as next_u64().
+  class Reader {
+   public:
+    explicit Reader(ChaCha20& stream) : stream_(stream), position_(stream.position_) {}
+    ~Reader() { stream_.position_ = position_; }
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    std::uint64_t next() {
+      if (position_ >= 16 * kLanes) {
+        stream_.refill();
+        position_ = 0;
+      }
+      const std::uint64_t lo = stream_.buffer_[static_cast<std::size_t>(position_)];
+      const std::uint64_t hi = stream_.buffer_[static_cast<std::size_t>(position_ + 1)];
+      position_ += 2;
+      return lo | (hi << 32);
+    }
+    // The stream, with the position handed back; call resume() after using it.
+    ChaCha20& sync() {
+      stream_.position_ = position_;
+      return stream_;
+    }
+    void resume() { position_ = stream_.position_; }
+
+   private:
+    ChaCha20& stream_;
+    int position_;
+  };
 
  private:
   void refill();

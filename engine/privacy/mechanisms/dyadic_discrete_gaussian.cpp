@@ -200,10 +200,10 @@ std::vector<std::uint64_t> exp_neg_dyadic_digits(std::uint64_t a, int e, int lim
 }
 
 bool exact_less(std::uint64_t prefix, std::uint64_t a, int e, std::uint64_t multiplier,
-                std::uint64_t divisor, ChaChaBits& bits) {
+                std::uint64_t divisor, ChaCha20& rng) {
   std::vector<std::uint64_t> v{prefix};  // V's known digits, most significant word first
   for (int r = 0;; ++r) {
-    if (r > 0) v.push_back(bits.take(64));
+    if (r > 0) v.push_back(rng.next_u64());
     const int n = std::max(r + 4, (e + 64) / 64 + 1);
     const Interval ex = exp_neg(a, e, n);
     const Limbs lo = truncate(div_small(mul_small(ex.lo, multiplier), divisor, false), r + 1, false);
@@ -384,7 +384,7 @@ const DyadicGaussianTable& table_for(int k, int b) {
 }  // namespace detail
 
 DyadicDiscreteGaussian::DyadicDiscreteGaussian(int log2_sigma, ChaCha20 rng, int core_block_bits)
-    : table_(nullptr), bits_(rng) {
+    : table_(nullptr), rng_(rng) {
   if (log2_sigma < kMinLog2Sigma || log2_sigma > kMaxLog2Sigma) {
     throw InvalidArgument("log2_sigma: the dyadic discrete Gaussian takes sigma = 2^k, k in [2, " +
                           std::to_string(kMaxLog2Sigma) + "], got k = " +
@@ -399,40 +399,55 @@ DyadicDiscreteGaussian::DyadicDiscreteGaussian(int log2_sigma, ChaCha20 rng, int
   table_ = &detail::table_for(log2_sigma, b);
 }
 
-// One proposal reads a fixed 49 + b bits in one word (the fields below), so where the next
-// proposal's bits start never waits for a table lookup: successive samples overlap in the CPU.
-// Only the rare branches (probability about 2^-7 in all) read further bits.
+// One proposal is one 64-bit word of the stream (its fields below, from the top; the last
+// 15 - b bits are not used), so the next proposal's bits never wait for a table lookup and
+// successive samples overlap in the CPU. Only the rare branches (probability about 2^-7 in all)
+// read further words (of which they use the top 56 or 64 bits).
 //   [bin: 12][u: 20][offset: b][c: 8][e: 8][sign: 1]
-std::int64_t DyadicDiscreteGaussian::sample() {
-  const auto& table = *table_;
-  ChaCha20& rng = bits_.rng();
-  BitCursor bits = bits_.cursor;  // in registers; handed back before a slow path reads the stream
-  const int b = table.core_bits;
-  const int width = 49 + b;
+struct DyadicDiscreteGaussian::Hot {
+  const std::uint32_t* bins;
+  const std::uint64_t* digits;
+  const detail::DyadicBlock* blocks;
+  int b, e, gamma_shift;
+  std::size_t core_count, block_count;
+  std::uint64_t fast_limit;
+};
+
+DyadicDiscreteGaussian::Hot DyadicDiscreteGaussian::hot() const {
+  const auto& t = *table_;
+  return {t.bins.data(),  t.digits.data(),  t.blocks.data(), t.core_bits,
+          t.e,            t.gamma_shift,    t.core_count,    t.block_count,
+          t.fast_limit};
+}
+
+// The whole decision for one proposal word: true and `value` if it is accepted. Extra words
+// (rare branches) come from `words`.
+[[gnu::always_inline]] inline bool DyadicDiscreteGaussian::propose(const Hot& table, ChaCha20::Reader& words,
+                                     std::uint64_t word, std::int64_t& value) {
+  const int b = table.b;
   const auto slow_less = [&](std::uint64_t prefix, std::uint64_t a, std::uint64_t multiplier,
                              std::uint64_t divisor) {
-    bits_.cursor = bits;
-    const bool less = detail::exact_less(prefix, a, table.e, multiplier, divisor, bits_);
-    bits = bits_.cursor;
+    const bool less = detail::exact_less(prefix, a, table.e, multiplier, divisor, words.sync());
+    words.resume();
     return less;
   };
-  for (;;) {
-    const std::uint64_t word = bits.take(width, rng) << (64 - width);  // fields at the top
+  {
     // The block, by the alias method: bin, then its own category iff u < threshold (exact:
     // the thresholds are integers out of 2^20).
     const std::uint32_t cell = table.bins[word >> 52];
     const std::uint64_t u = (word >> 32) & 0xFFFFF;
     const std::size_t category = u < (cell >> 12) ? (word >> 52) : (cell & 0xFFF);
-    if (category >= table.block_count) continue;  // the redraw category
-    std::uint64_t m, start;
+    if (category >= table.block_count) return false;  // the redraw category
+    std::uint64_t start, offset;
     if (category < table.core_count) [[likely]] {
       start = static_cast<std::uint64_t>(category) << b;
-      m = start + (b > 0 ? (word << 32) >> (64 - b) : 0);
+      offset = b > 0 ? (word << 32) >> (64 - b) : 0;
     } else {
       const auto& tail = table.blocks[category];
       start = tail.start;
-      m = start + (tail.bits > 0 ? bits.take(tail.bits, rng) : 0);
+      offset = tail.bits > 0 ? words.next() >> (64 - tail.bits) : 0;
     }
+    const std::uint64_t m = start + offset;
     const std::uint64_t c8 = (word >> (24 - b)) & 0xFF;  // V's first 8 digits for c_h
     const std::uint64_t e8 = (word >> (16 - b)) & 0xFF;  // V's first 8 digits for exp(-g)
     const bool negative = ((word >> (15 - b)) & 1) != 0;
@@ -441,45 +456,59 @@ std::int64_t DyadicDiscreteGaussian::sample() {
     // by exact_less.
     const std::uint64_t digits = table.digits[category];
     if (c8 >= (digits >> 56)) [[unlikely]] {
-      if (c8 > (digits >> 56)) continue;
-      const std::uint64_t v = (c8 << 56) | bits.take(56, rng);
-      if (v > digits) continue;
+      if (c8 > (digits >> 56)) return false;
+      const std::uint64_t v = (c8 << 56) | (words.next() >> 8);
+      if (v > digits) return false;
       if (v == digits) {
         const auto& block = table.blocks[category];
-        if (!block.one && !slow_less(v, start * start, block.multiplier, block.weight)) continue;
+        if (!block.one && !slow_less(v, start * start, block.multiplier, block.weight)) return false;
       }
     }
     // Bernoulli(exp(-g)), g = (m^2 - s_h^2) / 2^e. For g < 2^-4 the exact bounds
     // 1 - g <= exp(-g) <= 1 - g + g^2/2 (alternating series) decide it from V's digits unless V
     // falls between them (probability g^2 / 2: about 2^-17 on average at sigma = 2^20); then,
     // and for larger g, the digits of exp(-g) decide (detail::exact_less).
-    const std::uint64_t a = m * m - start * start;
+    const std::uint64_t a = offset * (2 * start + offset);  // m^2 - s_h^2
     if (a >= table.fast_limit) [[unlikely]] {
-      if (!slow_less((e8 << 56) | bits.take(56, rng), a, 1, 1)) continue;
+      if (!slow_less((e8 << 56) | (words.next() >> 8), a, 1, 1)) return false;
     } else {
       const std::uint64_t g64 = a << table.gamma_shift;  // 2^64 g < 2^60
       const std::uint64_t lower = 0 - g64;               // 2^64 (1 - g), exact (a = 0: 0)
       if (a != 0 && e8 >= (lower >> 56)) [[unlikely]] {
-        const std::uint64_t v = (e8 << 56) | bits.take(56, rng);  // V's first 64 digits
+        const std::uint64_t v = (e8 << 56) | (words.next() >> 8);  // V's first 64 digits
         if (v >= lower) {
           const Uint128 square = static_cast<Uint128>(g64) * g64;
           const std::uint64_t half_square = static_cast<std::uint64_t>(square >> 65) +
                                             ((square & ((Uint128{1} << 65) - 1)) != 0 ? 1 : 0);
           // v >= ceil(2^64 (1 - g + g^2 / 2)) (< 2^64): V >= 1 - g + g^2/2 >= exp(-g)
-          if (v >= lower + half_square) continue;
-          if (!slow_less(v, a, 1, 1)) continue;
+          if (v >= lower + half_square) return false;
+          if (!slow_less(v, a, 1, 1)) return false;
         }
       }
     }
-    if (negative && m == 0) continue;
-    bits_.cursor = bits;
+    if (negative && m == 0) return false;
     const auto magnitude = static_cast<std::int64_t>(m);
-    return negative ? -magnitude : magnitude;
+    value = negative ? -magnitude : magnitude;
+    return true;
   }
 }
 
+std::int64_t DyadicDiscreteGaussian::sample() {
+  const Hot table = hot();
+  ChaCha20::Reader words(rng_);
+  std::int64_t value;
+  while (!propose(table, words, words.next(), value)) {
+  }
+  return value;
+}
+
 void DyadicDiscreteGaussian::fill(std::span<std::int64_t> out) {
-  for (auto& x : out) x = sample();
+  const Hot table = hot();  // locals: the stores to `out` cannot make the compiler reload them
+  ChaCha20::Reader words(rng_);
+  for (auto& x : out) {
+    while (!propose(table, words, words.next(), x)) {
+    }
+  }
 }
 
 }  // namespace dplab::privacy

@@ -7,21 +7,24 @@
 // decide with probability 1 - 2^-64 or better; more digits come from an exact interval
 // computation, see detail below). The accepted value is therefore exactly N_Z(0, sigma^2)
 // conditioned on |x| < 64 sigma (2^26 for the grid's sigma = 2^20); that condition moves the law
-// by less than 2 exp(-2048) in total variation (docs/secure-noise.md, "Sampler").
+// by less than exp(-2048) in total variation (docs/secure-noise.md, "Sampler"). The tables (about
+// 30 ms to build at sigma = 2^20) are built once per process.
 //
 // Envelope (magnitudes m >= 0, then a fair sign; (-, 0) is redrawn so 0 is not counted twice):
 //   blocks   [s_h, s_h + 2^b_h): 2^(k+3-b) core blocks of 2^b = 2^(k-8) integers up to 8 sigma,
 //            then 224 tail blocks of sigma/4 up to 64 sigma;
-//   weights  W_h = ceil(K 2^(b_h - b) exp(-s_h^2 / (2 sigma^2))) (integers, sum <= 2^49; K fixed so
-//            the sum is just below 2^49, the rest a "redraw" category), drawn by Walker's alias
-//            method with integer thresholds (exact: 4096 bins of 2^37 each, 12 uniform bits for the
-//            bin and a dyadic comparison for its threshold);
+//   weights  W_h = ceil(K 2^(b_h - b) exp(-s_h^2 / (2 sigma^2))) (integers, from an upper bound of
+//            the exponential; K fixed so the sum is just below 2^32, the rest a "redraw"
+//            category), drawn by Walker's alias method with integer thresholds (exact: 4096
+//            bins of 2^20 each, 12 uniform bits for the bin and 20 for its threshold);
 //   then     m = s_h + (b_h uniform bits), accepted with
 //            c_h = exp(-s_h^2 / (2 sigma^2)) K 2^(b_h - b) / W_h  (<= 1, near 1: 64 digits stored)
 //            times exp(-(m^2 - s_h^2) / (2 sigma^2))             (near 1: bounds 1 - g <= e^-g <=
 //                                                                 1 - g + g^2/2 decide it)
-//   so P[m] is proportional to exp(-m^2 / (2 sigma^2)): the rejection sampler is exact. About 31
-//   random bits and one table lookup per sample; nearly every proposal is accepted.
+//   so P[m] is proportional to exp(-m^2 / (2 sigma^2)): the rejection sampler is exact. One
+//   64-bit ChaCha20 word per proposal in the common case (all the fields of a proposal, 49 + b
+//   bits; the rest of the word is not used) and two table lookups; nearly every proposal is
+//   accepted, so the branches are predictable and successive samples overlap in the CPU.
 // Thread-safety: a sampler per thread; the tables are built once per k (thread-safe) and shared.
 #pragma once
 
@@ -33,55 +36,6 @@
 
 namespace dplab::privacy {
 
-// Uniform bits of a ChaCha20 stream, read most significant first, 64-bit words in stream order.
-// The read position is a small value type (BitCursor) so that a sampler can keep it in registers
-// (a local copy) and hand it back before anything else reads the stream.
-struct BitCursor {
-  std::uint64_t head = 0;  // the next 64 bits
-  std::uint64_t tail = 0;  // the tail_bits bits after them, at the top
-  int tail_bits = 0;
-
-  // The next `count` bits (1 <= count <= 64), the first one the most significant.
-  std::uint64_t take(int count, ChaCha20& rng) {
-    const std::uint64_t value = head >> (64 - count);
-    consume(count, rng);
-    return value;
-  }
-  // Drops the first `count` bits (1 <= count <= 64).
-  void consume(int count, ChaCha20& rng) {
-    if (count <= tail_bits) {
-      head = shl(head, count) | (tail >> (64 - count));
-      tail = shl(tail, count);
-      tail_bits -= count;
-      return;
-    }
-    // The stream after head is tail (tail_bits < count bits), then a fresh word w.
-    const std::uint64_t w = rng.next_u64();
-    const std::uint64_t after = tail | (tail_bits == 0 ? w : w >> tail_bits);
-    head = shl(head, count) | (after >> (64 - count));
-    tail = shl(w, count - tail_bits);
-    tail_bits = 64 + tail_bits - count;
-  }
-
- private:
-  static std::uint64_t shl(std::uint64_t x, int count) { return count >= 64 ? 0 : x << count; }
-};
-
-class ChaChaBits {
- public:
-  explicit ChaChaBits(ChaCha20 rng) : rng_(rng) { cursor.head = rng_.next_u64(); }
-
-  std::uint64_t take(int count) { return cursor.take(count, rng_); }
-  std::uint64_t peek() const { return cursor.head; }  // the next 64 bits, not consumed
-  void consume(int count) { cursor.consume(count, rng_); }
-  ChaCha20& rng() { return rng_; }
-
-  BitCursor cursor;
-
- private:
-  ChaCha20 rng_;
-};
-
 namespace detail {
 
 struct DyadicGaussianTable;  // dyadic_discrete_gaussian.cpp
@@ -92,12 +46,12 @@ struct DyadicGaussianTable;  // dyadic_discrete_gaussian.cpp
 std::vector<std::uint64_t> exp_neg_dyadic_digits(std::uint64_t a, int e, int limbs);
 
 // Is V < c for c = exp(-a / 2^e) multiplier / divisor (<= 1), where V is the uniform real whose
-// first 64 binary digits are `prefix` and whose further digits come from `bits`? Exact: digits of
+// first 64 binary digits are `prefix` and whose further digits are the next words of `rng`? Exact: digits of
 // c from an interval computation with 64 (r + 3)-bit fixed-point numbers (Taylor series of
 // exp(-x) for x <= 1/2 with floor/ceiling rounding and the alternating-series remainder, then
 // squarings), one more 64-bit word of V per round until V's interval leaves c's.
 bool exact_less(std::uint64_t prefix, std::uint64_t a, int e, std::uint64_t multiplier,
-                std::uint64_t divisor, ChaChaBits& bits);
+                std::uint64_t divisor, ChaCha20& rng);
 
 }  // namespace detail
 
@@ -111,12 +65,17 @@ class DyadicDiscreteGaussian {
   DyadicDiscreteGaussian(int log2_sigma, ChaCha20 rng, int core_block_bits = -1);
 
   std::int64_t sample();
-  // out[i] = sample(), i = 0, 1, ...: the same values as that many calls of sample().
+  // out[i] = sample(), i = 0, 1, ...: the same values as that many calls of sample() (one loop
+  // with the table's fields and the stream position in registers).
   void fill(std::span<std::int64_t> out);
 
  private:
+  struct Hot;  // the table's fields a proposal reads, copied into locals
+  Hot hot() const;
+  bool propose(const Hot& hot, ChaCha20::Reader& words, std::uint64_t word, std::int64_t& value);
+
   const detail::DyadicGaussianTable* table_;
-  ChaChaBits bits_;
+  ChaCha20 rng_;
 };
 
 }  // namespace dplab::privacy
