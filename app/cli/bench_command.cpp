@@ -153,7 +153,7 @@ struct ModelBench {
   std::string model;
   Index params = 0;
   double dp_step = 0, nonprivate_step = 0, naive_step = 0, gemm_only = 0;
-  double secure_step = 0;  // the DP step with secure noise, timed in the DP step's rounds
+  double secure_step = 0;            // the DP step with secure noise, timed in the DP step's rounds
   double dp_step_float_storage = 0;  // DP step on the float copy (0 unless the data are bytes)
   double step_flops = 0;             // flops of the step's GEMMs (forward + backward)
   double ceiling_gather = 0;  // the lot gather, timed in the same rounds as the step (bench_model)
@@ -410,8 +410,9 @@ int run_bench(const Arguments& args) {
           1 / b.nonprivate_step, 1 / b.naive_step, b.dp_step / b.nonprivate_step,
           b.naive_step / b.dp_step, 1 / b.gemm_only, 100 * b.gemm_only / b.dp_step, 1 / ceiling,
           100 * ceiling / b.dp_step);
-      std::printf("%-22s %9s %12.0f   (the DP step with secure noise: %.2fx the seeded step's time)\n",
-                  "  secure noise", "", 1 / b.secure_step, b.secure_step / b.dp_step);
+      std::printf(
+          "%-22s %9s %12.0f   (the DP step with secure noise: %.2fx the seeded step's time)\n",
+          "  secure noise", "", 1 / b.secure_step, b.secure_step / b.dp_step);
       if (float_copy) {
         std::printf("%-22s %9s %12.0f   (the DP step with float storage; bytes %.2fx faster)\n",
                     "  float storage", "", 1 / b.dp_step_float_storage,

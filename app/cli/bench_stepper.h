@@ -2,7 +2,8 @@
 // oracle (Poisson lot, clipping, noise; or none of them for the non-private step) and the real
 // optimizer. on_threads = 1: the model itself; more: the lot's rows split over that many threads
 // (models::BatchParallelModel). secure: the oracle of `tune --release private --secure` (lots from
-// getrandom, exact discrete Gaussian noise on the integer grid from ChaCha20; docs/secure-noise.md).
+// getrandom, exact discrete Gaussian noise on the integer grid from ChaCha20;
+// docs/secure-noise.md).
 #pragma once
 
 #include <memory>

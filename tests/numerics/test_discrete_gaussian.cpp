@@ -271,9 +271,9 @@ class TestDiscreteGaussian : public QObject {
       expected[static_cast<std::size_t>(c)] = cdf(hi) - cdf(lo);
     }
     const auto result = audit::chi_square_test(observed, expected);
-    QVERIFY2(result.p_value > 1e-4, qPrintable(QString("chi-square %1, p = %2")
-                                                   .arg(result.statistic)
-                                                   .arg(result.p_value)));
+    QVERIFY2(
+        result.p_value > 1e-4,
+        qPrintable(QString("chi-square %1, p = %2").arg(result.statistic).arg(result.p_value)));
     const double mean = sum / n, var = sum_sq / n - mean * mean;
     QVERIFY2(std::abs(mean) < 5 * sigma / std::sqrt(n), qPrintable(QString::number(mean)));
     QVERIFY2(std::abs(var / (sigma * sigma) - 1) < 5 * std::sqrt(2.0 / n),
@@ -323,9 +323,11 @@ class TestDiscreteGaussian : public QObject {
   }
 
   void dyadic_bad_arguments() {
-    for (const auto& [k, bits, field] : std::vector<std::tuple<int, int, std::string>>{
-             {1, -1, "log2_sigma"}, {23, -1, "log2_sigma"}, {20, 11, "core_block_bits"},
-             {20, 19, "core_block_bits"}}) {
+    for (const auto& [k, bits, field] :
+         std::vector<std::tuple<int, int, std::string>>{{1, -1, "log2_sigma"},
+                                                        {23, -1, "log2_sigma"},
+                                                        {20, 11, "core_block_bits"},
+                                                        {20, 19, "core_block_bits"}}) {
       try {
         DyadicDiscreteGaussian sampler(k, keyed(1), bits);
         QFAIL("no error");

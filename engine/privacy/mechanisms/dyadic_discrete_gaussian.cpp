@@ -206,7 +206,8 @@ bool exact_less(std::uint64_t prefix, std::uint64_t a, int e, std::uint64_t mult
     if (r > 0) v.push_back(rng.next_u64());
     const int n = std::max(r + 4, (e + 64) / 64 + 1);
     const Interval ex = exp_neg(a, e, n);
-    const Limbs lo = truncate(div_small(mul_small(ex.lo, multiplier), divisor, false), r + 1, false);
+    const Limbs lo =
+        truncate(div_small(mul_small(ex.lo, multiplier), divisor, false), r + 1, false);
     const Limbs hi = truncate(div_small(mul_small(ex.hi, multiplier), divisor, true), r + 1, true);
     Limbs known = zero(r + 1);  // V's first 64 (r + 1) digits: V in [known, known + 1 ulp)
     for (int i = 0; i <= r; ++i)
@@ -387,8 +388,8 @@ DyadicDiscreteGaussian::DyadicDiscreteGaussian(int log2_sigma, ChaCha20 rng, int
     : table_(nullptr), rng_(rng) {
   if (log2_sigma < kMinLog2Sigma || log2_sigma > kMaxLog2Sigma) {
     throw InvalidArgument("log2_sigma: the dyadic discrete Gaussian takes sigma = 2^k, k in [2, " +
-                          std::to_string(kMaxLog2Sigma) + "], got k = " +
-                          std::to_string(log2_sigma));
+                          std::to_string(kMaxLog2Sigma) +
+                          "], got k = " + std::to_string(log2_sigma));
   }
   const int smallest = std::max(0, log2_sigma - 8);
   const int b = core_block_bits < 0 ? smallest : core_block_bits;
@@ -415,15 +416,16 @@ struct DyadicDiscreteGaussian::Hot {
 
 DyadicDiscreteGaussian::Hot DyadicDiscreteGaussian::hot() const {
   const auto& t = *table_;
-  return {t.bins.data(),  t.digits.data(),  t.blocks.data(), t.core_bits,
-          t.e,            t.gamma_shift,    t.core_count,    t.block_count,
-          t.fast_limit};
+  return {t.bins.data(), t.digits.data(), t.blocks.data(), t.core_bits, t.e,
+          t.gamma_shift, t.core_count,    t.block_count,   t.fast_limit};
 }
 
 // The whole decision for one proposal word: true and `value` if it is accepted. Extra words
 // (rare branches) come from `words`.
-[[gnu::always_inline]] inline bool DyadicDiscreteGaussian::propose(const Hot& table, ChaCha20::Reader& words,
-                                     std::uint64_t word, std::int64_t& value) {
+[[gnu::always_inline]] inline bool DyadicDiscreteGaussian::propose(const Hot& table,
+                                                                   ChaCha20::Reader& words,
+                                                                   std::uint64_t word,
+                                                                   std::int64_t& value) {
   const int b = table.b;
   const auto slow_less = [&](std::uint64_t prefix, std::uint64_t a, std::uint64_t multiplier,
                              std::uint64_t divisor) {
@@ -461,7 +463,8 @@ DyadicDiscreteGaussian::Hot DyadicDiscreteGaussian::hot() const {
       if (v > digits) return false;
       if (v == digits) {
         const auto& block = table.blocks[category];
-        if (!block.one && !slow_less(v, start * start, block.multiplier, block.weight)) return false;
+        if (!block.one && !slow_less(v, start * start, block.multiplier, block.weight))
+          return false;
       }
     }
     // Bernoulli(exp(-g)), g = (m^2 - s_h^2) / 2^e. For g < 2^-4 the exact bounds

@@ -46,9 +46,9 @@ struct DyadicGaussianTable;  // dyadic_discrete_gaussian.cpp
 std::vector<std::uint64_t> exp_neg_dyadic_digits(std::uint64_t a, int e, int limbs);
 
 // Is V < c for c = exp(-a / 2^e) multiplier / divisor (<= 1), where V is the uniform real whose
-// first 64 binary digits are `prefix` and whose further digits are the next words of `rng`? Exact: digits of
-// c from an interval computation with 64 (r + 3)-bit fixed-point numbers (Taylor series of
-// exp(-x) for x <= 1/2 with floor/ceiling rounding and the alternating-series remainder, then
+// first 64 binary digits are `prefix` and whose further digits are the next words of `rng`? Exact:
+// digits of c from an interval computation with 64 (r + 3)-bit fixed-point numbers (Taylor series
+// of exp(-x) for x <= 1/2 with floor/ceiling rounding and the alternating-series remainder, then
 // squarings), one more 64-bit word of V per round until V's interval leaves c's.
 bool exact_less(std::uint64_t prefix, std::uint64_t a, int e, std::uint64_t multiplier,
                 std::uint64_t divisor, ChaCha20& rng);

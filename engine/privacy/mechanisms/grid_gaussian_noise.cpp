@@ -36,8 +36,8 @@ void GridGaussianNoise::privatize(VectorSpan sum, double scale) {
   constexpr double kLimit = 9.0e18;  // < 2^63, with room for the noise
   const double factor = grid_ * scale;
   for (Index begin = 0; begin < sum.size(); begin += static_cast<Index>(kChunk)) {
-    const auto count = static_cast<std::size_t>(
-        std::min<Index>(static_cast<Index>(kChunk), sum.size() - begin));
+    const auto count =
+        static_cast<std::size_t>(std::min<Index>(static_cast<Index>(kChunk), sum.size() - begin));
     sampler_.fill(std::span(noise_.data(), count));
     float* out = sum.data() + begin;
     // Two passes the compiler vectorizes: the grid units and their check, then the rounding, the
