@@ -3,6 +3,8 @@
 // Fashion-MNIST shapes, lot size L = 250, one thread):
 //   - the DP step (Poisson lot, per-example clipping by the rank-1 norm identity, noise, DPSGD),
 //   - the non-private step of the same model (same sampling, no clipping, no noise),
+//   - the secure DP step (`tune --release private --secure`: lots from getrandom, exact discrete
+//     Gaussian noise on the integer grid, docs/secure-noise.md), as a ratio to the seeded DP step,
 //   - a naive DP step that materialises every per-example gradient (one backward per example),
 //   - the step's own GEMMs alone, and a square SGEMM for the machine's peak,
 // and, once per run, the gather of a Poisson lot alone (lots drawn by the real sampler, rows
@@ -151,6 +153,7 @@ struct ModelBench {
   std::string model;
   Index params = 0;
   double dp_step = 0, nonprivate_step = 0, naive_step = 0, gemm_only = 0;
+  double secure_step = 0;            // the DP step with secure noise, timed in the DP step's rounds
   double dp_step_float_storage = 0;  // DP step on the float copy (0 unless the data are bytes)
   double step_flops = 0;             // flops of the step's GEMMs (forward + backward)
   double ceiling_gather = 0;  // the lot gather, timed in the same rounds as the step (bench_model)
@@ -213,6 +216,7 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
 
   BenchStepper dp(*model, train, {1.0, 1.0, lot_size}, sgd);
   BenchStepper nonprivate(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd);
+  BenchStepper secure(*model, train, {1.0, 1.0, lot_size}, sgd, 1, true);
 
   // The step's own GEMMs on a lot of exactly L rows: forward X W and backward X^T E per layer.
   const Index m = static_cast<Index>(lot_size), d = train.dim(), k = train.num_classes;
@@ -232,21 +236,24 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
     bench.step_flops += 2.0 * 2.0 * static_cast<double>(m * in * out);
   }
 
-  // The DP step, the non-private step and the two parts of the ceiling (gather, GEMMs) are the
-  // numerators and denominators of the table's ratios: timed in alternating rounds.
-  const std::array<std::function<void()>, 4> bodies{
+  // The DP step, the non-private step, the secure DP step and the two parts of the ceiling
+  // (gather, GEMMs) are the numerators and denominators of the table's ratios: timed in
+  // alternating rounds.
+  const std::array<std::function<void()>, 5> bodies{
       [&] { dp.step(); }, [&] { nonprivate.step(); }, [&] { lots.gather_next(train); },
       [&] {
         for (std::size_t l = 0; l < layers.size(); ++l) {
           outputs[l].noalias() = inputs[l] * weights[l];
           grads[l].noalias() = inputs[l].transpose() * errors[l];
         }
-      }};
+      },
+      [&] { secure.step(); }};
   const std::vector<double> timed = interleaved_seconds_per_call(3 * seconds, bodies, 6);
   bench.dp_step = timed[0];
   bench.nonprivate_step = timed[1];
   bench.ceiling_gather = timed[2];
   bench.gemm_only = timed[3];
+  bench.secure_step = timed[4];
 
   if (float_copy != nullptr) {
     BenchStepper on_floats(*model, *float_copy, {1.0, 1.0, lot_size}, sgd);
@@ -393,6 +400,8 @@ int run_bench(const Arguments& args) {
       row["speedup_vs_float_storage"] = b.dp_step_float_storage / b.dp_step;
     }
     row["gemm_only_gflops"] = b.step_flops / b.gemm_only / 1e9;
+    row["secure_dp_steps_per_second"] = 1 / b.secure_step;
+    row["secure_cost_vs_seeded"] = b.secure_step / b.dp_step;
     report["models"].push_back(row);
     if (!as_json) {
       std::printf(
@@ -401,6 +410,9 @@ int run_bench(const Arguments& args) {
           1 / b.nonprivate_step, 1 / b.naive_step, b.dp_step / b.nonprivate_step,
           b.naive_step / b.dp_step, 1 / b.gemm_only, 100 * b.gemm_only / b.dp_step, 1 / ceiling,
           100 * ceiling / b.dp_step);
+      std::printf(
+          "%-22s %9s %12.0f   (the DP step with secure noise: %.2fx the seeded step's time)\n",
+          "  secure noise", "", 1 / b.secure_step, b.secure_step / b.dp_step);
       if (float_copy) {
         std::printf("%-22s %9s %12.0f   (the DP step with float storage; bytes %.2fx faster)\n",
                     "  float storage", "", 1 / b.dp_step_float_storage,

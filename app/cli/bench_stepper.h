@@ -1,7 +1,9 @@
 // One training step as `dplab-cli bench` times it: a copy of the model, the real noisy-gradient
 // oracle (Poisson lot, clipping, noise; or none of them for the non-private step) and the real
 // optimizer. on_threads = 1: the model itself; more: the lot's rows split over that many threads
-// (models::BatchParallelModel).
+// (models::BatchParallelModel). secure: the oracle of `tune --release private --secure` (lots from
+// getrandom, exact discrete Gaussian noise on the integer grid from ChaCha20;
+// docs/secure-noise.md).
 #pragma once
 
 #include <memory>
@@ -20,10 +22,10 @@ struct BenchStepper {
   std::unique_ptr<optim::Optimizer> optimizer;
 
   BenchStepper(const models::Model& from, const data::Dataset& on, const privacy::DpSettings& dp,
-               const optim::OptimizerSpec& spec, int on_threads = 1)
+               const optim::OptimizerSpec& spec, int on_threads = 1, bool secure = false)
       : model(on_threads == 1 ? from.clone()
                               : std::make_unique<models::BatchParallelModel>(from, on_threads)),
-        oracle(on, *model, dp, 3),
+        oracle(on, *model, dp, 3, secure),
         optimizer(optim::make_optimizer(spec, {model->num_params(), 1000000, dp})) {}
   void step() { optimizer->step(*model, oracle); }
 };

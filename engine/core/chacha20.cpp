@@ -58,15 +58,81 @@ void ChaCha20::next_block(std::array<std::uint32_t, 16>& out) {
   if (++state_[12] == 0) ++state_[13];  // counter wrapped: move to a fresh nonce
 }
 
-std::uint64_t ChaCha20::next_u64() {
-  if (position_ > 14) {
-    next_block(buffer_);
-    position_ = 0;
+// kLanes blocks at once (issue #44): the lane loop's body is the whole block function on 16
+// scalars, with no dependence between lanes, so the compiler vectorizes the loop over the lanes
+// (each scalar becomes a vector of kLanes words: SSE2 in the portable build, AVX2/AVX-512 with
+// -march=native; rotations become shifts and an or, or a rotate instruction). No intrinsics.
+namespace {
+
+constexpr int kL = ChaCha20::kLanes;
+
+#define DPLAB_QR(a, b, c, d) \
+  a += b;                    \
+  d = rotl(d ^ a, 16);       \
+  c += d;                    \
+  b = rotl(b ^ c, 12);       \
+  a += b;                    \
+  d = rotl(d ^ a, 8);        \
+  c += d;                    \
+  b = rotl(b ^ c, 7)
+
+}  // namespace
+
+void ChaCha20::next_blocks(Batch& out) {
+  // Block l has the 64-bit counter (state_[13] : state_[12]) + l: when the 32-bit block counter
+  // wraps, the first nonce word moves on, as in next_block().
+  const std::uint64_t counter = (static_cast<std::uint64_t>(state_[13]) << 32) | state_[12];
+  alignas(64) std::uint32_t low[kL], high[kL], x[16][kL];
+  for (int l = 0; l < kL; ++l) {
+    const std::uint64_t c = counter + static_cast<std::uint64_t>(l);
+    low[l] = static_cast<std::uint32_t>(c);
+    high[l] = static_cast<std::uint32_t>(c >> 32);
   }
-  const std::uint64_t lo = buffer_[static_cast<std::size_t>(position_)];
-  const std::uint64_t hi = buffer_[static_cast<std::size_t>(position_ + 1)];
-  position_ += 2;
-  return lo | (hi << 32);
+  const std::array<std::uint32_t, 16> s = state_;
+  for (int l = 0; l < kL; ++l) {
+    std::uint32_t x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5], x6 = s[6],
+                  x7 = s[7], x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11], x12 = low[l],
+                  x13 = high[l], x14 = s[14], x15 = s[15];
+#pragma GCC unroll 10
+    for (int r = 0; r < 10; ++r) {  // 20 rounds: 10 x (column round + diagonal round)
+      DPLAB_QR(x0, x4, x8, x12);
+      DPLAB_QR(x1, x5, x9, x13);
+      DPLAB_QR(x2, x6, x10, x14);
+      DPLAB_QR(x3, x7, x11, x15);
+      DPLAB_QR(x0, x5, x10, x15);
+      DPLAB_QR(x1, x6, x11, x12);
+      DPLAB_QR(x2, x7, x8, x13);
+      DPLAB_QR(x3, x4, x9, x14);
+    }
+    x[0][l] = x0 + s[0];
+    x[1][l] = x1 + s[1];
+    x[2][l] = x2 + s[2];
+    x[3][l] = x3 + s[3];
+    x[4][l] = x4 + s[4];
+    x[5][l] = x5 + s[5];
+    x[6][l] = x6 + s[6];
+    x[7][l] = x7 + s[7];
+    x[8][l] = x8 + s[8];
+    x[9][l] = x9 + s[9];
+    x[10][l] = x10 + s[10];
+    x[11][l] = x11 + s[11];
+    x[12][l] = x12 + low[l];
+    x[13][l] = x13 + high[l];
+    x[14][l] = x14 + s[14];
+    x[15][l] = x15 + s[15];
+  }
+  for (int l = 0; l < kL; ++l)
+    for (int i = 0; i < 16; ++i) out[static_cast<std::size_t>(16 * l + i)] = x[i][l];
+  const std::uint64_t next = counter + static_cast<std::uint64_t>(kL);
+  state_[12] = static_cast<std::uint32_t>(next);
+  state_[13] = static_cast<std::uint32_t>(next >> 32);
+}
+
+#undef DPLAB_QR
+
+void ChaCha20::refill() {
+  next_blocks(buffer_);
+  position_ = 0;
 }
 
 void ChaCha20::fill(std::uint64_t* words, std::size_t count) {

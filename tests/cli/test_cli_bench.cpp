@@ -3,7 +3,7 @@
 // plus its GEMMs (both timed in the step's rounds), with the DP step reported as a share of it.
 // Image data are stored as bytes (a quarter of the float bytes), and then the same gather and DP
 // step on a float copy are reported as ratios. The sparse vector technique's fast scan is reported
-// against its full scan.
+// against its full scan. The secure-noise DP step is reported as a multiple of the DP step.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -58,6 +58,10 @@ class CliBenchTest : public QObject {
       const double gemm = 1 / model["gemm_only_steps_per_second"].toDouble();
       const double dp = 1 / model["dp_steps_per_second"].toDouble();
       const double nonprivate = 1 / model["nonprivate_steps_per_second"].toDouble();
+      // The secure DP step (exact discrete Gaussian on the grid), as a multiple of the DP step.
+      const double secure = 1 / model["secure_dp_steps_per_second"].toDouble(-1);
+      QVERIFY2(secure > 0, qPrintable(run.out));
+      QVERIFY(qAbs(model["secure_cost_vs_seeded"].toDouble() * dp - secure) < 1e-9 * secure);
       // The ceiling's gather is timed in the step's own rounds (bench_timing.h), so it is the
       // model's, not the header's lot_gather.
       const double gather_here = model["ceiling_gather_seconds_per_lot"].toDouble(-1);

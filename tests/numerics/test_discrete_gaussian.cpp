@@ -7,16 +7,29 @@
 //  - the same key gives the same samples, another key others; a bad sigma is refused by name;
 //  - the grid mechanism: rounding keeps the l2 sensitivity of the integer vector within C / g
 //    for sums clipped at C' (worst-case half-integer straddles), outputs lie on the grid, and
-//    the noise of the released mean has std sigma C / L.
+//    the noise of the released mean has std sigma C / L;
+//  - the fast sampler of the grid (privacy/mechanisms/dyadic_discrete_gaussian.h): chi-square
+//    against the exact pmf at sigma = 4, 8, 16 (with the default blocks and with large blocks,
+//    where most proposals go through the exact digit comparison) and, by cells, at the grid's
+//    sigma = 2^20; fill() gives the same integers as sample() for the same key; the exact
+//    digits of exp(-a / 2^e) against known values (Python decimal, 120 digits); the tie path of
+//    the digit comparison draws true with probability frac(2^64 c); bad arguments by name;
+//  - the grid's rounding: round_half_away is std::llround on the edge cases.
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "audit/chi_square.h"
 #include "core/chacha20.h"
 #include "core/error.h"
 #include "privacy/mechanisms/discrete_gaussian.h"
+#include "privacy/mechanisms/dyadic_discrete_gaussian.h"
 #include "privacy/mechanisms/grid_gaussian_noise.h"
 #include "support/test_registry.h"
 
@@ -209,6 +222,126 @@ class TestDiscreteGaussian : public QObject {
       QFAIL("no error");
     } catch (const InvalidArgument& e) {
       QVERIFY(std::string(e.what()).find("grid") != std::string::npos);
+    }
+  }
+
+  void dyadic_sampler_matches_the_exact_pmf() {
+    // (k, core block bits): default blocks, then blocks of 2^(k-2) (sigma / 4), where the factor
+    // exp(-(m^2 - s^2) / 2 sigma^2) is mostly decided by detail::exact_less.
+    const std::vector<std::pair<int, int>> cases{{2, -1}, {3, -1}, {4, -1}, {3, 1}, {4, 2}};
+    for (const auto& [k, bits] : cases) {
+      DyadicDiscreteGaussian sampler(k, keyed(static_cast<std::uint32_t>(40 + k + bits)), bits);
+      std::vector<std::int64_t> samples(200'000);
+      sampler.fill(samples);
+      const double sigma = std::ldexp(1.0, k);
+      const auto result = fit(samples, static_cast<int>(3 * sigma), discrete_gaussian_pmf, sigma);
+      QVERIFY2(result.p_value > 1e-4, qPrintable(QString("k %1, blocks %2: chi-square %3, p = %4")
+                                                     .arg(k)
+                                                     .arg(bits)
+                                                     .arg(result.statistic)
+                                                     .arg(result.p_value)));
+    }
+    // The same test rejects a wrong law: sigma = 8 samples against the sigma = 8.4 pmf.
+    DyadicDiscreteGaussian eight(3, keyed(77));
+    std::vector<std::int64_t> samples(200'000);
+    eight.fill(samples);
+    QVERIFY(fit(samples, 24, discrete_gaussian_pmf, 8.4).p_value < 1e-6);
+  }
+
+  void dyadic_sampler_at_the_grid_sigma() {
+    // sigma = 2^20: 64 cells of sigma / 8 over [-4 sigma, 4 sigma) and two tails. Cell
+    // probabilities by the midpoint rule on the normal CDF (for sigma = 2^20 the discrete sums
+    // agree with it far below the test's resolution).
+    DyadicDiscreteGaussian sampler(20, keyed(90));
+    const int n = 1'000'000, cells = 64;
+    const double sigma = 1048576.0, width = sigma / 8;
+    std::vector<double> observed(cells + 2, 0), expected(cells + 2, 0);
+    double sum = 0, sum_sq = 0;
+    for (int i = 0; i < n; ++i) {
+      const auto x = static_cast<double>(sampler.sample());
+      sum += x;
+      sum_sq += x * x;
+      const double cell = std::floor(x / width) + cells / 2;
+      observed[static_cast<std::size_t>(std::clamp(cell + 1, 0.0, cells + 1.0))] += 1;
+    }
+    const auto cdf = [&](double t) { return 0.5 * std::erfc(-t / (sigma * std::sqrt(2.0))); };
+    for (int c = 0; c <= cells + 1; ++c) {
+      const double lo = c == 0 ? -1e300 : (c - 1 - cells / 2) * width - 0.5;
+      const double hi = c == cells + 1 ? 1e300 : (c - cells / 2) * width - 0.5;
+      expected[static_cast<std::size_t>(c)] = cdf(hi) - cdf(lo);
+    }
+    const auto result = audit::chi_square_test(observed, expected);
+    QVERIFY2(
+        result.p_value > 1e-4,
+        qPrintable(QString("chi-square %1, p = %2").arg(result.statistic).arg(result.p_value)));
+    const double mean = sum / n, var = sum_sq / n - mean * mean;
+    QVERIFY2(std::abs(mean) < 5 * sigma / std::sqrt(n), qPrintable(QString::number(mean)));
+    QVERIFY2(std::abs(var / (sigma * sigma) - 1) < 5 * std::sqrt(2.0 / n),
+             qPrintable(QString::number(var / (sigma * sigma))));
+  }
+
+  void dyadic_fill_equals_sample_and_keys_differ() {
+    DyadicDiscreteGaussian a(20, keyed(5)), b(20, keyed(5)), c(20, keyed(6));
+    std::vector<std::int64_t> batch(1000), single, other(1000);
+    a.fill(std::span(batch).first(600));
+    a.fill(std::span(batch).subspan(600));
+    for (int i = 0; i < 1000; ++i) single.push_back(b.sample());
+    QCOMPARE(batch, single);
+    c.fill(other);
+    QVERIFY(batch != other);
+  }
+
+  void dyadic_exact_digits() {
+    using detail::exp_neg_dyadic_digits;
+    // floor(2^(64 limbs) exp(-x)) by Python's decimal module at 120 digits.
+    QCOMPARE(exp_neg_dyadic_digits(1, 0, 3),
+             (std::vector<std::uint64_t>{0x5e2d58d8b3bcdf1aULL, 0xbadec7829054f90dULL,
+                                         0xda9805aab56c7733ULL}));  // exp(-1)
+    QCOMPARE(exp_neg_dyadic_digits(1, 8, 2),
+             (std::vector<std::uint64_t>{0xff007fd55ffdde38ULL, 0xd68f08c257e0ce3fULL}));
+    QCOMPARE(exp_neg_dyadic_digits(3, 1, 2),
+             (std::vector<std::uint64_t>{0x391f0ee496b83ac8ULL, 0xd7d24bee20b169dfULL}));
+    QCOMPARE(exp_neg_dyadic_digits(12345, 41, 2),
+             (std::vector<std::uint64_t>{0xffffffe7e3800122ULL, 0xad9616dfc9de24d2ULL}));
+  }
+
+  void dyadic_tie_path_draws_the_next_digits() {
+    // V's first 64 digits equal those of c = exp(-1): V < c with probability frac(2^64 c).
+    constexpr std::uint64_t kDigits = 0x5e2d58d8b3bcdf1aULL;
+    const double frac = 0.72996184289543809906;
+    ChaCha20 rng = keyed(91);
+    const int n = 20'000;
+    int below = 0;
+    for (int i = 0; i < n; ++i) below += detail::exact_less(kDigits, 1, 0, 1, 1, rng) ? 1 : 0;
+    QVERIFY2(std::abs(below / double(n) - frac) < 5 * std::sqrt(frac * (1 - frac) / n),
+             qPrintable(QString::number(below / double(n))));
+    QVERIFY(detail::exact_less(kDigits - 1, 1, 0, 1, 1, rng));
+    QVERIFY(!detail::exact_less(kDigits + 1, 1, 0, 1, 1, rng));
+    // With a multiplier and a divisor: c = exp(-1) 3 / 2 = 0.5518...: V = 0.5 is below.
+    QVERIFY(detail::exact_less(std::uint64_t{1} << 63, 1, 0, 3, 2, rng));
+    QVERIFY(!detail::exact_less(std::uint64_t{9} << 60, 1, 0, 3, 2, rng));  // 0.5625
+  }
+
+  void dyadic_bad_arguments() {
+    for (const auto& [k, bits, field] :
+         std::vector<std::tuple<int, int, std::string>>{{1, -1, "log2_sigma"},
+                                                        {23, -1, "log2_sigma"},
+                                                        {20, 11, "core_block_bits"},
+                                                        {20, 19, "core_block_bits"}}) {
+      try {
+        DyadicDiscreteGaussian sampler(k, keyed(1), bits);
+        QFAIL("no error");
+      } catch (const InvalidArgument& e) {
+        QVERIFY2(std::string(e.what()).find(field) != std::string::npos, e.what());
+      }
+    }
+  }
+
+  void grid_rounding_is_llround() {
+    for (const double x : {0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
+                           -0.49999999999999994, 4503599627370495.5, -4503599627370495.5,
+                           4503599627370497.0, 9.0e18, -9.0e18, 123456.49999, -7.5000001}) {
+      QCOMPARE(GridGaussianNoise::round_half_away(x), static_cast<std::int64_t>(std::llround(x)));
     }
   }
 };

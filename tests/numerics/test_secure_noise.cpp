@@ -3,6 +3,8 @@
 // of the normal CDF) and never repeats, and two secure oracles with the SAME seed add different
 // noise and draw different lots (nothing depends on the seed).
 #include <QTest>
+
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -43,6 +45,15 @@ class TestSecureNoise : public QObject {
                                                  0x466482d2, 0x09aa9f07, 0x05d7c214, 0xa2028bd9,
                                                  0xd19c12b5, 0xb94e16de, 0xe883d0cb, 0x4e3c50a2};
     QCOMPARE(block, expected);
+    // The batch path (ChaCha20::next_blocks, the lane loop the compiler vectorizes): its first
+    // block is the same RFC vector, and next_u64() reads it in the same order.
+    ChaCha20 batched(key, {0x09000000u, 0x4a000000u, 0x00000000u}, 1);
+    ChaCha20::Batch batch;
+    batched.next_blocks(batch);
+    QVERIFY(std::equal(expected.begin(), expected.end(), batch.begin()));
+    ChaCha20 words(key, {0x09000000u, 0x4a000000u, 0x00000000u}, 1);
+    for (std::size_t i = 0; i < 16; i += 2)
+      QCOMPARE(words.next_u64(), std::uint64_t{expected[i]} | std::uint64_t{expected[i + 1]} << 32);
   }
 
   void chacha20_rfc8439_appendix_a1_and_word_order() {
@@ -56,6 +67,39 @@ class TestSecureNoise : public QObject {
     std::uint64_t skip[8];
     a.fill(skip, 8);
     QCOMPARE(a.next_u64(), b.next_u64());
+  }
+
+  void chacha20_batches_equal_single_blocks_across_the_counter_wrap() {
+    // Counter 2^32 - 5: the batches straddle the wrap, where the first nonce word moves on.
+    ChaCha20::Key key{};
+    for (std::uint32_t i = 0; i < 8; ++i) key[i] = 0x01234567u * (i + 1);
+    const ChaCha20::Nonce nonce{7u, 8u, 9u};
+    ChaCha20 single(key, nonce, 0xFFFFFFFBu), batched(key, nonce, 0xFFFFFFFBu),
+        words(key, nonce, 0xFFFFFFFBu);
+    std::array<std::uint32_t, 16> block;
+    ChaCha20::Batch batch;
+    for (int round = 0; round < 3; ++round) {
+      batched.next_blocks(batch);
+      for (int b = 0; b < ChaCha20::kLanes; ++b) {
+        single.next_block(block);
+        QVERIFY2(std::equal(block.begin(), block.end(), batch.begin() + 16 * b),
+                 qPrintable(QString("round %1, block %2").arg(round).arg(b)));
+        for (std::size_t i = 0; i < 16; i += 2)
+          QCOMPARE(words.next_u64(), std::uint64_t{block[i]} | std::uint64_t{block[i + 1]} << 32);
+      }
+    }
+    // Past the wrap the block is that of counter 0 with nonce word 8 + 1.
+    ChaCha20 after(key, {8u, 8u, 9u}, 0xFFFFFFFBu + 3 * ChaCha20::kLanes);
+    ChaCha20 fresh(key, {8u, 8u, 9u}, 0xFFFFFFFBu + 3 * ChaCha20::kLanes);
+    after.next_block(block);
+    std::array<std::uint32_t, 16> expected;
+    fresh.next_block(expected);
+    QCOMPARE(block, expected);
+    ChaCha20 wrapped(key, {7u, 8u, 9u}, 0xFFFFFFFFu), next(key, {8u, 8u, 9u}, 0);
+    wrapped.next_block(block);
+    wrapped.next_block(block);
+    next.next_block(expected);
+    QCOMPARE(block, expected);
   }
 
   void os_entropy_differs() {

@@ -20,7 +20,9 @@
 //     |x| <= 2^36: its total-variation distance to N_Z is P[|x| > 2^36] < exp(-2^23).
 //
 // The generator is the ChaCha20 stream of secure mode (core/chacha20.h); a test keys it with a
-// fixed key to compare the samples with the exact pmf.
+// fixed key to compare the samples with the exact pmf. Secure mode's grid (sigma = 2^20) draws
+// its noise with the faster exact sampler of privacy/mechanisms/dyadic_discrete_gaussian.h
+// (issue #44); this one serves any integer sigma and the tests.
 // Thread-safety: the functions touch only their generator argument. No heap allocation.
 #pragma once
 

@@ -25,19 +25,25 @@
 // NOT proven here: dplab's accountant composes the Poisson-SUBSAMPLED continuous Gaussian
 // (Mironov, Talwar & Zhang 2019), whose derivation uses the continuous densities; the printed
 // epsilon of secure mode is that number (docs/secure-noise.md says so).
+// Sampler: the noise vector is drawn by privacy/mechanisms/dyadic_discrete_gaussian.h, exact
+// N_Z(0, 2^40) conditioned on |z| < 2^26 (total-variation distance < exp(-2048) from N_Z), about
+// 10 ns per coordinate (issue #44; docs/secure-noise.md "Cost").
 // Thread-safety: one instance per training job (it owns its ChaCha20 stream). No allocation.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "core/chacha20.h"
 #include "core/types.h"
+#include "privacy/mechanisms/dyadic_discrete_gaussian.h"
 
 namespace dplab::privacy {
 
 class GridGaussianNoise {
  public:
-  static constexpr std::uint64_t kGridSigma = std::uint64_t{1} << 20;
+  static constexpr int kLog2GridSigma = 20;
+  static constexpr std::uint64_t kGridSigma = std::uint64_t{1} << kLog2GridSigma;
 
   // Throws InvalidArgument naming the field: noise_multiplier and clip finite and > 0, dim >= 1,
   // noise_multiplier sqrt(dim) < 2^19.
@@ -49,11 +55,24 @@ class GridGaussianNoise {
   // |sum / g| does not fit an int64 (a sum that large was not clipped).
   void privatize(VectorSpan sum, double scale);
 
+  // round(x), halves away from zero: the same integer as std::llround(x) for |x| < 2^63 (trunc by
+  // conversion, then the exact remainder x - trunc(x) decides), inline instead of a libm call.
+  static std::int64_t round_half_away(double x) {
+    const auto whole = static_cast<std::int64_t>(x);
+    const double rest = x - static_cast<double>(whole);  // exact for |x| < 2^63
+    return whole + (rest >= 0.5 ? 1 : 0) - (rest <= -0.5 ? 1 : 0);
+  }
+
  private:
   double grid_;
   double rounding_clip_;
   Index dim_;
-  ChaCha20 rng_;
+  DyadicDiscreteGaussian sampler_;
+  // The noise of the next kChunk coordinates, drawn together (the sampler's tables and this
+  // buffer stay in L1 while the loop over a long gradient streams through memory).
+  static constexpr std::size_t kChunk = 512;
+  std::array<std::int64_t, kChunk> noise_{};
+  std::array<double, kChunk> units_{};  // sum / g of the chunk's coordinates
 };
 
 }  // namespace dplab::privacy
