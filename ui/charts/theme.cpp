@@ -26,12 +26,6 @@ const QPalette& platformPalette() {
   return palette;
 }
 
-QColor mix(const QColor& a, const QColor& b, double t) {
-  return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
-                          static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
-                          static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
 void applyTone(QWidget* w) {
   const QVariant tone = w->property(kToneProperty);
   if (!tone.isValid()) return;
@@ -146,6 +140,12 @@ QPalette darkPalette() {
   }
   p.setColor(QPalette::Disabled, QPalette::Base, window);
   return p;
+}
+
+QColor mix(const QColor& a, const QColor& b, double t) {
+  return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
+                          static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
+                          static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 bool isDark(const QPalette& palette) {

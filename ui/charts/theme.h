@@ -28,7 +28,10 @@ Theme currentTheme();
 void applyTheme(Theme theme);
 QPalette lightPalette();
 QPalette darkPalette();
-bool isDark(const QPalette& palette);  // the window colour is darker than mid-grey
+bool isDark(const QPalette& palette);
+// (1 − t)·a + t·b per RGB channel: a tint of b over a.
+QColor mix(const QColor& a, const QColor& b,
+           double t);  // the window colour is darker than mid-grey
 
 // kPlain: the palette's own text colour (a label whose tone comes and goes).
 enum class Tone { kPlain, kNote, kWarning, kError };

@@ -521,10 +521,10 @@ void PlaygroundWindow::setLargeFont(bool large) {
   setFont(f);
   arrangeSidePanel(large);
   arrangeKnobs(large);
-  fitKnobsWidth();
   // The side panel's labels reserve the height of their longest text at the panel's width
-  // (SteadyLabel): at 220 px the projector font's window needed 1,135 x 772. At 340 px they fit
-  // a 1280 x 720 projector (the pictures keep their minimum); the splitter keeps the minimum.
+  // (SteadyLabel): at 220 px the projector font's window needed 1,135 x 772. At 262 px, with the
+  // brief ledger text below, they fit a 1024 x 768 projector; the splitter keeps the minimum.
+  // (The knob column's width is fitted once, after its fields are sized, below.)
   QWidget* side = side_tabs_->parentWidget();
   const int side_width = large ? kLargeSidePanelMinWidth : kSidePanelMinWidth;
   side->setMinimumWidth(side_width);

@@ -8,6 +8,8 @@
 #include <QSettings>
 #include <QVBoxLayout>
 
+#include "charts/theme.h"
+
 namespace dplab::ui {
 
 WelcomePanel::WelcomePanel(QWidget* parent) : QFrame(parent) {
@@ -59,11 +61,7 @@ void WelcomePanel::changeEvent(QEvent* event) {
 void WelcomePanel::restyle() {
   const QPalette p = QApplication::palette();
   auto tint = [&](double t) {
-    const QColor a = p.color(QPalette::Highlight), b = p.color(QPalette::Base);
-    return QColor::fromRgbF(static_cast<float>(a.redF() * t + b.redF() * (1 - t)),
-                            static_cast<float>(a.greenF() * t + b.greenF() * (1 - t)),
-                            static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)))
-        .name();
+    return mix(p.color(QPalette::Base), p.color(QPalette::Highlight), t).name();
   };
   const QString sheet = QStringLiteral("#welcomePanel { background: %1; border: 1px solid %2; }")
                             .arg(tint(0.1), tint(0.4));
