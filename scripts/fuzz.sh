@@ -45,6 +45,14 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang)" >&2; exit 2; }
+# cli_flags declares every command: a command added to cli/command_flags.h but not to the harness
+# would go unfuzzed silently.
+for declared in $(grep -oE 'add_[a-z_]+_flags\(' app/cli/command_flags.h | sort -u); do
+  grep -q "${declared%(}" tests/fuzz/fuzz_cli_flags.cpp || {
+    echo "fuzz.sh: ${declared%(} (app/cli/command_flags.h) is not declared by tests/fuzz/fuzz_cli_flags.cpp" >&2
+    exit 1
+  }
+done
 launcher=()
 if command -v ccache >/dev/null 2>&1; then
   export CCACHE_BASEDIR="$PWD"

@@ -22,6 +22,7 @@
 #include "audit/privacy_gap_sweep.h"
 #include "cli/arguments.h"
 #include "cli/audit_output.h"
+#include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "cli/progress_line.h"
@@ -246,24 +247,8 @@ int run_audit(const Arguments& args) {
 }  // namespace
 
 void add_audit_command(CLI::App& cli) {
-  CLI::App* cmd = add_command(
-      cli, "audit",
-      "how private is it really: one-run audited epsilon lower bound beside the accountant");
   auto args = std::make_shared<Arguments>();
-  add_run_config_flags(*cmd, *args);
-  add_audit_option_flags(*cmd, *args);
-  add_tuning_audit_flags(*cmd, *args);
-  set_footer(
-      *cmd,
-      "The lower bound is a statistic of the canaries only. Mislabelled black-box canaries are "
-      "drawn from the validation set (>= m rows). With --release private|private-subsampled "
-      "and --config EXPERIMENT the whole private search is audited: one canary set for the "
-      "whole search, the released winner's final model scored, the bound printed beside the "
-      "search's epsilon (the run flags are then refused).");
-  add_examples(
-      *cmd, {"dplab-cli audit --dataset synthetic-binary --steps 300 --canaries 200 --out audit",
-             "dplab-cli audit --config quick-demo --release private --strategy lt --canaries 200"});
-  on_run(*cmd, [args] { return run_audit(*args); });
+  on_run(*add_audit_flags(cli, *args), [args] { return run_audit(*args); });
 }
 
 }  // namespace dplab::cli

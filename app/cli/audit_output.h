@@ -32,8 +32,8 @@ void add_audit_option_flags(CLI::App& command, Arguments& args);
 // naming the flag.
 audit::OneRunAuditOptions read_audit_options(const Arguments& args, std::uint64_t default_seed);
 
-// The audit of a tuning release (audit_tuning.cpp): --release and the other release flags of
-// `tune`, --threads, --show-curator.
+// The flags of the audit of a tuning release (audit_flags.cpp): --release and the other release
+// flags of `tune`, --threads, --show-curator.
 void add_tuning_audit_flags(CLI::App& command, Arguments& args);
 // Without --release: UsageError for a flag only the tuning-release audit takes.
 void refuse_tuning_audit_flags(const Arguments& args);

@@ -145,32 +145,6 @@ figures::Plot sweep_plot(const experiment::ExperimentConfig& config, const std::
 
 }  // namespace
 
-void add_tuning_audit_flags(CLI::App& command, Arguments& args) {
-  add_release_flags(command, args);
-  add_value(command, args, "mu-sweep",
-            "with --strategy ps (Poisson): audit the search once per mu in this comma list and, "
-            "with --out, draw tuning_audit.png|svg (epsilon upper and lower against mu)",
-            "MU,...");
-  add_value(command, args, "threads", "worker threads of the audited search (default: all cores)",
-            "N");
-  add_switch(command, args, "show-curator",
-             "with --release: also print what only the curator may see (K, the runs the search "
-             "drew, and its wall time); without it nothing printed reveals K");
-}
-
-void refuse_tuning_audit_flags(const Arguments& args) {
-  for (const char* flag :
-       {"strategy", "tuning-fraction", "final-data", "subset-batching", "lr-transfer",
-        "lr-transfer-factor", "validation", "validation-noise", "ps-distribution", "ps-mu",
-        "mu-sweep", "ps-eta", "ps-gamma", "repeats", "secure", "threads", "show-curator"}) {
-    if (args.has(flag)) {
-      throw UsageError(std::string("--") + flag +
-                       " belongs to the audit of a tuning release: add --release private (or "
-                       "private-subsampled) and --config EXPERIMENT");
-    }
-  }
-}
-
 // One audited search: its lines on stdout (nothing reveals K) and the curator's line on stderr.
 release::TuningAuditResult audit_once(const experiment::ExperimentConfig& config,
                                       const audit::OneRunAuditOptions& options,

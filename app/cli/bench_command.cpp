@@ -40,6 +40,7 @@
 #include "cli/bench_sparse.h"
 #include "cli/bench_stepper.h"
 #include "cli/bench_timing.h"
+#include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/progress_line.h"
@@ -272,11 +273,6 @@ double square_sgemm_gflops(double seconds) {
   return SquareSgemm::kFlops / seconds_per_call(seconds / 2, [&] { sgemm.multiply(); }) / 1e9;
 }
 
-// The flags' defaults, read by run_bench and printed by --help.
-constexpr double kDefaultSeconds = 1.0;
-constexpr double kDefaultLotSize = 250;
-constexpr int kDefaultConvThreads = 2;
-
 int run_bench(const Arguments& args) {
   const double seconds = args.number_or("seconds", kDefaultSeconds);
   const double lot_size = args.number_or("lot-size", kDefaultLotSize);
@@ -448,22 +444,8 @@ int run_bench(const Arguments& args) {
 }  // namespace
 
 void add_bench_command(CLI::App& cli) {
-  CLI::App* cmd = add_command(cli, "bench",
-                              "measure DP step throughput against non-private and naive baselines");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "seconds",
-            "measuring time per variant (default " + format_number(kDefaultSeconds) + ")", "S");
-  add_value(*cmd, *args, "lot-size",
-            "expected lot size (default " + format_number(kDefaultLotSize) + ")", "L");
-  add_value(*cmd, *args, "threads",
-            "threads of the conv models' batch-parallel rows (default " +
-                std::to_string(kDefaultConvThreads) + "; 1 = none)",
-            "T");
-  add_switch(*cmd, *args, "json", "print one JSON object instead of the table");
-  add_switch(*cmd, *args, "skip-accounting", "skip the accountant timings");
-  add_examples(*cmd,
-               {"dplab-cli bench --seconds 0.2 --skip-accounting   # long: about half a minute"});
-  on_run(*cmd, [args] { return run_bench(*args); });
+  on_run(*add_bench_flags(cli, *args), [args] { return run_bench(*args); });
 }
 
 }  // namespace dplab::cli

@@ -1,21 +1,28 @@
 // The dplab-cli commands. Parsing, --help, --version and unknown-flag errors come from CLI11;
 // exit status 0 ok, 1 failure at run time, 2 bad usage (the message names the flag), 130 cancelled.
 //
-// How to add a flag to an existing command (one line in that command's add_*_command()):
-//     add_value(*cmd, *args, "my-flag", "what it is, its unit, its default (default 1)", "X");
-//   or add_switch(*cmd, *args, "my-switch", "...") for a flag without value. Read it in the
-//   command's run function with args->text / number_or / required_number / integer_or / seed_or
+// How to add a flag to an existing command (one line in that command's add_<name>_flags(), in
+// app/cli/<name>_flags.cpp):
+//     add_value(*cmd, args, "my-flag", "what it is, its unit, its default (default 1)", "X");
+//   or add_switch(*cmd, args, "my-switch", "...") for a flag without value. Read it in the
+//   command's run function with args.text / number_or / required_number / integer_or / seed_or
 //   (they throw UsageError naming the flag) and validate with core/validate.h helpers, giving
 //   the flag name ("--my-flag") as the field so the message names it.
 //
-// How to add a command: a new app/cli/<name>_command.cpp (globbed; no CMake edit) with
-//     void add_<name>_command(CLI::App& cli) {
+// How to add a command: its flags in a new app/cli/<name>_flags.cpp (globbed; no CMake edit;
+// declared in cli/command_flags.h, and added to tests/fuzz/fuzz_cli_flags.cpp's command list)
+//     CLI::App* add_<name>_flags(CLI::App& cli, Arguments& args) {
 //       CLI::App* cmd = add_command(cli, "<name>", "one line for 'dplab-cli --help'");
-//       auto args = std::make_shared<Arguments>();
-//       add_value(*cmd, *args, ...);             // its flags
-//       on_run(*cmd, [args] { return run_<name>(*args); });
+//       add_value(*cmd, args, ...);              // its flags
+//       return cmd;
 //     }
-//   then declare add_<name>_command below and call it in add_commands() (main.cpp).
+//   and what it does in app/cli/<name>_command.cpp with
+//     void add_<name>_command(CLI::App& cli) {
+//       auto args = std::make_shared<Arguments>();
+//       on_run(*add_<name>_flags(cli, *args), [args] { return run_<name>(*args); });
+//     }
+//   then declare add_<name>_command below and call it in add_commands() (main.cpp). The flags stay
+//   apart from the run code so the whole command line can be fuzzed without the code that trains.
 #pragma once
 
 #include <functional>

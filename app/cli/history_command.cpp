@@ -15,6 +15,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "core/atomic_file.h"
@@ -232,36 +233,13 @@ int run_export(const Arguments& args) {
 }  // namespace
 
 void add_history_command(CLI::App& cli) {
-  CLI::App* history = add_command(
-      cli, "history", "list, show, export or merge the runs of a SQLite run history (--db)");
-  require_one_subcommand(*history);
-  add_examples(*history, {"dplab-cli history list --db runs.sqlite",
-                          "dplab-cli history show --db runs.sqlite --id 1"});
-  struct Sub {
-    const char* name;
-    const char* help;
-    int (*run)(const Arguments&);
-    const char* example;
-  };
-  for (const Sub& sub :
-       {Sub{"list", "experiments in the history, newest first", run_list,
-            "dplab-cli history list --db runs.sqlite --json"},
-        Sub{"show", "one experiment: mechanism, each candidate's result, its stored summary",
-            run_show, "dplab-cli history show --db runs.sqlite --id 1"},
-        Sub{"export", "one experiment's curves and aggregates as CSV (+ summary.json)", run_export,
-            "dplab-cli history export --db runs.sqlite --id 1 --out export"}}) {
-    CLI::App* cmd = add_command(*history, sub.name, sub.help);
+  CLI::App* history = add_history_group(cli);
+  const std::pair<const char*, int (*)(const Arguments&)> runs[] = {
+      {"list", run_list}, {"show", run_show}, {"export", run_export}};
+  for (const auto& query : runs) {
     auto args = std::make_shared<Arguments>();
-    add_value(*cmd, *args, "db", "the SQLite run history (tune --db, or the GUI's)", "FILE")
-        .required();
-    if (std::string(sub.name) != "list")
-      add_value(*cmd, *args, "id", "experiment id (see 'history list')", "N").required();
-    if (std::string(sub.name) == "export")
-      add_value(*cmd, *args, "out", "output folder (created)", "DIR").required();
-    else
-      add_switch(*cmd, *args, "json", "print JSON instead of a table");
-    add_examples(*cmd, {sub.example});
-    on_run(*cmd, [args, run = sub.run] { return run(*args); });
+    on_run(*add_history_query_flags(*history, query.first, *args),
+           [args, run = query.second] { return run(*args); });
   }
   add_history_merge_command(*history);
 }

@@ -12,6 +12,7 @@
 
 #include "audit/label_canary.h"
 #include "cli/arguments.h"
+#include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "cli/run_config.h"
@@ -22,10 +23,6 @@
 
 namespace dplab::cli {
 namespace {
-
-// The flags' defaults, read by the run and printed by --help.
-constexpr int kDefaultCanaries = 50;
-constexpr const char* kDefaultRepeats = "3,9,15";
 
 int run_label_canary(const Arguments& args) {
   RunConfig config = parse_run_config(args);
@@ -81,25 +78,8 @@ int run_label_canary(const Arguments& args) {
 }  // namespace
 
 void add_label_canary_command(CLI::App& cli) {
-  CLI::App* cmd =
-      add_command(cli, "label-canary",
-                  "canary audit of a classifier run: mislabelled canaries, loss-rank chi-square");
   auto args = std::make_shared<Arguments>();
-  add_run_config_flags(*cmd, *args);
-  add_value(*cmd, *args, "canaries",
-            "mislabelled canaries m >= 10, drawn from the validation set (default " +
-                std::to_string(kDefaultCanaries) + ")",
-            "M");
-  add_value(*cmd, *args, "repeats",
-            "comma-separated insertion counts n_c, 0 = never inserted (default " +
-                std::string(kDefaultRepeats) + ")",
-            "LIST");
-  set_footer(*cmd,
-             "The validation set must hold >= 4 m rows (canaries + never-inserted references).");
-  add_examples(
-      *cmd,
-      {"dplab-cli label-canary --dataset adult --steps 300 --canaries 20 --out label-canary"});
-  on_run(*cmd, [args] { return run_label_canary(*args); });
+  on_run(*add_label_canary_flags(cli, *args), [args] { return run_label_canary(*args); });
 }
 
 }  // namespace dplab::cli

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/output_files.h"
 #include "core/csv_table.h"
@@ -48,28 +49,8 @@ int run_predict(const Arguments& args) {
 }  // namespace
 
 void add_predict_command(CLI::App& cli) {
-  CLI::App* cmd = add_command(
-      cli, "predict",
-      "apply a released model (model.npz + model.json) to a data file, write predictions");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "model",
-            "a model folder (model.json + model.npz), or a release folder holding model/", "DIR")
-      .required();
-  add_value(*cmd, *args, "dataset",
-            "rows to predict: a CSV with the training file's columns (any order; the label "
-            "column may be absent; the delimiter detected; missing values handled by the "
-            "model's recorded --na-values / --na-policy: a dropped row gets no prediction, "
-            "impute-mean uses the training means), or an IDX / LIBSVM file of the model's input "
-            "size",
-            "FILE")
-      .required();
-  add_value(*cmd, *args, "out", "predictions CSV to write", "FILE").required();
-  set_footer(*cmd,
-             "Output: one row per input row: row (the CSV line), predicted, and p_<class> for each "
-             "class (or the predicted value); epsilon_label: the model's privacy label.");
-  add_examples(*cmd, {"dplab-cli predict --model runs/mine --dataset my-data.csv --out "
-                      "predictions.csv   # runs/mine: the model of train's example"});
-  on_run(*cmd, [args] { return run_predict(*args); });
+  on_run(*add_predict_flags(cli, *args), [args] { return run_predict(*args); });
 }
 
 }  // namespace dplab::cli

@@ -8,6 +8,14 @@
 
 namespace dplab::cli {
 
+// Footer for --help: what is fixed at the paper's Table 1.
+extern const char* const kSparsePresetFooter;
+
+// The default corpus path (scripts/make-kjv-corpus.sh writes it).
+// datasets/kjv/kjv.txt wherever the shipped data are (engine/data/shipped_datasets.h); throws
+// IoError saying how to make it.
+std::string default_kjv_corpus();
+
 // Declares the preset flags (--corpus, --out, --epochs, ...) on a command.
 void add_sparse_preset_flags(CLI::App& command, Arguments& args);
 // The paper preset with the flags applied; UsageError/InvalidArgument name the flag.

@@ -5,22 +5,7 @@
 #include <cstdlib>
 #include <ostream>
 
-#include "data/shipped_datasets.h"
-
 namespace dplab::cli {
-
-const char* const kSparsePresetFooter =
-    "Fixed at the paper's Table 1: b = 20, Adam lr 0.001, S1 = 15, S2 = 0.05, gamma = 0.001,\n"
-    "S0 = 0.1, epsilon = 20 (noise) + 10 (selection), delta = 1e-5.";
-
-std::string default_kjv_corpus() {
-  // Found like every shipped data set ($DPLAB_DATA_DIR, the installed share folder, the source
-  // tree), not relative to the working directory.
-  return data::find_generated_shipped_file(
-      "kjv/kjv.txt",
-      "run scripts/make-kjv-corpus.sh (needs the Debian packages bible-kjv-text and bible-kjv) "
-      "or pass --corpus FILE");
-}
 
 std::string epsilon_up(double epsilon) {
   if (!std::isfinite(epsilon)) return "inf";

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "cli/arguments.h"
+#include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/progress_line.h"
@@ -62,9 +63,6 @@ std::string write_figure1_charts(const std::string& out_dir,
   }
   return written;
 }
-
-// --methods' default: every method.
-constexpr const char* kAllMethods = "nonprivate,dpsgd,em,svt,random";
 
 int run_sparse_train(const Arguments& args) {
   const auto methods = parse_methods(args.text_or("methods", kAllMethods));
@@ -149,17 +147,8 @@ int run_sparse_train(const Arguments& args) {
 }  // namespace
 
 void add_sparse_train_command(CLI::App& cli) {
-  CLI::App* cmd =
-      add_command(cli, "sparse-train",
-                  "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
   auto args = std::make_shared<Arguments>();
-  add_value(*cmd, *args, "methods",
-            "comma-separated of " + std::string(kAllMethods) + " (default: all of them)", "LIST");
-  add_sparse_preset_flags(*cmd, *args);
-  set_footer(*cmd, kSparsePresetFooter);
-  add_examples(*cmd, {"dplab-cli sparse-train --methods dpsgd,em --epochs 1 --train-tokens 1000 "
-                      "--vocabulary 200 --dim 20 --eval-examples 500 --out figure1"});
-  on_run(*cmd, [args] { return run_sparse_train(*args); });
+  on_run(*add_sparse_train_flags(cli, *args), [args] { return run_sparse_train(*args); });
 }
 
 }  // namespace dplab::cli

@@ -17,6 +17,7 @@
 
 #include "cli/accountant_flag.h"
 #include "cli/arguments.h"
+#include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/progress_line.h"
@@ -114,27 +115,8 @@ int run_train(const Arguments& args) {
 }  // namespace
 
 void add_train_command(CLI::App& cli) {
-  CLI::App* cmd = add_command(
-      cli, "train",
-      "train one model with a DP optimizer, write curve.csv, release.json and summary.json");
   auto args = std::make_shared<Arguments>();
-  add_run_config_flags(*cmd, *args);
-  add_value(*cmd, *args, "accountant",
-            accountant_help("the accountant of the epsilon column and of the summary"), "rdp|pld");
-  add_value(*cmd, *args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
-  add_switch(*cmd, *args, "secure",
-             "secure noise: lots and Gaussian noise from the operating system's entropy "
-             "(getrandom, ChaCha20, discrete Gaussian on an integer grid), as tune --secure; no "
-             "seed is used or written, two runs differ (private optimizers only)");
-  set_footer(
-      *cmd,
-      "Exit status: 0 ok; 1 run-time error (unreadable data, an output that cannot be written, a "
-      "diverged run); 2 bad usage; 130 Ctrl-C, 143 SIGTERM, 138 SIGUSR1 (curve.csv and "
-      "summary.json keep the steps taken, status \"cancelled\").");
-  add_examples(*cmd, {"dplab-cli train --dataset adult --steps 300 --out runs/adult",
-                      "dplab-cli train --dataset my-data.csv --label-column income --lot-size 50 "
-                      "--steps 300 --out runs/mine"});
-  on_run(*cmd, [args] { return run_train(*args); });
+  on_run(*add_train_flags(cli, *args), [args] { return run_train(*args); });
 }
 
 }  // namespace dplab::cli

@@ -11,6 +11,7 @@
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/release_flags.h"
 #include "experiment/experiment_config.h"
 #include "tuning/private_search.h"
 #include "tuning/release_cost.h"
@@ -22,14 +23,6 @@ class Store;
 }
 
 namespace dplab::cli {
-
-// Declares --release, --strategy, --validation, --validation-noise, --ps-* and --secure on `tune`.
-void add_release_flags(CLI::App& command, Arguments& args);
-
-// --release explore|private, --strategy grid|ma|lt|ps, --validation public|private,
-// --validation-noise S, --ps-distribution/--ps-mu/--ps-eta/--ps-gamma, --secure: override the
-// experiment's "release". Throws UsageError naming the flag.
-void apply_release_flags(const Arguments& args, experiment::ExperimentConfig& config);
 
 // summary.json's "release" object: mode, epsilon (exact and rounded up), delta, validation,
 // what it covers, the command that recomputes it.

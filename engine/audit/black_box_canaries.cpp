@@ -54,17 +54,6 @@ data::Dataset crafted_rows(const data::Dataset& like, Index original_dim, int ca
 
 }  // namespace
 
-const char* to_string(BlackBoxCanaries kind) {
-  return kind == BlackBoxCanaries::kMislabelled ? "mislabelled" : "crafted";
-}
-
-BlackBoxCanaries parse_blackbox_canaries(std::string_view text) {
-  if (text == "mislabelled") return BlackBoxCanaries::kMislabelled;
-  if (text == "crafted") return BlackBoxCanaries::kCrafted;
-  throw InvalidArgument("blackbox canaries = '" + std::string(text) +
-                        "' must be mislabelled or crafted");
-}
-
 double crafted_canary_value() {
   return kCraftedCanaryValue;
 }

@@ -166,27 +166,6 @@ OneRunAuditResult black_box(const data::TrainValidationSplit& data,
 
 }  // namespace
 
-const char* to_string(AuditMode mode) {
-  return mode == AuditMode::kBlackBox ? "blackbox" : "whitebox";
-}
-
-const char* to_string(WhiteBoxCanaries kind) {
-  return kind == WhiteBoxCanaries::kReservedCoordinates ? "reserved" : "random";
-}
-
-WhiteBoxCanaries parse_whitebox_canaries(std::string_view text) {
-  if (text == "reserved") return WhiteBoxCanaries::kReservedCoordinates;
-  if (text == "random") return WhiteBoxCanaries::kRandomDirections;
-  throw InvalidArgument("whitebox canaries = '" + std::string(text) +
-                        "' must be reserved or random");
-}
-
-AuditMode parse_audit_mode(std::string_view text) {
-  if (text == "blackbox") return AuditMode::kBlackBox;
-  if (text == "whitebox") return AuditMode::kWhiteBox;
-  throw InvalidArgument("mode = '" + std::string(text) + "' must be blackbox or whitebox");
-}
-
 double predicted_last_iterate_epsilon(const training::TrainingConfig& config,
                                       std::int64_t train_size, double delta) {
   if (!config.dp.is_private() || !std::isfinite(config.dp.clip))

@@ -65,12 +65,6 @@ training::WideRunConfig run_config(const SparsePreset& preset, const Calibration
 
 }  // namespace
 
-SparsePreset sparse_paper_preset(const std::string& corpus_path) {
-  SparsePreset p;
-  p.corpus_path = corpus_path;
-  return p;
-}
-
 PreparedText prepare_text(const SparsePreset& preset, const std::vector<audit::Canary>& canaries,
                           int canary_repeats) {
   PreparedText out;

@@ -63,7 +63,11 @@ struct SparsePreset {
 // Table 1 at the paper's scale except: 50K training pairs (paper 200K) and 8 epochs (paper 20),
 // so T = 20K steps (paper 200K); 200 canaries (paper 1,000). See docs/guide/methods.md, "Sparse
 // DP".
-SparsePreset sparse_paper_preset(const std::string& corpus_path);
+inline SparsePreset sparse_paper_preset(const std::string& corpus_path) {
+  SparsePreset p;
+  p.corpus_path = corpus_path;
+  return p;
+}
 
 struct PreparedText {
   text::TextCorpus corpus;

@@ -30,12 +30,21 @@ inline std::string input_path(const char* name) {
   return dir + "/" + name;
 }
 
-inline std::string write_input(const char* name, const std::uint8_t* data, std::size_t size) {
-  const std::string path = input_path(name);
+// Writes `size` bytes to `path` (any path: the harnesses that build folders pass their own).
+inline void write_file(const std::string& path, const void* data, std::size_t size) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) std::abort();
   if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
   std::fclose(f);
+}
+
+inline void write_file(const std::string& path, const std::string& text) {
+  write_file(path, text.data(), text.size());
+}
+
+inline std::string write_input(const char* name, const std::uint8_t* data, std::size_t size) {
+  const std::string path = input_path(name);
+  write_file(path, data, size);
   return path;
 }
 

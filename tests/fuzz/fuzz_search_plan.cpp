@@ -11,7 +11,6 @@
 //   rest     plan.json
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -23,13 +22,6 @@
 #include "fuzz_input_file.h"
 
 namespace {
-
-void write_text(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  if (!text.empty() && std::fwrite(text.data(), 1, text.size(), f) != text.size()) std::abort();
-  std::fclose(f);
-}
 
 std::string plan_folder(const char* name) {
   const std::string dir = dplab::fuzz::input_path(name);
@@ -59,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   static const std::string first = plan_folder("plan-a");
   static const std::string second = plan_folder("plan-b");
-  write_text(first + "/" + dplab::cluster::kPlanFile, text);
+  dplab::fuzz::write_file(first + "/" + dplab::cluster::kPlanFile, text);
   dplab::cluster::SearchPlan plan;
   try {
     plan = dplab::cluster::read_plan(first);
@@ -73,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const dplab::Error&) {
     return 0;  // refusing to write is allowed; throwing anything else is not
   }
-  write_text(second + "/" + dplab::cluster::kPlanFile, written);
+  dplab::fuzz::write_file(second + "/" + dplab::cluster::kPlanFile, written);
   dplab::cluster::SearchPlan again;
   try {
     again = dplab::cluster::read_plan(second);

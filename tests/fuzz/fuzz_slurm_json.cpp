@@ -13,7 +13,6 @@
 //                    one of its two commands (no flag can add a line or a command)
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -24,13 +23,6 @@
 #include "fuzz_input_file.h"
 
 namespace {
-
-void write_text(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  if (!text.empty() && std::fwrite(text.data(), 1, text.size(), f) != text.size()) std::abort();
-  std::fclose(f);
-}
 
 std::vector<std::string> split_nul(const std::string& text) {
   std::vector<std::string> fields;
@@ -82,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::filesystem::create_directories(d);
         return d;
       }();
-      write_text(dir + "/" + dplab::cluster::kSlurmFile, text);
+      dplab::fuzz::write_file(dir + "/" + dplab::cluster::kSlurmFile, text);
       try {
         const auto record = dplab::cluster::read_slurm_record(dir);
         if (record.shards < 0 || record.shards > dplab::cluster::kMaxShards) __builtin_trap();

@@ -1,0 +1,22 @@
+// The flags of `dplab-cli sparse-train` (declared here, read by sparse_train_command.cpp).
+#include <string>
+
+#include "cli/command_flags.h"
+#include "cli/sparse_options.h"
+
+namespace dplab::cli {
+
+CLI::App* add_sparse_train_flags(CLI::App& cli, Arguments& args) {
+  CLI::App* cmd =
+      add_command(cli, "sparse-train",
+                  "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
+  add_value(*cmd, args, "methods",
+            "comma-separated of " + std::string(kAllMethods) + " (default: all of them)", "LIST");
+  add_sparse_preset_flags(*cmd, args);
+  set_footer(*cmd, kSparsePresetFooter);
+  add_examples(*cmd, {"dplab-cli sparse-train --methods dpsgd,em --epochs 1 --train-tokens 1000 "
+                      "--vocabulary 200 --dim 20 --eval-examples 500 --out figure1"});
+  return cmd;
+}
+
+}  // namespace dplab::cli
