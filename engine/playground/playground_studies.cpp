@@ -65,13 +65,16 @@ AlphaClipGrid alpha_clip_grid(const PlaygroundSettings& settings, const CancelCh
   return grid;
 }
 
-double ClipSweep::best_clip() const {
-  if (test_accuracy.empty()) return std::nan("");
+std::size_t ClipSweep::best_index() const {
   std::size_t best = 0;
   for (std::size_t i = 1; i < test_accuracy.size(); ++i) {
     if (test_accuracy[i] > test_accuracy[best]) best = i;
   }
-  return clips[best];
+  return best;
+}
+
+double ClipSweep::best_clip() const {
+  return test_accuracy.empty() ? std::nan("") : clips[best_index()];
 }
 
 PlaygroundSettings sweep_key(const PlaygroundSettings& settings) {

@@ -36,6 +36,7 @@
 // candidates).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -86,7 +87,9 @@ struct ClipSweep {
   std::vector<double> noise_free_accuracy;  // the same run clipped without noise (sigma = 0)
   std::vector<PlaygroundSettings> runs;     // the DP setting of each clip, same order
   bool cancelled = false;                   // abandoned part-way: the vectors are incomplete
-  // The clip of the best DP accuracy (the smallest such clip on a tie); NaN when empty.
+  // The index of the best DP accuracy (the smallest such clip on a tie; 0 when empty) and its
+  // clip (NaN when empty).
+  std::size_t best_index() const;
   double best_clip() const;
 };
 // The sweep of settings' C; the settings must be private with flat clipping (under automatic

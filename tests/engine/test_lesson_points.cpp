@@ -100,8 +100,7 @@ class TestLessonPoints : public QObject {
     const ClipSweep sweep = clip_sweep(lesson.settings);
     QVERIFY(!sweep.cancelled);
     const auto& acc = sweep.test_accuracy;
-    const std::size_t best =
-        static_cast<std::size_t>(std::max_element(acc.begin(), acc.end()) - acc.begin());
+    const std::size_t best = sweep.best_index();
     QString numbers;
     for (std::size_t i = 0; i < acc.size(); ++i)
       numbers += QStringLiteral("C=%1: %2 / %3  ")

@@ -280,6 +280,7 @@ class TestPlaygroundStudies : public QObject {
     }
     // The best clip is one of the sweep's, with the highest DP accuracy.
     const double best = w.best_clip();
+    QCOMPARE(w.clips[w.best_index()], best);
     const auto at = std::find(w.clips.begin(), w.clips.end(), best) - w.clips.begin();
     QVERIFY(at < static_cast<std::ptrdiff_t>(w.clips.size()));
     for (double acc : w.test_accuracy)
