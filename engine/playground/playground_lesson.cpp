@@ -31,6 +31,13 @@ std::vector<std::string> knob_list(JsonReader& r, const std::string& key) {
   return *names;
 }
 
+// Characters (code points) of UTF-8 text: the bytes that do not continue a sequence.
+std::size_t utf8_length(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
 Lesson read_lesson(const json& j) {
   JsonReader r(j, "");
   Lesson lesson;
@@ -42,6 +49,24 @@ Lesson read_lesson(const json& j) {
   lesson.picture = pictures[r.optional_choice("picture", pictures, "picture").value_or(0)];
   if (const json* settings = r.find("settings"))
     lesson.settings = settings_from_json(*settings, PlaygroundSettings{}, "settings");
+  if (const json* pin = r.find("pinned")) {
+    JsonReader p(*pin, "pinned");
+    LessonPin out;
+    out.label = p.required_string("label");
+    const std::size_t chars = utf8_length(out.label);
+    if (chars == 0 || chars > kPinLabelChars) {
+      json_fail(p.key_path("label"), "must be 1 to " + std::to_string(kPinLabelChars) +
+                                         " characters (a legend entry), not " +
+                                         std::to_string(chars));
+    }
+    out.settings = settings_from_json(p.require("settings"), lesson.settings, "pinned.settings");
+    if (out.settings == lesson.settings) {
+      json_fail(p.key_path("settings"),
+                "the pinned setting is the lesson's own: nothing to compare");
+    }
+    p.reject_unknown();
+    lesson.pinned = std::move(out);
+  }
   lesson.locked = knob_list(r, "locked");
   lesson.hidden = knob_list(r, "hidden");
   r.reject_unknown();

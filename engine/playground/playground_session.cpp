@@ -186,8 +186,8 @@ PlaygroundSession::PlaygroundSession(const PlaygroundSettings& settings)
           settings, std::make_shared<const PlaygroundData>(make_playground_data(settings.data))) {}
 
 PlaygroundSession::PlaygroundSession(const PlaygroundSettings& settings,
-                                     std::shared_ptr<const PlaygroundData> data)
-    : settings_(settings), data_(std::move(data)) {
+                                     std::shared_ptr<const PlaygroundData> data, NoiseMode noise)
+    : settings_(settings), data_(std::move(data)), noise_(noise) {
   validate(settings_);
   if (!data_ || !(data_->options == settings_.data)) {
     throw InvalidArgument("playground: the shared data were generated with other data options");
@@ -222,7 +222,8 @@ void PlaygroundSession::build() {
       adaptive || t.optimizer != OptimizerChoice::kFixedQuantile ? kind_of(t.optimizer)
                                                                  : optim::OptimizerKind::kDpSgd);
   ospec.learning_rate = t.learning_rate;
-  const privacy::DpSettings dp = dp_settings(t);
+  privacy::DpSettings dp = dp_settings(t);
+  if (noise_ == NoiseMode::kClipOnly) dp.noise_multiplier = 0;  // clipped as set, no noise
   optimizer_ = optim::make_optimizer(ospec, {model_->num_params(), t.steps, dp});
   oracle_ =
       std::make_unique<privacy::NoisyGradientOracle>(train_, *model_, dp, derive_seed(t.seed, 12));
@@ -338,7 +339,7 @@ models::Clipping PlaygroundSession::clip_rule(double clip) const {
 
 double PlaygroundSession::current_noise_std() const {
   const TrainingOptions& t = settings_.training;
-  if (!t.is_private) return 0.0;
+  if (!t.is_private || noise_ == NoiseMode::kClipOnly) return 0.0;
   // Andrew et al.'s split: the gradient's share z_Delta of the joint multiplier sigma.
   if (const auto* q = dynamic_cast<const optim::FixedQuantile*>(optimizer_.get())) {
     return q->gradient_noise_multiplier() * current_clip();
@@ -417,9 +418,10 @@ void PlaygroundSession::project_picture() {
     p.clipped_sum = project(s.sum, param_a_, param_b_);
     p.noise = project(s.noise, param_a_, param_b_);
     p.update = project(s.update, param_a_, param_b_);
-    p.signal_to_noise = t.is_private ? s.sum.cast<double>().norm() /
-                                           (p.noise_std * std::sqrt(static_cast<double>(d)))
-                                     : kInfinity;
+    p.signal_to_noise =
+        t.is_private && noise_ == NoiseMode::kAsSet
+            ? s.sum.cast<double>().norm() / (p.noise_std * std::sqrt(static_cast<double>(d)))
+            : kInfinity;
   }
   p.fraction_clipped = m > 0 ? static_cast<double>(clipped) / static_cast<double>(m) : 0.0;
   picture_ = std::move(p);
@@ -457,10 +459,12 @@ DecisionField PlaygroundSession::decision_field(int resolution) {
 }
 
 double PlaygroundSession::epsilon(privacy::Accountant accountant) const {
+  if (noise_ == NoiseMode::kClipOnly) return kInfinity;
   return setting_epsilon(settings_.training, train_.size(), accountant);
 }
 
 double PlaygroundSession::epsilon_spent(privacy::Accountant accountant) const {
+  if (noise_ == NoiseMode::kClipOnly) return kInfinity;
   if (steps_ == 0) return 0.0;
   TrainingOptions so_far = settings_.training;
   so_far.steps = steps_;

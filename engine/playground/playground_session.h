@@ -146,13 +146,20 @@ struct DecisionField {
   std::vector<float> probability;
 };
 
+// Which noise a session's steps add: the setting's (kAsSet), or none while still clipping as the
+// setting says (kClipOnly, sigma = 0: the bias of clipping alone, the C sweep's noise-free
+// reference in playground_studies.h). A kClipOnly run is NOT private: its epsilon() and
+// epsilon_spent() are +infinity and its picture's noise is 0.
+enum class NoiseMode { kAsSet, kClipOnly };
+
 class PlaygroundSession {
  public:
   // Generates the data from settings.data.
   explicit PlaygroundSession(const PlaygroundSettings& settings);
   // Shares already generated data (the shadow run uses the private run's data); data->options
   // must equal settings.data.
-  PlaygroundSession(const PlaygroundSettings& settings, std::shared_ptr<const PlaygroundData> data);
+  PlaygroundSession(const PlaygroundSettings& settings, std::shared_ptr<const PlaygroundData> data,
+                    NoiseMode noise = NoiseMode::kAsSet);
   ~PlaygroundSession();
   PlaygroundSession(const PlaygroundSession&) = delete;
   PlaygroundSession& operator=(const PlaygroundSession&) = delete;
@@ -202,6 +209,7 @@ class PlaygroundSession {
 
   PlaygroundSettings settings_;
   std::shared_ptr<const PlaygroundData> data_;
+  NoiseMode noise_ = NoiseMode::kAsSet;
   data::Dataset train_, test_;
   std::unique_ptr<models::Model> model_;
   std::unique_ptr<models::Model> probe_;  // a clone at the parameters before the update

@@ -21,8 +21,9 @@ bool stop(const CancelCheck& cancelled) {
 }
 
 std::vector<HistoryPoint> run_to_end(const PlaygroundSettings& s,
-                                     const std::shared_ptr<const PlaygroundData>& data) {
-  PlaygroundSession session(s, data);
+                                     const std::shared_ptr<const PlaygroundData>& data,
+                                     NoiseMode noise = NoiseMode::kAsSet) {
+  PlaygroundSession session(s, data, noise);
   session.step(s.training.steps);
   return session.history();
 }
@@ -62,6 +63,62 @@ AlphaClipGrid alpha_clip_grid(const PlaygroundSettings& settings, const CancelCh
     }
   }
   return grid;
+}
+
+std::size_t ClipSweep::best_index() const {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < test_accuracy.size(); ++i) {
+    if (test_accuracy[i] > test_accuracy[best]) best = i;
+  }
+  return best;
+}
+
+double ClipSweep::best_clip() const {
+  return test_accuracy.empty() ? std::nan("") : clips[best_index()];
+}
+
+PlaygroundSettings sweep_key(const PlaygroundSettings& settings) {
+  PlaygroundSettings key = settings;
+  key.training.clip = 1.0;
+  return key;
+}
+
+ClipSweep clip_sweep(const PlaygroundSettings& settings, const CancelCheck& cancelled) {
+  validate(settings);
+  if (!settings.training.is_private) {
+    throw InvalidArgument("C sweep: the setting is not private (there is no C to vary)");
+  }
+  if (settings.training.automatic_clipping) {
+    throw InvalidArgument(
+        "C sweep: under automatic clipping C has no effect (every gradient is scaled to norm "
+        "< 1 whatever C)");
+  }
+  ClipSweep sweep;
+  const auto data = std::make_shared<const PlaygroundData>(make_playground_data(settings.data));
+  for (double clip : kSweepClips) {
+    if (stop(cancelled)) {
+      sweep.cancelled = true;
+      return sweep;
+    }
+    PlaygroundSettings s = settings;
+    s.training.clip = clip;
+    sweep.clips.push_back(clip);
+    sweep.test_accuracy.push_back(run_to_end(s, data).back().test_accuracy);
+    sweep.noise_free_accuracy.push_back(
+        run_to_end(s, data, NoiseMode::kClipOnly).back().test_accuracy);
+    sweep.runs.push_back(s);
+  }
+  return sweep;
+}
+
+TrainedRun trained_run(const PlaygroundSettings& settings, int field_resolution) {
+  PlaygroundSession session(settings);
+  session.step(settings.training.steps);
+  TrainedRun run;
+  run.settings = settings;
+  run.history = session.history();
+  run.boundary = decision_boundary(session.decision_field(field_resolution));
+  return run;
 }
 
 SpreadBand min_max_band(const std::vector<std::vector<HistoryPoint>>& histories) {

@@ -482,6 +482,26 @@ void TestPlayground::badLessonsNameTheKey() {
   QVERIFY(
       error("{" + ok + R"(, "settings": {"training": {"clip": -1}}})").contains("training.clip"));
   QVERIFY(error(R"({"title": "t"})").contains("text"));
+  // A pinned first setting: the lesson's settings with its changes, a short label.
+  const Lesson pinned = parse_lesson("{" + ok + R"(, "settings": {"training": {"clip": 0.5}},
+      "pinned": {"label": "σ = 3, pinned", "settings": {"training": {"noise_multiplier": 3}}}})",
+                                     "l.json");
+  QVERIFY(pinned.pinned.has_value());
+  QCOMPARE(pinned.pinned->label, std::string("σ = 3, pinned"));
+  QCOMPARE(pinned.pinned->settings.training.noise_multiplier, 3.0);
+  QCOMPARE(pinned.pinned->settings.training.clip, 0.5);  // the lesson's, unchanged
+  QVERIFY(!parse_lesson("{" + ok + "}", "l.json").pinned.has_value());
+  QVERIFY(error("{" + ok + R"(, "pinned": {"label": "a label of sixteen", "settings": {"training":
+      {"clip": 2}}}})")
+              .contains("l.json: pinned.label: must be 1 to 15 characters"));
+  QVERIFY(error("{" + ok + R"(, "pinned": {"label": "p"}})").contains("pinned.settings"));
+  QVERIFY(error("{" + ok + R"(, "pinned": {"label": "p", "settings": {"training": {"clip": -1}}}})")
+              .contains("l.json: pinned.settings: training.clip"));
+  QVERIFY(error("{" + ok + R"(, "pinned": {"label": "p", "settings": {}}})")
+              .contains("nothing to compare"));
+  QVERIFY(error("{" + ok +
+                R"(, "pinned": {"label": "p", "settings": {"training": {"clip": 2}}, "x": 1}})")
+              .contains("pinned.x"));
 }
 
 // Settings, lessons and state files read through JsonReader: unknown keys list the known ones,
@@ -515,8 +535,8 @@ void TestPlayground::badSettingsAndStatesAreRefusedWithBoundedMessages() {
   QVERIFY2(knob.startsWith("l.json: locked[0]: unknown knob \"kkk"), qPrintable(knob.left(200)));
   QVERIFY2(knob.size() < 300, qPrintable(QString::number(knob.size())));
   QCOMPARE(error_of<ParseError>([&] { parse_lesson("{" + ok + R"(, "titel": "t"})", "l.json"); }),
-           QString("l.json: titel: unknown key (expected hidden, locked, picture, question, "
-                   "settings, source, text or title)"));
+           QString("l.json: titel: unknown key (expected hidden, locked, picture, pinned, "
+                   "question, settings, source, text or title)"));
 
   // State files: a mistyped marker used to escape as nlohmann::json::type_error (not a
   // dplab::Error); a ledger entry's unknown key used to be ignored.

@@ -4,13 +4,19 @@
 // perturbation is calibrated to (and never above) the DP-SGD setting's epsilon; fixed-quantile
 // sessions move C_t, explain each step at the C_t it used (clipped norms <= C_t, noise = L g~ - S)
 // and cost the same epsilon as DPSGD; automatic clipping runs at C = 1 (the knob C changes
-// nothing: the grid's C columns are one run) at DPSGD's epsilon; DP-AdamBC trains.
+// nothing: the grid's C columns are one run) at DPSGD's epsilon; DP-AdamBC trains; the C sweep's
+// DP points are the engine runs of their settings and its grey points the same runs clipped
+// without noise (a clip-only session: no noise, epsilon = infinity), it stops when cancelled and
+// refuses a setting with no C to vary; a trained run is the session's history and boundary.
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 
 #include "core/error.h"
+#include "playground/decision_boundary.h"
 #include "playground/playground_session.h"
 #include "playground/playground_state.h"
 #include "playground/playground_studies.h"
@@ -35,8 +41,9 @@ PlaygroundSettings tiny() {
   return s;
 }
 
-std::vector<HistoryPoint> run(const PlaygroundSettings& s) {
-  PlaygroundSession session(s);
+std::vector<HistoryPoint> run(const PlaygroundSettings& s, NoiseMode noise = NoiseMode::kAsSet) {
+  PlaygroundSession session(s, std::make_shared<const PlaygroundData>(make_playground_data(s.data)),
+                            noise);
   session.step(s.training.steps);
   return session.history();
 }
@@ -251,6 +258,99 @@ class TestPlaygroundStudies : public QObject {
     QVERIFY(error_of<ParseError>([&] {
               settings_from_json(nlohmann::json::parse(R"({"training": {"clipping": "x"}})"));
             }).contains("training.clipping"));
+  }
+
+  void clipSweepPointsAreTheRunsOfTheirClips() {
+    const PlaygroundSettings s = tiny();
+    const ClipSweep w = clip_sweep(s);
+    QVERIFY(!w.cancelled);
+    QCOMPARE(static_cast<int>(w.clips.size()), kSweepSize);
+    QCOMPARE(w.clips.front(), 0.01);
+    QCOMPARE(w.clips.back(), 10.0);
+    for (std::size_t i = 1; i < w.clips.size(); ++i) QVERIFY(w.clips[i] > w.clips[i - 1]);
+    for (std::size_t i = 0; i < w.clips.size(); ++i) {
+      PlaygroundSettings expect = s;
+      expect.training.clip = w.clips[i];
+      QVERIFY(w.runs[i] == expect);
+    }
+    // Spot checks against separate sessions (same code path: exact).
+    for (std::size_t i : {std::size_t{0}, std::size_t{6}, std::size_t{9}}) {
+      QCOMPARE(w.test_accuracy[i], run(w.runs[i]).back().test_accuracy);
+      QCOMPARE(w.noise_free_accuracy[i], run(w.runs[i], NoiseMode::kClipOnly).back().test_accuracy);
+    }
+    // The best clip is one of the sweep's, with the highest DP accuracy.
+    const double best = w.best_clip();
+    QCOMPARE(w.clips[w.best_index()], best);
+    const auto at = std::find(w.clips.begin(), w.clips.end(), best) - w.clips.begin();
+    QVERIFY(at < static_cast<std::ptrdiff_t>(w.clips.size()));
+    for (double acc : w.test_accuracy)
+      QVERIFY(acc <= w.test_accuracy[static_cast<std::size_t>(at)]);
+    // The sweep of a setting that differs only in C is the same sweep.
+    PlaygroundSettings other_c = s;
+    other_c.training.clip = 7;
+    QVERIFY(sweep_key(other_c) == sweep_key(s));
+    PlaygroundSettings other_sigma = s;
+    other_sigma.training.noise_multiplier = 3;
+    QVERIFY(!(sweep_key(other_sigma) == sweep_key(s)));
+  }
+
+  void clipSweepStopsWhenCancelledAndNeedsAC() {
+    int calls = 0;
+    const ClipSweep w = clip_sweep(tiny(), [&] { return ++calls > 2; });
+    QVERIFY(w.cancelled);
+    QCOMPARE(static_cast<int>(w.test_accuracy.size()), 2);
+    QCOMPARE(static_cast<int>(w.noise_free_accuracy.size()), 2);
+    PlaygroundSettings open = tiny();
+    open.training.is_private = false;
+    QVERIFY(error_of<InvalidArgument>([&] { clip_sweep(open); }).contains("not private"));
+    PlaygroundSettings automatic = tiny();
+    automatic.training.automatic_clipping = true;
+    QVERIFY(error_of<InvalidArgument>([&] { clip_sweep(automatic); }).contains("no effect"));
+    QVERIFY(std::isnan(ClipSweep{}.best_clip()));
+  }
+
+  // A clip-only session clips as set and adds no noise: with a C no gradient reaches it is the
+  // non-private run (up to rounding), its epsilon is infinite and its step's noise zero.
+  void clipOnlySessionAddsNoNoise() {
+    PlaygroundSettings s = tiny();
+    s.training.clip = 1e6;
+    const auto data = std::make_shared<const PlaygroundData>(make_playground_data(s.data));
+    PlaygroundSession clipped(s, data, NoiseMode::kClipOnly);
+    PlaygroundSession open(non_private_shadow(s), data);
+    PlaygroundSession noisy(s, data);
+    clipped.step(s.training.steps);
+    open.step(s.training.steps);
+    noisy.step(s.training.steps);
+    const double scale = open.parameters().cast<double>().norm();
+    QVERIFY((clipped.parameters() - open.parameters()).cast<double>().norm() <= 1e-4 * scale);
+    QVERIFY((noisy.parameters() - open.parameters()).cast<double>().norm() > 1e-2 * scale);
+    QVERIFY(std::isinf(clipped.epsilon(privacy::Accountant::kRdp)));
+    QVERIFY(std::isinf(clipped.epsilon_spent(privacy::Accountant::kRdp)));
+    QCOMPARE(clipped.picture().noise_std, 0.0);
+    // Z = L g~ - S of no noise: zero up to the float rounding of L (S / L).
+    QVERIFY(std::abs(clipped.picture().noise.x) < 1e-5 &&
+            std::abs(clipped.picture().noise.y) < 1e-5);
+    // At a small C it clips: not the non-private run.
+    PlaygroundSettings small = tiny();
+    small.training.clip = 0.01;
+    PlaygroundSession cut(small, data, NoiseMode::kClipOnly);
+    cut.step(small.training.steps);
+    QVERIFY((cut.parameters() - open.parameters()).cast<double>().norm() > 1e-2 * scale);
+    QCOMPARE(cut.picture().fraction_clipped, 1.0);
+  }
+
+  void trainedRunIsTheSessionsHistoryAndBoundary() {
+    const PlaygroundSettings s = tiny();
+    const TrainedRun r = trained_run(s);
+    PlaygroundSession session(s);
+    session.step(s.training.steps);
+    QVERIFY(r.settings == s);
+    QCOMPARE(r.history.size(), session.history().size());
+    QCOMPARE(r.history.back().test_accuracy, session.history().back().test_accuracy);
+    QCOMPARE(r.history.back().step, s.training.steps);
+    const auto boundary = decision_boundary(session.decision_field(100));
+    QCOMPARE(r.boundary.size(), boundary.size());
+    QVERIFY(!r.boundary.empty());
   }
 
   void dpAdamBcTrains() {

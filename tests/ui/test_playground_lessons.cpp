@@ -5,7 +5,9 @@
 // spread button reruns 5 distinct seeds and its band contains each seed's curve; objective
 // perturbation is calibrated to the DP-SGD setting's epsilon; adaptive clipping moves C_t and the
 // drawn clipped gradients stay inside it; automatic clipping greys out C and its grid columns are
-// one run; the picture exports as PNG, SVG and PDF that read back.
+// one run; the picture exports as PNG, SVG and PDF that read back; lesson 1 opens on its C sweep,
+// computed on the study worker (not in the click), kept while only C moves and recomputed when σ
+// does; lesson 7 pins its DPSGD setting by itself, so DPAdam trains beside it after Play alone.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -19,6 +21,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -367,6 +370,122 @@ class TestPlaygroundLessons : public QObject {
     w.findChild<QComboBox*>(QStringLiteral("pgOptimizer"))->setCurrentIndex(5);
     QVERIFY(w.settings().training.optimizer == OptimizerChoice::kDpAdamBc);
     QVERIFY(automatic->isEnabled());
+  }
+
+  // Issue #44, lesson 1: the C sweep appears by itself when the lesson opens (its picture), is
+  // the engine's sweep of the lesson's setting, marks the lesson's C and the live run's accuracy
+  // on it, stays while only C moves and is recomputed when anything else does.
+  void clipSweepAppearsWithLessonOne() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    const int index = lessonIndex(w, "sweep");
+    QVERIFY(index >= 0);
+    const auto before = w.ledger().entries().size();
+    w.lessonPanel()->choose(index);
+    const Lesson lesson = w.lessonPanel()->lessons()[static_cast<std::size_t>(index)];
+    QCOMPARE(w.pictureTabs()->currentWidget(), static_cast<QWidget*>(w.sweepView()));
+    QVERIFY(!w.shownSweep());  // computed on the worker, not in the click
+    QVERIFY(waitFor([&] { return w.shownSweep().has_value() && !w.busy(); }));
+    const ClipSweep& sweep = *w.shownSweep();
+    const ClipSweep engine = clip_sweep(lesson.settings);
+    QCOMPARE(sweep.test_accuracy, engine.test_accuracy);  // same code path: exact
+    QCOMPARE(sweep.noise_free_accuracy, engine.noise_free_accuracy);
+    QCOMPARE(w.sweepView()->plot()->sweep()->test_accuracy, engine.test_accuracy);
+    QCOMPARE(w.sweepView()->plot()->currentClip(), lesson.settings.training.clip);
+    QVERIFY(w.sweepView()->status().contains(QStringLiteral("Best")));
+    // Its DP runs are candidates in the ledger.
+    QVERIFY(w.ledger().entries().size() >= before + kSweepSize - 1);
+    std::set<std::string> ids;
+    for (const auto& e : w.ledger().entries()) ids.insert(e.identity);
+    for (const auto& run : sweep.runs) QVERIFY(ids.count(run_identity(run)));
+    // Played, the live run's accuracy is marked on the red line: at a C of the sweep, its point.
+    w.play();
+    QVERIFY(waitSteps(w, lesson.settings.training.steps));
+    const auto at =
+        std::find(sweep.clips.begin(), sweep.clips.end(), lesson.settings.training.clip);
+    QVERIFY(at != sweep.clips.end());
+    QCOMPARE(w.sweepView()->plot()->currentAccuracy(),
+             sweep.test_accuracy[static_cast<std::size_t>(at - sweep.clips.begin())]);
+    shot(&w, QStringLiteral("sweep-lesson-01"));
+    // Another C keeps the curve and moves the mark; the live run's accuracy waits for its run.
+    PlaygroundSettings other = w.settings();
+    other.training.clip = 1.0;
+    w.applySettings(other);
+    QVERIFY(w.shownSweep().has_value());
+    QCOMPARE(w.sweepView()->plot()->currentClip(), 1.0);
+    QVERIFY(std::isnan(w.sweepView()->plot()->currentAccuracy()));
+    // Another σ is another sweep: the old one goes at once, the new one follows by itself.
+    other.training.noise_multiplier = 4.0;
+    w.applySettings(other);
+    QVERIFY(!w.shownSweep());
+    QVERIFY(waitFor([&] { return w.shownSweep().has_value() && !w.busy(); }));
+    QCOMPARE(w.shownSweep()->runs.front().training.noise_multiplier, 4.0);
+    QCOMPARE(w.shownSweep()->test_accuracy, clip_sweep(other).test_accuracy);
+    // Automatic clipping has no C to sweep: the tab says so and computes nothing.
+    other.training.automatic_clipping = true;
+    w.applySettings(other);
+    QVERIFY(waitFor([&] { return !w.busy(); }));
+    QVERIFY(!w.shownSweep());
+    QVERIFY(w.sweepView()->status().contains(QStringLiteral("no effect")));
+  }
+
+  // Issue #44, lesson 7: opening it pins its first setting (DPSGD, trained on a worker) by
+  // itself, so after Play alone the purple DPSGD boundary and curves stand beside the DPAdam run;
+  // the next lesson drops the pin the lesson made.
+  void lessonSevenRunsItsComparison() {
+    PlaygroundWindow w;
+    w.resize(1280, 720);
+    w.show();
+    const auto& lessons = w.lessonPanel()->lessons();
+    int index = -1;
+    for (std::size_t i = 0; i < lessons.size(); ++i)
+      if (lessons[i].pinned) index = static_cast<int>(i);
+    QVERIFY(index >= 0);
+    const Lesson lesson = lessons[static_cast<std::size_t>(index)];
+    w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(50);
+    w.lessonPanel()->choose(index);
+    QVERIFY(waitFor([&] { return w.pinned() && !w.busy(); }));
+    QCOMPARE(w.pinnedLabel(), QString::fromStdString(lesson.pinned->label));
+    QVERIFY(w.pinButton()->isChecked());
+    // The pin is the engine's run of the pinned setting, its boundary on the plane.
+    const auto pinned = engineHistory(lesson.pinned->settings);
+    QCOMPARE(w.pinnedHistory()->size(), pinned.size());
+    QCOMPARE(w.pinnedHistory()->back().test_accuracy, pinned.back().test_accuracy);
+    QVERIFY(!w.plane()->pinnedBoundary().empty());
+    QCOMPARE(w.plane()->pinnedName(), QString::fromStdString(lesson.pinned->label));
+    w.play();  // the only click
+    QVERIFY(waitSteps(w, lesson.settings.training.steps));
+    QVERIFY(w.shown()->settings == lesson.settings);
+    QVERIFY(w.pinned());
+    for (ChartView* chart : {w.lossChart(), w.accuracyChart()}) {
+      QCPGraph* graph = chart->plot()->graph(8);
+      QCOMPARE(graph->dataCount(), static_cast<int>(pinned.size()));
+      QCOMPARE(graph->name(), QString::fromStdString(lesson.pinned->label));
+      QVERIFY(chart->plot()->legend->hasItemWithPlottable(graph));
+      QVERIFY(chart->plot()->graph(1)->dataCount() > 0);  // the live DP test curve beside it
+    }
+    // The comparison on screen: the live DPAdam run far above the pinned DPSGD one.
+    QVERIFY(w.shown()->history.back().test_accuracy > pinned.back().test_accuracy + 0.3);
+    // Both settings are candidates in the ledger.
+    std::set<std::string> ids;
+    for (const auto& e : w.ledger().entries()) ids.insert(e.identity);
+    QVERIFY(ids.count(run_identity(lesson.settings)));
+    QVERIFY(ids.count(run_identity(lesson.pinned->settings)));
+    shot(&w, QStringLiteral("pinned-lesson-07"));
+    // The next lesson drops the lesson's pin; a pin made by hand stays until a lesson pins.
+    const int other = index == 0 ? 1 : 0, third = index == 2 ? 3 : 2;
+    w.lessonPanel()->choose(other);
+    QVERIFY(!w.pinned());
+    QVERIFY(waitSteps(w, 0));
+    w.pin(true);
+    QVERIFY(w.pinned() && w.pinnedLabel().isEmpty());
+    w.lessonPanel()->choose(third);
+    QVERIFY(w.pinned());
+    w.lessonPanel()->choose(index);
+    QVERIFY(waitFor([&] {
+      return w.pinnedLabel() == QString::fromStdString(lesson.pinned->label) && !w.busy();
+    }));
   }
 
   void pictureExportsPngSvgPdf() {

@@ -24,6 +24,9 @@ QString where_to_look(const std::string& picture) {
   if (picture == "step") return QObject::tr("the DP-SGD step view (right of the plane)");
   if (picture == "curves") return QObject::tr("the loss and accuracy curves");
   if (picture == "ledger") return QObject::tr("the ledger (right)");
+  if (picture == "grid") return QObject::tr("the α–C grid (right of the plane)");
+  if (picture == "objpert") return QObject::tr("objective perturbation (right of the plane)");
+  if (picture == "sweep") return QObject::tr("the C sweep (right of the plane)");
   return QObject::tr("the plane (decision field and points)");
 }
 

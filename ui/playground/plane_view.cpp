@@ -188,7 +188,7 @@ void PlaneView::drawBoundaries(QPainter& painter) {
   };
   const Entry entries[] = {{&boundary_, tr("model's boundary")},
                            {&shadow_boundary_, tr("non-private")},
-                           {&pinned_boundary_, tr("pinned")}};
+                           {&pinned_boundary_, pinnedName()}};
   const QFontMetrics fm(font());
   const int line_h = fm.height(), swatch = 18;
   int rows = 0, text_w = 0;
@@ -224,6 +224,10 @@ void PlaneView::drawBoundaries(QPainter& painter) {
                      Qt::AlignVCenter | Qt::AlignLeft, e.name);
     y += line_h;
   }
+}
+
+QString PlaneView::pinnedName() const {
+  return pinned_name_.isEmpty() ? tr("pinned") : pinned_name_;
 }
 
 void PlaneView::mousePressEvent(QMouseEvent* event) {

@@ -36,10 +36,13 @@ class PlaneView : public QWidget {
     boundary_ = std::move(run);
     shadow_boundary_ = std::move(shadow);
   }
-  void setPinnedBoundary(Boundary pinned) {
+  // The pinned setting's boundary, named `name` in the key ("pinned" when empty).
+  void setPinnedBoundary(Boundary pinned, QString name = QString()) {
     pinned_boundary_ = std::move(pinned);
+    pinned_name_ = std::move(name);
     update();
   }
+  QString pinnedName() const;
   const Boundary& boundary() const { return boundary_; }
   const Boundary& shadowBoundary() const { return shadow_boundary_; }
   const Boundary& pinnedBoundary() const { return pinned_boundary_; }
@@ -79,6 +82,7 @@ class PlaneView : public QWidget {
   void placeCornerWidget();
 
   Boundary boundary_, shadow_boundary_, pinned_boundary_;
+  QString pinned_name_;
   QWidget* corner_ = nullptr;
 
   std::shared_ptr<const playground::PlaygroundData> data_;

@@ -85,15 +85,35 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
           case StudyKind::kObjPert:
             r.objpert = objpert_baseline(q.settings);
             break;
+          case StudyKind::kSweep:
+            r.sweep = clip_sweep(q.settings, cancelled);
+            break;
         }
         return r;
       },
       [this](int, const StudyResult& r) { onStudy(r); },
       [this](int, const QString& error) {
+        if (sweep_pending_) {  // the sweep's tab says why it has no curve
+          sweep_pending_.reset();
+          sweep_view_->setStatus(
+              tr("<span style='color:#b00'>%1</span>").arg(error.toHtmlEscaped()));
+        }
         grid_view_->setStatus(QString());
         objpert_view_->setStatus(
             tr("<span style='color:#b00'>%1</span>").arg(error.toHtmlEscaped()));
         emit message(tr("Playground study: %1").arg(error), true);
+      });
+
+  pin_task_ = std::make_unique<LatestOnlyTask<LessonPin, TrainedRun>>(
+      this,
+      [](const LessonPin& pin) {
+        lower_this_thread_priority();  // the GUI thread keeps a core (core/thread_priority.h)
+        return trained_run(pin.settings);
+      },
+      [this](int, const TrainedRun& run) { onLessonPin(run); },
+      [this](int, const QString& error) {
+        pin_pending_.reset();
+        emit message(tr("Playground: the lesson's pinned setting: %1").arg(error), true);
       });
 
   auto* central = new QWidget(this);
@@ -129,6 +149,10 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   connect(grid_view_, &AlphaClipView::computeRequested, this,
           &PlaygroundWindow::computeAlphaClipGrid);
   connect(objpert_view_, &ObjPertView::computeRequested, this, &PlaygroundWindow::computeObjPert);
+  connect(picture_tabs_, &QTabWidget::currentChanged, this, [this] {
+    maybeComputeSweep();
+    updateSweepMark();
+  });
   connect(plane_, &PlaneView::outlierPlaced, this, [this](double x, double y, int label) {
     PlaygroundSettings s = settings_;
     s.data.outlier = OutlierPoint{x, y, label};
@@ -149,7 +173,10 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
   settle_timer_ = new QTimer(this);
   settle_timer_->setSingleShot(true);
   settle_timer_->setInterval(kSettleMs);
-  connect(settle_timer_, &QTimer::timeout, this, &PlaygroundWindow::submitRun);
+  connect(settle_timer_, &QTimer::timeout, this, [this] {
+    submitRun();
+    maybeComputeSweep();  // the knobs are still: the sweep of the new setting, if it is shown
+  });
 
   buildMenus();
   knobs_ = {{"dataset", dataset_},
@@ -180,6 +207,7 @@ PlaygroundWindow::PlaygroundWindow(QWidget* parent) : QMainWindow(parent) {
 PlaygroundWindow::~PlaygroundWindow() {
   timer_->stop();
   if (study_cancel_) study_cancel_->store(true);  // a study in progress stops at its next run
+  pin_task_.reset();
   study_task_.reset();
   epsilon_task_.reset();
 }
@@ -204,13 +232,24 @@ void PlaygroundWindow::applyLesson(const Lesson& lesson) {
     }
   }
   applySettings(lesson.settings);
+  // A pin the previous lesson made described that lesson; this lesson's own pin (its first
+  // setting, trained to its T on a worker) is pinned when it arrives (onLessonPin).
+  pin_pending_.reset();
+  if (pinned_ && pinned_->from_lesson) setPinned(std::nullopt);
+  if (lesson.pinned) {
+    pin_pending_ = lesson.pinned;
+    pin_task_->submit(*lesson.pinned);
+  }
   // The picture the lesson points at, when it is one of the tabs.
   if (lesson.picture == "grid")
     picture_tabs_->setCurrentWidget(grid_view_);
   else if (lesson.picture == "objpert")
     picture_tabs_->setCurrentWidget(objpert_view_);
+  else if (lesson.picture == "sweep")
+    picture_tabs_->setCurrentWidget(sweep_view_);
   else  // plane, step, curves, ledger: the DP step beside the plane
     picture_tabs_->setCurrentIndex(0);
+  maybeComputeSweep();  // the tab may have been shown already
   // Tabbed side panel (projector font): the lesson's text, the one the class reads now.
   if (side_tabs_->count() > 0) side_tabs_->setCurrentWidget(lessons_box_);
   emit message(tr("Lesson: %1").arg(QString::fromStdString(lesson.title)), false);
@@ -288,14 +327,17 @@ void PlaygroundWindow::readKnobs() {
 void PlaygroundWindow::applySettings(const PlaygroundSettings& settings) {
   validate_data_options(settings.data);
   validate(settings);
-  if (!(settings == settings_)) clearStudies();
+  const bool changed = !(settings == settings_);
   settings_ = settings;
   writeKnobs(settings_);
   readKnobs();
+  if (changed) clearStudies();
   target_ = 0;
   settle_timer_->stop();  // a knob still settling is overridden by these settings
   submitRun();
   submitEpsilon();
+  maybeComputeSweep();
+  updateSweepMark();
 }
 
 void PlaygroundWindow::onKnobChanged() {
@@ -305,6 +347,7 @@ void PlaygroundWindow::onKnobChanged() {
   clear_outlier_->setEnabled(settings_.data.outlier.has_value());
   if (settings_ == before) return;
   clearStudies();
+  updateSweepMark();
   target_ = 0;  // every knob restarts the run (Play keeps playing), once the knobs are still
   settle_timer_->start();
   submitEpsilon();  // the epsilon box follows at once: it is a number, not a trained run
@@ -329,7 +372,7 @@ void PlaygroundWindow::submitEpsilon() {
 
 bool PlaygroundWindow::busy() const {
   return settle_timer_->isActive() || runner_->busy() || epsilon_task_->busy() ||
-         study_task_->busy() || frame_rest_pending_;
+         study_task_->busy() || pin_task_->busy() || frame_rest_pending_;
 }
 
 void PlaygroundWindow::play() {

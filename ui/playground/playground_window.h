@@ -7,9 +7,10 @@
 //
 // Threads: training runs on PlaygroundRunner's worker (latest-only queries of a target step);
 // epsilon and the ledger's costs on a second latest-only worker; the studies (the alpha-C grid,
-// the 5-seed spread, objective perturbation: playground_studies.h) on a third, cancelled when the
-// setting changes; a 33 ms timer asks for the next chunk while playing, so the GUI thread only
-// draws (>= 30 frames/s). Every study run trained on the data is recorded in the ledger.
+// the 5-seed spread, objective perturbation, the C sweep: playground_studies.h) on a third,
+// cancelled when the setting changes; a lesson's pinned first setting (playground_lesson.h
+// "pinned") on a fourth; a 33 ms timer asks for the next chunk while playing, so the GUI thread
+// only draws (>= 30 frames/s). Every study run trained on the data is recorded in the ledger.
 // Privacy of what is shown: the data are synthetic (generated from a public seed), so nothing
 // here is private data; the epsilons are the teaching point: each label says what it covers, and
 // the shadow curves are labelled "non-private (eps = inf)".
@@ -42,6 +43,7 @@ class QPushButton;
 class QScrollArea;
 class QSlider;
 class QSpinBox;
+class QStyle;
 class QTabWidget;
 class QTextBrowser;
 class QTimer;
@@ -51,6 +53,7 @@ namespace dplab::ui {
 class ChartView;
 class LessonPanel;
 class AlphaClipView;
+class ClipSweepView;
 class ObjPertView;
 class PlaneView;
 class SteadyLabel;
@@ -110,12 +113,24 @@ class PlaygroundWindow : public QMainWindow {
   void computeAlphaClipGrid();
   void computeSpread();
   void computeObjPert();
+  // The C sweep is computed by itself while its tab is shown (on showing it, and once the knobs
+  // settle on a new setting); a setting that differs only in C keeps the curve and moves the
+  // mark. Not for a non-private setting or automatic clipping (the tab says why).
+  void computeClipSweep();
+  const std::optional<playground::ClipSweep>& shownSweep() const { return sweep_; }
+  ClipSweepView* sweepView() const { return sweep_view_; }
   const std::optional<playground::AlphaClipGrid>& shownGrid() const { return grid_; }
   const std::optional<playground::SeedSpread>& shownSpread() const { return spread_; }
   const std::optional<playground::ObjPertBaseline>& shownObjPert() const { return objpert_; }
   // Pin: the shown setting's boundary and DP test curves stay drawn (purple) while knobs change,
   // so two settings can be seen side by side; pin(false) removes them. Pinning again replaces.
+  // A lesson with a pinned setting pins it by itself (trained on a worker, named by the
+  // lesson's label); the next lesson drops a pin a lesson made, not one made by hand.
   void pin(bool on);
+  QString pinnedLabel() const { return pinned_ ? pinned_->label : QString(); }
+  const std::vector<playground::HistoryPoint>* pinnedHistory() const {
+    return pinned_ ? &pinned_->history : nullptr;
+  }
   QString spreadText() const;  // the Spread button's idle text in the current font
   bool pinned() const { return pinned_.has_value(); }
   QPushButton* pinButton() const { return pin_button_; }
@@ -156,10 +171,15 @@ class PlaygroundWindow : public QMainWindow {
   void refreshLedgerLabel();
   // Records one trained run (its setting and final test accuracy) in the ledger.
   void recordRun(const playground::PlaygroundSettings& s, Index train_size, double accuracy);
-  enum class StudyKind { kGrid, kSpread, kObjPert };
+  enum class StudyKind { kGrid, kSpread, kObjPert, kSweep };
   void submitStudy(StudyKind kind);
   void cancelStudy();
+  // Drops the studies of a setting no longer shown (settings_ is the new one): all but a C sweep
+  // of the same sweep_key.
   void clearStudies();
+  // Submits the C sweep when its tab is shown and the shown setting has none (nor one coming).
+  void maybeComputeSweep();
+  void updateSweepMark();
   void updateBand();
   void updateCurves();
   void updateStepLabels();
@@ -199,6 +219,7 @@ class PlaygroundWindow : public QMainWindow {
     std::optional<playground::AlphaClipGrid> grid;
     std::optional<playground::SeedSpread> spread;
     std::optional<playground::ObjPertBaseline> objpert;
+    std::optional<playground::ClipSweep> sweep;
   };
   void onStudy(const StudyResult& r);
   std::unique_ptr<LatestOnlyTask<StudyQuery, StudyResult>> study_task_;
@@ -206,6 +227,12 @@ class PlaygroundWindow : public QMainWindow {
   std::optional<playground::AlphaClipGrid> grid_;
   std::optional<playground::SeedSpread> spread_;
   std::optional<playground::ObjPertBaseline> objpert_;
+  std::optional<playground::ClipSweep> sweep_;
+  std::optional<playground::PlaygroundSettings> sweep_pending_;  // sweep_key of the one computing
+  // A lesson's pinned first setting, trained on its own worker; pin_pending_ is the one awaited.
+  std::unique_ptr<LatestOnlyTask<playground::LessonPin, playground::TrainedRun>> pin_task_;
+  std::optional<playground::LessonPin> pin_pending_;
+  void onLessonPin(const playground::TrainedRun& run);
 
   // Knobs.
   QComboBox* dataset_;
@@ -238,8 +265,11 @@ class PlaygroundWindow : public QMainWindow {
   struct Pinned {
     std::vector<playground::BoundarySegment> boundary;
     std::vector<playground::HistoryPoint> history;
+    QString label;             // the legend's and the plane key's name; empty: "pinned"
+    bool from_lesson = false;  // pinned by a lesson (the next lesson drops it)
   };
   std::optional<Pinned> pinned_;
+  void setPinned(std::optional<Pinned> pinned);
   QSlider* speed_;
   // Views and labels.
   PlaneView* plane_;
@@ -247,6 +277,7 @@ class PlaygroundWindow : public QMainWindow {
   QTabWidget* picture_tabs_;
   AlphaClipView* grid_view_;
   ObjPertView* objpert_view_;
+  ClipSweepView* sweep_view_;
   ChartView* loss_chart_;
   ChartView* accuracy_chart_;
   SteadyLabel* step_label_;
@@ -264,7 +295,8 @@ class PlaygroundWindow : public QMainWindow {
   QTabWidget* knob_tabs_ = nullptr;
   QScrollArea* knobs_scroll_ = nullptr;
   bool large_font_ = false;
-  std::map<QString, QWidget*> knobs_;  // lesson knob name -> widget
+  QStyle* compact_tabs_style_ = nullptr;  // the picture tabs' style in the projector font
+  std::map<QString, QWidget*> knobs_;     // lesson knob name -> widget
 };
 
 }  // namespace dplab::ui

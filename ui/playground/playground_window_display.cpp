@@ -83,6 +83,7 @@ void PlaygroundWindow::drawFrameRest() {
   clock.start();
   updateCurves();
   updateStepLabels();
+  updateSweepMark();
   last_draw_ms_ += static_cast<double>(clock.nsecsElapsed()) / 1e6;
   frame_label_->setText(frame_label_text(shown_->steps_computed, last_compute_ms_, last_draw_ms_));
 }
@@ -144,16 +145,39 @@ void PlaygroundWindow::updateCurves() {
 }
 
 void PlaygroundWindow::pin(bool on) {
+  pin_pending_.reset();  // the teacher's pin (or unpin) wins over a lesson's still training
   if (on && shown_) {
-    pinned_ = Pinned{shown_->boundary, shown_->history};
+    setPinned(Pinned{shown_->boundary, shown_->history, QString(), false});
   } else {
-    pinned_.reset();
+    setPinned(std::nullopt);
   }
+}
+
+void PlaygroundWindow::setPinned(std::optional<Pinned> pinned) {
+  pinned_ = std::move(pinned);
   const QSignalBlocker block(pin_button_);
   pin_button_->setChecked(pinned_.has_value());
   pin_button_->setText(pinned_ ? tr("Unpin") : tr("Pin"));
-  plane_->setPinnedBoundary(pinned_ ? pinned_->boundary : std::vector<BoundarySegment>{});
+  plane_->setPinnedBoundary(pinned_ ? pinned_->boundary : std::vector<BoundarySegment>{},
+                            pinned_ ? pinned_->label : QString());
+  const QString name = pinned_ && !pinned_->label.isEmpty() ? pinned_->label : tr("pinned DP test");
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    QCPGraph* graph = chart->plot()->graph(8);
+    if (graph->name() == name) continue;
+    graph->setName(name);
+    if (chart->plot()->legend->hasItemWithPlottable(graph)) chart->layoutLegend(chart->width());
+  }
   if (shown_) updateCurves();
+}
+
+void PlaygroundWindow::onLessonPin(const TrainedRun& run) {
+  if (!pin_pending_ || !(pin_pending_->settings == run.settings)) return;  // no longer wanted
+  const QString label = QString::fromStdString(pin_pending_->label);
+  pin_pending_.reset();
+  // It trained on the data: a candidate like any setting tried.
+  if (!run.history.empty())
+    recordRun(run.settings, train_size_of(run.settings.data), run.history.back().test_accuracy);
+  setPinned(Pinned{run.boundary, run.history, label, true});
 }
 
 void PlaygroundWindow::updateStepLabels() {

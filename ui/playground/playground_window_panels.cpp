@@ -4,6 +4,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractSpinBox>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -14,11 +15,13 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QProxyStyle>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
+#include <QStyleFactory>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -47,6 +50,19 @@ constexpr int kLargeSidePanelMinWidth = 262;
 // the spin boxes' own minimum holds their longest value (δ's 0.0000000001), 190 px each, and
 // the knob column alone took a third of a 1024-pixel projector.
 constexpr int kLargeKnobFieldDigits = 7;
+
+// The picture tabs in the projector font: the application's style with half its horizontal
+// padding inside each tab, so that the four titles ("step", "C", "α–C", "vs OP": 242 px with the
+// style's padding) are whole in the ~210 px a 1024-pixel projector leaves them, not elided.
+class CompactTabStyle : public QProxyStyle {
+ public:
+  explicit CompactTabStyle(QStyle* base) : QProxyStyle(base) {}
+  int pixelMetric(PixelMetric metric, const QStyleOption* option,
+                  const QWidget* widget) const override {
+    const int value = QProxyStyle::pixelMetric(metric, option, widget);
+    return metric == PM_TabBarTabHSpace ? value / 2 : value;
+  }
+};
 
 QDoubleSpinBox* number(QWidget* parent, const char* name, double lo, double hi, double step,
                        int decimals) {
@@ -156,13 +172,18 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
   step_layout->addLayout(projection);
   grid_view_ = new AlphaClipView(picture_tabs_);
   objpert_view_ = new ObjPertView(picture_tabs_);
+  sweep_view_ = new ClipSweepView(picture_tabs_);
   picture_tabs_->addTab(step_page, tr("DP step"));
+  picture_tabs_->addTab(sweep_view_, tr("C sweep"));
   picture_tabs_->addTab(grid_view_, tr("α–C grid"));
   // Short titles, so that none is elided at 1024 px; the full name in the tooltip.
   picture_tabs_->addTab(objpert_view_, tr("vs obj. pert."));
   picture_tabs_->setTabToolTip(0, tr("One DP-SGD step: clipping, the noisy sum, the update"));
-  picture_tabs_->setTabToolTip(1, tr("The α–C grid: final test accuracy over 5 × 5 settings"));
-  picture_tabs_->setTabToolTip(2, tr("vs objective perturbation, trained at the same ε"));
+  picture_tabs_->setTabToolTip(
+      1, tr("The C sweep: final test accuracy of this setting at ten C from 0.01 to 10, with and "
+            "without noise (computed while the tab is shown; the DP runs go into the ledger)"));
+  picture_tabs_->setTabToolTip(2, tr("The α–C grid: final test accuracy over 5 × 5 settings"));
+  picture_tabs_->setTabToolTip(3, tr("vs objective perturbation, trained at the same ε"));
   pictures->addWidget(plane_, 1);
   pictures->addWidget(picture_tabs_, 1);
   middle_layout->addLayout(pictures, 3);
@@ -536,15 +557,25 @@ void PlaygroundWindow::setLargeFont(bool large) {
   speed_label_->setVisible(!large);
   axes_label_->setVisible(!large);
   // The picture tabs' titles, short enough not to be elided at 1024 px (tooltips keep the rest).
+  // A title of more than three characters reserves its first two and "..." as its minimum, so
+  // the C sweep is "C" here: "C sweep" made the tab bar 246 px and the window 1,038 px wide.
   const QStringList picture_titles =
-      large ? QStringList{tr("step"), tr("α–C"), tr("vs OP")}
-            : QStringList{tr("DP step"), tr("α–C grid"), tr("vs obj. pert.")};
+      large ? QStringList{tr("step"), tr("C"), tr("α–C"), tr("vs OP")}
+            : QStringList{tr("DP step"), tr("C sweep"), tr("α–C grid"), tr("vs obj. pert.")};
   for (int i = 0; i < picture_tabs_->count() && i < picture_titles.size(); ++i)
     picture_tabs_->setTabText(i, picture_titles[i]);
+  if (large && !compact_tabs_style_) {
+    // A copy of the application's style (Fusion, charts/theme.cpp), owned by the window.
+    QStyle* base = QStyleFactory::create(QApplication::style()->name());
+    compact_tabs_style_ = new CompactTabStyle(base);
+    compact_tabs_style_->setParent(this);
+  }
+  picture_tabs_->tabBar()->setStyle(large ? compact_tabs_style_ : nullptr);
   for (QComboBox* c : {proj_a_, proj_b_}) c->setMinimumContentsLength(large ? 3 : 6);
   // The α–C grid and objective-perturbation pages draw at any size: their own minimum (wide
   // legends) set the pictures' width in the projector font.
-  for (QWidget* page : {static_cast<QWidget*>(grid_view_), static_cast<QWidget*>(objpert_view_)})
+  for (QWidget* page : {static_cast<QWidget*>(grid_view_), static_cast<QWidget*>(objpert_view_),
+                        static_cast<QWidget*>(sweep_view_)})
     page->setMinimumSize(large ? QSize(200, 200) : QSize(0, 0));
   ledger_label_->setLongestText(longest_ledger_label_text(large));
   refreshLedgerLabel();

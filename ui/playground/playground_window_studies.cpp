@@ -1,6 +1,6 @@
 // PlaygroundWindow (playground_window.h): the studies (the alpha-C grid, the 5-seed spread,
-// objective perturbation; playground_studies.h) — submitting one to the study worker, cancelling
-// it when the setting changes, and showing its result.
+// objective perturbation, the C sweep; playground_studies.h) — submitting one to the study
+// worker, cancelling it when the setting changes, and showing its result.
 #include <qcustomplot.h>
 
 #include <QPushButton>
@@ -29,6 +29,34 @@ void PlaygroundWindow::computeObjPert() {
   submitStudy(StudyKind::kObjPert);
 }
 
+void PlaygroundWindow::computeClipSweep() {
+  if (settings_.training.automatic_clipping) {
+    sweep_view_->setStatus(tr("Automatic clipping: C has no effect, so there is no C to sweep."));
+    return;
+  }
+  submitStudy(StudyKind::kSweep);
+}
+
+void PlaygroundWindow::maybeComputeSweep() {
+  if (picture_tabs_->currentWidget() != sweep_view_ || settle_timer_->isActive()) return;
+  const PlaygroundSettings key = sweep_key(settings_);
+  if (sweep_ && sweep_key(sweep_->runs.front()) == key) return;
+  if (sweep_pending_ && *sweep_pending_ == key) return;
+  if (!settings_.training.is_private) {
+    sweep_view_->setStatus(tr("Choose a private optimizer: the sweep varies C."));
+    return;
+  }
+  computeClipSweep();
+}
+
+void PlaygroundWindow::updateSweepMark() {
+  // The live run's accuracy on the red line once it has trained (it moves up while it plays).
+  const bool live =
+      shown_ && shown_->settings == settings_ && shown_->steps > 0 && !shown_->history.empty();
+  sweep_view_->plot()->setCurrent(settings_.training.clip,
+                                  live ? shown_->history.back().test_accuracy : std::nan(""));
+}
+
 void PlaygroundWindow::submitStudy(StudyKind kind) {
   if (!settings_.training.is_private && kind != StudyKind::kSpread) {
     emit message(tr("Choose a private optimizer first: this study needs σ and C."), true);
@@ -43,12 +71,17 @@ void PlaygroundWindow::submitStudy(StudyKind kind) {
   if (kind == StudyKind::kGrid) grid_view_->setStatus(tr("Computing 25 runs…"));
   if (kind == StudyKind::kObjPert) objpert_view_->setStatus(tr("Training…"));
   if (kind == StudyKind::kSpread) spread_button_->setText(tr("Spread: running…"));
+  if (kind == StudyKind::kSweep) {
+    sweep_pending_ = sweep_key(settings_);
+    sweep_view_->setStatus(tr("Training at %1 values of C…").arg(kSweepSize));
+  }
   study_task_->submit(q);
 }
 
 void PlaygroundWindow::cancelStudy() {
   if (study_cancel_) study_cancel_->store(true);
   study_cancel_.reset();
+  sweep_pending_.reset();  // a sweep being computed stops too (maybeComputeSweep resubmits)
 }
 
 void PlaygroundWindow::clearStudies() {
@@ -60,6 +93,12 @@ void PlaygroundWindow::clearStudies() {
   grid_.reset();
   spread_.reset();
   objpert_.reset();
+  // The sweep does not depend on C: a new C keeps it (the mark moves), anything else drops it.
+  if (sweep_ && !(sweep_key(sweep_->runs.front()) == sweep_key(settings_))) {
+    sweep_.reset();
+    sweep_view_->plot()->setSweep(std::nullopt);
+    sweep_view_->setStatus(QString());
+  }
   if (had_grid) grid_view_->heatmap()->setGrid(std::nullopt);
   grid_view_->setStatus(QString());
   if (had_objpert) objpert_view_->plane()->setField({});
@@ -69,8 +108,36 @@ void PlaygroundWindow::clearStudies() {
 }
 
 void PlaygroundWindow::onStudy(const StudyResult& r) {
-  if (!(r.settings == settings_)) return;  // a study of a setting no longer shown
   const Index n = train_size_of(r.settings.data);
+  if (r.sweep) {
+    // A cancelled sweep was no longer pending (cancelStudy); one submitted since may be.
+    if (r.sweep->cancelled) return;
+    if (sweep_pending_ && *sweep_pending_ == sweep_key(r.settings)) sweep_pending_.reset();
+    // A sweep is of every C: it still describes the setting if only C moved meanwhile.
+    if (!(sweep_key(r.settings) == sweep_key(settings_))) return;
+    sweep_ = r.sweep;
+    for (std::size_t i = 0; i < sweep_->runs.size(); ++i)
+      recordRun(sweep_->runs[i], n, sweep_->test_accuracy[i]);
+    sweep_view_->plot()->setSweep(sweep_);
+    updateSweepMark();
+    const std::size_t last = sweep_->clips.size() - 1;
+    const std::size_t best = sweep_->best_index();
+    const QString numbers = tr("Best <b>%1%</b> at C = %2; %3% at C = %4, %5% at C = %6.")
+                                .arg(100 * sweep_->test_accuracy[best], 0, 'f', 0)
+                                .arg(sweep_->clips[best], 0, 'g', 3)
+                                .arg(100 * sweep_->test_accuracy.front(), 0, 'f', 0)
+                                .arg(sweep_->clips.front(), 0, 'g', 3)
+                                .arg(100 * sweep_->test_accuracy[last], 0, 'f', 0)
+                                .arg(sweep_->clips[last], 0, 'g', 3);
+    // The projector font has room for the numbers only; the tab's tooltip keeps the rest.
+    sweep_view_->setStatus(
+        large_font_ ? numbers
+                    : numbers + tr(" Final test accuracy, one seed; the %1 DP runs are in the "
+                                   "ledger (the grey runs, without noise, are not private).")
+                                    .arg(sweep_->runs.size()));
+    return;
+  }
+  if (!(r.settings == settings_)) return;  // a study of a setting no longer shown
   if (r.grid && !r.grid->cancelled) {
     grid_ = r.grid;
     for (std::size_t i = 0; i < grid_->runs.size(); ++i)
