@@ -21,18 +21,35 @@ the same shape), pixels / 255. Lots: Poisson with q = L / n, expected size L = 2
 includes the lot's gather and an SGD update (as dplab's bench step does); the DP steps add
 per-example clipping to C = 1 and Gaussian noise sigma = 1.
 
+--opacus PATH adds Opacus's own DP step (hooks mode: GradSampleModule's per-sample gradients and
+DPOptimizer's clipping, noise and averaging over the expected lot size) from a source checkout
+(the folder that holds the `opacus` package; Opacus 1.4.x runs on Debian's torch 1.13 and needs
+python3-scipy). Debian 12 does not package opt_einsum, whose `contract` Opacus's per-sample
+gradient formulas call: when it is missing, torch.einsum (the same contraction, one path) stands
+in for it, in this process only. Nothing is installed.
+
+The BLAS torch runs is printed (OpenBLAS's core name, e.g. SkylakeX for its AVX-512 kernels). An
+OPENBLAS_CORETYPE in the environment (some machines set it, e.g. to Haswell) is removed for this
+process only, before torch loads OpenBLAS, so the peer side runs the kernels the CPU has; the
+line printed says so.
+
 Usage: /usr/bin/python3 scripts/compare-torch-cnn.py [--model cnn|autoencoder] [--seconds 5]
-           [--threads 1,2] [--json out.json]
+           [--threads 1,2] [--opacus PATH] [--json out.json]
 """
 import argparse
+import ctypes
 import gzip
 import json
 import os
+import sys
 import time
 
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
+# Before torch loads OpenBLAS, which reads it once at load time.
+CORETYPE_OVERRIDE = os.environ.pop("OPENBLAS_CORETYPE", None)
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 FASHION_DIR = "/usr/share/datasets/fashion-mnist"
 
@@ -142,6 +159,67 @@ class Steps:
         self.update(self.noisy_mean(summed))
 
 
+def blas_description():
+    """The BLAS library torch loaded, and OpenBLAS's kernel (core) name when it is OpenBLAS.
+
+    Debian's torch calls libblas.so.3, which the alternatives system points at OpenBLAS
+    (libopenblas0-pthread), BLIS or the slow reference BLAS; the file's symbols say which."""
+    torch.ones(2, 2) @ torch.ones(2, 2)  # BLAS is loaded by now
+    with open("/proc/self/maps") as maps:
+        paths = sorted({line.split()[-1] for line in maps
+                        if "/" in line and "blas" in os.path.basename(line.split()[-1]).lower()
+                        and ".so" in line})
+    # The BLAS libraries themselves before modules that link them (scipy's _fblas).
+    paths.sort(key=lambda path: not os.path.basename(path).startswith("lib"))
+    for path in paths:
+        lib = ctypes.CDLL(path)
+        if not hasattr(lib, "openblas_get_corename"):
+            continue
+        for name in ("openblas_get_corename", "openblas_get_config"):
+            getattr(lib, name).restype = ctypes.c_char_p
+        core = lib.openblas_get_corename().decode()
+        config = lib.openblas_get_config().decode().strip()
+        return f"BLAS: OpenBLAS ({os.path.realpath(path)}), core {core}; {config}"
+    libblas = [p for p in paths if os.path.basename(p).startswith("libblas.so")]
+    if libblas:
+        return (f"BLAS: {os.path.realpath(libblas[0])}, not OpenBLAS (the reference BLAS is many "
+                "times slower: apt-get install libopenblas0-pthread, or update-alternatives "
+                "--config libblas.so.3-x86_64-linux-gnu)")
+    return "BLAS: " + (", ".join(paths) if paths else "no BLAS library found in the process")
+
+
+def make_opacus_step(steps, path):
+    """Opacus's DP step from a source checkout at `path`: GradSampleModule (hooks) + DPOptimizer."""
+    sys.path.insert(0, os.path.abspath(path))
+    try:
+        import opt_einsum  # noqa: F401
+    except ImportError:
+        import types
+
+        # `from opt_einsum import contract` and `from opt_einsum.contract import contract`.
+        shim, submodule = types.ModuleType("opt_einsum"), types.ModuleType("opt_einsum.contract")
+        shim.__path__ = []
+        shim.contract = submodule.contract = torch.einsum
+        sys.modules.update({"opt_einsum": shim, "opt_einsum.contract": submodule})
+    import opacus
+    from opacus import GradSampleModule
+    from opacus.optimizers import DPOptimizer
+
+    torch.manual_seed(1)
+    model = GradSampleModule(type(steps.model)(), batch_first=True, loss_reduction="sum")
+    optimizer = DPOptimizer(torch.optim.SGD(model.parameters(), lr=steps.lr),
+                            noise_multiplier=steps.sigma, max_grad_norm=steps.clip,
+                            expected_batch_size=int(round(steps.lot_size)), loss_reduction="sum")
+
+    def step():
+        xb, yb = steps.lot()
+        optimizer.zero_grad(set_to_none=True)
+        summed_loss(model, xb, yb).backward()
+        optimizer.step()
+
+    return step, f"Opacus {opacus.__version__} ({os.path.dirname(opacus.__file__)}), hooks mode"
+
+
 def make_vmap_step(steps):
     try:
         from functorch import grad, make_functional, vmap
@@ -188,17 +266,29 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--naive-seconds", type=float, default=None,
                         help="time for the naive loop (default: --seconds)")
+    parser.add_argument("--opacus", metavar="PATH",
+                        help="also time Opacus's DP step, from the source checkout at PATH")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     x, y, data = load_data()
     steps = Steps(x, y, args.lot_size, args.model)
     n_params = sum(p.numel() for p in steps.params)
     vmap_step = make_vmap_step(steps)
+    opacus_step, opacus_text = make_opacus_step(steps, args.opacus) if args.opacus else (None, "")
+    blas = blas_description()
     result = {"torch": torch.__version__, "data": data, "model": args.model, "params": n_params,
-              "lot_size": args.lot_size, "rows": []}
+              "lot_size": args.lot_size, "blas": blas, "openblas_coretype_removed":
+              CORETYPE_OVERRIDE, "opacus": opacus_text or None, "rows": []}
     print(f"torch {torch.__version__}, {data}, {type(steps.model).__name__} {n_params} params, L = "
           f"{args.lot_size:.0f}, {args.seconds:g} s per variant")
-    print(f"{'threads':>7} {'nonpriv st/s':>13} {'DP naive st/s':>14} {'DP vmap st/s':>13}")
+    print(blas)
+    if CORETYPE_OVERRIDE is not None:
+        print(f"OPENBLAS_CORETYPE={CORETYPE_OVERRIDE} was removed for this process (OpenBLAS picks "
+              "the kernels of this CPU)")
+    if opacus_text:
+        print(opacus_text)
+    print(f"{'threads':>7} {'nonpriv st/s':>13} {'DP naive st/s':>14} {'DP vmap st/s':>13}"
+          + (f" {'Opacus st/s':>12}" if opacus_step else ""))
     for threads in [int(t) for t in args.threads.split(",")]:
         torch.set_num_threads(threads)
         row = {"threads": threads,
@@ -207,10 +297,13 @@ def main():
                    steps.dp_naive, args.naive_seconds or args.seconds)}
         if vmap_step is not None:
             row["dp_vmap_steps_per_second"] = steps_per_second(vmap_step, args.seconds)
+        if opacus_step is not None:
+            row["opacus_dp_steps_per_second"] = steps_per_second(opacus_step, args.seconds)
         result["rows"].append(row)
         vmap_text = f"{row['dp_vmap_steps_per_second']:13.2f}" if vmap_step else f"{'n/a':>13}"
+        opacus_cell = f" {row['opacus_dp_steps_per_second']:12.2f}" if opacus_step else ""
         print(f"{threads:>7} {row['nonprivate_steps_per_second']:13.2f} "
-              f"{row['dp_naive_steps_per_second']:14.2f} {vmap_text}", flush=True)
+              f"{row['dp_naive_steps_per_second']:14.2f} {vmap_text}{opacus_cell}", flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)
