@@ -254,10 +254,7 @@ void ChartView::setLogY(bool log) {
   if (log) {
     setLogAxis(plot_->yAxis);
   } else {
-    plot_->yAxis->setScaleType(QCPAxis::stLinear);
-    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
-    plot_->yAxis->setNumberPrecision(6);
+    setLinearAxis(plot_->yAxis);
   }
   QSignalBlocker block(log_button_);
   log_button_->setChecked(log);
@@ -444,29 +441,48 @@ void applyChartStyle(QCustomPlot* plot) {
     axis->setLabelFont(label_font);
     axis->setTickLabelFont(tick_font);
     axis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
+    setLinearAxis(axis);
   }
   plot->legend->setFont(tick_font);
   applyChartColors(plot, plot->palette());  // the grid's, legend's and axes' colours
 }
 
 namespace {
-// Log ticks with two significant digits, in plain decimals where they are short (0.3, 1.6, 300)
-// and as powers of ten beyond (10⁻⁵, 10⁴; formatLogTick): QCustomPlot's "eb" format with
-// precision 0 rounded the mantissa, so a range under one decade read "2·10⁰ 2·10⁰ 2·10⁰".
-class PowerOfTenLogTicker : public QCPAxisTickerLog {
+// Every axis's labels come from formatTick (charts/chart_export.h): QCustomPlot's own "gb" format
+// wrote 300000 in full, its "eb" format "1.3·10⁰" on a log axis.
+class ReadableTicker : public QCPAxisTicker {
  protected:
   QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-    return formatLogTick(tick);
+    return formatTick(tick);
   }
 };
+
+// Over less than a decade QCustomPlot's log ticker falls back to linear ticks (0.75, 1.25).
+class ReadableLogTicker : public QCPAxisTickerLog {
+ protected:
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return formatTick(tick);
+  }
+};
+
+// The new ticker keeps the old one's tick count (the Playground's projector font asks for 3).
+void replaceTicker(QCPAxis* axis, QSharedPointer<QCPAxisTicker> ticker) {
+  if (axis->ticker()) ticker->setTickCount(axis->ticker()->tickCount());
+  axis->setTicker(ticker);
+}
 }  // namespace
+
+void setLinearAxis(QCPAxis* axis) {
+  axis->setScaleType(QCPAxis::stLinear);
+  replaceTicker(axis, QSharedPointer<QCPAxisTicker>(new ReadableTicker));
+}
 
 void setLogAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
-  QSharedPointer<QCPAxisTickerLog> ticker(new PowerOfTenLogTicker);
+  QSharedPointer<QCPAxisTickerLog> ticker(new ReadableLogTicker);
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
-  axis->setTicker(ticker);
+  replaceTicker(axis, ticker);
 }
 
 QCPColorGradient viridisGradient() {

@@ -96,7 +96,9 @@ class ChartView : public QWidget {
 
 // Shared look: fonts, grid, legend; applied to every plot so that charts read alike.
 void applyChartStyle(QCustomPlot* plot);
-// Logarithmic axis with powers-of-ten labels.
+// A linear or logarithmic (powers of ten) axis, its ticks labelled by formatTick
+// (charts/chart_export.h) as every chart's are; the tick count is kept.
+void setLinearAxis(QCPAxis* axis);
 void setLogAxis(QCPAxis* axis);
 // Viridis (dark purple -> yellow): perceptually even, readable in grey, no end in the white
 // background. Used for every colour scale (heatmap, parallel coordinates).

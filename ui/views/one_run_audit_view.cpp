@@ -415,7 +415,7 @@ void OneRunAuditView::draw() {
   QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
   if (rows_) {
     for (const auto& r : *rows_)
-      if (r.is_private) ticks->addTick(r.epsilon_target, formatReadable(r.epsilon_target, 3));
+      if (r.is_private) ticks->addTick(r.epsilon_target, formatTick(r.epsilon_target));
   }
   plot->xAxis->setTicker(ticks);
   plot->xAxis->setLabel(tr("target ε (σ calibrated by RDP)"));
