@@ -193,15 +193,6 @@ class TestCharts : public QObject {
     QCOMPARE(formatPowerOfTen(0.3), QStringLiteral("3·10⁻¹"));
     QCOMPARE(formatPowerOfTen(0.25), QStringLiteral("2.5·10⁻¹"));
     QCOMPARE(formatPowerOfTen(9.96), QStringLiteral("10¹"));
-    // A log axis's labels: plain decimals where short (issue #44: "1.3·10⁰", "7.5·10⁻¹"),
-    // powers of ten beyond.
-    QCOMPARE(formatLogTick(1.3), QStringLiteral("1.3"));
-    QCOMPARE(formatLogTick(0.75), QStringLiteral("0.75"));
-    QCOMPARE(formatLogTick(0.001), QStringLiteral("0.001"));
-    QCOMPARE(formatLogTick(300), QStringLiteral("300"));
-    QCOMPARE(formatLogTick(2000), QStringLiteral("2000"));
-    QCOMPARE(formatLogTick(1e-5), QStringLiteral("10⁻⁵"));
-    QCOMPARE(formatLogTick(25000), QStringLiteral("2.5·10⁴"));
     // A log axis over less than a decade (a colour scale of losses 0.7–2.2) used to read
     // "2·10⁰ 2·10⁰ 2·10⁰": every label is now distinct and never "e+".
     ChartView view(QStringLiteral("t"), QStringLiteral("t"));
@@ -215,6 +206,68 @@ class TestCharts : public QObject {
     for (const QString& l : labels) {
       QVERIFY2(!l.contains(QStringLiteral("e+")), qPrintable(l));
       QVERIFY2(!l.contains(QStringLiteral("·10")), qPrintable(l));  // 0.7..2.2: plain decimals
+    }
+  }
+
+  // Issue #44: every chart's ticks (linear and log axes alike, one formatTick) are plain decimals
+  // while the power of ten is within ±4 — "1.3", "0.75", "0.001", not "1.3·10⁰", "7.5·10⁻¹" —
+  // each the tick itself (a log axis over less than a decade wrote its 1.25 tick "1.2"), and
+  // powers of ten beyond (QCustomPlot's "gb" wrote 300000 in full).
+  void tickLabelsArePlainDecimalsWhereTheyFit() {
+    QCOMPARE(formatTick(1.3), QStringLiteral("1.3"));
+    QCOMPARE(formatTick(0.75), QStringLiteral("0.75"));
+    QCOMPARE(formatTick(0.001), QStringLiteral("0.001"));
+    QCOMPARE(formatTick(0.0001), QStringLiteral("0.0001"));
+    QCOMPARE(formatTick(1.25), QStringLiteral("1.25"));
+    QCOMPARE(formatTick(0.1 + 0.2), QStringLiteral("0.3"));
+    QCOMPARE(formatTick(0), QStringLiteral("0"));
+    QCOMPARE(formatTick(-0.5), QStringLiteral("-0.5"));
+    QCOMPARE(formatTick(300), QStringLiteral("300"));
+    QCOMPARE(formatTick(25000), QStringLiteral("25000"));
+    QCOMPARE(formatTick(1e-5), QStringLiteral("10⁻⁵"));
+    QCOMPARE(formatTick(2.5e5), QStringLiteral("2.5·10⁵"));
+    QCOMPARE(formatTick(1e6), QStringLiteral("10⁶"));
+    ChartView view(QStringLiteral("t"), QStringLiteral("t"));
+    view.resize(600, 900);
+    view.show();
+    struct Range {
+      bool log;
+      double lower, upper;
+    };
+    auto labelsOf = [&](const Range& r) {
+      view.setLogY(r.log);
+      view.plot()->yAxis->setRange(r.lower, r.upper);
+      view.plot()->replot();
+      return std::pair{view.plot()->yAxis->tickVector(), view.plot()->yAxis->tickVectorLabels()};
+    };
+    for (const Range& r : {Range{false, 0.1, 2}, Range{false, 0, 0.0012}, Range{false, -1, 1},
+                           Range{false, 0, 12000}, Range{true, 0.01, 100}, Range{true, 0.7, 2.2},
+                           Range{true, 0.55, 1.9}, Range{true, 3, 9}}) {
+      const auto [ticks, labels] = labelsOf(r);
+      QVERIFY(labels.size() >= 2);
+      for (int i = 0; i < labels.size(); ++i) {
+        const QString where = QStringLiteral("%1 axis %2..%3: tick %4 labelled \"%5\"")
+                                  .arg(r.log ? QStringLiteral("log") : QStringLiteral("linear"))
+                                  .arg(r.lower)
+                                  .arg(r.upper)
+                                  .arg(ticks[i], 0, 'g', 17)
+                                  .arg(labels[i]);
+        bool plain = false;
+        const double read = labels[i].toDouble(&plain);
+        QVERIFY2(plain && !labels[i].contains(QLatin1Char('e')), qPrintable(where));
+        QVERIFY2(std::abs(read - ticks[i]) <= 1e-9 * std::max(1.0, std::abs(ticks[i])),
+                 qPrintable(where));
+      }
+    }
+    // Beyond ±4 powers of ten: a power of ten, never "e+".
+    for (const Range& r : {Range{false, 2e5, 6e5}, Range{true, 1e-7, 1e-5}}) {
+      const auto [ticks, labels] = labelsOf(r);
+      QVERIFY(labels.size() >= 2);
+      for (const QString& label : labels) {
+        QVERIFY2(label.contains(QStringLiteral("10⁵")) || label.contains(QStringLiteral("10⁻")),
+                 qPrintable(label));
+        QVERIFY2(!label.contains(QLatin1Char('e')), qPrintable(label));
+      }
     }
   }
 

@@ -182,6 +182,70 @@ class TestOneRunAuditView : public QObject {
     window_->resize(1280, 720);
   }
 
+  // Issue #44 item 3: the status line and the table give the engine's wall time in a unit that
+  // shows it (a sweep of 30 ms read "0.0 s"), and the ceiling line, in the legend, is seen: inside
+  // the axes and drawn over the non-private run's line (the white-box ceiling is what every guess
+  // right proves, which the non-private run reaches, so that line covered it).
+  void durationAndCeilingAreShown() {
+    QVERIFY(view_->rows().has_value());
+    const auto& rows = *view_->rows();
+    double wall = 0;
+    for (const auto& r : rows) wall += r.audit.wall_seconds;
+    QVERIFY(wall > 0);
+    const QString status = view_->statusText();
+    qInfo("status: %s (engine: %.4f s)", qPrintable(status), wall);
+    QVERIFY2(status.contains(formatSeconds(wall)), qPrintable(status));
+    QVERIFY2(!status.contains(QStringLiteral(" 0.0 s")), qPrintable(status));
+    for (int r = 0; r < view_->table()->rowCount(); ++r) {
+      const QString shown = cell(view_->table(), r, 12);
+      QCOMPARE(shown, formatSeconds(rows[static_cast<std::size_t>(r)].audit.wall_seconds));
+      QVERIFY2(shown != QStringLiteral("0.0"), qPrintable(shown));
+    }
+    QCOMPARE(formatSeconds(0.043), QStringLiteral("43 ms"));
+    QCOMPARE(formatSeconds(0.0042), QStringLiteral("4.2 ms"));
+    QCOMPARE(formatSeconds(4.24), QStringLiteral("4.2 s"));
+    QCOMPARE(formatSeconds(42.4), QStringLiteral("42 s"));
+    QCOMPARE(formatSeconds(185), QStringLiteral("3 min 5 s"));
+
+    window_->tabs()->setCurrentWidget(view_);
+    QCustomPlot* plot = view_->chart()->plot();
+    plot->replot();
+    QCPGraph* ceiling = plot->graph(3);
+    QCOMPARE(ceiling->name(), QStringLiteral("audit ceiling"));
+    QVERIFY(plot->legend->hasItemWithPlottable(ceiling));
+    QVERIFY(ceiling->data()->size() >= 2);
+    for (auto it = ceiling->data()->constBegin(); it != ceiling->data()->constEnd(); ++it) {
+      QVERIFY(plot->xAxis->range().contains(it->key));
+      QVERIFY2(plot->yAxis->range().contains(it->value), qPrintable(QString::number(it->value)));
+    }
+    // Along the line, the ceiling's own colour shows (a dotted line: about half its pixels).
+    const QImage image = plot->toPixmap(plot->width(), plot->height(), 1.0).toImage();
+    const QColor ink = ceiling->pen().color();
+    const auto first = ceiling->data()->constBegin(), last = ceiling->data()->constEnd() - 1;
+    const double x0 = plot->xAxis->coordToPixel(first->key),
+                 x1 = plot->xAxis->coordToPixel(last->key);
+    const double y0 = plot->yAxis->coordToPixel(first->value),
+                 y1 = plot->yAxis->coordToPixel(last->value);
+    int along = 0, seen = 0;
+    for (int x = qRound(x0) + 4; x <= qRound(x1) - 4; ++x) {
+      const int y = qRound(y0 + (y1 - y0) * (x - x0) / (x1 - x0));
+      ++along;
+      for (int dy = -1; dy <= 1; ++dy) {
+        const QColor c = image.pixelColor(x, y + dy);
+        if (std::abs(c.red() - ink.red()) + std::abs(c.green() - ink.green()) +
+                std::abs(c.blue() - ink.blue()) <
+            90) {
+          ++seen;
+          break;
+        }
+      }
+    }
+    qInfo("ceiling %.3f..%.3f, non-private bound %.3f: its colour on %d of %d px", first->value,
+          last->value, rows.back().audit.bound.epsilon_lower_bound, seen, along);
+    QVERIFY(along > 50);
+    QVERIFY2(seen * 4 >= along, qPrintable(QStringLiteral("%1 of %2 px").arg(seen).arg(along)));
+  }
+
   void cancelEndsALongSweepAndKeepsTheResult() {
     QVERIFY(view_->rows().has_value());
     const double shown = view_->rows()->front().audit.bound.epsilon_lower_bound;

@@ -104,6 +104,40 @@ void checkMainViewsFit(PlaygroundWindow& w, QSize size, bool large) {
   }
 }
 
+// Each chart's plot area (the axis rectangle the curves are drawn in) is at least `least_height`
+// px high, and its title is drawn whole (not elided), clear of the "log y" / "Export" buttons.
+void checkChartsReadable(PlaygroundWindow& w, int least_height, const QString& where) {
+  for (ChartView* chart : {w.lossChart(), w.accuracyChart()}) {
+    QCustomPlot* plot = chart->plot();
+    plot->replot();
+    const QRect area = plot->axisRect()->rect();
+    const QCPTextElement* title = chart->titleElement();
+    // Where QCPTextElement draws its text: centred in its rectangle, at its font.
+    const QRect text =
+        QFontMetrics(title->font()).boundingRect(title->rect(), title->textFlags(), title->text());
+    const QRect buttons(plot->mapFrom(chart, chart->buttonsRect().topLeft()),
+                        chart->buttonsRect().size());
+    qInfo(
+        "%s: %s chart %d x %d, plot area %d x %d, legend %d entries, title \"%s\" at %s, "
+        "buttons at %s",
+        qPrintable(where), qPrintable(chart->fileStem()), chart->width(), chart->height(),
+        area.width(), area.height(), plot->legend->itemCount(),
+        qPrintable(title->text().replace(QLatin1Char('\n'), QLatin1Char('|'))),
+        qPrintable(QDebug::toString(text)), qPrintable(QDebug::toString(buttons)));
+    QVERIFY2(area.height() >= least_height,
+             qPrintable(QStringLiteral("%1, %2: plot area %3 px high, needs %4")
+                            .arg(where, chart->fileStem())
+                            .arg(area.height())
+                            .arg(least_height)));
+    QVERIFY2(!title->text().contains(QChar(0x2026)), qPrintable(title->text()));  // no "…"
+    QVERIFY2(plot->rect().contains(text) && !text.intersects(buttons),
+             qPrintable(QStringLiteral("%1, %2: title \"%3\" at %4 is cut or under the buttons "
+                                       "at %5")
+                            .arg(where, chart->fileStem(), title->text(), QDebug::toString(text),
+                                 QDebug::toString(buttons))));
+  }
+}
+
 }  // namespace
 
 class TestPlaygroundLayout : public QObject {
@@ -126,10 +160,12 @@ class TestPlaygroundLayout : public QObject {
 
   // The projector font at 1280 x 720: the window's minimum fits (it needed 1,135 x 772: the
   // side panel's labels reserved their longest text at 220 px), and the pictures, the charts,
-  // the privacy labels, the ledger and the run buttons are on screen, unclipped, usable.
+  // the privacy labels, the ledger and the run buttons are on screen, unclipped, usable; each
+  // chart's plot is at least 120 px high and its title clear of its buttons.
   void projectorFontFitsA1280x720Screen() {
     PlaygroundWindow w;
     checkMainViewsFit(w, QSize(1280, 720), true);
+    checkChartsReadable(w, 120, QStringLiteral("1280x720, large font"));
   }
 
   // Issue #44: a teacher's 1024 x 768 projector in the projector font: the plane, the step
@@ -148,6 +184,9 @@ class TestPlaygroundLayout : public QObject {
     const auto* lesson = w.findChild<QWidget*>(QStringLiteral("pgLessonText"));
     checkOnScreen(w, lesson, QStringLiteral("lesson text"),
                   QSize(180, 4 * lesson->fontMetrics().lineSpacing()), where);
+    // The charts (~210 px wide each) keep a plot of at least 120 px under their legends (four
+    // rows of one column left ~70 px), and "Accuracy" is not cut by the buttons.
+    checkChartsReadable(w, 120, where);
   }
 
   // Issue #44: in the projector font every DP-SGD knob (T, δ and the seed included) is on screen

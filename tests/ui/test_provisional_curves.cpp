@@ -3,6 +3,10 @@
 // drawn solid only up to the iteration every candidate of the optimizer has reached; beyond it
 // they are dotted and named "provisional", and the winner curve is "winner #i (provisional)".
 // Driven through the real window's RunData as the run controller drives it (plan, then points).
+#include <qcustomplot.h>
+
+#include "charts/chart_hover.h"
+#include "charts/chart_view.h"
 #include "run/run_data.h"
 #include "support/test_registry.h"
 #include "tuning/runner.h"
@@ -24,6 +28,37 @@ QStringList graphNames(QCustomPlot* plot) {
   QStringList names;
   for (int i = 0; i < plot->graphCount(); ++i) names << plot->graph(i)->name();
   return names;
+}
+
+// Issue #44: every series the hover names over a point of `chart` has an entry in its legend
+// ("DPSGD median (provisional)" was named by the hover and missing from the legend).
+void verifyHoverNamesAreInTheLegend(ChartView* chart) {
+  QCustomPlot* plot = chart->plot();
+  plot->replot();
+  QStringList legend;
+  for (int i = 0; i < plot->legend->itemCount(); ++i) {
+    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+      legend << item->plottable()->name();
+  }
+  int hovered = 0;
+  for (int g = 0; g < plot->graphCount(); ++g) {
+    QCPGraph* graph = plot->graph(g);
+    if (!graph->visible()) continue;
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+      const QPoint at(qRound(plot->xAxis->coordToPixel(it->key)),
+                      qRound(plot->yAxis->coordToPixel(it->value)));
+      for (const QString& block : chart->hover()->textAt(at).split(QStringLiteral("\n\n"))) {
+        const QString name = block.section(QLatin1Char('\n'), 0, 0);
+        if (name.isEmpty() || name.startsWith(QStringLiteral("…"))) continue;
+        ++hovered;
+        QVERIFY2(legend.contains(name),
+                 qPrintable(QStringLiteral("the hover names \"%1\"; the "
+                                           "legend lists: %2")
+                                .arg(name, legend.join(QStringLiteral(", ")))));
+      }
+    }
+  }
+  QVERIFY(hovered > 0);
 }
 
 tuning::PointEvent point(int candidate, std::int64_t iteration, double accuracy) {
@@ -73,6 +108,14 @@ class TestProvisionalCurves : public QObject {
     QCOMPARE((provisional->data()->end() - 1)->value, 0.68);
     QCOMPARE(provisional->data()->begin()->key, 20.0);  // joined to the last solid point
     QVERIFY(plot->legend->hasItemWithPlottable(provisional));
+    QCPGraph* median_provisional = graphNamed(plot, QStringLiteral("DPSGD median (provisional)"));
+    QVERIFY(median_provisional);
+    QVERIFY(plot->legend->hasItemWithPlottable(median_provisional));
+    verifyHoverNamesAreInTheLegend(window->accuracyTab()->curvesChart());
+    if (QTest::currentTestFailed()) {
+      delete window;
+      return;
+    }
     QVERIFY(window->accuracyTab()->curvesChart()->title().contains(QStringLiteral("provisional")));
     // The mid-run winner is provisional.
     bool provisional_winner = false;

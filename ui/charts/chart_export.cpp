@@ -10,6 +10,7 @@
 #include <QPicture>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
 
 #include "core/csv_table.h"
@@ -176,16 +177,20 @@ QString formatPowerOfTen(double value, int digits) {
   return powerOfTenText(QString::number(value, 'e', std::max(0, digits - 1)));
 }
 
-QString formatLogTick(double value) {
-  const double magnitude = std::abs(value);
-  // Plain decimals where they are short (0.001 .. 9,999: "0.25", "1.6", "300"), powers of ten
-  // beyond ("10⁻⁵", "2.5·10⁴"): "1.3·10⁰" and "7.5·10⁻¹" read as a puzzle on a slide.
-  if (magnitude >= 1e-3 && magnitude < 1e4) {
-    const QString plain = QString::number(value, 'g', 2);
-    if (!plain.contains(QLatin1Char('e'))) return plain;
-    return QString::number(std::round(value));  // 1000..9999: 'g' would write "1e+03"
+QString formatTick(double value) {
+  if (!std::isfinite(value)) return formatNumber(value);
+  if (value == 0) return QStringLiteral("0");
+  int digits = 1;
+  QString scientific;  // "2.5e+05"
+  for (;; ++digits) {
+    scientific = QString::number(value, 'e', digits - 1);
+    if (digits == 6 || std::abs(scientific.toDouble() - value) <= 1e-9 * std::abs(value)) break;
   }
-  return formatPowerOfTen(value, 2);
+  // Plain where short: "1.3·10⁰" and "7.5·10⁻¹" read as a puzzle on a slide (issue #44).
+  const int exponent = scientific.section(QLatin1Char('e'), 1).toInt();
+  if (exponent >= -4 && exponent <= 4)
+    return QString::number(value, 'f', std::max(0, digits - 1 - exponent));
+  return powerOfTenText(scientific);
 }
 
 QPicture recordPlot(QCustomPlot* plot, ImageFormat format, const ImageExportOptions& o) {

@@ -95,8 +95,10 @@ QString formatNumber(double value);
 QString formatReadable(double value, int digits = 3);
 // Always in powers of ten, `digits` significant digits: 10⁰, 1.6·10⁰, 3·10⁻¹ (log-axis ticks).
 QString formatPowerOfTen(double value, int digits = 2);
-// A log axis's tick label: plain decimals (two significant digits) from 0.001 to 9,999, a power
-// of ten (formatPowerOfTen) beyond.
-QString formatLogTick(double value);
+// Every chart's tick label (linear and log axes, and the ticks a view places itself): plain
+// decimals while the power of ten is within ±4 ("0.75", "1.3", "0.0001", "25000"), a power of ten
+// beyond ("2.5·10⁵", "10⁻⁵"); in the fewest significant digits (at most 6) that give the tick
+// back, so that 1.25 is not "1.3" and 0.1 + 0.2 is "0.3".
+QString formatTick(double value);
 
 }  // namespace dplab::ui

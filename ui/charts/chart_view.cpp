@@ -212,7 +212,8 @@ class ExportLayout {
   // MA, best of K r…") in a narrow export). Entries fill rows first, so with c columns entry i
   // sits in column i mod c, and a column is as wide as its widest entry (icon, padding and text
   // at the legend's font): the widest count c whose columns and gaps fit is taken. A uniform
-  // column of the widest entry gave one column of six rows where two columns fit.
+  // column of the widest entry gave one column of six rows where two columns fit. Then the
+  // fewest columns that keep its rows, if they fit: four entries as 2 + 2, not 3 + 1.
   static void flowLegend(QCPLegend* legend, int width) {
     std::vector<int> entry;  // each entry's width, at least 40 px
     for (int i = 0; i < legend->itemCount(); ++i) {
@@ -221,8 +222,7 @@ class ExportLayout {
     }
     const QMargins m = legend->margins();
     const int room = width - m.left() - m.right() - 8;  // the legend's own border and padding
-    int columns = 1;
-    for (int c = static_cast<int>(entry.size()); c > 1; --c) {
+    auto fits = [&](int c) {
       std::vector<int> widest(static_cast<std::size_t>(c), 0);
       for (std::size_t i = 0; i < entry.size(); ++i) {
         int& column = widest[i % widest.size()];
@@ -230,10 +230,20 @@ class ExportLayout {
       }
       int need = (c - 1) * legend->columnSpacing();
       for (int w : widest) need += w;
-      if (need <= room) {
+      return need <= room;
+    };
+    const int n = static_cast<int>(entry.size());
+    int columns = 1;
+    for (int c = n; c > 1; --c) {
+      if (fits(c)) {
         columns = c;
         break;
       }
+    }
+    if (n > 0) {
+      const int rows = (n + columns - 1) / columns;
+      const int balanced = (n + rows - 1) / rows;
+      if (balanced < columns && fits(balanced)) columns = balanced;
     }
     legend->setWrap(columns);
     legend->setFillOrder(legend->fillOrder(), true);
@@ -254,10 +264,7 @@ void ChartView::setLogY(bool log) {
   if (log) {
     setLogAxis(plot_->yAxis);
   } else {
-    plot_->yAxis->setScaleType(QCPAxis::stLinear);
-    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
-    plot_->yAxis->setNumberPrecision(6);
+    setLinearAxis(plot_->yAxis);
   }
   QSignalBlocker block(log_button_);
   log_button_->setChecked(log);
@@ -345,6 +352,16 @@ bool ChartView::exportCsv(const QString& path, QString* error) const {
 
 void ChartView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
+  placeButtons();
+  layoutLegend(width());
+}
+
+void ChartView::setButtonFont(const QFont& font) {
+  for (QToolButton* button : {export_button_, log_button_}) button->setFont(font);
+  placeButtons();
+}
+
+void ChartView::placeButtons() {
   export_button_->adjustSize();
   export_button_->move(width() - export_button_->width() - 4, 2);
   export_button_->raise();
@@ -359,7 +376,6 @@ void ChartView::resizeEvent(QResizeEvent* event) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
   }
   wrapTitle();
-  layoutLegend(width());
 }
 
 void ChartView::wrapTitle() {
@@ -368,8 +384,13 @@ void ChartView::wrapTitle() {
   // A colour scale beside the plot (heatmap) takes its own column: about a quarter.
   const int beside = plot_->plotLayout()->columnCount() > 1 ? width() / 4 : 0;
   const int room = width() - m.left() - m.right() - 4 - beside;
-  const QString shown =
-      room > 40 ? wrapToWidth(title_text_, title_element_->font(), room) : title_text_;
+  QString shown = room > 40 ? wrapToWidth(title_text_, title_element_->font(), room) : title_text_;
+  if (room > 40) {  // a word wider than the room is elided, never drawn under the buttons
+    const QFontMetrics metrics(title_element_->font());
+    QStringList lines = shown.split(QLatin1Char('\n'));
+    for (QString& line : lines) line = metrics.elidedText(line, Qt::ElideRight, room);
+    shown = lines.join(QLatin1Char('\n'));
+  }
   if (shown != title_element_->text()) {
     title_element_->setText(shown);
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -444,29 +465,48 @@ void applyChartStyle(QCustomPlot* plot) {
     axis->setLabelFont(label_font);
     axis->setTickLabelFont(tick_font);
     axis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
+    setLinearAxis(axis);
   }
   plot->legend->setFont(tick_font);
   applyChartColors(plot, plot->palette());  // the grid's, legend's and axes' colours
 }
 
 namespace {
-// Log ticks with two significant digits, in plain decimals where they are short (0.3, 1.6, 300)
-// and as powers of ten beyond (10⁻⁵, 10⁴; formatLogTick): QCustomPlot's "eb" format with
-// precision 0 rounded the mantissa, so a range under one decade read "2·10⁰ 2·10⁰ 2·10⁰".
-class PowerOfTenLogTicker : public QCPAxisTickerLog {
+// Every axis's labels come from formatTick (charts/chart_export.h): QCustomPlot's own "gb" format
+// wrote 300000 in full, its "eb" format "1.3·10⁰" on a log axis.
+class ReadableTicker : public QCPAxisTicker {
  protected:
   QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-    return formatLogTick(tick);
+    return formatTick(tick);
   }
 };
+
+// Over less than a decade QCustomPlot's log ticker falls back to linear ticks (0.75, 1.25).
+class ReadableLogTicker : public QCPAxisTickerLog {
+ protected:
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return formatTick(tick);
+  }
+};
+
+// The new ticker keeps the old one's tick count (the Playground's projector font asks for 3).
+void replaceTicker(QCPAxis* axis, QSharedPointer<QCPAxisTicker> ticker) {
+  if (axis->ticker()) ticker->setTickCount(axis->ticker()->tickCount());
+  axis->setTicker(ticker);
+}
 }  // namespace
+
+void setLinearAxis(QCPAxis* axis) {
+  axis->setScaleType(QCPAxis::stLinear);
+  replaceTicker(axis, QSharedPointer<QCPAxisTicker>(new ReadableTicker));
+}
 
 void setLogAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
-  QSharedPointer<QCPAxisTickerLog> ticker(new PowerOfTenLogTicker);
+  QSharedPointer<QCPAxisTickerLog> ticker(new ReadableLogTicker);
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
-  axis->setTicker(ticker);
+  replaceTicker(axis, ticker);
 }
 
 QCPColorGradient viridisGradient() {

@@ -40,6 +40,9 @@ class ChartView : public QWidget {
   QCPTextElement* titleElement() const { return title_element_; }
   // Where the "log y" and "Export" buttons sit over the plot (widget coordinates).
   QRect buttonsRect() const;
+  // The buttons' font (by default the widget's): the Playground's projector font keeps them at
+  // the normal size, which leaves a narrow chart's title its room.
+  void setButtonFont(const QFont& font);
   QString fileStem() const { return file_stem_; }
 
   void setCsvProvider(std::function<CsvTable()> provider) { csv_provider_ = std::move(provider); }
@@ -78,6 +81,7 @@ class ChartView : public QWidget {
  private:
   void exportImageInteractive(ImageFormat format);
   void exportCsvInteractive();
+  void placeButtons();
   void wrapTitle();
   void fitAxisLabels();
 
@@ -96,7 +100,9 @@ class ChartView : public QWidget {
 
 // Shared look: fonts, grid, legend; applied to every plot so that charts read alike.
 void applyChartStyle(QCustomPlot* plot);
-// Logarithmic axis with powers-of-ten labels.
+// A linear or logarithmic (powers of ten) axis, its ticks labelled by formatTick
+// (charts/chart_export.h) as every chart's are; the tick count is kept.
+void setLinearAxis(QCPAxis* axis);
 void setLogAxis(QCPAxis* axis);
 // Viridis (dark purple -> yellow): perceptually even, readable in grey, no end in the white
 // background. Used for every colour scale (heatmap, parallel coordinates).

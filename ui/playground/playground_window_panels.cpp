@@ -46,6 +46,11 @@ namespace {
 // The side panel's least width in the normal and the projector font (setLargeFont).
 constexpr int kSidePanelMinWidth = 220;
 constexpr int kLargeSidePanelMinWidth = 262;
+// The charts' height. In the projector font their plots keep 120 px under the legend and axes
+// (at 240 px, 100): the pictures give the 30 px, as they are letterboxed above their width (the
+// plane was 220 x 322 at 1024 x 768); the window's minimum still fits 1024 x 768 and 1280 x 720.
+constexpr int kChartMinHeight = 240;
+constexpr int kLargeChartMinHeight = 270;
 // In the projector font a knob's field is this many digits wide (its text scrolls inside it):
 // the spin boxes' own minimum holds their longest value (δ's 0.0000000001), 190 px each, and
 // the knob column alone took a third of a 1024-pixel projector.
@@ -194,8 +199,9 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
   auto* charts = new QHBoxLayout;
   loss_chart_ = new ChartView(tr("Loss"), QStringLiteral("playground_loss"), middle);
   accuracy_chart_ = new ChartView(tr("Accuracy"), QStringLiteral("playground_accuracy"), middle);
-  // Room for the axes and the legend under them at 1280 x 720 (the pictures give way).
-  for (ChartView* chart : {loss_chart_, accuracy_chart_}) chart->setMinimumHeight(240);
+  // Room for the axes and the legend under them at 1280 x 720 (the pictures give way; more in
+  // the projector font, setLargeFont).
+  for (ChartView* chart : {loss_chart_, accuracy_chart_}) chart->setMinimumHeight(kChartMinHeight);
   charts->addWidget(loss_chart_);
   charts->addWidget(accuracy_chart_);
   middle_layout->addLayout(charts, 2);
@@ -232,6 +238,13 @@ QWidget* PlaygroundWindow::buildMiddle(QWidget* parent) {
     pinned->setName(tr("pinned DP test"));
     // The minority lines, the band and the pin join the legend only while drawn (updateCurves).
     for (int g : {4, 5, 7, 8}) plot->graph(g)->removeFromLegend();
+    // Listed DP train, non-DP train, DP test, non-DP test (then the minority's DP and non-DP
+    // lines): in two columns (the legend fills rows first) DP is the left one, non-DP the right,
+    // whose widths fit a 215 px chart in the projector font (train | test columns did not).
+    for (int g : {1, 3}) {
+      plot->graph(g)->removeFromLegend();
+      plot->graph(g)->addToLegend();
+    }
     // A compact legend (small icons, no gaps, names of at most 15 characters) in as many
     // columns as fit, so that it takes two or three rows under the axes, not half the chart
     // ("non-private, minority" flowed into one column of six rows: a 40 px plot in the
@@ -593,6 +606,7 @@ void PlaygroundWindow::setLargeFont(bool large) {
   }
   fitKnobsWidth();
   for (ChartView* chart : {loss_chart_, accuracy_chart_}) {
+    chart->setMinimumHeight(large ? kLargeChartMinHeight : kChartMinHeight);
     QFont tick = chart->plot()->xAxis->tickLabelFont();
     tick.setPointSizeF(large ? 13 : 8);
     for (QCPAxis* axis : {chart->plot()->xAxis, chart->plot()->yAxis}) {
@@ -607,12 +621,20 @@ void PlaygroundWindow::setLargeFont(bool large) {
     QFont legend = tick;
     legend.setPointSizeF(large ? 11 : 8);
     chart->plot()->legend->setFont(legend);
+    // Shorter line samples and gaps in the projector font: two columns fit a 215 px chart.
+    chart->plot()->legend->setIconSize(large ? 14 : 18, 8);
+    chart->plot()->legend->setIconTextPadding(large ? 4 : 7);
     // The title (bold) as large as the ticks in the projector font (it stayed at the normal
     // font's under 13 pt ticks; larger, it takes the plot's last pixels at 1280 x 720);
     // ChartView's own rule (application font + 1.5 pt) in the normal font.
     QFont title = chart->titleElement()->font();
     title.setPointSizeF(large ? tick.pointSizeF() : QFont().pointSizeF() + 1.5);
     chart->titleElement()->setFont(title);
+    // The buttons at the normal size: they are the teacher's, and at 1024 px the projector
+    // font's (150 of a chart's 215 px) cut "Accuracy".
+    QFont buttons = QApplication::font();
+    buttons.setPointSizeF(buttons.pointSizeF());  // set, so that the window's font is not taken
+    chart->setButtonFont(buttons);
     chart->plot()->replot();
   }
 }

@@ -214,8 +214,7 @@ void AccountantGapView::draw(ChartView* chart,
   if (log_x) {
     setLogAxis(plot->xAxis);
   } else {
-    plot->xAxis->setScaleType(QCPAxis::stLinear);
-    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    setLinearAxis(plot->xAxis);
   }
   plot->xAxis->setLabel(x_label);
   plot->yAxis->setLabel(tr("ε at δ = %1").arg(delta, 0, 'g', 2));

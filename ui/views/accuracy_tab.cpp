@@ -173,8 +173,8 @@ void AccuracyTab::drawCurves() {
           best_provisional->setPen(QPen(pale, 2.0, Qt::DotLine));
           median_provisional = plot->addGraph();
           median_provisional->setName(name + tr(" median (provisional)"));
+          // In the legend as the max's is: the hover names it (issue #44).
           median_provisional->setPen(QPen(pale, 1.2, Qt::DotLine));
-          median_provisional->removeFromLegend();
           if (i > 0) {  // joined to the last settled point
             const double x0 = x_of(agg.optimizer_index, c.iterations[i - 1]);
             best_provisional->addData(x0, c.best[i - 1]);

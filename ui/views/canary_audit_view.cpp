@@ -59,7 +59,7 @@ CanaryAuditView::CanaryAuditView(QWidget* parent)
          "distance = X²/m against uniform over 10 bins (9 degrees of freedom). DP-SGD uses the "
          "sparse method's σ, as the paper's Table 2 does."));
   table_ = newFigureTable({tr("n_c"), tr("method"), tr("χ² distance"), tr("p-value"),
-                           tr("exposure mean / max (bits)"), tr("train s")},
+                           tr("exposure mean / max (bits)"), tr("training time")},
                           this);
 
   shown_ = new QComboBox(this);
@@ -125,7 +125,7 @@ void CanaryAuditView::runEnded(bool ok) {
     double wall = 0;
     for (const auto& r : *rows_) wall += r.method == "never-inserted" ? 0 : r.train_wall_seconds;
     panel()->setStatus(
-        tr("done: %1 rows, %2 s of training").arg(rows_->size()).arg(wall, 0, 'f', 1));
+        tr("done: %1 rows, %2 of training").arg(rows_->size()).arg(formatSeconds(wall)));
     fillTable();
     {
       const QSignalBlocker block(shown_);
@@ -151,7 +151,7 @@ void CanaryAuditView::fillTable() {
                                formatReadable(r.histogram.test.distance, 3),
                                formatReadable(r.histogram.test.p_value, 3),
                                exposureText(r.exposure),
-                               QString::number(r.train_wall_seconds, 'f', 1)};
+                               formatSeconds(r.train_wall_seconds)};
     for (int c = 0; c < cells.size(); ++c) table_->setItem(i, c, new QTableWidgetItem(cells[c]));
     ++i;
   }

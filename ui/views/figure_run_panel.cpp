@@ -16,6 +16,17 @@
 
 namespace dplab::ui {
 
+QString formatSeconds(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
+  const double ms = 1000 * seconds;
+  if (ms < 9.95) return QStringLiteral("%1 ms").arg(ms, 0, 'f', 1);
+  if (ms < 999.5) return QStringLiteral("%1 ms").arg(ms, 0, 'f', 0);
+  if (seconds < 9.95) return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
+  const long s = std::lround(seconds);
+  return s < 60 ? QStringLiteral("%1 s").arg(s)
+                : QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+}
+
 FigureRunPanel::FigureRunPanel(const QString& run_label, const QString& what, int width,
                                QWidget* parent)
     : QScrollArea(parent), what_(what), task_(new BackgroundTask(this)) {

@@ -25,6 +25,10 @@ class QVBoxLayout;
 
 namespace dplab::ui {
 
+// A run's wall time as a status line or a table says it: "43 ms" and "4.2 ms" under a second (a
+// 30 ms audit read "0.0 s"), "4.2 s" under ten, "42 s", then "3 min 5 s"; "–" when unknown.
+QString formatSeconds(double seconds);
+
 class FigureRunPanel : public QScrollArea {
   Q_OBJECT
  public:

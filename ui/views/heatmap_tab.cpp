@@ -189,8 +189,7 @@ void HeatmapTab::draw() {
   if (log_colour) {
     setLogAxis(scale_->axis());
   } else {
-    scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    scale_->axis()->setNumberFormat(QStringLiteral("gb"));
+    setLinearAxis(scale_->axis());
   }
   const QCPRange range = hi > lo ? QCPRange(lo, hi) : QCPRange(lo - 0.5, lo + 0.5);
   scale_->setDataRange(range);
@@ -226,7 +225,7 @@ void HeatmapTab::draw() {
   // named on its axis (a log ticker left C = 0.1 and α = 2 without one).
   auto grid_ticks = [](QCPAxis* axis, const std::vector<double>& values) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (double v : values) ticker->addTick(v, QString::number(v, 'g', 4));
+    for (double v : values) ticker->addTick(v, formatTick(v));
     ticker->setSubTickCount(0);
     axis->setTicker(ticker);
   };

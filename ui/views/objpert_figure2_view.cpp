@@ -194,7 +194,7 @@ bool ObjpertFigure2View::run() {
 void ObjpertFigure2View::runEnded(bool ok) {
   if (ok) {
     result_ = std::move(*pending_);
-    panel()->setStatus(tr("done in %1 s").arg(result_->wall_seconds, 0, 'f', 1));
+    panel()->setStatus(tr("done in %1").arg(formatSeconds(result_->wall_seconds)));
     draw();
   }
   pending_.reset();
@@ -246,13 +246,13 @@ void ObjpertFigure2View::draw() {
   plot->replot();
 
   QString text = tr("n_train %1, n_test %2, d %3; DP-SGD T = %4 steps per run; honest μ = %5; "
-                    "wall %6 s.")
+                    "wall %6.")
                      .arg(result_->train_size)
                      .arg(result_->test_size)
                      .arg(result_->dim)
                      .arg(result_->dpsgd_steps)
                      .arg(formatReadable(result_->poisson_mean, 4))
-                     .arg(result_->wall_seconds, 0, 'f', 1);
+                     .arg(formatSeconds(result_->wall_seconds));
   const auto& last = result_->rows.back();
   text += tr("\nAt ε = %1: dishonest %2%, Algorithm 1 %3%, honest %4% (mean of %5 trials).")
               .arg(formatReadable(last.epsilon))

@@ -178,7 +178,7 @@ OneRunAuditView::OneRunAuditView(QWidget* parent)
       newFigureTable({tr("target ε"), tr("σ"), tr("ε ≤ (RDP)"), tr("ε ≤ (PLD)"), tr("audited ε ≥"),
                       tr("f-DP ε ≥ (Gaussian shape)"), tr("ceiling"), tr("m / r / v"),
                       tr("final model ε ≥"), tr("last iterate (heuristic, not a bound)"),
-                      tr("estimate (not a bound)"), tr("val. acc."), tr("s")},
+                      tr("estimate (not a bound)"), tr("val. acc."), tr("time")},
                      this);
   table_->setMaximumHeight(170);
   placeResults(chartOverTable(chart_,
@@ -267,7 +267,7 @@ void OneRunAuditView::runEnded(bool ok) {
     rows_ = std::move(*pending_);
     double wall = 0;
     for (const auto& r : *rows_) wall += r.audit.wall_seconds;
-    panel()->setStatus(tr("done: %1 audited runs, %2 s").arg(rows_->size()).arg(wall, 0, 'f', 1));
+    panel()->setStatus(tr("done: %1 audited runs, %2").arg(rows_->size()).arg(formatSeconds(wall)));
     fillTable();
     draw();
     summary_->setText(summaryText());
@@ -318,7 +318,7 @@ void OneRunAuditView::fillTable() {
                                eps(r.last_iterate_epsilon),
                                eps(r.estimate.epsilon),
                                formatReadable(r.audit.final_validation_accuracy, 3),
-                               QString::number(r.audit.wall_seconds, 'f', 1)};
+                               formatSeconds(r.audit.wall_seconds)};
     for (int c = 0; c < cells.size(); ++c) table_->setItem(i, c, new QTableWidgetItem(cells[c]));
     ++i;
   }
@@ -415,7 +415,7 @@ void OneRunAuditView::draw() {
   QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
   if (rows_) {
     for (const auto& r : *rows_)
-      if (r.is_private) ticks->addTick(r.epsilon_target, formatReadable(r.epsilon_target, 3));
+      if (r.is_private) ticks->addTick(r.epsilon_target, formatTick(r.epsilon_target));
   }
   plot->xAxis->setTicker(ticks);
   plot->xAxis->setLabel(tr("target ε (σ calibrated by RDP)"));
@@ -436,14 +436,22 @@ void OneRunAuditView::draw() {
   lower->setBrush(QColor(kLowerColor.red(), kLowerColor.green(), kLowerColor.blue(), 50));
   QCPGraph* ceiling = plot->addGraph();
   ceiling->setName(tr("audit ceiling"));
-  ceiling->setPen(QPen(kLowerColor.darker(130), 1.2, Qt::DotLine));
+  ceiling->setPen(QPen(kLowerColor.darker(130), 1.6, Qt::DotLine));
+  // Over every other line: the white-box ceiling (every guess right) is what the non-private run
+  // proves, and that line, drawn later, covered it.
+  if (!plot->layer(QStringLiteral("dplabAbove")))
+    plot->addLayer(QStringLiteral("dplabAbove"), plot->layer(QStringLiteral("main")),
+                   QCustomPlot::limAbove);
+  ceiling->setLayer(QStringLiteral("dplabAbove"));
   QCPGraph* estimate = plot->addGraph();
   estimate->setName(tr("Gaussian fit: estimate, not a bound"));
   estimate->setLineStyle(QCPGraph::lsNone);
   estimate->setScatterStyle(
       QCPScatterStyle(QCPScatterStyle::ssCrossSquare, kEstimateColor, Qt::white, 8));
   QCPGraph* open = plot->addGraph();
-  open->setPen(QPen(kOpenColor, 1.5, Qt::DashDotLine));
+  // Wider than the ceiling drawn over it: the two coincide when the non-private run gets every
+  // guess right, and both stay in sight.
+  open->setPen(QPen(kOpenColor, 3.0, Qt::DashDotLine));
   open->setName(tr("non-private run: audited ε ≥"));
   QCPGraph* fdp = plot->addGraph();
   fdp->setName(tr("f-DP ε ≥ (Gaussian trade-off shape)"));

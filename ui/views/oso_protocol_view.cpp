@@ -266,14 +266,14 @@ bool OsoProtocolView::run() {
 void OsoProtocolView::runEnded(bool ok) {
   if (ok) {
     result_ = std::move(*pending_);
-    panel()->setStatus(tr("done: %1 grids in %2 s")
+    panel()->setStatus(tr("done: %1 grids in %2")
                            .arg(result_->grids.size())
-                           .arg(result_->wall_seconds, 0, 'f', 1));
-    summary_->setText(tr("%1: n_train = %2, n_validation = %3; wall %4 s.")
+                           .arg(formatSeconds(result_->wall_seconds)));
+    summary_->setText(tr("%1: n_train = %2, n_validation = %3; wall %4.")
                           .arg(QString::fromStdString(result_->config.name))
                           .arg(result_->train_rows)
                           .arg(result_->validation_rows)
-                          .arg(result_->wall_seconds, 0, 'f', 1));
+                          .arg(formatSeconds(result_->wall_seconds)));
     {
       const QSignalBlocker block(shown_);
       const QVariant kept = shown_->currentData();

@@ -147,7 +147,7 @@ void SparseLossView::runEnded(bool ok) {
     double wall = 0;
     for (const auto& c : result_->curves) wall += c.run.wall_seconds;
     panel()->setStatus(
-        tr("done: %1 runs, %2 s of training").arg(result_->curves.size()).arg(wall, 0, 'f', 1));
+        tr("done: %1 runs, %2 of training").arg(result_->curves.size()).arg(formatSeconds(wall)));
     draw();
   }
   pending_.reset();
