@@ -18,8 +18,8 @@ CLI::App* add_canary_flags(CLI::App& cli, Arguments& args) {
             "number of canaries m >= 10 (default " + std::to_string(defaults.canaries) +
                 "; the paper 1,000)",
             "M");
-  add_value(*cmd, args, "repeats",
-            "comma-separated insertion counts n_c (default " + repeats + ")", "LIST");
+  add_value(*cmd, args, "repeats", "comma-separated insertion counts n_c (default " + repeats + ")",
+            "LIST");
   add_value(*cmd, args, "sigma",
             "noise multiplier of DP-SGD and em instead of the calibrated one (> 0, at most 100; "
             "e.g. the paper's 0.5): the runs then do not have the budget's epsilon",

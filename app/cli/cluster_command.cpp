@@ -12,6 +12,7 @@
 // and the process exits 143 / 138. Run again, the shard trains exactly the jobs it lacks, with
 // their seeds, so its store, and the merge, equal those of an uninterrupted run byte for byte.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -291,7 +292,9 @@ int run_history_merge(const Arguments& args) {
   const tuning::ObjpertSearch no_objpert;
   return finish_explore_tune({results, no_objpert, out_dir, plan.config_path, accountants,
                               std::nullopt, false, merged.job_seconds, 0, &history, &writer,
-                              release::SaveModels::kNone, plan.data_notes});
+                              release::SaveModels::kNone, plan.data_notes,
+                              // The jobs ran on other machines: no CPU-time shares here.
+                              std::chrono::steady_clock::time_point{}, 0});
 }
 
 }  // namespace

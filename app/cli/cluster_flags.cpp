@@ -37,8 +37,7 @@ CLI::App* add_history_merge_flags(CLI::App& history, Arguments& args) {
       history, "merge",
       "fold the shard stores of a plan folder into one run of --db and write tune's outputs");
   add_positional(*cmd, args, "dir", "the plan folder (tune --plan DIR)").type_name("DIR");
-  add_value(*cmd, args, "db", "the SQLite run history to add the merged run to", "FILE")
-      .required();
+  add_value(*cmd, args, "db", "the SQLite run history to add the merged run to", "FILE").required();
   add_value(*cmd, args, "out",
             "folder for the outputs tune --out writes (default: DIR/results; private release: "
             "with curator-only.json)",

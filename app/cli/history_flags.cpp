@@ -34,7 +34,8 @@ CLI::App* add_history_query_flags(CLI::App& history, const std::string& name, Ar
     CLI::App* cmd = add_command(history, sub.name, sub.help);
     add_value(*cmd, args, "db", "the SQLite run history (tune --db, or the GUI's)", "FILE")
         .required();
-    if (name != "list") add_value(*cmd, args, "id", "experiment id (see 'history list')", "N").required();
+    if (name != "list")
+      add_value(*cmd, args, "id", "experiment id (see 'history list')", "N").required();
     if (name == "export")
       add_value(*cmd, args, "out", "output folder (created)", "DIR").required();
     else

@@ -56,8 +56,7 @@ CLI::App* add_objpert_flags(CLI::App& cli, Arguments& args) {
   add_value(*cmd, args, "trials", "compare: override the preset's trials", "N");
   add_value(*cmd, args, "out", "compare: also write the JSON summary here", "FILE");
   add_switch(*cmd, args, "quiet", "compare: no progress on stderr");
-  add_value(*cmd, args, "bounds-csv", "write Figure 1 data (epsilon(delta) of each bound)",
-            "FILE");
+  add_value(*cmd, args, "bounds-csv", "write Figure 1 data (epsilon(delta) of each bound)", "FILE");
   add_value(*cmd, args, "bounds-svg", "bounds: also draw them as an SVG chart", "FILE");
   add_value(*cmd, args, "sigma", "bounds: noise std of b", "S");
   add_value(*cmd, args, "lambda", "bounds: regularization (> smoothness)", "L");

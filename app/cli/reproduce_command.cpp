@@ -38,6 +38,7 @@
 #include "reproduction/reproduction_report.h"
 #include "tuning/pruned_comparison.h"
 #include "tuning/runner.h"
+#include "tuning/search_efficiency.h"
 
 namespace dplab::cli {
 namespace {
@@ -261,6 +262,9 @@ void run_item(const reproduction::ReproductionItem& item, const reproduction::Da
   fs::create_directories(folder);
   release::write_release(release::explore_release(results, false), folder.string());
   write_outcome(item, version, out, run);
+  // Where the item's CPU time went, from its start (the data's loading) to its outputs.
+  run.cpu_time = tuning::describe(
+      tuning::search_efficiency(results, seconds_since(started), runner.threads()));
   run.status = "done";
 }
 

@@ -4,15 +4,14 @@
 
 #include "cli/accountant_flag.h"
 #include "cli/command_flags.h"
-#include "cli/run_config.h"
 #include "cli/release_flags.h"
+#include "cli/run_config.h"
 
 namespace dplab::cli {
 
 CLI::App* add_slurm_flags(CLI::App& cli, Arguments& args, std::vector<std::string>& sbatch_args) {
-  CLI::App* cmd =
-      add_command(cli, "slurm",
-                  "plan a search and write (or --submit) a Slurm job array that runs its shards");
+  CLI::App* cmd = add_command(
+      cli, "slurm", "plan a search and write (or --submit) a Slurm job array that runs its shards");
   add_positional(*cmd, args, "experiment",
                  "experiment file, or a shipped preset's name (e.g. quick-demo)")
       .type_name("EXPERIMENT.json");
@@ -54,11 +53,9 @@ CLI::App* add_slurm_flags(CLI::App& cli, Arguments& args, std::vector<std::strin
 }
 
 CLI::App* add_slurm_status_flags(CLI::App& cli, Arguments& args) {
-  CLI::App* cmd =
-      add_command(cli, "slurm-status",
-                  "per shard of a plan folder: jobs done, failed, missing; squeue's view");
-  add_positional(*cmd, args, "dir", "the plan folder (dplab-cli slurm --out DIR)")
-      .type_name("DIR");
+  CLI::App* cmd = add_command(
+      cli, "slurm-status", "per shard of a plan folder: jobs done, failed, missing; squeue's view");
+  add_positional(*cmd, args, "dir", "the plan folder (dplab-cli slurm --out DIR)").type_name("DIR");
   add_value(*cmd, args, "shards", "the shard count (default: DIR/slurm.json's)", "N");
   add_switch(*cmd, args, "resubmit-missing",
              "submit DIR/dplab.sbatch again for the shards with missing jobs only");

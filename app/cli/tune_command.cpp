@@ -304,7 +304,8 @@ int run_tune(const Arguments& args) {
       run.cancelled ? tuning::ObjpertSearch{} : tuning::run_objpert_search(config, *data);
   return finish_explore_tune({run.results, objpert, out_dir, config_path, flags.accountants,
                               flags.resume_id, run.cancelled, run.wall_seconds, flags.threads,
-                              db.get(), writer.get(), flags.save_models, data->notes});
+                              db.get(), writer.get(), flags.save_models, data->notes, run.started,
+                              run.threads});
 }
 
 }  // namespace

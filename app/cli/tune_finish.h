@@ -5,6 +5,8 @@
 // tune_release.h.)
 #pragma once
 
+#include <chrono>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +41,10 @@ struct ExploreFinish {
   // What loading the data changed (Dataset::notes: rows dropped, values imputed, the encoding);
   // summary.json's data.notes.
   std::vector<std::string> data_notes;
+  // For the CPU-time shares (tuning/search_efficiency.h): when the jobs started and on how many
+  // threads; the shares run to the moment summary.json is written (outputs included).
+  std::chrono::steady_clock::time_point started;
+  int threads_used = 0;
 };
 
 // Returns tune's exit status (0; 1 a job failed, nothing finished, or the store failed; 130/143

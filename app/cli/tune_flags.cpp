@@ -2,9 +2,9 @@
 #include "cli/accountant_flag.h"
 #include "cli/command_flags.h"
 #include "cli/commands.h"
+#include "cli/release_flags.h"
 #include "cli/run_config.h"
 #include "cli/tune_dataset.h"
-#include "cli/release_flags.h"
 #include "core/validate.h"
 
 namespace dplab::cli {

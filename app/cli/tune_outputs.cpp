@@ -1,11 +1,13 @@
 // The explore side of `dplab-cli tune` after its jobs ended (tune_finish.h): selection, the
 // release epsilon, summary.json, the CSVs, the run history's summary, the printed report and the
 // exit status.
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +26,7 @@
 #include "tuning/honest_selection.h"
 #include "tuning/release_cost.h"
 #include "tuning/run_summary.h"
+#include "tuning/search_efficiency.h"
 
 namespace dplab::cli {
 namespace {
@@ -244,6 +247,20 @@ int finish_explore_tune(const ExploreFinish& f) {
       f.out_dir);
   const JobCounts n = count_jobs(f.results);
   nlohmann::json summary = explore_summary(f, cost, reports, overall, n);
+  // Where the CPU time went (issue #49): the jobs' steps and evaluations, over wall x threads.
+  std::optional<tuning::SearchEfficiency> efficiency;
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - f.started).count();
+  if (f.threads_used > 0 && wall > 0) {
+    efficiency = tuning::search_efficiency(f.results, wall, f.threads_used);
+    summary["cpu_time"] = {{"wall_seconds", efficiency->wall_seconds},
+                           {"threads", efficiency->threads},
+                           {"dp_step_share", efficiency->dp_step_share},
+                           {"evaluation_share", efficiency->evaluation_share},
+                           {"job_setup_share", efficiency->job_setup_share},
+                           {"outside_jobs_share", efficiency->outside_jobs_share},
+                           {"jobs_counted", efficiency->jobs_counted}};
+  }
   if (spent && spent->attempts > 1) {
     summary["release"]["epsilon_this_attempt"] = std::isfinite(this_attempt.epsilon)
                                                      ? nlohmann::json(this_attempt.epsilon)
@@ -263,6 +280,8 @@ int finish_explore_tune(const ExploreFinish& f) {
   }
   // written: the CSVs and release.json.
   print_explore_report(f, cost, reports, summary, summary_path, written.size() - 1, n);
+  if (efficiency && efficiency->jobs_counted > 0)
+    std::printf("%s\n", tuning::describe(*efficiency).c_str());
   return explore_exit_status(f, store_error, n);
 }
 

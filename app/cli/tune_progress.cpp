@@ -94,6 +94,8 @@ tuning::SearchResults run_cancellable(tuning::Runner& runner, const std::functio
 TuneRun run_with_progress(tuning::Runner& runner, bool tty, bool hide_run_count) {
   TuneRun run;
   const auto started = std::chrono::steady_clock::now();
+  run.started = started;
+  run.threads = runner.threads();
   // Progress (cli/progress_line.h): a redrawn bar on a terminal; otherwise a plain line every
   // few seconds. The rate counts the steps of this session (not those of a resumed search).
   ProgressLine line("progress", "steps", tty);

@@ -4,6 +4,8 @@
 // (within one optimizer step) so that what finished is kept.
 #pragma once
 
+#include <chrono>
+
 #include <functional>
 #include <string>
 
@@ -20,7 +22,9 @@ void print_search_header(const experiment::ExperimentConfig& config, const tunin
 
 struct TuneRun {
   tuning::SearchResults results;
+  std::chrono::steady_clock::time_point started;  // when the jobs started
   double wall_seconds = 0;
+  int threads = 0;         // the runner's worker threads (tuning::Runner::threads)
   bool cancelled = false;  // by Ctrl-C, SIGTERM or SIGUSR1 (see tune_cancel_signal)
 };
 

@@ -90,6 +90,7 @@ std::string report_markdown(const std::vector<ItemRun>& runs, Scale scale,
     md << "- **" << run.item << ", " << run.data << "** (" << run.title << "): " << run.status;
     if (!run.scaling.empty()) md << "; " << run.scaling;
     md << "; " << seconds(run.wall_seconds) << ".";
+    if (!run.cpu_time.empty()) md << " " << run.cpu_time << ".";
     for (const auto& f : run.figure_files) md << " [" << f << "](" << f << ")";
     md << "\n";
     for (const auto& note : run.outcome.notes) md << "  - " << note << "\n";

@@ -18,6 +18,7 @@ struct ItemRun {
   std::string data;    // "Adult"
   std::string status;  // "done", or why not: "skipped: ...", "failed: ...", "interrupted"
   double wall_seconds = 0;
+  std::string cpu_time;                   // tuning::describe(search_efficiency) of its search
   std::string scaling;                    // describe_scaling()
   std::vector<std::string> figure_files;  // relative to the output folder
   ItemOutcome outcome;

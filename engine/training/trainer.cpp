@@ -86,8 +86,14 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   std::int64_t window_steps = 0;
   std::int64_t next_point = config.eval_every;
 
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
   auto record_point = [&](std::int64_t queries) {
+    const auto evaluation_started = Clock::now();
     const models::Evaluation validation = model->evaluate(data.validation);
+    result.evaluation_seconds += seconds_since(evaluation_started);
     CurvePoint point;
     point.iteration = queries;
     point.train_loss = window_steps > 0 ? window_loss / static_cast<double>(window_steps)
@@ -120,7 +126,9 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
       result.cancelled = true;
       break;
     }
+    const auto step_started = Clock::now();
     const double step_loss = optimizer->step(*model, oracle);
+    result.step_seconds += seconds_since(step_started);
     const std::int64_t queries = oracle.queries_made();
     // Divergence from the parameters only (trainer.h), never from the un-noised lot loss.
     if (const std::string why = diverged_parameters(model->params()); !why.empty()) {
@@ -152,8 +160,10 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
     if (!warning.empty()) result.warnings.push_back(std::move(warning));
   }
   if (instrumentation) instrumentation->on_trained(*model);
+  const auto evaluation_started = Clock::now();
   result.final_validation = model->evaluate(data.validation);
   result.final_train_loss = model->evaluate(data.train).mean_loss;
+  result.evaluation_seconds += seconds_since(evaluation_started);
   result.model = std::make_shared<const models::ExportedModel>(
       models::export_model(*model, config.model, data.train.num_classes));
   result.wall_seconds =

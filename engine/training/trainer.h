@@ -98,6 +98,12 @@ struct TrainingResult {
   double final_train_loss = 0;  // mean loss over the whole training set at the end
   std::int64_t queries = 0;
   double wall_seconds = 0;
+  // Where wall_seconds went (issue #49, tuning/search_efficiency.h): inside the optimizer's steps
+  // (the DP steps: lot, per-example gradients, clipping, noise, update), and in the evaluations
+  // (each curve point's validation pass, the final validation and training-loss passes). The
+  // rest is setup (model, oracle) and the guards.
+  double step_seconds = 0;
+  double evaluation_seconds = 0;
   bool cancelled = false;
   // Training stopped because the PARAMETERS diverged (diverged_parameters below; lr, C or sigma
   // too large). Decided from the parameters only — a post-processing of the run's DP output —

@@ -31,6 +31,10 @@ struct JobResult {
   double final_train_loss = 0;  // mean loss over the whole training set at the end
   std::int64_t queries = 0;     // noisy-gradient queries made (what the accountant composes)
   double wall_seconds = 0;
+  // training::TrainingResult's step_seconds and evaluation_seconds: of a job run in this process
+  // only (0 for one kept from an earlier attempt or loaded from a history, which keeps neither).
+  double step_seconds = 0;
+  double evaluation_seconds = 0;
   std::string error;  // kFailed / kDiverged: the message
   // training::TrainingResult::warnings of the job (a silent failure flagged: lots off q n,
   // frozen parameters). Printed by tune / run-jobs; not kept in a run history.

@@ -129,6 +129,8 @@ struct Runner::Impl {
       out.final_train_loss = trained.final_train_loss;
       out.queries = trained.queries;
       out.wall_seconds = trained.wall_seconds;
+      out.step_seconds = trained.step_seconds;
+      out.evaluation_seconds = trained.evaluation_seconds;
       out.warnings = std::move(trained.warnings);
       if (options.keep_models) out.model = std::move(trained.model);
       out.status = trained.cancelled  ? JobStatus::kCancelled
@@ -278,6 +280,11 @@ bool Runner::paused() const {
 bool Runner::cancel_requested() const {
   return impl_->cancel.load();
 }
+int Runner::threads() const {
+  return impl_->options.threads > 0 ? impl_->options.threads
+                                    : tbb::this_task_arena::max_concurrency();
+}
+
 Progress Runner::progress() const {
   return impl_->progress();
 }
@@ -288,9 +295,7 @@ SearchResults Runner::run() {
   im.started_ns.store(Clock::now().time_since_epoch().count());
   for (auto* l : im.listeners) l->on_start(im.results);
 
-  const int threads =
-      im.options.threads > 0 ? im.options.threads : tbb::this_task_arena::max_concurrency();
-  tbb::task_arena arena(threads);
+  tbb::task_arena arena(threads());
   const std::size_t jobs = im.results.jobs.size();
   arena.execute([&] {
     // Grain 1 with the simple partitioner: each job is its own task (jobs are long).

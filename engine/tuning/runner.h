@@ -137,6 +137,8 @@ class Runner {
   void resume();  // thread-safe
   bool paused() const;
   Progress progress() const;
+  // The worker threads run() uses: RunOptions::threads, or all hardware threads for 0.
+  int threads() const;
 
  private:
   struct Impl;

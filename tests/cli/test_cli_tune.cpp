@@ -42,6 +42,15 @@ class CliTuneTest : public QObject {
         QJsonDocument::fromJson(read_file(dir.path() + "/out/summary.json")).object();
     QCOMPARE(summary["cancelled"].toBool(true), false);
     QCOMPARE(summary["jobs"].toObject()["finished"].toInt(), 6);
+    // Where the CPU time went (issue #49): shares of 2 threads x the wall time, printed too.
+    const QJsonObject cpu = summary["cpu_time"].toObject();
+    QCOMPARE(cpu["threads"].toInt(), 2);
+    QCOMPARE(cpu["jobs_counted"].toInt(), 6);
+    const double step_share = cpu["dp_step_share"].toDouble(-1);
+    QVERIFY(step_share > 0 && step_share < 1);
+    QVERIFY(cpu["evaluation_share"].toDouble(-1) > 0);
+    QVERIFY(cpu["outside_jobs_share"].toDouble(-1) >= 0);
+    QVERIFY2(run.out.contains("% in DP steps"), qPrintable(run.out));
     const QJsonArray optimizers = summary["optimizers"].toArray();
     QCOMPARE(optimizers.size(), 2);
     const QJsonObject sgd = optimizers[0].toObject();
