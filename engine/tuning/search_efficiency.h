@@ -17,12 +17,12 @@ namespace dplab::tuning {
 struct SearchEfficiency {
   double wall_seconds = 0;
   int threads = 0;
-  double cpu_seconds = 0;           // wall_seconds x threads
-  double dp_step_share = 0;         // of cpu_seconds
+  double cpu_seconds = 0;    // wall_seconds x threads
+  double dp_step_share = 0;  // of cpu_seconds
   double evaluation_share = 0;
-  double job_setup_share = 0;       // the jobs' wall time outside steps and evaluations
-  double outside_jobs_share = 0;    // 1 - the others (never below 0)
-  std::int64_t jobs_counted = 0;    // the jobs run in this process
+  double job_setup_share = 0;     // the jobs' wall time outside steps and evaluations
+  double outside_jobs_share = 0;  // 1 - the others (never below 0)
+  std::int64_t jobs_counted = 0;  // the jobs run in this process
 };
 
 // Over the jobs run in this process (JobResult::step_seconds or evaluation_seconds > 0). Throws

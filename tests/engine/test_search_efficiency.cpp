@@ -76,8 +76,8 @@ class TestSearchEfficiency : public QObject {
     QCOMPARE(runner.threads(), 1);
     const SearchEfficiency e = search_efficiency(results, wall, runner.threads());
     QCOMPARE(e.jobs_counted, static_cast<std::int64_t>(results.jobs.size()));
-    for (double share : {e.dp_step_share, e.evaluation_share, e.job_setup_share,
-                         e.outside_jobs_share})
+    for (double share :
+         {e.dp_step_share, e.evaluation_share, e.job_setup_share, e.outside_jobs_share})
       QVERIFY(share >= 0 && share <= 1);
     QVERIFY(std::abs(e.dp_step_share + e.evaluation_share + e.job_setup_share +
                      e.outside_jobs_share - 1) < 1e-9);

@@ -168,9 +168,19 @@ t3=$(date +%s.%N)
 for f in curves.csv aggregate_curves.csv alpha_clip_grid.csv; do
   cmp "$work/local/$f" "$work/merged/$f" || fail "$f differs between the Slurm merge and the local tune"
 done
-diff <(grep -v '"wall_seconds":' "$work/local/summary.json") \
-  <(grep -v '"wall_seconds":' "$work/merged/summary.json") ||
-  fail "summary.json differs (beyond the wall time) between the Slurm merge and the local tune"
+# summary.json without its timings (wall_seconds; cpu_time: a local search's, the merged jobs ran
+# elsewhere) at any depth.
+untimed() {
+  /usr/bin/python3 -c '
+import json, sys
+def drop(node):
+    if isinstance(node, dict):
+        return {k: drop(v) for k, v in node.items() if k not in ("wall_seconds", "cpu_time")}
+    return [drop(v) for v in node] if isinstance(node, list) else node
+print(json.dumps(drop(json.load(open(sys.argv[1]))), indent=2, sort_keys=True))' "$1"
+}
+diff <(untimed "$work/local/summary.json") <(untimed "$work/merged/summary.json") ||
+  fail "summary.json differs (beyond the timings) between the Slurm merge and the local tune"
 label=$(grep -m1 '^eps' "$work/local.out")
 grep -qF "$label" "$work/merged.out" || fail "the epsilon label differs: $label"
 awk -v a="$t0" -v b="$t1" -v m="$t1m" -v c="$t2" -v d="$t3" 'BEGIN {
