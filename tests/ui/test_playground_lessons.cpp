@@ -65,15 +65,20 @@ bool waitSteps(PlaygroundWindow& w, std::int64_t steps) {
   });
 }
 
-int lessonIndex(PlaygroundWindow& w, const char* picture_or_optimizer) {
+// The first shipped lesson `pick` accepts (-1: none).
+template <typename Pick>
+int lessonWhere(PlaygroundWindow& w, Pick pick) {
   const auto& lessons = w.lessonPanel()->lessons();
-  for (std::size_t i = 0; i < lessons.size(); ++i) {
-    const Lesson& l = lessons[i];
-    if (l.picture == picture_or_optimizer ||
-        to_string(l.settings.training.optimizer) == picture_or_optimizer)
-      return static_cast<int>(i);
-  }
+  for (std::size_t i = 0; i < lessons.size(); ++i)
+    if (pick(lessons[i])) return static_cast<int>(i);
   return -1;
+}
+
+int lessonIndex(PlaygroundWindow& w, const char* picture_or_optimizer) {
+  return lessonWhere(w, [&](const Lesson& l) {
+    return l.picture == picture_or_optimizer ||
+           to_string(l.settings.training.optimizer) == picture_or_optimizer;
+  });
 }
 
 void shot(QWidget* window, const QString& name) {
@@ -329,10 +334,8 @@ class TestPlaygroundLessons : public QObject {
     PlaygroundWindow w;
     w.resize(1280, 720);
     w.show();
-    const auto& lessons = w.lessonPanel()->lessons();
-    int index = -1;
-    for (std::size_t i = 0; i < lessons.size(); ++i)
-      if (lessons[i].settings.training.automatic_clipping) index = static_cast<int>(i);
+    const int index =
+        lessonWhere(w, [](const Lesson& l) { return l.settings.training.automatic_clipping; });
     QVERIFY(index >= 0);
     w.lessonPanel()->choose(index);
     QCOMPARE(w.pictureTabs()->currentWidget(), w.gridView());
@@ -438,9 +441,7 @@ class TestPlaygroundLessons : public QObject {
     w.resize(1280, 720);
     w.show();
     const auto& lessons = w.lessonPanel()->lessons();
-    int index = -1;
-    for (std::size_t i = 0; i < lessons.size(); ++i)
-      if (lessons[i].pinned) index = static_cast<int>(i);
+    const int index = lessonWhere(w, [](const Lesson& l) { return l.pinned; });
     QVERIFY(index >= 0);
     const Lesson lesson = lessons[static_cast<std::size_t>(index)];
     w.findChild<QSlider*>(QStringLiteral("pgSpeed"))->setValue(50);
