@@ -138,6 +138,12 @@ double ConvNetwork::loss_and_error(const VectorView& y, Index start, Index m) {
   return loss;
 }
 
+void ConvNetwork::prepare_backward() {
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    layers_[l]->prepare_backward(params_.data() + offsets_[l]);
+  }
+}
+
 void ConvNetwork::backward(Index m) {
   for (std::size_t l = layers_.size(); l-- > 0;) {
     float* in_grad = l == 0 ? nullptr : gradients_[l].data();
@@ -186,6 +192,7 @@ double ConvNetwork::clipped_gradient_sum(const MatrixView& x, const VectorView& 
     return 0.0;
   }
   reserve(x.rows());
+  prepare_backward();
   double loss = 0;
   for (Index start = 0; start < x.rows(); start += block_rows_) {
     const Index m = std::min(block_rows_, x.rows() - start);
@@ -208,6 +215,7 @@ double ConvNetwork::weighted_gradient_sum(const MatrixView& x, const VectorView&
     return 0.0;
   }
   reserve(x.rows());
+  prepare_backward();
   double loss = 0;
   for (Index start = 0; start < x.rows(); start += block_rows_) {
     const Index m = std::min(block_rows_, x.rows() - start);

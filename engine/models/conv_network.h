@@ -2,7 +2,8 @@
 // text (network_description.h), with DP clipping by per-example norms that are never formed
 // from materialised per-example gradients unless that is the cheaper way (mixed ghost clipping,
 // network_layers.h). One clipped step on a block of m examples:
-//   1. forward pass, keeping every layer's activations (and the conv layers' unfolded inputs);
+//   1. forward pass, keeping every layer's activations (and the conv layers' unfolded or padded
+//      inputs);
 //   2. loss head: softmax cross-entropy on the last layer (classification), or the
 //      reconstruction loss (1/n_pixels) ||x_hat_i - x_i||^2 against the input itself
 //      (autoencoder: the example's target is ignored);
@@ -80,6 +81,7 @@ class ConvNetwork final : public Model {
   float* forward(const MatrixView& x, Index start, Index m);
   // Per-example losses of the block into the output error (in place); returns their sum.
   double loss_and_error(const VectorView& y, Index start, Index m);
+  void prepare_backward();  // Layer::prepare_backward of every layer
   void backward(Index m);
   double block_gradients(const MatrixView& x, const VectorView& y, const Clipping& clip,
                          const float* weights, float* norms, float* grad, bool accumulate,

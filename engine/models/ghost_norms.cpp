@@ -41,11 +41,11 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
 // (weights null: w = 1). Column-major products are summed in `sum` (a x b, column-major, no
 // stride) and added to the row-major dw once.
 void add_stored_products(const Matrix& products, Index a_cols, Index m, const float* weights,
-                         bool accumulate, MutMap& dw, ColMatrix& sum) {
+                         bool accumulate, bool column_major, MutMap& dw, ColMatrix& sum) {
   const Index b_cols = dw.cols(), size = a_cols * b_cols;
   const auto weight = [&](Index i) { return weights == nullptr ? 1.f : weights[i]; };
   if (!accumulate) dw.setZero();
-  if (!products_column_major(a_cols, b_cols)) {
+  if (!column_major) {
     for (Index i = 0; i < m; ++i)
       dw += weight(i) * ConstMap(products.data() + i * size, a_cols, b_cols);
     return;

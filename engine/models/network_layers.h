@@ -27,6 +27,10 @@
 // and, per direct layer, sum_i c_i G_i over the G_i its norms already formed (m a b additions
 // instead of a second P m a b product).
 //
+// On AVX-512 builds a direct-norm convolution with a multiple of 16 output channels forms U_i W,
+// U_i^T E_i and fold(E_i W^T) without U: its kernels read the windows from the input map
+// (implicit im2col, conv_kernels.h), so no unfolded matrix is written or packed.
+//
 // Internal to engine/models. Each layer owns scratch sized by reserve(m); no allocation after.
 // Implementations: conv_layers.cpp (convolution, transposed convolution), ghost_norms.{h,cpp}
 // (the per-example norms and clipped sums above), network_layers.cpp (pooling, activations,
@@ -73,6 +77,10 @@ class Layer {
   virtual void reserve(Index /*m*/) {}
   // in: m x input size, out: m x output size (row-major, contiguous).
   virtual void forward(const float* params, const float* in, float* out, Index m) = 0;
+  // Before backward, whenever the parameters have changed (ConvNetwork: once per gradient call,
+  // whose blocks all see the same parameters): what backward derives from the parameters alone
+  // (ConvLayer: W^T). ConvLayer's backward throws Error when not prepared for its `params`.
+  virtual void prepare_backward(const float* /*params*/) {}
   // out_grad = dloss/dout (m x output size; the layer keeps a pointer to it for the norms and
   // the weighted gradient, so it must stay alive until then). Writes dloss/din into in_grad
   // unless in_grad is null (first layer). `in` and `out` are the forward pass's buffers.
