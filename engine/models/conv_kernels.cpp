@@ -41,38 +41,88 @@ ImplicitConv make_implicit_conv(Index map_height, Index map_width, Index channel
 namespace {
 
 constexpr int kLanes = 16;
-// At most 24 accumulators (of 32 vector registers: C more for the vector operand, one for the
-// broadcast) and 16 row pointers (general registers).
-constexpr int max_rows(int columns) {
-  return std::min(16, 24 / columns);
+// Accumulators per tile: of the 32 vector registers, C more hold the vector operand and one the
+// broadcast.
+constexpr int kAccumulators = 24;
+// Tiles of arbitrary row pointers (forward, input gradient) keep the pointers in general
+// registers: at most 12 rows.
+constexpr int max_pointer_rows(int columns) {
+  return std::min(12, kAccumulators / columns);
+}
+constexpr int max_grid_rows(int columns) {
+  return kAccumulators / columns;
 }
 
-// acc[r][c] += sum_{s < segs, j < run} A(r, s, j) B(c, s, j), with
-//   A(r, s, j) = a[r][base + s a_seg + j a_el]    (one float, broadcast)
-//   B(c, s, j) = b[s b_seg + j b_el + 16 c, + 16)  (16 floats)
+// acc[r][c] += sum_{s < segs, j < run} a[r][s a_seg + j] b[s b_seg + j b_el + 16 c, + 16):
+// R rows at arbitrary pointers, contiguous along K. Unrolled by 8 steps, so that every broadcast
+// addresses its row at a constant offset (one micro-op, no index register; an indexed operand
+// splits the fused multiply-add in two) and the R pointers move once per 8 steps. Always inlined
+// (both loops): out of line, the accumulators would live in memory.
 template <int R, int C>
-inline void tile_product(const float* const* a, Index base, Index a_seg, Index a_el, const float* b,
-                         Index b_seg, Index b_el, Index segs, Index run, __m512 (&acc)[R][C]) {
-  const float* rows[R];
-  for (int r = 0; r < R; ++r) rows[r] = a[r] + base;
+[[gnu::always_inline]] inline void pointer_rows_product(const float* const* a, Index a_seg,
+                                                        const float* b, Index b_seg, Index b_el,
+                                                        Index segs, Index run,
+                                                        __m512 (&acc)[R][C]) {
   for (Index s = 0; s < segs; ++s) {
+    const float* rows[R];
+    for (int r = 0; r < R; ++r) rows[r] = a[r] + s * a_seg;
     const float* bs = b + s * b_seg;
-    Index at = s * a_seg;
-    for (Index j = 0; j < run; ++j, at += a_el, bs += b_el) {
+    const auto step = [&](int u) __attribute__((always_inline)) {
       __m512 vb[C];
       for (int c = 0; c < C; ++c) vb[c] = _mm512_loadu_ps(bs + c * kLanes);
+      bs += b_el;
       for (int r = 0; r < R; ++r) {
-        const __m512 va = _mm512_set1_ps(rows[r][at]);
+        const __m512 va = _mm512_set1_ps(rows[r][u]);
         for (int c = 0; c < C; ++c) acc[r][c] = _mm512_fmadd_ps(va, vb[c], acc[r][c]);
+      }
+    };
+    Index j = 0;
+    for (; j + 8 <= run; j += 8) {
+#pragma GCC unroll 8
+      for (int u = 0; u < 8; ++u) step(u);
+      for (int r = 0; r < R; ++r) rows[r] += 8;
+    }
+    for (; j < run; ++j) {
+      step(0);
+      for (int r = 0; r < R; ++r) rows[r] += 1;
+    }
+  }
+}
+
+// acc[r1 + R1 r2][c] += sum_{s < segs, j < run} a[r2][base + s a_seg + j a_el + r1] B(c, s, j),
+// B as above: R2 row pointers, each followed by R1 consecutive floats (unfolded columns d of
+// one window row lie next to each other in the map). The broadcasts take constant offsets from
+// R2 pointers, which move by a_el per step.
+template <int R1, int R2, int C>
+[[gnu::always_inline]] inline void grid_rows_product(const float* const* a, Index base, Index a_seg,
+                                                     Index a_el, const float* b, Index b_seg,
+                                                     Index b_el, Index segs, Index run,
+                                                     __m512 (&acc)[R1 * R2][C]) {
+  for (Index s = 0; s < segs; ++s) {
+    const float* rows[R2];
+    for (int r2 = 0; r2 < R2; ++r2) rows[r2] = a[r2] + base + s * a_seg;
+    const float* bs = b + s * b_seg;
+    for (Index j = 0; j < run; ++j) {
+      __m512 vb[C];
+      for (int c = 0; c < C; ++c) vb[c] = _mm512_loadu_ps(bs + c * kLanes);
+      bs += b_el;
+      for (int r2 = 0; r2 < R2; ++r2) {
+        for (int r1 = 0; r1 < R1; ++r1) {
+          const __m512 va = _mm512_set1_ps(rows[r2][r1]);
+          for (int c = 0; c < C; ++c) {
+            acc[r1 + R1 * r2][c] = _mm512_fmadd_ps(va, vb[c], acc[r1 + R1 * r2][c]);
+          }
+        }
+        rows[r2] += a_el;
       }
     }
   }
 }
 
-// Calls Kernel::tile<rows, columns>(args) for rows in [1, max_rows(columns)], columns in [1, 4].
+// Kernel::tile<R, C>(args) for R in [1, max_pointer_rows(C)], C in [1, 4].
 template <class Kernel, int C, int R = 1>
 void dispatch_rows(int rows, const typename Kernel::Args& args) {
-  if constexpr (R < max_rows(C)) {
+  if constexpr (R < max_pointer_rows(C)) {
     if (rows != R) return dispatch_rows<Kernel, C, R + 1>(rows, args);
   }
   Kernel::template tile<R, C>(args);
@@ -88,6 +138,38 @@ void dispatch(int rows, int columns, const typename Kernel::Args& args) {
       return dispatch_rows<Kernel, 3>(rows, args);
     default:
       return dispatch_rows<Kernel, 4>(rows, args);
+  }
+}
+// Kernel::tile<R1, R2, C>(args) for R2 in [1, 3], R1 in [1, max_grid_rows(C) / R2].
+template <class Kernel, int C, int R2, int R1 = 1>
+void dispatch_grid_rows(int rows1, const typename Kernel::Args& args) {
+  if constexpr (R1 < max_grid_rows(C) / R2) {
+    if (rows1 != R1) return dispatch_grid_rows<Kernel, C, R2, R1 + 1>(rows1, args);
+  }
+  Kernel::template tile<R1, R2, C>(args);
+}
+template <class Kernel, int C>
+void dispatch_grid_c(int rows1, int rows2, const typename Kernel::Args& args) {
+  switch (rows2) {
+    case 1:
+      return dispatch_grid_rows<Kernel, C, 1>(rows1, args);
+    case 2:
+      return dispatch_grid_rows<Kernel, C, 2>(rows1, args);
+    default:
+      return dispatch_grid_rows<Kernel, C, 3>(rows1, args);
+  }
+}
+template <class Kernel>
+void dispatch_grid(int rows1, int rows2, int columns, const typename Kernel::Args& args) {
+  switch (columns) {
+    case 1:
+      return dispatch_grid_c<Kernel, 1>(rows1, rows2, args);
+    case 2:
+      return dispatch_grid_c<Kernel, 2>(rows1, rows2, args);
+    case 3:
+      return dispatch_grid_c<Kernel, 3>(rows1, rows2, args);
+    default:
+      return dispatch_grid_c<Kernel, 4>(rows1, rows2, args);
   }
 }
 
@@ -112,6 +194,21 @@ void for_each_column_group(Index vectors, F&& f) {
   for (Index c0 = 0; c0 < vectors; c0 += 4) f(c0, std::min<Index>(4, vectors - c0));
 }
 
+// pointers[r] = the window of flat output row first + r (example (first + r) / P) in `maps`.
+// One division per tile: a division per row cost as much as a third of conv1's forward tile.
+template <typename T>
+void window_pointers(const ImplicitConv& g, T* maps, Index first, Index count, T** pointers) {
+  const Index p = g.positions();
+  Index example = first / p, position = first % p;
+  for (Index r = 0; r < count; ++r) {
+    pointers[r] = maps + example * g.map_size + g.window[static_cast<std::size_t>(position)];
+    if (++position == p) {
+      position = 0;
+      ++example;
+    }
+  }
+}
+
 struct ForwardKernel {
   struct Args {
     const ImplicitConv* g;
@@ -129,8 +226,8 @@ struct ForwardKernel {
       for (int r = 0; r < R; ++r) acc[r][c] = b;
     }
     const Index run = g.kernel * g.channels_in;
-    tile_product<R, C>(t.windows, 0, g.map_width * g.channels_in, 1, t.w, run * g.channels_out,
-                       g.channels_out, g.kernel, run, acc);
+    pointer_rows_product<R, C>(t.windows, g.map_width * g.channels_in, t.w, run * g.channels_out,
+                               g.channels_out, g.kernel, run, acc);
     for (int r = 0; r < R; ++r) {
       for (int c = 0; c < C; ++c) {
         _mm512_storeu_ps(t.out + r * g.channels_out + c * kLanes, acc[r][c]);
@@ -142,15 +239,16 @@ struct ForwardKernel {
 struct ProductKernel {
   struct Args {
     const ImplicitConv* g;
-    const float* const* columns;  // R pointers map + column[d] (of the first example)
-    const float* errors;          // E of the first example, + 16 c0
-    Index examples;               // summed over: maps map_size apart, errors P c_out apart
-    bool accumulate;              // add to dst instead of overwriting it
-    float* dst;                   // row d0 of the D x c_out result, + 16 c0
-    __m512* squares;              // += the squares of the result (one example), or null
+    const float* const* rows;  // R2 pointers into the first example's map: d0, d0 + run, ...
+    const float* errors;       // E of the first example, + 16 c0
+    Index examples;            // summed over: maps map_size apart, errors P c_out apart
+    bool accumulate;           // add to dst instead of overwriting it
+    float* dst;                // row d0 of the D x c_out result, + 16 c0
+    __m512* squares;           // += the squares of the result (one example), or null
   };
-  template <int R, int C>
+  template <int R1, int R2, int C>
   static void tile(const Args& t) {
+    constexpr int R = R1 * R2;
     const ImplicitConv& g = *t.g;
     const Index ld = g.channels_out;
     __m512 acc[R][C];
@@ -162,14 +260,22 @@ struct ProductKernel {
     }
     const Index step = g.stride * g.channels_in, p = g.positions();
     for (Index i = 0; i < t.examples; ++i) {
-      tile_product<R, C>(t.columns, i * g.map_size, g.map_width * step, step, t.errors + i * p * ld,
-                         g.out_width * ld, ld, g.out_height, g.out_width, acc);
+      grid_rows_product<R1, R2, C>(t.rows, i * g.map_size, g.map_width * step, step,
+                                   t.errors + i * p * ld, g.out_width * ld, ld, g.out_height,
+                                   g.out_width, acc);
     }
+    // Four partial sums of squares: one running sum would chain R C dependent multiply-adds.
+    __m512 part[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(),
+                      _mm512_setzero_ps()};
     for (int r = 0; r < R; ++r) {
       for (int c = 0; c < C; ++c) {
         _mm512_storeu_ps(t.dst + r * ld + c * kLanes, acc[r][c]);
-        if (t.squares) *t.squares = _mm512_fmadd_ps(acc[r][c], acc[r][c], *t.squares);
+        part[(r * C + c) % 4] = _mm512_fmadd_ps(acc[r][c], acc[r][c], part[(r * C + c) % 4]);
       }
+    }
+    if (t.squares) {
+      *t.squares = _mm512_add_ps(*t.squares, _mm512_add_ps(_mm512_add_ps(part[0], part[1]),
+                                                           _mm512_add_ps(part[2], part[3])));
     }
   }
 };
@@ -189,11 +295,11 @@ struct InputKernel {
     for (auto& row : acc) {
       for (auto& v : row) v = _mm512_setzero_ps();
     }
-    tile_product<R, C>(t.errors, 0, 0, 1, t.w_transposed, 0, g.columns(), 1, g.channels_out, acc);
+    pointer_rows_product<R, C>(t.errors, 0, t.w_transposed, 0, g.columns(), 1, g.channels_out, acc);
     // Column chunk c lies in one window row (k c_in is a multiple of 16): 16 contiguous floats.
     for (int r = 0; r < R; ++r) {
       for (int c = 0; c < C; ++c) {
-        float* at = t.windows[r] + g.column[t.first_column + c * kLanes];
+        float* at = t.windows[r] + g.column[static_cast<std::size_t>(t.first_column + c * kLanes)];
         _mm512_storeu_ps(at, _mm512_add_ps(_mm512_loadu_ps(at), acc[r][c]));
       }
     }
@@ -206,12 +312,10 @@ void implicit_forward(const ImplicitConv& g, const float* maps, Index m, const f
                       const float* bias, float* out) {
   const Index p = g.positions(), vectors = g.channels_out / kLanes;
   for_each_column_group(vectors, [&](Index c0, Index columns) {
-    for_each_tile(m * p, max_rows(static_cast<int>(columns)), [&](Index first, Index count) {
+    const int most = max_pointer_rows(static_cast<int>(columns));
+    for_each_tile(m * p, most, [&](Index first, Index count) {
       const float* windows[16];
-      for (Index r = 0; r < count; ++r) {
-        const Index row = first + r;
-        windows[r] = maps + (row / p) * g.map_size + g.window[static_cast<std::size_t>(row % p)];
-      }
+      window_pointers(g, maps, first, count, windows);
       dispatch<ForwardKernel>(static_cast<int>(count), static_cast<int>(columns),
                               {&g, windows, w + c0 * kLanes, bias + c0 * kLanes,
                                out + first * g.channels_out + c0 * kLanes});
@@ -220,19 +324,33 @@ void implicit_forward(const ImplicitConv& g, const float* maps, Index m, const f
 }
 
 namespace {
+// dst (D x c_out) = or += sum over the m examples of U_i^T E_i. Rows are the unfolded columns d,
+// k window rows of run = k c_in consecutive floats each: a short run (conv1: 8) takes up to
+// three window rows per tile (R1 = run, R2 rows), a long one is split into tiles of R1 columns.
 void products(const ImplicitConv& g, const float* maps, const float* errors, Index m,
               bool accumulate, float* dst, __m512* squares) {
-  const Index vectors = g.channels_out / kLanes;
+  const Index vectors = g.channels_out / kLanes, run = g.kernel * g.channels_in;
+  const Index row_step = g.map_width * g.channels_in;  // from one window row to the next
   for_each_column_group(vectors, [&](Index c0, Index columns) {
-    for_each_tile(g.columns(), max_rows(static_cast<int>(columns)), [&](Index first, Index count) {
-      const float* columns_at[16];
-      for (Index r = 0; r < count; ++r) {
-        columns_at[r] = maps + g.column[static_cast<std::size_t>(first + r)];
-      }
-      dispatch<ProductKernel>(static_cast<int>(count), static_cast<int>(columns),
-                              {&g, columns_at, errors + c0 * kLanes, m, accumulate,
-                               dst + first * g.channels_out + c0 * kLanes, squares});
-    });
+    const int most = max_grid_rows(static_cast<int>(columns));
+    const auto tile = [&](Index d0, Index rows1, Index rows2, const float* first) {
+      const float* rows[3] = {first, first + row_step, first + 2 * row_step};
+      dispatch_grid<ProductKernel>(static_cast<int>(rows1), static_cast<int>(rows2),
+                                   static_cast<int>(columns),
+                                   {&g, rows, errors + c0 * kLanes, m, accumulate,
+                                    dst + d0 * g.channels_out + c0 * kLanes, squares});
+    };
+    if (2 * run <= most) {
+      for_each_tile(g.kernel, std::min<Index>(3, most / run), [&](Index ky, Index count) {
+        tile(ky * run, run, count, maps + ky * row_step);
+      });
+      return;
+    }
+    for (Index ky = 0; ky < g.kernel; ++ky) {
+      for_each_tile(run, most, [&](Index first, Index count) {
+        tile(ky * run + first, count, 1, maps + ky * row_step + first);
+      });
+    }
   });
 }
 }  // namespace
@@ -258,15 +376,12 @@ void implicit_input_gradient(const ImplicitConv& g, const float* errors, Index m
                              const float* w_transposed, float* grad_maps) {
   const Index p = g.positions(), vectors = g.columns() / kLanes;
   for_each_column_group(vectors, [&](Index c0, Index columns) {
-    for_each_tile(m * p, max_rows(static_cast<int>(columns)), [&](Index first, Index count) {
+    const int most = max_pointer_rows(static_cast<int>(columns));
+    for_each_tile(m * p, most, [&](Index first, Index count) {
       const float* rows[16];
       float* windows[16];
-      for (Index r = 0; r < count; ++r) {
-        const Index row = first + r;
-        rows[r] = errors + row * g.channels_out;
-        windows[r] =
-            grad_maps + (row / p) * g.map_size + g.window[static_cast<std::size_t>(row % p)];
-      }
+      window_pointers(g, grad_maps, first, count, windows);
+      for (Index r = 0; r < count; ++r) rows[r] = errors + (first + r) * g.channels_out;
       dispatch<InputKernel>(static_cast<int>(count), static_cast<int>(columns),
                             {&g, rows, w_transposed + c0 * kLanes, windows, c0 * kLanes});
     });
