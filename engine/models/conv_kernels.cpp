@@ -287,6 +287,7 @@ struct InputKernel {
     const float* w_transposed;   // W^T + 16 c0 (c_out x D)
     float* const* windows;       // R window pointers into the gradient maps
     Index first_column;          // 16 c0
+    bool overwrite;              // store instead of add
   };
   template <int R, int C>
   static void tile(const Args& t) {
@@ -300,7 +301,8 @@ struct InputKernel {
     for (int r = 0; r < R; ++r) {
       for (int c = 0; c < C; ++c) {
         float* at = t.windows[r] + g.column[static_cast<std::size_t>(t.first_column + c * kLanes)];
-        _mm512_storeu_ps(at, _mm512_add_ps(_mm512_loadu_ps(at), acc[r][c]));
+        _mm512_storeu_ps(at,
+                         t.overwrite ? acc[r][c] : _mm512_add_ps(_mm512_loadu_ps(at), acc[r][c]));
       }
     }
   }
@@ -373,7 +375,7 @@ void implicit_weight_gradient(const ImplicitConv& g, const float* maps, const fl
 }
 
 void implicit_input_gradient(const ImplicitConv& g, const float* errors, Index m,
-                             const float* w_transposed, float* grad_maps) {
+                             const float* w_transposed, bool overwrite, float* grad_maps) {
   const Index p = g.positions(), vectors = g.columns() / kLanes;
   for_each_column_group(vectors, [&](Index c0, Index columns) {
     const int most = max_pointer_rows(static_cast<int>(columns));
@@ -382,8 +384,9 @@ void implicit_input_gradient(const ImplicitConv& g, const float* errors, Index m
       float* windows[16];
       window_pointers(g, grad_maps, first, count, windows);
       for (Index r = 0; r < count; ++r) rows[r] = errors + (first + r) * g.channels_out;
-      dispatch<InputKernel>(static_cast<int>(count), static_cast<int>(columns),
-                            {&g, rows, w_transposed + c0 * kLanes, windows, c0 * kLanes});
+      dispatch<InputKernel>(
+          static_cast<int>(count), static_cast<int>(columns),
+          {&g, rows, w_transposed + c0 * kLanes, windows, c0 * kLanes, overwrite});
     });
   });
 }
@@ -406,7 +409,7 @@ void implicit_weight_gradient(const ImplicitConv&, const float*, const float*, I
                               float*) {
   not_built();
 }
-void implicit_input_gradient(const ImplicitConv&, const float*, Index, const float*, float*) {
+void implicit_input_gradient(const ImplicitConv&, const float*, Index, const float*, bool, float*) {
   not_built();
 }
 

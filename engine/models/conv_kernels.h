@@ -24,6 +24,8 @@
 // Used by ConvLayer (conv_layers.cpp) when implicit_conv_supported(c_out): an AVX-512 build and
 // c_out a multiple of 16; the input gradient also needs k c_in a multiple of 16
 // (implicit_input_gradient_supported), else the layer forms E W^T with Eigen and folds it.
+// DenseLayer (network_layers.cpp) is the 1 x 1 case: a map of 1 x 1 x d, kernel 1, so that its
+// X W, X^T E and E W^T run in the same tiles (Eigen packed all of W for every block of 4 rows).
 // Other builds keep the unfold + Eigen path; the functions below then throw Error.
 // Internal to engine/models.
 #pragma once
@@ -76,9 +78,10 @@ double implicit_product(const ImplicitConv& g, const float* map, const float* er
 void implicit_weight_gradient(const ImplicitConv& g, const float* maps, const float* errors,
                               Index m, bool accumulate, float* dw);
 
-// grad_maps (m maps, laid out as `maps`) += fold(E W^T); w_transposed: c_out x D row-major.
-// Needs implicit_input_gradient_supported.
+// grad_maps (m maps, laid out as `maps`) += fold(E W^T), or = when `overwrite` (only right
+// when every map entry lies in exactly one window, as a dense layer's 1 x 1 "map" does);
+// w_transposed: c_out x D row-major. Needs implicit_input_gradient_supported.
 void implicit_input_gradient(const ImplicitConv& g, const float* errors, Index m,
-                             const float* w_transposed, float* grad_maps);
+                             const float* w_transposed, bool overwrite, float* grad_maps);
 
 }  // namespace dplab::models::detail

@@ -263,7 +263,7 @@ class ConvLayer final : public Layer {
       std::fill(maps, maps + m * implicit_conv_.map_size, 0.f);
       // A missing prepare_backward is a bug in the caller, not a user error: say so loudly.
       if (transposed_from_ != params) throw Error("conv: backward before prepare_backward");
-      implicit_input_gradient(implicit_conv_, out_grad, m, w_transposed_.data(), maps);
+      implicit_input_gradient(implicit_conv_, out_grad, m, w_transposed_.data(), false, maps);
       if (g_.padding > 0) crop(m, in_grad);
       return;
     }
