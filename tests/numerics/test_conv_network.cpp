@@ -47,6 +47,16 @@ const char* kMaxPoolJson = R"({"name": "maxpool-cnn", "input": [7, 7, 1], "loss"
              {"type": "relu"},
              {"type": "max_pool", "kernel": 2, "stride": 2},
              {"type": "dense", "units": 3}]})";
+// Widths the implicit-im2col kernels take on AVX-512 builds (conv_kernels.h): conv layers of 16
+// and 32 channels (direct norms; the second with window rows of 2 x 16 floats, so its input
+// gradient too) and a dense layer of 32 units (forward and input gradient as a 1 x 1 conv).
+const char* kWideJson = R"({"name": "wide-cnn", "input": [6, 6, 2], "loss": "cross_entropy",
+  "layers": [{"type": "conv", "channels": 16, "kernel": 3, "stride": 1, "padding": 1},
+             {"type": "relu"},
+             {"type": "conv", "channels": 32, "kernel": 2, "stride": 2},
+             {"type": "relu"},
+             {"type": "dense", "units": 32}, {"type": "relu"},
+             {"type": "dense", "units": 3}]})";
 const char* kAutoencoderJson = R"({"name": "small-ae", "input": [8, 8, 1], "loss": "reconstruction",
   "layers": [{"type": "conv", "channels": 3, "kernel": 3, "stride": 2, "padding": 1},
              {"type": "leaky_relu"},
@@ -115,6 +125,7 @@ class TestConvNetwork : public QObject {
     QTest::newRow("conv/avgpool/dense, stride 2 pad 1") << QString(kClassifierJson) << 144;
     QTest::newRow("conv/maxpool") << QString(kMaxPoolJson) << 49;
     QTest::newRow("conv + transposed conv autoencoder") << QString(kAutoencoderJson) << 64;
+    QTest::newRow("16 / 32 channels, dense 32 (implicit kernels)") << QString(kWideJson) << 72;
   }
   void gradientsMatchFiniteDifferences() {
     QFETCH(QString, json);
