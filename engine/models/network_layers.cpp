@@ -39,6 +39,10 @@ class PoolLayer final : public Layer {
     }
   }
   MapShape output_shape() const override { return out_; }
+  bool absorb_relu() override {
+    relu_ = max_;
+    return relu_;
+  }
   std::string describe() const override {
     return std::string(max_ ? "max_pool " : "avg_pool ") + std::to_string(kernel_) + "/" +
            std::to_string(stride_);
@@ -110,6 +114,7 @@ class PoolLayer final : public Layer {
         b = _mm512_mask_mov_ps(b, greater, v);
         a = _mm512_mask_mov_epi32(a, greater, _mm512_set1_epi32(static_cast<std::int32_t>(j)));
       }
+      if (relu_) b = _mm512_max_ps(_mm512_setzero_ps(), b);  // NaN stays NaN, as in relu
       _mm512_storeu_ps(best + c0, b);
       _mm512_storeu_si512(best_at + c0, a);
     }
@@ -124,14 +129,14 @@ class PoolLayer final : public Layer {
           a = static_cast<std::int32_t>(j);
         }
       }
-      best[ch] = b;
+      best[ch] = relu_ && 0.f > b ? 0.f : b;
       best_at[ch] = a;
     }
   }
-  void backward(const float*, const float*, const float*, const float* out_grad, float* in_grad,
+  void backward(const float*, const float*, const float* out, const float* out_grad, float* in_grad,
                 Index m) override {
     if (in_grad == nullptr) return;
-    if (max_) return max_backward(out_grad, in_grad, m);
+    if (max_) return max_backward(out, out_grad, in_grad, m);
     std::fill(in_grad, in_grad + m * input_.size(), 0.f);
     const Index c = input_.channels;
     const float inverse_area = 1.f / static_cast<float>(kernel_ * kernel_);
@@ -161,7 +166,8 @@ class PoolLayer final : public Layer {
   // compare of the lanes' chosen elements and one add of the masked gradient, stored whole
   // (written as a masked add GCC 12 emits a masked store, from which the next window's load of
   // the same floats cannot forward: 42 % of this loop's samples waited there).
-  void max_backward(const float* out_grad, float* in_grad, Index m) const {
+  // Absorbed relu: only where the output (relu of the maximum) is > 0.
+  void max_backward(const float* out, const float* out_grad, float* in_grad, Index m) const {
     std::fill(in_grad, in_grad + m * input_.size(), 0.f);
     const Index c = input_.channels, elements = kernel_ * kernel_;
     for (Index i = 0; i < m; ++i) {
@@ -175,7 +181,12 @@ class PoolLayer final : public Layer {
           Index c0 = 0;
 #if defined(__AVX512F__)
           for (; c0 + 16 <= c; c0 += 16) {
-            const __m512 grad = _mm512_loadu_ps(g + c0);
+            __m512 grad = _mm512_loadu_ps(g + c0);
+            if (relu_) {
+              grad = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(_mm512_loadu_ps(out + o + c0),
+                                                            _mm512_setzero_ps(), _CMP_GT_OQ),
+                                         grad);
+            }
             const __m512i chosen = _mm512_loadu_si512(at + c0);
             for (Index j = 0; j < elements; ++j) {
               const __mmask16 hit =
@@ -187,6 +198,7 @@ class PoolLayer final : public Layer {
           }
 #endif
           for (Index ch = c0; ch < c; ++ch) {
+            if (relu_ && !(out[o + ch] > 0.f)) continue;
             window[offsets_[static_cast<std::size_t>(at[ch])] + ch] += g[ch];
           }
         }
@@ -195,6 +207,7 @@ class PoolLayer final : public Layer {
   }
 
   bool max_;
+  bool relu_ = false;  // absorb_relu: the relu before this max-pool is done here
   Index kernel_, stride_;
   MapShape out_;
   std::vector<Index> offsets_;  // window element j = ky k + kx: (ky w + kx) c from the window
@@ -208,6 +221,7 @@ class ActivationLayer final : public Layer {
  public:
   ActivationLayer(MapShape input, Activation kind) : Layer(input), kind_(kind) {}
   MapShape output_shape() const override { return input_; }
+  bool is_relu() const override { return kind_ == Activation::kRelu; }
   std::string describe() const override {
     switch (kind_) {
       case Activation::kRelu:

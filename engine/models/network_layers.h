@@ -99,6 +99,15 @@ class Layer {
   virtual double gemm_flops(bool /*clipped*/, bool /*input_gradient*/) const { return 0; }
   // Which norm method a parametrised layer uses (kAuto for layers without parameters).
   virtual NormMethod norm_method() const { return NormMethod::kAuto; }
+  // A relu followed by a max-pool (ConvNetwork fuses the pair, issue #49): max(relu(window)) =
+  // relu(max(window)) with the same chosen element, and the gradient reaches the element only
+  // where that maximum is > 0 — exactly the relu's derivative there (relu'(0) = 0; for a
+  // non-positive maximum the unfused pair routes it to an element whose relu' is 0). So the
+  // pool can read the relu's input and do its work: is_relu() says a layer is a relu,
+  // absorb_relu() asks the next layer to take the relu over (true: it has, and from now on
+  // forward writes relu(max) and backward gives the gradient with respect to the relu's input).
+  virtual bool is_relu() const { return false; }
+  virtual bool absorb_relu() { return false; }
   // Floats of the largest scratch matrix this layer touches per example in a block (a conv
   // layer's unfolded columns): ConvNetwork sizes its blocks so that it stays in cache.
   virtual Index scratch_floats_per_example() const { return input_.size(); }
