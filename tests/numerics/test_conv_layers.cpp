@@ -16,8 +16,8 @@
 // Geometries: the cnn's two conv layers (28x28x1 -> 16 k8 s2 p3; 13x13x16 -> 32 k4 s2), a 3x3
 // autoencoder layer, stride 2 with padding, transposed convs k3 s1 and k4 s2 p1, and three that
 // exercise the implicit-im2col kernels' other branches (padded input gradient; 48 and 80
-// output channels). Each is run with ghost and direct norms, and the weighted gradient also
-// without norms (the non-private step's product).
+// output channels; one input channel at strides 1 and 2). Each is run with ghost and direct norms,
+// and the weighted gradient also without norms (the non-private step's product).
 #include <QTest>
 #include <cmath>
 #include <memory>
@@ -157,6 +157,10 @@ class TestConvLayers : public QObject {
     QTest::newRow("padded input gradient 7x6x16 -> 16 k3 s2 p1") << 6;
     QTest::newRow("48 channels 9x9x16 -> 48 k2 s1 p1") << 7;
     QTest::newRow("80 channels 5x5x16 -> 80 k3 s1") << 8;
+    // One input channel (the row tiles): stride 1 with 32 channels and rows longer than a tile,
+    // stride 2 with 48 channels (column groups of 2 and 1).
+    QTest::newRow("one channel 20x19x1 -> 32 k3 s1 p1") << 9;
+    QTest::newRow("one channel 11x12x1 -> 48 k4 s2 p1") << 10;
   }
   void matchesDirectReference() {
     QFETCH(int, which);
@@ -165,7 +169,8 @@ class TestConvLayers : public QObject {
         {{10, 10, 8}, 16, 3, 1, 0, false}, {{9, 8, 3}, 5, 3, 2, 1, false},
         {{6, 6, 8}, 4, 3, 1, 0, true},     {{4, 4, 3}, 2, 4, 2, 1, true},
         {{7, 6, 16}, 16, 3, 2, 1, false},  {{9, 9, 16}, 48, 2, 1, 1, false},
-        {{5, 5, 16}, 80, 3, 1, 0, false}};
+        {{5, 5, 16}, 80, 3, 1, 0, false},  {{20, 19, 1}, 32, 3, 1, 1, false},
+        {{11, 12, 1}, 48, 4, 2, 1, false}};
     const Geometry& g = geometries[which];
     const Index m = 3;
     for (const NormMethod method : {NormMethod::kGhost, NormMethod::kDirect}) {
