@@ -215,7 +215,10 @@ class PoolLayer final : public Layer {
   // Absorbed relu: only where the output (relu of the maximum) is > 0.
   void max_backward(const float* out, const float* out_grad, float* in_grad, Index m) const {
     std::fill(in_grad, in_grad + m * input_.size(), 0.f);
-    const Index c = input_.channels, elements = kernel_ * kernel_;
+    const Index c = input_.channels;
+#if defined(__AVX512F__)
+    const Index elements = kernel_ * kernel_;
+#endif
     for (Index i = 0; i < m; ++i) {
       float* map = in_grad + i * input_.size();
       for (Index oy = 0; oy < out_.height; ++oy) {
