@@ -12,9 +12,13 @@
 //   forward   rows = output positions, lanes = output channels, K = the window (k rows of k c);
 //   products  rows = unfolded columns d, lanes = output channels, K = the example's positions;
 //   input     rows = output positions, lanes = unfolded columns (whole window rows of k c
-//             floats, so the needs k c to be a multiple of 16), K = output channels; each tile
-//             is added into its windows of the input-gradient map (the fold) as it leaves the
-//             registers.
+//             floats, so k c must be a multiple of 16), K = output channels; each tile is added
+//             into its windows of the input-gradient map (the fold) as it leaves the registers.
+// The broadcasts address their floats at constant offsets from few pointers where the geometry
+// allows (an indexed operand splits the fused multiply-add in two, and one pointer per row
+// spills): the products take a few window rows of consecutive columns d; the forward of a
+// layer with one input channel at stride 1 or 2 takes consecutive positions of one output row
+// (S floats apart); other forwards and the input gradient take a pointer per row, unrolled.
 // Why: the cnn's GEMMs are narrow (conv1: 16 output channels, K = 64; conv2: K = 25 positions
 // per example) and Eigen's kernels spent the step packing operands and in their 16-row edge
 // kernel (4 accumulators, latency-bound): measured on the issue #30 Xeon, conv1's forward ran at

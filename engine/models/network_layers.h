@@ -79,7 +79,8 @@ class Layer {
   virtual void forward(const float* params, const float* in, float* out, Index m) = 0;
   // Before backward, whenever the parameters have changed (ConvNetwork: once per gradient call,
   // whose blocks all see the same parameters): what backward derives from the parameters alone
-  // (ConvLayer: W^T). ConvLayer's backward throws Error when not prepared for its `params`.
+  // (ConvLayer, DenseLayer: W^T for conv_kernels.h; their backward throws Error when not
+  // prepared for its `params`).
   virtual void prepare_backward(const float* /*params*/) {}
   // out_grad = dloss/dout (m x output size; the layer keeps a pointer to it for the norms and
   // the weighted gradient, so it must stay alive until then). Writes dloss/din into in_grad
