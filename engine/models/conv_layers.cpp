@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "models/conv_kernels.h"
 #include "models/ghost_norms.h"
 #include "models/layer_support.h"
 #include "models/network_layers.h"
@@ -163,20 +164,40 @@ class ConvLayer final : public Layer {
                   "kernel " + std::to_string(kernel) + " is larger than the padded input " +
                       shape_text(input));
     g_ = geometry(input, kernel, stride, padding);
-    unfold_ = Unfolder(g_);
     method_ = method != NormMethod::kAuto
                   ? method
                   : cheaper_norm_method(g_.positions(), g_.columns(), channels_);
+    // Direct norms on whole 16-float lanes of output channels: the products read the (padded)
+    // input map itself (conv_kernels.h), nothing is unfolded. Ghost norms need U for its Gram
+    // matrices, so a ghost layer keeps the unfold + Eigen path.
+    implicit_ = method_ == NormMethod::kDirect && implicit_conv_supported(channels_);
+    implicit_input_ = implicit_ && implicit_input_gradient_supported(kernel, input.channels);
+    if (implicit_) {
+      implicit_conv_ = make_implicit_conv(input.height + 2 * padding, input.width + 2 * padding,
+                                          input.channels, channels_, kernel, stride);
+    } else {
+      unfold_ = Unfolder(g_);
+    }
   }
   MapShape output_shape() const override { return {g_.out_height, g_.out_width, channels_}; }
   Index num_params() const override { return g_.columns() * channels_ + channels_; }
   NormMethod norm_method() const override { return method_; }
-  Index scratch_floats_per_example() const override { return g_.positions() * g_.columns(); }
+  Index scratch_floats_per_example() const override {
+    if (!implicit_) return g_.positions() * g_.columns();
+    return std::max(
+        {implicit_conv_.map_size, g_.positions() * channels_, g_.columns() * channels_});
+  }
   double gemm_flops(bool clipped, bool input_gradient) const override {
     return conv_gemm_flops(g_.positions(), g_.columns(), channels_, method_, clipped,
                            input_gradient);
   }
   std::string describe() const override { return describe_conv("conv", channels_, g_, method_); }
+  void prepare_backward(const float* params) override {
+    if (implicit_input_) {
+      w_transposed_ = ConstMap(params, g_.columns(), channels_).transpose();
+      transposed_from_ = params;
+    }
+  }
   void add_to_graph(ModelGraph& graph, const float* params, int index) const override {
     add_conv_op(graph, GraphOpKind::kConv, *this, g_, params, index,
                 {g_.kernel, g_.kernel, input_.channels, channels_}, g_.columns() * channels_);
@@ -186,9 +207,16 @@ class ConvLayer final : public Layer {
   }
   void reserve(Index m) override {
     const Index rows = m * g_.positions();
+    ensure(scaled_, rows, channels_);
+    if (implicit_) {
+      if (g_.padding > 0 && padded_.rows() < m) padded_ = Matrix::Zero(m, implicit_conv_.map_size);
+      if (g_.padding > 0 && implicit_input_) ensure(padded_grad_, m, implicit_conv_.map_size);
+      if (!implicit_input_) ensure(unfolded_grad_, rows, g_.columns());
+      ensure(products_, m * g_.columns(), channels_);
+      return;
+    }
     ensure(unfolded_, rows, g_.columns());
     ensure(unfolded_grad_, rows, g_.columns());
-    ensure(scaled_, rows, channels_);
     if (method_ == NormMethod::kGhost) {
       ensure(gram_a_, g_.positions(), g_.positions());
       ensure(gram_b_, g_.positions(), g_.positions());
@@ -199,6 +227,23 @@ class ConvLayer final : public Layer {
   }
   void forward(const float* params, const float* in, float* out, Index m) override {
     const Index p = g_.positions(), d = g_.columns();
+    if (implicit_) {
+      maps_ = in;
+      if (g_.padding > 0) {  // the maps inside their zero border (zeroed when reserved)
+        const Index c = input_.channels, row = input_.width * c;
+        const Index offset = (g_.padding * implicit_conv_.map_width + g_.padding) * c;
+        for (Index i = 0; i < m; ++i) {
+          float* interior = padded_.row(i).data() + offset;
+          for (Index y = 0; y < input_.height; ++y) {
+            copy_run(in + i * input_.size() + y * row, row,
+                     interior + y * implicit_conv_.map_width * c);
+          }
+        }
+        maps_ = padded_.data();
+      }
+      implicit_forward(implicit_conv_, maps_, m, params, params + d * channels_, out);
+      return;
+    }
     for (Index i = 0; i < m; ++i) unfold_(in + i * input_.size(), unfolded_.row(i * p).data());
     const ConstMap w(params, d, channels_);
     const ConstRowMap b(params + d * channels_, channels_);
@@ -212,6 +257,16 @@ class ConvLayer final : public Layer {
     products_ready_ = false;
     if (in_grad == nullptr) return;
     const Index p = g_.positions(), d = g_.columns();
+    if (implicit_input_) {
+      // fold(E W^T) added window by window into the (padded) gradient maps, then cropped.
+      float* maps = g_.padding > 0 ? padded_grad_.data() : in_grad;
+      std::fill(maps, maps + m * implicit_conv_.map_size, 0.f);
+      // A missing prepare_backward is a bug in the caller, not a user error: say so loudly.
+      if (transposed_from_ != params) throw Error("conv: backward before prepare_backward");
+      implicit_input_gradient(implicit_conv_, out_grad, m, w_transposed_.data(), false, maps);
+      if (g_.padding > 0) crop(m, in_grad);
+      return;
+    }
     const ConstMap w(params, d, channels_);
     const ConstMap e(out_grad, m * p, channels_);
     auto du = unfolded_grad_.topRows(m * p);
@@ -221,6 +276,17 @@ class ConvLayer final : public Layer {
   }
   void add_squared_norms(float* squared, Index m) override {
     const Index p = g_.positions();
+    if (implicit_) {  // G_i (D x c_out, row-major) into products_, and its squared norm
+      const Index size = g_.columns() * channels_;
+      for (Index i = 0; i < m; ++i) {
+        squared[i] += static_cast<float>(
+            implicit_product(implicit_conv_, maps_ + i * implicit_conv_.map_size,
+                             errors_ + i * p * channels_, products_.data() + i * size));
+      }
+      products_ready_ = true;
+      add_bias_norms(errors_, channels_, p, m, squared);
+      return;
+    }
     add_product_norms(unfolded_.data(), g_.columns(), errors_, channels_, p, m, method_, gram_a_,
                       gram_b_, products_, squared);
     products_ready_ = method_ == NormMethod::kDirect;
@@ -233,7 +299,8 @@ class ConvLayer final : public Layer {
     if (!accumulate) db.setZero();
     if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
       add_bias_gradient(errors_, channels_, g_.positions(), m, weights, db);  // E not scaled
-      add_stored_products(products_, d, m, weights, accumulate, dw, product_sum_);
+      const bool column_major = !implicit_ && products_column_major(d, channels_);
+      add_stored_products(products_, d, m, weights, accumulate, column_major, dw, product_sum_);
       return;
     }
     const float* e = errors_;
@@ -243,11 +310,25 @@ class ConvLayer final : public Layer {
     }
     const ConstMap em(e, rows, channels_);
     db += em.colwise().sum();
+    if (implicit_) return implicit_weight_gradient(implicit_conv_, maps_, e, m, accumulate, grad);
     if (!accumulate) dw.setZero();
     multiply(dw, unfolded_.topRows(rows).transpose(), em, true);
   }
 
  private:
+  // The padded layer's input gradient: the interior of each padded gradient map into in_grad.
+  void crop(Index m, float* in_grad) const {
+    const Index c = input_.channels, row = input_.width * c;
+    const Index offset = (g_.padding * implicit_conv_.map_width + g_.padding) * c;
+    for (Index i = 0; i < m; ++i) {
+      const float* interior = padded_grad_.row(i).data() + offset;
+      for (Index y = 0; y < input_.height; ++y) {
+        copy_run(interior + y * implicit_conv_.map_width * c, row,
+                 in_grad + i * input_.size() + y * row);
+      }
+    }
+  }
+
   Index channels_;
   ConvGeometry g_;
   NormMethod method_;
@@ -256,6 +337,14 @@ class ConvLayer final : public Layer {
   ColMatrix product_sum_;
   const float* errors_ = nullptr;
   bool products_ready_ = false;  // products_ hold this block's G_i (direct norms computed)
+  // Implicit im2col (conv_kernels.h): forward and products read the maps, no unfolded_;
+  // implicit_input_: the input gradient too (else unfolded_grad_ + fold).
+  bool implicit_ = false, implicit_input_ = false;
+  ImplicitConv implicit_conv_;
+  Matrix padded_, padded_grad_;  // padding > 0: m maps inside a zero border (padded_'s stays 0)
+  Matrix w_transposed_;          // c_out x D, set by prepare_backward
+  const float* transposed_from_ = nullptr;  // the parameters w_transposed_ was made from
+  const float* maps_ = nullptr;  // the maps of this block's forward (padded_ or the input)
 };
 
 // ------------------------------------------------------- transposed convolution
@@ -348,7 +437,8 @@ class ConvTransposeLayer final : public Layer {
     if (!accumulate) db.setZero();
     add_bias_gradient(errors_, channels_, g_.big.positions(), m, weights, db);
     if (products_ready_) {  // direct norms stored every G_i: sum them, no second GEMM
-      add_stored_products(products_, c_in, m, weights, accumulate, dw, product_sum_);
+      add_stored_products(products_, c_in, m, weights, accumulate, products_column_major(c_in, d),
+                          dw, product_sum_);
       return;
     }
     if (!accumulate) dw.setZero();

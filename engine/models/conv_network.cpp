@@ -48,6 +48,12 @@ ConvNetwork::ConvNetwork(NetworkSpec spec, int num_classes)
   }
   block_rows_ = std::clamp<Index>(
       kNetworkBlockBytes / (scratch * static_cast<Index>(sizeof(float))), 1, kNetworkBlockRows);
+  // A relu whose next layer takes it over (a max-pool, Layer::absorb_relu) is skipped: that layer
+  // reads the relu's input and gives the gradient with respect to it.
+  absorbed_.assign(layers_.size(), false);
+  for (std::size_t l = 0; l + 1 < layers_.size(); ++l) {
+    absorbed_[l] = layers_[l]->is_relu() && layers_[l + 1]->absorb_relu();
+  }
   params_ = Vector::Zero(total);
   activations_.resize(layers_.size() + 1);
   gradients_.resize(layers_.size() + 1);
@@ -113,7 +119,8 @@ void ConvNetwork::reserve(Index rows) {
 float* ConvNetwork::forward(const MatrixView& x, Index start, Index m) {
   activations_[0].topRows(m) = x.middleRows(start, m);
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    layers_[l]->forward(params_.data() + offsets_[l], activations_[l].data(),
+    if (absorbed_[l]) continue;
+    layers_[l]->forward(params_.data() + offsets_[l], activations_[input_of(l)].data(),
                         activations_[l + 1].data(), m);
   }
   return activations_.back().data();
@@ -138,10 +145,18 @@ double ConvNetwork::loss_and_error(const VectorView& y, Index start, Index m) {
   return loss;
 }
 
+void ConvNetwork::prepare_backward() {
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    layers_[l]->prepare_backward(params_.data() + offsets_[l]);
+  }
+}
+
 void ConvNetwork::backward(Index m) {
   for (std::size_t l = layers_.size(); l-- > 0;) {
-    float* in_grad = l == 0 ? nullptr : gradients_[l].data();
-    layers_[l]->backward(params_.data() + offsets_[l], activations_[l].data(),
+    if (absorbed_[l]) continue;
+    const std::size_t in = input_of(l);
+    float* in_grad = in == 0 ? nullptr : gradients_[in].data();
+    layers_[l]->backward(params_.data() + offsets_[l], activations_[in].data(),
                          activations_[l + 1].data(), gradients_[l + 1].data(), in_grad, m);
   }
 }
@@ -186,6 +201,7 @@ double ConvNetwork::clipped_gradient_sum(const MatrixView& x, const VectorView& 
     return 0.0;
   }
   reserve(x.rows());
+  prepare_backward();
   double loss = 0;
   for (Index start = 0; start < x.rows(); start += block_rows_) {
     const Index m = std::min(block_rows_, x.rows() - start);
@@ -208,6 +224,7 @@ double ConvNetwork::weighted_gradient_sum(const MatrixView& x, const VectorView&
     return 0.0;
   }
   reserve(x.rows());
+  prepare_backward();
   double loss = 0;
   for (Index start = 0; start < x.rows(); start += block_rows_) {
     const Index m = std::min(block_rows_, x.rows() - start);

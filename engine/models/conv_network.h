@@ -2,13 +2,16 @@
 // text (network_description.h), with DP clipping by per-example norms that are never formed
 // from materialised per-example gradients unless that is the cheaper way (mixed ghost clipping,
 // network_layers.h). One clipped step on a block of m examples:
-//   1. forward pass, keeping every layer's activations (and the conv layers' unfolded inputs);
+//   1. forward pass, keeping every layer's activations (and the conv layers' unfolded or padded
+//      inputs);
 //   2. loss head: softmax cross-entropy on the last layer (classification), or the
 //      reconstruction loss (1/n_pixels) ||x_hat_i - x_i||^2 against the input itself
 //      (autoencoder: the example's target is ignored);
 //   3. one backward pass for the per-example output errors of every layer;
 //   4. ||g_i||^2 = sum over parametrised layers (ghost / direct / rank-1), c_i = min(1, C/||g_i||);
 //   5. sum_i c_i g_i: one weighted GEMM per layer on the stored operands.
+// A relu directly before a max-pool is run by the pool (Layer::absorb_relu: relu(max) = max(relu),
+// same gradient), which saves a pass over the map each way.
 // Rows are processed in blocks of kNetworkBlockRows (bounded scratch whatever the lot size).
 // Parameters, flat: the layers' blocks in order, each [W row-major, b].
 //
@@ -80,6 +83,10 @@ class ConvNetwork final : public Model {
   float* forward(const MatrixView& x, Index start, Index m);
   // Per-example losses of the block into the output error (in place); returns their sum.
   double loss_and_error(const VectorView& y, Index start, Index m);
+  void prepare_backward();  // Layer::prepare_backward of every layer
+  // Where layer l reads its input: activations_[l], or [l - 1] when layer l - 1 is a relu that
+  // layer l absorbed (Layer::absorb_relu).
+  std::size_t input_of(std::size_t l) const { return l > 0 && absorbed_[l - 1] ? l - 1 : l; }
   void backward(Index m);
   double block_gradients(const MatrixView& x, const VectorView& y, const Clipping& clip,
                          const float* weights, float* norms, float* grad, bool accumulate,
@@ -92,6 +99,7 @@ class ConvNetwork final : public Model {
   int num_classes_;
   std::vector<std::unique_ptr<detail::Layer>> layers_;
   std::vector<Index> offsets_;       // parameter offset of each layer
+  std::vector<bool> absorbed_;       // layer l is a relu done by layer l + 1 (not run itself)
   std::vector<Matrix> activations_;  // [0] = input block, [l + 1] = output of layer l
   std::vector<Matrix> gradients_;    // dloss / d activations_[l]
   Vector squared_norms_, factors_, losses_;

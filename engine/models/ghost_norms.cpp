@@ -1,6 +1,8 @@
 // Ghost and direct per-example norms of conv-type layers (see network_layers.h, ghost_norms.h).
 #include "models/ghost_norms.h"
 
+#include <algorithm>
+
 #include "models/layer_support.h"
 
 namespace dplab::models::detail {
@@ -41,13 +43,22 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
 // (weights null: w = 1). Column-major products are summed in `sum` (a x b, column-major, no
 // stride) and added to the row-major dw once.
 void add_stored_products(const Matrix& products, Index a_cols, Index m, const float* weights,
-                         bool accumulate, MutMap& dw, ColMatrix& sum) {
+                         bool accumulate, bool column_major, MutMap& dw, ColMatrix& sum) {
   const Index b_cols = dw.cols(), size = a_cols * b_cols;
   const auto weight = [&](Index i) { return weights == nullptr ? 1.f : weights[i]; };
   if (!accumulate) dw.setZero();
-  if (!products_column_major(a_cols, b_cols)) {
-    for (Index i = 0; i < m; ++i)
-      dw += weight(i) * ConstMap(products.data() + i * size, a_cols, b_cols);
+  if (!column_major) {
+    // Chunk by chunk of dw (1 KiB, held in L1 across the m products) instead of one pass over
+    // all of dw per product: the cnn's conv2 has 8,192 floats per G_i.
+    constexpr Index kChunk = 256;
+    Eigen::Map<Eigen::VectorXf> flat(dw.data(), size);
+    for (Index j = 0; j < size; j += kChunk) {
+      const Index n = std::min(kChunk, size - j);
+      auto out = flat.segment(j, n);
+      for (Index i = 0; i < m; ++i) {
+        out += weight(i) * Eigen::Map<const Eigen::VectorXf>(products.data() + i * size + j, n);
+      }
+    }
     return;
   }
   ColMap total(sum.data(), a_cols, b_cols);  // sum holds exactly a x b: one contiguous run

@@ -28,10 +28,12 @@ void add_product_norms(const float* a, Index a_cols, const float* b, Index b_col
                        Index m, NormMethod method, Matrix& gram_a, Matrix& gram_b, Matrix& products,
                        float* squared);
 
-// dw (a x b) = or += sum_i w_i G_i from the per-example products stored by add_product_norms
-// (weights null: w = 1); `sum` is scratch of exactly a x b.
+// dw (a x b) = or += sum_i w_i G_i from the per-example products G_i stored as floats
+// [i a b, (i + 1) a b) of `products`, column-major (add_product_norms when
+// products_column_major) or row-major (implicit_product, conv_kernels.h); weights null: w = 1.
+// `sum` is scratch of exactly a x b (column-major products only).
 void add_stored_products(const Matrix& products, Index a_cols, Index m, const float* weights,
-                         bool accumulate, MutMap& dw, ColMatrix& sum);
+                         bool accumulate, bool column_major, MutMap& dw, ColMatrix& sum);
 
 // The bias of a conv-type layer whose errors E (mP x cols) hold example i in rows [iP, iP + P):
 // its per-example gradient is E_i^T 1. add_bias_norms: squared[i] += ||E_i^T 1||^2;

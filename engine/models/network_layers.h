@@ -27,6 +27,10 @@
 // and, per direct layer, sum_i c_i G_i over the G_i its norms already formed (m a b additions
 // instead of a second P m a b product).
 //
+// On AVX-512 builds a direct-norm convolution with a multiple of 16 output channels forms U_i W,
+// U_i^T E_i and fold(E_i W^T) without U: its kernels read the windows from the input map
+// (implicit im2col, conv_kernels.h), so no unfolded matrix is written or packed.
+//
 // Internal to engine/models. Each layer owns scratch sized by reserve(m); no allocation after.
 // Implementations: conv_layers.cpp (convolution, transposed convolution), ghost_norms.{h,cpp}
 // (the per-example norms and clipped sums above), network_layers.cpp (pooling, activations,
@@ -73,6 +77,11 @@ class Layer {
   virtual void reserve(Index /*m*/) {}
   // in: m x input size, out: m x output size (row-major, contiguous).
   virtual void forward(const float* params, const float* in, float* out, Index m) = 0;
+  // Before backward, whenever the parameters have changed (ConvNetwork: once per gradient call,
+  // whose blocks all see the same parameters): what backward derives from the parameters alone
+  // (ConvLayer, DenseLayer: W^T for conv_kernels.h; their backward throws Error when not
+  // prepared for its `params`).
+  virtual void prepare_backward(const float* /*params*/) {}
   // out_grad = dloss/dout (m x output size; the layer keeps a pointer to it for the norms and
   // the weighted gradient, so it must stay alive until then). Writes dloss/din into in_grad
   // unless in_grad is null (first layer). `in` and `out` are the forward pass's buffers.
@@ -91,6 +100,15 @@ class Layer {
   virtual double gemm_flops(bool /*clipped*/, bool /*input_gradient*/) const { return 0; }
   // Which norm method a parametrised layer uses (kAuto for layers without parameters).
   virtual NormMethod norm_method() const { return NormMethod::kAuto; }
+  // A relu followed by a max-pool (ConvNetwork fuses the pair, issue #49): max(relu(window)) =
+  // relu(max(window)) with the same chosen element, and the gradient reaches the element only
+  // where that maximum is > 0 — exactly the relu's derivative there (relu'(0) = 0; for a
+  // non-positive maximum the unfused pair routes it to an element whose relu' is 0). So the
+  // pool can read the relu's input and do its work: is_relu() says a layer is a relu,
+  // absorb_relu() asks the next layer to take the relu over (true: it has, and from now on
+  // forward writes relu(max) and backward gives the gradient with respect to the relu's input).
+  virtual bool is_relu() const { return false; }
+  virtual bool absorb_relu() { return false; }
   // Floats of the largest scratch matrix this layer touches per example in a block (a conv
   // layer's unfolded columns): ConvNetwork sizes its blocks so that it stays in cache.
   virtual Index scratch_floats_per_example() const { return input_.size(); }

@@ -14,7 +14,10 @@
 //     equals a scalar reference: the same maxima (exact) and the gradient routed to the first
 //     maximum of each window.
 // Geometries: the cnn's two conv layers (28x28x1 -> 16 k8 s2 p3; 13x13x16 -> 32 k4 s2), a 3x3
-// autoencoder layer, stride 2 with padding, and transposed convs k3 s1 and k4 s2 p1.
+// autoencoder layer, stride 2 with padding, transposed convs k3 s1 and k4 s2 p1, and three that
+// exercise the implicit-im2col kernels' other branches (padded input gradient; 48 and 80
+// output channels; one input channel at strides 1 and 2). Each is run with ghost and direct norms,
+// and the weighted gradient also without norms (the non-private step's product).
 #include <QTest>
 #include <cmath>
 #include <memory>
@@ -148,13 +151,26 @@ class TestConvLayers : public QObject {
     QTest::newRow("stride 2 pad 1, 9x8x3 -> 5 k3") << 3;
     QTest::newRow("transposed 6x6x8 -> 4 k3 s1") << 4;
     QTest::newRow("transposed 4x4x3 -> 2 k4 s2 p1") << 5;
+    // The implicit-im2col kernels (conv_kernels.h, AVX-512 builds) in shapes the cnn does not
+    // have: a padded input gradient (cropped from the padded maps), 3 output vectors (one
+    // column group of 3), 5 output vectors (groups of 4 and 1), row tiles with tails.
+    QTest::newRow("padded input gradient 7x6x16 -> 16 k3 s2 p1") << 6;
+    QTest::newRow("48 channels 9x9x16 -> 48 k2 s1 p1") << 7;
+    QTest::newRow("80 channels 5x5x16 -> 80 k3 s1") << 8;
+    // One input channel (the row tiles): stride 1 with 32 channels and rows longer than a tile,
+    // stride 2 with 48 channels (column groups of 2 and 1).
+    QTest::newRow("one channel 20x19x1 -> 32 k3 s1 p1") << 9;
+    QTest::newRow("one channel 11x12x1 -> 48 k4 s2 p1") << 10;
   }
   void matchesDirectReference() {
     QFETCH(int, which);
     const Geometry geometries[] = {
         {{28, 28, 1}, 16, 8, 2, 3, false}, {{13, 13, 16}, 32, 4, 2, 0, false},
         {{10, 10, 8}, 16, 3, 1, 0, false}, {{9, 8, 3}, 5, 3, 2, 1, false},
-        {{6, 6, 8}, 4, 3, 1, 0, true},     {{4, 4, 3}, 2, 4, 2, 1, true}};
+        {{6, 6, 8}, 4, 3, 1, 0, true},     {{4, 4, 3}, 2, 4, 2, 1, true},
+        {{7, 6, 16}, 16, 3, 2, 1, false},  {{9, 9, 16}, 48, 2, 1, 1, false},
+        {{5, 5, 16}, 80, 3, 1, 0, false},  {{20, 19, 1}, 32, 3, 1, 1, false},
+        {{11, 12, 1}, 48, 4, 2, 1, false}};
     const Geometry& g = geometries[which];
     const Index m = 3;
     for (const NormMethod method : {NormMethod::kGhost, NormMethod::kDirect}) {
@@ -175,6 +191,7 @@ class TestConvLayers : public QObject {
       Vector out(n_out), in_grad(n_in);
       layer->forward(params_f.data(), in_f.data(), out.data(), m);
       QVERIFY2(relative_error(out.cast<double>(), ref.out) <= kRel, "forward");
+      layer->prepare_backward(params_f.data());
       layer->backward(params_f.data(), in_f.data(), out.data(), out_grad_f.data(), in_grad.data(),
                       m);
       QVERIFY2(relative_error(in_grad.cast<double>(), ref.in_grad) <= kRel, "input gradient");
@@ -197,6 +214,22 @@ class TestConvLayers : public QObject {
         QVERIFY2(relative_error(gi.cast<double>(), ref.grads[static_cast<std::size_t>(i)]) <= kRel,
                  qPrintable(QString("per-example weight gradient %1").arg(i)));
       }
+      // Without norms (a non-private or weighted step: no stored G_i): sum_i w_i g_i by the
+      // layer's weighted product, unweighted and weighted, written then accumulated.
+      layer->backward(params_f.data(), in_f.data(), out.data(), out_grad_f.data(), in_grad.data(),
+                      m);
+      Vector weights(m), sum(d);
+      Eigen::VectorXd plain = Eigen::VectorXd::Zero(d), weighted = Eigen::VectorXd::Zero(d);
+      for (Index i = 0; i < m; ++i) {
+        weights[i] = static_cast<float>(0.5 - 0.75 * static_cast<double>(i));
+        plain += ref.grads[static_cast<std::size_t>(i)];
+        weighted += static_cast<double>(weights[i]) * ref.grads[static_cast<std::size_t>(i)];
+      }
+      layer->add_weighted_gradient(nullptr, sum.data(), false, m);
+      QVERIFY2(relative_error(sum.cast<double>(), plain) <= kRel, "sum of gradients, no norms");
+      layer->add_weighted_gradient(weights.data(), sum.data(), true, m);
+      QVERIFY2(relative_error(sum.cast<double>(), plain + weighted) <= kRel,
+               "weighted sum accumulated, no norms");
     }
   }
 

@@ -47,6 +47,16 @@ const char* kMaxPoolJson = R"({"name": "maxpool-cnn", "input": [7, 7, 1], "loss"
              {"type": "relu"},
              {"type": "max_pool", "kernel": 2, "stride": 2},
              {"type": "dense", "units": 3}]})";
+// Widths the implicit-im2col kernels take on AVX-512 builds (conv_kernels.h): conv layers of 16
+// and 32 channels (direct norms; the second with window rows of 2 x 16 floats, so its input
+// gradient too) and a dense layer of 32 units (forward and input gradient as a 1 x 1 conv).
+const char* kWideJson = R"({"name": "wide-cnn", "input": [6, 6, 2], "loss": "cross_entropy",
+  "layers": [{"type": "conv", "channels": 16, "kernel": 3, "stride": 1, "padding": 1},
+             {"type": "relu"},
+             {"type": "conv", "channels": 32, "kernel": 2, "stride": 2},
+             {"type": "relu"},
+             {"type": "dense", "units": 32}, {"type": "relu"},
+             {"type": "dense", "units": 3}]})";
 const char* kAutoencoderJson = R"({"name": "small-ae", "input": [8, 8, 1], "loss": "reconstruction",
   "layers": [{"type": "conv", "channels": 3, "kernel": 3, "stride": 2, "padding": 1},
              {"type": "leaky_relu"},
@@ -115,6 +125,7 @@ class TestConvNetwork : public QObject {
     QTest::newRow("conv/avgpool/dense, stride 2 pad 1") << QString(kClassifierJson) << 144;
     QTest::newRow("conv/maxpool") << QString(kMaxPoolJson) << 49;
     QTest::newRow("conv + transposed conv autoencoder") << QString(kAutoencoderJson) << 64;
+    QTest::newRow("16 / 32 channels, dense 32 (implicit kernels)") << QString(kWideJson) << 72;
   }
   void gradientsMatchFiniteDifferences() {
     QFETCH(QString, json);
@@ -183,6 +194,45 @@ class TestConvNetwork : public QObject {
       net->weighted_gradient_sum(b.x, b.y, w, fast);
       net->models::Model::weighted_gradient_sum(b.x, b.y, w, slow);
       QVERIFY((fast - slow).cast<double>().norm() <= 2e-4 * slow.cast<double>().norm());
+    }
+  }
+
+  // A relu directly before a max-pool is run by the pool (Layer::absorb_relu). Against the same
+  // network with the two swapped (max-pool, then relu: nothing absorbed, and the same function
+  // and gradient, relu being monotone with relu'(0) = 0): the same outputs, per-example norms and
+  // clipped sum, to float rounding. Once after a conv, once as the first layer (no input
+  // gradient); inputs shifted to [-0.5, 0.5) so that the first relu has work to do.
+  void reluBeforeMaxPoolMatchesPoolBeforeRelu() {
+    const auto network = [](bool fused, bool first) {
+      const std::string pair =
+          fused ? R"({"type": "relu"}, {"type": "max_pool", "kernel": 2, "stride": 1})"
+                : R"({"type": "max_pool", "kernel": 2, "stride": 1}, {"type": "relu"})";
+      const std::string conv =
+          first ? "" : R"({"type": "conv", "channels": 16, "kernel": 3, "padding": 1}, )";
+      return std::string(
+                 R"({"name": "pair", "input": [7, 7, 16], "loss": "cross_entropy", "layers": [)") +
+             conv + pair + R"(, {"type": "dense", "units": 4}]})";
+    };
+    for (const bool first : {false, true}) {
+      auto fused = models::make_network(network(true, first), 7 * 7 * 16, 4);
+      auto plain = models::make_network(network(false, first), 7 * 7 * 16, 4);
+      fused->initialize(3);
+      plain->params() = fused->params();
+      Batch b = random_batch(9, 7 * 7 * 16, 4, 5);
+      b.x.array() -= 0.5f;
+      Matrix out_fused, out_plain;
+      fused->logits(b.x, out_fused);
+      plain->logits(b.x, out_plain);
+      QVERIFY((out_fused - out_plain).norm() <= 1e-6 * out_plain.norm());
+      Vector sum_fused(fused->num_params()), sum_plain(plain->num_params()), norms_fused(9),
+          norms_plain(9);
+      fused->clipped_gradient_sum(b.x, b.y, 0.5, sum_fused, norms_fused);
+      plain->clipped_gradient_sum(b.x, b.y, 0.5, sum_plain, norms_plain);
+      QVERIFY2((norms_fused - norms_plain).norm() <= 1e-5 * norms_plain.norm(),
+               first ? "norms, relu first" : "norms, relu after conv");
+      QVERIFY2((sum_fused - sum_plain).norm() <= 1e-5 * sum_plain.norm(),
+               first ? "clipped sum, relu first" : "clipped sum, relu after conv");
+      QVERIFY(sum_plain.norm() > 0);
     }
   }
 

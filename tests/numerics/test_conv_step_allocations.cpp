@@ -1,7 +1,8 @@
 // No heap allocation in a conv network's DP step (issue #30; network_layers.h and conv_network.h
 // promise scratch sized by reserve(), none after): after one warm-up call, clipped_gradient_sum
 // (per-example norms + clipped sum) and weighted_gradient_sum on a lot of the same size must not
-// call malloc, for the cnn and the conv-autoencoder and for a network with forced ghost norms.
+// call malloc, for the cnn and the conv-autoencoder, for a network with forced ghost norms and for
+// one that takes the implicit-im2col kernels' other paths (issue #49).
 //
 // How allocations are counted: EIGEN_RUNTIME_NO_MALLOC cannot be used here. It must be defined
 // before Eigen is included in EVERY translation unit that allocates through Eigen — the engine
@@ -104,6 +105,17 @@ class TestConvStepAllocations : public QObject {
                        {"type": "sigmoid"}, {"type": "avg_pool", "kernel": 2, "stride": 2},
                        {"type": "dense", "units": 10}]})")
                                  << 37;
+    // The implicit-im2col paths the cnn does not take (AVX-512 builds, conv_kernels.h): a padded
+    // layer's input gradient through its padded gradient maps, 48 channels, a stride-1 one-channel
+    // forward, and a relu absorbed by a max-pool after a layer of 3 vectors of channels.
+    QTest::newRow("implicit kernels") << QString(R"({"name": "wide", "input": [28, 28, 1],
+            "layers": [{"type": "conv", "channels": 16, "kernel": 3, "padding": 1},
+                       {"type": "relu"},
+                       {"type": "conv", "channels": 48, "kernel": 3, "stride": 2, "padding": 1},
+                       {"type": "relu"}, {"type": "max_pool", "kernel": 2, "stride": 2},
+                       {"type": "dense", "units": 16}, {"type": "relu"},
+                       {"type": "dense", "units": 10}]})")
+                                      << 9;
   }
   void dpStepDoesNotAllocate() {
     if (!DPLAB_COUNT_MALLOC) QSKIP("malloc is owned by the sanitizer runtime");
