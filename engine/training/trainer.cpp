@@ -66,7 +66,11 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
                      const TrainingHooks& hooks) {
   validate(data, config);
   check_memory(data, config);
-  const auto started = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  const auto started = Clock::now();
 
   TrainingInstrumentation* instrumentation = hooks.instrumentation;
   auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
@@ -86,10 +90,6 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   std::int64_t window_steps = 0;
   std::int64_t next_point = config.eval_every;
 
-  using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point from) {
-    return std::chrono::duration<double>(Clock::now() - from).count();
-  };
   auto record_point = [&](std::int64_t queries) {
     const auto evaluation_started = Clock::now();
     const models::Evaluation validation = model->evaluate(data.validation);
@@ -166,8 +166,7 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   result.evaluation_seconds += seconds_since(evaluation_started);
   result.model = std::make_shared<const models::ExportedModel>(
       models::export_model(*model, config.model, data.train.num_classes));
-  result.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.wall_seconds = seconds_since(started);
   return result;
 }
 
