@@ -488,8 +488,10 @@ void propose(const FastFields f, const std::uint32_t* __restrict a_words,
     const std::uint32_t reject =
         ((v << 16) >= up ? 1u : 0u) | (category >= f.block_count ? 1u : 0u) |
         (negative & (m == 0 ? 1u : 0u) & (category < f.fast_count ? 1u : 0u));
-    const auto value = static_cast<std::int32_t>(m);
-    const std::int32_t decided = 2 * (v + 1) <= lo ? (negative != 0 ? -value : value) : kUndecided;
+    // The sign in unsigned arithmetic: in a lane that is not accepted m may be any 32-bit value,
+    // and negating it as an int32 could overflow.
+    const auto value = static_cast<std::int32_t>(negative != 0 ? 0u - m : m);
+    const std::int32_t decided = 2 * (v + 1) <= lo ? value : kUndecided;
     values[j] = reject != 0 ? kRejected : decided;
     open[j] = values[j] <= kUndecided ? 1 : 0;
   }
