@@ -1,6 +1,7 @@
 #include "core/chacha20.h"
 
 #include "core/os_entropy.h"
+#include "core/wide_vectors.h"
 
 namespace dplab {
 namespace {
@@ -60,8 +61,9 @@ void ChaCha20::next_block(std::array<std::uint32_t, 16>& out) {
 
 // kLanes blocks at once (issue #44): the lane loop's body is the whole block function on 16
 // scalars, with no dependence between lanes, so the compiler vectorizes the loop over the lanes
-// (each scalar becomes a vector of kLanes words: SSE2 in the portable build, AVX2/AVX-512 with
-// -march=native; rotations become shifts and an or, or a rotate instruction). No intrinsics.
+// (each scalar becomes a vector of kLanes words: SSE2 in the portable build, one AVX-512 register
+// with -march=native on an AVX-512 CPU (core/wide_vectors.h); rotations become shifts and an or,
+// or a rotate instruction). No intrinsics.
 namespace {
 
 constexpr int kL = ChaCha20::kLanes;
@@ -76,19 +78,22 @@ constexpr int kL = ChaCha20::kLanes;
   c += d;                    \
   b = rotl(b ^ c, 7)
 
-}  // namespace
-
-void ChaCha20::next_blocks(Batch& out) {
-  // Block l has the 64-bit counter (state_[13] : state_[12]) + l: when the 32-bit block counter
+// The kLanes blocks of counters counter .. counter + kLanes - 1 into out: block l's word i at
+// out[16 l + i] (by_word = false, the stream's order) or at out[kLanes i + l] (by_word = true, as
+// the lane loop leaves them: no transpose). Then the counter moves on by kLanes.
+template <bool kByWord>
+DPLAB_WIDE_VECTORS void compute_blocks(std::array<std::uint32_t, 16>& state, std::uint32_t* out) {
+  // Block l has the 64-bit counter (state[13] : state[12]) + l: when the 32-bit block counter
   // wraps, the first nonce word moves on, as in next_block().
-  const std::uint64_t counter = (static_cast<std::uint64_t>(state_[13]) << 32) | state_[12];
+  const std::uint64_t counter = (static_cast<std::uint64_t>(state[13]) << 32) | state[12];
   alignas(64) std::uint32_t low[kL], high[kL], x[16][kL];
   for (int l = 0; l < kL; ++l) {
     const std::uint64_t c = counter + static_cast<std::uint64_t>(l);
     low[l] = static_cast<std::uint32_t>(c);
     high[l] = static_cast<std::uint32_t>(c >> 32);
   }
-  const std::array<std::uint32_t, 16> s = state_;
+  const std::array<std::uint32_t, 16> s = state;
+  std::uint32_t* const by_word = kByWord ? out : &x[0][0];
   for (int l = 0; l < kL; ++l) {
     std::uint32_t x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5], x6 = s[6],
                   x7 = s[7], x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11], x12 = low[l],
@@ -104,28 +109,40 @@ void ChaCha20::next_blocks(Batch& out) {
       DPLAB_QR(x2, x7, x8, x13);
       DPLAB_QR(x3, x4, x9, x14);
     }
-    x[0][l] = x0 + s[0];
-    x[1][l] = x1 + s[1];
-    x[2][l] = x2 + s[2];
-    x[3][l] = x3 + s[3];
-    x[4][l] = x4 + s[4];
-    x[5][l] = x5 + s[5];
-    x[6][l] = x6 + s[6];
-    x[7][l] = x7 + s[7];
-    x[8][l] = x8 + s[8];
-    x[9][l] = x9 + s[9];
-    x[10][l] = x10 + s[10];
-    x[11][l] = x11 + s[11];
-    x[12][l] = x12 + low[l];
-    x[13][l] = x13 + high[l];
-    x[14][l] = x14 + s[14];
-    x[15][l] = x15 + s[15];
+    by_word[0 * kL + l] = x0 + s[0];
+    by_word[1 * kL + l] = x1 + s[1];
+    by_word[2 * kL + l] = x2 + s[2];
+    by_word[3 * kL + l] = x3 + s[3];
+    by_word[4 * kL + l] = x4 + s[4];
+    by_word[5 * kL + l] = x5 + s[5];
+    by_word[6 * kL + l] = x6 + s[6];
+    by_word[7 * kL + l] = x7 + s[7];
+    by_word[8 * kL + l] = x8 + s[8];
+    by_word[9 * kL + l] = x9 + s[9];
+    by_word[10 * kL + l] = x10 + s[10];
+    by_word[11 * kL + l] = x11 + s[11];
+    by_word[12 * kL + l] = x12 + low[l];
+    by_word[13 * kL + l] = x13 + high[l];
+    by_word[14 * kL + l] = x14 + s[14];
+    by_word[15 * kL + l] = x15 + s[15];
   }
-  for (int l = 0; l < kL; ++l)
-    for (int i = 0; i < 16; ++i) out[static_cast<std::size_t>(16 * l + i)] = x[i][l];
+  if constexpr (!kByWord) {
+    for (int l = 0; l < kL; ++l)
+      for (int i = 0; i < 16; ++i) out[16 * l + i] = x[i][l];
+  }
   const std::uint64_t next = counter + static_cast<std::uint64_t>(kL);
-  state_[12] = static_cast<std::uint32_t>(next);
-  state_[13] = static_cast<std::uint32_t>(next >> 32);
+  state[12] = static_cast<std::uint32_t>(next);
+  state[13] = static_cast<std::uint32_t>(next >> 32);
+}
+
+}  // namespace
+
+void ChaCha20::next_blocks(Batch& out) {
+  compute_blocks<false>(state_, out.data());
+}
+
+void ChaCha20::next_blocks_by_word(Batch& out) {
+  compute_blocks<true>(state_, out.data());
 }
 
 #undef DPLAB_QR

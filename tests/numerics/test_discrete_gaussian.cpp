@@ -11,7 +11,8 @@
 //  - the fast sampler of the grid (privacy/mechanisms/dyadic_discrete_gaussian.h): chi-square
 //    against the exact pmf at sigma = 4, 8, 16 (with the default blocks and with large blocks,
 //    where most proposals go through the exact digit comparison) and, by cells, at the grid's
-//    sigma = 2^20; fill() gives the same integers as sample() for the same key; the exact
+//    sigma = 2^20; fill() (into 64- or 32-bit integers) gives the same integers as sample() for
+//    the same key; the exact
 //    digits of exp(-a / 2^e) against known values (Python decimal, 120 digits); the tie path of
 //    the digit comparison draws true with probability frac(2^64 c); bad arguments by name;
 //  - the grid's rounding: round_half_away is std::llround on the edge cases.
@@ -281,12 +282,19 @@ class TestDiscreteGaussian : public QObject {
   }
 
   void dyadic_fill_equals_sample_and_keys_differ() {
-    DyadicDiscreteGaussian a(20, keyed(5)), b(20, keyed(5)), c(20, keyed(6));
-    std::vector<std::int64_t> batch(1000), single, other(1000);
+    // Across batches of 512 proposals (some values come from one batch's leftovers), in 64-bit
+    // and 32-bit integers.
+    DyadicDiscreteGaussian a(20, keyed(5)), b(20, keyed(5)), c(20, keyed(6)), d(20, keyed(5));
+    std::vector<std::int64_t> batch(3000), single, other(3000);
     a.fill(std::span(batch).first(600));
-    a.fill(std::span(batch).subspan(600));
-    for (int i = 0; i < 1000; ++i) single.push_back(b.sample());
+    a.fill(std::span(batch).subspan(600, 7));
+    a.fill(std::span(batch).subspan(607));
+    for (int i = 0; i < 3000; ++i) single.push_back(b.sample());
     QCOMPARE(batch, single);
+    std::vector<std::int32_t> narrow(3000);
+    d.fill(std::span(narrow).first(1100));
+    d.fill(std::span(narrow).subspan(1100));
+    QVERIFY(std::equal(batch.begin(), batch.end(), narrow.begin()));
     c.fill(other);
     QVERIFY(batch != other);
   }

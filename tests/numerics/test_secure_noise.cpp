@@ -1,5 +1,6 @@
 // Secure mode's generators: ChaCha20 against the RFC 8439 known-answer vectors (section 2.3.2
-// and appendix A.1 #1), GaussianNoise::secure() is N(0, 1) (chi-square over 20 equiprobable bins
+// and appendix A.1 #1; its batches, also in the by-word order, against single blocks across the
+// counter wrap), GaussianNoise::secure() is N(0, 1) (chi-square over 20 equiprobable bins
 // of the normal CDF) and never repeats, and two secure oracles with the SAME seed add different
 // noise and draw different lots (nothing depends on the seed).
 #include <QTest>
@@ -75,19 +76,29 @@ class TestSecureNoise : public QObject {
     for (std::uint32_t i = 0; i < 8; ++i) key[i] = 0x01234567u * (i + 1);
     const ChaCha20::Nonce nonce{7u, 8u, 9u};
     ChaCha20 single(key, nonce, 0xFFFFFFFBu), batched(key, nonce, 0xFFFFFFFBu),
-        words(key, nonce, 0xFFFFFFFBu);
+        words(key, nonce, 0xFFFFFFFBu), by_word(key, nonce, 0xFFFFFFFBu);
     std::array<std::uint32_t, 16> block;
-    ChaCha20::Batch batch;
+    ChaCha20::Batch batch, transposed;
     for (int round = 0; round < 3; ++round) {
       batched.next_blocks(batch);
+      by_word.next_blocks_by_word(transposed);
       for (int b = 0; b < ChaCha20::kLanes; ++b) {
         single.next_block(block);
         QVERIFY2(std::equal(block.begin(), block.end(), batch.begin() + 16 * b),
                  qPrintable(QString("round %1, block %2").arg(round).arg(b)));
+        for (std::size_t i = 0; i < 16; ++i)  // word i of block b at kLanes i + b
+          QCOMPARE(transposed[ChaCha20::kLanes * i + static_cast<std::size_t>(b)], block[i]);
         for (std::size_t i = 0; i < 16; i += 2)
           QCOMPARE(words.next_u64(), std::uint64_t{block[i]} | std::uint64_t{block[i + 1]} << 32);
       }
     }
+    // next_blocks_by_word takes the next counters, after the words next_u64() has buffered.
+    ChaCha20 mixed(key, nonce, 0xFFFFFFFBu), reference(key, nonce, 0xFFFFFFFBu);
+    (void)mixed.next_u64();  // buffers the blocks of counters 2^32 - 5 .. 2^32 + 10
+    mixed.next_blocks_by_word(transposed);
+    reference.next_blocks(batch);
+    reference.next_blocks(batch);
+    for (std::size_t i = 0; i < 16; ++i) QCOMPARE(transposed[ChaCha20::kLanes * i], batch[i]);
     // Past the wrap the block is that of counter 0 with nonce word 8 + 1.
     ChaCha20 after(key, {8u, 8u, 9u}, 0xFFFFFFFBu + 3 * ChaCha20::kLanes);
     ChaCha20 fresh(key, {8u, 8u, 9u}, 0xFFFFFFFBu + 3 * ChaCha20::kLanes);

@@ -42,12 +42,12 @@ void GridGaussianNoise::privatize(VectorSpan sum, double scale) {
     float* out = sum.data() + begin;
     // Two passes the compiler vectorizes: the grid units and their check, then the rounding, the
     // noise and the release (the same integers as round_half_away one coordinate at a time).
-    bool in_range = true;
+    unsigned out_of_range = 0;  // an integer reduction (a bool one is not vectorized)
     for (std::size_t i = 0; i < count; ++i) {
       units_[i] = static_cast<double>(out[i]) / grid_;
-      in_range &= std::abs(units_[i]) < kLimit;  // false for NaN too
+      out_of_range |= std::abs(units_[i]) < kLimit ? 0u : 1u;  // 1 for NaN too
     }
-    if (!in_range) {
+    if (out_of_range != 0) {
       for (std::size_t i = 0; i < count; ++i) {
         if (!(std::abs(units_[i]) < kLimit)) {
           throw InvalidArgument("secure noise: gradient sum coordinate " +

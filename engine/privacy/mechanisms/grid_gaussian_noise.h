@@ -27,7 +27,7 @@
 // epsilon of secure mode is that number (docs/secure-noise.md says so).
 // Sampler: the noise vector is drawn by privacy/mechanisms/dyadic_discrete_gaussian.h, exact
 // N_Z(0, 2^40) conditioned on |z| < 2^26 (total-variation distance < exp(-2048) from N_Z), about
-// 10 ns per coordinate (issue #44; docs/secure-noise.md "Cost").
+// 4 ns per coordinate with the rounding and the release (issue #44; docs/secure-noise.md "Cost").
 // Thread-safety: one instance per training job (it owns its ChaCha20 stream). No allocation.
 #pragma once
 
@@ -71,7 +71,7 @@ class GridGaussianNoise {
   // The noise of the next kChunk coordinates, drawn together (the sampler's tables and this
   // buffer stay in L1 while the loop over a long gradient streams through memory).
   static constexpr std::size_t kChunk = 512;
-  std::array<std::int64_t, kChunk> noise_{};
+  std::array<std::int32_t, kChunk> noise_{};
   std::array<double, kChunk> units_{};  // sum / g of the chunk's coordinates
 };
 
