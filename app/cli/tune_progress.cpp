@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -71,20 +73,29 @@ tuning::SearchResults run_cancellable(tuning::Runner& runner, const std::functio
   const InterruptScope interrupt;
   tuning::SearchResults results;
   std::exception_ptr failure;
-  std::atomic<bool> done{false};
+  // The worker signals its end, so the search returns when its last job does, not at the next
+  // 100 ms poll (a quick search spent most of its wall time in that tail: issue #49).
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
   std::thread worker([&] {
     try {
       results = runner.run();
     } catch (...) {
       failure = std::current_exception();
     }
-    done.store(true);
+    const std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+    finished.notify_one();
   });
-  while (!done.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::unique_lock<std::mutex> lock(mutex);
+  while (!finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; })) {
+    lock.unlock();
     if (interrupt.interrupted()) runner.cancel();  // idempotent: the jobs stop at their next step
     if (tick) tick();
+    lock.lock();
   }
+  lock.unlock();
   worker.join();
   g_signal.store(interrupt.signal());
   if (failure) std::rethrow_exception(failure);
