@@ -167,8 +167,8 @@ class TestCharts : public QObject {
     QVERIFY(heat->hoverText(1e-9, 1.0).isEmpty());
     // Colour map: neither end is the (white) background.
     QCPColorScale* scale = nullptr;
-    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
-      if (auto* s = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(i))) scale = s;
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {  // beside the axes
+      if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
     }
     QVERIFY(scale);
     for (double pos : {0.0, 1.0}) {

@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "charts/chart_hover.h"
@@ -149,29 +150,40 @@ class TitleRemoved {
   QCPTextElement* title_;
 };
 
-// Breaks `text` at spaces into lines no wider than `width` pixels in `font` (a word longer than
-// the width gets a line of its own).
+// Breaks each line of `text` at spaces into lines no wider than `width` pixels in `font` (a word
+// longer than the width gets a line of its own). A title given as two lines ("… over
+// candidates\nmax (solid) …") has each line wrapped (it was kept whole, and cut at both sides).
 QString wrapToWidth(const QString& text, const QFont& font, int width) {
   const QFontMetrics metrics(font);
-  if (text.contains(QLatin1Char('\n')) || metrics.horizontalAdvance(text) <= width) return text;
   QStringList lines;
-  QString line;
-  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-    const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-    if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
-      lines << line;
-      line = word;
-    } else {
-      line = candidate;
+  for (const QString& given : text.split(QLatin1Char('\n'))) {
+    if (metrics.horizontalAdvance(given) <= width) {
+      lines << given;
+      continue;
     }
+    QString line;
+    for (const QString& word : given.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+      const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+      if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
+        lines << line;
+        line = word;
+      } else {
+        line = candidate;
+      }
+    }
+    if (!line.isEmpty()) lines << line;
   }
-  if (!line.isEmpty()) lines << line;
   return lines.join(QLatin1Char('\n'));
 }
 
 // The chart laid out for a figure of the export's logical size, restored afterwards: the title
 // and the axis labels wrap onto more lines where they do not fit (a 3.5 in single column is 336
-// logical pixels wide), and the legend is re-flowed into as many columns as fit.
+// logical pixels wide), the legend is re-flowed into as many columns as fit, and tick counts
+// follow the axes' lengths. Then the layout is computed at the figure's size (QCustomPlot's own
+// layout phases on a viewport of that size): each y label (and a colour scale's) is wrapped to
+// the length its axis really got, and where a long legend leaves the axes less than
+// kMinPlotShare of the height, the legend's font steps down (to kMinLegendPoints) until they
+// get it — a 3.5 in figure whose six-entry legend took the plot's room.
 class ExportLayout {
  public:
   // `full_title`: the title unwrapped (on screen it may be wrapped to the room left of the
@@ -182,28 +194,82 @@ class ExportLayout {
         title_(title),
         title_text_(full_title),
         shown_title_(title->text()),
+        title_margins_(title->margins()),
+        viewport_(plot->viewport()),
+        legend_font_(plot->legend->font()),
+        legend_icon_(plot->legend->iconSize()),
+        legend_padding_(plot->legend->iconTextPadding()),
+        legend_row_spacing_(plot->legend->rowSpacing()),
         untitled_(plot, title, !o.title) {
     const int width = o.logicalWidth(), height = o.logicalHeight();
-    // The title sits above the first layout column; a colour scale beside it takes ~25%.
-    const int title_room = plot_->plotLayout()->columnCount() > 1 ? width * 3 / 4 : width - 16;
-    title_->setText(wrapToWidth(title_text_, title_->font(), title_room));
+    // The title spans the figure; the screen's room for the buttons is not kept in a file.
+    const QMargins m = title_->margins();
+    title_->setMargins(QMargins(m.left(), m.top(), m.left(), m.bottom()));
+    title_->setText(wrapToWidth(title_text_, title_->font(), width - 2 * m.left() - 8));
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
-      labels_ << axis->label();
-      tick_counts_ << axis->ticker()->tickCount();
-      const int room = axis == plot_->xAxis ? width - 80 : height - 60;
+      const bool vertical = axis == plot_->yAxis;
+      keep(axis);
+      const int room = vertical ? height - 60 : width - 80;
       axis->setLabel(wrapToWidth(axis->label(), axis->labelFont(), std::max(80, room)));
       // About one tick label per 110 logical px (x) or 45 px (y), so that labels never overlap.
-      const int ticks = axis == plot_->xAxis ? width / 110 : height / 45;
+      const int ticks = vertical ? height / 45 : width / 110;
       axis->ticker()->setTickCount(std::clamp(ticks, 2, axis->ticker()->tickCount()));
     }
+    for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
+      if (auto* scale = qobject_cast<QCPColorScale*>(element)) scales_ << scale;
+    }
+    for (QCPColorScale* scale : scales_) keep(scale->axis());
     flowLegend(plot_->legend, width);
+    // The layout at the figure's size; labels wrapped to their axes' real lengths.
+    plot_->setViewport(QRect(0, 0, width, height));
+    layOut();
+    QCPLegend* legend = plot_->legend;
+    const auto cramped = [&] {
+      return plot_->axisRect()->rect().height() < kMinPlotShare * height && legend->visible() &&
+             legend->itemCount() > 0;
+    };
+    if (cramped()) {  // first the legend's icons and gaps, then its font
+      legend->setIconSize(kCompactIcon);
+      legend->setIconTextPadding(3);
+      legend->setRowSpacing(0);
+      flowLegend(legend, width);
+      layOut();
+    }
+    while (cramped() && legend->font().pointSizeF() - 0.5 >= kMinLegendPoints) {
+      QFont smaller = legend->font();
+      smaller.setPointSizeF(smaller.pointSizeF() - 0.5);
+      legend->setFont(smaller);
+      flowLegend(legend, width);
+      layOut();
+    }
+    fitToAxis(plot_->yAxis, kept_.value(1).label);
+    // About one y tick label per 30 px of the axis as laid out.
+    const int y_length = plot_->axisRect()->rect().height();
+    plot_->yAxis->ticker()->setTickCount(
+        std::clamp(y_length / 30, 2, plot_->yAxis->ticker()->tickCount()));
+    for (QCPColorScale* scale : scales_) {
+      QCPAxis* axis = scale->axis();
+      const int length = axis->axisRect()->rect().height();
+      axis->ticker()->setTickCount(std::clamp(length / 30, 2, axis->ticker()->tickCount()));
+      // At most about two lines beside a short scale (each line widens the scale's column).
+      const int advance = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+      fitToAxis(axis, axis->label(), advance / 2 + 16);
+    }
+    layOut();
   }
   ~ExportLayout() {
+    for (const Kept& k : kept_) {
+      k.axis->setLabel(k.label);
+      k.axis->ticker()->setTickCount(k.ticks);
+    }
     title_->setText(shown_title_);
-    plot_->xAxis->setLabel(labels_.value(0));
-    plot_->yAxis->setLabel(labels_.value(1));
-    plot_->xAxis->ticker()->setTickCount(tick_counts_.value(0));
-    plot_->yAxis->ticker()->setTickCount(tick_counts_.value(1));
+    title_->setMargins(title_margins_);
+    plot_->legend->setFont(legend_font_);
+    plot_->legend->setIconSize(legend_icon_);
+    plot_->legend->setIconTextPadding(legend_padding_);
+    plot_->legend->setRowSpacing(legend_row_spacing_);
+    plot_->setViewport(viewport_);
+    plot_->replot(QCustomPlot::rpQueuedReplot);  // the on-screen layout again
   }
   ExportLayout(const ExportLayout&) = delete;
   ExportLayout& operator=(const ExportLayout&) = delete;
@@ -250,12 +316,40 @@ class ExportLayout {
   }
 
  private:
+  static constexpr double kMinPlotShare = 0.4;
+  static constexpr double kMinLegendPoints = 6.5;
+  static constexpr QSize kCompactIcon{22, 10};
+  struct Kept {
+    QCPAxis* axis;
+    QString label;
+    int ticks;
+  };
+  void keep(QCPAxis* axis) { kept_.push_back({axis, axis->label(), axis->ticker()->tickCount()}); }
+  void layOut() {
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins,
+                       QCPLayoutElement::upLayout})
+      plot_->plotLayout()->update(phase);
+  }
+  // The label as set, wrapped to the length `axis` has in the figure (or to `at_least`).
+  static void fitToAxis(QCPAxis* axis, const QString& label, int at_least = 40) {
+    const QRect rect = axis->axisRect()->rect();
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    const int length = vertical ? rect.height() : rect.width();
+    axis->setLabel(wrapToWidth(label, axis->labelFont(), std::max(at_least, length)));
+  }
+
   QCustomPlot* plot_;
   QCPTextElement* title_;
   QString title_text_;
   QString shown_title_;
-  QStringList labels_;
-  QList<int> tick_counts_;
+  QMargins title_margins_;
+  QRect viewport_;
+  QFont legend_font_;
+  QSize legend_icon_;
+  int legend_padding_;
+  int legend_row_spacing_;
+  QList<Kept> kept_;  // x, y, then the colour scales' axes
+  QList<QCPColorScale*> scales_;
   TitleRemoved untitled_;
 };
 }  // namespace
@@ -311,6 +405,21 @@ void ChartView::changeEvent(QEvent* event) {
   }
 }
 
+bool ChartView::prepareRead() {
+  if (before_read_) before_read_();
+  return pending_ && pending_();
+}
+
+bool ChartView::isEmpty() const {
+  if (plot_->itemCount() > 0) return false;  // drawn as items (the α–C grid's cells)
+  for (int i = 0; i < plot_->plottableCount(); ++i) {
+    bool found = false;
+    plot_->plottable(i)->getKeyRange(found);
+    if (found) return false;
+  }
+  return true;
+}
+
 QPicture ChartView::recordImage(ImageFormat format, const ImageExportOptions& options) {
   if (before_read_) before_read_();
   // A figure is drawn as on paper, whatever the window's theme; the screen's colours come back
@@ -325,7 +434,12 @@ QPicture ChartView::recordImage(ImageFormat format, const ImageExportOptions& op
     }
   } restore_colours{this, dark};
   // The export wraps the labels for its own size: it starts from the labels as set.
-  for (const auto& [axis, label] : axis_labels_) axis->setLabel(label.first);
+  // A label its owner set since the last screen layout (a hidden view drawn for this export) is
+  // the label as set.
+  for (auto& [axis, label] : axis_labels_) {
+    if (axis->label() != label.second) label.first = axis->label();
+    axis->setLabel(label.first);
+  }
   const ExportLayout layout(plot_, title_element_, title_text_, options);
   struct RestoreLegend {
     ChartView* view;
@@ -381,9 +495,7 @@ void ChartView::placeButtons() {
 void ChartView::wrapTitle() {
   // Wrapped onto more lines where it is wider than that room (it ran under the buttons).
   const QMargins m = title_element_->margins();
-  // A colour scale beside the plot (heatmap) takes its own column: about a quarter.
-  const int beside = plot_->plotLayout()->columnCount() > 1 ? width() / 4 : 0;
-  const int room = width() - m.left() - m.right() - 4 - beside;
+  const int room = width() - m.left() - m.right() - 4;
   QString shown = room > 40 ? wrapToWidth(title_text_, title_element_->font(), room) : title_text_;
   if (room > 40) {  // a word wider than the room is elided, never drawn under the buttons
     const QFontMetrics metrics(title_element_->font());
@@ -481,12 +593,58 @@ class ReadableTicker : public QCPAxisTicker {
   }
 };
 
-// Over less than a decade QCustomPlot's log ticker falls back to linear ticks (0.75, 1.25).
+// Over less than 1.6 decades QCustomPlot's log ticker falls back to linear ticks: 5, 10, 15, 20,
+// 25 crowded at the top of a log axis (a short export axis drew them over each other). There the
+// ticks are 1-2-5 (or 1-3, or 1) times the powers of ten instead — evenly spread on the log
+// scale — as many as the tick count allows, with the other integer mantissas as sub ticks; the
+// linear fallback stays for a range with fewer than two such ticks.
 class ReadableLogTicker : public QCPAxisTickerLog {
  protected:
   QString getTickLabel(double tick, const QLocale&, QChar, int) override {
     return formatTick(tick);
   }
+  QVector<double> createTickVector(double tick_step, const QCPRange& range) override {
+    mantissas_ = false;
+    if (range.lower <= 0 || range.upper <= range.lower ||
+        std::log10(range.upper / range.lower) >= 1.6)
+      return QCPAxisTickerLog::createTickVector(tick_step, range);
+    const int first = static_cast<int>(std::floor(std::log10(range.lower)));
+    const int last = static_cast<int>(std::ceil(std::log10(range.upper)));
+    const std::vector<std::vector<int>> series = {{1, 2, 5}, {1, 3}, {1}};
+    for (const std::vector<int>& mantissas : series) {
+      QVector<double> ticks;
+      for (int k = first; k <= last; ++k) {
+        for (int m : mantissas) {
+          const double v = m * std::pow(10.0, k);
+          if (v >= range.lower && v <= range.upper) ticks << v;
+        }
+      }
+      if (ticks.size() >= 2 && ticks.size() <= std::max(tickCount(), 2) + 1) {
+        mantissas_ = true;
+        return ticks;
+      }
+    }
+    return QCPAxisTicker::createTickVector(tick_step, range);
+  }
+  QVector<double> createSubTickVector(int sub_tick_count, const QVector<double>& ticks) override {
+    if (!mantissas_ || ticks.size() < 2)
+      return QCPAxisTickerLog::createSubTickVector(sub_tick_count, ticks);
+    QVector<double> sub;
+    const int first = static_cast<int>(std::floor(std::log10(ticks.first())));
+    const int last = static_cast<int>(std::ceil(std::log10(ticks.last())));
+    for (int k = first; k <= last; ++k) {
+      for (int m = 1; m <= 9; ++m) {
+        const double v = m * std::pow(10.0, k);
+        const bool major = std::any_of(ticks.begin(), ticks.end(),
+                                       [&](double t) { return std::abs(t - v) <= 1e-9 * v; });
+        if (!major && v > ticks.first() && v < ticks.last()) sub << v;
+      }
+    }
+    return sub;
+  }
+
+ private:
+  bool mantissas_ = false;  // the last tick vector was 1-2-5 style
 };
 
 // The new ticker keeps the old one's tick count (the Playground's projector font asks for 3).

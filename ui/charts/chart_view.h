@@ -54,6 +54,14 @@ class ChartView : public QWidget {
   // Called before the chart is read for an export or a CSV (csvData, recordImage): the owner
   // brings a chart it left stale while hidden up to date (views/shown_refresh.h).
   void setBeforeRead(std::function<void()> before_read) { before_read_ = std::move(before_read); }
+  // Whether the chart's numbers are still being computed off the GUI thread (a view whose
+  // engine computation was started by the read above): a report waits until it is not.
+  void setPendingQuery(std::function<bool()> pending) { pending_ = std::move(pending); }
+  // Brings the chart up to date (the owner's before-read) and says whether it is still pending.
+  bool prepareRead();
+  // Nothing plotted (no item, no plottable with a data point): a report leaves such a chart out (a run
+  // without adaptive clipping has no clipping-threshold curves).
+  bool isEmpty() const;
 
   // The y axis: logarithmic (powers of ten) or linear; the "log y" button toggles it.
   void setLogY(bool log);
@@ -96,6 +104,7 @@ class ChartView : public QWidget {
   std::function<CsvTable()> csv_provider_;
   std::function<QList<CsvConstantColumn>()> csv_columns_;
   std::function<void()> before_read_;
+  std::function<bool()> pending_;
 };
 
 // Shared look: fonts, grid, legend; applied to every plot so that charts read alike.

@@ -77,6 +77,7 @@ bool ReportExporter::start(const QString& dir, const tuning::SearchResults& resu
   charts_.clear();
   for (ChartView* chart : charts) charts_ << chart;
   next_step_ = 0;
+  waited_ms_ = 0;
   pictures_.clear();
   csvs_.clear();
   step_timer_.start();
@@ -89,8 +90,24 @@ void ReportExporter::recordNext() {
     write();
     return;
   }
+  ChartView* chart = charts_.value(next_step_ / kNumFormats);
+  if (chart && next_step_ % kNumFormats == 0) {
+    // A hidden view computes its numbers when read (views/shown_refresh.h), some on a worker:
+    // the report waits for them (polling on the event loop, never blocking it) rather than
+    // recording an empty chart, up to kPendingWaitMs per chart.
+    if (chart->prepareRead() && waited_ms_ < kPendingWaitMs) {
+      waited_ms_ += kPendingPollMs;
+      step_timer_.start(kPendingPollMs);
+      return;
+    }
+    waited_ms_ = 0;
+    if (chart->isEmpty()) {  // nothing this run plotted there: no empty figure in the report
+      next_step_ += kNumFormats;
+      step_timer_.start(0);
+      return;
+    }
+  }
   const int step = next_step_++;
-  ChartView* chart = charts_.value(step / kNumFormats);
   if (chart) {
     const QDir d(dir_);
     const ImageFormat format = kFormats[step % kNumFormats];
@@ -100,7 +117,7 @@ void ReportExporter::recordNext() {
       csvs_.push_back({d.filePath(chart->fileStem() + ".csv"), chart->csvData()});
     }
   }
-  step_timer_.start();  // next (chart, format) on the next event-loop pass
+  step_timer_.start(0);  // next (chart, format) on the next event-loop pass
 }
 
 void ReportExporter::write() {

@@ -8,7 +8,9 @@
 //
 // How: start() snapshots the run and the results table and returns at once. The charts are then
 // recorded one (chart, format) per event-loop pass (ChartView::recordImage: layout and drawing
-// commands, no rasterising), and a worker (async::startInBackground) writes everything — engine
+// commands, no rasterising) — a chart whose view computes its numbers on a worker when read
+// (a hidden tab) is waited for on the event loop, and a chart with nothing plotted is left out —
+// and a worker (async::startInBackground) writes everything — engine
 // files, pictures replayed onto PNG/PDF/SVG, CSVs. finished() reports the outcome. One export at a
 // time.
 #pragma once
@@ -68,11 +70,14 @@ class ReportExporter : public QObject {
     QString path;
     CsvTable table;
   };
+  static constexpr int kPendingPollMs = 20;
+  static constexpr int kPendingWaitMs = 30000;
   void recordNext();
   void write();
   void done(bool ok, const QString& error);
 
   bool busy_ = false;
+  int waited_ms_ = 0;  // for the chart being recorded, while its numbers are computed
   QString dir_;
   tuning::SearchResults results_;
   tuning::SearchResults runs_;

@@ -80,7 +80,15 @@ HeatmapTab::HeatmapTab(RunData* data, QWidget* parent) : QWidget(parent), data_(
   setLogAxis(plot->xAxis);
   setLogAxis(plot->yAxis);
   scale_ = new QCPColorScale(plot);
-  plot->plotLayout()->addElement(1, 1, scale_);
+  // The axes and their colour scale share one cell of the chart's layout, so the title above and
+  // the legend below span the whole width (beside the scale they had three quarters of it: a
+  // 3.5 in figure's title took five lines and its legend entry was cut).
+  auto* axes_and_scale = new QCPLayoutGrid;
+  QCPAxisRect* axes = plot->axisRect();
+  plot->plotLayout()->take(axes);
+  plot->plotLayout()->addElement(1, 0, axes_and_scale);
+  axes_and_scale->addElement(0, 0, axes);
+  axes_and_scale->addElement(0, 1, scale_);
   scale_->setType(QCPAxis::atRight);
   scale_->setGradient(viridis());
   auto* group = new QCPMarginGroup(plot);

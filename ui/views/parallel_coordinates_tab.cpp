@@ -44,9 +44,11 @@ ParallelCoordinatesTab::ParallelCoordinatesTab(RunData* data, QWidget* parent)
       task_(
           this, [](const tuning::SearchResults& r) { return tuning::parallel_coordinates(r); },
           [this](int sequence, const tuning::ParallelCoordinates& pc) {
+            delivered_ = sequence;
             if (sequence == latest_) draw(pc, QString());
           },
           [this](int sequence, const QString& error) {
+            delivered_ = sequence;
             if (sequence == latest_) draw({}, error);
           }) {
   auto* layout = new QVBoxLayout(this);
@@ -77,6 +79,7 @@ ParallelCoordinatesTab::ParallelCoordinatesTab(RunData* data, QWidget* parent)
   plot->yAxis->grid()->setVisible(false);
   plot->xAxis->grid()->setVisible(false);
   // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  chart_->setPendingQuery([this] { return delivered_ != latest_; });  // a report waits for it
   new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   refresh(true);
 }
@@ -149,7 +152,7 @@ void ParallelCoordinatesTab::draw(const tuning::ParallelCoordinates& pc, const Q
       label(0.5, value(std::sqrt(axis.low * axis.high), 3), Qt::AlignLeft | Qt::AlignVCenter);
     bool missing = false;
     for (double v : axis.values) missing = missing || !std::isfinite(v);
-    if (missing) label(kNotApplicable, tr("n/a"), Qt::AlignHCenter | Qt::AlignTop);
+    if (missing) label(kNotApplicable, tr("n/a"), Qt::AlignHCenter | Qt::AlignVCenter);
   }
   QCPColorGradient gradient = viridisGradient();  // color() is not const
   const tuning::ParallelAxis* score = axes > 0 ? &pc.axes.back() : nullptr;
@@ -184,7 +187,7 @@ void ParallelCoordinatesTab::draw(const tuning::ParallelCoordinates& pc, const Q
     if (pc.winner[row]) add_row(row);
   plot->legend->setVisible(true);
   plot->xAxis->setRange(-0.3, std::max(1, axes - 1) + 0.3);
-  plot->yAxis->setRange(kNotApplicable - 0.1, 1.1);
+  plot->yAxis->setRange(kNotApplicable - 0.12, 1.22);  // room for the labels above y = 1
   plot->replot(QCustomPlot::rpQueuedReplot);
   emit computed();
 }

@@ -24,7 +24,10 @@ class RunData;
 class ParallelCoordinatesTab : public QWidget {
   Q_OBJECT
  public:
-  static constexpr double kNotApplicable = -0.12;  // y of the "n/a" row
+  // y of the "n/a" row: a third of the axes' length below them, so that its label (centred on
+  // it) stays clear of the lowest value's label (under y = 0) on a short chart too (a 3.5 in
+  // figure drew one over the other at -0.12).
+  static constexpr double kNotApplicable = -0.35;
 
   ParallelCoordinatesTab(RunData* data, QWidget* parent = nullptr);
   ChartView* chart() const { return chart_; }
@@ -46,6 +49,7 @@ class ParallelCoordinatesTab : public QWidget {
   RunData* data_;
   ChartView* chart_;
   int latest_ = 0;  // sequence number of the newest query
+  int delivered_ = 0;  // sequence number of the last result delivered (drawn or not)
   LatestOnlyTask<tuning::SearchResults, tuning::ParallelCoordinates> task_;
   int finished_seen_ = -1;
   tuning::ParallelCoordinates shown_;

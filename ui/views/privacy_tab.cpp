@@ -339,8 +339,9 @@ void PrivacyTab::drawFigure6(const TuningCostOverview& overview) {
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->position->setType(QCPItemPosition::ptPlotCoords);
     label->position->setCoords(crossover_ + 0.3, ymax * 1.08);
-    label->setText(crossover_ < kmax ? tr("MA is cheaper up to K = %1").arg(crossover_)
-                                     : tr("MA is cheaper at every K shown (≥ %1)").arg(kmax));
+    // Two lines: one was wider than a single-column figure's axes and ran over the ticks.
+    label->setText(crossover_ < kmax ? tr("MA is cheaper\nup to K = %1").arg(crossover_)
+                                     : tr("MA is cheaper at\nevery K shown (≥ %1)").arg(kmax));
     label->setFont(QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold));
     label->setPadding(QMargins(3, 2, 3, 2));
     label->setBrush(QBrush(QColor(255, 255, 255, 220)));

@@ -41,9 +41,11 @@ PrivacyUtilityTab::PrivacyUtilityTab(RunData* data, QWidget* parent)
       task_(
           this, [](const tuning::SearchResults& r) { return tuning::privacy_utility(r); },
           [this](int sequence, const tuning::PrivacyUtility& pu) {
+            delivered_ = sequence;
             if (sequence == latest_) draw(pu, pending_names_, QString());
           },
           [this](int sequence, const QString& error) {
+            delivered_ = sequence;
             if (sequence == latest_) draw({}, pending_names_, error);
           }) {
   auto* layout = new QVBoxLayout(this);
@@ -84,6 +86,7 @@ PrivacyUtilityTab::PrivacyUtilityTab(RunData* data, QWidget* parent)
     return table;
   });
   // Redraws only while shown; a hidden tab catches up when shown (issue #25 item 13).
+  chart_->setPendingQuery([this] { return delivered_ != latest_; });  // a report waits for it
   new ShownRefresh(this, data_, [this](bool structural) { refresh(structural); });
   refresh(true);
 }
