@@ -60,8 +60,7 @@ class TextRecorderEngine : public QPaintEngine {
   void drawPoints(const QPoint*, int) override {}
   void drawTextItem(const QPointF& p, const QTextItem& item) override {
     const QRectF local(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent());
-    if (!item.text().trimmed().isEmpty())
-      texts.push_back({item.text(), transform_.mapRect(local)});
+    if (!item.text().trimmed().isEmpty()) texts.push_back({item.text(), transform_.mapRect(local)});
   }
   Type type() const override { return QPaintEngine::User; }
   std::vector<DrawnText> texts;

@@ -326,8 +326,8 @@ class ExportLayout {
   };
   void keep(QCPAxis* axis) { kept_.push_back({axis, axis->label(), axis->ticker()->tickCount()}); }
   void layOut() {
-    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins,
-                       QCPLayoutElement::upLayout})
+    for (auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
       plot_->plotLayout()->update(phase);
   }
   // The label as set, wrapped to the length `axis` has in the figure (or to `at_least`).

@@ -59,8 +59,8 @@ class ChartView : public QWidget {
   void setPendingQuery(std::function<bool()> pending) { pending_ = std::move(pending); }
   // Brings the chart up to date (the owner's before-read) and says whether it is still pending.
   bool prepareRead();
-  // Nothing plotted (no item, no plottable with a data point): a report leaves such a chart out (a run
-  // without adaptive clipping has no clipping-threshold curves).
+  // Nothing plotted (no item, no plottable with a data point): a report leaves such a chart out (a
+  // run without adaptive clipping has no clipping-threshold curves).
   bool isEmpty() const;
 
   // The y axis: logarithmic (powers of ten) or linear; the "log y" button toggles it.

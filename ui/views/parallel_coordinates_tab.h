@@ -48,7 +48,7 @@ class ParallelCoordinatesTab : public QWidget {
 
   RunData* data_;
   ChartView* chart_;
-  int latest_ = 0;  // sequence number of the newest query
+  int latest_ = 0;     // sequence number of the newest query
   int delivered_ = 0;  // sequence number of the last result delivered (drawn or not)
   LatestOnlyTask<tuning::SearchResults, tuning::ParallelCoordinates> task_;
   int finished_seen_ = -1;

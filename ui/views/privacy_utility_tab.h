@@ -49,7 +49,7 @@ class PrivacyUtilityTab : public QWidget {
   QLabel* note_;
   QStringList pending_names_;  // of the newest query
   int latest_ = 0;             // its sequence number
-  int delivered_ = 0;  // sequence number of the last result delivered (drawn or not)
+  int delivered_ = 0;          // sequence number of the last result delivered (drawn or not)
   LatestOnlyTask<tuning::SearchResults, tuning::PrivacyUtility> task_;
   int finished_seen_ = -1;
   tuning::PrivacyUtility shown_;
