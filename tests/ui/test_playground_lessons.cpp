@@ -158,6 +158,17 @@ class TestPlaygroundLessons : public QObject {
       QVERIFY2(w.minimumSizeHint().width() <= 1024 && w.minimumSizeHint().height() <= 768,
                lesson.title.c_str());
       QCOMPARE(w.size(), QSize(1024, 768));
+      // Every button shown says all of its text (the picture column's "Compute the 5 × 5 grid"
+      // and "Train objective perturbation at this ε" were cut at both sides).
+      for (const QPushButton* button : w.findChildren<QPushButton*>()) {
+        if (!button->isVisible() || button->text().isEmpty()) continue;
+        const int needed = button->fontMetrics().horizontalAdvance(button->text()) + 6;
+        QVERIFY2(needed <= button->width(),
+                 qPrintable(QStringLiteral("%1: \"%2\" needs %3 px, has %4")
+                                .arg(QString::fromStdString(lesson.title), button->text())
+                                .arg(needed)
+                                .arg(button->width())));
+      }
       shot(&w, QStringLiteral("projector-lesson-%1").arg(i + 1, 2, 10, QLatin1Char('0')));
     }
   }

@@ -35,9 +35,15 @@ void AlphaClipHeatmap::paintEvent(QPaintEvent*) {
   const double cw = area.width() / double(kGridSize), ch = area.height() / double(kGridSize);
   if (!grid_ || grid_->test_accuracy.empty()) {
     painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
-                     tr("Compute the grid: 25 runs of this setting,\nα and C each × 0.1 … 10,\nall "
-                        "counted in the ledger"));
+    // The long text where it fits; in a projector's narrow column the short one (the long one
+    // was cut at both sides).
+    const int flags = Qt::AlignCenter | Qt::TextWordWrap;
+    const QString full = tr(
+        "Compute the grid: 25 runs of this setting, α and C each × 0.1 … 10, all counted in the "
+        "ledger");
+    const bool fits = fm.boundingRect(area, flags, full).height() <= area.height() &&
+                      fm.boundingRect(area, flags, full).width() <= area.width();
+    painter.drawText(area, flags, fits ? full : tr("25 runs, all in the ledger"));
     return;
   }
   const auto& g = *grid_;
@@ -81,8 +87,9 @@ AlphaClipView::AlphaClipView(QWidget* parent) : QWidget(parent) {
   heatmap_ = new AlphaClipHeatmap(this);
   // Short enough for the narrow column of a 1024-pixel screen; the cost is in the tooltip and
   // in the empty grid's text.
-  compute_ = new QPushButton(tr("Compute the 5 × 5 grid"), this);
-  compute_->setToolTip(tr("25 runs of this setting, every one counted in the ledger"));
+  compute_ = new QPushButton(tr("Compute grid"), this);
+  compute_->setToolTip(tr("The 5 × 5 grid: 25 runs of this setting, every one counted in the "
+                          "ledger"));
   compute_->setObjectName(QStringLiteral("pgGridCompute"));
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("pgGridStatus"));
@@ -302,7 +309,9 @@ ObjPertView::ObjPertView(QWidget* parent) : QWidget(parent) {
   // status under the plane, set it 40 px above the step page's and kept the projector font's
   // window over 720 px. It shrinks like the step view (the main plane keeps 220).
   plane_->setMinimumSize(180, 180);
-  compute_ = new QPushButton(tr("Train objective perturbation at this ε"), this);
+  // Short for the projector's narrow column (the long label was cut at both sides).
+  compute_ = new QPushButton(tr("Train at this ε"), this);
+  compute_->setToolTip(tr("Train objective perturbation at this setting's ε"));
   compute_->setObjectName(QStringLiteral("pgObjPertCompute"));
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("pgObjPertStatus"));
