@@ -38,9 +38,9 @@ void AlphaClipHeatmap::paintEvent(QPaintEvent*) {
     // The long text where it fits; in a projector's narrow column the short one (the long one
     // was cut at both sides).
     const int flags = Qt::AlignCenter | Qt::TextWordWrap;
-    const QString full = tr(
-        "Compute the grid: 25 runs of this setting, α and C each × 0.1 … 10, all counted in the "
-        "ledger");
+    const QString full =
+        tr("Compute the grid: 25 runs of this setting, α and C each × 0.1 … 10, all counted in the "
+           "ledger");
     const bool fits = fm.boundingRect(area, flags, full).height() <= area.height() &&
                       fm.boundingRect(area, flags, full).width() <= area.width();
     painter.drawText(area, flags, fits ? full : tr("25 runs, all in the ledger"));
@@ -88,8 +88,9 @@ AlphaClipView::AlphaClipView(QWidget* parent) : QWidget(parent) {
   // Short enough for the narrow column of a 1024-pixel screen; the cost is in the tooltip and
   // in the empty grid's text.
   compute_ = new QPushButton(tr("Compute grid"), this);
-  compute_->setToolTip(tr("The 5 × 5 grid: 25 runs of this setting, every one counted in the "
-                          "ledger"));
+  compute_->setToolTip(
+      tr("The 5 × 5 grid: 25 runs of this setting, every one counted in the "
+         "ledger"));
   compute_->setObjectName(QStringLiteral("pgGridCompute"));
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("pgGridStatus"));
