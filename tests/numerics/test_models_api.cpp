@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/random.h"
@@ -350,6 +351,47 @@ class TestModelsApi : public QObject {
                                 .arg(h)
                                 .arg(worst, 0, 'g', 17)
                                 .arg(relative_tolerance, 0, 'g', 17)));
+      }
+    }
+  }
+
+  // The small-head forward (k <= 16 outputs, eight rows at a time) against the product in
+  // double: every row count around its blocks of 8, heads of 1, 2, 10 and 16, rows with a
+  // stride wider than the input (a view into a wider matrix). Each z_io is a sum of d products
+  // in float, so it is within d + 1 roundings of the exact value.
+  void smallHeadForwardEqualsTheProduct() {
+    const Index d = 37;
+    for (const Index k : {Index{1}, Index{2}, Index{10}, Index{16}}) {
+      for (const Index m : {Index{1}, Index{7}, Index{8}, Index{9}, Index{250}}) {
+        Rng rng(static_cast<std::uint64_t>(100 * k + m));
+        Matrix wide(m, d + 5);
+        for (Index i = 0; i < m; ++i)
+          for (Index j = 0; j < d + 5; ++j) wide(i, j) = static_cast<float>(2 * rng.uniform() - 1);
+        std::vector<float> params(static_cast<std::size_t>(d * k + k));
+        for (float& p : params) p = static_cast<float>(2 * rng.uniform() - 1);
+        const MatrixView a = wide.leftCols(d);
+        Matrix out(m, k);
+        const auto z = models::detail::dense_forward(a, params.data(), k, out);
+        QCOMPARE(z.rows(), m);
+        for (Index i = 0; i < m; ++i) {
+          for (Index o = 0; o < k; ++o) {
+            double exact = params[static_cast<std::size_t>(d * k + o)], magnitude = std::abs(exact);
+            for (Index j = 0; j < d; ++j) {
+              const double term = double(a(i, j)) * params[static_cast<std::size_t>(j * k + o)];
+              exact += term;
+              magnitude += std::abs(term);
+            }
+            const double bound = static_cast<double>(d + 1) * 0x1p-24 * magnitude;
+            QVERIFY2(std::abs(double(z(i, o)) - exact) <= bound,
+                     qPrintable(QString("k = %1, m = %2, z(%3, %4) = %5, exact %6")
+                                    .arg(k)
+                                    .arg(m)
+                                    .arg(i)
+                                    .arg(o)
+                                    .arg(double(z(i, o)), 0, 'g', 9)
+                                    .arg(exact, 0, 'g', 17)));
+          }
+        }
       }
     }
   }
