@@ -41,7 +41,8 @@ std::string BatchParallelModel::name() const {
 }
 
 std::string BatchParallelModel::description() const {
-  return replicas_.front()->description() + " on " + std::to_string(threads()) + " threads";
+  // The wrapped model's: the thread count changes no output (an exported model names no threads).
+  return replicas_.front()->description();
 }
 
 void BatchParallelModel::initialize(std::uint64_t seed) {

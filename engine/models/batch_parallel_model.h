@@ -55,7 +55,7 @@ class BatchParallelModel final : public Model {
 
   int threads() const { return static_cast<int>(replicas_.size()); }
   std::string name() const override;
-  std::string description() const override;
+  std::string description() const override;  // the wrapped model's (no thread count)
   void initialize(std::uint64_t seed) override;
   double loss_sum(const MatrixView& x, const VectorView& y) override;
   double clipped_gradient_sum(const MatrixView& x, const VectorView& y, const Clipping& clip,

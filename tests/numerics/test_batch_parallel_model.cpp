@@ -197,6 +197,8 @@ class TestBatchParallelModel : public QObject {
     testing::RandomBatch lot = testing::random_batch(rows, 784, 10, 13);
     if (kind == "linear") lot.y = lot.y * 0.1f;  // regression targets
     const Outputs one = outputs_on(*prototype, 1, lot);
+    // What an exported model says of itself names no thread count.
+    QCOMPARE(models::BatchParallelModel(*prototype, 2).description(), prototype->description());
     QVERIFY(one.clipped.norm() > 0);
     for (const int threads : {2, 3}) {
       const Outputs many = outputs_on(*prototype, threads, lot);
