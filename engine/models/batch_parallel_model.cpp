@@ -18,7 +18,9 @@ struct BatchParallelModel::Arena {
 };
 
 Index BatchParallelModel::chunk_count(Index rows) {
-  return std::clamp<Index>(rows / kMinChunkRows, 1, kMaxChunks);
+  Index chunks = 1;  // a power of two: the same share for 1, 2, 4 or 8 threads
+  while (chunks < kMaxChunks && rows >= 2 * chunks * kMinChunkRows) chunks *= 2;
+  return chunks;
 }
 
 BatchParallelModel::BatchParallelModel(const Model& prototype, int threads) {

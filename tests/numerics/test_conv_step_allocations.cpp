@@ -151,9 +151,9 @@ class TestConvStepAllocations : public QObject {
   void batchParallelStepDoesNotAllocate_data() {
     QTest::addColumn<int>("rows");
     QTest::addColumn<int>("threads");
-    QTest::newRow("2 chunks, 2 threads") << 40 << 2;
-    QTest::newRow("8 chunks, 2 threads") << 130 << 2;
-    QTest::newRow("8 chunks, 1 thread") << 130 << 1;
+    QTest::newRow("2 chunks, 2 threads") << 170 << 2;
+    QTest::newRow("8 chunks, 2 threads") << 650 << 2;
+    QTest::newRow("8 chunks, 1 thread") << 650 << 1;
   }
   void batchParallelStepDoesNotAllocate() {
     if (!DPLAB_COUNT_MALLOC) QSKIP("malloc is owned by the sanitizer runtime");
