@@ -56,6 +56,7 @@
 #include "models/model.h"
 #include "optim/optimizer.h"
 #include "privacy/mechanisms/poisson_sampler.h"
+#include "training/trainer.h"
 
 namespace dplab::cli {
 namespace {
@@ -158,6 +159,17 @@ struct ModelBench {
   double dp_step_float_storage = 0;  // DP step on the float copy (0 unless the data are bytes)
   double step_flops = 0;             // flops of the step's GEMMs (forward + backward)
   double ceiling_gather = 0;  // the lot gather, timed in the same rounds as the step (bench_model)
+  // One run on `threads` cores (issue #49, models/batch_parallel_model.h): the DP step through the
+  // fixed chunks on 1 and on `threads` threads (the same floats), and the chunks' per-example
+  // work alone (the clipped sum of a gathered lot of L rows, 1 thread): the rest of the step
+  // (Poisson sampling, gather, noise, update) is serial, so the speed-up is at most
+  // chunked_1 / (serial + work / threads) with serial = chunked_1 - work (Amdahl).
+  int threads = 1;
+  double chunked_step_1 = 0, chunked_step_t = 0, chunked_work_1 = 0;
+  double speedup_ceiling() const {
+    const double serial = std::max(0.0, chunked_step_1 - chunked_work_1);
+    return chunked_step_1 / (serial + chunked_work_1 / threads);
+  }
 };
 
 // Naive per-example DP gradient: one backward pass per example (m = 1), explicit clip, sum.
@@ -202,8 +214,9 @@ class NaiveDpStep {
 
 ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
                        const data::Dataset* float_copy, LotSource& lots, double lot_size,
-                       double seconds) {
+                       double seconds, int threads) {
   ModelBench bench;
+  bench.threads = threads;
   models::ModelSpec spec;
   spec.kind = kind;
   auto model = models::make_model(spec, train.dim(), train.num_classes);
@@ -217,7 +230,18 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
 
   BenchStepper dp(*model, train, {1.0, 1.0, lot_size}, sgd);
   BenchStepper nonprivate(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd);
-  BenchStepper secure(*model, train, {1.0, 1.0, lot_size}, sgd, 1, true);
+  BenchStepper secure(*model, train, {1.0, 1.0, lot_size}, sgd, 0, true);
+  // Issue #49: the chunked step on 1 and on `threads` threads (the same floats), and the chunks'
+  // per-example work alone on a gathered lot of L rows.
+  BenchStepper chunked_1(*model, train, {1.0, 1.0, lot_size}, sgd, 1);
+  BenchStepper chunked_t(*model, train, {1.0, 1.0, lot_size}, sgd, threads);
+  models::BatchParallelModel work_model(*model, 1);
+  std::vector<Index> work_rows(
+      static_cast<std::size_t>(std::min(static_cast<Index>(lot_size), train.size())));
+  for (std::size_t i = 0; i < work_rows.size(); ++i) work_rows[i] = static_cast<Index>(i);
+  Matrix work_x(static_cast<Index>(work_rows.size()), train.dim());
+  Vector work_y(work_x.rows()), work_sum(model->num_params()), work_norms(work_x.rows());
+  data::gather_lot(train, work_rows, work_x, work_y);
 
   // The step's own GEMMs on a lot of exactly L rows: forward X W and backward X^T E per layer.
   const Index m = static_cast<Index>(lot_size), d = train.dim(), k = train.num_classes;
@@ -240,21 +264,30 @@ ModelBench bench_model(models::ModelKind kind, const data::Dataset& train,
   // The DP step, the non-private step, the secure DP step and the two parts of the ceiling
   // (gather, GEMMs) are the numerators and denominators of the table's ratios: timed in
   // alternating rounds.
-  const std::array<std::function<void()>, 5> bodies{
-      [&] { dp.step(); }, [&] { nonprivate.step(); }, [&] { lots.gather_next(train); },
+  const std::array<std::function<void()>, 8> bodies{
+      [&] { dp.step(); },
+      [&] { nonprivate.step(); },
+      [&] { lots.gather_next(train); },
       [&] {
         for (std::size_t l = 0; l < layers.size(); ++l) {
           outputs[l].noalias() = inputs[l] * weights[l];
           grads[l].noalias() = inputs[l].transpose() * errors[l];
         }
       },
-      [&] { secure.step(); }};
+      [&] { secure.step(); },
+      [&] { chunked_1.step(); },
+      [&] { chunked_t.step(); },
+      [&] { work_model.clipped_gradient_sum(work_x, work_y, 1.0, work_sum, work_norms); }};
+  // Eight bodies in the five's former 3 s: the bench's total time stays the same.
   const std::vector<double> timed = interleaved_seconds_per_call(3 * seconds, bodies, 6);
   bench.dp_step = timed[0];
   bench.nonprivate_step = timed[1];
   bench.ceiling_gather = timed[2];
   bench.gemm_only = timed[3];
   bench.secure_step = timed[4];
+  bench.chunked_step_1 = timed[5];
+  bench.chunked_step_t = timed[6];
+  bench.chunked_work_1 = timed[7];
 
   if (float_copy != nullptr) {
     BenchStepper on_floats(*model, *float_copy, {1.0, 1.0, lot_size}, sgd);
@@ -283,8 +316,7 @@ int run_bench(const Arguments& args) {
     throw UsageError("--lot-size = " + format_number(lot_size) + " must be >= 1");
   // Threads of the conv models' batch-parallel rows (bench_conv.h); the rest is one thread.
   const int threads = args.int_or("threads", kDefaultConvThreads);
-  if (threads < 1 || threads > 256)
-    throw UsageError("--threads = " + std::to_string(threads) + " must be in [1, 256]");
+  training::require_lot_threads("--threads", threads);  // the trainer's rule (exit status 2)
   const bool as_json = args.has("json");
   // Ctrl-C / SIGTERM: the measurement in progress finishes (at most --seconds per variant), what
   // is measured so far is printed (the table rows, or the JSON with "interrupted": true), and
@@ -372,7 +404,8 @@ int run_bench(const Arguments& args) {
   for (auto kind : {models::ModelKind::kLogisticRegression, models::ModelKind::kTwoLayerNetwork}) {
     if (interrupt.interrupted()) return stop_here();
     next_stage(models::to_string(kind));
-    const ModelBench b = bench_model(kind, train, float_copy.get(), lots, lot_size, seconds);
+    const ModelBench b =
+        bench_model(kind, train, float_copy.get(), lots, lot_size, seconds, threads);
     nlohmann::json row;
     row["model"] = b.model;
     row["params"] = b.params;
@@ -398,6 +431,16 @@ int run_bench(const Arguments& args) {
     row["gemm_only_gflops"] = b.step_flops / b.gemm_only / 1e9;
     row["secure_dp_steps_per_second"] = 1 / b.secure_step;
     row["secure_cost_vs_seeded"] = b.secure_step / b.dp_step;
+    // One run on `threads` cores (issue #49): the fixed chunks on 1 and on `threads` threads.
+    row["by_threads"] =
+        nlohmann::json::array({{{"threads", 1},
+                                {"dp_steps_per_second", 1 / b.chunked_step_1},
+                                {"cost_vs_unchunked_step", b.chunked_step_1 / b.dp_step},
+                                {"per_example_work_seconds", b.chunked_work_1}},
+                               {{"threads", threads},
+                                {"dp_steps_per_second", 1 / b.chunked_step_t},
+                                {"dp_speedup_vs_one_thread", b.chunked_step_1 / b.chunked_step_t},
+                                {"speedup_ceiling", b.speedup_ceiling()}}});
     report["models"].push_back(row);
     if (!as_json) {
       std::printf(
@@ -409,6 +452,16 @@ int run_bench(const Arguments& args) {
       std::printf(
           "%-22s %9s %12.0f   (the DP step with secure noise: %.2fx the seeded step's time)\n",
           "  secure noise", "", 1 / b.secure_step, b.secure_step / b.dp_step);
+      std::printf(
+          "%-22s %9s %12.0f   (fixed chunks, 1 thread: %.2fx the step's time; per-example work "
+          "%.0f%% of it)\n",
+          "  chunks, 1 thread", "", 1 / b.chunked_step_1, b.chunked_step_1 / b.dp_step,
+          100 * b.chunked_work_1 / b.chunked_step_1);
+      std::printf(
+          "%-22s %9s %12.0f   (%d threads, the same floats: speed-up %.2fx of at most %.2fx, the "
+          "serial rest)\n",
+          ("  chunks, " + std::to_string(threads) + " threads").c_str(), "", 1 / b.chunked_step_t,
+          threads, b.chunked_step_1 / b.chunked_step_t, b.speedup_ceiling());
       if (float_copy) {
         std::printf("%-22s %9s %12.0f   (the DP step with float storage; bytes %.2fx faster)\n",
                     "  float storage", "", 1 / b.dp_step_float_storage,
@@ -422,7 +475,10 @@ int run_bench(const Arguments& args) {
         "of GEMM: DP step speed as a share of the step's own GEMMs alone.\n"
         "gather+G: the step's ceiling, steps/s of gathering its lot plus its GEMMs; of g+G: the "
         "DP\n"
-        "step as a share of that ceiling (target >= 80%%).\n\n");
+        "step as a share of that ceiling (target >= 80%%).\n"
+        "chunks: the lot cut into BatchParallelModel's fixed chunks (issue #49), on 1 and on "
+        "--threads\nthreads; at most: Amdahl's bound, the sampling, gather, noise and update "
+        "being serial.\n\n");
   }
   if (interrupt.interrupted()) return stop_here();
   next_stage("conv models");

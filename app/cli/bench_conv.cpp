@@ -86,18 +86,23 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
     sgd.learning_rate = 1e-3;
     // The DP step, the non-private step and the SGEMM peak, in alternating rounds: the two
     // "of peak" shares divide timings taken in the same seconds.
-    const auto time_steps = [&](int on_threads, bool with_peak) {
+    // on_threads 0: the model itself, with the SGEMM peak; >= 1: the fixed chunks of
+    // BatchParallelModel on that many threads, with the chunked DP step on 1 thread as the third
+    // body (issue #49: what the chunks cost at T = 1; the same floats as on T threads).
+    const auto time_steps = [&](int on_threads) {
+      const bool with_peak = on_threads == 0;
       BenchStepper dp_stepper(*model, train, {1.0, 1.0, lot_size}, sgd, on_threads);
       BenchStepper plain_stepper(*model, train, {models::kNoClipping, 0.0, lot_size}, sgd,
                                  on_threads);
+      BenchStepper chunked_1(*model, train, {1.0, 1.0, lot_size}, sgd, 1);
       SquareSgemm sgemm;
       const std::array<std::function<void()>, 3> bodies{
-          [&] { dp_stepper.step(); }, [&] { plain_stepper.step(); }, [&] { sgemm.multiply(); }};
-      return interleaved_seconds_per_call((with_peak ? 2.5 : 2.0) * seconds,
-                                          std::span(bodies.data(), with_peak ? 3 : 2), 3,
+          [&] { dp_stepper.step(); }, [&] { plain_stepper.step(); },
+          [&] { with_peak ? sgemm.multiply() : chunked_1.step(); }};
+      return interleaved_seconds_per_call(2.5 * seconds, std::span(bodies.data(), 3), 3,
                                           /*warmup_calls=*/1);
     };
-    const std::vector<double> one_thread = time_steps(1, true);
+    const std::vector<double> one_thread = time_steps(0);  // the model itself
     const double dp = one_thread[0], nonprivate = one_thread[1];
     const double sgemm_gflops = SquareSgemm::kFlops / one_thread[2] / 1e9;
     auto copy = model->clone();
@@ -133,11 +138,12 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
                           {"nonprivate_steps_per_second", 1 / nonprivate},
                           {"dp_gflops", dp_flops / dp / 1e9},
                           {"nonprivate_gflops", plain_flops / nonprivate / 1e9}});
-    double dp_parallel = 0, nonprivate_parallel = 0;
+    double dp_parallel = 0, nonprivate_parallel = 0, dp_chunked_1 = 0;
     if (threads > 1) {
-      const std::vector<double> parallel = time_steps(threads, false);
+      const std::vector<double> parallel = time_steps(threads);
       dp_parallel = parallel[0];
       nonprivate_parallel = parallel[1];
+      dp_chunked_1 = parallel[2];
       by_threads.push_back(
           {{"threads", threads},
            {"dp_steps_per_second", 1 / dp_parallel},
@@ -145,6 +151,8 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
            {"dp_gflops", dp_flops / dp_parallel / 1e9},
            {"nonprivate_gflops", plain_flops / nonprivate_parallel / 1e9},
            {"dp_speedup_vs_one_thread", dp / dp_parallel},
+           {"chunked_one_thread_dp_steps_per_second", 1 / dp_chunked_1},
+           {"dp_speedup_vs_chunked_one_thread", dp_chunked_1 / dp_parallel},
            {"nonprivate_speedup_vs_one_thread", nonprivate / nonprivate_parallel}});
     }
     row["by_threads"] = by_threads;
@@ -170,11 +178,11 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
       if (threads > 1) {
         std::snprintf(line, sizeof line,
                       "%-18s %8s %11.2f %13.2f %11s %8.2fx %8.2fx %9.1f   (%d threads; speed-up "
-                      "DP %.2fx, non-private %.2fx)\n",
+                      "DP %.2fx, non-private %.2fx; chunks on 1 thread %.2f DP st/s)\n",
                       "", "", 1 / dp_parallel, 1 / nonprivate_parallel, "",
                       dp_parallel / nonprivate_parallel, naive / dp_parallel,
                       dp_flops / dp_parallel / 1e9, threads, dp / dp_parallel,
-                      nonprivate / nonprivate_parallel);
+                      nonprivate / nonprivate_parallel, 1 / dp_chunked_1);
         *table_out << line;
       }
     }
@@ -185,7 +193,9 @@ nlohmann::json bench_conv(const data::Dataset& train, double lot_size, double se
                   "each, per layer, x L; JSON gemm_flops_by_layer) per second; of peak: share of "
                   "the SGEMM 512x512 peak timed in the same rounds (target >= 40%), one "
                   "thread.\nIndented row: the same steps with the lot split over --threads "
-                  "threads (BatchParallelModel).\n\n";
+                  "threads (BatchParallelModel's fixed chunks: the same floats on 1 thread, whose "
+                  "DP steps/s\nend "
+                  "the row).\n\n";
   }
   return rows;
 }

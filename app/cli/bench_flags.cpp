@@ -14,8 +14,9 @@ CLI::App* add_bench_flags(CLI::App& cli, Arguments& args) {
   add_value(*cmd, args, "lot-size",
             "expected lot size (default " + format_number(kDefaultLotSize) + ")", "L");
   add_value(*cmd, args, "threads",
-            "threads of the conv models' batch-parallel rows (default " +
-                std::to_string(kDefaultConvThreads) + "; 1 = none)",
+            "threads of the batch-parallel rows of every model (default " +
+                std::to_string(kDefaultConvThreads) +
+                "; 1..8, 1: the fixed chunks on one thread only)",
             "T");
   add_switch(*cmd, args, "json", "print one JSON object instead of the table");
   add_switch(*cmd, args, "skip-accounting", "skip the accountant timings");

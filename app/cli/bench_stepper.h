@@ -1,7 +1,8 @@
 // One training step as `dplab-cli bench` times it: a copy of the model, the real noisy-gradient
 // oracle (Poisson lot, clipping, noise; or none of them for the non-private step) and the real
-// optimizer. on_threads = 1: the model itself; more: the lot's rows split over that many threads
-// (models::BatchParallelModel). secure: the oracle of `tune --release private --secure` (lots from
+// optimizer. on_threads = 0: the model itself; 1 or more: the lot's rows cut into the fixed chunks
+// of models::BatchParallelModel and computed on that many threads (the same floats for every
+// count, issue #49). secure: the oracle of `tune --release private --secure` (lots from
 // getrandom, exact discrete Gaussian noise on the integer grid from ChaCha20;
 // docs/secure-noise.md).
 #pragma once
@@ -22,8 +23,8 @@ struct BenchStepper {
   std::unique_ptr<optim::Optimizer> optimizer;
 
   BenchStepper(const models::Model& from, const data::Dataset& on, const privacy::DpSettings& dp,
-               const optim::OptimizerSpec& spec, int on_threads = 1, bool secure = false)
-      : model(on_threads == 1 ? from.clone()
+               const optim::OptimizerSpec& spec, int on_threads = 0, bool secure = false)
+      : model(on_threads == 0 ? from.clone()
                               : std::make_unique<models::BatchParallelModel>(from, on_threads)),
         oracle(on, *model, dp, 3, secure),
         optimizer(optim::make_optimizer(spec, {model->num_params(), 1000000, dp})) {}

@@ -25,7 +25,8 @@ inline constexpr const char* kDefaultRepeats = "3,9,15";
 inline constexpr const char* kAllMethods = "nonprivate,dpsgd,em,svt,random";  // sparse-train
 inline constexpr double kDefaultSeconds = 1.0;  // bench: measuring time per variant
 inline constexpr double kDefaultLotSize = 250;
-// bench: threads of the conv models' batch-parallel rows (bench_conv.h); the rest is one thread.
+// bench: threads of the batch-parallel rows (logistic, TLNN, conv models; issue #49); the rest is
+// one thread.
 inline constexpr int kDefaultConvThreads = 2;
 // objpert: the flags the engine's settings do not carry (--bounds; the one run's split).
 inline constexpr double kBoundsGradientBound = 1.0;  // --clip in bounds mode

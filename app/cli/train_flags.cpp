@@ -2,6 +2,7 @@
 #include "cli/accountant_flag.h"
 #include "cli/command_flags.h"
 #include "cli/run_config.h"
+#include "training/trainer.h"
 
 namespace dplab::cli {
 
@@ -13,6 +14,12 @@ CLI::App* add_train_flags(CLI::App& cli, Arguments& args) {
   add_value(*cmd, args, "accountant",
             accountant_help("the accountant of the epsilon column and of the summary"), "rdp|pld");
   add_value(*cmd, args, "pld-precision", kPldPrecisionHelp, "fast|default|tight");
+  add_value(*cmd, args, "threads",
+            "split each lot's per-example work over T threads (1.." +
+                std::to_string(training::kMaxLotThreads) +
+                "); every T gives the same model bit for bit (a partition fixed by the lot's "
+                "size); without it, the one-thread path of tune's jobs (equal to rounding)",
+            "T");
   add_switch(*cmd, args, "secure",
              "secure noise: lots and Gaussian noise from the operating system's entropy "
              "(getrandom, ChaCha20, discrete Gaussian on an integer grid), as tune --secure; no "

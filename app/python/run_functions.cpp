@@ -99,7 +99,7 @@ py::object train(const py::handle& x, const py::handle& y, const py::kwargs& kwa
   }
   std::set<std::string> known = experiment::run_setting_names();
   for (const auto& name : kDataSourceSettings) known.erase(name);
-  known.insert({"accountant", "pld-precision", "secure"});
+  known.insert({"accountant", "pld-precision", "secure", "threads"});
   settings.require_only(known, "dplab.train");
   const release::TrainRequest request = release::read_train_request(settings);
   if (!request.run.out.empty()) require_writable_folder(request.run.out, "out");
@@ -264,7 +264,7 @@ X: n x d features; y: class indices 0..C-1 (or real values with model="linear").
 train's flags with '_' for '-': model, hidden_units, optimizer, lr, clip, noise_multiplier, lot_size,
 steps, momentum, beta1, beta2, target_quantile, eval_every, seed, delta, validation_fraction,
 feature_range=(lo, hi) (public bounds: the scaling is then covered), accountant, pld_precision,
-secure=True, out (also write curve.csv, release.json, summary.json there); progress: a callable
+threads (1..8: each lot split over that many threads, the same model for every value), secure=True, out (also write curve.csv, release.json, summary.json there); progress: a callable
 given each curve point as a dict. Ctrl-C (or an exception in progress) stops the run within one
 step and raises. Returns a dplab.Release (privacy card, curve, summary).)");
   m.def("tune", &tune, py::arg("experiment"), py::arg("X") = py::none(), py::arg("y") = py::none(),

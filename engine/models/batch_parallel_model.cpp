@@ -1,10 +1,12 @@
-// BatchParallelModel (see batch_parallel_model.h): S = sum over T contiguous slices of the lot.
+// BatchParallelModel (see batch_parallel_model.h): S = S_0 + ... + S_{K-1} over a partition of the
+// lot fixed by its number of rows, reduced in chunk order whatever the number of threads.
 #include "models/batch_parallel_model.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
+#include <algorithm>
 
 #include "core/error.h"
 
@@ -15,14 +17,22 @@ struct BatchParallelModel::Arena {
   tbb::task_arena arena;
 };
 
+Index BatchParallelModel::chunk_count(Index rows) {
+  Index chunks = 1;  // a power of two: the same share for 1, 2, 4 or 8 threads
+  while (chunks < kMaxChunks && rows >= 2 * chunks * kMinChunkRows) chunks *= 2;
+  return chunks;
+}
+
 BatchParallelModel::BatchParallelModel(const Model& prototype, int threads) {
-  if (threads < 1) {
-    throw InvalidArgument("threads = " + std::to_string(threads) + " must be >= 1");
+  if (threads < 1 || threads > kMaxThreads) {
+    throw InvalidArgument("threads = " + std::to_string(threads) + " must be between 1 and " +
+                          std::to_string(kMaxThreads) + " (a lot is cut into at most " +
+                          std::to_string(kMaxChunks) + " chunks)");
   }
   for (int t = 0; t < threads; ++t) replicas_.push_back(prototype.clone());
   params_ = prototype.params();
-  for (int t = 1; t < threads; ++t) partial_sums_.emplace_back(prototype.num_params());
-  slice_values_.resize(static_cast<std::size_t>(threads));
+  for (Index k = 1; k < kMaxChunks; ++k) partial_sums_.emplace_back(prototype.num_params());
+  chunk_values_.resize(static_cast<std::size_t>(kMaxChunks));
   arena_ = std::make_unique<Arena>(threads);
 }
 
@@ -33,7 +43,8 @@ std::string BatchParallelModel::name() const {
 }
 
 std::string BatchParallelModel::description() const {
-  return replicas_.front()->description() + " on " + std::to_string(threads()) + " threads";
+  // The wrapped model's: the thread count changes no output (an exported model names no threads).
+  return replicas_.front()->description();
 }
 
 void BatchParallelModel::initialize(std::uint64_t seed) {
@@ -41,34 +52,40 @@ void BatchParallelModel::initialize(std::uint64_t seed) {
   params_ = replicas_.front()->params();
 }
 
-void BatchParallelModel::sync_replicas() {
-  for (auto& replica : replicas_) replica->params() = params_;  // same size: no allocation
+void BatchParallelModel::sync_replicas(Index count) {
+  for (Index t = 0; t < count; ++t) {
+    replicas_[static_cast<std::size_t>(t)]->params() = params_;  // same size: no allocation
+  }
 }
 
-template <typename Slice>
-double BatchParallelModel::over_slices(Index total, Slice&& slice) {
-  sync_replicas();
-  const Index t_count = threads();
-  auto run = [&](Index t) {
-    const Index begin = total * t / t_count, end = total * (t + 1) / t_count;
-    slice_values_[static_cast<std::size_t>(t)] = slice(t, begin, end - begin);
+template <typename Chunk>
+Index BatchParallelModel::over_chunks(Index total, double& value, Chunk&& chunk) {
+  const Index k_count = chunk_count(total);
+  const Index t_count = std::min<Index>(threads(), k_count);  // threads with a chunk
+  sync_replicas(t_count);
+  auto run_thread = [&](Index t) {
+    Model& replica = *replicas_[static_cast<std::size_t>(t)];
+    for (Index k = k_count * t / t_count; k < k_count * (t + 1) / t_count; ++k) {
+      const Index begin = total * k / k_count, end = total * (k + 1) / k_count;
+      chunk_values_[static_cast<std::size_t>(k)] = chunk(replica, k, begin, end - begin);
+    }
   };
   if (t_count == 1) {
-    run(0);
+    run_thread(0);
   } else {
     arena_->arena.execute([&] {
-      // Grain 1, simple partitioner: each slice is one task.
+      // Grain 1, simple partitioner: each thread's chunk range is one task.
       tbb::parallel_for(
           tbb::blocked_range<Index>(0, t_count, 1),
           [&](const tbb::blocked_range<Index>& range) {
-            for (Index t = range.begin(); t != range.end(); ++t) run(t);
+            for (Index t = range.begin(); t != range.end(); ++t) run_thread(t);
           },
           tbb::simple_partitioner());
     });
   }
-  double sum = 0;
-  for (const double value : slice_values_) sum += value;
-  return sum;
+  value = 0;
+  for (Index k = 0; k < k_count; ++k) value += chunk_values_[static_cast<std::size_t>(k)];
+  return k_count;
 }
 
 void BatchParallelModel::check_gradient_size(const VectorSpan& gradient_sum) const {
@@ -89,11 +106,11 @@ void check_rows(const std::string& name, Index x_rows, Index entries, const char
 
 double BatchParallelModel::loss_sum(const MatrixView& x, const VectorView& y) {
   check_rows(name(), x.rows(), y.size(), "y");
-  return over_slices(x.rows(), [&](Index t, Index begin, Index rows) {
-    if (rows == 0) return 0.0;
-    return replicas_[static_cast<std::size_t>(t)]->loss_sum(x.middleRows(begin, rows),
-                                                            y.segment(begin, rows));
+  double loss = 0;
+  over_chunks(x.rows(), loss, [&](Model& replica, Index, Index begin, Index rows) {
+    return replica.loss_sum(x.middleRows(begin, rows), y.segment(begin, rows));
   });
+  return loss;
 }
 
 double BatchParallelModel::clipped_gradient_sum(const MatrixView& x, const VectorView& y,
@@ -103,17 +120,15 @@ double BatchParallelModel::clipped_gradient_sum(const MatrixView& x, const Vecto
   check_gradient_size(gradient_sum);
   const bool norms_skipped = norms.size() == 0 && !clip.needs_norms();
   if (!norms_skipped) check_rows(name(), x.rows(), norms.size(), "norms");
-  if (x.rows() < threads()) {  // too few rows to split: one replica (it also checks clip)
-    sync_replicas();
-    return replicas_.front()->clipped_gradient_sum(x, y, clip, gradient_sum, norms);
-  }
-  const double loss = over_slices(x.rows(), [&](Index t, Index begin, Index rows) {
-    VectorSpan sum = t == 0 ? gradient_sum : VectorSpan(partial_sums_[std::size_t(t - 1)]);
-    VectorSpan slice_norms = norms_skipped ? norms : VectorSpan(norms.segment(begin, rows));
-    return replicas_[static_cast<std::size_t>(t)]->clipped_gradient_sum(
-        x.middleRows(begin, rows), y.segment(begin, rows), clip, sum, slice_norms);
-  });
-  for (const Vector& partial : partial_sums_) gradient_sum += partial;
+  double loss = 0;
+  const Index chunks =
+      over_chunks(x.rows(), loss, [&](Model& replica, Index k, Index begin, Index rows) {
+        VectorSpan sum = k == 0 ? gradient_sum : VectorSpan(partial_sums_[std::size_t(k - 1)]);
+        VectorSpan chunk_norms = norms_skipped ? norms : VectorSpan(norms.segment(begin, rows));
+        return replica.clipped_gradient_sum(x.middleRows(begin, rows), y.segment(begin, rows), clip,
+                                            sum, chunk_norms);
+      });
+  for (Index k = 1; k < chunks; ++k) gradient_sum += partial_sums_[std::size_t(k - 1)];
   return loss;
 }
 
@@ -123,27 +138,32 @@ double BatchParallelModel::weighted_gradient_sum(const MatrixView& x, const Vect
   check_rows(name(), x.rows(), y.size(), "y");
   check_rows(name(), x.rows(), weights.size(), "weights");
   check_gradient_size(gradient_sum);
-  if (x.rows() < threads()) {
-    sync_replicas();
-    return replicas_.front()->weighted_gradient_sum(x, y, weights, gradient_sum);
-  }
-  const double loss = over_slices(x.rows(), [&](Index t, Index begin, Index rows) {
-    VectorSpan sum = t == 0 ? gradient_sum : VectorSpan(partial_sums_[std::size_t(t - 1)]);
-    return replicas_[static_cast<std::size_t>(t)]->weighted_gradient_sum(
-        x.middleRows(begin, rows), y.segment(begin, rows), weights.segment(begin, rows), sum);
-  });
-  for (const Vector& partial : partial_sums_) gradient_sum += partial;
+  double loss = 0;
+  const Index chunks =
+      over_chunks(x.rows(), loss, [&](Model& replica, Index k, Index begin, Index rows) {
+        VectorSpan sum = k == 0 ? gradient_sum : VectorSpan(partial_sums_[std::size_t(k - 1)]);
+        return replica.weighted_gradient_sum(x.middleRows(begin, rows), y.segment(begin, rows),
+                                             weights.segment(begin, rows), sum);
+      });
+  for (Index k = 1; k < chunks; ++k) gradient_sum += partial_sums_[std::size_t(k - 1)];
   return loss;
 }
 
 Evaluation BatchParallelModel::evaluate(const data::Dataset& data) {
-  sync_replicas();
+  sync_replicas(1);
   return replicas_.front()->evaluate(data);
 }
 
 void BatchParallelModel::logits(const MatrixView& x, Matrix& out) {
-  sync_replicas();
+  sync_replicas(1);
   replicas_.front()->logits(x, out);
+}
+
+void BatchParallelModel::describe_graph(ModelGraph& graph) const {
+  // Const: a copy at this model's parameters (once per export, not per step).
+  auto copy = replicas_.front()->clone();
+  copy->params() = params_;
+  copy->describe_graph(graph);
 }
 
 std::unique_ptr<Model> BatchParallelModel::clone() const {

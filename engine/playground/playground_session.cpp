@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +11,9 @@
 #include "core/json_guard.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "models/batch_parallel_model.h"
 #include "optim/fixed_quantile.h"
+#include "training/trainer.h"
 
 namespace dplab::playground {
 namespace {
@@ -147,6 +150,7 @@ void validate(const PlaygroundSettings& s) {
     fail_field("training.steps", static_cast<double>(t.steps), "must be between 1 and 1000000");
   }
   require_open_interval("training.delta", t.delta, 0.0, 1.0);
+  training::require_lot_threads("training.threads", t.threads.count);
   if (t.automatic_clipping && t.optimizer == OptimizerChoice::kFixedQuantile) {
     throw InvalidArgument(
         "training.clipping: automatic clipping has no C_t to adapt; fixed-quantile needs flat "
@@ -197,6 +201,10 @@ PlaygroundSession::PlaygroundSession(const PlaygroundSettings& settings,
 
 PlaygroundSession::~PlaygroundSession() = default;
 
+int default_step_threads() {
+  return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
+}
+
 void PlaygroundSession::build() {
   const FeatureSet& f = settings_.model.features;
   train_ = to_dataset(data_->train, f, "playground-train");
@@ -213,7 +221,10 @@ void PlaygroundSession::build() {
     spec.kind = models::ModelKind::kCustom;
     spec.network = network_json(settings_.model);
   }
-  model_ = models::make_model(spec, f.dim(), 2);
+  // Always through the fixed chunks (issue #49): any thread count gives these floats, and a lot of
+  // fewer than 160 rows (every lesson's) is one chunk, the model's own call.
+  model_ = std::make_unique<models::BatchParallelModel>(*models::make_model(spec, f.dim(), 2),
+                                                        t.threads.count);
   model_->initialize(derive_seed(t.seed, 11));
   probe_ = model_->clone();
   // Without privacy there is nothing to clip adaptively: the shadow of adaptive clipping is SGD.

@@ -74,6 +74,18 @@ struct ModelOptions {
   bool operator==(const ModelOptions&) const = default;
 };
 
+// The threads one step's lot is split over (issue #49, models/batch_parallel_model.h): the chunks
+// are fixed by the lot's size, so the count changes no float of the run. Hence it never makes two
+// settings differ (its == is always true), and it is not saved with them (playground_state.h).
+// 1..training::kMaxLotThreads (training::require_lot_threads).
+struct StepThreads {
+  int count = 1;
+  bool operator==(const StepThreads&) const { return true; }
+};
+
+// The GUI's choice: the machine's hardware threads, at most 2.
+int default_step_threads();
+
 struct TrainingOptions {
   OptimizerChoice optimizer = OptimizerChoice::kDpSgd;
   bool is_private = true;           // false: sigma = 0, no clipping
@@ -85,6 +97,7 @@ struct TrainingOptions {
   std::int64_t steps = 300;         // T
   double delta = 1e-5;              // delta of the epsilon shown (does not change the run)
   std::uint64_t seed = 1;           // model init, lots, noise
+  StepThreads threads;              // how the lot's work is split (no float changes)
   bool operator==(const TrainingOptions&) const = default;
 };
 

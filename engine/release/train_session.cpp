@@ -24,6 +24,11 @@ TrainRequest read_train_request(const Settings& settings) {
   request.spelling = settings.spelling();
   request.run = experiment::parse_run_settings(settings);
   request.accountants = privacy::read_accountant_settings(settings);
+  if (auto threads = settings.text("threads")) {
+    const double value = parse_setting_number(settings.field("threads"), *threads);
+    training::require_lot_threads(settings.field("threads"), value);
+    request.threads = static_cast<int>(value);
+  }
   request.secure = settings.has("secure");
   if (request.secure) {
     if (!request.run.is_private()) {
@@ -54,6 +59,7 @@ TrainSession run_train_session(const data::Dataset& all, const data::TrainValida
                           " exceeds the training set size n = " + std::to_string(n));
   }
   training::TrainingConfig training_config = config.training_config();
+  training_config.threads = request.threads;
   if (request.secure) {
     training_config.secure = true;
     training_config.seed = os_random_u64();  // never printed nor written
@@ -132,6 +138,7 @@ TrainSession run_train_session(const data::Dataset& all, const data::TrainValida
     summary["final"]["validation_mse"] = result.final_validation.mse;
   }
   summary["wall_seconds"] = result.wall_seconds;
+  if (request.threads > 0) summary["threads"] = request.threads;  // changes no float of the run
   summary["status"] = result.diverged ? "diverged" : result.cancelled ? "cancelled" : "finished";
   if (result.diverged) summary["divergence"] = result.divergence;
 

@@ -25,11 +25,15 @@ struct TrainRequest {
   // Lots and noise from the operating system (getrandom, ChaCha20, the discrete Gaussian); the
   // seed is drawn from the OS too and never written.
   bool secure = false;
+  // "threads" T: the lot's per-example work split over T threads (training::TrainingConfig::
+  // threads; the same model for every T >= 1). 0 (not given): the model itself, as tune's jobs.
+  int threads = 0;
   SettingSpelling spelling = SettingSpelling::kFlag;  // how messages name the settings
 };
 
-// The settings train reads: every run setting, "accountant", "pld-precision" and the switch
-// "secure" (a private optimizer only, and no seed). Other settings are the caller's.
+// The settings train reads: every run setting, "accountant", "pld-precision", "threads"
+// (training::require_lot_threads) and the switch "secure" (a private optimizer only, and no
+// seed). Other settings are the caller's.
 TrainRequest read_train_request(const Settings& settings);
 
 struct TrainSession {

@@ -11,6 +11,7 @@
 #include "core/pause_gate.h"
 #include "core/random.h"
 #include "core/validate.h"
+#include "models/batch_parallel_model.h"
 #include "training/training_guards.h"
 
 namespace dplab::training {
@@ -23,6 +24,7 @@ constexpr std::uint64_t kOracleStream = 2;
 void validate(const data::TrainValidationSplit& data, const TrainingConfig& config) {
   require_run_size("steps", static_cast<double>(config.steps), 1, kMaxTrainingSteps);
   require_at_least("eval_every", static_cast<double>(config.eval_every), 1);
+  if (config.threads != 0) require_lot_threads("threads", config.threads);
   if (data.train.size() == 0) throw InvalidArgument("the training set is empty");
   if (data.validation.size() == 0) throw InvalidArgument("the validation set is empty");
   if (data.train.dim() != data.validation.dim()) {
@@ -49,6 +51,16 @@ void check_memory(const data::TrainValidationSplit& data, const TrainingConfig& 
 
 }  // namespace
 
+void require_lot_threads(std::string_view field, double threads) {
+  static_assert(kMaxLotThreads == models::BatchParallelModel::kMaxThreads);
+  if (!(threads >= 1 && threads <= kMaxLotThreads && std::floor(threads) == threads)) {
+    fail_field(field, threads,
+               "must be an integer from 1 to " + std::to_string(kMaxLotThreads) +
+                   " (the threads of one run; a lot is cut into at most " +
+                   std::to_string(kMaxLotThreads) + " chunks)");
+  }
+}
+
 std::string diverged_parameters(VectorView params) {
   double squared = 0;
   for (Index j = 0; j < params.size(); ++j) {
@@ -74,6 +86,9 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
 
   TrainingInstrumentation* instrumentation = hooks.instrumentation;
   auto model = models::make_model(config.model, data.train.dim(), data.train.num_classes);
+  // Innermost, so that an audit's wrapper sees the model it expects around the split one.
+  if (config.threads >= 1)
+    model = std::make_unique<models::BatchParallelModel>(*model, config.threads);
   if (instrumentation) model = instrumentation->wrap_model(std::move(model));
   model->initialize(derive_seed(config.seed, kInitStream));
   privacy::NoisyGradientOracle oracle(data.train, *model, config.dp,

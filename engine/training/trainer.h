@@ -19,6 +19,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/dataset.h"
@@ -61,7 +62,19 @@ struct TrainingConfig {
   // Reproduction variant, never the default: divide by the realised |lot| instead of L
   // (NoisyGradientOracle::set_divide_by_realized_lot; epsilon does not cover it).
   bool divide_by_realized_lot = false;
+  // One run on several cores (issue #49): 0 (the default, every search's jobs) trains the model
+  // itself; 1..kMaxLotThreads splits each lot's per-example work over that many threads with a
+  // partition fixed by the lot's size (models/batch_parallel_model.h), so every value >= 1 gives
+  // the same floats bit for bit (and equal to the value 0 to rounding). The noise is drawn once
+  // per query on the calling thread, seeded or secure alike.
+  int threads = 0;
 };
+
+// The largest TrainingConfig::threads (a lot is cut into at most this many chunks).
+inline constexpr int kMaxLotThreads = 8;
+// The one rule of a thread count that splits a lot: an integer in [1, kMaxLotThreads];
+// InvalidArgument naming `field` ("--threads", "threads") otherwise.
+void require_lot_threads(std::string_view field, double threads);
 
 // An audit's hold on one training job: the audit of a tuning release (release/
 // tuning_audit.h) trains the search's own jobs, through the runner, with its canaries. Each

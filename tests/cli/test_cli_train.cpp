@@ -83,6 +83,23 @@ class CliTrainTest : public QObject {
     QVERIFY(a != read_file(dir.path() + "/c/curve.csv"));
   }
 
+  // Issue #49: --threads 1 and --threads 2 write the same model, bit for bit (the lot's fixed
+  // chunks, models/batch_parallel_model.h; lots of ~250 rows are 2 chunks), and the same curve.
+  void threadsGiveTheSameModel() {
+    QTemporaryDir dir;
+    for (const QString threads : {"1", "2"}) {
+      QStringList args = quick_binary_run(dir.path() + "/t" + threads);
+      args[args.indexOf("--lot-size") + 1] = "250";
+      args << "--threads" << threads;
+      const CliRun run = run_cli(args);
+      QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    }
+    const QByteArray model = read_file(dir.path() + "/t1/model/model.npz");
+    QVERIFY(!model.isEmpty());
+    QVERIFY(model == read_file(dir.path() + "/t2/model/model.npz"));
+    QCOMPARE(read_file(dir.path() + "/t1/curve.csv"), read_file(dir.path() + "/t2/curve.csv"));
+  }
+
   void configFileEqualsFlags() {
     QTemporaryDir dir;
     QFile config(dir.path() + "/run.json");
@@ -176,6 +193,8 @@ class CliTrainTest : public QObject {
         << QStringList{"--feature-range", "0-255"} << "--feature-range";
     QTest::newRow("feature bounds file missing")
         << QStringList{"--feature-bounds", "/nonexistent/bounds.json"} << "--feature-bounds";
+    QTest::newRow("threads 0") << QStringList{"--threads", "0"} << "--threads";
+    QTest::newRow("threads 9") << QStringList{"--threads", "9"} << "--threads";
   }
 
   // Issue #23 items 3 and 4: the training losses (un-noised, on the private training set) and a

@@ -74,6 +74,7 @@ class TestPlayground : public QObject {
   void theStepAddsUpToTheUpdate();
   void fractionClippedFollowsC();
   void sameSeedSameParametersHoweverChunked();
+  void sameParametersOnOneOrTwoThreads();
   void trainingLearnsAndTheFieldFollows();
   void epsilonEqualsTheAccountant();
   void ledgerEqualsReleaseCostForKCandidates();
@@ -318,6 +319,30 @@ void TestPlayground::sameSeedSameParametersHoweverChunked() {
   QCOMPARE(one.step(1000), std::int64_t{s.training.steps - 37});
   QVERIFY(one.finished());
   QCOMPARE(one.history().back().step, s.training.steps);
+}
+
+// Issue #49: the lot's work split over 2 threads gives the 1-thread run's parameters bit for bit
+// (a lot of ~200 rows is 2 fixed chunks, models/batch_parallel_model.h), and the thread count
+// never makes two settings differ.
+void TestPlayground::sameParametersOnOneOrTwoThreads() {
+  PlaygroundSettings s = small_settings();
+  s.data.num_points = 600;
+  s.model.hidden = {8};
+  s.training.lot_size = 250;
+  s.training.steps = 20;
+  PlaygroundSession one(s);
+  PlaygroundSettings two_threads = s;
+  two_threads.training.threads.count = 2;
+  QVERIFY(two_threads == s);
+  PlaygroundSession two(two_threads);
+  one.step(20);
+  two.step(20);
+  QVERIFY(one.parameters().norm() > 0);
+  QVERIFY(one.parameters() == two.parameters());  // same chunks, another thread count
+  QCOMPARE(one.picture().clipped_sum.x, two.picture().clipped_sum.x);
+  QCOMPARE(one.picture().clipped_sum.y, two.picture().clipped_sum.y);
+  two_threads.training.threads.count = 9;
+  QVERIFY(error_of<InvalidArgument>([&] { validate(two_threads); }).contains("training.threads"));
 }
 
 void TestPlayground::trainingLearnsAndTheFieldFollows() {

@@ -2,8 +2,9 @@
 // promise scratch sized by reserve(), none after): after one warm-up call, clipped_gradient_sum
 // (per-example norms + clipped sum) and weighted_gradient_sum on a lot of the same size must not
 // call malloc, for the cnn and the conv-autoencoder, for a network with forced ghost norms and for
-// one that takes the implicit-im2col kernels' other paths (issue #49); nor must secure mode's
-// release of a noisy gradient (privacy/mechanisms/grid_gaussian_noise.h, issue #44).
+// one that takes the implicit-im2col kernels' other paths (issue #49), nor the batch-parallel
+// step over its fixed chunks on 1 and 2 threads (issue #49's one run on two cores); nor must secure
+// mode's release of a noisy gradient (privacy/mechanisms/grid_gaussian_noise.h, issue #44).
 //
 // How allocations are counted: EIGEN_RUNTIME_NO_MALLOC cannot be used here. It must be defined
 // before Eigen is included in EVERY translation unit that allocates through Eigen — the engine
@@ -144,19 +145,34 @@ class TestConvStepAllocations : public QObject {
     QCOMPARE(smaller, 0L);
   }
 
-  // The batch-parallel step (2 threads, TBB arena) allocates nothing after its warm-up either:
-  // the replicas' scratch, the partial sums and the arena are made once.
+  // The batch-parallel step (TBB arena) allocates nothing after its warm-up either: the
+  // replicas' scratch, the partial sums of its fixed chunks and the arena are made once — for a
+  // lot of 2 chunks and one of 8 (issue #49's partition), on 1 and 2 threads, clipped and weighted.
+  void batchParallelStepDoesNotAllocate_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("threads");
+    QTest::newRow("2 chunks, 2 threads") << 170 << 2;
+    QTest::newRow("8 chunks, 2 threads") << 650 << 2;
+    QTest::newRow("8 chunks, 1 thread") << 650 << 1;
+  }
   void batchParallelStepDoesNotAllocate() {
     if (!DPLAB_COUNT_MALLOC) QSKIP("malloc is owned by the sanitizer runtime");
+    QFETCH(int, rows);
+    QFETCH(int, threads);
     auto net = models::make_network(models::builtin_network_json("cnn"), 784, 10);
-    models::BatchParallelModel parallel(*net, 2);
-    const testing::RandomBatch lot = testing::random_batch(40, 784, 10, 8);
-    Vector sum(parallel.num_params()), norms(40);
-    for (int warm = 0; warm < 3; ++warm)
+    models::BatchParallelModel parallel(*net, threads);
+    const testing::RandomBatch lot = testing::random_batch(rows, 784, 10, 8);
+    Vector sum(parallel.num_params()), norms(rows), weights = Vector::Constant(rows, 0.5f);
+    for (int warm = 0; warm < 3; ++warm) {
       parallel.clipped_gradient_sum(lot.x, lot.y, 1.0, sum, norms);
+      parallel.weighted_gradient_sum(lot.x, lot.y, weights, sum);
+    }
     const long clipped =
         allocations_in([&] { parallel.clipped_gradient_sum(lot.x, lot.y, 1.0, sum, norms); });
     QCOMPARE(clipped, 0L);
+    const long weighted =
+        allocations_in([&] { parallel.weighted_gradient_sum(lot.x, lot.y, weights, sum); });
+    QCOMPARE(weighted, 0L);
   }
 
   // Secure mode's release (issue #44): the keystream, the proposals and the noise live in

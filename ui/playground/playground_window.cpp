@@ -315,6 +315,7 @@ void PlaygroundWindow::readKnobs() {
   s.training.steps = steps_->value();
   s.training.delta = delta_->value();
   s.training.seed = static_cast<std::uint64_t>(seed_->value());
+  s.training.threads.count = playground::default_step_threads();  // changes no float (issue #49)
   sigma_->setEnabled(s.training.is_private && !sigma_->property("pgLocked").toBool());
   // Under automatic clipping C has no effect (the sensitivity is 1): its knob is disabled.
   clip_->setEnabled(s.training.is_private && !s.training.automatic_clipping &&
