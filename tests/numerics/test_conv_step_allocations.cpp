@@ -1,7 +1,7 @@
 // No heap allocation in a conv network's DP step (issue #30; network_layers.h and conv_network.h
 // promise scratch sized by reserve(), none after): after one warm-up call, clipped_gradient_sum
 // (per-example norms + clipped sum) and weighted_gradient_sum on a lot of the same size must not
-// call malloc, for the cnn and the conv-autoencoder, for a network with forced ghost norms and for
+// call malloc, for the cnn, the conv-autoencoder and the wide-cnn, for a network with forced ghost norms and for
 // one that takes the implicit-im2col kernels' other paths (issue #49); nor must secure mode's
 // release of a noisy gradient (privacy/mechanisms/grid_gaussian_noise.h, issue #44).
 //
@@ -100,6 +100,8 @@ class TestConvStepAllocations : public QObject {
     QTest::newRow("cnn") << QString::fromStdString(models::builtin_network_json("cnn")) << 40;
     QTest::newRow("conv-autoencoder")
         << QString::fromStdString(models::builtin_network_json("conv-autoencoder")) << 5;
+    QTest::newRow("wide-cnn") << QString::fromStdString(models::builtin_network_json("wide-cnn"))
+                              << 3;
     QTest::newRow("ghost norms") << QString(
                                         R"({"name": "ghost", "input": [28, 28, 1], "norms": "ghost",
             "layers": [{"type": "conv", "channels": 4, "kernel": 5, "stride": 2},
