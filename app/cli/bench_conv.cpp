@@ -76,13 +76,13 @@ nlohmann::json bench_conv(const data::Dataset& train, double bench_lot_size, dou
                   "naive/DP", "DP GF/s", "of peak", "np GF/s", "of peak");
     *table_out << line;
   }
-  for (auto kind :
-       {models::ModelKind::kCnn, models::ModelKind::kConvAutoencoder, models::ModelKind::kWideCnn}) {
+  for (auto kind : {models::ModelKind::kCnn, models::ModelKind::kConvAutoencoder,
+                    models::ModelKind::kWideCnn}) {
     // The wide-cnn's step costs ~11x the conv-autoencoder's per example: at most kWideCnnLotSize
     // rows keep its row as short as the others' (bench_conv.h).
-    const double lot_size =
-        kind == models::ModelKind::kWideCnn ? std::min(bench_lot_size, kWideCnnLotSize)
-                                            : bench_lot_size;
+    const double lot_size = kind == models::ModelKind::kWideCnn
+                                ? std::min(bench_lot_size, kWideCnnLotSize)
+                                : bench_lot_size;
     models::ModelSpec spec;
     spec.kind = kind;
     auto model = models::make_model(spec, train.dim(), train.num_classes);

@@ -101,7 +101,7 @@ enum class ModelKind {
   kTwoLayerNetwork,
   kCnn,              // conv network, network_description.h (Opacus / OSO MNIST classifier)
   kConvAutoencoder,  // the OSO appendix's Fashion-MNIST autoencoder (reconstruction MSE)
-  kWideCnn,  // Tramer & Boneh's (ICLR 2021) end-to-end tanh CNN on 28x28x1 (network_description.h)
+  kWideCnn,          // Tramer & Boneh's end-to-end CIFAR-10 CNN on 28x28x1 (issue #49)
   kCustom,           // a user's network description (network_description.h, ModelSpec::network)
 };
 

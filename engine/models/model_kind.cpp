@@ -21,9 +21,12 @@ struct KindName {
 
 // The one list of model names: parsing, printing and every listing of the valid names use it.
 constexpr KindName kKinds[] = {
-    {ModelKind::kLinearRegression, "linear"},   {ModelKind::kLogisticRegression, "logistic"},
-    {ModelKind::kTwoLayerNetwork, "tlnn"},      {ModelKind::kCnn, "cnn"},
-    {ModelKind::kConvAutoencoder, "conv-autoencoder"}, {ModelKind::kWideCnn, "wide-cnn"},
+    {ModelKind::kLinearRegression, "linear"},
+    {ModelKind::kLogisticRegression, "logistic"},
+    {ModelKind::kTwoLayerNetwork, "tlnn"},
+    {ModelKind::kCnn, "cnn"},
+    {ModelKind::kConvAutoencoder, "conv-autoencoder"},
+    {ModelKind::kWideCnn, "wide-cnn"},
     {ModelKind::kCustom, "custom"},
 };
 

@@ -33,7 +33,7 @@
 
 namespace dplab::models {
 
-// The JSON text of a built-in ("cnn", "conv-autoencoder", "wide-cnn"); throws InvalidArgument otherwise.
+// The JSON text of a built-in (cnn, conv-autoencoder, wide-cnn); else throws InvalidArgument.
 std::string builtin_network_json(const std::string& name);
 
 // One layer as written (fields the type does not take stay 0).

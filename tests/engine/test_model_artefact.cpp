@@ -1,9 +1,9 @@
 // The trained model as a released artefact (release/model_artefact.h, models/model_export.h,
 // data/npz_file.h):
 //   - every built-in model kind (logistic binary / two-class softmax / multiclass, linear, TLNN,
-//     cnn, conv-autoencoder, wide-cnn, a custom network with every layer type) exports a graph whose tensors
-//     concatenated are its parameters, and import_model of a written-then-read folder computes
-//     exactly the original's logits (same parameters, same kernels);
+//     cnn, conv-autoencoder, wide-cnn, a custom network with every layer type) exports a graph
+//     whose tensors concatenated are its parameters, and import_model of a written-then-read folder
+//     computes exactly the original's logits (same parameters, same kernels);
 //   - model.npz is NumPy's format byte for byte in its NPY headers (64-byte aligned data);
 //   - a CSV-trained model applied to its own file through the stored encoding (columns in another
 //     order, label column absent) gives exactly the trained model's outputs on the loaded rows;

@@ -134,6 +134,8 @@ class TestConvNetwork : public QObject {
     QVERIFY(wide->num_params() >= 500000);  // issue #49
     // Every conv direct: P = 784 / 196 / 49 positions, P^2 (a + b) >> a b.
     QCOMPARE(QString::fromStdString(wide->description()).count("(direct)"), 6);
+    // conv6's G_i is 1,152 x 128 floats = 576 KiB per example: one row per 1 MiB block.
+    QCOMPARE(dynamic_cast<models::ConvNetwork&>(*wide).block_rows(), Index{1});
     QVERIFY_THROWS_EXCEPTION(InvalidArgument,
                              models::make_model({models::ModelKind::kCnn, 0, {}}, 100, 10));
     QVERIFY_THROWS_EXCEPTION(

@@ -1,9 +1,9 @@
 // No heap allocation in a conv network's DP step (issue #30; network_layers.h and conv_network.h
 // promise scratch sized by reserve(), none after): after one warm-up call, clipped_gradient_sum
 // (per-example norms + clipped sum) and weighted_gradient_sum on a lot of the same size must not
-// call malloc, for the cnn, the conv-autoencoder and the wide-cnn, for a network with forced ghost norms and for
-// one that takes the implicit-im2col kernels' other paths (issue #49); nor must secure mode's
-// release of a noisy gradient (privacy/mechanisms/grid_gaussian_noise.h, issue #44).
+// call malloc, for the cnn, the conv-autoencoder and the wide-cnn, for a network with forced ghost
+// norms and for one that takes the implicit-im2col kernels' other paths (issue #49); nor must
+// secure mode's release of a noisy gradient (privacy/mechanisms/grid_gaussian_noise.h, issue #44).
 //
 // How allocations are counted: EIGEN_RUNTIME_NO_MALLOC cannot be used here. It must be defined
 // before Eigen is included in EVERY translation unit that allocates through Eigen — the engine

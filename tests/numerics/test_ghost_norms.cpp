@@ -1,8 +1,8 @@
 // Ghost vs materialised per-example gradient norms, and the update each gives (issue #45: two
 // clipping paths that disagree are a silent failure). For every layer kind the models have —
 // linear and logistic (binary, multiclass), the TLNN's dense layers, conv / conv_transpose /
-// dense of the networks (built-in cnn, conv-autoencoder and wide-cnn, and small nets with every layer
-// kind forced to the ghost and to the direct method):
+// dense of the networks (built-in cnn, conv-autoencoder and wide-cnn, and small nets with every
+// layer kind forced to the ghost and to the direct method):
 //   - norms: the batch call's ||g_i|| (ghost: Gram matrices or the rank-1 identity, never
 //     forming g_i) equal the norm of the materialised g_i (a single-row gradient, its norm in
 //     double) to 1e-6 relative;
