@@ -21,7 +21,7 @@ CLI::App* add_bench_flags(CLI::App& cli, Arguments& args) {
   add_switch(*cmd, args, "json", "print one JSON object instead of the table");
   add_switch(*cmd, args, "skip-accounting", "skip the accountant timings");
   add_examples(*cmd,
-               {"dplab-cli bench --seconds 0.2 --skip-accounting   # long: about half a minute"});
+               {"dplab-cli bench --seconds 0.2 --skip-accounting   # quick: about 15 seconds"});
   return cmd;
 }
 

@@ -484,9 +484,8 @@ ExperimentConfig parse_experiment(const json& j) {
     try {
       config.model.kind = models::parse_model_kind(kind);
     } catch (const Error&) {
-      json_fail("model.kind", "unknown model " + json_excerpt(json(kind)) +
-                                  " (expected linear, logistic, tlnn, cnn, conv-autoencoder or "
-                                  "custom)");
+      json_fail("model.kind", "unknown model " + json_excerpt(json(kind)) + " (expected " +
+                                  models::model_kind_names(", ") + ")");
     }
     if (auto hidden = m.optional_integer("hidden_units")) {
       check(*hidden >= 1 && *hidden <= 100000, "model.hidden_units",

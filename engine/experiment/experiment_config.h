@@ -13,7 +13,7 @@
 //              bounds for every feature) and feature_bounds ({"name": [lo, hi]}: per feature);
 //              either makes scaling data-independent (data/feature_scaling.h); without them CSV,
 //              LIBSVM and Adult are min-max scaled on the data, labelled "not covered"}
-//   model     {kind: linear|logistic|tlnn|cnn|conv-autoencoder|custom, hidden_units (100)}
+//   model     {kind: models::model_kind_names (linear|...|custom), hidden_units (100)}
 //             custom: the network inline {input, loss, layers, name, norms} or {file: path}
 //             (models/network_description.h); errors name model.layers[i].<field>
 //   privacy   {noise_multiplier sigma, lot_size L, steps T, delta (default 1/n rounded down to a

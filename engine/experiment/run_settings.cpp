@@ -98,8 +98,7 @@ const std::vector<RunSettingInfo>& run_setting_list() {
         {"validation-fraction", "F",
          "share held out for validation (default " + n(d.validation_fraction) +
              ", paper appendix H)"},
-        {"model", "M",
-         "linear | logistic | tlnn | cnn | conv-autoencoder (default " + d.model + ")"},
+        {"model", "M", models::model_kind_names(" | ", false) + " (default " + d.model + ")"},
         {"hidden-units", "H", "TLNN hidden layer width (default " + i(d.hidden_units) + ")"},
         {"optimizer", "O",
          "dpsgd | dpmomentum | dpadam | adadp | dpadamwosm | oso-dpsgd | fixed-quantile (--clip "
@@ -338,7 +337,8 @@ RunSettings parse_run_settings(const Settings& s) {
     bad("model",
         "custom: a custom network is described in an experiment file "
         "(\"model\": {\"kind\": \"custom\", ...}; run it with dplab-cli tune); "
-        "train takes linear, logistic, tlnn, cnn or conv-autoencoder");
+        "train takes " +
+            models::model_kind_names(", ", false));
   }
   if (!is_nonprivate_name(config.optimizer)) {
     try {

@@ -31,7 +31,7 @@ struct RunSettings {
   data::CsvReading csv;                  // CSV delimiter, na-values, na-policy
   double max_memory = 0;                 // bytes; 0 = the default budget (core/memory_check.h)
   double validation_fraction = 0.2;      // paper appendix H: 80/20
-  std::string model = "logistic";        // linear | logistic | tlnn | cnn | conv-autoencoder
+  std::string model = "logistic";        // models::model_kind_names (no custom)
   int hidden_units = 100;
   std::string optimizer = "dpsgd";  // dpsgd ... | sgd | momentum | adam (non-private)
   // alpha; empty => the optimizer's paper default (optim::default_spec: 0.01 for DPSGD and

@@ -101,6 +101,7 @@ enum class ModelKind {
   kTwoLayerNetwork,
   kCnn,              // conv network, network_description.h (Opacus / OSO MNIST classifier)
   kConvAutoencoder,  // the OSO appendix's Fashion-MNIST autoencoder (reconstruction MSE)
+  kWideCnn,          // Tramer & Boneh's end-to-end CIFAR-10 CNN on 28x28x1 (issue #49)
   kCustom,           // a user's network description (network_description.h, ModelSpec::network)
 };
 
@@ -126,8 +127,12 @@ struct ModelSpec {
 // sigmoid; multiclass: softmax) or TLNN (ReLU hidden layer, softmax/sigmoid output).
 std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int num_classes);
 
-// "linear" | "logistic" | "tlnn" | "cnn" | "conv-autoencoder" | "custom"
+// "linear" | "logistic" | "tlnn" | "cnn" | "conv-autoencoder" | "wide-cnn" | "custom"
 ModelKind parse_model_kind(const std::string& text);
 std::string to_string(ModelKind kind);
+// The names parse_model_kind takes, in that order, joined by `separator` ("linear, logistic, ...");
+// without "custom" when include_custom is false (dplab-cli train takes no custom network). Help
+// texts and error messages list the models through this, so a new kind appears in all of them.
+std::string model_kind_names(const std::string& separator, bool include_custom = true);
 
 }  // namespace dplab::models

@@ -30,6 +30,7 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, Index input_dim, int nu
   switch (spec.kind) {
     case ModelKind::kCnn:
     case ModelKind::kConvAutoencoder:
+    case ModelKind::kWideCnn:
       return make_network(builtin_network_json(kind), input_dim, num_classes);
     case ModelKind::kCustom:
       return make_network(spec.network, input_dim, num_classes);

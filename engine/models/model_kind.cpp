@@ -14,39 +14,48 @@ namespace dplab::models {
 
 namespace {
 
-constexpr const char* kValidNames = "linear, logistic, tlnn, cnn, conv-autoencoder, custom";
+struct KindName {
+  ModelKind kind;
+  const char* name;
+};
+
+// The one list of model names: parsing, printing and every listing of the valid names use it.
+constexpr KindName kKinds[] = {
+    {ModelKind::kLinearRegression, "linear"},
+    {ModelKind::kLogisticRegression, "logistic"},
+    {ModelKind::kTwoLayerNetwork, "tlnn"},
+    {ModelKind::kCnn, "cnn"},
+    {ModelKind::kConvAutoencoder, "conv-autoencoder"},
+    {ModelKind::kWideCnn, "wide-cnn"},
+    {ModelKind::kCustom, "custom"},
+};
 
 }  // namespace
+
+std::string model_kind_names(const std::string& separator, bool include_custom) {
+  std::string out;
+  for (const KindName& k : kKinds) {
+    if (k.kind == ModelKind::kCustom && !include_custom) continue;
+    out += (out.empty() ? "" : separator) + std::string(k.name);
+  }
+  return out;
+}
 
 ModelKind parse_model_kind(const std::string& text) {
   std::string key = text;
   std::transform(key.begin(), key.end(), key.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (key == "linear") return ModelKind::kLinearRegression;
-  if (key == "logistic") return ModelKind::kLogisticRegression;
-  if (key == "tlnn") return ModelKind::kTwoLayerNetwork;
-  if (key == "cnn") return ModelKind::kCnn;
-  if (key == "conv-autoencoder") return ModelKind::kConvAutoencoder;
-  if (key == "custom") return ModelKind::kCustom;
+  for (const KindName& k : kKinds) {
+    if (key == k.name) return k.kind;
+  }
   // The name as a bounded excerpt: a file may hold any string there.
   throw InvalidArgument("model = " + json_excerpt(nlohmann::json(text)) +
-                        " is not a known model; valid models: " + kValidNames);
+                        " is not a known model; valid models: " + model_kind_names(", "));
 }
 
 std::string to_string(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::kLinearRegression:
-      return "linear";
-    case ModelKind::kLogisticRegression:
-      return "logistic";
-    case ModelKind::kTwoLayerNetwork:
-      return "tlnn";
-    case ModelKind::kCnn:
-      return "cnn";
-    case ModelKind::kConvAutoencoder:
-      return "conv-autoencoder";
-    case ModelKind::kCustom:
-      return "custom";
+  for (const KindName& k : kKinds) {
+    if (k.kind == kind) return k.name;
   }
   return "unknown";
 }

@@ -17,6 +17,7 @@ ValidationMetric validation_metric(const ModelSpec& spec) {
     case ModelKind::kLogisticRegression:
     case ModelKind::kTwoLayerNetwork:
     case ModelKind::kCnn:
+    case ModelKind::kWideCnn:
       return ValidationMetric::kAccuracy;
   }
   return ValidationMetric::kAccuracy;

@@ -18,6 +18,11 @@
 // - "conv-autoencoder": the OSO appendix's Fashion-MNIST autoencoder (Table 6): conv 8, 16, 32,
 //   64 (3x3, stride 1, no padding, LeakyReLU), conv_transpose 32, 16, 8 (LeakyReLU) and 1
 //   (sigmoid); 48,705 parameters, exactly Table 1's model size.
+// - "wide-cnn": Tramer & Boneh's (ICLR 2021) end-to-end CIFAR-10 CNN on 28x28x1 (issue #49):
+//   conv 32, 32, max-pool 2, conv 64, 64, max-pool 2, conv 128, 128, max-pool 4/1, dense 128,
+//   dense 10; 3x3 convs with stride 1 and padding 1, tanh after every conv and dense 128 (as in
+//   the paper). The paper's third 2x2 pool would give 3x3 maps on 28x28 (435,306 parameters); the
+//   4x4 stride-1 pool gives 4x4, CIFAR-10's 2048 dense inputs: 549,994 parameters.
 #pragma once
 
 #include <memory>
@@ -28,7 +33,7 @@
 
 namespace dplab::models {
 
-// The JSON text of a built-in ("cnn", "conv-autoencoder"); throws InvalidArgument otherwise.
+// The JSON text of a built-in (cnn, conv-autoencoder, wide-cnn); else throws InvalidArgument.
 std::string builtin_network_json(const std::string& name);
 
 // One layer as written (fields the type does not take stay 0).

@@ -78,11 +78,20 @@ class CliBenchTest : public QObject {
     }
 
     // The conv rows' 1 vs 2 threads (bench_conv.h, issue #30): the one-thread entry repeats the
-    // row's own timings, the 2-thread entry's speed-ups are the ratios of the two.
+    // row's own timings, the 2-thread entry's speed-ups are the ratios of the two. The wide-cnn
+    // runs at min(L, 32) (issue #49), and its step's FLOPs are that lot's.
     const QJsonArray conv = report["conv_models"].toArray();
-    QCOMPARE(conv.size(), 2);
+    QCOMPARE(conv.size(), 3);
+    QCOMPARE(conv[2].toObject()["model"].toString(), QStringLiteral("wide-cnn"));
     for (const auto& value : conv) {
       const QJsonObject row = value.toObject();
+      const double lot = row["model"].toString() == "wide-cnn" ? 32 : 250;
+      QCOMPARE(row["lot_size"].toDouble(), lot);
+      double per_example = 0;
+      for (const auto& layer : row["gemm_flops_by_layer"].toArray())
+        per_example += layer.toObject()["dp_flops_per_example"].toDouble();
+      QVERIFY(qAbs(row["dp_step_gemm_flops"].toDouble() - per_example * lot) <
+              1e-9 * per_example * lot);
       const QJsonArray by_threads = row["by_threads"].toArray();
       QCOMPARE(by_threads.size(), 2);
       const QJsonObject one = by_threads[0].toObject(), two = by_threads[1].toObject();

@@ -6,8 +6,8 @@
 // node by a numpy interpreter of the ONNX ops equal to `dplab-cli predict`'s output to 1e-5.
 // One row per model family and head, each trained for a few steps on a small generated file:
 //   logistic binary (sigmoid head: [p0, p1]), logistic 3 classes (softmax), linear (identity, one
-//   value), tlnn, the built-in cnn and conv-autoencoder on 28x28 rows, a custom network with every
-//   op (tune --save-models best), and a custom reconstruction whose dense layer feeds a
+//   value), tlnn, the built-in cnn, conv-autoencoder and wide-cnn on 28x28 rows, a custom network
+//   with every op (tune --save-models best), and a custom reconstruction whose dense layer feeds a
 //   conv_transpose (rows back to a map, a map out as the output).
 #include <QFile>
 #include <QProcess>
@@ -131,12 +131,13 @@ class TestCliOnnx : public QObject {
     QTest::newRow("tlnn") << "tlnn" << 3 << "softmax";
     QTest::newRow("cnn") << "cnn" << 10 << "softmax";
     QTest::newRow("conv-autoencoder") << "conv-autoencoder" << 3 << "identity";
+    QTest::newRow("wide-cnn") << "wide-cnn" << 10 << "softmax";
   }
   void trainedModelsMatchPredict() {
     QFETCH(QString, model);
     QFETCH(int, classes);
     QFETCH(QString, head);
-    const bool image = model == "cnn" || model == "conv-autoencoder";
+    const bool image = model == "cnn" || model == "conv-autoencoder" || model == "wide-cnn";
     const std::string name = model.toStdString() + "-" + std::to_string(classes);
     const QString data = QString::fromStdString(
         temp_.write((name + ".csv").c_str(),

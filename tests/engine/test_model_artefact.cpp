@@ -1,9 +1,9 @@
 // The trained model as a released artefact (release/model_artefact.h, models/model_export.h,
 // data/npz_file.h):
 //   - every built-in model kind (logistic binary / two-class softmax / multiclass, linear, TLNN,
-//     cnn, conv-autoencoder, a custom network with every layer type) exports a graph whose tensors
-//     concatenated are its parameters, and import_model of a written-then-read folder computes
-//     exactly the original's logits (same parameters, same kernels);
+//     cnn, conv-autoencoder, wide-cnn, a custom network with every layer type) exports a graph
+//     whose tensors concatenated are its parameters, and import_model of a written-then-read folder
+//     computes exactly the original's logits (same parameters, same kernels);
 //   - model.npz is NumPy's format byte for byte in its NPY headers (64-byte aligned data);
 //   - a CSV-trained model applied to its own file through the stored encoding (columns in another
 //     order, label column absent) gives exactly the trained model's outputs on the loaded rows;
@@ -92,6 +92,9 @@ std::vector<Kind> kinds() {
   models::ModelSpec autoencoder;
   autoencoder.kind = models::ModelKind::kConvAutoencoder;
   k.push_back({"conv-autoencoder", autoencoder, 28 * 28, 10});
+  models::ModelSpec wide;
+  wide.kind = models::ModelKind::kWideCnn;
+  k.push_back({"wide-cnn", wide, 28 * 28, 10});
   models::ModelSpec custom;
   custom.kind = models::ModelKind::kCustom;
   custom.network = R"({"name": "every-layer", "input": [9, 9, 2], "loss": "cross_entropy",

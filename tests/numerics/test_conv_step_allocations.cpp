@@ -1,10 +1,11 @@
 // No heap allocation in a conv network's DP step (issue #30; network_layers.h and conv_network.h
 // promise scratch sized by reserve(), none after): after one warm-up call, clipped_gradient_sum
 // (per-example norms + clipped sum) and weighted_gradient_sum on a lot of the same size must not
-// call malloc, for the cnn and the conv-autoencoder, for a network with forced ghost norms and for
-// one that takes the implicit-im2col kernels' other paths (issue #49), nor the batch-parallel
-// step over its fixed chunks on 1 and 2 threads (issue #49's one run on two cores); nor must secure
-// mode's release of a noisy gradient (privacy/mechanisms/grid_gaussian_noise.h, issue #44).
+// call malloc, for the cnn, the conv-autoencoder and the wide-cnn, for a network with forced ghost
+// norms and for one that takes the implicit-im2col kernels' other paths (issue #49), nor the
+// batch-parallel step over its fixed chunks on 1 and 2 threads (issue #49's one run on two
+// cores); nor must secure mode's release of a noisy gradient (privacy/mechanisms/
+// grid_gaussian_noise.h, issue #44).
 //
 // How allocations are counted: EIGEN_RUNTIME_NO_MALLOC cannot be used here. It must be defined
 // before Eigen is included in EVERY translation unit that allocates through Eigen — the engine
@@ -101,6 +102,8 @@ class TestConvStepAllocations : public QObject {
     QTest::newRow("cnn") << QString::fromStdString(models::builtin_network_json("cnn")) << 40;
     QTest::newRow("conv-autoencoder")
         << QString::fromStdString(models::builtin_network_json("conv-autoencoder")) << 5;
+    QTest::newRow("wide-cnn") << QString::fromStdString(models::builtin_network_json("wide-cnn"))
+                              << 3;
     QTest::newRow("ghost norms") << QString(
                                         R"({"name": "ghost", "input": [28, 28, 1], "norms": "ghost",
             "layers": [{"type": "conv", "channels": 4, "kernel": 5, "stride": 2},

@@ -1,8 +1,8 @@
 // Ghost vs materialised per-example gradient norms, and the update each gives (issue #45: two
 // clipping paths that disagree are a silent failure). For every layer kind the models have —
 // linear and logistic (binary, multiclass), the TLNN's dense layers, conv / conv_transpose /
-// dense of the networks (built-in cnn and conv-autoencoder, and small nets with every layer
-// kind forced to the ghost and to the direct method):
+// dense of the networks (built-in cnn, conv-autoencoder and wide-cnn, and small nets with every
+// layer kind forced to the ghost and to the direct method):
 //   - norms: the batch call's ||g_i|| (ghost: Gram matrices or the rank-1 identity, never
 //     forming g_i) equal the norm of the materialised g_i (a single-row gradient, its norm in
 //     double) to 1e-6 relative;
@@ -76,9 +76,9 @@ Case make_case(const QString& name, Index rows) {
     spec.kind = models::ModelKind::kTwoLayerNetwork;
     spec.hidden_units = 16;
     classes = 3;
-  } else if (n == "cnn" || n == "conv-autoencoder") {
+  } else if (n == "cnn" || n == "conv-autoencoder" || n == "wide-cnn") {
     dim = 784;
-    classes = n == "cnn" ? 10 : 0;
+    classes = n == "conv-autoencoder" ? 0 : 10;
     c.model = models::make_network(models::builtin_network_json(n), dim, 10);
   } else {  // every-layer-<method>
     dim = 72;
@@ -99,7 +99,7 @@ void add_every_model() {
   QTest::addColumn<QString>("model");
   for (const char* name :
        {"linear", "logistic-binary", "logistic-multiclass", "tlnn", "cnn", "conv-autoencoder",
-        "every-layer-ghost", "every-layer-direct", "every-layer-auto"})
+        "wide-cnn", "every-layer-ghost", "every-layer-direct", "every-layer-auto"})
     QTest::newRow(name) << QString(name);
 }
 

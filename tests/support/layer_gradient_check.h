@@ -2,7 +2,8 @@
 // parameters, a random unit direction v inside that layer's block of θ, and the central
 // difference (L(θ + hv) − L(θ − hv)) / 2h of the summed loss against the analytic ⟨∇L, v⟩
 // (relative to max(|⟨∇L, v⟩|, 1e-3 ‖∇L‖), so a layer whose directional derivative is tiny is
-// judged against the gradient's scale). Shared by the conv-network and custom-network tests.
+// judged against the gradient's scale; h = 1e-2 unless given). Shared by the conv-network and
+// custom-network tests.
 #pragma once
 
 #include <algorithm>
@@ -23,11 +24,10 @@ struct LayerGradientCheck {
 
 inline LayerGradientCheck check_layer_gradients(models::ConvNetwork& net, const Matrix& x,
                                                 const Vector& y, Rng& rng,
-                                                double relative_tolerance = 1e-2) {
+                                                double relative_tolerance = 1e-2, double h = 1e-2) {
   Vector g(net.num_params());
   Vector no_norms;
   net.clipped_gradient_sum(x, y, models::kNoClipping, g, no_norms);
-  constexpr double h = 1e-2;
   LayerGradientCheck result;
   Index offset = 0;
   for (const auto& layer : net.layers()) {

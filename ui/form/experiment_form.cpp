@@ -133,6 +133,7 @@ QWidget* ExperimentForm::buildDataBox() {
   model_->addItem(tr("two-layer network (TLNN)"), QStringLiteral("tlnn"));
   model_->addItem(tr("CNN (28×28 images)"), QStringLiteral("cnn"));
   model_->addItem(tr("conv autoencoder (28×28 images, MSE)"), QStringLiteral("conv-autoencoder"));
+  model_->addItem(tr("wide CNN (28×28 images, Tramèr–Boneh)"), QStringLiteral("wide-cnn"));
   model_->addItem(tr("linear regression"), QStringLiteral("linear"));
   model_->setToolTip(
       tr("The model trained by every candidate: logistic regression (LR), a "
