@@ -209,6 +209,23 @@ void window_pointers(const ImplicitConv& g, T* maps, Index first, Index count, T
   }
 }
 
+// A forward tile's R x C accumulators start at the bias (b + 16 c0: C vectors, the same for
+// every row) and end as R rows of the output, `row_stride` floats apart.
+template <int R, int C>
+[[gnu::always_inline]] inline void start_from_bias(const float* bias, __m512 (&acc)[R][C]) {
+  for (int c = 0; c < C; ++c) {
+    const __m512 b = _mm512_loadu_ps(bias + c * kLanes);
+    for (int r = 0; r < R; ++r) acc[r][c] = b;
+  }
+}
+template <int R, int C>
+[[gnu::always_inline]] inline void store_tile(const __m512 (&acc)[R][C], float* out,
+                                              Index row_stride) {
+  for (int r = 0; r < R; ++r) {
+    for (int c = 0; c < C; ++c) _mm512_storeu_ps(out + r * row_stride + c * kLanes, acc[r][c]);
+  }
+}
+
 struct ForwardKernel {
   struct Args {
     const ImplicitConv* g;
@@ -221,18 +238,11 @@ struct ForwardKernel {
   static void tile(const Args& t) {
     const ImplicitConv& g = *t.g;
     __m512 acc[R][C];
-    for (int c = 0; c < C; ++c) {
-      const __m512 b = _mm512_loadu_ps(t.bias + c * kLanes);
-      for (int r = 0; r < R; ++r) acc[r][c] = b;
-    }
+    start_from_bias<R, C>(t.bias, acc);
     const Index run = g.kernel * g.channels_in;
     pointer_rows_product<R, C>(t.windows, g.map_width * g.channels_in, t.w, run * g.channels_out,
                                g.channels_out, g.kernel, run, acc);
-    for (int r = 0; r < R; ++r) {
-      for (int c = 0; c < C; ++c) {
-        _mm512_storeu_ps(t.out + r * g.channels_out + c * kLanes, acc[r][c]);
-      }
-    }
+    store_tile<R, C>(acc, t.out, g.channels_out);
   }
 };
 
@@ -258,10 +268,7 @@ struct RowForwardKernel {
   static void tile(const Args& t) {
     const ImplicitConv& g = *t.g;
     __m512 acc[R][C];
-    for (int c = 0; c < C; ++c) {
-      const __m512 b = _mm512_loadu_ps(t.bias + c * kLanes);
-      for (int r = 0; r < R; ++r) acc[r][c] = b;
-    }
+    start_from_bias<R, C>(t.bias, acc);
     const float* wp = t.w;
     for (Index ky = 0; ky < g.kernel; ++ky) {
       const float* row = t.map + (S * t.oy + ky) * g.map_width + S * t.ox;
@@ -275,11 +282,7 @@ struct RowForwardKernel {
         }
       }
     }
-    for (int r = 0; r < R; ++r) {
-      for (int c = 0; c < C; ++c) {
-        _mm512_storeu_ps(t.out + r * g.channels_out + c * kLanes, acc[r][c]);
-      }
-    }
+    store_tile<R, C>(acc, t.out, g.channels_out);
   }
 };
 template <class Kernel, int C, int R = 1>

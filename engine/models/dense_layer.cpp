@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dplab::models::detail {
 
@@ -13,7 +14,8 @@ Index rounded_capacity(Index rows) {
 }
 
 void small_head_forward(const float* a, Index lda, Index m, Index d, const float* params, Index k,
-                        std::vector<float>& wide, float* z) {
+                        float* z) {
+  thread_local std::vector<float> wide;  // grows once per thread and input width
   constexpr Index kWide = kSmallHeadOutputs;
   using Lane = Eigen::Array<float, kWide, 1>;  // one AVX-512 register (two AVX, four SSE)
   const auto need = static_cast<std::size_t>(d * kWide);

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cmath>
-#include <vector>
 
 #include "core/types.h"
 #include "models/clipping.h"
@@ -46,11 +45,11 @@ inline constexpr Index kSmallHeadOutputs = 16;
 // A before its product and ran at a fraction of its column-major speed (logistic regression's
 // evaluation of 12,000 validation rows cost 0.6 of a DP step per row: docs/performance.md);
 // here each row of A is read once, eight rows at a time, against W widened to 16 columns (zeros
-// beyond k, in `wide`, 16 d floats kept by the caller) so that one input's weights are one
+// beyond k, in a per-thread scratch of 16 d floats) so that one input's weights are one
 // 16-float vector: per input, one load of W and eight broadcast multiply-adds. Each z_io is
 // b_o + sum_j a_ij W_jo added in the order j = 0, 1, ..., d-1.
 void small_head_forward(const float* a, Index lda, Index m, Index d, const float* params, Index k,
-                        std::vector<float>& wide, float* z);
+                        float* z);
 
 // Forward pass of a dense layer: the top a.rows() rows of out = A W + b, where the layer's
 // parameters are W (a.cols() x d_out, row-major) at params followed by b (d_out). Returns the
@@ -60,9 +59,8 @@ auto dense_forward(const Eigen::MatrixBase<A>& a, const float* params, Index d_o
   if constexpr (static_cast<bool>(A::IsRowMajor) && static_cast<bool>(Buffer::IsRowMajor) &&
                 requires { a.derived().data(); }) {
     if (d_out <= kSmallHeadOutputs && a.rows() > 0 && out.cols() == d_out) {
-      thread_local std::vector<float> wide;  // grows once per thread and input width
       small_head_forward(a.derived().data(), a.derived().outerStride(), a.rows(), a.cols(), params,
-                         d_out, wide, out.data());
+                         d_out, out.data());
       return out.topRows(a.rows());
     }
   }

@@ -436,10 +436,7 @@ QPicture ChartView::recordImage(ImageFormat format, const ImageExportOptions& op
   // The export wraps the labels for its own size: it starts from the labels as set.
   // A label its owner set since the last screen layout (a hidden view drawn for this export) is
   // the label as set.
-  for (auto& [axis, label] : axis_labels_) {
-    if (axis->label() != label.second) label.first = axis->label();
-    axis->setLabel(label.first);
-  }
+  for (auto& entry : axis_labels_) entry.first->setLabel(labelAsSet(entry.first));
   const ExportLayout layout(plot_, title_element_, title_text_, options);
   struct RestoreLegend {
     ChartView* view;
@@ -509,6 +506,12 @@ void ChartView::wrapTitle() {
   }
 }
 
+const QString& ChartView::labelAsSet(QCPAxis* axis) {
+  std::pair<QString, QString>& label = axis_labels_[axis];
+  if (axis->label() != label.second) label.first = axis->label();  // set anew by the owner
+  return label.first;
+}
+
 void ChartView::fitAxisLabels() {
   wrapTitle();  // at the width the chart has now (a tab shown after a change was resized since)
   // Each axis label wrapped to the length of its axis (a long y label on a short plot was cut
@@ -517,7 +520,7 @@ void ChartView::fitAxisLabels() {
   for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
     const bool vertical = axis == plot_->yAxis;
     std::pair<QString, QString>& label = axis_labels_[axis];
-    if (axis->label() != label.second) label.first = axis->label();  // set anew by the owner
+    labelAsSet(axis);
     int room = vertical ? axes.height() : axes.width();
     if (room <= 0) room = vertical ? plot_->height() - 60 : plot_->width() - 80;
     label.second = room > 40 ? wrapToWidth(label.first, axis->labelFont(), room) : label.first;

@@ -92,6 +92,9 @@ class ChartView : public QWidget {
   void placeButtons();
   void wrapTitle();
   void fitAxisLabels();
+  // The label of `axis` as its owner set it: the one shown, unless the owner has set another
+  // since the last layout (then that one, remembered).
+  const QString& labelAsSet(QCPAxis* axis);
 
   QCustomPlot* plot_;
   QCPTextElement* title_element_;
