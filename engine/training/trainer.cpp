@@ -62,12 +62,25 @@ void require_lot_threads(std::string_view field, double threads) {
 }
 
 std::string diverged_parameters(VectorView params) {
-  double squared = 0;
-  for (Index j = 0; j < params.size(); ++j) {
-    const double value = params[j];
-    if (!std::isfinite(value)) return "the parameters are not finite";
-    squared += value * value;
+  // Checked after every step, so one pass with eight running sums (they vectorise; one sum is a
+  // chain of dependent additions: 2.5 % of a Table 3 search's CPU): ||theta||^2 in double (a
+  // float's square is at most 1.2e77, so the sum is finite exactly when every entry is), then
+  // the bound.
+  constexpr Index kSums = 8;
+  double sums[kSums] = {};
+  const float* p = params.data();
+  const Index n = params.size();
+  Index j = 0;
+  for (; j + kSums <= n; j += kSums) {
+    for (Index l = 0; l < kSums; ++l) {
+      const double value = p[j + l];
+      sums[l] += value * value;
+    }
   }
+  for (; j < n; ++j) sums[0] += static_cast<double>(p[j]) * p[j];
+  double squared = 0;
+  for (const double sum : sums) squared += sum;
+  if (!std::isfinite(squared)) return "the parameters are not finite";
   if (!(std::sqrt(squared) <= kDivergedParameterNorm)) {
     return "the parameter norm exceeds " + format_number(kDivergedParameterNorm);
   }
@@ -104,11 +117,17 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   double window_loss = 0;
   std::int64_t window_steps = 0;
   std::int64_t next_point = config.eval_every;
+  // The validation metrics at the last curve point and its query count: when training ends there,
+  // they are the final metrics (the parameters have not moved since), not a second pass.
+  models::Evaluation last_validation;
+  std::int64_t last_validation_at = -1;
 
   auto record_point = [&](std::int64_t queries) {
     const auto evaluation_started = Clock::now();
     const models::Evaluation validation = model->evaluate(data.validation);
     result.evaluation_seconds += seconds_since(evaluation_started);
+    last_validation = validation;
+    last_validation_at = queries;
     CurvePoint point;
     point.iteration = queries;
     point.train_loss = window_steps > 0 ? window_loss / static_cast<double>(window_steps)
@@ -176,7 +195,9 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   }
   if (instrumentation) instrumentation->on_trained(*model);
   const auto evaluation_started = Clock::now();
-  result.final_validation = model->evaluate(data.validation);
+  result.final_validation = last_validation_at == result.queries
+                                ? last_validation
+                                : model->evaluate(data.validation);
   result.final_train_loss = model->evaluate(data.train).mean_loss;
   result.evaluation_seconds += seconds_since(evaluation_started);
   result.model = std::make_shared<const models::ExportedModel>(
