@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -316,22 +317,31 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   const InterruptScope interrupt;
   RunnerInFlight in_flight(interrupt);
   g_in_flight = &in_flight;
-  std::atomic<bool> finished{false};
+  // The watcher checks for an interrupt every 100 ms and is woken at the end, so a command
+  // returns when its work does, not at the next poll (issue #49).
+  std::mutex watcher_mutex;
+  std::condition_variable watcher_wake;
+  bool finished = false;
   std::thread watcher([&] {
-    while (!finished.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::unique_lock<std::mutex> lock(watcher_mutex);
+    while (!watcher_wake.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished; }))
       in_flight.cancel_if_interrupted();
-    }
   });
   struct StopWatcher {
-    std::atomic<bool>& finished;
+    std::mutex& mutex;
+    std::condition_variable& wake;
+    bool& finished;
     std::thread& watcher;
     ~StopWatcher() {
-      finished.store(true);
+      {
+        const std::lock_guard<std::mutex> lock(mutex);
+        finished = true;
+      }
+      wake.notify_one();
       watcher.join();
       g_in_flight = nullptr;
     }
-  } stop_watcher{finished, watcher};
+  } stop_watcher{watcher_mutex, watcher_wake, finished, watcher};
 
   std::vector<ItemRun> runs;
   PooledPruningInputs pooled;
