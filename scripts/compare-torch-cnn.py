@@ -33,7 +33,11 @@ OPENBLAS_CORETYPE in the environment (some machines set it, e.g. to Haswell) is 
 process only, before torch loads OpenBLAS, so the peer side runs the kernels the CPU has; the
 line printed says so.
 
-Usage: /usr/bin/python3 scripts/compare-torch-cnn.py [--model cnn|autoencoder] [--seconds 5]
+--model logistic and --model tlnn are dplab's dense models (784 -> 10; 784 -> 100 relu -> 10),
+so that the whole table of issue #49 (logistic, TLNN, CNN) has its peer column from one script.
+
+Usage: /usr/bin/python3 scripts/compare-torch-cnn.py [--model cnn|autoencoder|logistic|tlnn]
+           [--seconds 5]
            [--threads 1,2] [--opacus PATH] [--json out.json]
 """
 import argparse
@@ -93,7 +97,31 @@ class ConvAutoencoder(nn.Module):
         return x
 
 
-MODELS = {"cnn": SampleConvNet, "autoencoder": ConvAutoencoder}
+class Logistic(nn.Module):
+    """dplab's `logistic` on 28x28 images: 784 -> 10, softmax cross-entropy (7,850 parameters)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(784, 10)
+
+    def forward(self, x):
+        return self.fc(x.reshape(x.shape[0], 784))
+
+
+class TwoLayerNetwork(nn.Module):
+    """dplab's `tlnn` (engine/models/two_layer_network.h): 784 -> 100 relu -> 10 (79,510)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(784, 100)
+        self.fc2 = nn.Linear(100, 10)
+
+    def forward(self, x):
+        return self.fc2(F.relu(self.fc1(x.reshape(x.shape[0], 784))))
+
+
+MODELS = {"cnn": SampleConvNet, "autoencoder": ConvAutoencoder, "logistic": Logistic,
+          "tlnn": TwoLayerNetwork}
 
 
 def summed_loss(model, xb, yb):
