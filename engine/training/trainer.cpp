@@ -195,9 +195,8 @@ TrainingResult train(const data::TrainValidationSplit& data, const TrainingConfi
   }
   if (instrumentation) instrumentation->on_trained(*model);
   const auto evaluation_started = Clock::now();
-  result.final_validation = last_validation_at == result.queries
-                                ? last_validation
-                                : model->evaluate(data.validation);
+  result.final_validation =
+      last_validation_at == result.queries ? last_validation : model->evaluate(data.validation);
   result.final_train_loss = model->evaluate(data.train).mean_loss;
   result.evaluation_seconds += seconds_since(evaluation_started);
   result.model = std::make_shared<const models::ExportedModel>(
