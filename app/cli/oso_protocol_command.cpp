@@ -145,6 +145,19 @@ int run_oso_protocol_command(const Arguments& args) {
       row["learning_rate"] = r.learning_rate;
       row["clip"] = r.clip;
       row["target_quantile"] = r.target_quantile;
+      // Every run of the grid (the raw record the choice above was made from).
+      nlohmann::json runs = nlohmann::json::array();
+      for (const auto& run : r.all_runs) {
+        runs.push_back(
+            {{"learning_rate", run.learning_rate},
+             {"clip", run.clip},
+             {"target_quantile", run.target_quantile},
+             {"seed", run.seed},
+             {"best", std::isnan(run.best) ? nlohmann::json(nullptr) : nlohmann::json(run.best)},
+             {"best_step", run.best_step},
+             {"seconds", run.seconds}});
+      }
+      row["all_runs"] = runs;
       out.push_back(row);
     }
   }

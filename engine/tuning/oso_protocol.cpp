@@ -31,13 +31,19 @@ namespace {
 
 using nlohmann::json;
 
-// Best checkpoint of a run's curve: max accuracy or min MSE; NaN points (divergence) skipped.
-double best_checkpoint(const training::TrainingResult& run, bool higher) {
-  double best = std::numeric_limits<double>::quiet_NaN();
+// Best checkpoint of a run's curve: max accuracy or min MSE, and its step; NaN points
+// (divergence) skipped; {NaN, 0} when no point is finite.
+struct Checkpoint {
+  double value = std::numeric_limits<double>::quiet_NaN();
+  std::int64_t step = 0;
+};
+Checkpoint best_checkpoint(const training::TrainingResult& run, bool higher) {
+  Checkpoint best;
   for (const auto& p : run.curve) {
     const double v = higher ? p.val_accuracy : p.val_mse;
     if (!std::isfinite(v)) continue;
-    if (std::isnan(best) || (higher ? v > best : v < best)) best = v;
+    if (std::isnan(best.value) || (higher ? v > best.value : v < best.value))
+      best = {v, p.iteration};
   }
   return best;
 }
@@ -143,6 +149,7 @@ std::vector<OsoGridResult> run_oso_protocol(
         // scores[g * seeds + s]: run (g, s)'s best checkpoint.
         const auto seeds = static_cast<std::size_t>(config.seeds);
         std::vector<double> scores(grid.size() * seeds);
+        r.all_runs.resize(scores.size());
         const auto run_one = [&](std::size_t index) {
           const std::size_t g = index / seeds;
           const int s = static_cast<int>(index % seeds);
@@ -161,7 +168,15 @@ std::vector<OsoGridResult> run_oso_protocol(
           if (options.background_priority) lower_this_thread_priority();
           const auto run = training::train(data, tc, hooks);
           if (run.cancelled) throw Cancelled();
-          scores[index] = best_checkpoint(run, higher);
+          const Checkpoint best = best_checkpoint(run, higher);
+          scores[index] = best.value;
+          r.all_runs[index] = {grid[g].learning_rate,
+                               grid[g].clip,
+                               grid[g].target_quantile,
+                               s,
+                               best.value,
+                               best.step,
+                               run.wall_seconds};
           const std::lock_guard lock(progress_mutex);
           ++done;
           if (progress) progress(done, total);

@@ -81,6 +81,17 @@ struct OsoGridResult {
   double score = 0;      // best configuration's mean best-checkpoint metric (NaN: all diverged)
   double score_std = 0;  // its standard deviation over seeds (NaN with one seed)
   double learning_rate = 0, clip = 0, target_quantile = 0;  // its hyperparameters
+  // Every run of the grid, in grid order then seed order, so the choice above can be checked:
+  // its hyperparameters, seed index, best checkpoint (NaN: diverged, no finite checkpoint), the
+  // step of that checkpoint (0 when diverged) and the run's wall time.
+  struct Run {
+    double learning_rate = 0, clip = 0, target_quantile = 0;
+    int seed = 0;
+    double best = 0;
+    std::int64_t best_step = 0;
+    double seconds = 0;
+  };
+  std::vector<Run> all_runs;
 };
 
 // One configuration of a strategy's grid at granularity k (the table at the top): the learning

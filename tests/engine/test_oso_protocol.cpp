@@ -85,6 +85,17 @@ class TestOsoProtocol : public QObject {
       QVERIFY(r.score > 0.5 && r.score <= 1.0);  // separable data: better than chance
       QVERIFY(r.clip >= c.clip_low && r.clip <= c.clip_high);
       QVERIFY(std::isnan(r.score_std));  // one seed: no spread to report (not 0)
+      // Every run is kept, and the reported configuration is the best of them.
+      QCOMPARE(r.all_runs.size(), static_cast<std::size_t>(r.runs * c.seeds));
+      const tuning::OsoGridResult::Run* first_best = nullptr;  // the first of any ties
+      for (const auto& run : r.all_runs) {
+        QVERIFY(run.seconds > 0);
+        QVERIFY(run.best_step > 0 && run.best_step <= c.steps);
+        if (first_best == nullptr || run.best > first_best->best) first_best = &run;
+      }
+      QCOMPARE(first_best->best, r.score);
+      QCOMPARE(first_best->clip, r.clip);
+      QCOMPARE(first_best->learning_rate, r.learning_rate);
     }
     // A bigger grid pays with more noise at the same epsilon.
     QVERIFY(results[2].noise_multiplier > results[0].noise_multiplier);  // dpsgd K=4 vs oso K=2
