@@ -312,7 +312,8 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   const std::string command_line = "dplab-cli reproduce " + what + " --scale " +
                                    reproduction::to_string(scale) +
                                    (data_filter == "all" ? "" : " --data " + data_filter) +
-                                   (sigma_filter ? " --sigma " + format_number(*sigma_filter) : "");
+                                   (sigma_filter ? " --sigma " + format_number(*sigma_filter) : "") +
+                                   (args.text("presets") ? " --presets " + presets : "");
 
   const InterruptScope interrupt;
   RunnerInFlight in_flight(interrupt);
