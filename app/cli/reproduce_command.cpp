@@ -309,11 +309,11 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   }
   require_writable_folder(out_text, "--out");
   const fs::path out(out_text);
-  const std::string command_line = "dplab-cli reproduce " + what + " --scale " +
-                                   reproduction::to_string(scale) +
-                                   (data_filter == "all" ? "" : " --data " + data_filter) +
-                                   (sigma_filter ? " --sigma " + format_number(*sigma_filter) : "") +
-                                   (args.text("presets") ? " --presets " + presets : "");
+  const std::string command_line =
+      "dplab-cli reproduce " + what + " --scale " + reproduction::to_string(scale) +
+      (data_filter == "all" ? "" : " --data " + data_filter) +
+      (sigma_filter ? " --sigma " + format_number(*sigma_filter) : "") +
+      (args.text("presets") ? " --presets " + presets : "");
 
   const InterruptScope interrupt;
   RunnerInFlight in_flight(interrupt);
