@@ -146,10 +146,9 @@ std::vector<OsoGridResult> run_oso_protocol(
         r.noise_multiplier =
             privacy::calibrate_noise_multiplier(epsilon, config.delta, q, runs * config.steps);
         r.score = std::numeric_limits<double>::quiet_NaN();
-        // scores[g * seeds + s]: run (g, s)'s best checkpoint.
+        // all_runs[g * seeds + s]: run (g, s), with its best checkpoint.
         const auto seeds = static_cast<std::size_t>(config.seeds);
-        std::vector<double> scores(grid.size() * seeds);
-        r.all_runs.resize(scores.size());
+        r.all_runs.resize(grid.size() * seeds);
         const auto run_one = [&](std::size_t index) {
           const std::size_t g = index / seeds;
           const int s = static_cast<int>(index % seeds);
@@ -169,7 +168,6 @@ std::vector<OsoGridResult> run_oso_protocol(
           const auto run = training::train(data, tc, hooks);
           if (run.cancelled) throw Cancelled();
           const Checkpoint best = best_checkpoint(run, higher);
-          scores[index] = best.value;
           r.all_runs[index] = {grid[g].learning_rate,
                                grid[g].clip,
                                grid[g].target_quantile,
@@ -185,7 +183,7 @@ std::vector<OsoGridResult> run_oso_protocol(
         // thrown by a task cancels the others and is rethrown here.
         arena.execute([&] {
           tbb::parallel_for(
-              tbb::blocked_range<std::size_t>(0, scores.size(), 1),
+              tbb::blocked_range<std::size_t>(0, r.all_runs.size(), 1),
               [&](const tbb::blocked_range<std::size_t>& range) {
                 for (std::size_t i = range.begin(); i != range.end(); ++i) run_one(i);
               },
@@ -195,7 +193,7 @@ std::vector<OsoGridResult> run_oso_protocol(
           double sum = 0, sum_sq = 0;
           int finite = 0;
           for (int s = 0; s < config.seeds; ++s) {
-            const double score = scores[g * seeds + s];
+            const double score = r.all_runs[g * seeds + s].best;
             if (!std::isfinite(score)) continue;  // diverged: no finite checkpoint
             sum += score;
             sum_sq += score * score;
