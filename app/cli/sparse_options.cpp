@@ -10,8 +10,9 @@
 namespace dplab::cli {
 
 const char* const kSparsePresetFooter =
-    "Fixed at the paper's Table 1: b = 20, Adam lr 0.001, S1 = 15, S2 = 0.05, gamma = 0.001,\n"
-    "S0 = 0.1, epsilon = 20 (noise) + 10 (selection), delta = 1e-5.";
+    "Fixed at the paper's Table 1: b = 20, S1 = 15, S2 = 0.05, S0 = 0.1, epsilon = 20 (noise) +\n"
+    "10 (selection), delta = 1e-5; Adam lr 0.001 and gamma = 0.001 unless --learning-rate and\n"
+    "--gamma change them.";
 
 std::string default_kjv_corpus() {
   // Found like every shipped data set ($DPLAB_DATA_DIR, the installed share folder, the source
@@ -51,6 +52,25 @@ void add_sparse_preset_flags(CLI::App& cmd, Arguments& args) {
             "K");
   add_value(cmd, args, "eval-examples",
             "examples per loss evaluation (default " + i(d.eval_examples) + ")", "N");
+  // The Table 1 values and the model's initialisation, changeable to measure why a method does
+  // or does not learn (docs/guide/methods.md, "Sparse DP"); every output names the values used.
+  add_value(cmd, args, "learning-rate",
+            "Adam's step size eta (default " + format_number(d.learning_rate) + ", Table 1's)",
+            "ETA");
+  add_value(cmd, args, "gamma",
+            "sparsity gamma: floor(gamma p) coordinates selected per step (default " +
+                format_number(d.gamma) + ", Table 1's)",
+            "G");
+  add_value(cmd, args, "init-std",
+            "embedding initialisation N(0, s^2) (default 0.5 d^(-1/4), 0.158 at d = 100; PyTorch's "
+            "nn.Embedding draws s = 1)",
+            "S");
+  add_value(cmd, args, "adam-moments",
+            "Adam's moments: lazy (only the coordinates a step updates, PyTorch's SparseAdam) or "
+            "dense (every coordinate decays and moves every step: torch.optim.Adam on the masked "
+            "gradient, as Opacus runs it; default " +
+                optim::to_string(d.moments) + ")",
+            "lazy|dense");
   add_value(
       cmd, args, "seed",
       "seed of data, canaries, initialisation and runs (default " + std::to_string(d.seed) + ")",
@@ -75,6 +95,19 @@ experiment::SparsePreset sparse_preset_from(const Arguments& args) {
   require_at_least("--eval-points", static_cast<double>(preset.eval_points), 1);
   preset.eval_examples = args.integer_or("eval-examples", preset.eval_examples);
   require_at_least("--eval-examples", static_cast<double>(preset.eval_examples), 1);
+  preset.learning_rate = args.number_or("learning-rate", preset.learning_rate);
+  require_positive("--learning-rate", preset.learning_rate);
+  preset.gamma = args.number_or("gamma", preset.gamma);
+  require_left_open_interval("--gamma", preset.gamma, 0, 1);
+  preset.init_std = args.number_or("init-std", preset.init_std);
+  if (args.has("init-std")) require_positive("--init-std", preset.init_std);
+  if (const auto moments = args.text("adam-moments")) {
+    try {
+      preset.moments = optim::parse_adam_moments(*moments);
+    } catch (const InvalidArgument& e) {
+      throw UsageError(std::string("--adam-moments: ") + e.what());
+    }
+  }
   preset.seed = args.seed_or("seed", preset.seed);
   return preset;
 }

@@ -27,6 +27,15 @@ void print_calibration(std::ostream& out, const experiment::Calibration& c,
                 static_cast<long long>(c.train_examples), preset.lot_size, c.sampling_rate,
                 static_cast<long long>(c.steps));
   out << line;
+  std::snprintf(line, sizeof line,
+                "Adam lr = %g (%s moments), gamma = %g, S1 = %g, S2 = %g, S0 = %g, embedding init "
+                "N(0, %.3g^2)\n",
+                preset.learning_rate, optim::to_string(preset.moments).c_str(), preset.gamma,
+                preset.clip1, preset.clip2, preset.clip0,
+                preset.init_std > 0
+                    ? preset.init_std
+                    : models::CbowNegativeSampling::default_init_std(preset.embedding_dim));
+  out << line;
   out << "privacy (delta = " << preset.delta
       << "; what is released: the final embedding table of each run;\n"
       << "the vocabulary and the train/test split are treated as public):\n";
@@ -34,6 +43,10 @@ void print_calibration(std::ostream& out, const experiment::Calibration& c,
     const std::string name = training::to_string(m.method);
     if (m.method == training::WideMethod::kNonPrivate) {
       out << "  nonprivate  no privacy guarantee\n";
+      continue;
+    }
+    if (m.method == training::WideMethod::kSparseOracle) {
+      out << "  oracle      exact top-k selection, no noise: no privacy guarantee (diagnosis)\n";
       continue;
     }
     std::snprintf(line, sizeof line, "  %-10s  sigma = %.4g", name.c_str(), m.noise_multiplier);

@@ -139,6 +139,8 @@ int run_sparse_train(const Arguments& args) {
               << ", SHA-256 " << reproduction::rule_sha256("sparse-figure1")
               << "): " << reproduction::rule_text("sparse-figure1") << "\n";
   }
+  const auto oracle = reproduction::figure1_oracle_check(curves);
+  if (oracle.applies) std::cout << "diagnosis: " << oracle.text << "\n";
   std::cout << "wrote " << out_dir << "/figure1.csv, " << out_dir << "/calibration.csv" << charts
             << "\n";
   return 0;

@@ -11,7 +11,10 @@ CLI::App* add_sparse_train_flags(CLI::App& cli, Arguments& args) {
       add_command(cli, "sparse-train",
                   "word2vec: DP-SGD vs sparse DP (EM / SVT / random selection), Figure 1 CSV");
   add_value(*cmd, args, "methods",
-            "comma-separated of " + std::string(kAllMethods) + " (default: all of them)", "LIST");
+            "comma-separated of " + std::string(kAllMethods) +
+                " (default: all of them), or oracle: exact top-k selection without noise, not "
+                "private, the bound on what any selection and noise can learn at these settings",
+            "LIST");
   add_sparse_preset_flags(*cmd, args);
   set_footer(*cmd, kSparsePresetFooter);
   add_examples(*cmd, {"dplab-cli sparse-train --methods dpsgd,em --epochs 1 --train-tokens 1000 "

@@ -42,9 +42,13 @@ CbowNegativeSampling::CbowNegativeSampling(int vocabulary_size, int embedding_di
   params_.setZero(static_cast<Index>(vocabulary_size) * embedding_dim);
 }
 
+double CbowNegativeSampling::default_init_std(int embedding_dim) {
+  return 0.5 * std::pow(static_cast<double>(embedding_dim), -0.25);
+}
+
 void CbowNegativeSampling::initialize(std::uint64_t seed, double init_std) {
   require_non_negative("init_std", init_std);
-  if (init_std == 0) init_std = 0.5 * std::pow(static_cast<double>(dim_), -0.25);
+  if (init_std == 0) init_std = default_init_std(dim_);
   privacy::GaussianNoise normal(seed);
   normal.fill(init_std, params_);
 }

@@ -13,9 +13,24 @@ BaseUpdateKind parse_base_update(const std::string& text) {
   throw InvalidArgument("base update '" + text + "' is not one of: sgd, adam");
 }
 
+AdamMoments parse_adam_moments(const std::string& text) {
+  if (text == "lazy") return AdamMoments::kLazy;
+  if (text == "dense") return AdamMoments::kDense;
+  throw InvalidArgument("Adam moments '" + text + "' is not one of: lazy, dense");
+}
+
+std::string to_string(AdamMoments moments) {
+  return moments == AdamMoments::kDense ? "dense" : "lazy";
+}
+
 SparseUpdate::SparseUpdate(BaseUpdateKind kind, Index num_params, double learning_rate,
-                           double beta1, double beta2, double epsilon)
-    : kind_(kind), learning_rate_(learning_rate), beta1_(beta1), beta2_(beta2), epsilon_(epsilon) {
+                           double beta1, double beta2, double epsilon, AdamMoments moments)
+    : kind_(kind),
+      moments_(moments),
+      learning_rate_(learning_rate),
+      beta1_(beta1),
+      beta2_(beta2),
+      epsilon_(epsilon) {
   require_positive("learning_rate", learning_rate);
   require_at_least("num_params", static_cast<double>(num_params), 1);
   if (kind == BaseUpdateKind::kAdam) {
@@ -23,6 +38,7 @@ SparseUpdate::SparseUpdate(BaseUpdateKind kind, Index num_params, double learnin
     if (!(beta2 >= 0 && beta2 < 1)) fail_field("beta2", beta2, "must be in [0, 1)");
     first_moment_.setZero(num_params);
     second_moment_.setZero(num_params);
+    if (moments == AdamMoments::kDense) masked_.setZero(num_params);
   }
 }
 
@@ -33,6 +49,13 @@ void SparseUpdate::apply(std::span<const Index> indices, std::span<const float> 
     for (std::size_t n = 0; n < indices.size(); ++n) {
       params[indices[n]] -= static_cast<float>(learning_rate_ * gradient[n]);
     }
+    return;
+  }
+  if (moments_ == AdamMoments::kDense) {
+    --steps_;  // apply_dense counts this call
+    for (std::size_t n = 0; n < indices.size(); ++n) masked_[indices[n]] = gradient[n];
+    apply_dense(masked_, params);
+    for (const Index j : indices) masked_[j] = 0.0f;
     return;
   }
   const double t = static_cast<double>(steps_);

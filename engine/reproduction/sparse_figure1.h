@@ -60,6 +60,18 @@ struct ScaleCheck {
 // The scale rule above, on the non-private curve.
 ScaleCheck figure1_scale_check(const std::vector<experiment::MethodCurve>& curves);
 
+// The diagnosis (issue #48, rule file sparse-figure1.md): the `oracle` run (Algorithm 3 with exact
+// top-k selection and no noise, not private) bounds every private selection and noise at the same
+// gamma, learning rate and T. It learns when its final test loss is <= start - 0.1 (half 2's
+// threshold); when it does not, half 2 cannot hold at those settings whatever the mechanism. The
+// oracle is never one of the halves' "sparse" or "DP" methods.
+struct OracleCheck {
+  bool applies = false;  // the oracle run is among the curves
+  bool learns = false;
+  std::string text;
+};
+OracleCheck figure1_oracle_check(const std::vector<experiment::MethodCurve>& curves);
+
 // The halves above that the curves allow (empty when none: then there is no verdict).
 std::vector<ClaimHalf> figure1_claims(const std::vector<experiment::MethodCurve>& curves);
 

@@ -47,6 +47,7 @@ training::WideRunConfig run_config(const SparsePreset& preset, const Calibration
   training::WideRunConfig c;
   c.method = privacy.method;
   c.learning_rate = preset.learning_rate;
+  c.moments = preset.moments;
   c.lot_size = preset.lot_size;
   c.steps = calibration.steps;
   c.clip1 = preset.clip1;
@@ -113,7 +114,7 @@ Calibration calibrate(const SparsePreset& preset, std::int64_t train_examples) {
   const double total_epsilon = preset.epsilon_noise + preset.epsilon_selection;
   for (const WideMethod m :
        {WideMethod::kNonPrivate, WideMethod::kDpSgd, WideMethod::kSparseExponential,
-        WideMethod::kSparseVector, WideMethod::kSparseRandom}) {
+        WideMethod::kSparseVector, WideMethod::kSparseRandom, WideMethod::kSparseOracle}) {
     MethodPrivacy mp;
     mp.method = m;
     privacy::SparseDpRdpInput rdp{c.sampling_rate,
@@ -127,6 +128,7 @@ Calibration calibrate(const SparsePreset& preset, std::int64_t train_examples) {
                                   0};
     switch (m) {
       case WideMethod::kNonPrivate:
+      case WideMethod::kSparseOracle:  // not private: no noise, no account
         break;
       case WideMethod::kDpSgd:
         mp.noise_multiplier = privacy::calibrate_noise_multiplier(total_epsilon, preset.delta,
@@ -179,7 +181,7 @@ std::vector<MethodCurve> run_figure1(const SparsePreset& preset, const PreparedT
     if (progress) progress("figure 1: training " + training::to_string(m), r / runs);
     models::CbowNegativeSampling model(static_cast<int>(data.corpus.vocabulary.size()),
                                        preset.embedding_dim);
-    model.initialize(derive_seed(preset.seed, kInitStream));
+    model.initialize(derive_seed(preset.seed, kInitStream), preset.init_std);
     const auto config =
         run_config(preset, calibration, calibration.of(m), derive_seed(preset.seed, kRunStream));
     const std::string what = "figure 1: training " + training::to_string(m);
@@ -230,7 +232,7 @@ std::vector<Table2Row> run_table2(const SparsePreset& preset, const Progress& pr
       // Paper: DP-SGD at the sparse method's sigma; a given sigma replaces both.
       if (m != WideMethod::kNonPrivate) privacy.noise_multiplier = shared_sigma;
       models::CbowNegativeSampling model(v, preset.embedding_dim);
-      model.initialize(derive_seed(preset.seed, kInitStream));
+      model.initialize(derive_seed(preset.seed, kInitStream), preset.init_std);
       auto config = run_config(preset, calibration, privacy, derive_seed(preset.seed, kRunStream));
       config.eval_every = config.steps;  // no curve needed
       const auto run = training::run_wide_training(model, data.train, data.test, config, cancel);

@@ -44,6 +44,10 @@ struct SparsePreset {
   double learning_rate = 0.001;
   double clip1 = 15, clip2 = 0.05, gamma = 0.001, clip0 = 0.1;
   double epochs = 8;
+  optim::AdamMoments moments = optim::AdamMoments::kLazy;  // training::WideRunConfig::moments
+  // Embedding initialisation N(0, init_std^2); 0: the model's default 0.5 d^(-1/4) (0.158 at
+  // d = 100). The paper does not state its own; PyTorch's nn.Embedding draws N(0, 1).
+  double init_std = 0;
   // Privacy (paper section 6.4).
   double epsilon_noise = 20, epsilon_selection = 10, delta = 1e-5;
   // Canaries (paper section 6.5).

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/validate.h"
 #include "optim/sparse_dp_optimizer.h"
+#include "privacy/mechanisms/exact_top_k.h"
 #include "privacy/mechanisms/exponential_top_k.h"
 #include "privacy/mechanisms/sparse_vector.h"
 #include "privacy/mechanisms/uniform_selection.h"
@@ -19,7 +20,9 @@ WideMethod parse_wide_method(const std::string& text) {
   if (text == "em") return WideMethod::kSparseExponential;
   if (text == "svt") return WideMethod::kSparseVector;
   if (text == "random") return WideMethod::kSparseRandom;
-  throw InvalidArgument("method '" + text + "' is not one of: nonprivate, dpsgd, em, svt, random");
+  if (text == "oracle") return WideMethod::kSparseOracle;
+  throw InvalidArgument("method '" + text +
+                        "' is not one of: nonprivate, dpsgd, em, svt, random, oracle");
 }
 
 std::string to_string(WideMethod method) {
@@ -34,6 +37,8 @@ std::string to_string(WideMethod method) {
       return "svt";
     case WideMethod::kSparseRandom:
       return "random";
+    case WideMethod::kSparseOracle:
+      return "oracle";
   }
   return "?";
 }
@@ -72,13 +77,17 @@ WideRunResult run_wide_training(models::CbowNegativeSampling& model,
           p, k, config.selection_epsilon, config.selection_delta, config.clip0, 0.0};
       svt.threshold = privacy::sparse_vector_default_threshold(svt);
       selector = std::make_unique<privacy::SparseVector>(svt);
+    } else if (config.method == WideMethod::kSparseOracle) {
+      selector = std::make_unique<privacy::ExactTopK>(p, k);
     } else {
       selector = std::make_unique<privacy::UniformSelection>(p, k);
     }
   }
   optim::SparseDpOptimizer optimizer(
       settings, model, std::move(selector),
-      std::make_unique<optim::SparseUpdate>(config.base, p, config.learning_rate), config.seed);
+      std::make_unique<optim::SparseUpdate>(config.base, p, config.learning_rate, 0.9, 0.999, 1e-8,
+                                            config.moments),
+      config.seed);
   auto record = [&](std::int64_t step) {
     WidePoint point{step, model.mean_loss(train, config.eval_examples),
                     model.mean_loss(test, config.eval_examples)};

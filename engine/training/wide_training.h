@@ -17,14 +17,27 @@
 
 namespace dplab::training {
 
-enum class WideMethod { kNonPrivate, kDpSgd, kSparseExponential, kSparseVector, kSparseRandom };
+// kSparseOracle is the diagnosis's upper bound, not a private method: Algorithm 3 with exact
+// top-k selection (privacy/mechanisms/exact_top_k.h) and no noise.
+enum class WideMethod {
+  kNonPrivate,
+  kDpSgd,
+  kSparseExponential,
+  kSparseVector,
+  kSparseRandom,
+  kSparseOracle
+};
 
-WideMethod parse_wide_method(const std::string& text);  // nonprivate|dpsgd|em|svt|random
+WideMethod parse_wide_method(const std::string& text);  // nonprivate|dpsgd|em|svt|random|oracle
 std::string to_string(WideMethod method);
 
 struct WideRunConfig {
   WideMethod method = WideMethod::kSparseExponential;
   optim::BaseUpdateKind base = optim::BaseUpdateKind::kAdam;
+  // Adam's moments: lazy (only the updated coordinates; PyTorch's SparseAdam) or dense (every
+  // coordinate decays and moves every step: torch.optim.Adam on the masked gradient, as the
+  // paper's Opacus runs). DP-SGD updates every coordinate, so both are the same for it.
+  optim::AdamMoments moments = optim::AdamMoments::kLazy;
   double learning_rate = 0.001;    // eta
   double lot_size = 20;            // b
   std::int64_t steps = 1000;       // T

@@ -13,6 +13,7 @@
 #include "audit/chi_square.h"
 #include "core/error.h"
 #include "core/random.h"
+#include "privacy/mechanisms/exact_top_k.h"
 #include "privacy/mechanisms/exponential_top_k.h"
 #include "privacy/mechanisms/sparse_vector.h"
 #include "privacy/mechanisms/uniform_selection.h"
@@ -429,6 +430,29 @@ class TestCoordinateSelection : public QObject {
       for (int j = i + 1; j < 5; ++j) law[{i, j}] = 0.1;
     const double p = p_value_against(counts, law);
     QVERIFY2(p > 1e-3, qPrintable(QString("p = %1").arg(p)));
+  }
+
+  void exact_top_k_takes_the_largest_magnitudes() {
+    // |g| = 0.5, 3, 3, 0 (stored zero), 1 at coordinates 2, 5, 7, 8, 9 of p = 12; k = 3 takes 5
+    // and 7 (the tie, both) and 9; the stored zero and every untouched coordinate are never taken.
+    ExactTopK oracle(12, 3);
+    const SparseInput g{{2, 5, 7, 8, 9}, {0.5f, -3.0f, 3.0f, 0.0f, 1.0f}, 12};
+    Rng rng(1);
+    std::vector<Index> out;
+    oracle.select(g.view(), rng, out);
+    QCOMPARE(out, (std::vector<Index>{5, 7, 9}));
+    // Fewer nonzero coordinates than k: all of them, nothing else.
+    ExactTopK wide(12, 6);
+    wide.select(g.view(), rng, out);
+    QCOMPARE(out, (std::vector<Index>{2, 5, 7, 9}));
+    // A tie at the cut goes to the lower index.
+    ExactTopK one(12, 1);
+    const SparseInput tie{{4, 6}, {-2.0f, 2.0f}, 12};
+    one.select(tie.view(), rng, out);
+    QCOMPARE(out, (std::vector<Index>{4}));
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument, ExactTopK(3, 4));
+    const SparseInput wrong{{0}, {1.0f}, 9};
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument, oracle.select(wrong.view(), rng, out));
   }
 
   void invalid_settings_name_their_field() {

@@ -138,7 +138,8 @@ class TestRuleFiles : public QObject {
     // Sparse Figure 1: learn (training), held out (test), small gap, in the order of the text.
     check_numbers("sparse-figure1", "(?:>=|<=) (?:start - )?([0-9]+(?:\\.[0-9]+)?)",
                   {kLearnMargin, kHeldOutMargin, kLearnMargin, kHeldOutMargin, kLearnMargin,
-                   kSmallGap, kHeldOutMargin, kLearnMargin, kSmallGap});
+                   kSmallGap, kHeldOutMargin, kLearnMargin, kSmallGap,
+                   kHeldOutMargin});  // the last: the oracle diagnosis (figure1_oracle_check)
   }
 
   void report_prints_each_rule_with_its_sha256() {

@@ -161,6 +161,26 @@ class TestSparseFigure1 : public QObject {
              std::string("start - final test = 0.150 (random, the least; rule: >= 0.1)"));
   }
 
+  void oracle_bounds_the_sparse_methods_and_is_none_of_them() {
+    auto curves = paper_shape();
+    QVERIFY(!reproduction::figure1_oracle_check(curves).applies);
+    // An oracle far below everything (even the non-private run) and with a huge gap changes no
+    // half: it is neither a sparse, a DP nor an "other" method.
+    curves.push_back(curve(WideMethod::kSparseOracle, 6.3, 6.3, 4.0, 4.6));
+    const auto halves = reproduction::figure1_claims(curves);
+    QCOMPARE(halves.size(), std::size_t{5});
+    QCOMPARE(reproduction::verdict_word(halves), reproduction::VerdictWord::kReproduced);
+    auto check = reproduction::figure1_oracle_check(curves);
+    QVERIFY(check.applies && check.learns);
+    QVERIFY(check.text.find("start - final test = 1.700") != std::string::npos);
+    // Falls by 0.09 (< 0.1) at the end, though its best point fell by 0.2: does not learn.
+    curves.back() = curve(WideMethod::kSparseOracle, 6.3, 6.3, 6.2, 6.21, 6.1);
+    check = reproduction::figure1_oracle_check(curves);
+    QVERIFY(check.applies && !check.learns);
+    QVERIFY(check.text.find("does NOT learn") != std::string::npos);
+    QVERIFY(check.text.find("start - best test = 0.200") != std::string::npos);
+  }
+
   void halves_need_their_methods() {
     const auto curves = paper_shape();
     // Only DP-SGD and EM: "sparse below DP-SGD" and "sparse DP learns", nothing about SVT or

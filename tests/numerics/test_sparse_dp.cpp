@@ -151,6 +151,24 @@ class TestSparseDp : public QObject {
     QCOMPARE(p[2], 0.0f);
   }
 
+  void dense_adam_keeps_moving_an_unlisted_coordinate() {
+    // torch.optim.Adam on a masked gradient (alpha = 0.1, b1 = 0.9, b2 = 0.999, xi = 1e-8): one
+    // gradient 2 on coordinate 0, then a call listing only coordinate 1 (gradient -1).
+    SparseUpdate adam(BaseUpdateKind::kAdam, 3, 0.1, 0.9, 0.999, 1e-8, AdamMoments::kDense);
+    Vector p = Vector::Zero(3);
+    const std::vector<Index> i0{0}, i1{1};
+    const std::vector<float> g{2.0f}, h{-1.0f};
+    adam.apply(i0, g, p);  // t = 1: as lazy, -0.1
+    DPLAB_COMPARE_REL(p[0], -0.1, 1e-6);
+    adam.apply(i1, h, p);  // t = 2: coordinate 0 has m = 0.18, v = 0.003996 and still moves
+    const double c1 = 1 - 0.81, c2 = 1 - 0.999 * 0.999;
+    const double m0 = 0.9 * 0.2, v0 = 0.999 * 0.004;
+    DPLAB_COMPARE_REL(p[0], -0.1 - 0.1 * (m0 / c1) / std::sqrt(v0 / c2), 1e-6);
+    const double m1 = -0.1, v1 = 0.001;
+    DPLAB_COMPARE_REL(p[1], -0.1 * (m1 / c1) / std::sqrt(v1 / c2), 1e-6);
+    QCOMPARE(p[2], 0.0f);  // never had a gradient: m = v = 0, a zero step
+  }
+
   void dp_sgd_adds_noise_everywhere() {
     ToyRowModel model(20, 2, 10, 0.0f);
     SparseDpSettings s{SparseTrainingMethod::kDpSgd, 2, 1.0, 0.0, 1.0};

@@ -41,6 +41,8 @@ QColor wideMethodColor(WideMethod method) {
       return QColor(0x2c, 0xa0, 0x2c);
     case WideMethod::kSparseRandom:
       return QColor(0xff, 0x7f, 0x0e);
+    case WideMethod::kSparseOracle:
+      return QColor(0x94, 0x67, 0xbd);
   }
   return Qt::black;
 }
@@ -57,6 +59,8 @@ QString wideMethodLabel(WideMethod method) {
       return QObject::tr("sparse, sparse vector (SVT)");
     case WideMethod::kSparseRandom:
       return QObject::tr("sparse, random selection");
+    case WideMethod::kSparseOracle:
+      return QObject::tr("sparse, exact top-k, no noise (not private)");
   }
   return {};
 }
