@@ -10,9 +10,9 @@ CLI::App* add_leaderboard_flags(CLI::App& cli, Arguments& args) {
       "and 8 (search included), over five seeds");
   add_value(*cmd, args, "scale",
             "tiny (CI, ~a minute: 1,500-row subsamples, T = 20), small (8,000-row subsamples of "
-            "Adult and Fashion-MNIST, T = 300) or paper (full data, T = 1000, and the CNN) "
-            "(default tiny)",
-            "tiny|small|paper");
+            "Adult and Fashion-MNIST, T = 300), small-cnn (the CNN on small's Fashion-MNIST "
+            "subsample and shape) or paper (full data, T = 1000, and the CNN) (default tiny)",
+            "tiny|small|small-cnn|paper");
   add_value(*cmd, args, "out",
             "folder for leaderboard.csv and the figures (default "
             "leaderboard-SCALE)",

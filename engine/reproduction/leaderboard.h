@@ -63,7 +63,7 @@ struct LeaderboardTask {
 };
 
 struct LeaderboardSpec {
-  std::string scale;  // "tiny", "small", "paper"
+  std::string scale;  // "tiny", "small", "small-cnn", "paper"
   std::vector<LeaderboardTask> tasks;
   std::vector<double> total_epsilons{1, 3, 8};
   std::vector<LeaderboardMethod> methods;
@@ -74,7 +74,8 @@ struct LeaderboardSpec {
 };
 
 // The spec of a scale: "tiny" (CI: synthetic-size subsamples, T = 20), "small" (Adult and
-// Fashion-MNIST subsamples, the page's table), "paper" (the full data sets, the CNN). Throws
+// Fashion-MNIST subsamples, the page's table), "small-cnn" (the CNN on small's Fashion-MNIST
+// subsample and shape), "paper" (the full data sets, the CNN). Throws
 // InvalidArgument naming the scale otherwise.
 LeaderboardSpec leaderboard_spec(const std::string& scale);
 

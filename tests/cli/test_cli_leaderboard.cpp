@@ -67,6 +67,22 @@ class TestCliLeaderboard : public QObject {
     }
   }
 
+  void small_cnn_is_small_with_the_cnn() {
+    // The CNN row's stated scale: small's Fashion-MNIST subsample, L, T and grids, the CNN.
+    const auto small = dplab::reproduction::leaderboard_spec("small");
+    const auto cnn = dplab::reproduction::leaderboard_spec("small-cnn");
+    QCOMPARE(cnn.tasks.size(), std::size_t{1});
+    const auto& task = cnn.tasks[0];
+    const auto& fashion = small.tasks.at(1);
+    QCOMPARE(task.label, std::string("fashion-mnist-cnn"));
+    QCOMPARE(task.base.model.kind, dplab::models::ModelKind::kCnn);
+    QCOMPARE(task.max_rows, fashion.max_rows);
+    QCOMPARE(task.base.privacy.lot_size, fashion.base.privacy.lot_size);
+    QCOMPARE(task.base.privacy.steps, fashion.base.privacy.steps);
+    QCOMPARE(cnn.seeds, small.seeds);
+    QCOMPARE(cnn.families.size(), small.families.size());
+  }
+
   void a_wrong_scale_is_a_usage_error() {
     const CliRun r = run_cli({"leaderboard", "--scale", "huge", "--out", dir_.path() + "/x"});
     QCOMPARE(r.exit_code, 2);
