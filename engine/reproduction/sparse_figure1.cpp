@@ -146,13 +146,13 @@ std::vector<ClaimHalf> figure1_claims(const std::vector<MethodCurve>& curves) {
                           " test (rule: both > 0)",
                       train_margin > 0 && test_margin > 0});
   }
-  if (np && curves.size() > 1) {
-    double next_train = std::numeric_limits<double>::infinity(), next_test = next_train;
-    for (const auto& c : curves) {
-      if (&c == np || c.run.curve.empty() || c.method == WideMethod::kSparseOracle) continue;
-      next_train = std::min(next_train, final_train(c));
-      next_test = std::min(next_test, final_test(c));
-    }
+  double next_train = std::numeric_limits<double>::infinity(), next_test = next_train;
+  for (const auto& c : curves) {
+    if (&c == np || c.run.curve.empty() || c.method == WideMethod::kSparseOracle) continue;
+    next_train = std::min(next_train, final_train(c));
+    next_test = std::min(next_test, final_test(c));
+  }
+  if (np && std::isfinite(next_train)) {  // a DP method to compare with
     const double train_margin = next_train - final_train(*np);
     const double test_margin = next_test - final_test(*np);
     halves.push_back({"non-private best",

@@ -75,6 +75,9 @@ PreparedText prepare_text(const SparsePreset& preset, const std::vector<audit::C
   options.negatives = preset.negatives;
   options.max_train_tokens = preset.train_tokens;
   options.max_test_tokens = preset.test_tokens;
+  // Train and test from the same part of the corpus (the fixed 0.3 let the test stream read on
+  // into later books at the paper's 25,000 + 25,000 tokens; issue #48).
+  options.test_fraction = text::balanced_test_fraction(preset.train_tokens, preset.test_tokens);
   options.seed = derive_seed(preset.seed, kDataStream);
   out.streams = text::split_streams(out.corpus, options);
   std::vector<int> train_stream = out.streams.train;

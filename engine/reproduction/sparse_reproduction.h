@@ -39,6 +39,8 @@ struct SparsePreset {
   int negatives = 8;
   std::int64_t train_tokens = 6250;  // x 8 window pairs = ~50K training examples
   std::int64_t test_tokens = 3125;   // ~25K test examples
+  // Each line goes to the test stream with probability test / (train + test) tokens, so both
+  // streams cover the same lines of the corpus (text::balanced_test_fraction).
   // Training (paper Table 1).
   double lot_size = 20;
   double learning_rate = 0.001;

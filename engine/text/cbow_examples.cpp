@@ -25,6 +25,13 @@ TokenStreams split_streams(const TextCorpus& corpus, const CbowDataOptions& opti
   return streams;
 }
 
+double balanced_test_fraction(std::int64_t max_train_tokens, std::int64_t max_test_tokens) {
+  require_at_least("max_train_tokens", static_cast<double>(max_train_tokens), 1);
+  require_at_least("max_test_tokens", static_cast<double>(max_test_tokens), 1);
+  return static_cast<double>(max_test_tokens) /
+         static_cast<double>(max_train_tokens + max_test_tokens);
+}
+
 CbowExamples make_cbow_examples(const std::vector<int>& stream,
                                 const std::vector<std::int64_t>& counts,
                                 const CbowDataOptions& options, std::uint64_t seed) {

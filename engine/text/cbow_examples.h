@@ -7,8 +7,12 @@
 // negatives are drawn i.i.d. from the unigram distribution raised to 3/4 (Mikolov et al. 2013),
 // once, when the data set is built: the examples are then fixed data, as DP requires.
 // Splits: each corpus line goes to the test stream with probability test_fraction (seeded), so
-// train and test share no line. Streams are cut to max_train / max_test tokens.
-// Canaries (audit/canary.h) are spliced into the train stream before examples are drawn.
+// train and test share no line. Streams are cut to max_train / max_test tokens. A test fraction
+// other than max_test / (max_train + max_test) makes one stream fill up first, so the other
+// reads on into later lines (later books of the KJV): at 25,000 + 25,000 tokens and 0.3 the test
+// stream spans 2.3 times the corpus range of the training stream (issue #48).
+// balanced_test_fraction gives the fraction at which both streams end near the same line. Canaries
+// (audit/canary.h) are spliced into the train stream before examples are drawn.
 #pragma once
 
 #include <array>
@@ -45,6 +49,10 @@ struct TokenStreams {
 
 // Seeded line-level split, each stream cut to its maximum.
 TokenStreams split_streams(const TextCorpus& corpus, const CbowDataOptions& options);
+
+// max_test / (max_train + max_test): each stream then fills at the same expected line, so train
+// and test cover the same part of the corpus. InvalidArgument unless both are >= 1.
+double balanced_test_fraction(std::int64_t max_train_tokens, std::int64_t max_test_tokens);
 
 // Examples from every token of `stream` (see above); negatives from the unigram^(3/4) law of
 // `counts`.

@@ -90,6 +90,31 @@ class TestWideModelAndCanary : public QObject {
     QCOMPARE(text::make_cbow_examples(stream, counts, options, 9).size(), std::int64_t(794));
   }
 
+  void balanced_split_ends_both_streams_near_the_same_line() {
+    // 20,000 lines of 5 tokens; every token of line i is i / 200 (0..99), so a stream's last token
+    // says how far into the corpus it read. 25,000 tokens each (the paper-scale sizes, scaled).
+    text::TextCorpus corpus;
+    for (int i = 0; i < 20000; ++i) corpus.lines.push_back(std::vector<int>(5, i / 200));
+    text::CbowDataOptions options;
+    options.max_train_tokens = 25000;
+    options.max_test_tokens = 25000;
+    const auto end_of = [](const std::vector<int>& stream) {
+      return stream.size() == 25000 ? stream.back() : -1000;  // -1000: not full, fails below
+    };
+    options.test_fraction = text::balanced_test_fraction(25000, 25000);
+    QCOMPARE(options.test_fraction, 0.5);
+    auto streams = text::split_streams(corpus, options);
+    // Both end near line 10,000 (token 50): within 2 % of the corpus of each other.
+    QVERIFY2(std::abs(end_of(streams.train) - end_of(streams.test)) <= 2,
+             qPrintable(QString("%1 vs %2").arg(streams.train.back()).arg(streams.test.back())));
+    // The old fixed 0.3: the training stream is full by line ~7,100, the test stream reads on
+    // to line ~16,700 (token 83), 2.3 times as far.
+    options.test_fraction = 0.3;
+    streams = text::split_streams(corpus, options);
+    QVERIFY(end_of(streams.test) - end_of(streams.train) >= 40);
+    QVERIFY_THROWS_EXCEPTION(InvalidArgument, text::balanced_test_fraction(0, 10));
+  }
+
   void gradient_matches_finite_differences() {
     // Example 0 is ordinary; example 1 repeats rows (target = context, a negative = target).
     text::CbowExamples ex;
