@@ -57,6 +57,23 @@ class TestCliSparse : public QObject {
     QVERIFY(r.out.contains("scale rule: non-private does NOT learn: start - final train = "));
     QVERIFY(r.out.contains("Figure 1 verdict: "));
     QVERIFY(r.out.contains("[the non-private baseline does not learn at this scale]"));
+    QVERIFY(r.out.contains("Adam lr = 0.001 (lazy moments), gamma = 0.001,"));
+  }
+
+  void oracle_diagnosis_is_printed_and_outside_the_verdict() {
+    // The oracle (exact top-k, no noise) with dense moments at a larger step: printed as the
+    // diagnosis, listed as not private, and drawn; the settings line names what changed.
+    QTemporaryDir dir;
+    const auto r = run_cli(QStringList{"sparse-train", "--out", dir.path(), "--methods",
+                                       "dpsgd,em,oracle", "--adam-moments", "dense",
+                                       "--learning-rate", "0.01", "--init-std", "0.5"} +
+                           small_run());
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("Adam lr = 0.01 (dense moments)"));
+    QVERIFY(r.out.contains("embedding init N(0, 0.5^2)"));
+    QVERIFY(r.out.contains("oracle      exact top-k selection, no noise: no privacy guarantee"));
+    QVERIFY(r.out.contains("diagnosis: exact top-k, no noise"));
+    QVERIFY(QString::fromUtf8(read_file(dir.path() + "/figure1.csv")).contains("\noracle,"));
   }
 
   void canary_writes_table2() {
@@ -162,6 +179,14 @@ class TestCliSparse : public QObject {
     r = run_cli({"sparse-train", "--corpus", "/nonexistent/text.txt"});
     QCOMPARE(r.exit_code, 1);
     QVERIFY(r.err.contains("/nonexistent/text.txt"));
+    for (const QStringList& flag :
+         {QStringList{"--adam-moments", "eager"}, QStringList{"--gamma", "1.5"},
+          QStringList{"--gamma", "0"}, QStringList{"--learning-rate", "-0.1"},
+          QStringList{"--init-std", "0"}}) {
+      r = run_cli(QStringList{"sparse-train", "--corpus", corpus()} + flag);
+      QVERIFY2(r.exit_code == 2 && r.err.contains(flag[0]),
+               qPrintable(flag.join(' ') + ": " + r.err));
+    }
     r = run_cli({"canary", "--bogus-flag", "1"});
     QCOMPARE(r.exit_code, 2);
     QVERIFY(r.err.contains("bogus-flag"));
