@@ -19,10 +19,6 @@
 namespace dplab::cli {
 namespace {
 
-// Cap of --sigma: far above any sigma that leaves a trained model (sigma = 100 drowns the
-// signal), low enough to refuse a typo.
-constexpr double kMaxTable2Sigma = 100;
-
 int run_canary(const Arguments& args) {
   experiment::SparsePreset preset = sparse_preset_from(args);
   preset.canaries = args.int_or("canaries", preset.canaries);
@@ -35,7 +31,7 @@ int run_canary(const Arguments& args) {
   if (const auto sigma = args.text("sigma")) {
     preset.table2_sigma = args.number_or("sigma", 0);
     require_positive("--sigma", preset.table2_sigma);
-    require_run_size("--sigma", preset.table2_sigma, 0, kMaxTable2Sigma);
+    require_run_size("--sigma", preset.table2_sigma, 0, kMaxGivenSigma);
   }
   const std::string out_dir = args.text_or("out", ".");
   require_writable_folder(out_dir, "--out");  // before the canaries train, not after

@@ -16,6 +16,10 @@ extern const char* const kSparsePresetFooter;
 // IoError saying how to make it.
 std::string default_kjv_corpus();
 
+// Cap of a given sigma (canary --sigma, sparse-train --sparse-sigma): far above any sigma that
+// leaves a trained model (sigma = 100 drowns the signal), low enough to refuse a typo.
+inline constexpr double kMaxGivenSigma = 100;
+
 // Declares the preset flags (--corpus, --out, --epochs, ...) on a command.
 void add_sparse_preset_flags(CLI::App& command, Arguments& args);
 // The paper preset with the flags applied; UsageError/InvalidArgument name the flag.

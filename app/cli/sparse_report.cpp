@@ -49,8 +49,13 @@ void print_calibration(std::ostream& out, const experiment::Calibration& c,
       out << "  oracle      exact top-k selection, no noise: no privacy guarantee (diagnosis)\n";
       continue;
     }
-    std::snprintf(line, sizeof line, "  %-10s  sigma = %.4g", name.c_str(), m.noise_multiplier);
+    std::snprintf(line, sizeof line, "  %-10s  sigma = %.4g%s", name.c_str(), m.noise_multiplier,
+                  m.sigma_given ? " (given by --sparse-sigma, not the budget's)" : "");
     out << line;
+    if (m.sigma_given && m.noise_multiplier == 0) {
+      out << ": no noise, no privacy guarantee (diagnosis)\n";
+      continue;
+    }
     if (m.method == training::WideMethod::kDpSgd) {
       out << "  RDP (subsampled Gaussian): epsilon <= " << epsilon_up(m.rdp.epsilon) << "\n";
       continue;

@@ -21,6 +21,7 @@
 #include "cli/sparse_report.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "reproduction/number_text.h"
 #include "reproduction/rule_files.h"
 #include "reproduction/sparse_figure1.h"
@@ -66,7 +67,11 @@ std::string write_figure1_charts(const std::string& out_dir,
 
 int run_sparse_train(const Arguments& args) {
   const auto methods = parse_methods(args.text_or("methods", kAllMethods));
-  const experiment::SparsePreset preset = sparse_preset_from(args);
+  experiment::SparsePreset preset = sparse_preset_from(args);
+  if (args.has("sparse-sigma")) {
+    preset.figure1_sparse_sigma = args.number_or("sparse-sigma", 0.0);
+    require_run_size("--sparse-sigma", preset.figure1_sparse_sigma, 0, kMaxGivenSigma);
+  }
   const std::string out_dir = args.text_or("out", ".");
   require_writable_folder(out_dir, "--out");  // before training, not after
 

@@ -16,6 +16,11 @@ CLI::App* add_sparse_train_flags(CLI::App& cli, Arguments& args) {
                 "private, the bound on what any selection and noise can learn at these settings",
             "LIST");
   add_sparse_preset_flags(*cmd, args);
+  add_value(*cmd, args, "sparse-sigma",
+            "noise multiplier of the sparse methods (em, svt, random) instead of Theorem 3's "
+            "calibrated one, >= 0 (0: no noise, to part the selection's cost from the noise's); "
+            "their epsilon is then not the budget's",
+            "S");
   set_footer(*cmd, kSparsePresetFooter);
   add_examples(*cmd, {"dplab-cli sparse-train --methods dpsgd,em --epochs 1 --train-tokens 1000 "
                       "--vocabulary 200 --dim 20 --eval-examples 500 --out figure1"});

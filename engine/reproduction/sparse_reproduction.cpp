@@ -148,16 +148,20 @@ Calibration calibrate(const SparsePreset& preset, std::int64_t train_examples) {
       case WideMethod::kSparseExponential:
       case WideMethod::kSparseVector:
       case WideMethod::kSparseRandom: {
-        mp.noise_multiplier = sparse.noise_multiplier;
+        mp.sigma_given = preset.figure1_sparse_sigma >= 0;
+        mp.noise_multiplier =
+            mp.sigma_given ? preset.figure1_sparse_sigma : sparse.noise_multiplier;
         mp.selection_delta = sparse.step_delta;
         mp.selection_epsilon = m == WideMethod::kSparseRandom ? 0.0 : sparse.selection_epsilon;
+        if (m == WideMethod::kSparseExponential)
+          mp.draw_epsilon =
+              privacy::exponential_top_k_draw_epsilon(mp.selection_epsilon, mp.selection_delta, k);
+        if (mp.noise_multiplier == 0) break;  // no noise: no guarantee to compute
         mp.has_theorem3 = true;
         mp.theorem3 = privacy::theorem3_epsilon({n, preset.lot_size, c.steps, mp.noise_multiplier,
                                                  mp.selection_epsilon, mp.selection_delta});
         rdp.noise_multiplier = mp.noise_multiplier;
         if (m == WideMethod::kSparseExponential) {
-          mp.draw_epsilon =
-              privacy::exponential_top_k_draw_epsilon(mp.selection_epsilon, mp.selection_delta, k);
           rdp.selection = privacy::SelectionKind::kExponential;
           rdp.draw_epsilon = mp.draw_epsilon;
           rdp.draws = k;
@@ -314,7 +318,7 @@ void write_calibration_csv(const std::string& path, const Calibration& c, double
          "theorem3_epsilon,theorem3_paper_epsilon,theorem3_paper_closed_form,theorem3_delta,"
          "theorem3_assumption,"
          "gaussian_lemma_applies,sampling_lemma_applies,rdp_epsilon,rdp_delta,rdp_effective_"
-         "sigma\n";
+         "sigma,sigma_source\n";
   for (const auto& m : c.methods) {
     out << training::to_string(m.method) << ',' << m.noise_multiplier << ',' << m.selection_epsilon
         << ',' << m.draw_epsilon << ',' << m.selection_delta << ',';
@@ -327,9 +331,11 @@ void write_calibration_csv(const std::string& path, const Calibration& c, double
       out << ",,,,,,,";
     }
     if (m.rdp.available)
-      out << m.rdp.epsilon << ',' << delta << ',' << m.rdp.effective_noise_multiplier << '\n';
+      out << m.rdp.epsilon << ',' << delta << ',' << m.rdp.effective_noise_multiplier << ',';
     else
-      out << ",,\n";
+      out << ",,,";
+    // Empty for the runs without noise by design (non-private, oracle).
+    out << (m.sigma_given ? "given" : m.noise_multiplier > 0 ? "calibrated" : "") << '\n';
   }
   close_csv(out, path);
 }

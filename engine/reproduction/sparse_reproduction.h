@@ -59,6 +59,11 @@ struct SparsePreset {
   // the preset's budget: run_table2 keeps the calibrated selection budget and only the sigma
   // changes; the rows say "given". 0: calibrated (Theorem 3 at epsilon_noise).
   double table2_sigma = 0;
+  // >= 0: Figure 1's sparse methods (em, svt, random) run at this sigma instead of Theorem 3's
+  // calibrated one (issue #48's diagnosis: 0 = no noise, to part the selection's cost from the
+  // noise's). Their printed epsilon is then that of the given sigma (none at 0), not the
+  // budget's; calibration.csv says "given". < 0: calibrated.
+  double figure1_sparse_sigma = -1;
   std::vector<int> canary_repeats{3, 9, 15};
   // Curves.
   std::int64_t eval_points = 16;
@@ -89,7 +94,8 @@ struct MethodPrivacy {
   double selection_epsilon = 0;  // eps' per step
   double draw_epsilon = 0;       // eps'' (em)
   double selection_delta = 0;    // delta'
-  bool has_theorem3 = false;
+  bool has_theorem3 = false;     // false also at a given sigma of 0 (no noise: no guarantee)
+  bool sigma_given = false;      // SparsePreset::figure1_sparse_sigma, not calibrated
   privacy::Theorem3Result theorem3;
   privacy::RdpEpsilon rdp;  // dplab's account (available = false for svt, non-private)
 };

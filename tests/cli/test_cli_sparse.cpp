@@ -74,6 +74,31 @@ class TestCliSparse : public QObject {
     QVERIFY(r.out.contains("oracle      exact top-k selection, no noise: no privacy guarantee"));
     QVERIFY(r.out.contains("diagnosis: exact top-k, no noise"));
     QVERIFY(QString::fromUtf8(read_file(dir.path() + "/figure1.csv")).contains("\noracle,"));
+    QVERIFY(
+        QString::fromUtf8(read_file(dir.path() + "/calibration.csv")).contains(",calibrated\n"));
+  }
+
+  void a_given_sparse_sigma_is_named_and_zero_has_no_guarantee() {
+    QTemporaryDir dir;
+    auto r = run_cli(
+        QStringList{"sparse-train", "--out", dir.path(), "--methods", "em", "--sparse-sigma", "0"} +
+        small_run());
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY(
+        r.out.contains("em          sigma = 0 (given by --sparse-sigma, not the budget's): no "
+                       "noise, no privacy guarantee"));
+    QVERIFY(!r.out.contains("Theorem 3 route: epsilon <= inf"));
+    const QString csv = QString::fromUtf8(read_file(dir.path() + "/calibration.csv"));
+    QVERIFY2(csv.contains("\nem,0,") && csv.contains(",given\n"), qPrintable(csv));
+    // A given sigma > 0 keeps its accounting, for that sigma.
+    r = run_cli(QStringList{"sparse-train", "--out", dir.path(), "--methods", "em",
+                            "--sparse-sigma", "0.5"} +
+                small_run());
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("em          sigma = 0.5 (given by --sparse-sigma"));
+    QVERIFY(r.out.contains("Theorem 3 route: epsilon <="));
+    r = run_cli(QStringList{"sparse-train", "--sparse-sigma", "-1"} + small_run());
+    QVERIFY2(r.exit_code == 2 && r.err.contains("--sparse-sigma"), qPrintable(r.err));
   }
 
   void canary_writes_table2() {
