@@ -11,19 +11,18 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "cli/command_flags.h"
 #include "cli/commands.h"
 #include "cli/figure_file.h"
 #include "cli/interrupt.h"
 #include "cli/output_files.h"
+#include "cli/poll_thread.h"
 #include "cli/progress_line.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -318,31 +317,10 @@ int run_reproduce(const std::string& what, const Arguments& args) {
   const InterruptScope interrupt;
   RunnerInFlight in_flight(interrupt);
   g_in_flight = &in_flight;
-  // The watcher checks for an interrupt every 100 ms and is woken at the end, so a command
-  // returns when its work does, not at the next poll (issue #49).
-  std::mutex watcher_mutex;
-  std::condition_variable watcher_wake;
-  bool finished = false;
-  std::thread watcher([&] {
-    std::unique_lock<std::mutex> lock(watcher_mutex);
-    while (!watcher_wake.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished; }))
-      in_flight.cancel_if_interrupted();
-  });
-  struct StopWatcher {
-    std::mutex& mutex;
-    std::condition_variable& wake;
-    bool& finished;
-    std::thread& watcher;
-    ~StopWatcher() {
-      {
-        const std::lock_guard<std::mutex> lock(mutex);
-        finished = true;
-      }
-      wake.notify_one();
-      watcher.join();
-      g_in_flight = nullptr;
-    }
-  } stop_watcher{watcher_mutex, watcher_wake, finished, watcher};
+  struct ForgetInFlight {
+    ~ForgetInFlight() { g_in_flight = nullptr; }  // after the watcher below has stopped
+  } forget_in_flight;
+  const PollThread watcher(kPollPeriod, [&] { in_flight.cancel_if_interrupted(); });
 
   std::vector<ItemRun> runs;
   PooledPruningInputs pooled;

@@ -2,15 +2,13 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <exception>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "cli/interrupt.h"
+#include "cli/poll_thread.h"
 #include "cli/progress_line.h"
 #include "experiment/experiment_config.h"
 #include "experiment/run_count_visibility.h"
@@ -73,30 +71,17 @@ tuning::SearchResults run_cancellable(tuning::Runner& runner, const std::functio
   const InterruptScope interrupt;
   tuning::SearchResults results;
   std::exception_ptr failure;
-  // The worker signals its end, so the search returns when its last job does, not at the next
-  // 100 ms poll (a quick search spent most of its wall time in that tail: issue #49).
-  std::mutex mutex;
-  std::condition_variable finished;
-  bool done = false;
-  std::thread worker([&] {
+  {
+    const PollThread poll(kPollPeriod, [&] {
+      if (interrupt.interrupted()) runner.cancel();  // idempotent: the jobs stop at their next step
+      if (tick) tick();
+    });
     try {
       results = runner.run();
     } catch (...) {
       failure = std::current_exception();
     }
-    const std::lock_guard<std::mutex> lock(mutex);
-    done = true;
-    finished.notify_one();
-  });
-  std::unique_lock<std::mutex> lock(mutex);
-  while (!finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; })) {
-    lock.unlock();
-    if (interrupt.interrupted()) runner.cancel();  // idempotent: the jobs stop at their next step
-    if (tick) tick();
-    lock.lock();
-  }
-  lock.unlock();
-  worker.join();
+  }  // the poll thread has stopped: no tick after this
   g_signal.store(interrupt.signal());
   if (failure) std::rethrow_exception(failure);
   return results;
