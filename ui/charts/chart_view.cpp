@@ -210,10 +210,9 @@ class ExportLayout {
       const bool vertical = axis == plot_->yAxis;
       keep(axis);
       const int room = vertical ? height - 60 : width - 80;
+      // A first wrap for the layout; both labels and tick counts are refit to the axes' laid-out
+      // lengths below.
       axis->setLabel(wrapToWidth(axis->label(), axis->labelFont(), std::max(80, room)));
-      // About one tick label per 110 logical px (x) or 45 px (y), so that labels never overlap.
-      const int ticks = vertical ? height / 45 : width / 110;
-      axis->ticker()->setTickCount(std::clamp(ticks, 2, axis->ticker()->tickCount()));
     }
     for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
       if (auto* scale = qobject_cast<QCPColorScale*>(element)) scales_ << scale;
@@ -242,11 +241,15 @@ class ExportLayout {
       flowLegend(legend, width);
       layOut();
     }
+    // Each label wrapped to its axis as laid out, and about one tick label per 110 px of the x
+    // axis and 30 px of the y axis, never more than the chart asked for: labels never overlap.
+    const QRect laid_out = plot_->axisRect()->rect();
+    fitToAxis(plot_->xAxis, kept_.value(0).label);
     fitToAxis(plot_->yAxis, kept_.value(1).label);
-    // About one y tick label per 30 px of the axis as laid out.
-    const int y_length = plot_->axisRect()->rect().height();
+    plot_->xAxis->ticker()->setTickCount(
+        std::clamp(laid_out.width() / 110, 2, std::max(2, kept_.value(0).ticks)));
     plot_->yAxis->ticker()->setTickCount(
-        std::clamp(y_length / 30, 2, plot_->yAxis->ticker()->tickCount()));
+        std::clamp(laid_out.height() / 30, 2, std::max(2, kept_.value(1).ticks)));
     for (QCPColorScale* scale : scales_) {
       QCPAxis* axis = scale->axis();
       const int length = axis->axisRect()->rect().height();
