@@ -49,6 +49,11 @@ double final_train(const MethodCurve& c) {
 double final_test(const MethodCurve& c) {
   return c.run.curve.back().test_loss;
 }
+double best_test(const MethodCurve& c) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& p : c.run.curve) best = std::min(best, p.test_loss);
+  return best;
+}
 double gap(const MethodCurve& c) {
   return final_test(c) - final_train(c);
 }
@@ -87,10 +92,8 @@ ScaleCheck figure1_scale_check(const std::vector<MethodCurve>& curves) {
   if (!np) return check;
   check.applies = true;
   const auto& points = np->run.curve;
-  double best_test = std::numeric_limits<double>::infinity();
-  for (const auto& p : points) best_test = std::min(best_test, p.test_loss);
   const double train_drop = points.front().train_loss - final_train(*np);
-  const double test_drop = points.front().test_loss - best_test;
+  const double test_drop = points.front().test_loss - best_test(*np);
   check.learns = train_drop >= kLearnMargin && test_drop >= kHeldOutMargin;
   check.text =
       std::string("non-private ") + (check.learns ? "learns" : "does NOT learn") +
@@ -181,15 +184,13 @@ OracleCheck figure1_oracle_check(const std::vector<MethodCurve>& curves) {
   if (!oracle) return check;
   check.applies = true;
   const auto& points = oracle->run.curve;
-  double best_test = std::numeric_limits<double>::infinity();
-  for (const auto& p : points) best_test = std::min(best_test, p.test_loss);
   const double test_drop = points.front().test_loss - final_test(*oracle);
   check.learns = test_drop >= kHeldOutMargin;
   check.text =
       std::string(
           "exact top-k, no noise (the bound on any selection and noise at these settings) ") +
       (check.learns ? "learns" : "does NOT learn") + ": start - final test = " + fixed(test_drop) +
-      ", start - best test = " + fixed(points.front().test_loss - best_test) +
+      ", start - best test = " + fixed(points.front().test_loss - best_test(*oracle)) +
       " (rule: final >= " + fixed(kHeldOutMargin, 1) + ")" +
       (check.learns ? ""
                     : "; so no private selection can make sparse DP learn at these gamma, "
