@@ -52,9 +52,8 @@ void SparseUpdate::apply(std::span<const Index> indices, std::span<const float> 
     return;
   }
   if (moments_ == AdamMoments::kDense) {
-    --steps_;  // apply_dense counts this call
     for (std::size_t n = 0; n < indices.size(); ++n) masked_[indices[n]] = gradient[n];
-    apply_dense(masked_, params);
+    dense_adam_step(masked_, params);
     for (const Index j : indices) masked_[j] = 0.0f;
     return;
   }
@@ -78,6 +77,10 @@ void SparseUpdate::apply_dense(const Vector& gradient, Vector& params) {
     params -= static_cast<float>(learning_rate_) * gradient;
     return;
   }
+  dense_adam_step(gradient, params);
+}
+
+void SparseUpdate::dense_adam_step(const Vector& gradient, Vector& params) {
   const double t = static_cast<double>(steps_);
   const float step_size = static_cast<float>(learning_rate_ / (1.0 - std::pow(beta1_, t)));
   const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(1.0 - std::pow(beta2_, t)));

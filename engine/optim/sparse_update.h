@@ -47,6 +47,9 @@ class SparseUpdate {
   std::int64_t steps() const { return steps_; }
 
  private:
+  // Adam on every coordinate at the current step count (the caller has counted the call).
+  void dense_adam_step(const Vector& gradient, Vector& params);
+
   BaseUpdateKind kind_;
   AdamMoments moments_;
   double learning_rate_, beta1_, beta2_, epsilon_;

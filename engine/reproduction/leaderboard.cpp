@@ -151,6 +151,12 @@ LeaderboardSpec leaderboard_spec(const std::string& scale) {
   spec.scale = scale;
   spec.methods.assign(std::begin(kLeaderboardMethods), std::end(kLeaderboardMethods));
   const json logistic{{"kind", "logistic"}};
+  // The shape of "small" and "small-cnn": 8,000-row subsamples, L = 256, T = 300, evaluated every
+  // 100 steps.
+  const auto small_task = [](const std::string& label, const std::string& source,
+                             const json& model) {
+    return make_task(label, task_base(label, {{"source", source}}, model, 256, 300, 100), 8000);
+  };
   if (scale == "tiny") {
     // CI: 1,500-row subsamples of Adult and Fashion-MNIST, T = 20: every cell in seconds.
     spec.tasks.push_back(
@@ -164,22 +170,14 @@ LeaderboardSpec leaderboard_spec(const std::string& scale) {
     spec.tuning_fraction = 0.5;
   } else if (scale == "small") {
     // The page's table: Adult and Fashion-MNIST subsamples of 8,000 rows, logistic, T = 300.
-    spec.tasks.push_back(make_task(
-        "adult-logistic",
-        task_base("adult-logistic", {{"source", "adult"}}, logistic, 256, 300, 100), 8000));
-    spec.tasks.push_back(make_task(
-        "fashion-mnist-logistic",
-        task_base("fashion-mnist-logistic", {{"source", "fashion-mnist"}}, logistic, 256, 300, 100),
-        8000));
+    spec.tasks.push_back(small_task("adult-logistic", "adult", logistic));
+    spec.tasks.push_back(small_task("fashion-mnist-logistic", "fashion-mnist", logistic));
     spec.seeds = {1, 2, 3, 4, 5};
   } else if (scale == "small-cnn") {
     // The CNN row at the small scale's shape (issue #47: "the CNN on Fashion-MNIST at a stated
     // scale"): the same 8,000-row Fashion-MNIST subsample, test split, L, T and grids as "small",
     // with the 26,010-parameter CNN instead of logistic regression.
-    spec.tasks.push_back(make_task("fashion-mnist-cnn",
-                                   task_base("fashion-mnist-cnn", {{"source", "fashion-mnist"}},
-                                             {{"kind", "cnn"}}, 256, 300, 100),
-                                   8000));
+    spec.tasks.push_back(small_task("fashion-mnist-cnn", "fashion-mnist", {{"kind", "cnn"}}));
     spec.seeds = {1, 2, 3, 4, 5};
   } else if (scale == "paper") {
     // The full data sets at the main paper's shape (L = 256, T = 1000) and the CNN.

@@ -37,10 +37,10 @@ struct SparsePreset {
   int embedding_dim = 100;
   int window = 4;
   int negatives = 8;
-  std::int64_t train_tokens = 6250;  // x 8 window pairs = ~50K training examples
-  std::int64_t test_tokens = 3125;   // ~25K test examples
   // Each line goes to the test stream with probability test / (train + test) tokens, so both
   // streams cover the same lines of the corpus (text::balanced_test_fraction).
+  std::int64_t train_tokens = 6250;  // x 8 window pairs = ~50K training examples
+  std::int64_t test_tokens = 3125;   // ~25K test examples
   // Training (paper Table 1).
   double lot_size = 20;
   double learning_rate = 0.001;
